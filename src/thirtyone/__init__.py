@@ -1,0 +1,67 @@
+"""thirtyone: the card game Thirty-One (Scat, Blitz, Schwimmen) — exact rules for every common
+variant, game records, bots and a terminal game.
+
+>>> from thirtyone import Game, Rules, parse_cards, hand_value
+>>> hand_value(parse_cards("Ad Kd Td"))
+31
+>>> game = Game(Rules.preset("scat"), players=4, seed=1)
+>>> game.legal_actions()
+(Draw(source='stock'), Draw(source='pile'), Knock())
+"""
+
+from thirtyone.actions import (
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+    ThrowDown,
+    parse_action,
+)
+from thirtyone.cards import Card, format_cards, full_deck, parse_cards
+from thirtyone.chance import Chance, ScriptedChance, SeededChance
+from thirtyone.engine import Game, RoundLog
+from thirtyone.errors import (
+    ActionError,
+    CardError,
+    IllegalActionError,
+    RecordError,
+    RulesError,
+    ThirtyOneError,
+)
+from thirtyone.events import (
+    Acted,
+    Event,
+    GameOver,
+    Loss,
+    NewWidow,
+    Reshuffled,
+    RoundEnded,
+    RoundResult,
+    RoundStarted,
+)
+from thirtyone.rules import PRESETS, Rules
+from thirtyone.scoring import hand_value, is_blitz
+from thirtyone.views import Phase, PlayerView, SeatStatus, Standing
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Discard", "Draw", "Exchange", "ExchangeAll", "Keep", "Knock", "Look", "Pass",
+    "TakeWidow", "ThrowDown", "parse_action",
+    "Card", "format_cards", "full_deck", "parse_cards",
+    "Chance", "ScriptedChance", "SeededChance",
+    "Game", "RoundLog",
+    "ActionError", "CardError", "IllegalActionError", "RecordError", "RulesError", "ThirtyOneError",
+    "Acted", "Event", "GameOver", "Loss", "NewWidow", "Reshuffled", "RoundEnded", "RoundResult",
+    "RoundStarted",
+    "PRESETS", "Rules",
+    "hand_value", "is_blitz",
+    "Phase", "PlayerView", "SeatStatus", "Standing",
+    "__version__",
+]

@@ -1,0 +1,213 @@
+"""Actions a player can take, as small frozen values with a stable text notation.
+
+=====================  =======================================  ==========
+action                 notation                                 rule
+=====================  =======================================  ==========
+``Draw("stock")``      ``draw stock``                           R4.1
+``Draw("pile")``       ``draw pile`` (top of the discard pile)  R4.1
+``Discard(card)``      ``discard Td``                           R4.1, R4.2
+``Knock()``            ``knock``                                R6.1
+``Exchange(give, take)`` ``exchange Td for Ah`` (or two cards:   R7.1, R7.5
+                       ``exchange Td 9h for Ah Kh``)
+``ExchangeAll()``      ``exchange all``                         R7.1, R7.2
+``Pass()``             ``pass``                                 R7.1
+``Keep()``             ``keep`` (dealer keeps the first hand)   R7.6
+``TakeWidow()``        ``take widow`` (dealer takes the second) R7.6
+``Look()``             ``look``                                 R6.6
+``ThrowDown()``        ``throw down``                           R6.6
+=====================  =======================================  ==========
+
+>>> parse_action("exchange Td for Ah")
+Exchange(give=(Card('Td'),), take=(Card('Ah'),))
+>>> str(Discard(Card.parse("9h")))
+'discard 9h'
+>>> parse_action("draw pile") == Draw("pile")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from thirtyone.cards import Card, format_cards, parse_cards
+from thirtyone.errors import ActionError, CardError
+
+__all__ = [
+    "Action",
+    "Draw",
+    "Discard",
+    "Knock",
+    "Exchange",
+    "ExchangeAll",
+    "Pass",
+    "Keep",
+    "TakeWidow",
+    "Look",
+    "ThrowDown",
+    "parse_action",
+    "STOCK",
+    "PILE",
+]
+
+Source = Literal["stock", "pile"]
+STOCK: Source = "stock"
+PILE: Source = "pile"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of the stock (``"stock"``) or of the discard pile (``"pile"``) (R4.1).
+
+    Raises:
+        ActionError: for another source.
+    """
+
+    source: Source = STOCK
+
+    def __post_init__(self) -> None:
+        if self.source not in (STOCK, PILE):
+            raise ActionError(f"draw from 'stock' or 'pile', not {self.source!r}")
+
+    def __str__(self) -> str:
+        return f"draw {self.source}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard a card face up after drawing (R4.1); not the one just taken from the pile (R4.2)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """Knock instead of drawing or exchanging (R6.1): everyone else gets one more turn."""
+
+    def __str__(self) -> str:
+        return "knock"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Give cards of your hand for as many face-up widow cards (R7.1): one card, or with option
+    ``exchange=any`` two. Single cards may be given bare; both sides are kept as sorted tuples.
+
+    Raises:
+        ActionError: when the two sides differ in length or hold 0 or more than 2 cards, or a
+            card repeats.
+    """
+
+    give: tuple[Card, ...]
+    take: tuple[Card, ...]
+
+    def __init__(self, give: Card | tuple[Card, ...], take: Card | tuple[Card, ...]) -> None:
+        give_t = tuple(sorted(give)) if isinstance(give, tuple) else (give,)
+        take_t = tuple(sorted(take)) if isinstance(take, tuple) else (take,)
+        if len(give_t) != len(take_t) or not 1 <= len(give_t) <= 2:
+            raise ActionError(
+                "an exchange gives one or two cards for as many widow cards; "
+                "to swap all three use 'exchange all'"
+            )
+        if len(set(give_t + take_t)) != 2 * len(give_t):
+            raise ActionError("an exchange names each card once")
+        object.__setattr__(self, "give", give_t)
+        object.__setattr__(self, "take", take_t)
+
+    def __str__(self) -> str:
+        return f"exchange {format_cards(self.give)} for {format_cards(self.take)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeAll:
+    """Swap your whole hand with the widow (R7.1); in the opening with the face-down widow (R7.2)."""
+
+    def __str__(self) -> str:
+        return "exchange all"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Keep your hand this turn (widow mode, R7.1)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """The dealer keeps the first hand; the second goes face up as the widow (R7.6)."""
+
+    def __str__(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeWidow:
+    """The dealer takes the second hand unseen; the first goes face up as the widow (R7.6)."""
+
+    def __str__(self) -> str:
+        return "take widow"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """Look at your dealt cards in the blind phase (R6.6)."""
+
+    def __str__(self) -> str:
+        return "look"
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowDown:
+    """Throw down without having looked (R6.6): the showdown comes at once, you as the knocker."""
+
+    def __str__(self) -> str:
+        return "throw down"
+
+
+Action = Draw | Discard | Knock | Exchange | ExchangeAll | Pass | Keep | TakeWidow | Look | ThrowDown
+"""Any action."""
+
+_WORDS: dict[str, Action] = {
+    "draw stock": Draw(STOCK),
+    "draw pile": Draw(PILE),
+    "knock": Knock(),
+    "exchange all": ExchangeAll(),
+    "pass": Pass(),
+    "keep": Keep(),
+    "take widow": TakeWidow(),
+    "look": Look(),
+    "throw down": ThrowDown(),
+}
+_HELP = (
+    "write one of: draw stock, draw pile, discard Td, knock, exchange Td for Ah, exchange all, "
+    "pass, keep, take widow, look, throw down"
+)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its notation (see the table above); case and spacing are free.
+
+    Raises:
+        ActionError: for text that is not an action, with the list of forms.
+    """
+    original = text.split()
+    words = [word.lower() for word in original]
+    found = _WORDS.get(" ".join(words))
+    if found is not None:
+        return found
+    try:
+        if len(words) == 2 and words[0] == "discard":
+            return Discard(Card.parse(original[1]))
+        if words and words[0] == "exchange" and "for" in words:
+            cut = words.index("for")
+            return Exchange(
+                parse_cards(" ".join(original[1:cut])), parse_cards(" ".join(original[cut + 1 :]))
+            )
+    except CardError as error:
+        raise ActionError(f"cannot read action {text.strip()!r}: {error}") from None
+    raise ActionError(f"cannot read action {text.strip()!r}: {_HELP}")

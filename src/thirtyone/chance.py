@@ -1,0 +1,113 @@
+"""Where a game's chance comes from: the first dealer, each deal's deck order and each reshuffle.
+
+:class:`SeededChance` draws them from a seeded ``random.Random`` (or any instance, such as
+``secrets.SystemRandom()``); :class:`ScriptedChance` replays given outcomes (records, tests,
+cross-checks). Deck orders are lists of cards, top card first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from thirtyone.cards import Card, format_cards
+from thirtyone.errors import CardError
+
+__all__ = ["Chance", "SeededChance", "ScriptedChance", "check_permutation"]
+
+
+class Chance(Protocol):
+    """The source of every random outcome of a game (R3.1, R3.2, R4.3)."""
+
+    def first_dealer(self, players: int) -> int:
+        """The first dealer's seat, ``0 <= seat < players`` (R3.1)."""
+        ...
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
+        """The shuffled deck of round ``round`` (from 1), top card first (R3.2)."""
+        ...
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+        """The new stock made of ``cards`` (the discard pile but its top card), top first (R4.3)."""
+        ...
+
+
+class SeededChance:
+    """Chance from a random source: ``SeededChance(42)`` is reproducible; ``SeededChance(None)``
+    seeds from the system; ``SeededChance(secrets.SystemRandom())`` is unpredictable."""
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def first_dealer(self, players: int) -> int:
+        return self.rng.randrange(players)
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
+        order = list(deck)
+        self.rng.shuffle(order)
+        return order
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+
+class ScriptedChance:
+    """Chance that replays given outcomes: the first dealer, one deck order per round, and the
+    reshuffles of each round in order (``reshuffles[round - 1]``). The game checks that each is
+    a permutation of the cards it needs.
+
+    Raises (when the game asks for an outcome):
+        CardError: when the first dealer is not a seat or the script has run out.
+    """
+
+    def __init__(
+        self,
+        first_dealer: int,
+        decks: Sequence[Sequence[Card]],
+        reshuffles: Sequence[Sequence[Sequence[Card]]] = (),
+    ) -> None:
+        self._first_dealer = first_dealer
+        self._decks = [list(deck) for deck in decks]
+        self._reshuffles = [[list(order) for order in orders] for orders in reshuffles]
+        self._used: dict[int, int] = {}
+
+    def first_dealer(self, players: int) -> int:
+        if not 0 <= self._first_dealer < players:
+            raise CardError(f"first dealer {self._first_dealer} is not a seat of {players} players")
+        return self._first_dealer
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
+        if round > len(self._decks):
+            raise CardError(f"round {round}: no deck order given (the script has {len(self._decks)})")
+        return list(self._decks[round - 1])
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+        orders = self._reshuffles[round - 1] if round <= len(self._reshuffles) else []
+        used = self._used.get(round, 0)
+        if used >= len(orders):
+            raise CardError(f"round {round}: no order given for reshuffle {used + 1}")
+        self._used[round] = used + 1
+        return list(orders[used])
+
+
+def check_permutation(order: Sequence[Card], cards: Sequence[Card], what: str) -> None:
+    """Check that ``order`` holds exactly ``cards`` (in any order).
+
+    Raises:
+        CardError: naming ``what``, the missing and the extra cards.
+    """
+    if sorted(order) != sorted(cards):
+        missing = sorted(set(cards) - set(order))
+        extra = sorted(set(order) - set(cards))
+        repeated = sorted({c for c in order if list(order).count(c) > 1})
+        parts = [f"{len(order)} cards for {len(cards)}"]
+        if missing:
+            parts.append(f"missing {format_cards(missing)}")
+        if extra:
+            parts.append(f"not expected {format_cards(extra)}")
+        if repeated:
+            parts.append(f"repeated {format_cards(repeated)}")
+        raise CardError(f"{what} is not a permutation of its cards: {'; '.join(parts)}")

@@ -1,0 +1,61 @@
+"""The ``thirtyone`` command: ``play``, ``simulate``, ``replay``.
+
+Each subcommand lives in its own module with ``configure(parser)`` and ``run(args) -> int``.
+Library errors (every one a ``ValueError`` subclass with a one-line message) become a one-line
+``thirtyone: error: …`` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from thirtyone import __version__
+from thirtyone.cli import play, replay, simulate
+from thirtyone.errors import ThirtyOneError
+
+__all__ = ["main", "build_parser"]
+
+_COMMANDS = {
+    "play": (play, "play against bots in the terminal"),
+    "simulate": (simulate, "play many bot games and print statistics"),
+    "replay": (replay, "replay and verify a game record"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``thirtyone`` command."""
+    parser = argparse.ArgumentParser(
+        prog="thirtyone",
+        description="Thirty-One (Scat, Blitz, Schwimmen): play, simulate and replay games.",
+    )
+    parser.add_argument("--version", action="version", version=f"thirtyone {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module, help_text) in _COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        module.configure(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except ThirtyOneError as error:
+        print(f"thirtyone: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("thirtyone: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

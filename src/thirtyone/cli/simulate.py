@@ -1,0 +1,127 @@
+"""``thirtyone simulate``: many bot games, a progress bar and a results table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from thirtyone.bots import BOTS, parse_bot_list
+from thirtyone.bots.runner import SeatStats, SimulationStats, simulate
+from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.engine import Game
+from thirtyone.errors import ThirtyOneError
+from thirtyone.record import GameRecord
+
+__all__ = ["configure", "run"]
+
+MAX_GAMES = 10_000_000
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``simulate``."""
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2-9 (default 4)")
+    parser.add_argument(
+        "--bots", default="basic", metavar="LIST",
+        help=f"bots by seat, comma separated, the last repeating ({', '.join(BOTS)}; default basic)",
+    )
+    parser.add_argument("--games", type=int, default=100, metavar="G", help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed: same seed, same results")
+    parser.add_argument("--record", type=Path, default=None, metavar="DIR", help="save every game's record here")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_rules_arguments(parser)
+
+
+class SimulateError(ThirtyOneError):
+    """Bad arguments to ``simulate``."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games and print the results."""
+    rules = rules_from_args(args)
+    rules.check_players(args.players)
+    if not 1 <= args.games <= MAX_GAMES:
+        raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
+    names = parse_bot_list(args.bots, args.players)
+    record_dir: Path | None = args.record
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    console = Console(stderr=True)
+
+    with Progress(
+        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=args.json and not console.is_terminal,
+    ) as progress:
+        task = progress.add_task("games", total=args.games)
+
+        def on_game(index: int, game: Game) -> None:
+            if record_dir is not None:
+                seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
+                text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
+                (record_dir / f"game-{index + 1:06d}.toml").write_text(text, encoding="utf-8")
+            progress.advance(task)
+
+        stats = simulate(rules, names, args.games, args.seed, on_game)
+
+    if args.json:
+        print(json.dumps(stats.to_dict(), indent=2))
+    else:
+        _print_tables(Console(), stats)
+    return 0
+
+
+def _print_tables(console: Console, stats: SimulationStats) -> None:
+    games = stats.games
+    console.print(
+        f"[bold]{games} games[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
+        f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
+        f"{stats.knocks} knocks, {stats.blitzes} blitzes"
+    )
+    places = range(1, len(stats.bots) + 1)
+
+    def add_rows(table: Table, rows: list[SeatStats]) -> None:
+        for seat in rows:
+            table.add_row(
+                "all" if seat.seat < 0 else str(seat.seat),
+                seat.bot,
+                str(seat.wins),
+                f"{seat.wins / games:.1%}" if seat.seat >= 0 else f"{seat.wins / games:.1%}",
+                f"{seat.mean_place:.2f}",
+                *(str(seat.places.get(place, 0)) for place in places),
+                str(seat.knocks),
+                str(seat.knocks_lost),
+                str(seat.lives_lost),
+            )
+
+    def new_table(title: str) -> Table:
+        table = Table(title=title, title_justify="left")
+        for column in ("seat", "bot", "wins", "share", "mean place"):
+            table.add_column(column, justify="right" if column != "bot" else "left")
+        for place in places:
+            table.add_column(f"#{place}", justify="right")
+        for column in ("knocks", "knocks lost", "lives lost"):
+            table.add_column(column, justify="right")
+        return table
+
+    by_seat = new_table("By seat")
+    add_rows(by_seat, stats.seats)
+    console.print(by_seat)
+    by_bot = new_table("By bot")
+    add_rows(by_bot, list(stats.by_bot().values()))
+    console.print(by_bot)
+    ends = Table(title="How rounds ended", title_justify="left")
+    ends.add_column("end")
+    ends.add_column("rounds", justify="right")
+    for end, count in sorted(stats.ends.items(), key=lambda item: -item[1]):
+        ends.add_row(end, str(count))
+    console.print(ends)
+    lives = Table(title="Lives lost by rule", title_justify="left")
+    lives.add_column("rule")
+    lives.add_column("lives", justify="right")
+    for rule, count in sorted(stats.lives_by_rule.items()):
+        lives.add_row(rule, str(count))
+    console.print(lives)

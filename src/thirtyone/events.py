@@ -1,0 +1,145 @@
+"""What happened in a game: events, in order, in ``Game.events``.
+
+Every event has ``for_seat(seat)``, the form that seat may see: cards only one player may know
+(a card drawn from the stock, the face-down widow taken in the opening) are blanked for the
+others. Round results are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from thirtyone.actions import Action
+from thirtyone.cards import Card
+from thirtyone.scoring import HandValue
+
+__all__ = [
+    "Event",
+    "RoundStarted",
+    "Acted",
+    "Reshuffled",
+    "NewWidow",
+    "RoundEnded",
+    "GameOver",
+    "Loss",
+    "RoundResult",
+    "RoundEnd",
+]
+
+RoundEnd = Literal["dealt_blitz", "blitz", "knock", "throw_down", "all_pass", "stock_exhausted", "max_turns"]
+"""How a round ended: a 31 on the deal (R5.2) or later (R5.1), a showdown after a knock (R6.2),
+a throw-down (R6.6), every player passing (R7.3), an empty stock (R4.3) or the turn limit (R6.7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """A new deal (R3): its round number (from 1), dealer, the seats dealt in, and the first card
+    of the discard pile (draw mode; ``None`` in widow mode)."""
+
+    round: int
+    dealer: int
+    seats: tuple[int, ...]
+    upcard: Card | None
+
+    def for_seat(self, seat: int) -> RoundStarted:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """A seat took an action. ``received`` holds the cards it got (a drawn card, the cards taken
+    from the widow); it is ``None`` for a viewer who may not know them (``private``)."""
+
+    seat: int
+    action: Action
+    received: tuple[Card, ...] | None = None
+    private: bool = False
+
+    def for_seat(self, seat: int) -> Acted:
+        if self.private and seat != self.seat and self.received is not None:
+            return replace(self, received=None)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    """The discard pile but its top card was shuffled into a new stock of ``stock_size`` cards (R4.3)."""
+
+    stock_size: int
+
+    def for_seat(self, seat: int) -> Reshuffled:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class NewWidow:
+    """Everyone passed: the widow was set aside and three stock cards became the new widow (R7.3)."""
+
+    set_aside: tuple[Card, ...]
+    widow: tuple[Card, ...]
+
+    def for_seat(self, seat: int) -> NewWidow:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Lives one seat lost in a round, and the rule that charged them (``R5.1``, ``R6.5``, …)."""
+
+    seat: int
+    lives: int
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The outcome of one round.
+
+    ``hands`` and ``values`` are indexed by seat; they show every hand after a showdown and only
+    the blitz hands after a blitz (``None`` elsewhere). ``losses`` are what the rules charged;
+    ``remaining`` is each seat's remaining losses afterwards (R2.4), which R2.6 may have capped
+    (``saved_by_r2_6``). ``eliminated`` lists the seats this round put out.
+    """
+
+    round: int
+    dealer: int
+    end: RoundEnd
+    knocker: int | None
+    blitz: tuple[int, ...]
+    hands: tuple[tuple[Card, ...] | None, ...]
+    values: tuple[HandValue | None, ...]
+    losses: tuple[Loss, ...]
+    remaining: tuple[int, ...]
+    eliminated: tuple[int, ...]
+    saved_by_r2_6: bool
+    turns: int
+
+    def lives_lost(self, seat: int) -> int:
+        """Lives the rules charged ``seat`` this round (0 if none)."""
+        return sum(loss.lives for loss in self.losses if loss.seat == seat)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A round ended with ``result``."""
+
+    result: RoundResult
+
+    def for_seat(self, seat: int) -> RoundEnded:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """One player is left: ``winner`` (R2.5)."""
+
+    winner: int
+
+    def for_seat(self, seat: int) -> GameOver:
+        return self
+
+
+Event = RoundStarted | Acted | Reshuffled | NewWidow | RoundEnded | GameOver
+"""Any event."""

@@ -1,0 +1,323 @@
+"""Rule options and presets (R8): one frozen :class:`Rules` holds every option of RULES.md.
+
+>>> rules = Rules.preset("schwimmen")
+>>> rules.deck, rules.three_of_a_kind, rules.knock_from_round
+(32, '30.5', 2)
+>>> Rules.preset("scat", three_of_a_kind="30").describe()
+'scat, three_of_a_kind=30'
+>>> Rules.preset("scat", mode="widow").all_pass
+'showdown'
+>>> Rules.preset("bridge")
+Traceback (most recent call last):
+...
+thirtyone.errors.RulesError: unknown preset 'bridge': choose one of scat, widow, namu, schwimmen
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from thirtyone.errors import RulesError
+
+__all__ = ["Rules", "PRESETS", "OptionSpec", "OPTIONS", "MIN_PLAYERS", "MAX_PLAYERS"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 9
+
+Mode = Literal["draw", "widow"]
+ThreeOfAKind = Literal["off", "30", "30.5"]
+KnockPenalty = Literal["scat", "namu", "namu_risky", "widow", "plain"]
+StockExhausted = Literal["reshuffle", "showdown"]
+AllPass = Literal["showdown", "new_widow"]
+ExchangeRule = Literal["one_or_all", "any"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """How one option is written and checked: its kind (``bool``, ``int`` or ``choice``),
+    the allowed values, the range of an ``int``, the mode it belongs to, and a help line."""
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    help: str
+    rule: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    mode: Mode | None = None
+
+    def parse(self, text: str) -> Any:
+        """Turn the text form of a value (``"30.5"``, ``"on"``, ``"5"``) into the option's value.
+
+        Raises:
+            RulesError: naming the option and the values it takes.
+        """
+        value = text.strip().lower()
+        if self.kind == "bool":
+            if value in ("on", "true", "yes", "1"):
+                return True
+            if value in ("off", "false", "no", "0"):
+                return False
+            raise RulesError(f"option {self.name} is on or off, not {text!r}")
+        if self.kind == "int":
+            try:
+                return int(value)
+            except ValueError:
+                raise RulesError(
+                    f"option {self.name} takes a whole number from {self.low} to {self.high}, not {text!r}"
+                ) from None
+        if value == "none" and self.mode is not None:
+            return None
+        if value not in self.choices:
+            raise RulesError(f"option {self.name} is one of {', '.join(self.choices)}, not {text!r}")
+        return value
+
+    def format(self, value: Any) -> str:
+        """The text form of a value, the inverse of :meth:`parse`."""
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+
+def _opt(spec: OptionSpec, default: Any) -> Any:
+    return field(default=default, metadata={"spec": spec})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option (RULES.md R1–R8); the defaults are the ``scat`` preset.
+
+    Create one with :meth:`preset` (optionally with overrides) or directly; the options are
+    checked on creation. Options that belong to the other mode are ``None`` (e.g. ``all_pass``
+    in draw mode).
+
+    Raises:
+        RulesError: for an unknown option value, a value out of range, or options that
+            contradict each other (the message names both).
+    """
+
+    mode: Mode = _opt(
+        OptionSpec("mode", "choice", "draw and discard (draw) or exchange with a widow (widow)", "R3.3",
+                   choices=("draw", "widow")),
+        "draw",
+    )
+    deck: int = _opt(
+        OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52), 52
+    )
+    lives: int = _opt(OptionSpec("lives", "int", "lives each player starts with", "R2.2", low=1, high=20), 3)
+    grace_life: bool = _opt(
+        OptionSpec("grace_life", "bool", "one more loss after the last life (on the dole / bus)", "R2.3"), True
+    )
+    three_of_a_kind: ThreeOfAKind = _opt(
+        OptionSpec("three_of_a_kind", "choice", "three equal ranks score 30 or 30.5", "R1.4",
+                   choices=("off", "30", "30.5")),
+        "off",
+    )
+    three_aces: bool = _opt(
+        OptionSpec("three_aces", "bool", "three aces (Feuer) score 33 and are a blitz", "R1.5"), False
+    )
+    straight_flush: bool = _opt(
+        OptionSpec("straight_flush", "bool", "three suited cards in sequence score 30 (A-K-Q 31)", "R1.6"), False
+    )
+    knock_penalty: KnockPenalty = _opt(
+        OptionSpec("knock_penalty", "choice", "who loses at the showdown when the knocker is low", "R6.5",
+                   choices=("scat", "namu", "namu_risky", "widow", "plain")),
+        "scat",
+    )
+    knock_from_round: int = _opt(
+        OptionSpec("knock_from_round", "int", "1: knock on your first turn; 2: after everyone has played",
+                   "R6.3", low=1, high=2),
+        1,
+    )
+    min_knock_value: int = _opt(
+        OptionSpec("min_knock_value", "int", "lowest hand value that may knock (0: any)", "R6.4", low=0, high=30),
+        0,
+    )
+    throw_down: bool = _opt(
+        OptionSpec("throw_down", "bool", "blind phase: throw down unseen or look at your cards", "R6.6"), False
+    )
+    max_turns: int = _opt(
+        OptionSpec("max_turns", "int", "turns after which a round ends in a showdown", "R6.7", low=1, high=10_000),
+        200,
+    )
+    stock_exhausted: StockExhausted | None = _opt(
+        OptionSpec("stock_exhausted", "choice", "empty stock: reshuffle the discard pile, or showdown", "R4.3",
+                   choices=("reshuffle", "showdown"), mode="draw"),
+        "reshuffle",
+    )
+    all_pass: AllPass | None = _opt(
+        OptionSpec("all_pass", "choice", "everyone passed: showdown, or a new widow from the stock", "R7.3",
+                   choices=("showdown", "new_widow"), mode="widow"),
+        None,
+    )
+    exchange: ExchangeRule | None = _opt(
+        OptionSpec("exchange", "choice", "exchange one card or all three (one_or_all), or any number (any)",
+                   "R7.5", choices=("one_or_all", "any"), mode="widow"),
+        None,
+    )
+    dealer_hand: bool = _opt(
+        OptionSpec("dealer_hand", "bool", "the dealer gets a second hand and picks one (Schwimmen)", "R7.6",
+                   mode="widow"),
+        False,
+    )
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_value(f.metadata["spec"], getattr(self, f.name))
+        if self.deck not in (32, 52):
+            raise RulesError(f"option deck is 52 or 32, not {self.deck}")
+        for f in dataclasses.fields(self):
+            spec: OptionSpec = f.metadata["spec"]
+            value = getattr(self, f.name)
+            if spec.mode is None:
+                continue
+            if spec.mode != self.mode and value not in (None, False):
+                raise RulesError(
+                    f"option {spec.name}={spec.format(value)} needs mode={spec.mode}, but mode={self.mode}: "
+                    f"drop {spec.name} or set mode={spec.mode}"
+                )
+            if spec.mode == self.mode and value is None:
+                raise RulesError(f"mode={self.mode} needs option {spec.name} ({', '.join(spec.choices)})")
+        if self.throw_down and self.mode != "draw":
+            raise RulesError(
+                "option throw_down=on needs mode=draw, but mode=widow: drop throw_down or set mode=draw"
+            )
+
+    @staticmethod
+    def preset(name: str = "scat", **overrides: Any) -> Rules:
+        """The rules of a preset (``scat``, ``widow``, ``namu``, ``schwimmen``; R8), with overrides.
+
+        Overriding ``mode`` gives the options of the new mode their defaults unless they are
+        overridden too.
+
+        Raises:
+            RulesError: for an unknown preset or option, or a bad combination.
+        """
+        try:
+            base = PRESETS[name]
+        except (KeyError, TypeError):
+            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+        return base.replace(**overrides)
+
+    def replace(self, **overrides: Any) -> Rules:
+        """A copy with some options changed (checked as on creation).
+
+        Raises:
+            RulesError: for an unknown option or a bad value or combination.
+        """
+        for key in overrides:
+            if key not in OPTIONS:
+                raise RulesError(f"unknown option {key!r}: options are {', '.join(OPTIONS)}")
+        mode = overrides.get("mode", self.mode)
+        if mode != self.mode and mode in _MODE_DEFAULTS:
+            for key, value in _MODE_DEFAULTS[mode].items():
+                overrides.setdefault(key, value)
+        return dataclasses.replace(self, **overrides)
+
+    def with_text_options(self, options: Mapping[str, str]) -> Rules:
+        """A copy with options given as text (``{"three_of_a_kind": "30.5", "throw_down": "on"}``).
+
+        Raises:
+            RulesError: for an unknown option or a value it cannot take.
+        """
+        values: dict[str, Any] = {}
+        for key, text in options.items():
+            spec = OPTIONS.get(key)
+            if spec is None:
+                raise RulesError(f"unknown option {key!r}: options are {', '.join(OPTIONS)}")
+            values[key] = spec.parse(text)
+        return self.replace(**values)
+
+    @cached_property
+    def scoring_key(self) -> tuple[int, str, bool, bool]:
+        """The options hand values depend on: ``(deck, three_of_a_kind, three_aces, straight_flush)``."""
+        return (self.deck, self.three_of_a_kind, self.three_aces, self.straight_flush)
+
+    def options(self) -> dict[str, Any]:
+        """Every option with its value, in declaration order."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def nearest_preset(self) -> tuple[str, dict[str, Any]]:
+        """The preset these rules differ least from, and the options that differ from it."""
+        best: tuple[str, dict[str, Any]] | None = None
+        for name, preset in PRESETS.items():
+            diff = {k: v for k, v in self.options().items() if getattr(preset, k) != v}
+            if best is None or len(diff) < len(best[1]):
+                best = (name, diff)
+        assert best is not None
+        return best
+
+    def describe(self) -> str:
+        """A short text: the nearest preset and what differs, e.g. ``scat, lives=5``."""
+        name, diff = self.nearest_preset()
+        return ", ".join([name] + [f"{k}={OPTIONS[k].format(v)}" for k, v in diff.items()])
+
+    def cards_needed(self, players: int) -> int:
+        """Cards a deal needs (R2.1 [decision]): three a player, three for the widow or the
+        discard pile, and three for the stock."""
+        return 3 * players + 6
+
+    def check_players(self, players: int) -> None:
+        """Check that a game of ``players`` players can be dealt with these rules (R2.1).
+
+        Raises:
+            RulesError: for fewer than 2 or more than 9 players, or more than the deck can deal.
+        """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise RulesError(f"R2.1: {players} players cannot play; use {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        need = self.cards_needed(players)
+        if need > self.deck:
+            most = (self.deck - 6) // 3
+            raise RulesError(
+                f"R2.1: {players} players need {need} cards (3 each, 3 for the table, 3 for the stock) "
+                f"but the deck has {self.deck}; use at most {most} players or deck=52"
+            )
+
+
+def _check_value(spec: OptionSpec, value: Any) -> None:
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise RulesError(f"option {spec.name} is True or False, not {value!r}")
+    elif spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
+            raise RulesError(f"option {spec.name} is a whole number from {spec.low} to {spec.high}, not {value!r}")
+    elif value is not None and value not in spec.choices:
+        raise RulesError(f"option {spec.name} is one of {', '.join(spec.choices)}, not {value!r}")
+
+
+OPTIONS: dict[str, OptionSpec] = {f.name: f.metadata["spec"] for f in dataclasses.fields(Rules)}
+"""Every option's :class:`OptionSpec`, by name, in declaration order."""
+
+_MODE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "draw": {"stock_exhausted": "reshuffle", "all_pass": None, "exchange": None, "dealer_hand": False},
+    "widow": {"stock_exhausted": None, "all_pass": "showdown", "exchange": "one_or_all", "throw_down": False},
+}
+
+PRESETS: dict[str, Rules] = {
+    "scat": Rules(),
+    "widow": Rules(
+        mode="widow", knock_penalty="widow", stock_exhausted=None, all_pass="showdown", exchange="one_or_all"
+    ),
+    "namu": Rules(knock_penalty="namu", grace_life=False),
+    "schwimmen": Rules(
+        mode="widow",
+        deck=32,
+        three_of_a_kind="30.5",
+        three_aces=True,
+        knock_penalty="plain",
+        knock_from_round=2,
+        stock_exhausted=None,
+        all_pass="new_widow",
+        exchange="one_or_all",
+        dealer_hand=True,
+    ),
+}
+"""The four presets of R8, by name; ``scat`` is the default."""

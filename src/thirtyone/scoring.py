@@ -1,0 +1,121 @@
+"""Hand values (R1.3–R1.6) from precomputed tables: one list lookup per hand.
+
+Values are exact: an ``int``, or a :class:`~fractions.Fraction` for 30½ (R1.4). Inside the
+library values travel as *half points* (``int``, 30½ = 61) so that comparing them is exact
+and cheap.
+
+>>> from thirtyone.cards import parse_cards
+>>> from thirtyone.rules import Rules
+>>> hand_value(parse_cards("Ks Ts 4h"))
+20
+>>> hand_value(parse_cards("Ac 6s 4s"))
+11
+>>> hand_value(parse_cards("7h 7s 7d"), Rules.preset("schwimmen"))
+Fraction(61, 2)
+>>> hand_value(parse_cards("Ac Ad Ah"), Rules.preset("schwimmen"))
+33
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import combinations, permutations
+
+from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.errors import CardError
+from thirtyone.rules import Rules
+
+__all__ = ["hand_value", "half_points", "value_from_half", "is_blitz", "BLITZ_HALF", "HandValue"]
+
+HandValue = int | Fraction
+"""A hand's value in points: an ``int``, or ``Fraction(61, 2)`` for 30½."""
+
+BLITZ_HALF = 62
+"""Half points of a 31; any hand worth at least this is a blitz (R5.1, R1.5)."""
+
+_STRIDE_A = 52 * 52
+_SCAT = Rules()
+_TABLES: dict[tuple[int, str, bool, bool], tuple[list[int], list[HandValue | None]]] = {}
+
+
+def value_from_half(half: int) -> HandValue:
+    """Half points as points: ``62`` → ``31``, ``61`` → ``Fraction(61, 2)``."""
+    return half >> 1 if half & 1 == 0 else Fraction(half, 2)
+
+
+def _half_value(cards: tuple[Card, Card, Card], rules: Rules) -> int:
+    suit_points = [0, 0, 0, 0]
+    for card in cards:
+        suit_points[card.suit] += card.points
+    best = 2 * max(suit_points)  # R1.3
+    ranks = sorted(card.rank for card in cards)
+    if ranks[0] == ranks[2]:
+        if rules.three_aces and ranks[0] == 12:  # R1.5
+            best = max(best, 66)
+        elif rules.three_of_a_kind == "30":  # R1.4
+            best = max(best, 60)
+        elif rules.three_of_a_kind == "30.5":
+            best = max(best, 61)
+    if rules.straight_flush and max(suit_points) == sum(suit_points) and ranks[1] == ranks[0] + 1 == ranks[2] - 1:
+        best = max(best, 62 if ranks[0] == 10 else 60)  # R1.6: Q-K-A is 31, aces high only
+    return best
+
+
+def _tables(rules: Rules) -> tuple[list[int], list[HandValue | None]]:
+    key = rules.scoring_key
+    tables = _TABLES.get(key)
+    if tables is None:
+        halves = [-1] * (52 * _STRIDE_A)
+        values: list[HandValue | None] = [None] * (52 * _STRIDE_A)
+        for triple in combinations(full_deck(rules.deck), 3):
+            half = _half_value(triple, rules)
+            value = value_from_half(half)
+            for a, b, c in permutations(triple):
+                index = a * _STRIDE_A + b * 52 + c
+                halves[index] = half
+                values[index] = value
+        tables = _TABLES[key] = (halves, values)
+    return tables
+
+
+def half_points(rules: Rules) -> list[int]:
+    """The table of hand values in half points for these rules' scoring options, indexed by
+    ``a * 2704 + b * 52 + c`` for the cards ``a, b, c`` (any order); ``-1`` where the three
+    are not different cards of the deck. Shared: do not modify it."""
+    return _tables(rules)[0]
+
+
+def hand_value(cards: Sequence[Card], rules: Rules = _SCAT) -> HandValue:
+    """The value of a three-card hand in points (R1.3–R1.6): the best suit's sum, or a special
+    score the rules allow (three of a kind 30 or 30½, three aces 33, straight flush 30/31).
+
+    Raises:
+        CardError: unless the hand is three different cards of the rules' deck.
+    """
+    try:
+        a, b, c = cards
+        value = _tables(rules)[1][a * _STRIDE_A + b * 52 + c]
+    except (ValueError, TypeError, IndexError):
+        value = None
+    if value is None:
+        raise CardError(
+            f"a hand is three different cards of the {rules.deck}-card deck, not {_describe(cards)}"
+        )
+    return value
+
+
+def is_blitz(cards: Sequence[Card], rules: Rules = _SCAT) -> bool:
+    """True for a hand worth 31, or three aces when ``three_aces`` is on (R5.1, R1.5).
+
+    Raises:
+        CardError: unless the hand is three different cards of the rules' deck.
+    """
+    return hand_value(cards, rules) >= 31
+
+
+def _describe(cards: object) -> str:
+    try:
+        return repr(format_cards(cards))  # type: ignore[arg-type]
+    except Exception:
+        return repr(cards)

@@ -1,0 +1,111 @@
+"""What one seat may know (R4.4, R6.6): :class:`PlayerView`, plus seat and standing summaries.
+
+A view never holds another player's hidden card: only the seat's own hand (once looked at),
+the face-up cards, the public history of this round (with other players' stock draws blanked),
+and which cards each opponent is known to hold because they took them face up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from thirtyone.actions import Action
+from thirtyone.cards import Card
+from thirtyone.events import Event, RoundResult
+from thirtyone.rules import Rules
+from thirtyone.scoring import HandValue
+
+__all__ = ["Phase", "SeatStatus", "Standing", "PlayerView"]
+
+
+class Phase(str, Enum):
+    """What the game waits for."""
+
+    LOOK = "look"
+    """Blind phase (R6.6): the current seat looks or throws down."""
+    DEALER_CHOICE = "dealer_choice"
+    """Schwimmen deal (R7.6): the dealer keeps the first hand or takes the second."""
+    TURN = "turn"
+    """A turn: draw or knock (draw mode), exchange, pass or knock (widow mode)."""
+    DISCARD = "discard"
+    """Draw mode, after drawing: the current seat discards one of four cards (R4.1)."""
+    OVER = "over"
+    """The game is over (R2.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStatus:
+    """Public facts about one seat.
+
+    ``remaining`` counts the losses the seat can still take (R2.4); ``lives`` is what is shown as
+    lives, and ``on_grace`` is true when only the grace life is left ("on the dole/bus", R2.3).
+    ``known_cards`` are cards this seat is publicly known to hold (taken face up from the
+    discard pile or the widow and not given away since).
+    """
+
+    seat: int
+    remaining: int
+    lives: int
+    on_grace: bool
+    out: bool
+    has_looked: bool
+    known_cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A seat's place (1 = best; shared places for ties, R2.5) with its lives."""
+
+    seat: int
+    place: int
+    remaining: int
+    lives: int
+    on_grace: bool
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything seat ``seat`` may know now.
+
+    ``hand`` is ``None`` before the seat has looked at its cards (R6.6) or when it is out.
+    ``discard_top`` and ``discard_size`` describe the discard pile (draw mode; R4.4: only the top
+    card is visible). ``widow`` is the widow when it lies face up (widow mode). ``turn`` counts the
+    turns completed this round. ``taken_from_pile`` is the card this seat took from the discard
+    pile this turn, which it may not discard (R4.2). ``history`` is this round's events as this
+    seat sees them; ``last_result`` the previous round's result. ``legal_actions`` is empty
+    unless it is this seat's move.
+    """
+
+    seat: int
+    players: int
+    rules: Rules
+    round: int
+    dealer: int
+    phase: Phase
+    current_seat: int | None
+    hand: tuple[Card, ...] | None
+    hand_value: HandValue | None
+    discard_top: Card | None
+    discard_size: int
+    widow: tuple[Card, ...] | None
+    widow_face_down: bool
+    stock_size: int
+    seats: tuple[SeatStatus, ...]
+    knocker: int | None
+    turn: int
+    taken_from_pile: Card | None
+    history: tuple[Event, ...]
+    last_result: RoundResult | None
+    legal_actions: tuple[Action, ...]
+
+    @property
+    def is_my_turn(self) -> bool:
+        """True when this seat is to move."""
+        return self.current_seat == self.seat and self.phase is not Phase.OVER
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats still in the game, in seat order."""
+        return tuple(status.seat for status in self.seats if not status.out)
