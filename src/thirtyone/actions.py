@@ -109,8 +109,7 @@ class Exchange:
         take_t = tuple(sorted(take)) if isinstance(take, tuple) else (take,)
         if len(give_t) != len(take_t) or not 1 <= len(give_t) <= 2:
             raise ActionError(
-                "an exchange gives one or two cards for as many widow cards; "
-                "to swap all three use 'exchange all'"
+                "an exchange gives one or two cards for as many widow cards; to swap all three use 'exchange all'"
             )
         if len(set(give_t + take_t)) != 2 * len(give_t):
             raise ActionError("an exchange names each card once")
@@ -205,9 +204,7 @@ def parse_action(text: str) -> Action:
             return Discard(Card.parse(original[1]))
         if words and words[0] == "exchange" and "for" in words:
             cut = words.index("for")
-            return Exchange(
-                parse_cards(" ".join(original[1:cut])), parse_cards(" ".join(original[cut + 1 :]))
-            )
+            return Exchange(parse_cards(" ".join(original[1:cut])), parse_cards(" ".join(original[cut + 1 :])))
     except CardError as error:
         raise ActionError(f"cannot read action {text.strip()!r}: {error}") from None
     raise ActionError(f"cannot read action {text.strip()!r}: {_HELP}")

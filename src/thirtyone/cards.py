@@ -37,9 +37,7 @@ SUIT_SYMBOLS = "♣♦♥♠"
 
 _RANK_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)  # R1.2
 _SYMBOL_TO_SUIT = {"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
-_HOW_TO_WRITE = (
-    "write a rank 2-9, T (or 10), J, Q, K, A and then a suit c, d, h, s or ♣♦♥♠, e.g. 'As', 'Td', '9h'"
-)
+_HOW_TO_WRITE = "write a rank 2-9, T (or 10), J, Q, K, A and then a suit c, d, h, s or ♣♦♥♠, e.g. 'As', 'Td', '9h'"
 
 
 class Card(int):

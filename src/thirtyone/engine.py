@@ -95,6 +95,24 @@ class Game:
     phase: Phase
     """What the game waits for (see :class:`~thirtyone.views.Phase`)."""
 
+    # The current round's state, set by _deal.
+    _active: tuple[int, ...]
+    _next: list[int]
+    _hands: list[list[Card]]
+    _known: list[list[Card]]
+    _looked: list[bool]
+    _stock: list[Card]  # top card last
+    _pile: list[Card]  # top card last
+    _widow: list[Card]
+    _widow_up: bool
+    _knocker: int | None
+    _final_turns: int
+    _turns: int
+    _passes: int
+    _taken: Card | None
+    _seat: int
+    _round_start: int
+
     def __init__(
         self,
         rules: Rules | None = None,
@@ -375,9 +393,7 @@ class Game:
             return
         if isinstance(action, Exchange):
             if not self._widow_up:
-                raise IllegalActionError(
-                    "R7.2: the widow is face down; take all of it (exchange all), pass or knock"
-                )
+                raise IllegalActionError("R7.2: the widow is face down; take all of it (exchange all), pass or knock")
             if len(action.give) == 2 and self.rules.exchange != "any":
                 raise IllegalActionError(
                     "R7.5: exchange one card or all three (exchange=one_or_all); two needs exchange=any"
@@ -430,7 +446,9 @@ class Game:
         top = self._pile.pop()
         order = self._chance.reshuffle_order(self._pile, self.round)
         if not self._trusted_chance():
-            check_permutation(order, self._pile, f"round {self.round}: reshuffle {len(self.round_logs[-1].reshuffles) + 1}")
+            check_permutation(
+                order, self._pile, f"round {self.round}: reshuffle {len(self.round_logs[-1].reshuffles) + 1}"
+            )
         self.round_logs[-1].reshuffles.append(tuple(order))
         self._stock = order[::-1]
         self._pile = [top]
@@ -557,7 +575,9 @@ class Game:
 
     def _end_blitz(self, seat: int) -> None:
         """R5.1, R5.3: a 31 ends the round at once; everyone else loses one life."""
-        losses = [Loss(other, 1, "R5.1", f"seat {seat} showed {self._shown(seat)}") for other in self._active if other != seat]
+        losses = [
+            Loss(other, 1, "R5.1", f"seat {seat} showed {self._shown(seat)}") for other in self._active if other != seat
+        ]
         self._end_round("blitz", self._knocker, (seat,), losses)
 
     def _shown(self, seat: int) -> str:
@@ -571,20 +591,26 @@ class Game:
         lowest = [seat for seat, half in values.items() if half == low]
         penalty = self.rules.knock_penalty
         losses: list[Loss] = []
-        if knocker is None or penalty == "plain":
-            losses = [Loss(seat, 1, "R6.5", "lowest hand") for seat in lowest]
-        elif knocker not in lowest:
+        if knocker is None or penalty == "plain" or knocker not in lowest:
             losses = [Loss(seat, 1, "R6.5", "lowest hand") for seat in lowest]
         elif penalty == "scat":
             if len(lowest) == 1:
                 losses = [Loss(knocker, 2, "R6.5", "knocker alone lowest (knock_penalty=scat)")]
             else:
-                losses = [Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved") for seat in lowest if seat != knocker]
+                losses = [
+                    Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved")
+                    for seat in lowest
+                    if seat != knocker
+                ]
         elif penalty in ("namu", "namu_risky"):
             if len(lowest) == 1:
                 losses = [Loss(knocker, 1, "R6.5", "lowest hand")]
             else:
-                losses = [Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved") for seat in lowest if seat != knocker]
+                losses = [
+                    Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved")
+                    for seat in lowest
+                    if seat != knocker
+                ]
         else:  # widow
             losses = [
                 Loss(seat, 2, "R6.5", "knocker among the lowest (knock_penalty=widow)")
@@ -680,27 +706,25 @@ class Game:
                 hands[seat].append(deck[position])
                 position += 1
         self._hands = hands
-        self._known: list[list[Card]] = [[] for _ in range(players)]
+        self._known = [[] for _ in range(players)]
         self._looked = [not rules.throw_down] * players
         if rules.mode == "draw":
             self._pile = [deck[position]]  # R3.3
             self._stock = deck[position + 1 :][::-1]
-            self._widow: list[Card] = []
+            self._widow = []
             self._widow_up = False
         else:
             self._pile = []
             self._widow = list(deck[position : position + 3])  # R3.4
             self._stock = deck[position + 3 :][::-1]
             self._widow_up = False
-        self._knocker: int | None = None
+        self._knocker = None
         self._final_turns = 0
         self._turns = 0
         self._passes = 0
-        self._taken: Card | None = None
+        self._taken = None
         self._round_start = len(self.events)
-        self.events.append(
-            RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None)
-        )
+        self.events.append(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
         if self._dealt_blitz():
             return
         if rules.throw_down:
@@ -791,4 +815,3 @@ class Game:
             f"<Game {self.rules.describe()}, {self.players} players, round {self.round}, "
             f"{self.phase.value}, seat {self.current_seat} to move>"
         )
-

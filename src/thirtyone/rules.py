@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
@@ -85,10 +85,6 @@ class OptionSpec:
         return str(value)
 
 
-def _opt(spec: OptionSpec, default: Any) -> Any:
-    return field(default=default, metadata={"spec": spec})
-
-
 @dataclass(frozen=True)
 class Rules:
     """Every rule option (RULES.md R1–R8); the defaults are the ``scat`` preset.
@@ -102,79 +98,30 @@ class Rules:
             contradict each other (the message names both).
     """
 
-    mode: Mode = _opt(
-        OptionSpec("mode", "choice", "draw and discard (draw) or exchange with a widow (widow)", "R3.3",
-                   choices=("draw", "widow")),
-        "draw",
-    )
-    deck: int = _opt(
-        OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52), 52
-    )
-    lives: int = _opt(OptionSpec("lives", "int", "lives each player starts with", "R2.2", low=1, high=20), 3)
-    grace_life: bool = _opt(
-        OptionSpec("grace_life", "bool", "one more loss after the last life (on the dole / bus)", "R2.3"), True
-    )
-    three_of_a_kind: ThreeOfAKind = _opt(
-        OptionSpec("three_of_a_kind", "choice", "three equal ranks score 30 or 30.5", "R1.4",
-                   choices=("off", "30", "30.5")),
-        "off",
-    )
-    three_aces: bool = _opt(
-        OptionSpec("three_aces", "bool", "three aces (Feuer) score 33 and are a blitz", "R1.5"), False
-    )
-    straight_flush: bool = _opt(
-        OptionSpec("straight_flush", "bool", "three suited cards in sequence score 30 (A-K-Q 31)", "R1.6"), False
-    )
-    knock_penalty: KnockPenalty = _opt(
-        OptionSpec("knock_penalty", "choice", "who loses at the showdown when the knocker is low", "R6.5",
-                   choices=("scat", "namu", "namu_risky", "widow", "plain")),
-        "scat",
-    )
-    knock_from_round: int = _opt(
-        OptionSpec("knock_from_round", "int", "1: knock on your first turn; 2: after everyone has played",
-                   "R6.3", low=1, high=2),
-        1,
-    )
-    min_knock_value: int = _opt(
-        OptionSpec("min_knock_value", "int", "lowest hand value that may knock (0: any)", "R6.4", low=0, high=30),
-        0,
-    )
-    throw_down: bool = _opt(
-        OptionSpec("throw_down", "bool", "blind phase: throw down unseen or look at your cards", "R6.6"), False
-    )
-    max_turns: int = _opt(
-        OptionSpec("max_turns", "int", "turns after which a round ends in a showdown", "R6.7", low=1, high=10_000),
-        200,
-    )
-    stock_exhausted: StockExhausted | None = _opt(
-        OptionSpec("stock_exhausted", "choice", "empty stock: reshuffle the discard pile, or showdown", "R4.3",
-                   choices=("reshuffle", "showdown"), mode="draw"),
-        "reshuffle",
-    )
-    all_pass: AllPass | None = _opt(
-        OptionSpec("all_pass", "choice", "everyone passed: showdown, or a new widow from the stock", "R7.3",
-                   choices=("showdown", "new_widow"), mode="widow"),
-        None,
-    )
-    exchange: ExchangeRule | None = _opt(
-        OptionSpec("exchange", "choice", "exchange one card or all three (one_or_all), or any number (any)",
-                   "R7.5", choices=("one_or_all", "any"), mode="widow"),
-        None,
-    )
-    dealer_hand: bool = _opt(
-        OptionSpec("dealer_hand", "bool", "the dealer gets a second hand and picks one (Schwimmen)", "R7.6",
-                   mode="widow"),
-        False,
-    )
+    mode: Mode = "draw"
+    deck: int = 52
+    lives: int = 3
+    grace_life: bool = True
+    three_of_a_kind: ThreeOfAKind = "off"
+    three_aces: bool = False
+    straight_flush: bool = False
+    knock_penalty: KnockPenalty = "scat"
+    knock_from_round: int = 1
+    min_knock_value: int = 0
+    throw_down: bool = False
+    max_turns: int = 200
+    stock_exhausted: StockExhausted | None = "reshuffle"
+    all_pass: AllPass | None = None
+    exchange: ExchangeRule | None = None
+    dealer_hand: bool = False
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            _check_value(f.metadata["spec"], getattr(self, f.name))
+        for spec in OPTIONS.values():
+            _check_value(spec, getattr(self, spec.name))
         if self.deck not in (32, 52):
             raise RulesError(f"option deck is 52 or 32, not {self.deck}")
-        for f in dataclasses.fields(self):
-            spec: OptionSpec = f.metadata["spec"]
-            value = getattr(self, f.name)
+        for spec in OPTIONS.values():
+            value = getattr(self, spec.name)
             if spec.mode is None:
                 continue
             if spec.mode != self.mode and value not in (None, False):
@@ -185,9 +132,7 @@ class Rules:
             if spec.mode == self.mode and value is None:
                 raise RulesError(f"mode={self.mode} needs option {spec.name} ({', '.join(spec.choices)})")
         if self.throw_down and self.mode != "draw":
-            raise RulesError(
-                "option throw_down=on needs mode=draw, but mode=widow: drop throw_down or set mode=draw"
-            )
+            raise RulesError("option throw_down=on needs mode=draw, but mode=widow: drop throw_down or set mode=draw")
 
     @staticmethod
     def preset(name: str = "scat", **overrides: Any) -> Rules:
@@ -293,7 +238,59 @@ def _check_value(spec: OptionSpec, value: Any) -> None:
         raise RulesError(f"option {spec.name} is one of {', '.join(spec.choices)}, not {value!r}")
 
 
-OPTIONS: dict[str, OptionSpec] = {f.name: f.metadata["spec"] for f in dataclasses.fields(Rules)}
+_SPECS = (
+    OptionSpec(
+        "mode", "choice", "draw and discard (draw) or exchange with a widow (widow)", "R3.3", choices=("draw", "widow")
+    ),
+    OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52),
+    OptionSpec("lives", "int", "lives each player starts with", "R2.2", low=1, high=20),
+    OptionSpec("grace_life", "bool", "one more loss after the last life (on the dole / bus)", "R2.3"),
+    OptionSpec(
+        "three_of_a_kind", "choice", "three equal ranks score 30 or 30.5", "R1.4", choices=("off", "30", "30.5")
+    ),
+    OptionSpec("three_aces", "bool", "three aces (Feuer) score 33 and are a blitz", "R1.5"),
+    OptionSpec("straight_flush", "bool", "three suited cards in sequence score 30 (A-K-Q 31)", "R1.6"),
+    OptionSpec(
+        "knock_penalty",
+        "choice",
+        "who loses at the showdown when the knocker is low",
+        "R6.5",
+        choices=("scat", "namu", "namu_risky", "widow", "plain"),
+    ),
+    OptionSpec(
+        "knock_from_round", "int", "1: knock on your first turn; 2: after everyone has played", "R6.3", low=1, high=2
+    ),
+    OptionSpec("min_knock_value", "int", "lowest hand value that may knock (0: any)", "R6.4", low=0, high=30),
+    OptionSpec("throw_down", "bool", "blind phase: throw down unseen or look at your cards", "R6.6"),
+    OptionSpec("max_turns", "int", "turns after which a round ends in a showdown", "R6.7", low=1, high=10_000),
+    OptionSpec(
+        "stock_exhausted",
+        "choice",
+        "empty stock: reshuffle the discard pile, or showdown",
+        "R4.3",
+        choices=("reshuffle", "showdown"),
+        mode="draw",
+    ),
+    OptionSpec(
+        "all_pass",
+        "choice",
+        "everyone passed: showdown, or a new widow from the stock",
+        "R7.3",
+        choices=("showdown", "new_widow"),
+        mode="widow",
+    ),
+    OptionSpec(
+        "exchange",
+        "choice",
+        "exchange one card or all three (one_or_all), or any number (any)",
+        "R7.5",
+        choices=("one_or_all", "any"),
+        mode="widow",
+    ),
+    OptionSpec("dealer_hand", "bool", "the dealer gets a second hand and picks one (Schwimmen)", "R7.6", mode="widow"),
+)
+
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in _SPECS}
 """Every option's :class:`OptionSpec`, by name, in declaration order."""
 
 _MODE_DEFAULTS: dict[str, dict[str, Any]] = {

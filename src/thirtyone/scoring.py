@@ -99,9 +99,7 @@ def hand_value(cards: Sequence[Card], rules: Rules = _SCAT) -> HandValue:
     except (ValueError, TypeError, IndexError):
         value = None
     if value is None:
-        raise CardError(
-            f"a hand is three different cards of the {rules.deck}-card deck, not {_describe(cards)}"
-        )
+        raise CardError(f"a hand is three different cards of the {rules.deck}-card deck, not {_describe(cards)}")
     return value
 
 

@@ -8,7 +8,7 @@ and which cards each opponent is known to hold because they took them face up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
@@ -19,7 +19,7 @@ from thirtyone.scoring import HandValue
 __all__ = ["Phase", "SeatStatus", "Standing", "PlayerView"]
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """What the game waits for."""
 
     LOOK = "look"

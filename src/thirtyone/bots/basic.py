@@ -11,9 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from thirtyone.actions import PILE, STOCK, Action, Discard, Draw, Exchange, ExchangeAll, Keep, Knock, Look, Pass, TakeWidow
+from thirtyone.actions import (
+    PILE,
+    STOCK,
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+)
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.hands import best_after_taking, best_discard, half_value
+from thirtyone.cards import Card
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["BasicBot", "knock_threshold"]
@@ -65,7 +79,7 @@ class BasicBot(SeededBot):
         return best[1]
 
 
-def _after_exchange(hand: Sequence[int], widow: Sequence[int], action: Exchange | ExchangeAll) -> tuple:  # type: ignore[type-arg]
+def _after_exchange(hand: Sequence[Card], widow: Sequence[Card], action: Exchange | ExchangeAll) -> tuple[Card, ...]:
     if isinstance(action, ExchangeAll):
         return tuple(widow)
     return tuple(card for card in hand if card not in action.give) + action.take

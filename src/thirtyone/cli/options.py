@@ -13,7 +13,9 @@ __all__ = ["add_rules_arguments", "rules_from_args"]
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--preset`` and one flag per rule option (``--three-of-a-kind 30.5``, ``--throw-down``)."""
     parser.add_argument(
-        "--preset", default="scat", metavar="NAME",
+        "--preset",
+        default="scat",
+        metavar="NAME",
         help=f"rules preset: {', '.join(PRESETS)} (default scat)",
     )
     group = parser.add_argument_group("rule options (on top of the preset; see RULES.md)")
@@ -21,8 +23,9 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         flag = "--" + name.replace("_", "-")
         help_text = f"{spec.help} [{spec.rule}]"
         if spec.kind == "bool":
-            group.add_argument(flag, dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None,
-                               help=help_text)
+            group.add_argument(
+                flag, dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text
+            )
         else:
             metavar = "|".join(spec.choices) if spec.kind == "choice" else "N"
             group.add_argument(flag, dest=f"rule_{name}", metavar=metavar, default=None, help=help_text)

@@ -26,7 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``simulate``."""
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2-9 (default 4)")
     parser.add_argument(
-        "--bots", default="basic", metavar="LIST",
+        "--bots",
+        default="basic",
+        metavar="LIST",
         help=f"bots by seat, comma separated, the last repeating ({', '.join(BOTS)}; default basic)",
     )
     parser.add_argument("--games", type=int, default=100, metavar="G", help="games to play (default 100)")
@@ -53,8 +55,13 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
 
     with Progress(
-        TextColumn("[bold]simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True, disable=args.json and not console.is_terminal,
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=args.json and not console.is_terminal,
     ) as progress:
         task = progress.add_task("games", total=args.games)
 
@@ -89,7 +96,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
                 "all" if seat.seat < 0 else str(seat.seat),
                 seat.bot,
                 str(seat.wins),
-                f"{seat.wins / games:.1%}" if seat.seat >= 0 else f"{seat.wins / games:.1%}",
+                f"{seat.wins / games:.1%}",
                 f"{seat.mean_place:.2f}",
                 *(str(seat.places.get(place, 0)) for place in places),
                 str(seat.knocks),

@@ -1,0 +1,114 @@
+"""Building exact deals for rule tests.
+
+``deck_order`` turns "seat 1 holds As Kd Td, the upcard is 9h, the stock starts 2c 3c" into the
+full deck order the engine deals from (top card first, one card at a time clockwise from the
+dealer's left). Seats whose hands are not given get dull hands (three suits, three ranks, no
+specials); other cards follow in index order. ``scripted_game`` plays given deals, then random
+ones.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from thirtyone import Card, Game, Rules, full_deck, parse_cards
+from thirtyone.chance import SeededChance
+
+
+def deck_order(
+    rules: Rules,
+    players: int,
+    dealer: int,
+    hands: Mapping[int, str],
+    *,
+    upcard: str | None = None,
+    widow: str | None = None,
+    stock: str = "",
+    active: Sequence[int] | None = None,
+) -> list[Card]:
+    """The deck order (top first) that deals ``hands`` (seat → card text) and then, in draw mode,
+    ``upcard`` and the ``stock`` (top first); in widow mode the ``widow`` (the dealer's second
+    hand in Schwimmen) and the stock."""
+    seats = list(active) if active is not None else list(range(players))
+    at = seats.index(dealer)
+    order = seats[at + 1 :] + seats[: at + 1]
+    given = {seat: list(parse_cards(text)) for seat, text in hands.items()}
+    table = list(parse_cards(upcard or "")) + list(parse_cards(widow or ""))
+    top_of_stock = list(parse_cards(stock))
+    used = [card for cards in given.values() for card in cards] + table + top_of_stock
+    if len(set(used)) != len(used):
+        raise ValueError(f"a card is given twice: {used}")
+    free = [card for card in full_deck(rules.deck) if card not in used]
+    for seat in order:
+        if seat in given:
+            continue
+        hand: list[Card] = []
+        for card in list(free):
+            if len(hand) == 3:
+                break
+            if all(card.suit != other.suit and card.rank != other.rank for other in hand) and not (
+                hand and card.rank in (hand[0].rank + 1, hand[0].rank - 1)
+            ):
+                hand.append(card)
+                free.remove(card)
+        given[seat] = hand
+    deck: list[Card] = []
+    for i in range(3):
+        deck.extend(given[seat][i] for seat in order)
+    if rules.mode == "draw":
+        if not table:
+            table = [free.pop(0)]
+    else:
+        while len(table) < 3:
+            table.append(free.pop(0))
+    deck += table + top_of_stock + free
+    assert sorted(deck) == sorted(full_deck(rules.deck)), "deck_order built a bad deck"
+    return deck
+
+
+class FallbackChance(SeededChance):
+    """Scripted outcomes first (dealer, deck orders, reshuffles), then seeded random ones."""
+
+    def __init__(
+        self,
+        first_dealer: int,
+        decks: Sequence[Sequence[Card]],
+        reshuffles: Sequence[Sequence[Card]] = (),
+        seed: int = 0,
+    ) -> None:
+        super().__init__(random.Random(seed))
+        self._dealer = first_dealer
+        self._decks = [list(deck) for deck in decks]
+        self._reshuffles = [list(order) for order in reshuffles]
+
+    def first_dealer(self, players: int) -> int:
+        return self._dealer
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
+        if round <= len(self._decks):
+            return list(self._decks[round - 1])
+        return super().deal_order(deck, round)
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+        if self._reshuffles:
+            return self._reshuffles.pop(0)
+        return super().reshuffle_order(cards, round)
+
+
+def scripted_game(
+    rules: Rules,
+    players: int,
+    dealer: int,
+    hands: Mapping[int, str],
+    *,
+    upcard: str | None = None,
+    widow: str | None = None,
+    stock: str = "",
+    reshuffles: Sequence[str] = (),
+    seed: int = 0,
+) -> Game:
+    """A game whose first round deals exactly what is given (see :func:`deck_order`)."""
+    deck = deck_order(rules, players, dealer, hands, upcard=upcard, widow=widow, stock=stock)
+    orders = [list(parse_cards(text)) for text in reshuffles]
+    return Game(rules, players, chance=FallbackChance(dealer, [deck], orders, seed))

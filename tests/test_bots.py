@@ -1,0 +1,175 @@
+"""The bots of the engine issue: random and basic (interface, legality, decisions, strength)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import scripted_game
+
+from thirtyone import (
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    Phase,
+    Rules,
+    TakeWidow,
+    parse_cards,
+)
+from thirtyone.bots import BOTS, UnknownBotError, make_bot, parse_bot_list
+from thirtyone.bots.basic import knock_threshold
+from thirtyone.bots.hands import best_after_taking, best_discard
+from thirtyone.bots.runner import BotError, play_game, simulate
+
+
+def basic_choice(game, seat=None):
+    seat = game.current_seat if seat is None else seat
+    view = game.view(seat)
+    return make_bot("basic", 0).choose(view, view.legal_actions)
+
+
+def test_make_bot_and_unknown_names():
+    assert {make_bot(name).name for name in BOTS} == set(BOTS)
+    with pytest.raises(UnknownBotError, match="unknown bot 'ace'"):
+        make_bot("ace")
+    assert parse_bot_list("basic, random", 3) == ["basic", "random", "random"]
+    with pytest.raises(UnknownBotError, match="unknown bot"):
+        parse_bot_list("basic,chess", 3)
+    with pytest.raises(UnknownBotError, match="no bot named"):
+        parse_bot_list(" , ", 3)
+    with pytest.raises(UnknownBotError, match="3 bots named for 2 seats"):
+        parse_bot_list("basic,basic,basic", 2)
+
+
+def test_best_discard_keeps_the_card_taken_from_the_pile():
+    rules = Rules()
+    cards = parse_cards("As Ks 2h Qs")
+    assert best_discard(cards, rules) == (62, parse_cards("2h")[0])
+    value, discard = best_discard(cards, rules, keep=parse_cards("2h")[0])
+    assert discard != parse_cards("2h")[0]
+    assert value == 2 * 21  # As Ks or As Qs with 2h kept: best is 21 (ace + king)
+
+
+def test_best_after_taking_uses_the_new_card():
+    assert best_after_taking(parse_cards("2c 3d 4h"), parse_cards("Ah")[0], Rules()) == 2 * 15
+
+
+def test_basic_takes_the_pile_card_when_it_improves_the_hand():
+    game = scripted_game(Rules(), 3, 0, {1: "Kh 9h 2c"}, upcard="Ah")
+    assert basic_choice(game) == Draw("pile")
+
+
+def test_basic_draws_from_the_stock_when_the_pile_does_not_help():
+    game = scripted_game(Rules(), 3, 0, {1: "Kh 9h 2c"}, upcard="3d")
+    assert basic_choice(game) == Draw("stock")
+
+
+def test_basic_discards_to_the_best_hand_and_never_the_taken_card():
+    game = scripted_game(Rules(), 3, 0, {1: "Kh 9h 2c"}, upcard="Ah")
+    game.apply("draw pile")
+    assert basic_choice(game) == Discard(parse_cards("2c")[0])
+
+
+def test_basic_never_knocks_on_the_first_turn_with_a_weak_hand():
+    game = scripted_game(Rules(), 3, 0, {1: "Kh 9h 2c"}, upcard="3d")
+    assert Knock() in game.legal_actions()
+    assert basic_choice(game) != Knock()
+    assert knock_threshold(0) >= 40  # never below 20 points
+
+
+def test_basic_knocks_with_a_strong_hand():
+    game = scripted_game(Rules(), 3, 0, {1: "Kh Qh 9h"}, upcard="3d")  # 29
+    assert basic_choice(game) == Knock()
+
+
+def test_basic_widow_makes_the_best_exchange_or_passes():
+    rules = Rules.preset("widow")
+    game = scripted_game(rules, 3, 0, {1: "Kh 9h 2c", 2: "Ks 8s 3d"}, widow="Qs 4c 5d")
+    game.apply("pass")  # the opening: the widow turns face up
+    assert game.current_seat == 2
+    assert basic_choice(game) == Exchange(parse_cards("3d")[0], parse_cards("Qs")[0])
+    game = scripted_game(rules, 3, 0, {1: "Kh 9h 2c", 2: "Ks 9s 3d"}, widow="2h 4c 5c")
+    game.apply("pass")
+    assert basic_choice(game) == Pass()
+
+
+def test_basic_takes_the_face_down_widow_only_with_a_poor_hand():
+    rules = Rules.preset("widow")
+    assert basic_choice(scripted_game(rules, 3, 0, {1: "2c 5d 9h"})) == ExchangeAll()
+    assert basic_choice(scripted_game(rules, 3, 0, {1: "Kh 9h 2c"})) == Pass()
+
+
+def test_basic_schwimmen_dealer_keeps_a_good_hand_and_swaps_a_poor_one():
+    rules = Rules.preset("schwimmen")
+    game = scripted_game(rules, 3, 0, {0: "Ah Kh 8c"})
+    assert game.phase is Phase.DEALER_CHOICE
+    assert basic_choice(game) == Keep()
+    game = scripted_game(rules, 3, 0, {0: "7c 8d 9h"})
+    assert basic_choice(game) == TakeWidow()
+
+
+def test_basic_looks_in_the_blind_phase():
+    game = scripted_game(Rules(throw_down=True), 3, 0, {})
+    assert game.phase is Phase.LOOK
+    assert basic_choice(game) == Look()
+
+
+@pytest.mark.parametrize("preset", ["scat", "widow", "namu", "schwimmen"])
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_play_only_legal_actions_in_every_preset(preset, name):
+    for seed in range(3):
+        options = {"throw_down": True} if preset == "scat" and seed == 1 else {}
+        rules = Rules.preset(preset, **options)
+        game = play_game(rules, [make_bot(name, seed * 10 + seat) for seat in range(4)], seed=seed)
+        assert game.is_over
+        assert game.winner is not None
+
+
+def test_bots_are_deterministic_for_a_seed():
+    def events(seed):
+        bots = [make_bot("random", seed + 1), make_bot("basic", seed + 2), make_bot("random", seed + 3)]
+        return play_game(Rules(), bots, seed=seed).events
+
+    assert events(5) == events(5)
+    assert events(5) != events(6)
+
+
+def test_basic_beats_random_clearly():
+    stats = simulate(Rules(), ["basic", "random", "random", "random"], games=60, seed=11)
+    assert stats.seats[0].wins >= 45  # fair share would be 15
+
+
+class _Illegal:
+    name = "cheat"
+
+    def choose(self, view, legal):
+        return Knock() if Knock() not in legal else Pass()
+
+
+class _Raises:
+    name = "broken"
+
+    def choose(self, view, legal):
+        raise RuntimeError("boom")
+
+
+def test_play_game_reports_a_bot_that_breaks_the_rules():
+    with pytest.raises(BotError, match="bot cheat in seat . chose"):
+        play_game(Rules(), [_Illegal(), _Illegal()], seed=1)
+    with pytest.raises(BotError, match="bot broken in seat . raised RuntimeError: boom"):
+        play_game(Rules(), [_Raises(), _Raises()], seed=1)
+
+
+def test_simulate_totals_add_up_and_repeat():
+    stats = simulate(Rules.preset("namu"), ["basic", "random", "basic"], games=20, seed=3)
+    assert stats.games == 20
+    assert sum(seat.wins for seat in stats.seats) == 20
+    assert all(sum(seat.places.values()) == 20 for seat in stats.seats)
+    assert sum(stats.ends.values()) == stats.rounds
+    assert sum(seat.lives_lost for seat in stats.seats) == sum(stats.lives_by_rule.values())
+    assert simulate(Rules.preset("namu"), ["basic", "random", "basic"], games=20, seed=3).to_dict() == stats.to_dict()
+    by_bot = stats.by_bot()
+    assert by_bot["basic"].wins + by_bot["random"].wins == 20

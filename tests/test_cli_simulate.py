@@ -1,0 +1,57 @@
+"""``thirtyone simulate``: tables, JSON, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from thirtyone.cli import main
+
+
+def test_simulate_prints_tables(capsys):
+    assert main(["simulate", "--games", "5", "--players", "3", "--bots", "basic,random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "5 games" in out
+    assert "By seat" in out
+    assert "By bot" in out
+    assert "Lives lost by rule" in out
+    assert "random" in out
+
+
+def test_simulate_json_is_reproducible(capsys):
+    args = ["simulate", "--games", "8", "--preset", "schwimmen", "--bots", "basic,random", "--seed", "4", "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert first["games"] == 8
+    assert sum(seat["wins"] for seat in first["seats"]) == 8
+    assert first["rules"] == "schwimmen"
+
+
+def test_simulate_rule_options(capsys):
+    args = ["simulate", "--games", "3", "--three-of-a-kind", "30", "--throw-down", "--lives", "2", "--json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "scat, lives=2, three_of_a_kind=30, throw_down=on"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "10"], "R2.1"),
+        (["--players", "9", "--preset", "schwimmen"], "R2.1: 9 players need 33 cards"),
+        (["--bots", "basic,wizard"], "unknown bot 'wizard'"),
+        (["--games", "0"], "--games 0"),
+        (["--preset", "poker"], "unknown preset 'poker'"),
+        (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
+        (["--all-pass", "showdown"], "option all_pass=showdown needs mode=widow"),
+        (["--lives", "many"], "option lives takes a whole number"),
+    ],
+)
+def test_simulate_bad_input_is_one_line_exit_2(capsys, args, message):
+    assert main(["simulate", "--games", "2", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.startswith("thirtyone: error: ")
+    assert err.count("\n") == 1
