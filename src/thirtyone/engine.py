@@ -112,6 +112,7 @@ class Game:
     _taken: Card | None
     _seat: int
     _round_start: int
+    _seen: list[list[Event]]  # each seat's history of the round, as that seat may see it
 
     def __init__(
         self,
@@ -431,13 +432,13 @@ class Game:
             card = self._pile.pop()
             self._taken = card
             self._known[seat].append(card)
-            self.events.append(Acted(seat, action, (card,)))
+            self._emit(Acted(seat, action, (card,)))
         else:
             if not self._stock:
                 self._reshuffle()
             card = self._stock.pop()
             self._taken = None
-            self.events.append(Acted(seat, action, (card,), private=True))
+            self._emit(Acted(seat, action, (card,), private=True))
         self._hands[seat].append(card)
         self.phase = Phase.DISCARD
 
@@ -452,7 +453,7 @@ class Game:
         self.round_logs[-1].reshuffles.append(tuple(order))
         self._stock = order[::-1]
         self._pile = [top]
-        self.events.append(Reshuffled(len(order)))
+        self._emit(Reshuffled(len(order)))
 
     def _do_discard(self, seat: int, card: Card) -> None:
         hand = self._hands[seat]
@@ -462,7 +463,7 @@ class Game:
             known.remove(card)
         self._pile.append(card)
         self._taken = None
-        self.events.append(Acted(seat, _DISCARDS[card]))
+        self._emit(Acted(seat, _DISCARDS[card]))
         if self._value(hand) >= BLITZ_HALF:  # R5.4
             self._end_blitz(seat)
             return
@@ -472,7 +473,7 @@ class Game:
         self._knocker = seat
         self._final_turns = len(self._active) - 1  # R6.2
         self._widow_up = True  # R7.2: a knock in the opening turns the widow face up too
-        self.events.append(Acted(seat, _KNOCK))
+        self._emit(Acted(seat, _KNOCK))
         self._finish_turn(seat)
 
     def _do_exchange(self, seat: int, action: Exchange) -> None:
@@ -484,7 +485,7 @@ class Game:
                 known.remove(give)
             known.append(take)
         self._passes = 0
-        self.events.append(Acted(seat, action, action.take))
+        self._emit(Acted(seat, action, action.take))
         self._after_exchange(seat)
 
     def _do_exchange_all(self, seat: int) -> None:
@@ -495,7 +496,7 @@ class Game:
         self._widow_up = True  # R7.2: the old hand goes face up
         self._known[seat] = [] if face_down else list(taken)
         self._passes = 0
-        self.events.append(Acted(seat, _EXCHANGE_ALL, taken, private=face_down))
+        self._emit(Acted(seat, _EXCHANGE_ALL, taken, private=face_down))
         self._after_exchange(seat)
 
     def _after_exchange(self, seat: int) -> None:
@@ -505,7 +506,7 @@ class Game:
             self._finish_turn(seat)
 
     def _do_pass(self, seat: int) -> None:
-        self.events.append(Acted(seat, _PASS))
+        self._emit(Acted(seat, _PASS))
         self._widow_up = True  # R7.2: after the opening the widow lies face up
         if self._knocker is None:  # R7.4: passes after a knock do not count
             self._passes += 1
@@ -524,16 +525,16 @@ class Game:
         self._widow = [self._stock.pop() for _ in range(3)]
         self._widow_up = True
         self._passes = 0
-        self.events.append(NewWidow(set_aside, tuple(self._widow)))
+        self._emit(NewWidow(set_aside, tuple(self._widow)))
 
     def _do_dealer_choice(self, seat: int, action: Keep | TakeWidow) -> None:
         self._widow_up = True
         if isinstance(action, Keep):
-            self.events.append(Acted(seat, _KEEP))
+            self._emit(Acted(seat, _KEEP))
         else:
             taken = tuple(self._widow)
             self._hands[seat], self._widow = list(taken), self._hands[seat]
-            self.events.append(Acted(seat, _TAKE_WIDOW, taken, private=True))
+            self._emit(Acted(seat, _TAKE_WIDOW, taken, private=True))
             if self._value(self._hands[seat]) >= BLITZ_HALF:  # R5.4
                 self._end_blitz(seat)
                 return
@@ -542,12 +543,12 @@ class Game:
 
     def _do_blind(self, seat: int, action: Action) -> None:
         if isinstance(action, ThrowDown):
-            self.events.append(Acted(seat, _THROW_DOWN))
+            self._emit(Acted(seat, _THROW_DOWN))
             self._looked = [True] * self.players
             self._showdown("throw_down", seat)  # R6.6: the caller counts as the knocker
             return
         self._looked[seat] = True
-        self.events.append(Acted(seat, _LOOK))
+        self._emit(Acted(seat, _LOOK))
         self._seat = self._next[seat]
         if all(self._looked[s] for s in self._active):
             self.phase = Phase.TURN
@@ -575,9 +576,9 @@ class Game:
 
     def _end_blitz(self, seat: int) -> None:
         """R5.1, R5.3: a 31 ends the round at once; everyone else loses one life."""
-        losses = [
-            Loss(other, 1, "R5.1", f"seat {seat} showed {self._shown(seat)}") for other in self._active if other != seat
-        ]
+        rule = "R5.1" if self._knocker is None else "R5.3"
+        reason = f"seat {seat} showed {self._shown(seat)}"
+        losses = [Loss(other, 1, rule, reason) for other in self._active if other != seat]
         self._end_round("blitz", self._knocker, (seat,), losses)
 
     def _shown(self, seat: int) -> str:
@@ -661,12 +662,12 @@ class Game:
         )
         self.last_result = result
         self.round_logs[-1].result = result
-        self.events.append(RoundEnded(result))
+        self._emit(RoundEnded(result))
         active = self.active_seats
         if len(active) == 1:  # R2.5
             self.winner = active[0]
             self.phase = Phase.OVER
-            self.events.append(GameOver(active[0]))
+            self._emit(GameOver(active[0]))
             return
         dealer = (self.dealer + 1) % self.players  # R3.1: the deal passes clockwise
         while self._out[dealer]:
@@ -724,7 +725,8 @@ class Game:
         self._passes = 0
         self._taken = None
         self._round_start = len(self.events)
-        self.events.append(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
+        self._seen = [[] for _ in range(players)]
+        self._emit(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
         if self._dealt_blitz():
             return
         if rules.throw_down:
@@ -748,11 +750,25 @@ class Game:
             return False
         winners = tuple(seat for seat, half in halves.items() if half == best)
         shown = "three aces (33)" if best == 66 else "31"
-        rule = "R5.5" if any(BLITZ_HALF <= half < best for half in halves.values()) else "R5.2"
-        who = ", ".join(f"seat {seat}" for seat in winners)
-        losses = [Loss(seat, 1, rule, f"{who} dealt {shown}") for seat in self._active if seat not in winners]
+        reason = ", ".join(f"seat {seat}" for seat in winners) + f" dealt {shown}"
+        losses = [
+            Loss(seat, 1, "R5.5" if halves[seat] >= BLITZ_HALF else "R5.2", reason)
+            for seat in self._active
+            if seat not in winners
+        ]
         self._end_round("dealt_blitz", None, winners, losses)
         return True
+
+    def _emit(self, event: Event) -> None:
+        """Log an event, and each seat's form of it in that seat's history of the round."""
+        self.events.append(event)
+        if isinstance(event, Acted) and event.private:
+            hidden = event.for_seat(-1)
+            for seat, seen in enumerate(self._seen):
+                seen.append(event if seat == event.seat else hidden)
+        else:
+            for seen in self._seen:
+                seen.append(event)
 
     def _value(self, hand: list[Card]) -> int:
         a, b, c = hand
@@ -772,17 +788,12 @@ class Game:
         sees_hand = self._looked[seat] and not self._out[seat] and self.phase is not Phase.OVER
         hand = tuple(own) if sees_hand else None
         value = value_from_half(self._value(own)) if hand is not None and len(own) == 3 else None
+        grace = self._grace
         seats = tuple(
-            SeatStatus(
-                seat=s,
-                remaining=self._remaining[s],
-                lives=self.lives(s),
-                on_grace=self.on_grace(s),
-                out=self._out[s],
-                has_looked=self._looked[s],
-                known_cards=tuple(self._known[s]),
+            SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
+            for s, (left, out, looked, known) in enumerate(
+                zip(self._remaining, self._out, self._looked, self._known, strict=True)
             )
-            for s in range(self.players)
         )
         my_move = self.phase is not Phase.OVER and self._seat == seat
         widow_up = self.rules.mode == "widow" and self._widow_up
@@ -805,7 +816,7 @@ class Game:
             knocker=self._knocker,
             turn=self._turns,
             taken_from_pile=self._taken if my_move else None,
-            history=tuple(event.for_seat(seat) for event in self.events[self._round_start :]),
+            history=tuple(self._seen[seat]),
             last_result=self.last_result,
             legal_actions=self.legal_actions() if my_move else (),
         )

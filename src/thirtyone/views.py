@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
@@ -34,8 +35,7 @@ class Phase(StrEnum):
     """The game is over (R2.5)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SeatStatus:
+class SeatStatus(NamedTuple):
     """Public facts about one seat.
 
     ``remaining`` counts the losses the seat can still take (R2.4); ``lives`` is what is shown as
@@ -53,8 +53,7 @@ class SeatStatus:
     known_cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     """A seat's place (1 = best; shared places for ties, R2.5) with its lives."""
 
     seat: int

@@ -1,0 +1,300 @@
+"""``ThirtyOneApp``: the Textual app of ``thirtyone play``.
+
+The person sits in seat 0; bots play the other seats. The app shows the person's view of the
+game (never another player's hidden card), a log of every move in words, and the showdown of
+each round, and it offers only legal moves, each on a key listed in the key line. Bot moves
+are paced by a timer (``delay`` seconds each) so that a person can follow them; with ``fast``
+they are played at once. Nothing blocks the screen: every wait is a timer.
+
+Run it with ``ThirtyOneApp(settings).run()``; in tests use ``app.run_test(size=(80, 24))``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.timer import Timer
+from textual.widgets import RichLog, Static
+
+from thirtyone.cards import Card
+from thirtyone.engine import Game
+from thirtyone.errors import IllegalActionError, ThirtyOneError
+from thirtyone.events import RoundEnded, RoundResult
+from thirtyone.tui.controls import Controls, KeyHint
+from thirtyone.tui.session import HUMAN, PlaySession
+from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.widgets import NEW_GAME, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.words import Narrator, format_value, pretty_cards, short_name
+from thirtyone.views import Phase, PlayerView
+
+__all__ = ["ThirtyOneApp"]
+
+MIN_TOP = 7
+"""Content lines of the table panel; the top row grows with the number of players."""
+
+
+class ThirtyOneApp(App[None]):
+    """The terminal game: one session of games against bots (see the module docstring).
+
+    ``session`` holds the current game (``app.game``); ``log_lines`` the log of this game as
+    plain text; ``notes`` what the command line prints after the app closes (where records were
+    saved, or why they could not be).
+    """
+
+    CSS_PATH = "thirtyone.tcss"
+    TITLE = "Thirty-One"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit_game", "quit", priority=True)]
+
+    def __init__(self, settings: PlaySettings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.session = PlaySession(settings)
+        self.controls = Controls()
+        self.narrator = Narrator(self.session.names, settings.rules, HUMAN)
+        self.fast = settings.fast
+        self.log_lines: list[str] = []
+        self._notes: dict[int, str] = {}
+        self.feedback = Text("")
+        self.waiting_for: str = "start"
+        self._timer: Timer | None = None
+        self._hand_seen: tuple[int, tuple[Card, ...]] | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self.session.game
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="top"):
+            yield SeatsPanel(id="seats")
+            yield TablePanel(id="table")
+        yield RichLog(id="log", wrap=True, markup=False, highlight=False)
+        yield Static(id="status")
+        yield Static(id="feedback")
+        yield KeyBar(id="keys")
+
+    def on_mount(self) -> None:
+        """Lay out the table for the number of players and start playing."""
+        self.query_one("#top").styles.height = max(self.settings.players, MIN_TOP) + 2
+        self.query_one("#seats").border_title = "Players"
+        self.query_one("#table").border_title = "Table"
+        self.query_one("#log").border_title = "Log"
+        self.advance()
+
+    # ------------------------------------------------------------------ the flow of play
+
+    def advance(self) -> None:
+        """Show what happened and move the game on: log new events, stop at a round's end for
+        the showdown, then wait for the person, or let the next bot move (after the pacing
+        delay, or at once in fast mode), until something needs the person."""
+        self._stop_timer()
+        while True:
+            for event in self.session.next_events():
+                lines = self.narrator.describe(event)
+                for line in lines:
+                    self.write_log(line)
+                if isinstance(event, RoundEnded):
+                    self.show_round_end(event.result, lines)
+                    return
+            self.refresh_table()
+            if self.game.is_over:
+                self.show_game_over()
+                return
+            if self.session.human_to_move:
+                self.waiting_for = "you"
+                return
+            self.waiting_for = "bots"
+            if not self.fast:
+                self._timer = self.set_timer(self.settings.delay, self._bot_tick)
+                return
+            if not self._bot_move():
+                return
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        if self.waiting_for == "bots" and self._bot_move():
+            self.advance()
+
+    def _bot_move(self) -> bool:
+        try:
+            self.session.bot_move()
+        except ThirtyOneError as error:  # a bot that breaks a rule: say so and stop
+            self.waiting_for = "broken"
+            self.set_feedback(f"A bot failed: {error}", error=True)
+            return False
+        return True
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def show_round_end(self, result: RoundResult, lines: list[Text]) -> None:
+        """Show the showdown until the person closes it; then go on."""
+        self.waiting_for = "showdown"
+        last = self.game.is_over and result == self.game.last_result
+        own = self._hand_seen[1] if self._hand_seen is not None and self._hand_seen[0] == result.round else None
+        self.refresh_table(keys=False)
+        screen = RoundEndScreen(
+            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, own_hand=own
+        )
+        self.push_screen(screen, callback=lambda _: self.advance())
+
+    def show_game_over(self) -> None:
+        """Save the record (with ``--record``) and show the final standings."""
+        self.waiting_for = "over"
+        note = self.save_record()
+        screen = GameOverScreen(self.game.standings, self.session.names, self.settings.rules, note, viewer=HUMAN)
+        self.push_screen(screen, callback=self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == NEW_GAME:
+            self.new_game()
+        else:
+            self.exit()
+
+    def new_game(self) -> None:
+        """Deal another game with the same settings (the next seed of the session)."""
+        self._stop_timer()
+        self.session.new_game()
+        self.controls.clear()
+        self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN)
+        self.log_lines.clear()
+        self.query_one("#log", RichLog).clear()
+        self.set_feedback("")
+        self.advance()
+
+    def save_record(self) -> str:
+        """Save the current game's record if ``--record`` was given; returns a line that says
+        where, or why it failed (also kept in ``notes``)."""
+        if self.settings.record is None or not self.session.has_played:
+            return ""
+        try:
+            path = self.session.save_record()
+        except (OSError, ThirtyOneError) as error:
+            note = f"The game record could not be saved: {error}"
+        else:
+            note = f"Game record saved to {path}"
+        self._notes[self.session.game_number] = note
+        return note
+
+    @property
+    def notes(self) -> list[str]:
+        """Where each game's record was saved, or why it could not be (one line a game)."""
+        return list(self._notes.values())
+
+    # ------------------------------------------------------------------ the person's keys
+
+    def on_key(self, event: events.Key) -> None:
+        """The person's keys on the table (the showdown and game-over screens have their own)."""
+        if len(self.screen_stack) > 1:
+            return
+        key = event.key
+        if key == "f":
+            event.stop()
+            self.fast = not self.fast
+            self.set_feedback("Bots move at once." if self.fast else "Bots move one at a time.")
+            if self.waiting_for == "bots":
+                self.advance()
+            else:
+                self.refresh_table()
+            return
+        view = self.session.view()
+        if not view.is_my_turn:
+            if len(key) == 1 and key.isalnum() and self.waiting_for == "bots":
+                seat = self.game.current_seat
+                who = self.session.names[seat] if seat is not None else "nobody"
+                self.set_feedback(f"Wait: {who} is to move (f: let the bots move at once).")
+            return
+        press = self.controls.press(view, key)
+        if press is None:
+            return
+        event.stop()
+        if press.message is not None:
+            self.set_feedback(press.message, error=True)
+        if press.action is not None:
+            self.controls.clear()
+            try:
+                self.session.play(press.action)
+            except IllegalActionError as error:
+                self.set_feedback(pretty_cards(str(error)), error=True)
+                self.refresh_table()
+                return
+            self.set_feedback("")
+            self.advance()
+        elif press.changed:
+            self.refresh_table()
+
+    def action_quit_game(self) -> None:
+        """Quit at any time; the game record is saved first with ``--record``."""
+        self._stop_timer()
+        if self.waiting_for != "over":
+            self.save_record()
+        self.exit()
+
+    # ------------------------------------------------------------------ drawing
+
+    def write_log(self, line: Text) -> None:
+        """Add a line to the log (and to ``log_lines``)."""
+        self.log_lines.append(line.plain)
+        self.query_one("#log", RichLog).write(line)
+
+    def set_feedback(self, text: str, *, error: bool = False) -> None:
+        """Show a one-line answer to the last key (red for a refused move)."""
+        self.feedback = Text(text, style="bold red" if error else "green")
+        self.query_one("#feedback", Static).update(self.feedback)
+
+    def refresh_table(self, *, keys: bool = True) -> None:
+        """Redraw the title, players, table, status line and key line from the person's view."""
+        view = self.session.view()
+        if view.hand is not None and len(view.hand) == 3:
+            self._hand_seen = (view.round, view.hand)
+        rules = self.settings.rules
+        seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
+        self.query_one("#title", Static).update(
+            f"Thirty-One · {rules.describe()} · game {self.session.game_number} · round {view.round}{seed}"
+        )
+        self.query_one(SeatsPanel).show(view, self.session.names)
+        self.query_one(TablePanel).show(view, self.controls)
+        self.query_one("#status", Static).update(self.status_text(view))
+        hints = self.controls.hints(view) if keys else []
+        extra = [KeyHint("f", "slow bots" if self.fast else "fast bots"), KeyHint("q", "quit")]
+        self.query_one(KeyBar).show([*hints, *extra])
+
+    def status_text(self, view: PlayerView) -> Text:
+        """Whose turn it is, and what the person can do now."""
+        names = self.session.names
+        if view.phase is Phase.OVER:
+            return Text("Game over.")
+        if not view.is_my_turn:
+            seat = view.current_seat
+            who = names[seat] if seat is not None else "nobody"
+            if view.seats[view.seat].out:
+                return Text(f"You are out; {who} is to move.")
+            return Text(f"{who} is to move…", style="cyan")
+        knock = ""
+        if view.knocker is not None:
+            knock = f" {short_name(names[view.knocker])} knocked: this is your last turn."
+        text = Text("Your turn: ", style="bold green")
+        if view.phase is Phase.LOOK:
+            return text.append("look at your cards, or throw down without looking.")
+        if view.phase is Phase.DEALER_CHOICE:
+            return text.append("you deal: keep this hand, or take the other one unseen.")
+        if view.phase is Phase.DISCARD:
+            taken = view.taken_from_pile
+            rest = f" (not {taken.pretty}, taken from the pile)" if taken is not None else ""
+            return text.append(f"discard one card{rest}.{knock}")
+        value = format_value(view.hand_value) if view.hand_value is not None else "?"
+        if view.rules.mode == "draw":
+            return text.append(f"draw a card or knock (you hold {value}).{knock}")
+        if view.widow is None:
+            return text.append(f"take the face-down widow, pass or knock ({value}).{knock}")
+        return text.append(f"exchange with the widow, pass or knock ({value}).{knock}")

@@ -1,0 +1,220 @@
+"""The person's keys: which keys do what now, and what a pressed key means.
+
+Keys are Textual key names (``"s"``, ``"1"``, ``"space"``, ``"full_stop"``, ``"enter"``).
+
+=================  =====================================================  ===============
+key                what it does                                           when
+=================  =====================================================  ===============
+``s``              draw the top card of the stock                         draw mode
+``p``              take the top card of the discard pile                  draw mode
+``1``–``4``        discard your card N                                    after drawing
+``1``–``3``        pick your card N for an exchange                       widow mode
+``4``–``6``        pick widow card N (4 is the first) for an exchange     widow mode
+``enter``/``x``    exchange the picked cards (option ``exchange=any``)    widow mode
+``escape``         clear the picks                                        widow mode
+``a``              exchange all three cards (take the face-down widow)    widow mode
+``space``/``.``    pass                                                   widow mode
+``k``              knock                                                  on your turn
+``l``/``t``        look at your cards / throw down unseen                 blind phase
+``h``/``w``        keep your hand / take the second hand (dealer)         Schwimmen deal
+=================  =====================================================  ===============
+
+>>> from thirtyone import Game, Rules
+>>> game = Game(Rules.preset("scat"), players=2, seed=3)
+>>> controls = Controls()
+>>> [hint.keys for hint in controls.hints(game.view(game.current_seat))]
+['s', 'p', 'k']
+>>> controls.press(game.view(game.current_seat), "s").action
+Draw(source='stock')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from thirtyone.actions import (
+    PILE,
+    STOCK,
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+    ThrowDown,
+)
+from thirtyone.cards import Card
+from thirtyone.views import Phase, PlayerView
+
+__all__ = ["KeyHint", "Press", "Controls", "PASS_KEYS", "CONFIRM_KEYS", "KEY_NAMES"]
+
+PASS_KEYS = ("space", "full_stop")
+"""Keys that pass (widow mode)."""
+CONFIRM_KEYS = ("enter", "x")
+"""Keys that make the picked exchange (option ``exchange=any``)."""
+KEY_NAMES = {"space": "space", "full_stop": ".", "enter": "enter", "escape": "esc"}
+"""How key names are written on screen."""
+
+_HAND_KEYS = ("1", "2", "3", "4")
+_WIDOW_KEYS = ("4", "5", "6")
+
+
+@dataclass(frozen=True)
+class KeyHint:
+    """One entry of the key line: the key(s) as shown (``"s"``, ``"1 2 4"``) and what they do."""
+
+    keys: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Press:
+    """What a pressed key means: an ``action`` to play, a ``message`` that explains why nothing
+    happens, or ``changed`` when the exchange picks changed (redraw the hand)."""
+
+    action: Action | None = None
+    message: str | None = None
+    changed: bool = False
+
+
+class Controls:
+    """Maps keys to the person's actions for a view, and keeps the cards picked for an exchange
+    (widow mode: ``picked_hand`` and ``picked_widow`` are card positions from 0)."""
+
+    def __init__(self) -> None:
+        self.picked_hand: list[int] = []
+        self.picked_widow: list[int] = []
+
+    def clear(self) -> None:
+        """Forget the exchange picks (after every move and whenever the turn changes)."""
+        self.picked_hand.clear()
+        self.picked_widow.clear()
+
+    # ------------------------------------------------------------------ the key line
+
+    def hints(self, view: PlayerView) -> list[KeyHint]:
+        """The keys that do something now, for a view of the seat to move (else ``[]``);
+        only legal moves are offered."""
+        if not view.is_my_turn:
+            return []
+        legal = view.legal_actions
+        hints: list[KeyHint] = []
+        if view.phase is Phase.LOOK:
+            return [KeyHint("l", "look at your cards"), KeyHint("t", "throw down unseen")]
+        if view.phase is Phase.DEALER_CHOICE:
+            return [KeyHint("h", "keep this hand"), KeyHint("w", "take the other hand unseen")]
+        hand = view.hand or ()
+        if view.phase is Phase.DISCARD:
+            keys = [_HAND_KEYS[i] for i, card in enumerate(hand) if Discard(card) in legal]
+            return [KeyHint(" ".join(keys), "discard that card")]
+        if view.rules.mode == "draw":
+            if Draw(STOCK) in legal:
+                hints.append(KeyHint("s", "draw from the stock"))
+            if Draw(PILE) in legal and view.discard_top is not None:
+                hints.append(KeyHint("p", f"take {view.discard_top.pretty}"))
+        else:
+            if view.widow is not None and any(isinstance(action, Exchange) for action in legal):
+                hints.append(KeyHint("1-3", "your card"))
+                hints.append(KeyHint("4-6", "widow card"))
+                picked = len(self.picked_hand)
+                if view.rules.exchange == "any" and picked and picked == len(self.picked_widow):
+                    hints.append(KeyHint("enter", "exchange picked"))
+                if self.picked_hand or self.picked_widow:
+                    hints.append(KeyHint("esc", "clear picks"))
+            if ExchangeAll() in legal:
+                label = "take the widow unseen" if view.widow is None else "exchange all"
+                hints.append(KeyHint("a", label))
+            if Pass() in legal:
+                hints.append(KeyHint("space", "pass"))
+        if Knock() in legal:
+            hints.append(KeyHint("k", "knock"))
+        return hints
+
+    # ------------------------------------------------------------------ pressing a key
+
+    def press(self, view: PlayerView, key: str) -> Press | None:
+        """What ``key`` means for the seat to move; ``None`` for a key that is not a game key.
+
+        An action that the key names but the rules forbid now (knocking too early, discarding
+        the card just taken from the pile) is returned all the same, so that the engine explains
+        the rule when it refuses it.
+        """
+        if not view.is_my_turn:
+            return None
+        phase = view.phase
+        if phase is Phase.LOOK:
+            return {"l": Press(Look()), "t": Press(ThrowDown())}.get(key) or self._nothing(key, "press l or t")
+        if phase is Phase.DEALER_CHOICE:
+            return {"h": Press(Keep()), "w": Press(TakeWidow())}.get(key) or self._nothing(key, "press h or w")
+        hand = view.hand or ()
+        if phase is Phase.DISCARD:
+            if key in _HAND_KEYS[: len(hand)]:
+                return Press(Discard(hand[_HAND_KEYS.index(key)]))
+            return self._nothing(key, "discard a card first: press its number")
+        if key == "k":
+            return Press(Knock())
+        if view.rules.mode == "draw":
+            if key == "s":
+                return Press(Draw(STOCK))
+            if key == "p":
+                return Press(Draw(PILE))
+            return self._nothing(key, "draw (s or p) or knock (k)")
+        return self._widow_turn(view, key)
+
+    def _widow_turn(self, view: PlayerView, key: str) -> Press | None:
+        if key == "a":
+            return Press(ExchangeAll())
+        if key in PASS_KEYS:
+            return Press(Pass())
+        hand, widow = view.hand or (), view.widow
+        picking = key in ("1", "2", "3", "4", "5", "6", "escape", *CONFIRM_KEYS)
+        if widow is None:
+            if picking:
+                return Press(message="The widow is face down: take all of it (a), pass (space) or knock (k).")
+            return None
+        if key == "escape":
+            self.clear()
+            return Press(changed=True)
+        any_number = view.rules.exchange == "any"
+        if key in ("1", "2", "3"):
+            self._pick(self.picked_hand, int(key) - 1, any_number)
+        elif key in _WIDOW_KEYS:
+            self._pick(self.picked_widow, _WIDOW_KEYS.index(key), any_number)
+        elif key in CONFIRM_KEYS:
+            if not any_number:
+                return Press(message="Pick one of your cards (1-3) and one widow card (4-6) to exchange them.")
+            return self._confirm(hand, widow)
+        else:
+            return None
+        if not any_number and self.picked_hand and self.picked_widow:
+            return Press(Exchange(hand[self.picked_hand[0]], widow[self.picked_widow[0]]), changed=True)
+        return Press(changed=True)
+
+    @staticmethod
+    def _pick(picks: list[int], index: int, many: bool) -> None:
+        if index in picks:
+            picks.remove(index)
+        elif many:
+            picks.append(index)
+        else:
+            picks[:] = [index]
+
+    def _confirm(self, hand: tuple[Card, ...], widow: tuple[Card, ...]) -> Press:
+        give, take = len(self.picked_hand), len(self.picked_widow)
+        if give == 0 or give != take:
+            return Press(message="Pick as many widow cards (4-6) as cards of yours (1-3), then press enter.")
+        if give == 3:
+            return Press(ExchangeAll())
+        gave = tuple(hand[i] for i in sorted(self.picked_hand))
+        took = tuple(widow[i] for i in sorted(self.picked_widow))
+        return Press(Exchange(gave, took))
+
+    @staticmethod
+    def _nothing(key: str, hint: str) -> Press | None:
+        if len(key) != 1 or not key.isalnum():
+            return None
+        return Press(message=f"The key {key} does nothing now: {hint}.")

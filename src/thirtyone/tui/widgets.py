@@ -1,0 +1,340 @@
+"""The panels of the game table and the screens shown between rounds.
+
+Every panel is a :class:`~textual.widgets.Static` that renders rich :class:`~rich.text.Text`
+from the person's :class:`~thirtyone.views.PlayerView`; ``panel.content`` is that text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from thirtyone.cards import Card
+from thirtyone.events import RoundResult
+from thirtyone.rules import Rules
+from thirtyone.scoring import hand_value
+from thirtyone.tui.controls import Controls, KeyHint
+from thirtyone.tui.words import cards_text, format_value, lives_text
+from thirtyone.views import Phase, PlayerView, Standing
+
+__all__ = [
+    "card_chip",
+    "SeatsPanel",
+    "TablePanel",
+    "KeyBar",
+    "RoundEndScreen",
+    "GameOverScreen",
+    "NEW_GAME",
+    "QUIT",
+]
+
+SLOT = 6
+"""Columns each card takes in the table panel (a 5-column chip and a space)."""
+
+NEW_GAME = "new"
+"""What :class:`GameOverScreen` returns when the person asks for another game."""
+QUIT = "quit"
+"""What :class:`GameOverScreen` returns when the person quits."""
+
+
+def card_chip(card: Card | None, *, picked: bool = False, dim: bool = False) -> Text:
+    """A card drawn as a 5-column chip: red or black on white, yellow when picked for an
+    exchange, grey when it may not be played; ``None`` draws a face-down card."""
+    if card is None:
+        return Text(" ▒▒▒ ", style="white on blue")
+    background = "yellow" if picked else ("grey70" if dim else "white")
+    colour = "red" if card.is_red else "black"
+    return Text(f" {card.pretty:>3} ", style=f"bold {colour} on {background}")
+
+
+def _row(items: Sequence[Text]) -> Text:
+    return Text(" ").join(items)
+
+
+def _keys_row(keys: Sequence[str]) -> Text:
+    return Text("".join(f"  {key:<{SLOT - 2}}" for key in keys), style="bold cyan")
+
+
+class SeatsPanel(Static):
+    """Every player: whose turn it is (``▶``), name and level, lives or the grace label
+    ("on the dole"), out, dealer and knocker."""
+
+    def show(self, view: PlayerView, names: Sequence[str]) -> None:
+        """Redraw from the person's view and the seats' names."""
+        width = max(len(name) for name in names)
+        lines: list[Text] = []
+        for status in view.seats:
+            seat = status.seat
+            to_move = view.current_seat == seat and view.phase is not Phase.OVER
+            line = Text("▶ " if to_move else "  ", style="bold green")
+            style = "bold" if seat == view.seat else ""
+            if status.out:
+                style = "dim strike"
+            line.append(f"{names[seat]:<{width}}", style=style)
+            lives = lives_text(status.remaining, view.rules)
+            lives_style = "dim" if status.out else ("bold yellow" if status.on_grace else "")
+            line.append(f"  {lives:<11}", style=lives_style)
+            if seat == view.dealer and not status.out:
+                line.append(" dealer", style="cyan")
+            if seat == view.knocker:
+                line.append(" knocked", style="bold magenta")
+            lines.append(line)
+        self.update(Text("\n").join(lines))
+
+
+class TablePanel(Static):
+    """The table as the person sees it: the discard pile's top card (draw mode) or the widow
+    (widow mode, face down in the opening), the stock, and the person's hand with its value and
+    the keys of its cards."""
+
+    def show(self, view: PlayerView, controls: Controls) -> None:
+        """Redraw from the person's view and the exchange picks."""
+        lines: list[Text] = []
+        rules = view.rules
+        if rules.mode == "draw":
+            pile = Text("Discard ")
+            if view.discard_top is not None:
+                pile.append_text(card_chip(view.discard_top)).append(f" {view.discard_size} in the pile")
+            else:
+                pile.append("empty")
+            lines += [pile, Text(f"Stock   {view.stock_size} cards")]
+        else:
+            lines += self._widow_lines(view, controls)
+        lines.append(Text(""))
+        lines += self._hand_lines(view, controls)
+        self.update(Text("\n").join(lines))
+
+    @staticmethod
+    def _widow_lines(view: PlayerView, controls: Controls) -> list[Text]:
+        if view.widow is not None:
+            picking = view.is_my_turn and view.phase is Phase.TURN
+            chips = [card_chip(card, picked=i in controls.picked_widow) for i, card in enumerate(view.widow)]
+            keys = _keys_row(["4", "5", "6"]) if picking else Text("")
+            return [
+                Text("Widow   ").append_text(keys),
+                Text("        ").append_text(_row(chips)),
+                Text(f"Stock   {view.stock_size} cards"),
+            ]
+        label = "2nd hand" if view.phase is Phase.DEALER_CHOICE else "Widow"
+        backs = _row([card_chip(None)] * 3)
+        return [
+            Text(f"{label:<8}").append_text(backs),
+            Text("        face down"),
+            Text(f"Stock   {view.stock_size} cards"),
+        ]
+
+    @staticmethod
+    def _hand_lines(view: PlayerView, controls: Controls) -> list[Text]:
+        me = view.seats[view.seat]
+        if me.out:
+            return [Text("You are out:", style="bold"), Text("watching the others play.")]
+        hand = view.hand
+        if hand is None:
+            backs = _row([card_chip(None)] * 3)
+            return [Text("Your hand: not looked at", style="bold"), Text(""), backs]
+        rules = view.rules
+        title = Text("Your hand", style="bold")
+        if view.hand_value is not None:
+            title.append("  value ").append(format_value(view.hand_value), style="bold green")
+        my_move = view.is_my_turn
+        discarding = view.phase is Phase.DISCARD and my_move
+        taken = view.taken_from_pile
+        chips = [
+            card_chip(card, picked=i in controls.picked_hand, dim=discarding and card == taken)
+            for i, card in enumerate(hand)
+        ]
+        show_keys = my_move and (discarding or (view.phase is Phase.TURN and view.widow is not None))
+        keys = _keys_row([str(i + 1) for i in range(len(hand))]) if show_keys else Text("")
+        lines = [title, keys, _row(chips)]
+        if discarding:
+            title.append("  discard one:")
+            after = Text("")
+            for card in hand:
+                if card == taken:
+                    after.append(f"{'kept':^{SLOT - 1}} ", style="dim")
+                else:
+                    rest = [other for other in hand if other != card]
+                    after.append(f"{'=' + format_value(hand_value(rest, rules)):^{SLOT - 1}} ", style="green")
+            lines.append(after)
+        return lines
+
+
+class KeyBar(Static):
+    """The keys that do something now, with what they do; ``keys`` holds the keys as shown."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hints: tuple[KeyHint, ...] = ()
+
+    def show(self, hints: Sequence[KeyHint]) -> None:
+        """Redraw with these hints."""
+        self.hints = tuple(hints)
+        text = Text("")
+        for i, hint in enumerate(hints):
+            if i:
+                text.append("  ")
+            text.append(f" {hint.keys} ", style="bold reverse").append(f" {hint.label}")
+        self.update(text)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every single key offered now (``"1-3"`` and ``"1 2 4"`` are spelled out)."""
+        keys: list[str] = []
+        for hint in self.hints:
+            for part in hint.keys.split():
+                if len(part) == 3 and part[1] == "-" and part[0].isdigit():
+                    keys += [str(n) for n in range(int(part[0]), int(part[2]) + 1)]
+                else:
+                    keys.append(part)
+        return tuple(keys)
+
+
+class RoundEndScreen(ModalScreen[None]):
+    """The showdown of a round: every hand shown with its value, the lives each player lost and
+    why (rule and reason), who went onto the grace life or out, and the R2.6 note. After a blitz
+    only the blitz hands are shown, and the viewer's own (``own_hand``, which the viewer knows).
+    ``enter``, ``space`` or ``escape`` closes it."""
+
+    DEFAULT_CSS = """
+    RoundEndScreen { align: center middle; }
+    RoundEndScreen > Vertical {
+        width: 78; height: auto; max-height: 24; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    RoundEndScreen #result { height: auto; }
+    RoundEndScreen #hint { height: 1; margin-top: 1; }
+    """
+
+    def __init__(
+        self,
+        result: RoundResult,
+        lines: Sequence[Text],
+        names: Sequence[str],
+        rules: Rules,
+        *,
+        viewer: int = 0,
+        last: bool = False,
+        own_hand: Sequence[Card] | None = None,
+    ) -> None:
+        super().__init__()
+        self.own_hand = tuple(own_hand) if own_hand is not None else None
+        self.result = result
+        self.lines = tuple(lines)
+        self.names = tuple(names)
+        self.rules = rules
+        self.viewer = viewer
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.render_result(), id="result")
+            hint = "final standings" if self.last else "next round"
+            yield Static(
+                Text.assemble((" enter ", "bold reverse"), f" {hint}   ", (" q ", "bold reverse"), " quit"), id="hint"
+            )
+
+    def render_result(self) -> Group:
+        """The headline, a table of hands, values, lives lost and lives left, and the loss lines."""
+        result = self.result
+        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+        for column, justify in (
+            ("player", "left"),
+            ("hand", "left"),
+            ("value", "right"),
+            ("lost", "right"),
+            ("now", "left"),
+        ):
+            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        for seat, name in enumerate(self.names):
+            lost = result.lives_lost(seat)
+            after = result.remaining[seat]
+            if after <= 0 and seat not in result.eliminated:
+                continue  # out before this round
+            hand = result.hands[seat]
+            value = result.values[seat]
+            if hand is None and seat == self.viewer and self.own_hand is not None:
+                hand, value = self.own_hand, hand_value(self.own_hand, self.rules)
+            who = Text(name, style="bold" if seat == self.viewer else "")
+            if seat == result.knocker:
+                who.append(" knocked", style="bold magenta")
+            if seat in result.blitz:
+                who.append(" ★", style="bold yellow")
+            table.add_row(
+                who,
+                cards_text(hand) if hand is not None else Text("—", style="dim"),
+                format_value(value) if value is not None else "",
+                Text(f"−{lost}", style="bold red") if lost else Text(""),
+                Text(lives_text(after, self.rules), style="bold red" if after <= 0 else ""),
+            )
+        head, *rest = self.lines
+        return Group(head, table, Text(""), *rest)
+
+    def on_key(self, event: events.Key) -> None:
+        """Close on ``enter``, ``space`` or ``escape``."""
+        if event.key in ("enter", "space", "escape", "full_stop"):
+            event.stop()
+            self.dismiss(None)
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The final standings (R2.5) and the choice of another game (``n``) or quitting (``q``);
+    returns :data:`NEW_GAME` or :data:`QUIT`."""
+
+    DEFAULT_CSS = """
+    GameOverScreen { align: center middle; }
+    GameOverScreen > Vertical {
+        width: 60; height: auto; max-height: 24; border: thick $success; background: $surface; padding: 0 1;
+    }
+    GameOverScreen #standings { height: auto; }
+    GameOverScreen #hint { height: 1; margin-top: 1; }
+    """
+
+    def __init__(
+        self, standings: Sequence[Standing], names: Sequence[str], rules: Rules, note: str = "", viewer: int = 0
+    ) -> None:
+        super().__init__()
+        self.standings = tuple(standings)
+        self.names = tuple(names)
+        self.rules = rules
+        self.note = note
+        self.viewer = viewer
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.render_standings(), id="standings")
+            yield Static(
+                Text.assemble((" n ", "bold reverse"), " another game   ", (" q ", "bold reverse"), " quit"), id="hint"
+            )
+
+    def render_standings(self) -> Group:
+        """The winner, the table of places, and the note (where the record was saved)."""
+        winner = self.standings[0].seat
+        headline = "You win the game!" if winner == self.viewer else f"{self.names[winner]} wins the game."
+        table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+        table.add_column("place", justify="right")
+        table.add_column("player")
+        table.add_column("lives")
+        for standing in self.standings:
+            style = "bold" if standing.seat == self.viewer else ""
+            table.add_row(
+                str(standing.place),
+                Text(self.names[standing.seat], style=style),
+                lives_text(standing.remaining, self.rules),
+            )
+        parts: list[Text | Table] = [Text(f"Game over. {headline}", style="bold green"), Text(""), table]
+        if self.note:
+            parts += [Text(""), Text(self.note)]
+        return Group(*parts)
+
+    def on_key(self, event: events.Key) -> None:
+        """``n``: another game."""
+        if event.key == "n":
+            event.stop()
+            self.dismiss(NEW_GAME)

@@ -1,0 +1,274 @@
+"""Events and round results in words, as the person in one seat may see them.
+
+The log of the terminal game is made of these lines; they are rich :class:`~rich.text.Text`
+with red and black suits.
+
+>>> from fractions import Fraction
+>>> format_value(21), format_value(Fraction(61, 2))
+('21', '30½')
+>>> from thirtyone.rules import Rules
+>>> grace_label(Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
+('on the bus', 'on the dole', '3 lives')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rich.text import Text
+
+from thirtyone.actions import (
+    PILE,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+    ThrowDown,
+)
+from thirtyone.cards import Card
+from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
+from thirtyone.rules import Rules
+from thirtyone.scoring import HandValue
+
+__all__ = [
+    "format_value",
+    "grace_label",
+    "lives_text",
+    "card_text",
+    "cards_text",
+    "short_name",
+    "pretty_cards",
+    "Narrator",
+]
+
+RED = "bold red"
+"""Style of hearts and diamonds in the log."""
+BLACK = "bold"
+"""Style of clubs and spades in the log (the terminal's own text colour, readable on any theme)."""
+
+
+def format_value(value: HandValue) -> str:
+    """A hand value as text: ``21``, ``30½``."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        whole = value.numerator // value.denominator
+        return f"{whole}½" if value - whole == Fraction(1, 2) else str(float(value))
+    return str(int(value))
+
+
+def grace_label(rules: Rules) -> str:
+    """What the grace life is called under these rules (R2.3): "on the dole" (scat, namu),
+    "on the bus" (widow) or "schwimmt" (Schwimmen), from the nearest preset."""
+    preset = rules.nearest_preset()[0]
+    if preset == "widow":
+        return "on the bus"
+    if preset == "schwimmen":
+        return "schwimmt"
+    return "on the dole"
+
+
+def lives_text(remaining: int, rules: Rules) -> str:
+    """A seat's lives in words from its remaining losses (R2.4): ``3 lives``, ``1 life``, the
+    grace label when only the grace is left, ``out`` at 0."""
+    if remaining <= 0:
+        return "out"
+    grace = 1 if rules.grace_life else 0
+    if grace and remaining == 1:
+        return grace_label(rules)
+    lives = remaining - grace
+    return f"{lives} {'life' if lives == 1 else 'lives'}"
+
+
+def card_text(card: Card) -> Text:
+    """One card with its suit symbol, red or black: ``A♠``, ``10♦``."""
+    return Text(card.pretty, style=RED if card.is_red else BLACK)
+
+
+def cards_text(cards: Sequence[Card]) -> Text:
+    """Cards separated by spaces, each red or black."""
+    return Text(" ").join(card_text(card) for card in cards)
+
+
+_CARD_NOTATION = re.compile(r"\b([2-9TJQKA])([cdhs])\b")
+
+
+def pretty_cards(message: str) -> str:
+    """A message with cards in notation (``4h``, ``Td``) written with suit symbols (``4♥``, ``10♦``).
+
+    >>> pretty_cards("R4.2: cannot discard the card just taken from the discard pile (4h)")
+    'R4.2: cannot discard the card just taken from the discard pile (4♥)'
+    """
+    return _CARD_NOTATION.sub(lambda m: Card.parse(m.group(0)).pretty, message)
+
+
+def short_name(name: str) -> str:
+    """A seat name without the bot level: ``"Ada (basic)"`` → ``"Ada"``."""
+    return name.split(" (", 1)[0]
+
+
+class Narrator:
+    """Turns events into log lines for the person in seat ``viewer``.
+
+    ``names`` are the seats' names (``"you"``, ``"Ada (basic)"``, …); the log uses the short
+    form (``Ada``) and ``You`` for a viewer called "you". The narrator follows the lives of every
+    seat through the results it is shown, to say who has just gone onto the grace life or out.
+    """
+
+    def __init__(self, names: Sequence[str], rules: Rules, viewer: int = 0) -> None:
+        self.names = tuple(names)
+        self.rules = rules
+        self.viewer = viewer
+        self.remaining = [rules.lives + (1 if rules.grace_life else 0)] * len(self.names)
+
+    def who(self, seat: int, *, start: bool = True) -> str:
+        """The short name of a seat (``Ada``); the viewer called "you" is ``You`` at the start of
+        a sentence and ``you`` elsewhere."""
+        name = short_name(self.names[seat])
+        if seat == self.viewer and name.lower() == "you":
+            return "You" if start else "you"
+        return name
+
+    def _is_you(self, seat: int) -> bool:
+        return self.who(seat) == "You"
+
+    def _seats_in(self, reason: str) -> str:
+        text = re.sub(r"\bseat (\d+)", lambda m: self.who(int(m.group(1)), start=False), reason)
+        if " dealt " in text:  # R5.2, R5.5: "seat 2 dealt 31"
+            text = text.replace(" dealt ", " got ") + " in the deal"
+        return text
+
+    def describe(self, event: Event) -> list[Text]:
+        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
+        if isinstance(event, Acted):
+            return [self.acted(event)]
+        if isinstance(event, RoundStarted):
+            line = Text(f"Round {event.round}: {self.who(event.dealer)} dealt.", style="bold cyan")
+            if event.upcard is not None:
+                line.append(" Turned up: ").append_text(card_text(event.upcard))
+            elif self.rules.dealer_hand:
+                line.append(" The dealer has a second hand.")
+            else:
+                line.append(" The widow lies face down.")
+            return [line]
+        if isinstance(event, Reshuffled):
+            return [Text(f"The discard pile was shuffled into a new stock of {event.stock_size} cards.")]
+        if isinstance(event, NewWidow):
+            line = Text("Everyone passed: the widow is set aside; the new widow is ")
+            return [line.append_text(cards_text(event.widow)).append(".")]
+        if isinstance(event, RoundEnded):
+            return self.result_lines(event.result)
+        if isinstance(event, GameOver):
+            verb = "win" if self._is_you(event.winner) else "wins"
+            return [Text(f"{self.who(event.winner)} {verb} the game!", style="bold green")]
+        return []  # pragma: no cover - every event kind is handled above
+
+    def acted(self, event: Acted) -> Text:
+        """One action in words: ``Bea drew from the stock``, ``Bea took 9♥ from the discard pile``."""
+        who = self.who(event.seat)
+        action = event.action
+        got = event.received
+        line = Text(f"{who} ")
+        if isinstance(action, Draw):
+            if action.source == PILE and got:
+                return line.append("took ").append_text(cards_text(got)).append(" from the discard pile")
+            if got:
+                return line.append("drew ").append_text(cards_text(got)).append(" from the stock")
+            return line.append("drew from the stock")
+        if isinstance(action, Discard):
+            return line.append("discarded ").append_text(card_text(action.card))
+        if isinstance(action, Knock):
+            return line.append("knocked!", style="bold magenta")
+        if isinstance(action, Exchange):
+            line.append("exchanged ").append_text(cards_text(action.give))
+            return line.append(" for ").append_text(cards_text(action.take)).append(" from the widow")
+        if isinstance(action, ExchangeAll):
+            if event.private:
+                if got:
+                    line.append("took the face-down widow: ").append_text(cards_text(got))
+                else:
+                    line.append("took the face-down widow")
+                return line.append("; the old hand lies face up")
+            line.append("exchanged the whole hand for the widow")
+            if got:
+                line.append(" (").append_text(cards_text(got)).append(")")
+            return line
+        if isinstance(action, Pass):
+            return line.append("passed")
+        if isinstance(action, Keep):
+            return line.append("kept the first hand; the second lies face up as the widow")
+        if isinstance(action, TakeWidow):
+            line.append("took the second hand unseen")
+            if got:
+                line.append(" (").append_text(cards_text(got)).append(")")
+            return line.append("; the first lies face up as the widow")
+        if isinstance(action, Look):
+            return line.append("looked at the cards")
+        if isinstance(action, ThrowDown):
+            return line.append("threw down!", style="bold magenta")
+        return line.append(str(action))  # pragma: no cover - every action kind is handled above
+
+    def headline(self, result: RoundResult) -> Text:
+        """How a round ended, in one line (R5, R6, R7.3)."""
+        end = result.end
+        if end in ("blitz", "dealt_blitz"):
+            who = " and ".join(self.who(seat, start=i == 0) for i, seat in enumerate(result.blitz))
+            shown = [result.values[seat] for seat in result.blitz]
+            what = "three aces (33)" if shown and shown[0] == 33 else "31"
+            verb = "were dealt" if end == "dealt_blitz" else "showed"
+            if end == "dealt_blitz" and len(result.blitz) == 1 and not self._is_you(result.blitz[0]):
+                verb = "was dealt"
+            return Text(f"Round {result.round}: {who} {verb} {what}!", style="bold yellow")
+        if end == "knock" and result.knocker is not None:
+            how = f"{self.who(result.knocker, start=False)} knocked"
+        elif end == "throw_down" and result.knocker is not None:
+            how = f"{self.who(result.knocker, start=False)} threw down"
+        elif end == "all_pass":
+            how = "everyone passed"
+        elif end == "stock_exhausted":
+            how = "the stock ran out"
+        else:
+            how = f"the turn limit ({result.turns} turns) was reached"
+        return Text(f"Round {result.round}: showdown, {how}.", style="bold yellow")
+
+    def loss_lines(self, result: RoundResult) -> list[Text]:
+        """Who lost how many lives under which rule, who went onto the grace life or out, and the
+        R2.6 note; updates the lives the narrator follows."""
+        lines: list[Text] = []
+        for loss in result.losses:
+            lives = "1 life" if loss.lives == 1 else f"{loss.lives} lives"
+            reason = self._seats_in(loss.reason)
+            lines.append(Text(f"{self.who(loss.seat)} lost {lives}: {reason} ({loss.rule})."))
+        if not result.losses:
+            lines.append(Text("Nobody lost a life."))
+        label = grace_label(self.rules)
+        for seat, after in enumerate(result.remaining):
+            before = self.remaining[seat]
+            if before <= 0 or after == before:
+                continue
+            if seat in result.eliminated:
+                verb = "are" if self._is_you(seat) else "is"
+                lines.append(Text(f"{self.who(seat)} {verb} out.", style="bold red"))
+            elif self.rules.grace_life and after == 1:
+                verb = "are" if self._is_you(seat) else "is"
+                state = "swimming (schwimmt)" if label == "schwimmt" else label
+                lines.append(Text(f"{self.who(seat)} {verb} {state} now: one more loss and out.", style="yellow"))
+        if result.saved_by_r2_6:
+            lines.append(
+                Text(
+                    "R2.6: that result would have put every player out, so nobody is out: "
+                    "each is left with one last loss.",
+                    style="yellow",
+                )
+            )
+        self.remaining = list(result.remaining)
+        return lines
+
+    def result_lines(self, result: RoundResult) -> list[Text]:
+        """The headline and the losses of a round (see :meth:`headline`, :meth:`loss_lines`)."""
+        return [self.headline(result), *self.loss_lines(result)]

@@ -1,0 +1,43 @@
+"""The checks CI makes besides the tests: ruff (lint and format) and mypy --strict."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_lint():
+    result = run("ruff", "check", "src", "tests", "benchmarks")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format():
+    result = run("ruff", "format", "--check", "src", "tests", "benchmarks")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_mypy_strict():
+    result = run("mypy", "--strict", "src/thirtyone")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_core_imports_only_the_standard_library():
+    core = ["cards", "rules", "scoring", "actions", "events", "chance", "engine", "views", "record", "errors"]
+    code = (
+        "import sys\n"
+        + "".join(f"import thirtyone.{name}\n" for name in core)
+        + "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'rich', 'textual'})\n"
+        + "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
