@@ -13,8 +13,9 @@ def test_simulate_prints_tables(capsys):
     assert main(["simulate", "--games", "5", "--players", "3", "--bots", "basic,random", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "5 games" in out
-    assert "By seat" in out
-    assert "By bot" in out
+    assert "Results by seat" in out
+    assert "Results by bot" in out
+    assert "Places" in out
     assert "Lives lost by rule" in out
     assert "random" in out
 

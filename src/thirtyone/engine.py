@@ -9,8 +9,8 @@ only ever chooses among ``legal_actions()`` and calls ``apply``.
 (1, 'turn', True)
 >>> while not game.is_over:
 ...     game.apply(game.legal_actions()[0])
->>> [standing.place for standing in game.standings]
-[1, 2, 2]
+>>> game.winner == game.standings[0].seat, game.standings[0].place
+(True, 1)
 """
 
 from __future__ import annotations
@@ -307,6 +307,8 @@ class Game:
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(self._not_your_turn(seat))
         self._check(action)
+        if isinstance(action, Draw) and action.source == STOCK and not self._stock:
+            self._reshuffle()  # R4.3; first, so that a bad scripted order changes nothing
         actor = self._seat
         self.round_logs[-1].actions.append((actor, action))
         if isinstance(action, Discard):
@@ -434,8 +436,6 @@ class Game:
             self._known[seat].append(card)
             self._emit(Acted(seat, action, (card,)))
         else:
-            if not self._stock:
-                self._reshuffle()
             card = self._stock.pop()
             self._taken = None
             self._emit(Acted(seat, action, (card,), private=True))
@@ -444,15 +444,14 @@ class Game:
 
     def _reshuffle(self) -> None:
         """R4.3: the discard pile but its top card becomes the new stock, shuffled."""
-        top = self._pile.pop()
-        order = self._chance.reshuffle_order(self._pile, self.round)
+        rest = self._pile[:-1]
+        order = self._chance.reshuffle_order(rest, self.round)
         if not self._trusted_chance():
-            check_permutation(
-                order, self._pile, f"round {self.round}: reshuffle {len(self.round_logs[-1].reshuffles) + 1}"
-            )
+            number = len(self.round_logs[-1].reshuffles) + 1
+            check_permutation(order, rest, f"round {self.round}: reshuffle {number}")
         self.round_logs[-1].reshuffles.append(tuple(order))
         self._stock = order[::-1]
-        self._pile = [top]
+        self._pile = self._pile[-1:]
         self._emit(Reshuffled(len(order)))
 
     def _do_discard(self, seat: int, card: Card) -> None:

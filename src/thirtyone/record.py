@@ -264,6 +264,8 @@ class GameRecord:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise RecordError(f"not valid TOML: {error}") from None
+        except RecursionError:
+            raise RecordError("not valid TOML: arrays or tables nested too deeply") from None
         return _parse_record(data)
 
     # ------------------------------------------------------------------------------ replay
@@ -795,7 +797,7 @@ class _Replayer:
                 if log.result is not None:  # also caught by sync; kept as a guard
                     raise RecordError(f"{where}: the round has already ended ({log.result.end}); extra actions")
                 try:
-                    game.apply(action)
+                    game.apply(action, seat=seat)
                 except _MissingChanceError as missing:
                     raise RecordError(f"{where}: {missing.message}") from None
                 except ThirtyOneError as error:

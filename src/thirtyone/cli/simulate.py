@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -89,46 +90,52 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
         f"{stats.knocks} knocks, {stats.blitzes} blitzes"
     )
     places = range(1, len(stats.bots) + 1)
-
-    def add_rows(table: Table, rows: list[SeatStats]) -> None:
-        for seat in rows:
+    groups = [("seat", stats.seats), ("bot", list(stats.by_bot().values()))]
+    for label, rows in groups:
+        table = _table(
+            f"Results by {label}",
+            "seat",
+            "bot",
+            "wins",
+            "share",
+            "mean place",
+            "knocks",
+            "knocks that lost lives",
+            "lives lost",
+        )
+        for row in rows:
             table.add_row(
-                "all" if seat.seat < 0 else str(seat.seat),
-                seat.bot,
-                str(seat.wins),
-                f"{seat.wins / games:.1%}",
-                f"{seat.mean_place:.2f}",
-                *(str(seat.places.get(place, 0)) for place in places),
-                str(seat.knocks),
-                str(seat.knocks_lost),
-                str(seat.lives_lost),
+                _seat_label(row),
+                row.bot,
+                str(row.wins),
+                f"{row.wins / games:.1%}",
+                f"{row.mean_place:.2f}",
+                str(row.knocks),
+                str(row.knocks_lost),
+                str(row.lives_lost),
             )
-
-    def new_table(title: str) -> Table:
-        table = Table(title=title, title_justify="left")
-        for column in ("seat", "bot", "wins", "share", "mean place"):
-            table.add_column(column, justify="right" if column != "bot" else "left")
-        for place in places:
-            table.add_column(f"#{place}", justify="right")
-        for column in ("knocks", "knocks lost", "lives lost"):
-            table.add_column(column, justify="right")
-        return table
-
-    by_seat = new_table("By seat")
-    add_rows(by_seat, stats.seats)
-    console.print(by_seat)
-    by_bot = new_table("By bot")
-    add_rows(by_bot, list(stats.by_bot().values()))
-    console.print(by_bot)
-    ends = Table(title="How rounds ended", title_justify="left")
-    ends.add_column("end")
-    ends.add_column("rounds", justify="right")
+        console.print(table)
+    table = _table("Places (games finished in each place)", "seat", "bot", *map(str, places))
+    for label, rows in groups:
+        for row in rows:
+            table.add_row(_seat_label(row), row.bot, *(str(row.places.get(place, 0)) for place in places))
+    console.print(table)
+    table = _table("How rounds ended", "end", "rounds")
     for end, count in sorted(stats.ends.items(), key=lambda item: -item[1]):
-        ends.add_row(end, str(count))
-    console.print(ends)
-    lives = Table(title="Lives lost by rule", title_justify="left")
-    lives.add_column("rule")
-    lives.add_column("lives", justify="right")
+        table.add_row(end, str(count))
+    console.print(table)
+    table = _table("Lives lost by rule", "rule", "lives")
     for rule, count in sorted(stats.lives_by_rule.items()):
-        lives.add_row(rule, str(count))
-    console.print(lives)
+        table.add_row(rule, str(count))
+    console.print(table)
+
+
+def _seat_label(row: SeatStats) -> str:
+    return "all" if row.seat < 0 else str(row.seat)
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("bot", "end", "rule") else "right")
+    return table

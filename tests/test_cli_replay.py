@@ -1,0 +1,244 @@
+"""``thirtyone replay FILE [--json]``: output, JSON, one-line errors with exit status 2, and the
+records that ``thirtyone simulate --record DIR`` writes (R3.5)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from thirtyone import Game, Rules
+from thirtyone.cli import main
+from thirtyone.record import GameRecord
+
+
+def played(preset: str, players: int, seed: int, limit: int | None = None) -> Game:
+    game = Game(Rules.preset(preset), players, seed=seed)
+    rng = random.Random(seed)
+    count = 0
+    while not game.is_over and (limit is None or count < limit):
+        game.apply(rng.choice(game.legal_actions()))
+        count += 1
+    return game
+
+
+def write(path: Path, game: Game, names: list[str] | None = None, **meta: str) -> Path:
+    path.write_text(GameRecord.from_game(game, names, **meta).dumps(), encoding="utf-8")
+    return path
+
+
+def error_line(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().split("\n")
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("thirtyone: error: ")
+    assert "Traceback" not in captured.err
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    for seed in range(100):
+        game = played("scat", 3, seed)
+        if len(game.round_logs) >= 3:
+            return game
+    raise AssertionError("no game of 3 rounds or more")
+
+
+def test_replay_prints_rounds_and_standings(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "g.toml", game, ["Ann", "Ben", "Cy"], event="club night")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for result in (log.result for log in game.round_logs):
+        assert result is not None
+        assert f"Round {result.round} · dealer" in out
+        for loss in result.losses:
+            assert loss.rule in out
+    assert f"Round {len(game.round_logs) + 1}" not in out
+    assert "club night" in out
+    winner = ["Ann", "Ben", "Cy"][game.winner]
+    assert f"Winner: {winner} (seat {game.winner})" in out
+    assert "Standings" in out
+    assert "eliminated" in out
+    assert f"{game.round} round result(s) and {sum(len(log.actions) for log in game.round_logs)} action(s)" in out
+
+
+def test_replay_shows_every_hand_at_a_showdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = played("scat", 2, 1)
+    path = write(tmp_path / "g.toml", game)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for log in game.round_logs:
+        assert log.result is not None
+        for hand in log.result.hands:
+            if hand is not None:
+                assert " ".join(card.pretty for card in hand) in out
+
+
+def test_replay_json(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "g.toml", game, ["Ann", "Ben", "Cy"])
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verified"] is True
+    assert data["finished"] is True
+    assert data["file"] == str(path)
+    assert data["version"] == 1
+    assert data["winner"] == game.winner
+    assert data["seats"] == ["Ann", "Ben", "Cy"]
+    assert len(data["rounds"]) == len(game.round_logs)
+    for entry, log in zip(data["rounds"], game.round_logs, strict=True):
+        result = log.result
+        assert result is not None
+        assert (entry["round"], entry["dealer"], entry["end"], entry["knocker"]) == (
+            result.round, result.dealer, result.end, result.knocker,
+        )  # fmt: skip
+        assert entry["actions"] == len(log.actions)
+        assert entry["remaining"] == list(result.remaining)
+        assert entry["eliminated"] == list(result.eliminated)
+        assert [(loss["seat"], loss["lives"], loss["rule"]) for loss in entry["losses"]] == [
+            (loss.seat, loss.lives, loss.rule) for loss in result.losses
+        ]
+        shown = {hand["seat"]: (hand["hand"], hand["value"]) for hand in entry["hands"]}
+        for seat, (hand, value) in enumerate(zip(result.hands, result.values, strict=True)):
+            if hand is None:
+                assert seat not in shown
+            else:
+                assert shown[seat] == (" ".join(map(str, hand)), value)
+    assert [(s["seat"], s["place"]) for s in data["standings"]] == [(s.seat, s.place) for s in game.standings]
+    assert data["rules"]["options"]["lives"] == 3
+
+
+def test_replay_unfinished_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = played("widow", 3, 2, limit=9)
+    path = write(tmp_path / "g.toml", game)
+    assert main(["replay", str(path)]) == 0
+    assert f"Game not finished: round {game.round} in progress, seat {game.current_seat} to move" in (
+        capsys.readouterr().out
+    )
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] is False
+    assert data["winner"] is None
+    assert data["round_in_progress"] == game.round
+    assert data["to_move"] == game.current_seat
+    assert len(data["rounds"]) == game.round - 1
+
+
+def test_names_are_not_markup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = played("scat", 2, 3)
+    path = write(tmp_path / "g.toml", game, ["[bold]Ann[/bold]", "B[red]"], comment="[link]x[/link]")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "[bold]Ann[/bold]" in out
+    assert "B[red]" in out
+    assert "[link]x[/link]" in out
+
+
+def test_half_points_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in range(2000):
+        game = played("schwimmen", 5, seed)
+        if any(v == 30.5 for log in game.round_logs if log.result for v in log.result.values if v is not None):
+            break
+    path = write(tmp_path / "g.toml", game)
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 30.5 in [hand["value"] for rnd in data["rounds"] for hand in rnd["hands"]]
+
+
+# ---------------------------------------------------------------------------------------------- errors
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "nope.toml"
+    assert error_line(capsys, ["replay", str(path)]) == f"thirtyone: error: {path}: no such file"
+
+
+def test_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = error_line(capsys, ["replay", str(tmp_path)])
+    assert line == f"thirtyone: error: {tmp_path}: is a directory; give a record file"
+
+
+def test_not_utf8(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(GameRecord.from_game(game, ["Jürgen", "B", "C"]).dumps().encode("latin-1"))
+    line = error_line(capsys, ["replay", str(path)])
+    assert line.startswith(f"thirtyone: error: {path}: not UTF-8 text")
+
+
+def test_byte_order_mark_is_accepted(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + GameRecord.from_game(game).dumps().encode("utf-8"))
+    assert main(["replay", str(path)]) == 0
+
+
+def test_binary_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.toml"
+    path.write_bytes(bytes(range(256)))
+    assert error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not UTF-8")
+    path.write_text("\x00\x01 = 2\n", encoding="utf-8")
+    assert error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not valid TOML")
+
+
+def test_illegal_action_gives_round_action_and_rule(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = GameRecord.from_game(game).dumps()
+    seat, action = game.round_logs[0].actions[0]
+    first = f'"{seat}: {action}"'
+    assert first in text
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(first, f'"{seat}: discard As"', 1), encoding="utf-8")
+    line = error_line(capsys, ["replay", str(path)])
+    assert line.startswith(f'thirtyone: error: {path}: round 1, action 1 ("{seat}: discard As"): R4.1: ')
+
+
+def test_unfinished_record_with_a_result_that_is_wrong(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = GameRecord.from_game(game).dumps().replace("saved_by_r2_6 = false", "saved_by_r2_6 = true", 1)
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    line = error_line(capsys, ["replay", str(path), "--json"])
+    assert line == (
+        f"thirtyone: error: {path}: round 1: the recorded result differs from the replay: "
+        "saved_by_r2_6: the record says true, the replay false"
+    )
+
+
+# ---------------------------------------------------------------------------------------------- simulate --record
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "bots"),
+    [("scat", 3, "basic,random"), ("widow", 4, "random"), ("namu", 2, "basic"), ("schwimmen", 5, "basic,random")],
+)
+def test_simulate_records_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], preset: str, players: int, bots: str
+) -> None:
+    folder = tmp_path / "records"
+    args = ["simulate", "--games", "4", "--players", str(players), "--bots", bots, "--seed", "9"]
+    assert main([*args, "--preset", preset, "--record", str(folder), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    files = sorted(folder.glob("*.toml"))
+    assert [f.name for f in files] == [f"game-{i:06d}.toml" for i in range(1, 5)]
+    wins = [0] * players
+    rounds = 0
+    for path in files:
+        record = GameRecord.loads(path.read_text(encoding="utf-8"))
+        assert record.event == "thirtyone simulate"
+        assert record.rules == Rules.preset(preset)
+        assert record.seats[0].endswith("(seat 0)")
+        game = record.replay()
+        assert game.is_over
+        assert record.winner == game.winner
+        wins[game.winner] += 1
+        rounds += game.round
+        assert main(["replay", str(path), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["winner"] == game.winner
+    # The records are the games the statistics counted.
+    assert [seat["wins"] for seat in stats["seats"]] == wins
+    assert stats["rounds"] == rounds

@@ -1,0 +1,401 @@
+"""R8: the four presets, options on top of any preset, refused combinations, text options."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from thirtyone import PRESETS, Game, Rules, RulesError
+from thirtyone.rules import OPTIONS
+
+BASE = {
+    "mode": "draw",
+    "deck": 52,
+    "lives": 3,
+    "grace_life": True,
+    "three_of_a_kind": "off",
+    "three_aces": False,
+    "straight_flush": False,
+    "knock_penalty": "scat",
+    "knock_from_round": 1,
+    "min_knock_value": 0,
+    "throw_down": False,
+    "max_turns": 200,
+    "stock_exhausted": "reshuffle",
+    "all_pass": None,
+    "exchange": None,
+    "dealer_hand": False,
+}
+
+EXPECTED = {
+    "scat": dict(BASE),
+    "widow": dict(
+        BASE,
+        mode="widow",
+        knock_penalty="widow",
+        stock_exhausted=None,
+        all_pass="showdown",
+        exchange="one_or_all",
+    ),
+    "namu": dict(BASE, knock_penalty="namu", grace_life=False),
+    "schwimmen": dict(
+        BASE,
+        mode="widow",
+        deck=32,
+        three_of_a_kind="30.5",
+        three_aces=True,
+        knock_penalty="plain",
+        knock_from_round=2,
+        stock_exhausted=None,
+        all_pass="new_widow",
+        exchange="one_or_all",
+        dealer_hand=True,
+    ),
+}
+
+VALUES = {
+    "mode": ["draw", "widow"],
+    "deck": [32, 52],
+    "lives": [1, 5, 20],
+    "grace_life": [True, False],
+    "three_of_a_kind": ["off", "30", "30.5"],
+    "three_aces": [True, False],
+    "straight_flush": [True, False],
+    "knock_penalty": ["scat", "namu", "namu_risky", "widow", "plain"],
+    "knock_from_round": [1, 2],
+    "min_knock_value": [0, 17, 21, 30],
+    "throw_down": [True, False],
+    "max_turns": [1, 200, 10_000],
+    "stock_exhausted": ["reshuffle", "showdown"],
+    "all_pass": ["showdown", "new_widow"],
+    "exchange": ["one_or_all", "any"],
+    "dealer_hand": [True, False],
+}
+
+DRAW_ONLY = {"stock_exhausted", "throw_down"}
+WIDOW_ONLY = {"all_pass", "exchange", "dealer_hand"}
+MODE_DEFAULTS = {
+    "draw": {"stock_exhausted": "reshuffle", "all_pass": None, "exchange": None, "dealer_hand": False},
+    "widow": {"stock_exhausted": None, "all_pass": "showdown", "exchange": "one_or_all", "throw_down": False},
+}
+
+
+def fits(preset: str, option: str, value: object) -> bool:
+    mode = EXPECTED[preset]["mode"]
+    if option in DRAW_ONLY and mode != "draw":
+        return value is False
+    if option in WIDOW_ONLY and mode != "widow":
+        return value is False
+    return True
+
+
+COMBOS = [(preset, option, value) for preset in EXPECTED for option, values in VALUES.items() for value in values]
+FITTING = [combo for combo in COMBOS if fits(*combo)]
+MISFITS = [combo for combo in COMBOS if not fits(*combo)]
+
+
+def _id(combo: tuple) -> str:
+    return "-".join(map(str, combo))
+
+
+# ---------------------------------------------------------------------------- the presets
+
+
+def test_r8_every_option_is_covered_by_these_tests():
+    assert set(OPTIONS) == set(BASE) == set(VALUES)
+    assert set(PRESETS) == set(EXPECTED)
+
+
+@pytest.mark.parametrize("preset", list(EXPECTED))
+def test_r8_preset_has_exactly_the_tables_settings(preset):
+    rules = Rules.preset(preset)
+    assert rules.options() == EXPECTED[preset]
+    assert PRESETS[preset] == rules
+
+
+def test_r8_scat_is_the_default():
+    assert Rules() == Rules.preset("scat")
+    assert Rules.preset() == Rules.preset("scat")
+    assert Game(seed=1).rules == Rules.preset("scat")
+
+
+def test_r8_presets_differ():
+    assert len({Rules.preset(name) for name in EXPECTED}) == 4
+
+
+@pytest.mark.parametrize("preset", list(EXPECTED))
+def test_r8_preset_describes_itself(preset):
+    assert Rules.preset(preset).describe() == preset
+
+
+def test_r8_scat_table_row():
+    rules = Rules.preset("scat")
+    assert (rules.mode, rules.deck, rules.knock_penalty, rules.grace_life) == ("draw", 52, "scat", True)
+    assert rules.three_of_a_kind == "off"
+    assert rules.stock_exhausted == "reshuffle"
+
+
+def test_r8_widow_table_row():
+    rules = Rules.preset("widow")
+    assert (rules.mode, rules.deck, rules.knock_penalty, rules.grace_life) == ("widow", 52, "widow", True)
+    assert (rules.all_pass, rules.exchange) == ("showdown", "one_or_all")
+
+
+def test_r8_namu_table_row():
+    rules = Rules.preset("namu")
+    assert (rules.mode, rules.deck, rules.knock_penalty, rules.grace_life) == ("draw", 52, "namu", False)
+    assert rules.stock_exhausted == "reshuffle"
+
+
+def test_r8_schwimmen_table_row():
+    rules = Rules.preset("schwimmen")
+    assert (rules.mode, rules.dealer_hand, rules.deck, rules.knock_penalty, rules.grace_life) == (
+        "widow",
+        True,
+        32,
+        "plain",
+        True,
+    )
+    assert rules.three_aces is True
+    assert rules.three_of_a_kind == "30.5"
+    assert rules.knock_from_round == 2
+    assert rules.all_pass == "new_widow"
+
+
+# ---------------------------------------------------------------------------- options on top of presets
+
+
+@pytest.mark.parametrize(("preset", "option", "value"), FITTING, ids=[_id(c) for c in FITTING])
+def test_r8_option_on_top_of_preset(preset, option, value):
+    rules = Rules.preset(preset, **{option: value})
+    assert getattr(rules, option) == value
+    expected = dict(EXPECTED[preset], **{option: value})
+    if option == "mode" and value != EXPECTED[preset]["mode"]:
+        expected.update(MODE_DEFAULTS[value])
+    assert rules.options() == expected
+    assert Rules.preset(preset).replace(**{option: value}) == rules
+
+
+@pytest.mark.parametrize(("preset", "option", "value"), FITTING, ids=[_id(c) for c in FITTING])
+def test_r8_option_on_top_of_preset_plays(preset, option, value):
+    rules = Rules.preset(preset, **{option: value})
+    game = Game(rules, 3, seed=FITTING.index((preset, option, value)))
+    rng = random.Random(1)
+    for _ in range(400):
+        if game.is_over:
+            break
+        actions = game.legal_actions()
+        assert actions, "a game that is not over always has a legal action"
+        game.apply(rng.choice(actions))
+    assert game.round >= 1
+
+
+def test_r8_several_options_on_top_of_scat():
+    rules = Rules.preset("scat", three_of_a_kind="30", straight_flush=True, min_knock_value=21, throw_down=True)
+    assert rules.options() == dict(
+        EXPECTED["scat"], three_of_a_kind="30", straight_flush=True, min_knock_value=21, throw_down=True
+    )
+    assert rules.describe() == "scat, three_of_a_kind=30, straight_flush=on, min_knock_value=21, throw_down=on"
+
+
+def test_r8_mode_change_brings_the_modes_options():
+    rules = Rules.preset("scat", mode="widow")
+    assert (rules.all_pass, rules.exchange, rules.stock_exhausted, rules.dealer_hand) == (
+        "showdown",
+        "one_or_all",
+        None,
+        False,
+    )
+    rules = Rules.preset("schwimmen", mode="draw")
+    assert (rules.all_pass, rules.exchange, rules.stock_exhausted, rules.dealer_hand) == (
+        None,
+        None,
+        "reshuffle",
+        False,
+    )
+    assert rules.deck == 32
+    rules = Rules.preset("scat", mode="widow", all_pass="new_widow", dealer_hand=True)
+    assert (rules.all_pass, rules.dealer_hand) == ("new_widow", True)
+
+
+def test_r8_presets_are_immutable():
+    rules = Rules.preset("scat")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.lives = 5  # type: ignore[misc]
+    rules.replace(lives=5)
+    assert Rules.preset("scat").lives == 3
+
+
+# ---------------------------------------------------------------------------- refused combinations
+
+
+@pytest.mark.parametrize(("preset", "option", "value"), MISFITS, ids=[_id(c) for c in MISFITS])
+def test_r8_option_of_the_other_mode_is_refused_naming_both(preset, option, value):
+    with pytest.raises(RulesError) as info:
+        Rules.preset(preset, **{option: value})
+    message = str(info.value)
+    assert option in message
+    assert "mode" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "names"),
+    [
+        ("scat", {"all_pass": "showdown"}, ("all_pass", "mode")),
+        ("scat", {"mode": "draw", "all_pass": "new_widow"}, ("all_pass", "mode")),
+        ("widow", {"throw_down": True}, ("throw_down", "mode")),
+        ("schwimmen", {"throw_down": True}, ("throw_down", "mode")),
+        ("scat", {"dealer_hand": True}, ("dealer_hand", "mode")),
+        ("schwimmen", {"mode": "draw", "dealer_hand": True}, ("dealer_hand", "mode")),
+        ("namu", {"exchange": "any"}, ("exchange", "mode")),
+        ("widow", {"stock_exhausted": "showdown"}, ("stock_exhausted", "mode")),
+        ("scat", {"mode": "widow", "stock_exhausted": "reshuffle"}, ("stock_exhausted", "mode")),
+        ("scat", {"mode": "widow", "throw_down": True}, ("throw_down", "mode")),
+    ],
+)
+def test_r8_contradicting_options_refused_naming_both(preset, overrides, names):
+    with pytest.raises(RulesError) as info:
+        Rules.preset(preset, **overrides)
+    for name in names:
+        assert name in str(info.value)
+
+
+def test_r8_widow_mode_without_its_options_is_refused():
+    with pytest.raises(RulesError, match="all_pass") as info:
+        Rules(mode="widow", stock_exhausted=None)
+    assert "mode=widow" in str(info.value)
+    with pytest.raises(RulesError, match="stock_exhausted"):
+        Rules(stock_exhausted=None)
+
+
+# ---------------------------------------------------------------------------- unknown preset, option, value
+
+
+@pytest.mark.parametrize("name", ["bridge", "Scat", "", None, 3])
+def test_r8_unknown_preset(name):
+    with pytest.raises(RulesError, match="unknown preset") as info:
+        Rules.preset(name)
+    message = str(info.value)
+    for preset in EXPECTED:
+        assert preset in message
+
+
+def test_r8_unknown_option():
+    with pytest.raises(RulesError, match="unknown option 'jokers'") as info:
+        Rules.preset("scat", jokers=True)
+    assert "three_of_a_kind" in str(info.value)
+    with pytest.raises(RulesError, match="unknown option 'jokers'"):
+        Rules.preset("widow").replace(jokers=True)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("mode", "both"),
+        ("deck", 40),
+        ("deck", 36),
+        ("lives", 0),
+        ("lives", 21),
+        ("lives", "3"),
+        ("lives", True),
+        ("grace_life", "yes"),
+        ("grace_life", 1),
+        ("three_of_a_kind", "31"),
+        ("three_of_a_kind", 30.5),
+        ("three_aces", "33"),
+        ("straight_flush", None),
+        ("knock_penalty", "bridge"),
+        ("knock_from_round", 3),
+        ("knock_from_round", 0),
+        ("min_knock_value", -1),
+        ("min_knock_value", 31),
+        ("throw_down", "on"),
+        ("max_turns", 0),
+        ("stock_exhausted", "loop"),
+    ],
+)
+def test_r8_bad_option_value(option, value):
+    with pytest.raises(RulesError) as info:
+        Rules.preset("scat", **{option: value})
+    assert option in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(("option", "value"), [("all_pass", "sometimes"), ("exchange", "two"), ("dealer_hand", 1)])
+def test_r8_bad_widow_option_value(option, value):
+    with pytest.raises(RulesError) as info:
+        Rules.preset("widow", **{option: value})
+    assert option in str(info.value)
+
+
+# ---------------------------------------------------------------------------- text options
+
+
+def test_r8_with_text_options():
+    rules = Rules.preset("scat").with_text_options(
+        {"three_of_a_kind": "30.5", "throw_down": "on", "lives": "5", "knock_penalty": "namu"}
+    )
+    assert rules.options() == dict(
+        EXPECTED["scat"], three_of_a_kind="30.5", throw_down=True, lives=5, knock_penalty="namu"
+    )
+    assert Rules.preset("scat").lives == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("on", True),
+        ("off", False),
+        ("true", True),
+        ("false", False),
+        ("yes", True),
+        ("no", False),
+        ("1", True),
+        ("0", False),
+        ("ON", True),
+        (" Off ", False),
+    ],
+)
+def test_r8_with_text_options_booleans(text, value):
+    assert Rules.preset("scat").with_text_options({"straight_flush": text}).straight_flush is value
+
+
+def test_r8_with_text_options_mode_and_none():
+    rules = Rules.preset("scat").with_text_options({"mode": "widow", "all_pass": "new_widow"})
+    assert (rules.mode, rules.all_pass, rules.exchange, rules.stock_exhausted) == (
+        "widow",
+        "new_widow",
+        "one_or_all",
+        None,
+    )
+    rules = Rules.preset("widow").with_text_options({"stock_exhausted": "none"})
+    assert rules == Rules.preset("widow")
+
+
+@pytest.mark.parametrize(
+    ("options", "names"),
+    [
+        ({"jokers": "on"}, ("jokers",)),
+        ({"throw_down": "maybe"}, ("throw_down", "maybe")),
+        ({"lives": "five"}, ("lives", "five")),
+        ({"lives": "0"}, ("lives",)),
+        ({"three_of_a_kind": "31"}, ("three_of_a_kind", "31")),
+        ({"all_pass": "showdown"}, ("all_pass", "mode")),
+        ({"knock_penalty": "none"}, ("knock_penalty",)),
+    ],
+)
+def test_r8_with_text_options_errors(options, names):
+    with pytest.raises(RulesError) as info:
+        Rules.preset("scat").with_text_options(options)
+    for name in names:
+        assert name in str(info.value)
+
+
+@pytest.mark.parametrize(("preset", "option", "value"), FITTING, ids=[_id(c) for c in FITTING])
+def test_r8_text_option_round_trip(preset, option, value):
+    spec = OPTIONS[option]
+    rules = Rules.preset(preset).with_text_options({option: spec.format(value)})
+    assert rules == Rules.preset(preset, **{option: value})
