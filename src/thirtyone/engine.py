@@ -342,6 +342,14 @@ class Game:
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalActionError("the game is over; start a new game")
+        if phase is not Phase.LOOK and isinstance(action, (Look, ThrowDown)):
+            raise IllegalActionError(
+                f"R6.6: {action} belongs to the blind phase before anyone plays ({self._options()})"
+            )
+        if phase is not Phase.DEALER_CHOICE and isinstance(action, (Keep, TakeWidow)):
+            raise IllegalActionError(
+                f"R7.6: {action} is the Schwimmen dealer's choice after the deal ({self._options()})"
+            )
         if phase is Phase.DISCARD:
             self._check_discard(action)
         elif phase is Phase.TURN:

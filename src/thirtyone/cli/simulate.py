@@ -116,7 +116,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
             )
         console.print(table)
     table = _table("Places (games finished in each place)", "seat", "bot", *map(str, places))
-    for label, rows in groups:
+    for _, rows in groups:
         for row in rows:
             table.add_row(_seat_label(row), row.bot, *(str(row.places.get(place, 0)) for place in places))
     console.print(table)
