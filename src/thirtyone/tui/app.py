@@ -72,6 +72,7 @@ class ThirtyOneApp(App[None]):
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        """The title line, the players and the table, the log, the status line and the keys."""
         yield Static(id="title")
         with Horizontal(id="top"):
             yield SeatsPanel(id="seats")
@@ -195,29 +196,35 @@ class ThirtyOneApp(App[None]):
 
     def on_key(self, event: events.Key) -> None:
         """The person's keys on the table (the showdown and game-over screens have their own)."""
-        if len(self.screen_stack) > 1:
-            return
-        key = event.key
-        if key == "f":
+        if len(self.screen_stack) == 1 and self.press_key(event.key):
             event.stop()
+
+    def on_table_panel_picked(self, message: TablePanel.Picked) -> None:
+        """A click on a card, the discard pile or the stock: the same as its key."""
+        if len(self.screen_stack) == 1:
+            self.press_key(message.key)
+
+    def press_key(self, key: str) -> bool:
+        """Do what ``key`` means now (see :mod:`~thirtyone.tui.controls`); ``False`` for a key
+        that is not a game key."""
+        if key == "f":
             self.fast = not self.fast
             self.set_feedback("Bots move at once." if self.fast else "Bots move one at a time.")
             if self.waiting_for == "bots":
                 self.advance()
             else:
                 self.refresh_table()
-            return
+            return True
         view = self.session.view()
         if not view.is_my_turn:
             if len(key) == 1 and key.isalnum() and self.waiting_for == "bots":
                 seat = self.game.current_seat
                 who = self.session.names[seat] if seat is not None else "nobody"
                 self.set_feedback(f"Wait: {who} is to move (f: let the bots move at once).")
-            return
+            return False
         press = self.controls.press(view, key)
         if press is None:
-            return
-        event.stop()
+            return False
         if press.message is not None:
             self.set_feedback(press.message, error=True)
         if press.action is not None:
@@ -227,11 +234,12 @@ class ThirtyOneApp(App[None]):
             except IllegalActionError as error:
                 self.set_feedback(pretty_cards(str(error)), error=True)
                 self.refresh_table()
-                return
+                return True
             self.set_feedback("")
             self.advance()
         elif press.changed:
             self.refresh_table()
+        return True
 
     def action_quit_game(self) -> None:
         """Quit at any time; the game record is saved first with ``--record``."""
@@ -260,7 +268,7 @@ class ThirtyOneApp(App[None]):
         rules = self.settings.rules
         seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
         self.query_one("#title", Static).update(
-            f"Thirty-One · {rules.describe()} · game {self.session.game_number} · round {view.round}{seed}"
+            Text(f"Thirty-One · {rules.describe()} · game {self.session.game_number} · round {view.round}{seed}")
         )
         self.query_one(SeatsPanel).show(view, self.session.names)
         self.query_one(TablePanel).show(view, self.controls)

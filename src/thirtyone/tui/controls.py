@@ -118,13 +118,13 @@ class Controls:
                 hints.append(KeyHint("p", f"take {view.discard_top.pretty}"))
         else:
             if view.widow is not None and any(isinstance(action, Exchange) for action in legal):
-                hints.append(KeyHint("1-3", "your card"))
-                hints.append(KeyHint("4-6", "widow card"))
+                hints.append(KeyHint("1-3", "pick yours"))
+                hints.append(KeyHint("4-6", "pick widow"))
                 picked = len(self.picked_hand)
                 if view.rules.exchange == "any" and picked and picked == len(self.picked_widow):
-                    hints.append(KeyHint("enter", "exchange picked"))
+                    hints.append(KeyHint("enter", "exchange"))
                 if self.picked_hand or self.picked_widow:
-                    hints.append(KeyHint("esc", "clear picks"))
+                    hints.append(KeyHint("esc", "clear"))
             if ExchangeAll() in legal:
                 label = "take the widow unseen" if view.widow is None else "exchange all"
                 hints.append(KeyHint("a", label))

@@ -11,9 +11,9 @@ The terminal app drives it; tests and other faces can too.
 ...     if session.game.current_seat == 0:
 ...         session.play(session.view().legal_actions[0])
 ...     else:
-...         session.bot_move()
->>> session.game.winner is not None
-True
+...         _ = session.bot_move()
+>>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
+(True, ['RoundStarted', 'Acted'])
 """
 
 from __future__ import annotations

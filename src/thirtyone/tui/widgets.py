@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -95,22 +96,53 @@ class TablePanel(Static):
     (widow mode, face down in the opening), the stock, and the person's hand with its value and
     the keys of its cards."""
 
+    class Picked(Message):
+        """A card, the discard pile or the stock was clicked: ``key`` is the key that does the same."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.targets: list[tuple[int, int, int, str]] = []
+        """Clickable places: (line, first column, last column + 1, key) in the content."""
+
     def show(self, view: PlayerView, controls: Controls) -> None:
         """Redraw from the person's view and the exchange picks."""
         lines: list[Text] = []
+        targets: list[tuple[int, int, int, str]] = []
         rules = view.rules
         if rules.mode == "draw":
             pile = Text("Discard ")
             if view.discard_top is not None:
                 pile.append_text(card_chip(view.discard_top)).append(f" {view.discard_size} in the pile")
+                targets.append((0, 8, 8 + SLOT - 1, "p"))
             else:
                 pile.append("empty")
             lines += [pile, Text(f"Stock   {view.stock_size} cards")]
+            targets.append((1, 0, 30, "s"))
         else:
             lines += self._widow_lines(view, controls)
+            if view.widow is not None:
+                targets += [(1, 8 + i * SLOT, 8 + i * SLOT + SLOT - 1, str(4 + i)) for i in range(3)]
         lines.append(Text(""))
+        first = len(lines)
         lines += self._hand_lines(view, controls)
+        if view.hand is not None and not view.seats[view.seat].out:
+            targets += [(first + 2, i * SLOT, i * SLOT + SLOT - 1, str(i + 1)) for i in range(len(view.hand))]
+        self.targets = targets
         self.update(Text("\n").join(lines))
+
+    def on_click(self, event: events.Click) -> None:
+        """Clicking a card does what its key does."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for line, start, end, key in self.targets:
+            if offset.y == line and start <= offset.x < end:
+                self.post_message(self.Picked(key))
+                return
 
     @staticmethod
     def _widow_lines(view: PlayerView, controls: Controls) -> list[Text]:
@@ -177,11 +209,26 @@ class KeyBar(Static):
     def show(self, hints: Sequence[KeyHint]) -> None:
         """Redraw with these hints."""
         self.hints = tuple(hints)
+        self._draw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the hints out again for the new width."""
+        self._draw()
+
+    def _draw(self) -> None:
+        width = self.content_size.width or 78
         text = Text("")
-        for i, hint in enumerate(hints):
-            if i:
+        column = 0
+        for hint in self.hints:
+            piece = Text.assemble((f" {hint.keys} ", "bold reverse"), f" {hint.label}")
+            if column and column + 2 + piece.cell_len > width:  # a hint never breaks across lines
+                text.append("\n")
+                column = 0
+            elif column:
                 text.append("  ")
-            text.append(f" {hint.keys} ", style="bold reverse").append(f" {hint.label}")
+                column += 2
+            text.append_text(piece)
+            column += piece.cell_len
         self.update(text)
 
     @property
@@ -206,7 +253,8 @@ class RoundEndScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     RoundEndScreen { align: center middle; }
     RoundEndScreen > Vertical {
-        width: 78; height: auto; max-height: 24; border: thick $accent; background: $surface; padding: 0 1;
+        width: 78; height: auto; max-height: 100%; overflow-y: auto;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     RoundEndScreen #result { height: auto; }
     RoundEndScreen #hint { height: 1; margin-top: 1; }
@@ -233,6 +281,7 @@ class RoundEndScreen(ModalScreen[None]):
         self.last = last
 
     def compose(self) -> ComposeResult:
+        """The result and the keys."""
         with Vertical():
             yield Static(self.render_result(), id="result")
             hint = "final standings" if self.last else "next round"
@@ -290,7 +339,8 @@ class GameOverScreen(ModalScreen[str]):
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
     GameOverScreen > Vertical {
-        width: 60; height: auto; max-height: 24; border: thick $success; background: $surface; padding: 0 1;
+        width: 60; height: auto; max-height: 100%; overflow-y: auto;
+        border: thick $success; background: $surface; padding: 0 1;
     }
     GameOverScreen #standings { height: auto; }
     GameOverScreen #hint { height: 1; margin-top: 1; }
@@ -307,6 +357,7 @@ class GameOverScreen(ModalScreen[str]):
         self.viewer = viewer
 
     def compose(self) -> ComposeResult:
+        """The standings and the keys."""
         with Vertical():
             yield Static(self.render_standings(), id="standings")
             yield Static(

@@ -238,26 +238,32 @@ class Narrator:
 
     def loss_lines(self, result: RoundResult) -> list[Text]:
         """Who lost how many lives under which rule, who went onto the grace life or out, and the
-        R2.6 note; updates the lives the narrator follows."""
+        R2.6 note, one line for each group of seats that fared alike; updates the lives the
+        narrator follows."""
         lines: list[Text] = []
+        groups: dict[tuple[int, str, str], list[int]] = {}
         for loss in result.losses:
-            lives = "1 life" if loss.lives == 1 else f"{loss.lives} lives"
-            reason = self._seats_in(loss.reason)
-            lines.append(Text(f"{self.who(loss.seat)} lost {lives}: {reason} ({loss.rule})."))
+            groups.setdefault((loss.lives, loss.rule, loss.reason), []).append(loss.seat)
+        for (lives, rule, reason), seats in groups.items():
+            lost = "1 life" if lives == 1 else f"{lives} lives"
+            lines.append(Text(f"{self.names_of(seats)} lost {lost}: {self._seats_in(reason)} ({rule})."))
         if not result.losses:
             lines.append(Text("Nobody lost a life."))
         label = grace_label(self.rules)
-        for seat, after in enumerate(result.remaining):
-            before = self.remaining[seat]
-            if before <= 0 or after == before:
-                continue
-            if seat in result.eliminated:
-                verb = "are" if self._is_you(seat) else "is"
-                lines.append(Text(f"{self.who(seat)} {verb} out.", style="bold red"))
-            elif self.rules.grace_life and after == 1:
-                verb = "are" if self._is_you(seat) else "is"
-                state = "swimming (schwimmt)" if label == "schwimmt" else label
-                lines.append(Text(f"{self.who(seat)} {verb} {state} now: one more loss and out.", style="yellow"))
+        state = "swimming (schwimmt)" if label == "schwimmt" else label
+        changed = [
+            seat
+            for seat, after in enumerate(result.remaining)
+            if self.remaining[seat] > 0 and after != self.remaining[seat]
+        ]
+        out = [seat for seat in changed if seat in result.eliminated]
+        if out:
+            lines.append(Text(f"{self.names_of(out)} {self._be(out)} out.", style="bold red"))
+        grace = [seat for seat in changed if self.rules.grace_life and result.remaining[seat] == 1]
+        if grace:
+            lines.append(
+                Text(f"{self.names_of(grace)} {self._be(grace)} {state} now: one more loss and out.", style="yellow")
+            )
         if result.saved_by_r2_6:
             lines.append(
                 Text(
@@ -268,6 +274,14 @@ class Narrator:
             )
         self.remaining = list(result.remaining)
         return lines
+
+    def names_of(self, seats: Sequence[int]) -> str:
+        """Seats' short names as a list: ``You``, ``Ada and Bea``, ``You, Ada and Bea``."""
+        names = [self.who(seat, start=i == 0) for i, seat in enumerate(seats)]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def _be(self, seats: Sequence[int]) -> str:
+        return "is" if len(seats) == 1 and not self._is_you(seats[0]) else "are"
 
     def result_lines(self, result: RoundResult) -> list[Text]:
         """The headline and the losses of a round (see :meth:`headline`, :meth:`loss_lines`)."""

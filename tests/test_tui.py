@@ -1,0 +1,672 @@
+"""The terminal game (``thirtyone play``): whole games played through the keys only, in an
+80x24 headless terminal, for every preset; what the screen shows; refused moves explained; the
+showdown and the final standings; another game; the record; the command line's checks."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from textual.pilot import Pilot
+
+from thirtyone import Acted, Exchange, ExchangeAll, Game, Keep, Knock, Pass, Rules, TakeWidow, ThrowDown
+from thirtyone.cli import main
+from thirtyone.events import Loss, RoundResult
+from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.controls import Controls, Press
+from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.words import Narrator, format_value, grace_label, lives_text, pretty_cards
+from thirtyone.views import Phase
+
+SIZE = (80, 24)
+KEY_NAMES = {"esc": "escape", ".": "full_stop"}
+
+
+def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: object) -> ThirtyOneApp:
+    bots = str(options.pop("bots", "basic"))
+    record = options.pop("record", None)
+    name = str(options.pop("name", "you"))
+    rules = Rules.preset(preset, **options)
+    settings = PlaySettings.create(
+        rules,
+        players,
+        bots,
+        seed=seed,
+        fast=True,
+        name=name,
+        record=record,  # type: ignore[arg-type]
+    )
+    return ThirtyOneApp(settings)
+
+
+def screen_text(app: ThirtyOneApp) -> str:
+    """What the terminal shows now, as plain text (the screen and any screen under a modal)."""
+    console = Console(
+        width=app.size.width, height=app.size.height, file=io.StringIO(), record=True, force_terminal=True,
+        color_system="truecolor", legacy_windows=False, safe_box=False,
+    )  # fmt: skip
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def plain(widget: object) -> str:
+    content = widget.content  # type: ignore[attr-defined]
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+def offered_keys(app: ThirtyOneApp) -> list[str]:
+    keys = [key for key in app.query_one(KeyBar).keys if key not in ("f", "q")]
+    return [KEY_NAMES.get(key, key) for key in keys]
+
+
+def state(app: ThirtyOneApp) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    return len(app.game.events), tuple(app.controls.picked_hand), tuple(app.controls.picked_widow)
+
+
+async def play_to_end(app: ThirtyOneApp, pilot: Pilot[None], seed: int, max_presses: int = 4000) -> int:
+    """Press keys offered on the key line (chosen at random) and close every showdown with enter
+    until the final standings show; returns the number of showdowns seen. Every offered key
+    must change something."""
+    rng = random.Random(seed)
+    showdowns = 0
+    for _ in range(max_presses):
+        screen = app.screen
+        if isinstance(screen, GameOverScreen):
+            return showdowns
+        if isinstance(screen, RoundEndScreen):
+            showdowns += 1
+            text = screen_text(app)
+            assert f"Round {screen.result.round}:" in text
+            for seat, hand in enumerate(screen.result.hands):
+                if hand is not None:
+                    assert " ".join(card.pretty for card in hand) in text, (seat, text)
+            await pilot.press("enter")
+            continue
+        keys = offered_keys(app)
+        text = screen_text(app)
+        assert keys, f"no key offered:\n{text}"
+        for hint in app.query_one(KeyBar).hints:
+            assert f" {hint.keys} " in text
+        before = state(app)
+        key = rng.choice(keys)
+        await pilot.press(key)
+        assert state(app) != before, f"key {key} did nothing:\n{screen_text(app)}"
+        assert "red" not in str(app.feedback.style), app.feedback.plain  # an offered key is never refused
+    raise AssertionError(f"no game over after {max_presses} presses:\n{screen_text(app)}")
+
+
+async def to_my_move(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Close showdowns until the person is to move."""
+    for _ in range(50):
+        if isinstance(app.screen, RoundEndScreen):
+            await pilot.press("enter")
+        elif app.session.human_to_move:
+            return
+        else:
+            await pilot.pause()
+    raise AssertionError("the person never got a move")
+
+
+# ---------------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "seed"),
+    [
+        ("scat", {}, 11),
+        ("widow", {}, 12),
+        ("namu", {}, 13),
+        ("schwimmen", {}, 14),
+        ("scat", {"throw_down": True}, 15),
+        ("widow", {"exchange": "any"}, 16),
+    ],
+    ids=["scat", "widow", "namu", "schwimmen", "scat-throw_down", "widow-exchange_any"],
+)
+async def test_whole_game_through_the_keys(preset: str, options: dict[str, object], seed: int) -> None:
+    app = make_app(preset, 4, seed, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        showdowns = await play_to_end(app, pilot, seed)
+        game = app.game
+        assert game.is_over
+        assert game.winner is not None
+        assert showdowns == game.round  # every round's showdown was shown
+        mine = [event for event in game.events if isinstance(event, Acted) and event.seat == 0]
+        assert mine, "the person made no move"
+        text = screen_text(app)
+        assert "Game over." in text
+        assert "another game" in text
+        for standing in game.standings:
+            assert app.session.names[standing.seat] in text
+        winner = app.session.names[game.winner]
+        assert ("You win the game!" if game.winner == 0 else f"{winner} wins the game.") in text
+        assert any("wins the game" in line or "win the game" in line for line in app.log_lines)
+
+
+async def test_throw_down_by_the_person_ends_the_round() -> None:
+    app = make_app("scat", 3, 2, throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert app.session.view().phase is Phase.LOOK
+        text = screen_text(app)
+        assert "not looked at" in text
+        assert " t " in text
+        assert "throw down unseen" in text
+        await pilot.press("t")
+        assert isinstance(app.screen, RoundEndScreen)
+        assert app.screen.result.end == "throw_down"
+        assert app.screen.result.knocker == 0
+        assert any(isinstance(e, Acted) and e.seat == 0 and e.action == ThrowDown() for e in app.game.events)
+        assert "showdown, you threw down" in screen_text(app)
+
+
+async def test_widow_exchange_of_two_cards_with_exchange_any() -> None:
+    app = make_app("widow", 3, 4, exchange="any")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if app.session.view().widow is not None:
+                break
+            await pilot.press("space")
+        view = app.session.view()
+        assert view.widow is not None
+        assert view.hand is not None
+        table = plain(app.query_one(TablePanel))
+        assert "Widow" in table
+        assert f"Stock   {view.stock_size} cards" in table
+        for card in (*view.widow, *view.hand):
+            assert card.pretty in table
+        await pilot.press("1", "3", "4", "6")
+        assert app.controls.picked_hand == [0, 2]
+        assert app.controls.picked_widow == [0, 2]
+        assert " enter " in screen_text(app)
+        await pilot.press("enter")
+        acted = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
+        assert acted[-1].action == Exchange((view.hand[0], view.hand[2]), (view.widow[0], view.widow[2]))
+
+
+async def test_schwimmen_dealer_keeps_or_takes_the_second_hand() -> None:
+    seed = next(s for s in range(100) if Game(Rules.preset("schwimmen"), 3, seed=s).current_seat == 0)
+    app = make_app("schwimmen", 3, seed)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.session.view().phase is Phase.DEALER_CHOICE
+        text = screen_text(app)
+        assert "2nd hand" in text
+        assert "keep this hand" in text
+        assert "take the other hand unseen" in text
+        await pilot.press("w")
+        acted = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
+        assert acted[-1].action == TakeWidow()
+        assert acted[-1].received is not None
+        took = " ".join(card.pretty for card in acted[-1].received)
+        assert f"You took the second hand unseen ({took}); the first lies face up as the widow" in app.log_lines
+    app = make_app("schwimmen", 3, seed)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        acted = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
+        assert acted[-1].action == Keep()
+
+
+# ---------------------------------------------------------------------------------- refused moves
+
+
+async def test_discarding_the_card_taken_from_the_pile_is_explained() -> None:
+    app = make_app("scat", 4, 3)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        top = app.session.view().discard_top
+        assert top is not None
+        await pilot.press("p")
+        view = app.session.view()
+        assert view.phase is Phase.DISCARD
+        assert view.taken_from_pile == top
+        assert view.hand is not None
+        assert view.hand[3] == top
+        assert "4" not in app.query_one(KeyBar).keys  # not offered ...
+        events = len(app.game.events)
+        await pilot.press("4")  # ... but pressed anyway
+        assert len(app.game.events) == events
+        assert app.session.view().phase is Phase.DISCARD
+        assert "R4.2" in app.feedback.plain
+        assert top.pretty in app.feedback.plain
+        text = screen_text(app)
+        assert "R4.2: cannot discard the card just taken" in text
+        await pilot.press("1")
+        assert app.feedback.plain == ""
+        assert app.session.view().phase is not Phase.DISCARD or not app.session.human_to_move
+
+
+async def test_knocking_too_early_is_explained_in_schwimmen() -> None:
+    app = make_app("schwimmen", 3, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(10):
+            await to_my_move(app, pilot)
+            view = app.session.view()
+            if view.phase is Phase.TURN and Knock() not in view.legal_actions:
+                break
+            await pilot.press("space" if view.phase is Phase.TURN else "h")
+        assert Knock() not in app.session.view().legal_actions
+        assert "k" not in app.query_one(KeyBar).keys
+        events = len(app.game.events)
+        await pilot.press("k")
+        assert len(app.game.events) == events
+        assert "R6.3" in app.feedback.plain
+        assert "R6.3: knocking is allowed only after every player" in screen_text(app)
+
+
+async def test_keys_that_mean_nothing_now_say_so() -> None:
+    app = make_app("scat", 2, 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        events = len(app.game.events)
+        await pilot.press("z")
+        await pilot.press("5")
+        assert len(app.game.events) == events
+        assert "does nothing now" in app.feedback.plain
+
+
+# ---------------------------------------------------------------------------------- the screen
+
+
+async def test_the_screen_shows_hand_values_lives_table_turn_and_log() -> None:
+    app = make_app("scat", 4, 7, bots="basic,random")
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        text = screen_text(app)
+        assert view.hand is not None
+        assert view.hand_value is not None
+        assert view.discard_top is not None
+        table = plain(app.query_one(TablePanel))
+        for card in view.hand:
+            assert card.pretty in table
+        assert f"value {format_value(view.hand_value)}" in text
+        assert re.search(rf"Discard +{view.discard_top.pretty} ", text)
+        assert f"{view.discard_size} in the pile" in text
+        assert f"Stock   {view.stock_size} cards" in text
+        names = app.session.names
+        assert names == ("you", "Ada (basic)", "Bea (random)", "Cy (random)")
+        seats = plain(app.query_one(SeatsPanel)).splitlines()
+        for status, line in zip(view.seats, seats, strict=True):
+            assert names[status.seat] in line
+            assert lives_text(status.remaining, view.rules) in line
+            assert line.startswith("▶") == (status.seat == 0)
+            assert ("dealer" in line) == (status.seat == view.dealer)
+            assert line.strip() in text
+        assert "Your turn" in text
+        assert f"Round {view.round}: {names[view.dealer].split()[0] if view.dealer else 'You'} dealt" in text
+        for line in app.log_lines[-3:]:
+            assert line in text
+        assert app.log_lines[0].startswith("Round 1:")
+        # a stock draw: the log says what I drew, the hand shows four cards with their keys
+        await pilot.press("s")
+        drew = app.log_lines[-1]
+        hand = app.session.view().hand
+        assert hand is not None
+        assert len(hand) == 4
+        assert drew == f"You drew {hand[3].pretty} from the stock"
+        assert "1     2     3     4" in screen_text(app)
+
+
+async def test_bots_moves_are_logged_in_words() -> None:
+    app = make_app("scat", 3, 8)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s", "1")
+        await to_my_move(app, pilot)
+        bot_lines = [line for line in app.log_lines if line.startswith(("Ada ", "Bea "))]
+        assert bot_lines
+        for line in bot_lines:
+            assert any(
+                phrase in line
+                for phrase in ("drew from the stock", "from the discard pile", "discarded", "knocked", "showed")
+            ), line
+            if "from the stock" in line:  # a bot's stock draw stays hidden (R4.4)
+                assert line.endswith(" drew from the stock"), line
+
+
+async def test_widow_mode_shows_the_widow_face_down_then_face_up() -> None:
+    app = make_app("widow", 3, 9)
+    async with app.run_test(size=SIZE) as pilot:
+        # find an opening where I am the first to play, by dealing new games until I am
+        for _ in range(30):
+            await to_my_move(app, pilot)
+            if app.session.view().widow_face_down:
+                break
+            await pilot.press("space")
+        view = app.session.view()
+        assert view.widow_face_down
+        assert view.widow is None
+        text = screen_text(app)
+        assert "▒▒▒" in text
+        assert "face down" in text
+        assert "take the widow unseen" in text
+        assert "1-3" not in app.query_one(KeyBar).content.plain  # type: ignore[union-attr]
+        await pilot.press("space")
+        assert app.game.widow_face_up or app.game.round > view.round
+
+
+async def test_thirty_and_a_half_is_shown_as_such() -> None:
+    rules = Rules.preset("schwimmen")
+    seed = next(
+        s for s in range(5000) if (g := Game(rules, 2, seed=s)).hand_value(0) == Fraction(61, 2) and g.current_seat == 0
+    )
+    app = make_app("schwimmen", 2, seed)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.session.view().hand_value == Fraction(61, 2)
+        assert "value 30½" in screen_text(app)
+
+
+async def test_grace_life_label_and_knocker_shown() -> None:
+    app = make_app("widow", 3, 10, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, RoundEndScreen):
+                await pilot.press("enter")
+                continue
+            view = app.session.view()
+            if any(status.on_grace for status in view.seats):
+                line = next(
+                    line
+                    for line, status in zip(plain(app.query_one(SeatsPanel)).splitlines(), view.seats, strict=True)
+                    if status.on_grace
+                )
+                assert "on the bus" in line
+                assert "on the bus" in screen_text(app)
+                break
+            await pilot.press("k" if Knock() in view.legal_actions else "space")
+        else:
+            raise AssertionError("nobody got on the bus")
+    assert grace_label(Rules.preset("scat")) == "on the dole"
+    assert grace_label(Rules.preset("namu")) == "on the dole"
+    assert grace_label(Rules.preset("schwimmen")) == "schwimmt"
+    app = make_app("scat", 3, 10)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("k")
+        if not isinstance(app.screen, RoundEndScreen):
+            seats = plain(app.query_one(SeatsPanel)).splitlines()
+            assert "knocked" in seats[0]
+            assert all("knocked" not in line for line in seats[1:])
+            assert app.game.knocker == 0
+
+
+async def test_showdown_lists_every_hand_and_every_loss() -> None:
+    app = make_app("scat", 4, 21)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            if isinstance(app.screen, RoundEndScreen):
+                break
+            await to_my_move(app, pilot)
+            await pilot.press("k")
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        result = screen.result
+        text = screen_text(app)
+        for _seat, hand in enumerate(result.hands):
+            if hand is not None:
+                assert " ".join(card.pretty for card in hand) in text
+        loss_lines = [line for line in text.splitlines() if " lost " in line]
+        for loss in result.losses:
+            lives = "1 life" if loss.lives == 1 else f"{loss.lives} lives"
+            who = "you" if loss.seat == 0 else app.session.names[loss.seat].split()[0]
+            assert any(
+                re.search(rf"\b{who}\b", line, re.IGNORECASE) and f"lost {lives}:" in line and f"({loss.rule})" in line
+                for line in loss_lines
+            ), (loss, text)
+        assert "enter" in text
+        assert "next round" in text
+        round_before = result.round
+        await pilot.press("enter")
+        assert not isinstance(app.screen, RoundEndScreen) or app.screen.result.round > round_before
+
+
+def test_narrator_words_for_r2_6_and_eliminations() -> None:
+    names = ("you", "Ada (basic)", "Bea (basic)")
+    narrator = Narrator(names, Rules.preset("scat", lives=1))
+    result = RoundResult(
+        round=4, dealer=1, end="knock", knocker=1, blitz=(), hands=(None, None, None), values=(None, None, None),
+        losses=(Loss(0, 1, "R6.5", "lowest hand"), Loss(2, 2, "R6.5", "knocker alone lowest")),
+        remaining=(1, 2, 0), eliminated=(2,), saved_by_r2_6=False, turns=9,
+    )  # fmt: skip
+    lines = [line.plain for line in narrator.result_lines(result)]
+    assert lines[0] == "Round 4: showdown, Ada knocked."
+    assert "You lost 1 life: lowest hand (R6.5)." in lines
+    assert "Bea lost 2 lives: knocker alone lowest (R6.5)." in lines
+    assert "You are on the dole now: one more loss and out." in lines
+    assert "Bea is out." in lines
+    saved = RoundResult(
+        round=5, dealer=2, end="blitz", knocker=None, blitz=(1,), hands=(None, None, None), values=(None, 31, None),
+        losses=(Loss(0, 1, "R5.1", "seat 1 showed 31"),), remaining=(1, 1, 0), eliminated=(), saved_by_r2_6=True,
+        turns=3,
+    )  # fmt: skip
+    lines = [line.plain for line in narrator.result_lines(saved)]
+    assert lines[0] == "Round 5: Ada showed 31!"
+    assert "You lost 1 life: Ada showed 31 (R5.1)." in lines
+    assert any(line.startswith("R2.6:") for line in lines)
+    narrator = Narrator(("Sam", "Ada (basic)", "Bea (basic)", "Cy (random)"), Rules.preset("widow"))
+    dealt = RoundResult(
+        round=1, dealer=0, end="dealt_blitz", knocker=None, blitz=(2,), hands=(None,) * 4,
+        values=(None, None, 31, None), losses=tuple(Loss(seat, 1, "R5.2", "seat 2 dealt 31") for seat in (0, 1, 3)),
+        remaining=(3, 3, 4, 3), eliminated=(), saved_by_r2_6=False, turns=0,
+    )  # fmt: skip
+    assert [line.plain for line in narrator.result_lines(dealt)] == [
+        "Round 1: Bea was dealt 31!",
+        "Sam, Ada and Cy lost 1 life: Bea got 31 in the deal (R5.2).",
+    ]
+
+
+def test_words() -> None:
+    assert format_value(Fraction(61, 2)) == "30½"
+    assert format_value(33) == "33"
+    assert lives_text(4, Rules.preset("scat")) == "3 lives"
+    assert lives_text(1, Rules.preset("namu")) == "1 life"
+    assert lives_text(1, Rules.preset("schwimmen")) == "schwimmt"
+    assert lives_text(0, Rules.preset("scat")) == "out"
+    assert pretty_cards("R7.1: Td is not in your hand (As 9h 2c)") == "R7.1: 10♦ is not in your hand (A♠ 9♥ 2♣)"
+
+
+def test_controls_offer_only_legal_moves() -> None:
+    for preset in ("scat", "widow", "schwimmen"):
+        game = Game(Rules.preset(preset), 3, seed=1)
+        controls = Controls()
+        for _ in range(300):
+            if game.is_over:
+                break
+            seat = game.current_seat
+            assert seat is not None
+            view = game.view(seat)
+            hints = controls.hints(view)
+            assert hints
+            single = [key for hint in hints for key in hint.keys.split() if len(key) == 1 and key.isalpha()]
+            for key in single:
+                press = controls.press(view, key)
+                assert press is not None
+                assert press.action is not None
+                assert press.action in view.legal_actions, (key, press.action)
+            if view.phase is Phase.TURN and view.rules.mode == "widow":
+                assert controls.press(view, "space") == controls.press(view, "full_stop") == Press(Pass())
+            last = view.legal_actions[-1]
+            game.apply(last if isinstance(last, ExchangeAll | Knock) else view.legal_actions[0])
+
+
+# ---------------------------------------------------------------------------------- pacing, games
+
+
+async def test_bots_are_paced_and_the_screen_stays_live() -> None:
+    rules = Rules.preset("scat")
+    seed = next(s for s in range(100) if Game(rules, 4, seed=s).current_seat == 1)  # Ada moves first
+    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=0.5)
+    app = ThirtyOneApp(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.waiting_for == "bots"
+        assert len(app.game.round_logs[0].actions) == 0
+        assert "Ada (basic) is to move" in screen_text(app)
+        await pilot.press("s")  # not my turn: the screen answers at once
+        assert "Wait: Ada (basic) is to move" in app.feedback.plain
+        for _ in range(100):  # the first bot action comes after the pause, alone
+            await pilot.pause(0.05)
+            if app.game.round_logs[0].actions:
+                break
+        assert len(app.game.round_logs[0].actions) == 1
+        assert app.log_lines[-1].startswith("Ada ")
+        assert not app.session.human_to_move
+        await pilot.press("f")  # the rest at once
+        assert app.session.human_to_move or isinstance(app.screen, RoundEndScreen)
+
+
+async def test_another_game_and_quit() -> None:
+    app = make_app("scat", 2, 30, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(app, pilot, 30)
+        first = app.game
+        await pilot.press("n")
+        assert not isinstance(app.screen, GameOverScreen)
+        assert app.game is not first
+        assert app.session.game_number == 2
+        assert app.game.round >= 1
+        assert first.events[0] is not app.game.events[0]
+        assert "game 2" in screen_text(app)
+        assert all("wins the game" not in line and "win the game" not in line for line in app.log_lines)
+        await play_to_end(app, pilot, 31)
+        await pilot.press("q")
+    assert app.return_value is None
+    assert not app.is_running
+
+
+async def test_same_seed_same_game() -> None:
+    games = []
+    for _ in range(2):
+        app = make_app("scat", 3, 42, bots="random", lives=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_to_end(app, pilot, 1)
+            games.append([str(event) for event in app.game.events])
+    assert games[0] == games[1]
+
+
+# ---------------------------------------------------------------------------------- records
+
+
+async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None:
+    from thirtyone.record import GameRecord
+
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 3, 50, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s", "1", "q")
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    assert record.seats == ("you", "Ada (basic)", "Bea (basic)")
+    assert record.event == "thirtyone play"
+    assert record.winner is None
+    assert record.action_count == len(app.game.round_logs[-1].actions) + sum(
+        len(log.actions) for log in app.game.round_logs[:-1]
+    )
+    assert record.replay().events == app.game.events
+    assert app.notes == [f"Game record saved to {path}"]
+
+    app = make_app("scat", 2, 51, lives=1, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(app, pilot, 51)
+        assert "Game record saved to" in screen_text(app)
+        assert app.notes == [f"Game record saved to {path}"]
+        final = list(app.game.events)
+        await pilot.press("n")
+        await to_my_move(app, pilot)
+        await pilot.press("s", "1", "q")
+    finished = GameRecord.loads(path.read_text(encoding="utf-8"))
+    assert finished.winner is not None
+    assert finished.replay().events == final
+    second = GameRecord.loads((tmp_path / "game-2.toml").read_text(encoding="utf-8"))
+    assert second.winner is None
+    assert second.replay().events == app.game.events
+    assert app.notes == [f"Game record saved to {path}", f"Game record saved to {tmp_path / 'game-2.toml'}"]
+
+
+# ---------------------------------------------------------------------------------- command line
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--players", "12"], "R2.1"),
+        (["--players", "1"], "R2.1"),
+        (["--players", "x"], "--players"),
+        (["--preset", "bridge"], "unknown preset"),
+        (["--bots", "chess"], "unknown bot"),
+        (["--players", "2", "--bots", "basic,random"], "2 bots named for 1 seats"),
+        (["--three-of-a-kind", "29"], "three_of_a_kind"),
+        (["--preset", "widow", "--throw-down"], "throw_down"),
+        (["--preset", "schwimmen", "--players", "9"], "R2.1"),
+        (["--lives", "0"], "lives"),
+        (["--seed", "abc"], "--seed"),
+        (["--name", "  "], "--name"),
+        (["--name", "a very long name indeed"], "--name"),
+        (["--delay", "-1"], "--delay"),
+        (["--record", "/no/such/folder/game.toml"], "--record"),
+    ],
+)
+def test_cli_refuses_bad_arguments_before_starting(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_run(self: ThirtyOneApp) -> None:
+        raise AssertionError("the app must not start")
+
+    monkeypatch.setattr(ThirtyOneApp, "run", no_run)
+    assert main(["play", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: ")
+    assert needle in err
+    assert err.count("\n") == 1
+
+
+def test_cli_starts_the_app_with_the_settings(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    started: list[PlaySettings] = []
+
+    def fake_run(self: ThirtyOneApp) -> None:
+        started.append(self.settings)
+
+    monkeypatch.setattr(ThirtyOneApp, "run", fake_run)
+    argv = ["play", "--players", "3", "--bots", "random,basic", "--seed", "9", "--fast", "--preset", "namu",
+            "--lives", "5", "--name", "Sam", "--record", str(tmp_path / "r.toml")]  # fmt: skip
+    assert main(argv) == 0
+    (settings,) = started
+    assert settings.players == 3
+    assert settings.bots == ("random", "basic")
+    assert settings.seed == 9
+    assert settings.fast
+    assert settings.delay == 0
+    assert settings.name == "Sam"
+    assert settings.rules == Rules.preset("namu", lives=5)
+    assert settings.record == tmp_path / "r.toml"
+    assert settings.seat_names() == ("Sam", "Ada (random)", "Bea (basic)")
+
+
+async def test_cards_can_be_clicked() -> None:
+    app = make_app("scat", 3, 12)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        top = app.session.view().discard_top
+        assert top is not None
+        # the content starts inside the border (1) and the padding (1 column)
+        await pilot.click(TablePanel, offset=(2 + 9, 1 + 0))  # the discard pile's top card
+        view = app.session.view()
+        assert view.phase is Phase.DISCARD
+        assert view.taken_from_pile == top
+        assert view.hand is not None
+        first = view.hand[0]
+        await pilot.click(TablePanel, offset=(2 + 1, 1 + 5))  # my first card
+        mine = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
+        assert str(mine[-1].action) == f"discard {first}"
