@@ -446,17 +446,25 @@ def check_privacy(game: Game) -> None:
     if rules.mode == "widow":
         assert game.widow_face_up == public.widow_up
     result = game.last_result
-    revealed: set[Card] = set()
     if result is not None:
         if result.end in ("blitz", "dealt_blitz"):  # R5.1: only the 31 is shown
-            assert all((hand is not None) == (seat in result.blitz) for seat, hand in enumerate(result.hands))
+            shown = result.public().hands
+            assert all((hand is not None) == (seat in result.blitz) for seat, hand in enumerate(shown))
         if result.round == game.round:
             assert game.is_over
-            revealed = {card for hand in result.hands for card in hand or ()}
         else:
             assert result.round < game.round
     for viewer in range(game.players):
         view = game.view(viewer)
+        seen_result = view.last_result
+        revealed: set[Card] = set()
+        if result is not None:
+            assert seen_result == result.for_seat(viewer)
+            assert seen_result is not None
+            if result.end in ("blitz", "dealt_blitz") and result.hands[viewer] is not None:
+                assert seen_result.hands[viewer] == result.hands[viewer]  # one's own hand is no secret
+            if result.round == game.round:
+                revealed = {card for hand in seen_result.hands for card in hand or ()}
         hidden: dict[Card, str] = dict.fromkeys(stock, "the stock")
         if rules.mode == "widow" and not public.widow_up:
             hidden.update(dict.fromkeys(game.widow, "the face-down widow"))
@@ -490,8 +498,8 @@ def check_privacy(game: Game) -> None:
             now.update(status.known_cards)
         for action in view.legal_actions:
             now.update(action_cards(action))
-        if result is not None and result.round == game.round:
-            for hand in result.hands:
+        if seen_result is not None and seen_result.round == game.round:
+            for hand in seen_result.hands:
                 now.update(hand or ())
         leaked = {card: hidden[card] for card in now if card in hidden}
         assert not leaked, f"seat {viewer}'s view shows {leaked}"

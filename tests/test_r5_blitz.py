@@ -61,8 +61,13 @@ def test_r5_1_thirty_one_ends_the_round_at_once_others_lose_one():
     assert losses(result) == [(0, 1, "R5.1"), (2, 1, "R5.1")]
     assert result.hands[1] == parse_cards("Ad Kd Td")
     assert result.values[1] == 31
-    assert result.hands[0] is None
-    assert result.hands[2] is None
+    assert result.hands[0] == parse_cards("2h 4s 6c")  # the all-seeing result holds every hand
+    shown = result.public()  # R5.1: at the table only the 31 is shown
+    assert shown.hands[1] == parse_cards("Ad Kd Td")
+    assert shown.hands[0] is None
+    assert shown.hands[2] is None
+    assert result.for_seat(0).hands[0] == parse_cards("2h 4s 6c")  # and each player still knows their own
+    assert result.for_seat(0).hands[2] is None
     assert result.remaining == (3, 4, 3)
     assert game.round == 2  # dealt again without any action
     assert game.dealer == 1

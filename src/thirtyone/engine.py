@@ -647,11 +647,7 @@ class Game:
         self._remaining = after
         if going:
             self._eliminations.append(tuple(going))
-        reveal = not blitz
-        hands = tuple(
-            tuple(self._hands[seat]) if seat in self._active and (reveal or seat in blitz) else None
-            for seat in range(self.players)
-        )
+        hands = tuple(tuple(self._hands[seat]) if seat in self._active else None for seat in range(self.players))
         values = tuple(None if hand is None else value_from_half(self._value(list(hand))) for hand in hands)
         result = RoundResult(
             round=self.round,
@@ -769,10 +765,9 @@ class Game:
     def _emit(self, event: Event) -> None:
         """Log an event, and each seat's form of it in that seat's history of the round."""
         self.events.append(event)
-        if isinstance(event, Acted) and event.private:
-            hidden = event.for_seat(-1)
+        if isinstance(event, RoundEnded) or (isinstance(event, Acted) and event.private):
             for seat, seen in enumerate(self._seen):
-                seen.append(event if seat == event.seat else hidden)
+                seen.append(event.for_seat(seat))
         else:
             for seen in self._seen:
                 seen.append(event)
@@ -824,7 +819,7 @@ class Game:
             turn=self._turns,
             taken_from_pile=self._taken if my_move else None,
             history=tuple(self._seen[seat]),
-            last_result=self.last_result,
+            last_result=None if self.last_result is None else self.last_result.for_seat(seat),
             legal_actions=self.legal_actions() if my_move else (),
         )
 

@@ -97,8 +97,10 @@ class Loss:
 class RoundResult:
     """The outcome of one round.
 
-    ``hands`` and ``values`` are indexed by seat; they show every hand after a showdown and only
-    the blitz hands after a blitz (``None`` elsewhere). ``losses`` are what the rules charged;
+    ``hands`` and ``values`` are indexed by seat (``None`` for a seat not in the round, or one a
+    viewer may not see). ``Game.last_result`` and ``Game.events`` hold every hand; what a player
+    is shown is :meth:`for_seat`: every hand after a showdown, but after a blitz only the blitz
+    hands and the player's own. ``losses`` are what the rules charged;
     ``remaining`` is each seat's remaining losses afterwards (R2.4), which R2.6 may have capped
     (``saved_by_r2_6``). ``eliminated`` lists the seats this round put out.
     """
@@ -116,6 +118,23 @@ class RoundResult:
     saved_by_r2_6: bool
     turns: int
 
+    def for_seat(self, seat: int) -> RoundResult:
+        """The result as ``seat`` sees it (``-1``: as anyone at the table sees it, see :meth:`public`)."""
+        if self.end not in ("blitz", "dealt_blitz"):
+            return self
+        hidden = [other not in self.blitz and other != seat for other in range(len(self.hands))]
+        if not any(hidden[other] and hand is not None for other, hand in enumerate(self.hands)):
+            return self
+        return replace(
+            self,
+            hands=tuple(None if hide else hand for hide, hand in zip(hidden, self.hands, strict=True)),
+            values=tuple(None if hide else value for hide, value in zip(hidden, self.values, strict=True)),
+        )
+
+    def public(self) -> RoundResult:
+        """The result as shown at the table: every hand after a showdown, the blitz hands after a blitz."""
+        return self.for_seat(-1)
+
     def lives_lost(self, seat: int) -> int:
         """Lives the rules charged ``seat`` this round (0 if none)."""
         return sum(loss.lives for loss in self.losses if loss.seat == seat)
@@ -128,7 +147,8 @@ class RoundEnded:
     result: RoundResult
 
     def for_seat(self, seat: int) -> RoundEnded:
-        return self
+        result = self.result.for_seat(seat)
+        return self if result is self.result else RoundEnded(result)
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,7 @@ class RoundRecord:
     ``round`` counts from 1; ``dealer`` is a seat; ``deck`` is the full deck order, top card first
     (52 or 32 cards, R1.1); ``reshuffles`` holds the new stock of each reshuffle in order, top
     first (R4.3); ``actions`` is every ``(seat, action)`` of the round in order; ``result`` is the
-    round's result, or ``None`` for a round still being played (only the last round of an
+    round's result as shown at the table (:meth:`RoundResult.public`), or ``None`` for a round still being played (only the last round of an
     unfinished game).
     """
 
@@ -174,7 +174,7 @@ class GameRecord:
                 deck=tuple(log.deck),
                 reshuffles=tuple(tuple(order) for order in log.reshuffles),
                 actions=tuple(log.actions),
-                result=log.result,
+                result=None if log.result is None else log.result.public(),
             )
             for log in game.round_logs
         )
@@ -852,7 +852,7 @@ class _Replayer:
                     f"round {index + 1}: the replay ends the round ({describe_end(result)}), "
                     "but the record gives no result"
                 )
-            difference = _difference(rnd.result, result)
+            difference = _difference(rnd.result, result.public())
             if difference is not None:
                 raise RecordError(f"round {index + 1}: the recorded result differs from the replay: {difference}")
             self.checked += 1

@@ -21,7 +21,6 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
-from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
@@ -62,7 +61,6 @@ class ThirtyOneApp(App[None]):
         self.feedback = Text("")
         self.waiting_for: str = "start"
         self._timer: Timer | None = None
-        self._hand_seen: tuple[int, tuple[Card, ...]] | None = None
 
     @property
     def game(self) -> Game:
@@ -142,11 +140,8 @@ class ThirtyOneApp(App[None]):
         """Show the showdown until the person closes it; then go on."""
         self.waiting_for = "showdown"
         last = self.game.is_over and result == self.game.last_result
-        own = self._hand_seen[1] if self._hand_seen is not None and self._hand_seen[0] == result.round else None
         self.refresh_table(keys=False)
-        screen = RoundEndScreen(
-            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, own_hand=own
-        )
+        screen = RoundEndScreen(result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last)
         self.push_screen(screen, callback=lambda _: self.advance())
 
     def show_game_over(self) -> None:
@@ -263,8 +258,6 @@ class ThirtyOneApp(App[None]):
     def refresh_table(self, *, keys: bool = True) -> None:
         """Redraw the title, players, table, status line and key line from the person's view."""
         view = self.session.view()
-        if view.hand is not None and len(view.hand) == 3:
-            self._hand_seen = (view.round, view.hand)
         rules = self.settings.rules
         seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
         self.query_one("#title", Static).update(

@@ -247,7 +247,7 @@ class KeyBar(Static):
 class RoundEndScreen(ModalScreen[None]):
     """The showdown of a round: every hand shown with its value, the lives each player lost and
     why (rule and reason), who went onto the grace life or out, and the R2.6 note. After a blitz
-    only the blitz hands are shown, and the viewer's own (``own_hand``, which the viewer knows).
+    only the blitz hands are shown, and the viewer's own (``RoundResult.for_seat``).
     ``enter``, ``space`` or ``escape`` closes it."""
 
     DEFAULT_CSS = """
@@ -269,10 +269,8 @@ class RoundEndScreen(ModalScreen[None]):
         *,
         viewer: int = 0,
         last: bool = False,
-        own_hand: Sequence[Card] | None = None,
     ) -> None:
         super().__init__()
-        self.own_hand = tuple(own_hand) if own_hand is not None else None
         self.result = result
         self.lines = tuple(lines)
         self.names = tuple(names)
@@ -308,8 +306,6 @@ class RoundEndScreen(ModalScreen[None]):
                 continue  # out before this round
             hand = result.hands[seat]
             value = result.values[seat]
-            if hand is None and seat == self.viewer and self.own_hand is not None:
-                hand, value = self.own_hand, hand_value(self.own_hand, self.rules)
             who = Text(name, style="bold" if seat == self.viewer else "")
             if seat == result.knocker:
                 who.append(" knocked", style="bold magenta")
