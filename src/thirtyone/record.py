@@ -95,8 +95,8 @@ class RoundRecord:
     ``round`` counts from 1; ``dealer`` is a seat; ``deck`` is the full deck order, top card first
     (52 or 32 cards, R1.1); ``reshuffles`` holds the new stock of each reshuffle in order, top
     first (R4.3); ``actions`` is every ``(seat, action)`` of the round in order; ``result`` is the
-    round's result as shown at the table (:meth:`RoundResult.public`), or ``None`` for a round still being played (only the last round of an
-    unfinished game).
+    round's result as shown at the table (``RoundResult.public()``), or ``None`` for a round still
+    being played (only the last round of an unfinished game).
     """
 
     round: int
