@@ -41,3 +41,13 @@ def test_core_imports_only_the_standard_library():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_readme_lists_every_preset_and_option():
+    from thirtyone.rules import OPTIONS, PRESETS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in PRESETS:
+        assert f"`{name}`" in readme, f"README does not describe preset {name}"
+    for name in OPTIONS:
+        assert f"| `{name}` |" in readme, f"README's option table lacks {name}"

@@ -604,7 +604,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         (["--players", "x"], "--players"),
         (["--preset", "bridge"], "unknown preset"),
         (["--bots", "chess"], "unknown bot"),
-        (["--players", "2", "--bots", "basic,random"], "2 bots named for 1 seats"),
+        (["--players", "2", "--bots", "basic,random"], "2 bots named for 1 bot seat:"),
         (["--three-of-a-kind", "29"], "three_of_a_kind"),
         (["--preset", "widow", "--throw-down"], "throw_down"),
         (["--preset", "schwimmen", "--players", "9"], "R2.1"),

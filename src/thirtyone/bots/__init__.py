@@ -57,5 +57,7 @@ def parse_bot_list(text: str, count: int) -> list[str]:
         if name not in BOTS:
             raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
     if len(names) > count:
-        raise UnknownBotError(f"{len(names)} bots named for {count} seats: name at most {count}")
+        raise UnknownBotError(
+            f"{len(names)} bots named for {count} bot seat{'s' if count != 1 else ''}: name at most {count}"
+        )
     return names + [names[-1]] * (count - len(names))

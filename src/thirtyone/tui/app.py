@@ -109,6 +109,8 @@ class ThirtyOneApp(App[None]):
                 return
             if self.session.human_to_move:
                 self.waiting_for = "you"
+                if self.feedback.plain.startswith("Wait:"):
+                    self.set_feedback("")  # the wait is over
                 return
             self.waiting_for = "bots"
             if not self.fast:
