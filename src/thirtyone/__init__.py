@@ -30,6 +30,7 @@ from thirtyone.errors import (
     ActionError,
     CardError,
     IllegalActionError,
+    PositionError,
     RecordError,
     RulesError,
     ThirtyOneError,
@@ -45,6 +46,7 @@ from thirtyone.events import (
     RoundResult,
     RoundStarted,
 )
+from thirtyone.position import Position
 from thirtyone.rules import PRESETS, Rules
 from thirtyone.scoring import hand_value, is_blitz
 from thirtyone.views import Phase, PlayerView, SeatStatus, Standing
@@ -73,9 +75,11 @@ __all__ = [
     "SeededChance",
     "Game",
     "RoundLog",
+    "Position",
     "ActionError",
     "CardError",
     "IllegalActionError",
+    "PositionError",
     "RecordError",
     "RulesError",
     "ThirtyOneError",

@@ -14,7 +14,7 @@ from typing import Protocol
 from thirtyone.cards import Card, format_cards
 from thirtyone.errors import CardError
 
-__all__ = ["Chance", "SeededChance", "ScriptedChance", "check_permutation"]
+__all__ = ["Chance", "SeededChance", "ScriptedChance", "DuplicateChance", "check_permutation"]
 
 
 class Chance(Protocol):
@@ -111,3 +111,32 @@ def check_permutation(order: Sequence[Card], cards: Sequence[Card], what: str) -
         if repeated:
             parts.append(f"repeated {format_cards(repeated)}")
         raise CardError(f"{what} is not a permutation of its cards: {'; '.join(parts)}")
+
+
+class DuplicateChance:
+    """Chance that depends only on ``seed``, the round number and the reshuffle's number in the
+    round: whatever happened before, round ``r`` of two games with the same seed is dealt the same
+    deck order. Duplicate play (the same deals with the players rotated through the seats) uses it
+    so that the luck of the cards cancels out."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._reshuffles: dict[int, int] = {}
+
+    def _rng(self, *key: object) -> random.Random:
+        return random.Random("/".join(map(str, (self.seed, *key))))
+
+    def first_dealer(self, players: int) -> int:
+        return self._rng("dealer").randrange(players)
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
+        order = list(deck)
+        self._rng("deal", round).shuffle(order)
+        return order
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+        number = self._reshuffles.get(round, 0) + 1
+        self._reshuffles[round] = number
+        order = list(cards)
+        self._rng("reshuffle", round, number).shuffle(order)
+        return order

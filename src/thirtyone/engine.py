@@ -48,6 +48,7 @@ from thirtyone.events import (
     RoundResult,
     RoundStarted,
 )
+from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
 from thirtyone.views import Phase, PlayerView, SeatStatus, Standing
@@ -124,9 +125,14 @@ class Game:
     ) -> None:
         rules = Rules() if rules is None else rules
         rules.check_players(players)
+        self._start_match(rules, players, chance if chance is not None else SeededChance(seed))
+        self.dealer = self._chance.first_dealer(players)  # R3.1
+        self._deal()
+
+    def _start_match(self, rules: Rules, players: int, chance: Chance) -> None:
         self.rules = rules
         self.players = players
-        self._chance: Chance = chance if chance is not None else SeededChance(seed)
+        self._chance = chance
         self._half = half_points(rules)
         self._grace = 1 if rules.grace_life else 0
         self._remaining = [rules.lives + self._grace] * players
@@ -136,9 +142,83 @@ class Game:
         self.round_logs: list[RoundLog] = []
         self.winner: int | None = None
         self.last_result: RoundResult | None = None
-        self.dealer = self._chance.first_dealer(players)  # R3.1
         self.round = 0
-        self._deal()
+
+    @classmethod
+    def from_position(cls, position: Position, *, seed: int | None = None, chance: Chance | None = None) -> Game:
+        """A game that goes on from ``position``: the rest of its round, then new rounds dealt
+        from ``chance`` (default ``SeededChance(seed)``), which also gives any reshuffle. The
+        game's ``events`` start here; its first ``round_logs`` entry has no deck order, so it
+        cannot be saved as a record. Seats already out share a place in the standings.
+
+        Raises:
+            PositionError: when no game can be in that position.
+        """
+        position.check()
+        game = cls.__new__(cls)
+        game._start_match(position.rules, position.players, chance if chance is not None else SeededChance(seed))
+        game._load(position)
+        return game
+
+    def _load(self, position: Position) -> None:
+        players = self.players
+        self._remaining = list(position.remaining_losses())
+        self._out = [left == 0 for left in self._remaining]
+        out = tuple(seat for seat in range(players) if self._out[seat])
+        if out:
+            self._eliminations.append(out)  # their order is not in a position: they share a place
+        self.dealer = position.dealer
+        self.round = position.round
+        self._begin_round()
+        self.round_logs.append(RoundLog(self.round, self.dealer, ()))
+        self._hands = [list(hand) for hand in position.hands]
+        self._stock = list(position.stock[::-1])
+        self._pile = list(position.discard_pile)
+        self._widow = list(position.widow)
+        self._widow_up = position.widow_face_up
+        known = position.known_cards or ((),) * players
+        self._known = [list(cards) for cards in known]
+        self._looked = list(position.looked) if position.looked is not None else [True] * players
+        self._knocker = position.knocker
+        if position.knocker is not None:
+            seat, count = position.to_move, 0
+            while seat != position.knocker:
+                count += 1
+                seat = self._next[seat]
+            self._final_turns = count
+        self._turns = position.turn
+        self._passes = position.passes
+        self._taken = position.taken_from_pile
+        self.phase = position.phase
+        self._seat = position.to_move
+
+    def position(self) -> Position:
+        """The current position (see :class:`~thirtyone.position.Position`).
+
+        Raises:
+            IllegalActionError: once the game is over.
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("the game is over; it has no position")
+        return Position(
+            rules=self.rules,
+            dealer=self.dealer,
+            to_move=self._seat,
+            phase=self.phase,
+            hands=tuple(tuple(hand) for hand in self._hands),
+            stock=tuple(self._stock[::-1]),
+            discard_pile=tuple(self._pile),
+            widow=tuple(self._widow),
+            widow_face_up=self._widow_up,
+            remaining=tuple(self._remaining),
+            knocker=self._knocker,
+            turn=self._turns,
+            passes=self._passes,
+            taken_from_pile=self._taken,
+            looked=tuple(self._looked),
+            known_cards=tuple(tuple(known) for known in self._known),
+            round=self.round,
+        )
 
     # ------------------------------------------------------------------ public state
 
@@ -685,18 +765,8 @@ class Game:
         self.round += 1
         rules = self.rules
         players = self.players
-        active = self.active_seats
-        self._active = active
-        nxt = [0] * players
-        for i, seat in enumerate(active):
-            nxt[seat] = active[(i + 1) % len(active)]
-        for seat in range(players):
-            if self._out[seat]:
-                after = (seat + 1) % players
-                while self._out[after]:
-                    after = (after + 1) % players
-                nxt[seat] = after
-        self._next = nxt
+        self._begin_round()
+        active, nxt = self._active, self._next
         deck = self._chance.deal_order(full_deck(rules.deck), self.round)
         if not self._trusted_chance():
             check_permutation(deck, full_deck(rules.deck), f"round {self.round}: the deck order")
@@ -704,31 +774,24 @@ class Game:
         first = nxt[self.dealer]
         order = active[active.index(first) :] + active[: active.index(first)]
         hands: list[list[Card]] = [[] for _ in range(players)]
-        position = 0
+        at = 0
         for _ in range(3):
             for seat in order:
-                hands[seat].append(deck[position])
-                position += 1
+                hands[seat].append(deck[at])
+                at += 1
         self._hands = hands
         self._known = [[] for _ in range(players)]
         self._looked = [not rules.throw_down] * players
         if rules.mode == "draw":
-            self._pile = [deck[position]]  # R3.3
-            self._stock = deck[position + 1 :][::-1]
+            self._pile = [deck[at]]  # R3.3
+            self._stock = deck[at + 1 :][::-1]
             self._widow = []
             self._widow_up = False
         else:
             self._pile = []
-            self._widow = list(deck[position : position + 3])  # R3.4
-            self._stock = deck[position + 3 :][::-1]
+            self._widow = list(deck[at : at + 3])  # R3.4
+            self._stock = deck[at + 3 :][::-1]
             self._widow_up = False
-        self._knocker = None
-        self._final_turns = 0
-        self._turns = 0
-        self._passes = 0
-        self._taken = None
-        self._round_start = len(self.events)
-        self._seen = [[] for _ in range(players)]
         self._emit(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
         if self._dealt_blitz():
             return
@@ -741,6 +804,26 @@ class Game:
         else:
             self.phase = Phase.TURN
             self._seat = first
+
+    def _begin_round(self) -> None:
+        """Reset the round's counters and work out who plays after whom (R6.2: the out are skipped)."""
+        players = self.players
+        active = self.active_seats
+        self._active = active
+        nxt = [0] * players
+        for seat in range(players):
+            after = (seat + 1) % players
+            while self._out[after]:
+                after = (after + 1) % players
+            nxt[seat] = after
+        self._next = nxt
+        self._knocker = None
+        self._final_turns = 0
+        self._turns = 0
+        self._passes = 0
+        self._taken = None
+        self._round_start = len(self.events)
+        self._seen = [[] for _ in range(players)]
 
     def _trusted_chance(self) -> bool:
         return type(self._chance) is SeededChance

@@ -10,6 +10,7 @@ __all__ = [
     "ActionError",
     "IllegalActionError",
     "RecordError",
+    "PositionError",
 ]
 
 
@@ -39,3 +40,8 @@ class IllegalActionError(ThirtyOneError):
 class RecordError(ThirtyOneError):
     """A game record that cannot be read, or whose replay does not match what it says.
     The message names the round, the action index and the rule where it applies."""
+
+
+class PositionError(ThirtyOneError):
+    """A :class:`~thirtyone.position.Position` that no game can be in (a card missing or
+    twice, a hand of the wrong size, a seat to move that is out, …)."""
