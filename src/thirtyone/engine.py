@@ -275,6 +275,30 @@ class Game:
         """The value of seat ``seat``'s three cards (all-seeing)."""
         return value_from_half(self._value(self._hands[seat]))
 
+    def next_seat(self, seat: int) -> int:
+        """The seat still in the game that plays after ``seat`` (clockwise, R2.1, R6.2)."""
+        return self._next[seat]
+
+    def known_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards seat ``seat`` is publicly known to hold: taken face up and not given away since."""
+        return tuple(self._known[seat])
+
+    @property
+    def taken_from_pile(self) -> Card | None:
+        """The card the seat to move took from the discard pile this turn (R4.2), if any."""
+        return self._taken
+
+    def unseen_by(self, seat: int) -> tuple[Card, ...]:
+        """Cards seat ``seat`` has no sight of (the stock and others' hidden cards), in index order:
+        not its own hand, the discard pile or set-aside widows (R4.4), the face-up widow, or cards
+        others are known to hold."""
+        seen = set(self._hands[seat]) | set(self._pile)
+        if self._widow_up:
+            seen.update(self._widow)
+        for known in self._known:
+            seen.update(known)
+        return tuple(card for card in full_deck(self.rules.deck) if card not in seen)
+
     def remaining(self, seat: int) -> int:
         """Losses seat ``seat`` can still take before it is out (R2.4)."""
         return self._remaining[seat]

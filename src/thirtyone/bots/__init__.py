@@ -6,7 +6,7 @@
 >>> make_bot("grandmaster")
 Traceback (most recent call last):
 ...
-thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic
+thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic
 """
 
 from __future__ import annotations
@@ -15,14 +15,26 @@ from collections.abc import Callable
 
 from thirtyone.bots.base import Bot, SeededBot
 from thirtyone.bots.basic import BasicBot
+from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
 
-__all__ = ["Bot", "SeededBot", "BasicBot", "RandomBot", "BOTS", "make_bot", "parse_bot_list", "UnknownBotError"]
+__all__ = [
+    "Bot",
+    "SeededBot",
+    "BasicBot",
+    "HeuristicBot",
+    "RandomBot",
+    "BOTS",
+    "make_bot",
+    "parse_bot_list",
+    "UnknownBotError",
+]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "basic": BasicBot,
+    "heuristic": HeuristicBot,
 }
 """Bot factories by name: each takes a seed."""
 

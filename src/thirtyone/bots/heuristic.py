@@ -1,0 +1,315 @@
+"""``heuristic``: a card-counting player with a knock threshold that reads the table.
+
+- **Memory.** Every public card: the discard pile's contents, the widows set aside, the cards each
+  opponent took face up (:class:`~thirtyone.bots.knowledge.Knowledge`). The rest are *unseen*.
+- **Drawing** (draw mode). The exact expected value of a stock draw — the mean, over the unseen
+  cards, of the best three of four — against the known value of taking the discard pile's top card.
+- **Discarding.** Keep the best value; among equal discards, never feed the next player a card of
+  a suit it is known to collect (above all one that would make its 31), then throw the lowest.
+- **Widow mode.** Exchange one, exchange all, or pass, judged the same way: the value kept now,
+  minus what the widow left behind offers the next player.
+- **Knocking.** When the hand beats what the others can expect to hold after one more turn (the
+  growth curve of this deck and mode, STRATEGY.md) by a margin that depends on the preset's knock
+  penalty, the number of players left, the seat (later seats need more), its own lives and the
+  opponents' known cards; never below a floor, never on a first turn with a weak hand.
+
+The same policy drives the expert's rollouts, through :func:`rollout_action`, which reads the
+simulated :class:`~thirtyone.engine.Game` directly instead of a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from thirtyone.actions import (
+    PILE,
+    STOCK,
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+)
+from thirtyone.bots.base import SeededBot
+from thirtyone.bots.knowledge import Knowledge
+from thirtyone.cards import Card
+from thirtyone.engine import Game
+from thirtyone.rules import Rules
+from thirtyone.scoring import half_points
+from thirtyone.views import Phase, PlayerView
+
+__all__ = ["HeuristicBot", "Style", "style_for", "knock_bar", "rollout_action", "stock_draw_value"]
+
+_AB = 52 * 52
+_DRAW_STOCK, _DRAW_PILE, _KNOCK, _PASS = Draw(STOCK), Draw(PILE), Knock(), Pass()
+
+# Mean hand value at a player's t-th turn with greedy play (measured with this engine's presets).
+_GROWTH_52_DRAW = (13.1, 16.9, 19.5, 21.8, 23.4, 24.6, 25.5, 26.2, 26.8, 27.3)
+_GROWTH_52_WIDOW = (13.1, 17.6, 21.0, 22.8, 24.1, 25.1, 25.9, 26.5, 27.0, 27.4)
+_GROWTH_32 = (16.2, 23.3, 26.0, 27.4, 28.0, 28.4, 28.9, 29.0, 29.2, 29.4)
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Tuning of the heuristic for one ruleset (points, unless said otherwise).
+
+    ``margin`` is how far above the others' expected value after their last turn a hand must be
+    to knock; ``floor`` the least value it ever knocks with; ``seat_step`` what each later seat
+    adds; ``crowd_step`` what each player beyond two takes off; ``last_life`` what it adds when one
+    more loss could put it out; ``feed_cost`` how much value it gives up rather than feed the next
+    player; ``blind_widow`` the hand value under which it takes an unseen widow or second hand.
+    """
+
+    margin: float
+    floor: float
+    seat_step: float = 0.3
+    crowd_step: float = 0.5
+    last_life: float = 1.0
+    feed_cost: float = 1.0
+    blind_widow: float = 13.0
+
+
+_STYLES = {
+    "scat": Style(margin=0.0, floor=20.0),
+    "widow": Style(margin=3.0, floor=22.0),
+    "namu": Style(margin=0.5, floor=19.0),
+    "namu_risky": Style(margin=3.0, floor=22.0),
+    "plain": Style(margin=0.0, floor=19.0),
+}
+
+
+def style_for(rules: Rules) -> Style:
+    """The style for a ruleset: by its knock penalty, with a 32-card deck's blind-widow level."""
+    style = _STYLES[rules.knock_penalty]
+    if rules.deck == 32:
+        return Style(
+            style.margin,
+            max(style.floor, 24.0),
+            style.seat_step,
+            style.crowd_step,
+            style.last_life,
+            style.feed_cost,
+            blind_widow=16.0,
+        )
+    return style
+
+
+def _growth(rules: Rules) -> tuple[float, ...]:
+    if rules.deck == 32:
+        return _GROWTH_32
+    return _GROWTH_52_DRAW if rules.mode == "draw" else _GROWTH_52_WIDOW
+
+
+def knock_bar(
+    rules: Rules,
+    turn: int,
+    players: int,
+    seat_offset: int,
+    remaining: int,
+    strong_opponents: int = 0,
+) -> int:
+    """Half points a hand needs to knock.
+
+    ``turn`` counts the round's completed turns, ``players`` the seats still in, ``seat_offset``
+    this seat's place after the dealer (1 = first to play), ``remaining`` its remaining losses
+    (R2.4), ``strong_opponents`` how many opponents are known to hold two cards of one suit.
+    """
+    style = style_for(rules)
+    growth = _growth(rules)
+    own_turn = turn // players
+    expected = growth[min(own_turn + 1, len(growth) - 1)]
+    bar = expected + style.margin + style.seat_step * (seat_offset - 1) - style.crowd_step * (players - 2)
+    penalty = 2 if rules.knock_penalty in ("scat", "widow", "namu_risky") else 1
+    if remaining <= penalty:
+        bar += style.last_life
+    bar += 0.5 * strong_opponents
+    return round(2 * max(bar, style.floor))
+
+
+def stock_draw_value(hand: Sequence[Card], unseen: Sequence[Card], table: Sequence[int]) -> float:
+    """Expected half points after drawing one of ``unseen`` at random and discarding the best card."""
+    a, b, c = hand
+    base = table[a * _AB + b * 52 + c]
+    ab = a * _AB + b * 52
+    ac = a * _AB + c * 52
+    bc = b * _AB + c * 52
+    total = 0
+    for d in unseen:
+        best = base
+        x = table[ab + d]
+        if x > best:
+            best = x
+        x = table[ac + d]
+        if x > best:
+            best = x
+        x = table[bc + d]
+        if x > best:
+            best = x
+        total += best
+    return total / len(unseen) if unseen else float(base)
+
+
+def _best_with(hand: Sequence[Card], card: Card, table: Sequence[int]) -> int:
+    """Best half points of three from ``hand`` plus ``card``, keeping ``card``."""
+    a, b, c = hand
+    return max(table[a * _AB + b * 52 + card], table[a * _AB + c * 52 + card], table[b * _AB + c * 52 + card])
+
+
+def _feed(card: Card, collector: Sequence[Card], table: Sequence[int]) -> int:
+    """Half points ``card`` adds to what ``collector`` (known cards of the next player) shows of its suit."""
+    same = [other for other in collector if other.suit == card.suit]
+    if not same:
+        return 0
+    return 2 * (card.points + sum(other.points for other in same))
+
+
+class HeuristicBot(SeededBot):
+    """The card-counting heuristic player; see the module docstring."""
+
+    name = "heuristic"
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        phase = view.phase
+        if phase is Phase.LOOK:
+            return Look()
+        hand = view.hand
+        assert hand is not None, "a bot is asked to move only once it has looked"
+        rules = view.rules
+        table = half_points(rules)
+        style = style_for(rules)
+        if phase is Phase.DEALER_CHOICE:
+            return Keep() if table[_index(hand)] >= 2 * style.blind_widow else TakeWidow()
+        knowledge = Knowledge.from_view(view)
+        nxt = _next_player(view)
+        if phase is Phase.DISCARD:
+            return Discard(_discard(hand, view.taken_from_pile, knowledge.known[nxt], table, style))
+        value = table[_index(hand)]
+        if _KNOCK in legal and value >= self._bar(view, knowledge):
+            return _KNOCK
+        if rules.mode == "draw":
+            top = view.discard_top
+            if _DRAW_STOCK not in legal:
+                return _DRAW_PILE
+            if top is None or _DRAW_PILE not in legal:
+                return _DRAW_STOCK
+            taking = _best_with(hand, top, table)
+            return _DRAW_PILE if taking >= stock_draw_value(hand, knowledge.unseen, table) else _DRAW_STOCK
+        return _widow_choice(hand, view.widow, legal, knowledge.known[nxt], table, style)
+
+    def _bar(self, view: PlayerView, knowledge: Knowledge) -> int:
+        active = view.active_seats
+        offset = (view.seat - view.dealer) % view.players
+        strong = sum(
+            1
+            for seat in active
+            if seat != view.seat and len({card.suit for card in knowledge.known[seat]}) < len(knowledge.known[seat])
+        )
+        return knock_bar(view.rules, view.turn, len(active), offset, view.seats[view.seat].remaining, strong)
+
+
+def _index(hand: Sequence[Card]) -> int:
+    a, b, c = hand
+    return a * _AB + b * 52 + c
+
+
+def _next_player(view: PlayerView) -> int:
+    seat = (view.seat + 1) % view.players
+    while view.seats[seat].out:
+        seat = (seat + 1) % view.players
+    return seat
+
+
+def _discard(
+    hand: Sequence[Card], taken: Card | None, collector: Sequence[Card], table: Sequence[int], style: Style
+) -> Card:
+    """The card to throw from four: best value kept, less the cost of feeding the next player."""
+    best: tuple[float, int, Card] | None = None
+    for i, card in enumerate(hand):
+        if card is taken:
+            continue
+        a, b, c = (other for j, other in enumerate(hand) if j != i)
+        kept = table[a * _AB + b * 52 + c]
+        fed = _feed(card, collector, table)
+        score = kept - (1000 if fed >= 62 else 2 * style.feed_cost * (fed > 0))
+        key = (score, -card.points, card)
+        if best is None or key > best:
+            best = key
+    assert best is not None
+    return best[2]
+
+
+def _widow_choice(
+    hand: Sequence[Card],
+    widow: Sequence[Card] | None,
+    legal: Sequence[Action],
+    collector: Sequence[Card],
+    table: Sequence[int],
+    style: Style,
+) -> Action:
+    value = table[_index(hand)]
+    if widow is None:  # R7.2: the face-down widow is worth a blind average hand
+        return ExchangeAll() if value < 2 * style.blind_widow and ExchangeAll() in legal else _PASS
+    best: tuple[float, Action] = (value - _leftover(widow, collector, table, style), _PASS)
+    for action in legal:
+        if isinstance(action, Exchange):
+            kept = [card for card in hand if card not in action.give] + list(action.take)
+            left = [card for card in widow if card not in action.take] + list(action.give)
+        elif isinstance(action, ExchangeAll):
+            kept, left = list(widow), list(hand)
+        else:
+            continue
+        score = table[_index(kept)] - _leftover(left, collector, table, style)
+        if score > best[0]:
+            best = (score, action)
+    return best[1]
+
+
+def _leftover(widow: Sequence[Card], collector: Sequence[Card], table: Sequence[int], style: Style) -> float:
+    """How much the widow left behind would help the next player: a 31 in it is a disaster."""
+    whole = table[_index(widow)]
+    if whole >= 62:
+        return 1000.0
+    fed = max((_feed(card, collector, table) for card in widow), default=0)
+    return 2 * style.feed_cost if fed >= 50 else 0.0
+
+
+def rollout_action(game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """The heuristic's move for ``seat`` in a simulated game, read from the game itself (the
+    same decisions as :class:`HeuristicBot`, with the discard pile and the known cards taken
+    from the game rather than rebuilt from a history)."""
+    phase = game.phase
+    rules = game.rules
+    table = half_points(rules)
+    style = style_for(rules)
+    if phase is Phase.LOOK:
+        return Look()
+    hand = game.hand(seat)
+    if phase is Phase.DEALER_CHOICE:
+        return Keep() if table[_index(hand)] >= 2 * style.blind_widow else TakeWidow()
+    nxt = game.next_seat(seat)
+    collector = game.known_cards(nxt)
+    if phase is Phase.DISCARD:
+        return Discard(_discard(hand, game.taken_from_pile, collector, table, style))
+    value = table[_index(hand)]
+    if _KNOCK in legal:
+        active = game.active_seats
+        bar = knock_bar(rules, game.turn, len(active), (seat - game.dealer) % game.players, game.remaining(seat))
+        if value >= bar:
+            return _KNOCK
+    if rules.mode == "draw":
+        pile = game.discard_pile
+        if _DRAW_STOCK not in legal:
+            return _DRAW_PILE
+        if not pile or _DRAW_PILE not in legal:
+            return _DRAW_STOCK
+        top = pile[-1]
+        unseen = game.unseen_by(seat)
+        return _DRAW_PILE if _best_with(hand, top, table) >= stock_draw_value(hand, unseen, table) else _DRAW_STOCK
+    widow = game.widow if game.widow_face_up else None
+    return _widow_choice(hand, widow, legal, collector, table, style)

@@ -1,0 +1,58 @@
+"""What a player can know from a view: the discard pile's cards (R4.4: every discard and every
+card taken from the pile is public), the cards set aside with old widows, the cards each opponent
+is known to hold, and the cards not seen anywhere (in the stock or in hidden hands)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from thirtyone.actions import PILE, Discard, Draw, Exchange
+from thirtyone.cards import Card, full_deck
+from thirtyone.events import Acted, NewWidow, Reshuffled, RoundStarted
+from thirtyone.views import PlayerView
+
+__all__ = ["Knowledge"]
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """``pile`` is the discard pile, bottom first; ``set_aside`` the widows set aside (R7.3);
+    ``known[seat]`` the cards seat ``seat`` is known to hold (for this seat: its own hand);
+    ``unseen`` every card this seat has no sight of, in index order; ``discarded[seat]`` the cards
+    that seat discarded or gave to the widow this round (a sign of suits it does not collect)."""
+
+    pile: tuple[Card, ...]
+    set_aside: tuple[Card, ...]
+    known: tuple[tuple[Card, ...], ...]
+    unseen: tuple[Card, ...]
+    discarded: tuple[tuple[Card, ...], ...]
+
+    @classmethod
+    def from_view(cls, view: PlayerView) -> Knowledge:
+        """Read everything public from ``view`` and its round history."""
+        pile: list[Card] = []
+        set_aside: list[Card] = []
+        discarded: list[list[Card]] = [[] for _ in range(view.players)]
+        for event in view.history:
+            if isinstance(event, Acted):
+                action = event.action
+                if isinstance(action, Discard):
+                    pile.append(action.card)
+                    discarded[event.seat].append(action.card)
+                elif isinstance(action, Draw) and action.source == PILE:
+                    pile.pop()
+                elif isinstance(action, Exchange):  # the cards given go face up into the widow
+                    discarded[event.seat].extend(action.give)
+            elif isinstance(event, RoundStarted):
+                pile = [] if event.upcard is None else [event.upcard]
+            elif isinstance(event, Reshuffled):
+                pile = pile[-1:]
+            elif isinstance(event, NewWidow):
+                set_aside.extend(event.set_aside)
+        own = view.hand or ()
+        known = tuple(own if status.seat == view.seat else status.known_cards for status in view.seats)
+        seen = set(pile) | set(set_aside) | set(view.widow or ())
+        for cards in known:
+            seen.update(cards)
+        unseen = tuple(card for card in full_deck(view.rules.deck) if card not in seen)
+        return cls(tuple(pile), tuple(set_aside), known, unseen, tuple(tuple(cards) for cards in discarded))
