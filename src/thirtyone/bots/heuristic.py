@@ -190,7 +190,7 @@ class HeuristicBot(SeededBot):
         if phase is Phase.DISCARD:
             return Discard(_discard(hand, view.taken_from_pile, knowledge.known[nxt], table, style))
         value = table[_index(hand)]
-        if _KNOCK in legal and value >= self._bar(view, knowledge):
+        if _KNOCK in legal and value >= self._bar(view, knowledge) and not _surely_lowest(view, knowledge, value):
             return _KNOCK
         if rules.mode == "draw":
             top = view.discard_top
@@ -211,6 +211,19 @@ class HeuristicBot(SeededBot):
             if seat != view.seat and len({card.suit for card in knowledge.known[seat]}) < len(knowledge.known[seat])
         )
         return knock_bar(view.rules, view.turn, len(active), offset, view.seats[view.seat].remaining, strong)
+
+
+def _known_floor(cards: Sequence[Card]) -> int:
+    """Half points a hand holding ``cards`` is worth at least (its best suit among them)."""
+    suits = [0, 0, 0, 0]
+    for card in cards:
+        suits[card.suit] += card.points
+    return 2 * max(suits)
+
+
+def _surely_lowest(view: PlayerView, knowledge: Knowledge, value: int) -> bool:
+    """True when every opponent is known to hold at least ``value``: a knock would lose."""
+    return all(_known_floor(knowledge.known[seat]) >= value for seat in view.active_seats if seat != view.seat)
 
 
 def _index(hand: Sequence[Card]) -> int:
