@@ -158,3 +158,16 @@ def test_duplicate_chance_deals_round_r_the_same_whatever_happened_before():
     play_out(other, random.Random(2))
     assert game.round_logs[0].deck == other.round_logs[0].deck
     assert game.round_logs[1].deck == other.round_logs[1].deck
+
+
+def test_rounds_stops_a_resumed_game_after_its_round():
+    game = Game(Rules(), 3, seed=8)
+    resumed = Game.from_position(game.position(), seed=1, rounds=1)
+    rng = random.Random(2)
+    play_out(resumed, rng)
+    assert resumed.is_over
+    assert resumed.winner is None
+    assert resumed.round == 1
+    assert resumed.last_result is not None
+    assert resumed.last_result.round == 1
+    assert resumed.legal_actions() == ()

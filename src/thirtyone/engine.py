@@ -143,13 +143,18 @@ class Game:
         self.winner: int | None = None
         self.last_result: RoundResult | None = None
         self.round = 0
+        self._stop_round: int | None = None
 
     @classmethod
-    def from_position(cls, position: Position, *, seed: int | None = None, chance: Chance | None = None) -> Game:
+    def from_position(
+        cls, position: Position, *, seed: int | None = None, chance: Chance | None = None, rounds: int | None = None
+    ) -> Game:
         """A game that goes on from ``position``: the rest of its round, then new rounds dealt
         from ``chance`` (default ``SeededChance(seed)``), which also gives any reshuffle. The
         game's ``events`` start here; its first ``round_logs`` entry has no deck order, so it
-        cannot be saved as a record. Seats already out share a place in the standings.
+        cannot be saved as a record. Seats already out share a place in the standings. With
+        ``rounds``, the game stops (``is_over``, and no winner unless one player is left) after
+        that many rounds: ``rounds=1`` plays out the position's round only, as searches do.
 
         Raises:
             PositionError: when no game can be in that position.
@@ -157,6 +162,8 @@ class Game:
         position.check()
         game = cls.__new__(cls)
         game._start_match(position.rules, position.players, chance if chance is not None else SeededChance(seed))
+        if rounds is not None:
+            game._stop_round = position.round + rounds - 1
         game._load(position)
         return game
 
@@ -776,6 +783,9 @@ class Game:
             self.phase = Phase.OVER
             self._emit(GameOver(active[0]))
             return
+        if self._stop_round is not None and self.round >= self._stop_round:
+            self.phase = Phase.OVER  # a search that asked for this round only
+            return
         dealer = (self.dealer + 1) % self.players  # R3.1: the deal passes clockwise
         while self._out[dealer]:
             dealer = (dealer + 1) % self.players
@@ -872,7 +882,11 @@ class Game:
     def _emit(self, event: Event) -> None:
         """Log an event, and each seat's form of it in that seat's history of the round."""
         self.events.append(event)
-        if isinstance(event, RoundEnded) or (isinstance(event, Acted) and event.private):
+        if isinstance(event, Acted) and event.private:
+            hidden = event.for_seat(-1)
+            for seat, seen in enumerate(self._seen):
+                seen.append(event if seat == event.seat else hidden)
+        elif isinstance(event, RoundEnded):
             for seat, seen in enumerate(self._seen):
                 seen.append(event.for_seat(seat))
         else:

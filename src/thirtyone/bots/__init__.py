@@ -1,12 +1,19 @@
-"""Bots: opponents for the terminal game and players for simulations.
+"""Bots: opponents for the terminal game and players for simulations and the arena.
 
->>> bot = make_bot("basic", seed=1)
->>> bot.name
+A bot is named by its level — ``random``, ``basic``, ``heuristic``, ``expert`` — or by the terminal
+game's words for them: ``easy`` (basic), ``medium`` (heuristic), ``hard`` (expert). The expert takes
+a budget after a colon: ``expert:200`` samples 200 worlds per decision, ``expert:0.25s`` stops after
+a quarter of a second.
+
+>>> make_bot("basic", seed=1).name
 'basic'
+>>> make_bot("expert:50").worlds
+50
 >>> make_bot("grandmaster")
 Traceback (most recent call last):
 ...
-thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic
+thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert \
+(or easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from collections.abc import Callable
 
 from thirtyone.bots.base import Bot, SeededBot
 from thirtyone.bots.basic import BasicBot
+from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
@@ -24,8 +32,10 @@ __all__ = [
     "SeededBot",
     "BasicBot",
     "HeuristicBot",
+    "ExpertBot",
     "RandomBot",
     "BOTS",
+    "LEVELS",
     "make_bot",
     "parse_bot_list",
     "UnknownBotError",
@@ -35,24 +45,52 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "basic": BasicBot,
     "heuristic": HeuristicBot,
+    "expert": ExpertBot,
 }
 """Bot factories by name: each takes a seed."""
 
+LEVELS = {"easy": "basic", "medium": "heuristic", "hard": "expert"}
+"""The terminal game's names for the bot levels."""
+
 
 class UnknownBotError(ThirtyOneError):
-    """A bot name that is not in :data:`BOTS`."""
+    """A bot name that is not in :data:`BOTS` or :data:`LEVELS`, or a budget the bot cannot take."""
+
+
+def _unknown(name: str) -> UnknownBotError:
+    return UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)} (or {', '.join(LEVELS)})")
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot by name, seeded.
+    """A new bot by name (``basic``, ``hard``, ``expert:200``, ``expert:0.5s``), seeded.
 
     Raises:
-        UnknownBotError: for a name not in :data:`BOTS`.
+        UnknownBotError: for an unknown name or a bad budget.
     """
-    factory = BOTS.get(name.strip().lower())
+    spec = name.strip().lower()
+    base, _, budget = spec.partition(":")
+    base = LEVELS.get(base, base)
+    factory = BOTS.get(base)
     if factory is None:
-        raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
-    return factory(seed)
+        raise _unknown(name)
+    if not budget:
+        return factory(seed)
+    if base != "expert":
+        raise UnknownBotError(f"bot {base!r} takes no budget: only expert does (expert:200, expert:0.5s)")
+    try:
+        if budget.endswith("s"):
+            seconds = float(budget[:-1])
+            if not 0 < seconds <= 3600:
+                raise ValueError
+            return ExpertBot(seed, worlds=1_000_000, seconds=seconds)
+        worlds = int(budget)
+        if not 1 <= worlds <= 1_000_000:
+            raise ValueError
+        return ExpertBot(seed, worlds=worlds, seconds=None)
+    except ValueError:
+        raise UnknownBotError(
+            f"bad expert budget {budget!r}: give worlds per decision (expert:200) or seconds (expert:0.5s)"
+        ) from None
 
 
 def parse_bot_list(text: str, count: int) -> list[str]:
@@ -66,8 +104,7 @@ def parse_bot_list(text: str, count: int) -> list[str]:
     if not names:
         raise UnknownBotError(f"no bot named in {text!r}: give names such as {','.join(BOTS)}")
     for name in names:
-        if name not in BOTS:
-            raise UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}")
+        make_bot(name)
     if len(names) > count:
         raise UnknownBotError(
             f"{len(names)} bots named for {count} bot seat{'s' if count != 1 else ''}: name at most {count}"

@@ -1,0 +1,202 @@
+"""One arena game, played safely: a bot that raises or returns an illegal action ends that game
+as *failed* (with the game's record, so it can be replayed) instead of ending the arena.
+
+>>> from thirtyone.rules import Rules
+>>> task = Task(Rules.preset("scat"), ("basic", "random", "random"), seed=5, start=0, stop=2)
+>>> results = play_task(task)
+>>> [(r.deal, r.rotation, r.bots) for r in results]
+[(0, 0, ('basic', 'random', 'random')), (0, 1, ('random', 'basic', 'random'))]
+>>> results[0].seed == results[1].seed, results[0].failure is None, sorted(results[0].places or ())[0]
+(True, True, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from thirtyone.actions import Knock
+from thirtyone.bots import make_bot
+from thirtyone.bots.base import Bot
+from thirtyone.chance import DuplicateChance
+from thirtyone.engine import Game
+from thirtyone.errors import ThirtyOneError
+from thirtyone.events import Acted, RoundEnded, RoundStarted
+from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
+
+from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
+
+__all__ = ["Failure", "GameResult", "Task", "play_game_safely", "play_task"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a game failed: the bot in ``seat`` (named ``bot``) raised, returned an action that is not
+    legal, or could not be created. ``action`` is the illegal action's text (``None`` when the bot
+    raised); ``error`` a one-line description; ``record`` the game's record (TOML text, see
+    :class:`~thirtyone.record.GameRecord`) up to the failing move, which replays without error."""
+
+    seat: int
+    bot: str
+    action: str | None
+    error: str
+    record: str
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of game ``(deal, rotation)`` in compact, picklable form.
+
+    Per-seat tuples are indexed by seat (length = players): ``bots`` the bot name in each seat,
+    ``places`` the finishing place (1 = won; ties share a place, R2.5) or ``None`` for a failed
+    game, ``rounds_played`` the rounds each seat was dealt in, ``lives_lost`` the lives the rules
+    charged it, ``knocks`` its knocks and ``knocks_lost`` the rounds it knocked and then lost
+    lives at the showdown. ``seed`` is the deal's seed, ``rounds`` the rounds played, ``winner``
+    the winning seat (``None`` for a failed game).
+    """
+
+    deal: int
+    rotation: int
+    seed: int
+    bots: tuple[str, ...]
+    places: tuple[int, ...] | None
+    winner: int | None
+    rounds: int
+    rounds_played: tuple[int, ...]
+    lives_lost: tuple[int, ...]
+    knocks: tuple[int, ...]
+    knocks_lost: tuple[int, ...]
+    failure: Failure | None = None
+
+    @property
+    def key(self) -> GameKey:
+        """``(deal, rotation)``: the order results are counted in."""
+        return self.deal, self.rotation
+
+    @property
+    def failed(self) -> bool:
+        """True when a bot failed and the game was abandoned."""
+        return self.failure is not None
+
+
+@dataclass(frozen=True)
+class Task:
+    """A batch of games for one worker: games ``start`` to ``stop - 1`` (numbered in the fixed
+    ``(deal, rotation)`` order, game ``deal * players + rotation``) of the arena with ``rules``,
+    bot list ``bots`` (by seat, rotation 0) and arena ``seed``. Small and picklable."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: int
+    start: int
+    stop: int
+
+    @property
+    def keys(self) -> list[GameKey]:
+        """The ``(deal, rotation)`` of each game of the task, in order."""
+        n = len(self.bots)
+        return [divmod(index, n) for index in range(self.start, self.stop)]
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+
+def play_task(task: Task) -> list[GameResult]:
+    """Play every game of ``task`` in order (runs in a worker process, a Ray task or in-process).
+
+    A bot that cannot be created (an unknown name in this process, an error in its constructor)
+    fails its games like a bot that raises; nothing here raises for a bot's fault.
+    """
+    return [play_game_safely(task.rules, task.bots, task.seed, deal, rotation) for deal, rotation in task.keys]
+
+
+def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, rotation: int) -> GameResult:
+    """Play game ``(deal, rotation)`` of an arena with bot list ``bots`` and arena ``seed``.
+
+    The deal comes from ``DuplicateChance(deal_seed(seed, deal))``; the bot in seat ``s`` is
+    ``make_bot(name, bot_seed(seed, deal, rotation, s))``. A bot that raises (any ``Exception``)
+    or returns an action not in the legal actions ends the game: the result's ``failure`` says
+    which seat, bot and action or exception, and holds the game's record. ``KeyboardInterrupt``
+    and other ``BaseException`` pass through.
+    """
+    names = seating(bots, rotation)
+    game_seed = deal_seed(seed, deal)
+    game = Game(rules, len(names), chance=DuplicateChance(game_seed))
+    failure: Failure | None = None
+    players: list[Bot] = []
+    for seat, name in enumerate(names):
+        try:
+            players.append(make_bot(name, bot_seed(seed, deal, rotation, seat)))
+        except Exception as error:
+            failure = _failure(game, names, seat, None, f"could not be created: {_describe(error)}")
+            break
+    while failure is None and not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        try:
+            action = players[seat].choose(view, view.legal_actions)
+        except Exception as error:
+            failure = _failure(game, names, seat, None, f"raised {_describe(error)}")
+            break
+        try:
+            legal = action in view.legal_actions
+        except Exception as error:  # an object that cannot even be compared
+            legal, action = False, f"<{type(action).__name__}: {error}>"
+        if not legal:
+            failure = _failure(game, names, seat, str(action), f"chose {action}, which is not legal now")
+            break
+        try:
+            game.apply(action)
+        except ThirtyOneError as error:  # legal by the view, refused by the engine
+            failure = _failure(game, names, seat, str(action), f"chose {action}; the engine refused it: {error}")
+    return _result(game, names, deal, rotation, game_seed, failure)
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _failure(game: Game, names: Sequence[str], seat: int, action: str | None, what: str) -> Failure:
+    seats = [f"{name} (seat {index})" for index, name in enumerate(names)]
+    record = GameRecord.from_game(game, seats, event="thirtyone arena", comment=f"failed: seat {seat} {what}")
+    return Failure(seat, names[seat], action, f"bot {names[seat]} in seat {seat} {what}", record.dumps())
+
+
+def _result(
+    game: Game, names: tuple[str, ...], deal: int, rotation: int, seed: int, failure: Failure | None
+) -> GameResult:
+    n = len(names)
+    rounds_played, lives_lost, knocks, knocks_lost = [0] * n, [0] * n, [0] * n, [0] * n
+    for event in game.events:
+        if isinstance(event, RoundStarted):
+            for seat in event.seats:
+                rounds_played[seat] += 1
+        elif isinstance(event, Acted) and isinstance(event.action, Knock):
+            knocks[event.seat] += 1
+        elif isinstance(event, RoundEnded):
+            result = event.result
+            for loss in result.losses:
+                lives_lost[loss.seat] += loss.lives
+            if result.end == "knock" and result.knocker is not None and result.lives_lost(result.knocker) > 0:
+                knocks_lost[result.knocker] += 1
+    places: tuple[int, ...] | None = None
+    if failure is None:
+        by_seat = sorted(game.standings, key=lambda standing: standing.seat)
+        places = tuple(standing.place for standing in by_seat)
+    return GameResult(
+        deal=deal,
+        rotation=rotation,
+        seed=seed,
+        bots=names,
+        places=places,
+        winner=game.winner if failure is None else None,
+        rounds=game.round,
+        rounds_played=tuple(rounds_played),
+        lives_lost=tuple(lives_lost),
+        knocks=tuple(knocks),
+        knocks_lost=tuple(knocks_lost),
+        failure=failure,
+    )
