@@ -222,8 +222,11 @@ def _known_floor(cards: Sequence[Card]) -> int:
 
 
 def _surely_lowest(view: PlayerView, knowledge: Knowledge, value: int) -> bool:
-    """True when every opponent is known to hold at least ``value``: a knock would lose."""
-    return all(_known_floor(knowledge.known[seat]) >= value for seat in view.active_seats if seat != view.seat)
+    """True when every opponent is known to hold more than ``value`` (as much, where a tie does not
+    save the knocker, R6.5): a knock would lose."""
+    tie_saves = view.rules.knock_penalty in ("scat", "namu", "namu_risky")
+    floors = [_known_floor(knowledge.known[seat]) for seat in view.active_seats if seat != view.seat]
+    return all(floor > value or (floor == value and not tie_saves) for floor in floors)
 
 
 def _index(hand: Sequence[Card]) -> int:
