@@ -40,6 +40,8 @@ def test_make_bot_and_unknown_names():
         parse_bot_list("basic,chess", 3)
     with pytest.raises(UnknownBotError, match="no bot named"):
         parse_bot_list(" , ", 3)
+    with pytest.raises(UnknownBotError, match="an empty bot name"):
+        parse_bot_list("basic,,random", 3)
     with pytest.raises(UnknownBotError, match="3 bots named for 2 bot seats"):
         parse_bot_list("basic,basic,basic", 2)
     assert [make_bot(name).name for name in ("easy", "medium", "hard")] == ["basic", "heuristic", "expert"]

@@ -47,7 +47,7 @@ def test_simulate_rule_options(capsys):
         (["--preset", "poker"], "unknown preset 'poker'"),
         (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
         (["--all-pass", "showdown"], "option all_pass=showdown needs mode=widow"),
-        (["--lives", "many"], "option lives takes a whole number"),
+        (["--lives", "many"], "option lives is a whole number from 1 to 20"),
     ],
 )
 def test_simulate_bad_input_is_one_line_exit_2(capsys, args, message):

@@ -299,12 +299,9 @@ def test_r8_unknown_option():
         ("deck", 36),
         ("lives", 0),
         ("lives", 21),
-        ("lives", "3"),
         ("lives", True),
-        ("grace_life", "yes"),
         ("grace_life", 1),
         ("three_of_a_kind", "31"),
-        ("three_of_a_kind", 30.5),
         ("three_aces", "33"),
         ("straight_flush", None),
         ("knock_penalty", "bridge"),
@@ -312,7 +309,6 @@ def test_r8_unknown_option():
         ("knock_from_round", 0),
         ("min_knock_value", -1),
         ("min_knock_value", 31),
-        ("throw_down", "on"),
         ("max_turns", 0),
         ("stock_exhausted", "loop"),
     ],
@@ -399,3 +395,19 @@ def test_r8_text_option_round_trip(preset, option, value):
     spec = OPTIONS[option]
     rules = Rules.preset(preset).with_text_options({option: spec.format(value)})
     assert rules == Rules.preset(preset, **{option: value})
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("lives", "3", 3),
+        ("grace_life", "yes", True),
+        ("grace_life", "off", False),
+        ("three_of_a_kind", 30, "30"),
+        ("three_of_a_kind", 30.5, "30.5"),
+        ("throw_down", "on", True),
+        ("deck", "32", 32),
+    ],
+)
+def test_r8_option_values_may_be_given_as_text_or_numbers(option, value, expected):
+    assert getattr(Rules.preset("scat", **{option: value}), option) == expected

@@ -32,6 +32,7 @@ from thirtyone.errors import (
     IllegalActionError,
     PositionError,
     RecordError,
+    SeatError,
     RulesError,
     ThirtyOneError,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "IllegalActionError",
     "PositionError",
     "RecordError",
+    "SeatError",
     "RulesError",
     "ThirtyOneError",
     "Acted",

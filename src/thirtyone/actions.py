@@ -194,6 +194,8 @@ def parse_action(text: str) -> Action:
     Raises:
         ActionError: for text that is not an action, with the list of forms.
     """
+    if not isinstance(text, str):
+        raise ActionError(f"an action is an Action or its text, not {text!r}: {_HELP}")
     original = text.split()
     words = [word.lower() for word in original]
     found = _WORDS.get(" ".join(words))

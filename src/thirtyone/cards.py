@@ -64,6 +64,8 @@ class Card(int):
         Raises:
             CardError: for anything else, with a one-line hint.
         """
+        if not isinstance(text, str):
+            raise CardError(f"card text must be a string such as 'As', not {text!r}")
         text = text.strip()
         if len(text) < 2:
             raise CardError(f"cannot read card {text!r}: {_HOW_TO_WRITE}")
@@ -120,8 +122,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """Read cards separated by spaces or commas: ``"As Td 9h"`` → three cards (in order).
 
     Raises:
-        CardError: when any card cannot be read.
+        CardError: when any card cannot be read, or ``text`` is not a string.
     """
+    if not isinstance(text, str):
+        raise CardError(f"card text must be a string such as 'As Td 9h', not {text!r}")
     return tuple(Card.parse(part) for part in text.replace(",", " ").split())
 
 

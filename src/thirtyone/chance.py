@@ -40,6 +40,13 @@ class SeededChance:
     def __init__(self, seed: int | random.Random | None = None) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> SeededChance:
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.rng = type(self.rng)()
+        twin.rng.setstate(self.rng.getstate())  # much quicker than deep-copying the generator
+        return twin
+
     def first_dealer(self, players: int) -> int:
         return self.rng.randrange(players)
 

@@ -15,6 +15,8 @@ only ever chooses among ``legal_actions()`` and calls ``apply``.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 
 from thirtyone.actions import (
@@ -35,7 +37,7 @@ from thirtyone.actions import (
 )
 from thirtyone.cards import Card, format_cards, full_deck
 from thirtyone.chance import Chance, SeededChance, check_permutation
-from thirtyone.errors import IllegalActionError
+from thirtyone.errors import ActionError, IllegalActionError, RulesError, SeatError
 from thirtyone.events import (
     Acted,
     Event,
@@ -66,6 +68,16 @@ _TAKE_WIDOW = TakeWidow()
 _LOOK = Look()
 _THROW_DOWN = ThrowDown()
 _DISCARDS = tuple(Discard(Card(i)) for i in range(52))
+_ACTION_TYPES = (Draw, Discard, Knock, Exchange, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
+_NO_KNOCK_SHOWDOWN = {
+    "all_pass": "everyone passed, R7.3",
+    "max_turns": "the turn limit, R6.7",
+    "stock_exhausted": "the stock ran out, R4.3",
+    "knock": "showdown",
+    "throw_down": "showdown",
+    "blitz": "showdown",
+    "dealt_blitz": "showdown",
+}
 
 
 @dataclass
@@ -83,7 +95,8 @@ class RoundLog:
 
 class Game:
     """One match of Thirty-One: ``players`` seats (0 … players-1, clockwise), each starting with
-    ``rules.lives`` lives, dealt and played until one is left.
+    ``rules.lives`` lives, dealt and played until one is left. ``rules`` is a :class:`Rules` or a
+    preset's name (default ``scat``).
 
     Chance comes from ``chance`` if given, otherwise from ``SeededChance(seed)``: the same seed
     and the same actions always give the same game.
@@ -117,13 +130,16 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         players: int = 4,
         *,
         seed: int | None = None,
         chance: Chance | None = None,
     ) -> None:
-        rules = Rules() if rules is None else rules
+        if rules is None or isinstance(rules, str):
+            rules = Rules.preset("scat" if rules is None else rules)
+        elif not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules or a preset name such as 'scat', not {rules!r}")
         rules.check_players(players)
         self._start_match(rules, players, chance if chance is not None else SeededChance(seed))
         self.dealer = self._chance.first_dealer(players)  # R3.1
@@ -415,6 +431,8 @@ class Game:
                 game is left exactly as it was.
         """
         action = self._parse(action)
+        if seat is not None:
+            self._check_seat(seat)
         if seat is not None and seat != self.current_seat:
             raise IllegalActionError(self._not_your_turn(seat))
         self._check(action)
@@ -441,7 +459,43 @@ class Game:
 
     @staticmethod
     def _parse(action: Action | str) -> Action:
-        return parse_action(action) if isinstance(action, str) else action
+        if isinstance(action, str):
+            return parse_action(action)
+        if not isinstance(action, _ACTION_TYPES):
+            raise ActionError(f"not an action: {action!r}; give an Action such as Draw('stock') or its text")
+        return action
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise SeatError(f"seat {seat!r} is not in this {self.players}-player game: seats are 0-{self.players - 1}")
+
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        del state["_half"]  # the shared hand-value table: looked up again on unpickling
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._half = half_points(self.rules)
+
+    def copy(self) -> Game:
+        """An independent copy of the game in its current state, made cheaply: events and cards
+        are immutable and shared, the lists are copied, and so is the random source, so both
+        games go on alike."""
+        twin = Game.__new__(Game)
+        state = self.__dict__.copy()
+        for name in ("_remaining", "_out", "_eliminations", "events", "_next", "_looked", "_stock", "_pile", "_widow"):
+            state[name] = list(getattr(self, name))
+        state["_hands"] = [list(hand) for hand in self._hands]
+        state["_known"] = [list(known) for known in self._known]
+        state["_seen"] = [list(seen) for seen in self._seen]
+        state["round_logs"] = [
+            dataclasses.replace(log, actions=list(log.actions), reshuffles=list(log.reshuffles))
+            for log in self.round_logs
+        ]
+        state["_chance"] = copy.deepcopy(self._chance)
+        twin.__dict__.update(state)
+        return twin
 
     def _not_your_turn(self, seat: int) -> str:
         if self.phase is Phase.OVER:
@@ -710,7 +764,9 @@ class Game:
         lowest = [seat for seat, half in values.items() if half == low]
         penalty = self.rules.knock_penalty
         losses: list[Loss] = []
-        if knocker is None or penalty == "plain" or knocker not in lowest:
+        if knocker is None:
+            losses = [Loss(seat, 1, "R6.5", f"lowest hand ({_NO_KNOCK_SHOWDOWN[end]})") for seat in lowest]
+        elif penalty == "plain" or knocker not in lowest:
             losses = [Loss(seat, 1, "R6.5", "lowest hand") for seat in lowest]
         elif penalty == "scat":
             if len(lowest) == 1:
@@ -903,10 +959,9 @@ class Game:
         """What seat ``seat`` may know now (R4.4, R6.6); see :class:`~thirtyone.views.PlayerView`.
 
         Raises:
-            IndexError: for a seat that is not in this game.
+            SeatError: for a seat that is not in this game.
         """
-        if not 0 <= seat < self.players:
-            raise IndexError(f"seat {seat} is not in this {self.players}-player game (seats 0-{self.players - 1})")
+        self._check_seat(seat)
         own = self._hands[seat]
         sees_hand = self._looked[seat] and not self._out[seat] and self.phase is not Phase.OVER
         hand = tuple(own) if sees_hand else None

@@ -11,6 +11,7 @@ __all__ = [
     "IllegalActionError",
     "RecordError",
     "PositionError",
+    "SeatError",
 ]
 
 
@@ -40,6 +41,10 @@ class IllegalActionError(ThirtyOneError):
 class RecordError(ThirtyOneError):
     """A game record that cannot be read, or whose replay does not match what it says.
     The message names the round, the action index and the rule where it applies."""
+
+
+class SeatError(ThirtyOneError):
+    """A seat number that is not a seat of the game."""
 
 
 class PositionError(ThirtyOneError):

@@ -49,6 +49,17 @@ class OptionSpec:
     low: int = 0
     high: int = 0
     mode: Mode | None = None
+    only: tuple[int, ...] = ()
+
+    def describe_values(self) -> str:
+        """The values the option takes, in words."""
+        if self.kind == "bool":
+            return "on or off"
+        if self.only:
+            return " or ".join(map(str, self.only))
+        if self.kind == "int":
+            return f"a whole number from {self.low} to {self.high}"
+        return "one of " + ", ".join(self.choices)
 
     def parse(self, text: str) -> Any:
         """Turn the text form of a value (``"30.5"``, ``"on"``, ``"5"``) into the option's value.
@@ -62,18 +73,16 @@ class OptionSpec:
                 return True
             if value in ("off", "false", "no", "0"):
                 return False
-            raise RulesError(f"option {self.name} is on or off, not {text!r}")
+            raise RulesError(f"option {self.name} is {self.describe_values()}, not {text!r}")
         if self.kind == "int":
             try:
                 return int(value)
             except ValueError:
-                raise RulesError(
-                    f"option {self.name} takes a whole number from {self.low} to {self.high}, not {text!r}"
-                ) from None
+                raise RulesError(f"option {self.name} is {self.describe_values()}, not {text!r}") from None
         if value == "none" and self.mode is not None:
             return None
         if value not in self.choices:
-            raise RulesError(f"option {self.name} is one of {', '.join(self.choices)}, not {text!r}")
+            raise RulesError(f"option {self.name} is {self.describe_values()}, not {text!r}")
         return value
 
     def format(self, value: Any) -> str:
@@ -118,8 +127,6 @@ class Rules:
     def __post_init__(self) -> None:
         for spec in OPTIONS.values():
             _check_value(spec, getattr(self, spec.name))
-        if self.deck not in (32, 52):
-            raise RulesError(f"option deck is 52 or 32, not {self.deck}")
         for spec in OPTIONS.values():
             value = getattr(self, spec.name)
             if spec.mode is None:
@@ -151,14 +158,20 @@ class Rules:
         return base.replace(**overrides)
 
     def replace(self, **overrides: Any) -> Rules:
-        """A copy with some options changed (checked as on creation).
+        """A copy with some options changed (checked as on creation). Values may also be given
+        as text (``"on"``, ``"5"``, ``"30.5"``), and ``three_of_a_kind`` as a number (``30.5``).
 
         Raises:
             RulesError: for an unknown option or a bad value or combination.
         """
-        for key in overrides:
-            if key not in OPTIONS:
+        for key, value in overrides.items():
+            spec = OPTIONS.get(key)
+            if spec is None:
                 raise RulesError(f"unknown option {key!r}: options are {', '.join(OPTIONS)}")
+            if isinstance(value, str):
+                overrides[key] = spec.parse(value)
+            elif spec.kind == "choice" and isinstance(value, int | float) and not isinstance(value, bool):
+                overrides[key] = spec.parse(f"{value:g}")
         mode = overrides.get("mode", self.mode)
         if mode != self.mode and mode in _MODE_DEFAULTS:
             for key, value in _MODE_DEFAULTS[mode].items():
@@ -217,7 +230,10 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError(f"R2.1: {players} players cannot play; use {MIN_PLAYERS} to {MAX_PLAYERS} players")
+            raise RulesError(
+                f"R2.1: {players} player{'s' if players != 1 else ''} cannot play; "
+                f"use {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            )
         need = self.cards_needed(players)
         if need > self.deck:
             most = (self.deck - 6) // 3
@@ -230,19 +246,21 @@ class Rules:
 def _check_value(spec: OptionSpec, value: Any) -> None:
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise RulesError(f"option {spec.name} is True or False, not {value!r}")
+            raise RulesError(f"option {spec.name} is on or off (True or False), not {value!r}")
     elif spec.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
-            raise RulesError(f"option {spec.name} is a whole number from {spec.low} to {spec.high}, not {value!r}")
+            raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
+        if spec.only and value not in spec.only:
+            raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
     elif value is not None and value not in spec.choices:
-        raise RulesError(f"option {spec.name} is one of {', '.join(spec.choices)}, not {value!r}")
+        raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
 
 
 _SPECS = (
     OptionSpec(
         "mode", "choice", "draw and discard (draw) or exchange with a widow (widow)", "R3.3", choices=("draw", "widow")
     ),
-    OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52),
+    OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52, only=(32, 52)),
     OptionSpec("lives", "int", "lives each player starts with", "R2.2", low=1, high=20),
     OptionSpec("grace_life", "bool", "one more loss after the last life (on the dole / bus)", "R2.3"),
     OptionSpec(

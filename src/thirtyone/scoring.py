@@ -23,7 +23,7 @@ from fractions import Fraction
 from itertools import combinations, permutations
 
 from thirtyone.cards import Card, format_cards, full_deck
-from thirtyone.errors import CardError
+from thirtyone.errors import CardError, RulesError, ThirtyOneError
 from thirtyone.rules import Rules
 
 __all__ = ["hand_value", "half_points", "value_from_half", "is_blitz", "BLITZ_HALF", "HandValue"]
@@ -96,10 +96,10 @@ def hand_value(cards: Sequence[Card], rules: Rules = _SCAT) -> HandValue:
     try:
         a, b, c = cards
         value = _tables(rules)[1][a * _STRIDE_A + b * 52 + c]
-    except (ValueError, TypeError, IndexError):
+    except (ValueError, TypeError, IndexError, AttributeError):
         value = None
     if value is None:
-        raise CardError(f"a hand is three different cards of the {rules.deck}-card deck, not {_describe(cards)}")
+        raise _bad_hand(cards, rules)
     return value
 
 
@@ -112,8 +112,12 @@ def is_blitz(cards: Sequence[Card], rules: Rules = _SCAT) -> bool:
     return hand_value(cards, rules) >= 31
 
 
-def _describe(cards: object) -> str:
-    try:
-        return repr(format_cards(cards))  # type: ignore[arg-type]
-    except Exception:
-        return repr(cards)
+def _bad_hand(cards: object, rules: object) -> ThirtyOneError:
+    if not isinstance(rules, Rules):
+        return RulesError(f"rules must be a Rules, such as Rules.preset('scat'), not {rules!r}")
+    if isinstance(cards, str) or (isinstance(cards, Sequence) and any(isinstance(card, str) for card in cards)):
+        text = cards if isinstance(cards, str) else " ".join(map(str, cards))
+        return CardError(f"a hand is three Card values, not text: use parse_cards({text!r})")
+    if isinstance(cards, Sequence) and all(isinstance(card, Card) for card in cards):
+        return CardError(f"a hand is three different cards of the {rules.deck}-card deck, not {format_cards(cards)!r}")
+    return CardError(f"a hand is three different cards of the {rules.deck}-card deck, not {cards!r}")

@@ -67,6 +67,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     Raises:
         UnknownBotError: for an unknown name or a bad budget.
     """
+    if not isinstance(name, str):
+        raise _unknown(repr(name))
     spec = name.strip().lower()
     base, _, budget = spec.partition(":")
     base = LEVELS.get(base, base)
@@ -100,9 +102,11 @@ def parse_bot_list(text: str, count: int) -> list[str]:
     Raises:
         UnknownBotError: for an unknown name or an empty list.
     """
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    if not names:
+    names = [name.strip().lower() for name in text.split(",")]
+    if not any(names):
         raise UnknownBotError(f"no bot named in {text!r}: give names such as {','.join(BOTS)}")
+    if not all(names):
+        raise UnknownBotError(f"an empty bot name in {text!r}: separate the names with single commas")
     for name in names:
         make_bot(name)
     if len(names) > count:
