@@ -77,7 +77,8 @@ def main() -> None:
     )
     for preset in ("widow", "namu", "schwimmen"):
         rounds, actions = random_play(Rules.preset(preset), 4, seconds / 2)
-        print(f"random play, {preset:<9}, 4 players:       {rounds:10,.0f} rounds/s {actions:12,.0f} actions/s")
+        label = f"random play, {preset}, 4 players:"
+        print(f"{label:<41}{rounds:10,.0f} rounds/s {actions:12,.0f} actions/s")
     rounds, actions = random_play(Rules(), 4, seconds, with_view=True)
     print(f"random play + view() per action, scat:   {rounds:10,.0f} rounds/s {actions:12,.0f} actions/s")
     evals = hand_values(seconds)

@@ -51,3 +51,10 @@ def test_readme_lists_every_preset_and_option():
         assert f"`{name}`" in readme, f"README does not describe preset {name}"
     for name in OPTIONS:
         assert f"| `{name}` |" in readme, f"README's option table lacks {name}"
+
+
+def test_the_rules_in_docs_are_the_team_specification():
+    shared = ROOT.parent / "shared" / "RULES.md"
+    if not shared.exists():
+        pytest.skip("the team's shared folder is not beside this checkout")
+    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")

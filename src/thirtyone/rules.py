@@ -197,6 +197,12 @@ class Rules:
         """The options hand values depend on: ``(deck, three_of_a_kind, three_aces, straight_flush)``."""
         return (self.deck, self.three_of_a_kind, self.three_aces, self.straight_flush)
 
+    @property
+    def grace_word(self) -> str:
+        """What a player on the grace life is called (R2.3) under the nearest preset: ``on the bus``
+        (widow), ``schwimmt`` (Schwimmen), ``on the dole`` (the others)."""
+        return {"widow": "on the bus", "schwimmen": "schwimmt"}.get(self.nearest_preset()[0], "on the dole")
+
     def options(self) -> dict[str, Any]:
         """Every option with its value, in declaration order."""
         return {name: getattr(self, name) for name in OPTIONS}

@@ -26,7 +26,7 @@ from thirtyone.cards import Card, format_cards, full_deck
 from thirtyone.errors import CardError, RulesError, ThirtyOneError
 from thirtyone.rules import Rules
 
-__all__ = ["hand_value", "half_points", "value_from_half", "is_blitz", "BLITZ_HALF", "HandValue"]
+__all__ = ["hand_value", "format_value", "half_points", "value_from_half", "is_blitz", "BLITZ_HALF", "HandValue"]
 
 HandValue = int | Fraction
 """A hand's value in points: an ``int``, or ``Fraction(61, 2)`` for 30½."""
@@ -84,6 +84,16 @@ def half_points(rules: Rules) -> list[int]:
     ``a * 2704 + b * 52 + c`` for the cards ``a, b, c`` (any order); ``-1`` where the three
     are not different cards of the deck. Shared: do not modify it."""
     return _tables(rules)[0]
+
+
+def format_value(value: HandValue) -> str:
+    """A hand value as people write it: ``31``, ``30½``.
+
+    >>> format_value(Fraction(61, 2)), format_value(20)
+    ('30½', '20')
+    """
+    whole = int(value)
+    return f"{whole}½" if value != whole else str(whole)
 
 
 def hand_value(cards: Sequence[Card], rules: Rules = _SCAT) -> HandValue:

@@ -131,12 +131,17 @@ class SimulationStats:
             total.lives_lost += seat.lives_lost
         return totals
 
+    def seats_of(self, bot: str) -> list[int]:
+        """The seats ``bot`` played."""
+        return [seat.seat for seat in self.seats if seat.bot == bot]
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
 
         def seat_dict(seat: SeatStats) -> dict[str, Any]:
+            where = {"seat": seat.seat} if seat.seat >= 0 else {"seats": self.seats_of(seat.bot)}
             return {
-                "seat": seat.seat,
+                **where,
                 "bot": seat.bot,
                 "wins": seat.wins,
                 "win_share": seat.wins / self.games if self.games else 0.0,

@@ -1,4 +1,4 @@
-"""The ``thirtyone`` command: ``play``, ``simulate``, ``replay``.
+"""The ``thirtyone`` command: ``play``, ``simulate``, ``replay``, ``arena`` and more.
 
 Each subcommand lives in its own module with ``configure(parser)`` and ``run(args) -> int``.
 Library errors (every one a ``ValueError`` subclass with a one-line message) become a one-line
@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from thirtyone import __version__
-from thirtyone.cli import play, replay, simulate
+from thirtyone.cli import arena, play, replay, simulate
 from thirtyone.errors import ThirtyOneError
 
 __all__ = ["main", "build_parser"]
@@ -21,17 +22,30 @@ _COMMANDS = {
     "play": (play, "play against bots in the terminal"),
     "simulate": (simulate, "play many bot games and print statistics"),
     "replay": (replay, "replay and verify a game record"),
+    "arena": (arena, "rate bots against each other on duplicate deals"),
 }
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like the library's: ``thirtyone: error: …``
+    with a pointer to ``--help``, and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        if "required: COMMAND" in message:
+            message = f"choose a command: {', '.join(_COMMANDS)} (see thirtyone --help)"
+        else:
+            message = f"{self.prog}: {message} (see {self.prog} --help)"
+        self.exit(2, f"thirtyone: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``thirtyone`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="thirtyone",
         description="Thirty-One (Scat, Blitz, Schwimmen): play, simulate and replay games.",
     )
     parser.add_argument("--version", action="version", version=f"thirtyone {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name, (module, help_text) in _COMMANDS.items():
         sub = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
         module.configure(sub)

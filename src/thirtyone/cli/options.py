@@ -18,7 +18,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"rules preset: {', '.join(PRESETS)} (default scat)",
     )
-    group = parser.add_argument_group("rule options (on top of the preset; see RULES.md)")
+    group = parser.add_argument_group("rule options (on top of the preset; see docs/RULES.md)")
     for name, spec in OPTIONS.items():
         flag = "--" + name.replace("_", "-")
         help_text = f"{spec.help} [{spec.rule}]"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from thirtyone.cards import format_cards, parse_cards
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError, ThirtyOneError
 from thirtyone.record import FORMAT, VERSION, GameRecord, describe_end
-from thirtyone.scoring import HandValue
+from thirtyone.scoring import HandValue, format_value
 
 __all__ = ["configure", "run", "ReplayError", "read_record", "summary"]
 
@@ -34,7 +35,6 @@ _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
 _STANDING_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("place", "right"), ("seat", "right"), ("player", "left"), ("lives", "left"),
 )  # fmt: skip
-_GRACE_WORDS = {"scat": "on the dole", "widow": "on the bus", "schwimmen": "swimming"}
 
 
 class ReplayError(ThirtyOneError):
@@ -186,7 +186,7 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
 
 def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any]) -> None:
     seats = record.seats
-    grace_word = _GRACE_WORDS.get(record.preset or "", "on grace")
+    grace_word = record.rules.grace_word
 
     def who(seat: int) -> Text:
         name = seats[seat]
@@ -229,7 +229,7 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
         console.print(title)
         table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
         for column, justify in _ROUND_COLUMNS:
-            table.add_column(column, justify=justify)
+            table.add_column(column, justify=justify, overflow="fold")
         hands = {entry["seat"]: entry for entry in log_round["hands"]}
         for seat in range(record.players):
             if seat in out:
@@ -299,4 +299,4 @@ def _pretty(hand: str) -> str:
 
 
 def _show_value(value: int | float) -> str:
-    return str(value) if isinstance(value, int) else f"{value:g}"
+    return format_value(Fraction(value).limit_denominator(2))

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     names = parse_bot_list(args.bots, args.players)
     record_dir: Path | None = args.record
     if record_dir is not None:
-        record_dir.mkdir(parents=True, exist_ok=True)
+        _check_record_dir(record_dir)
     console = Console(stderr=True)
 
     with Progress(
@@ -82,12 +82,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_record_dir(folder: Path) -> None:
+    """A folder for the records: new, or without records of an earlier run (they are not overwritten)."""
+    if folder.exists() and not folder.is_dir():
+        raise SimulateError(f"--record {folder}: that is a file; give a folder for the game records")
+    if folder.is_dir() and any(folder.glob("game-*.toml")):
+        raise SimulateError(f"--record {folder}: the folder already holds game records; give a new or empty folder")
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def _print_tables(console: Console, stats: SimulationStats) -> None:
     games = stats.games
     console.print(
-        f"[bold]{games} games[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
+        f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
         f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
-        f"{stats.knocks} knocks, {stats.blitzes} blitzes"
+        f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}".replace("blitzs", "blitzes")
     )
     places = range(1, len(stats.bots) + 1)
     groups = [("seat", stats.seats), ("bot", list(stats.by_bot().values()))]
@@ -105,7 +118,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
         )
         for row in rows:
             table.add_row(
-                _seat_label(row),
+                _seat_label(row, stats),
                 row.bot,
                 str(row.wins),
                 f"{row.wins / games:.1%}",
@@ -118,7 +131,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
     table = _table("Places (games finished in each place)", "seat", "bot", *map(str, places))
     for _, rows in groups:
         for row in rows:
-            table.add_row(_seat_label(row), row.bot, *(str(row.places.get(place, 0)) for place in places))
+            table.add_row(_seat_label(row, stats), row.bot, *(str(row.places.get(place, 0)) for place in places))
     console.print(table)
     table = _table("How rounds ended", "end", "rounds")
     for end, count in sorted(stats.ends.items(), key=lambda item: -item[1]):
@@ -130,8 +143,8 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
     console.print(table)
 
 
-def _seat_label(row: SeatStats) -> str:
-    return "all" if row.seat < 0 else str(row.seat)
+def _seat_label(row: SeatStats, stats: SimulationStats) -> str:
+    return ",".join(map(str, stats.seats_of(row.bot))) if row.seat < 0 else str(row.seat)
 
 
 def _table(title: str, *columns: str) -> Table:
