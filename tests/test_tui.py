@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import random
 import re
+import threading
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,35 +17,66 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 
-from thirtyone import Acted, Exchange, ExchangeAll, Game, Keep, Knock, Pass, Rules, TakeWidow, ThrowDown
+from thirtyone import Acted, Discard, Exchange, ExchangeAll, Game, Keep, Knock, Pass, Rules, TakeWidow, ThrowDown
+from thirtyone.actions import Action
+from thirtyone.bots import ExpertBot
+from thirtyone.bots.expert import Analysis, Estimate
 from thirtyone.cli import main
 from thirtyone.events import Loss, RoundResult
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
+from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
-from thirtyone.tui.words import Narrator, format_value, grace_label, lives_text, pretty_cards
-from thirtyone.views import Phase
+from thirtyone.tui.words import (
+    HINT_LEGEND,
+    Narrator,
+    format_value,
+    grace_label,
+    hint_text,
+    lives_text,
+    move_words,
+    pretty_cards,
+    value_text,
+)
+from thirtyone.views import Phase, PlayerView
 
 SIZE = (80, 24)
 KEY_NAMES = {"esc": "escape", ".": "full_stop"}
+HINT_WORLDS = 30
+"""The hint budget in the tests: a number of sampled deals, so hints are the same on every machine."""
 
 
 def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: object) -> ThirtyOneApp:
     bots = str(options.pop("bots", "basic"))
     record = options.pop("record", None)
     name = str(options.pop("name", "you"))
+    fast = bool(options.pop("fast", True))
+    delay = float(options.pop("delay", 0.8))  # type: ignore[arg-type]
+    hint_worlds = int(options.pop("hint_worlds", HINT_WORLDS))  # type: ignore[call-overload]
     rules = Rules.preset(preset, **options)
     settings = PlaySettings.create(
         rules,
         players,
         bots,
         seed=seed,
-        fast=True,
+        fast=fast,
         name=name,
         record=record,  # type: ignore[arg-type]
+        delay=delay,
+        hint_worlds=hint_worlds,
     )
     return ThirtyOneApp(settings)
+
+
+async def settle(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Wait until no bot is thinking on its thread and every hint has been worked out."""
+    for _ in range(1000):
+        if not app.bot_thinking and not app.workers:
+            return
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    raise AssertionError("a bot never stopped thinking")
 
 
 def screen_text(app: ThirtyOneApp) -> str:
@@ -62,7 +95,7 @@ def plain(widget: object) -> str:
 
 
 def offered_keys(app: ThirtyOneApp) -> list[str]:
-    keys = [key for key in app.query_one(KeyBar).keys if key not in ("f", "q")]
+    keys = [key for key in app.query_one(KeyBar).keys if key not in ("f", "q", "?")]
     return [KEY_NAMES.get(key, key) for key in keys]
 
 
@@ -77,6 +110,7 @@ async def play_to_end(app: ThirtyOneApp, pilot: Pilot[None], seed: int, max_pres
     rng = random.Random(seed)
     showdowns = 0
     for _ in range(max_presses):
+        await settle(app, pilot)
         screen = app.screen
         if isinstance(screen, GameOverScreen):
             return showdowns
@@ -105,6 +139,7 @@ async def play_to_end(app: ThirtyOneApp, pilot: Pilot[None], seed: int, max_pres
 async def to_my_move(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
     """Close showdowns until the person is to move."""
     for _ in range(50):
+        await settle(app, pilot)
         if isinstance(app.screen, RoundEndScreen):
             await pilot.press("enter")
         elif app.session.human_to_move:
@@ -614,6 +649,9 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         (["--name", "a very long name indeed"], "--name"),
         (["--delay", "-1"], "--delay"),
         (["--record", "/no/such/folder/game.toml"], "--record"),
+        (["--hint-seconds", "9"], "--hint-seconds 9: give 0.1 to 5 seconds"),
+        (["--hint-seconds", "soon"], "--hint-seconds"),
+        (["--bots", "hard:0s"], "bad expert budget"),
     ],
 )
 def test_cli_refuses_bad_arguments_before_starting(
@@ -670,3 +708,219 @@ async def test_cards_can_be_clicked() -> None:
         await pilot.click(TablePanel, offset=(2 + 1, 1 + 5))  # my first card
         mine = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
         assert str(mine[-1].action) == f"discard {first}"
+
+
+# ---------------------------------------------------------------------------------- hints, expert bots
+
+
+def expected_hint(app: ThirtyOneApp) -> Analysis:
+    """What an expert with the hint's seed and budget makes of the person's view, worked out apart."""
+    return ExpertBot(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None).analyse(app.session.view())
+
+
+async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
+    app = make_app("scat", 4, 7, bots="easy,medium,hard:3")
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert app.session.names == ("you", "Ada (basic)", "Bea (heuristic)", "Cy (expert)")
+        assert "Cy (expert)" in screen_text(app)
+        assert " ? " in screen_text(app)  # offered on the key line on my move
+        assert app.hint.plain == ""
+        view = app.session.view()
+        await pilot.press("?")
+        await settle(app, pilot)
+        analysis = app.hint_analysis
+        assert analysis is not None
+        expected = expected_hint(app)
+        assert analysis.estimates == expected.estimates  # the same seed and budget: the same answer
+        assert analysis.best in view.legal_actions
+        assert analysis.best == ExpertBot(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None).choose(
+            view, view.legal_actions
+        )
+        assert [e.mean for e in analysis.estimates] == sorted((e.mean for e in analysis.estimates), reverse=True)
+        text = screen_text(app)
+        hint = app.hint.plain
+        assert hint.startswith(
+            f"Hint: {move_words(analysis.best, view).plain} {value_text(analysis.estimates[0].mean)}"
+        )
+        for estimate in analysis.estimates:  # every legal move with its value, in words and suit symbols
+            assert f"{move_words(estimate.action, view).plain} {value_text(estimate.mean)}" in hint
+        assert view.discard_top is not None
+        assert f"take {view.discard_top.pretty} from the pile" in hint
+        assert HINT_LEGEND in hint
+        for line in hint.splitlines():
+            assert line in text
+        # asking again at the same position shows the same hint and starts nothing
+        await pilot.press("?")
+        assert not app.workers
+        assert app.hint_analysis is analysis
+        # a move: the hint is gone; after drawing, a new hint is about the discard
+        await pilot.press("s")
+        assert app.hint.plain == ""
+        assert app.hint_analysis is None
+        assert "Hint:" not in screen_text(app)
+        assert app.session.view().phase is Phase.DISCARD
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert app.hint_analysis is not None
+        assert app.hint_analysis.estimates == expected_hint(app).estimates
+        assert all(isinstance(estimate.action, Discard) for estimate in app.hint_analysis.estimates)
+        assert "Hint: discard " in screen_text(app)
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert app.hint.plain == "" or app.session.human_to_move  # cleared, unless asked anew
+
+
+class GatedExpert(ExpertBot):
+    """An expert that waits for a gate before it analyses, to hold a hint "thinking"."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        super().__init__(1, worlds=5, seconds=None)
+        self.gate = gate
+
+    def analyse(self, view: PlayerView, legal: tuple[Action, ...] | None = None) -> Analysis:  # type: ignore[override]
+        assert self.gate.wait(10)
+        return super().analyse(view, legal)
+
+
+async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app("scat", 3, 8)
+    gate = threading.Event()
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        monkeypatch.setattr(app.session, "hint_bot", lambda: GatedExpert(gate))
+        await pilot.press("?")
+        assert "thinking…" in app.hint.plain
+        assert "thinking…" in screen_text(app)
+        events = len(app.game.events)
+        await pilot.press("s")  # the screen answers while the expert thinks
+        assert len(app.game.events) > events
+        assert app.hint.plain == ""
+        gate.set()
+        await settle(app, pilot)
+        assert app.hint.plain == ""  # worked out for a position that has passed: thrown away
+        assert app.hint_analysis is None
+        await to_my_move(app, pilot)
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert app.hint_analysis is not None
+        assert app.hint.plain.startswith("Hint: ")
+
+
+async def test_hint_out_of_turn_and_before_looking_explains() -> None:
+    rules = Rules.preset("scat")
+    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    app = make_app("scat", 3, seed, fast=False, delay=5.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.waiting_for == "bots"
+        assert "?" not in app.query_one(KeyBar).keys
+        await pilot.press("?")
+        assert app.feedback.plain == "Hints are for your own move: ask with ? when it is your turn (Ada is to move)."
+        assert "red" not in str(app.feedback.style)
+        assert app.hint.plain == ""
+        assert not app.workers
+        assert "Hints are for your own move" in screen_text(app)
+    app = make_app("scat", 3, 2, throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert app.session.view().phase is Phase.LOOK
+        await pilot.press("?")
+        assert app.hint.plain.startswith("Hint: look at your cards")
+        assert not app.workers
+
+
+async def test_whole_game_against_hard_bots() -> None:
+    app = make_app("scat", 4, 17, bots="hard:3", lives=2)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.session.names[1:] == ("Ada (expert)", "Bea (expert)", "Cy (expert)")
+        assert all(bot.worlds == 3 for bot in app.session.bots.values())  # type: ignore[attr-defined]
+        showdowns = await play_to_end(app, pilot, 17)
+        assert app.game.is_over
+        assert showdowns == app.game.round
+        assert any(isinstance(event, Acted) and event.seat != 0 for event in app.game.events)
+        assert "Game over." in screen_text(app)
+
+
+async def test_a_thinking_bot_leaves_the_screen_live_and_its_thinking_counts_toward_the_pace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = Rules.preset("scat")
+    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    thinking = 0.6
+    started: list[float] = []
+
+    def slow_choose(self: ExpertBot, view: PlayerView, legal: tuple[Action, ...]) -> Action:
+        started.append(time.perf_counter())
+        time.sleep(thinking)  # on the bot's thread: the screen must not wait for it
+        return legal[0]
+
+    monkeypatch.setattr(ExpertBot, "choose", slow_choose)
+    app = make_app("scat", 3, seed, bots="hard", fast=False, delay=thinking)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.bot_thinking
+        assert app.session.bots[1].seconds == 0.4  # type: ignore[attr-defined]  # "hard" plays at 0.4 s a move
+        assert "Ada (expert) is thinking…" in screen_text(app)
+        await pilot.press("s")  # answered while Ada thinks
+        assert app.feedback.plain.startswith("Wait: Ada (expert) is to move")
+        (start,) = started
+        assert time.perf_counter() - start < thinking
+        assert not app.game.round_logs[0].actions
+        while not app.game.round_logs[0].actions:
+            await pilot.pause(0.02)
+        elapsed = time.perf_counter() - start
+        assert thinking <= elapsed < 1.5 * thinking  # the delay includes the thinking: not added to it
+        await pilot.press("f")  # the rest at once (Bea thinks too, but waits no longer)
+        await settle(app, pilot)
+        assert app.session.human_to_move or isinstance(app.screen, RoundEndScreen)
+
+
+def test_hint_words() -> None:
+    game = Game(Rules.preset("scat"), 2, seed=5)
+    view = game.view(0)
+    assert view.discard_top is not None
+    draw_stock, draw_pile, knock = view.legal_actions
+    estimates = [
+        Estimate(draw_pile, 0.214, 0.1, 30),
+        Estimate(draw_stock, 0.05, 0.1, 30),
+        Estimate(knock, -0.3, 0.1, 30),
+    ]
+    text = hint_text(estimates, view).plain
+    assert text == f"Hint: take {view.discard_top.pretty} from the pile +0.21 · draw from the stock +0.05 · knock −0.30"
+    many = [Estimate(knock, -0.1 * i, 0.0, 1) for i in range(8)]
+    assert hint_text(many, view).plain.replace(" ·\n", " · ").endswith("knock −0.40 · 3 more moves")
+    assert hint_text(many, view).plain.count("knock") == 5
+    narrow = hint_text(estimates, view, width=40).plain.splitlines()
+    top = view.discard_top.pretty
+    assert narrow == [f"Hint: take {top} from the pile +0.21 ·", "draw from the stock +0.05 · knock −0.30"]
+    hand = view.hand
+    assert hand is not None
+    assert move_words(Exchange(hand[0], hand[1]), view).plain == f"exchange {hand[0].pretty} for {hand[1].pretty}"
+
+
+def test_cli_accepts_the_levels_and_the_hint_time(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[PlaySettings] = []
+
+    def fake_run(self: ThirtyOneApp) -> None:
+        started.append(self.settings)
+
+    monkeypatch.setattr(ThirtyOneApp, "run", fake_run)
+    assert main(["play", "--bots", "easy,medium,hard", "--seed", "3"]) == 0
+    assert main(["play", "--bots", "hard:0.3s", "--players", "2", "--hint-seconds", "1.5"]) == 0
+    levels, budget = started
+    assert levels.bots == ("easy", "medium", "hard")
+    assert levels.seat_names() == ("you", "Ada (basic)", "Bea (heuristic)", "Cy (expert)")
+    assert levels.hint_seconds == 0.5
+    assert budget.seat_names() == ("you", "Ada (expert)")
+    assert budget.hint_seconds == 1.5
+    session = PlaySession(levels)
+    kinds = [type(session.bots[seat]).__name__ for seat in (1, 2, 3)]
+    assert kinds == ["BasicBot", "HeuristicBot", "ExpertBot"]
+    assert session.bots[3].seconds == 0.4  # type: ignore[attr-defined]
+    hint = session.hint_bot()
+    assert (hint.seconds, hint.worlds) == (0.5, 1_000_000)
+    assert session.hint_seed() == PlaySession(levels).hint_seed() is not None  # the same seed: the same hints
+    assert PlaySession(budget).bots[1].seconds == 0.3  # type: ignore[attr-defined]

@@ -32,8 +32,8 @@ from thirtyone.errors import (
     IllegalActionError,
     PositionError,
     RecordError,
-    SeatError,
     RulesError,
+    SeatError,
     ThirtyOneError,
 )
 from thirtyone.events import (

@@ -23,8 +23,9 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
-from thirtyone.actions import Action, Exchange, ExchangeAll, Knock, Look, Pass
+from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.heuristic import HeuristicBot, rollout_action
 from thirtyone.bots.knowledge import Knowledge
@@ -32,6 +33,7 @@ from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.events import Acted, NewWidow, RoundResult
 from thirtyone.position import Position
+from thirtyone.scoring import half_points
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["ExpertBot", "Analysis", "Estimate", "sample_position", "DEFAULT_WORLDS", "DEFAULT_SECONDS"]
@@ -41,6 +43,7 @@ DEFAULT_WORLDS = 400
 DEFAULT_SECONDS = 1.0
 """Time cap per decision by default, in seconds."""
 
+_MAX_EXTRA = 5  # at most this many extra candidates per opponent (C(8, 3) = 56 hands to weigh)
 _ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for putting an opponent out
 
 
@@ -173,13 +176,51 @@ def _passes(view: PlayerView) -> int:
     return passes
 
 
+def _chances(view: PlayerView) -> list[int]:
+    """How many times each seat has had the chance to improve its hidden cards this round: its
+    stock draws (draw mode) or its turns (widow mode)."""
+    chances = [0] * view.players
+    for event in view.history:
+        if isinstance(event, Acted):
+            action = event.action
+            drew = isinstance(action, Draw) and action.source == "stock"
+            if drew or isinstance(action, (Exchange, ExchangeAll, Pass)):
+                chances[event.seat] += 1
+    return chances
+
+
+def _likely_completion(
+    known: tuple[Card, ...], pool: list[Card], extra: int, table: Sequence[int]
+) -> tuple[tuple[Card, ...], list[Card]]:
+    """Complete ``known`` to three cards with the best of ``3 - len(known) + extra`` cards from the
+    front of ``pool``: a player who has drawn ``extra`` times kept what suited it. Returns the hand
+    and the candidates it did not keep."""
+    missing = 3 - len(known)
+    candidates = pool[: missing + extra]
+    if extra == 0 or missing == 0:
+        return known + tuple(candidates[:missing]), candidates[missing:]
+    best: tuple[int, tuple[Card, ...]] | None = None
+    for chosen in combinations(candidates, missing):
+        hand = known + chosen
+        value = table[hand[0] * 2704 + hand[1] * 52 + hand[2]]
+        if best is None or value > best[0]:
+            best = (value, chosen)
+    assert best is not None
+    rest = [card for card in candidates if card not in best[1]]
+    return known + best[1], rest
+
+
 def sample_position(view: PlayerView, knowledge: Knowledge, passes: int, rng: random.Random) -> Position:
     """A world consistent with ``view``: the unseen cards dealt at random to the opponents' unknown
-    places, a face-down widow and the stock.
+    places, a face-down widow and the stock. An opponent who has drawn ``k`` times gets the best of
+    ``k`` extra random candidates for its unknown cards (it kept what suited it), so the worlds do
+    not take the others for weaker than they are.
 
     Raises:
         ValueError: when the view's counts do not add up (a view of another game's history).
     """
+    table = half_points(view.rules)
+    chances = _chances(view)
     unseen = list(knowledge.unseen)
     rng.shuffle(unseen)
     hands: list[tuple[Card, ...]] = []
@@ -190,10 +231,12 @@ def sample_position(view: PlayerView, knowledge: Knowledge, passes: int, rng: ra
             assert view.hand is not None
             hands.append(view.hand)
         else:
-            known = knowledge.known[status.seat]
-            missing = 3 - len(known)
-            hands.append(tuple(known) + tuple(unseen[:missing]))
-            del unseen[:missing]
+            extra = min(chances[status.seat], _MAX_EXTRA, len(unseen) - 3)
+            hand, rest = _likely_completion(knowledge.known[status.seat], unseen, max(extra, 0), table)
+            hands.append(hand)
+            used = len(hand) - len(knowledge.known[status.seat]) + len(rest)
+            unseen = unseen[used:] + rest
+    rng.shuffle(unseen)
     widow: tuple[Card, ...] = ()
     if view.rules.mode == "widow":
         if view.widow is not None:

@@ -1,7 +1,7 @@
 """``thirtyone play``: the terminal game, you against bots.
 
 Every argument is checked before the screen opens: a bad preset, rule option, number of
-players, bot name, seed, name or record path is a one-line error (exit status 2).
+players, bot name, seed, name, pacing, hint time or record path is a one-line error (exit status 2).
 """
 
 from __future__ import annotations
@@ -13,7 +13,15 @@ from pathlib import Path
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments, rules_from_args
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
-from thirtyone.tui.settings import MAX_DELAY, MAX_NAME, PlayError, PlaySettings
+from thirtyone.tui.settings import (
+    MAX_DELAY,
+    MAX_HINT_SECONDS,
+    MAX_NAME,
+    MIN_HINT_SECONDS,
+    PLAY_EXPERT_SECONDS,
+    PlayError,
+    PlaySettings,
+)
 
 __all__ = ["configure", "run", "settings_from_args"]
 
@@ -30,7 +38,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="basic",
         metavar="LIST",
-        help=f"the bots by seat, comma separated, the last repeating ({', '.join(BOTS)}; default basic)",
+        help=(
+            f"the bots by seat, comma separated, the last repeating ({', '.join(BOTS)}, or the levels "
+            f"easy, medium, hard; default basic); an expert thinks {PLAY_EXPERT_SECONDS:g} s a move "
+            "unless given a budget (hard:200 deals, hard:1s)"
+        ),
     )
     parser.add_argument("--seed", default=None, metavar="S", help="seed (a whole number): same seed, same game")
     parser.add_argument("--fast", action="store_true", help="bots move at once instead of one at a time")
@@ -38,7 +50,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--delay",
         default="0.8",
         metavar="SECONDS",
-        help=f"pause before each bot move, 0-{MAX_DELAY:g} seconds (default 0.8; --fast: none)",
+        help=f"time each bot move takes, thinking included, 0-{MAX_DELAY:g} seconds (default 0.8; --fast: none)",
+    )
+    parser.add_argument(
+        "--hint-seconds",
+        default="0.5",
+        metavar="SECONDS",
+        help=f"how long the expert thinks about a hint (key ?), {MIN_HINT_SECONDS:g}-{MAX_HINT_SECONDS:g} s "
+        "(default 0.5)",
     )
     parser.add_argument(
         "--record",
@@ -64,7 +83,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     Raises:
         RulesError: for a bad preset or rule option, or players the deck cannot deal (R2.1).
         UnknownBotError: for an unknown bot or too many bot names.
-        PlayError: for a bad seed, delay, name or record path.
+        PlayError: for a bad seed, delay, hint time, name or record path.
     """
     rules = rules_from_args(args)
     players = _whole("--players", args.players)
@@ -73,6 +92,10 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         delay = float(args.delay)
     except ValueError:
         raise PlayError(f"--delay {args.delay!r}: give a number of seconds") from None
+    try:
+        hint_seconds = float(args.hint_seconds)
+    except ValueError:
+        raise PlayError(f"--hint-seconds {args.hint_seconds!r}: give a number of seconds") from None
     record: Path | None = args.record
     if record is not None:
         if record.is_dir():
@@ -89,6 +112,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         record=record,
         name=args.name,
         delay=0.0 if args.fast else delay,
+        hint_seconds=hint_seconds,
     )
 
 

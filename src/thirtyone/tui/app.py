@@ -3,15 +3,21 @@
 The person sits in seat 0; bots play the other seats. The app shows the person's view of the
 game (never another player's hidden card), a log of every move in words, and the showdown of
 each round, and it offers only legal moves, each on a key listed in the key line. Bot moves
-are paced by a timer (``delay`` seconds each) so that a person can follow them; with ``fast``
-they are played at once. Nothing blocks the screen: every wait is a timer.
+are paced (``delay`` seconds each, thinking included) so that a person can follow them; with
+``fast`` they are played at once. Nothing blocks the screen: every wait is a timer, and the
+expert's searches — an ``expert`` bot's moves and the person's hints (``?``) — run on a thread
+of their own; a search whose position has passed when it ends is thrown away.
 
 Run it with ``ThirtyOneApp(settings).run()``; in tests use ``app.run_test(size=(80, 24))``.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -21,20 +27,50 @@ from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
+from thirtyone.actions import Action, Look
+from thirtyone.bots.expert import Analysis, ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
-from thirtyone.tui.controls import Controls, KeyHint
-from thirtyone.tui.session import HUMAN, PlaySession
+from thirtyone.tui.controls import HINT_KEYS, Controls, KeyHint
+from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import NEW_GAME, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
-from thirtyone.tui.words import Narrator, format_value, pretty_cards, short_name
+from thirtyone.tui.words import HINT_LEGEND, Narrator, format_value, hint_text, move_words, pretty_cards, short_name
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["ThirtyOneApp"]
 
 MIN_TOP = 7
 """Content lines of the table panel; the top row grows with the number of players."""
+
+_T = TypeVar("_T")
+
+
+async def off_thread(work: Callable[[], _T]) -> _T:
+    """Run ``work`` on a daemon thread of its own and wait for its result without blocking the
+    event loop (quitting never waits for it: a daemon thread ends with the program)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+
+    def settle(result: _T | None, error: BaseException | None) -> None:
+        if future.done():  # the waiter was cancelled
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as caught:  # handed to the waiter
+            result, error = None, caught
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="thirtyone-search", daemon=True).start()
+    return await future
 
 
 class ThirtyOneApp(App[None]):
@@ -59,13 +95,24 @@ class ThirtyOneApp(App[None]):
         self.log_lines: list[str] = []
         self._notes: dict[int, str] = {}
         self.feedback = Text("")
+        self.hint = Text("")
+        """The hint shown now (empty when none)."""
+        self.hint_analysis: Analysis | None = None
+        """The expert's analysis behind the hint shown now."""
         self.waiting_for: str = "start"
         self._timer: Timer | None = None
+        self._hint_for: Position | None = None  # the position of the hint shown or being worked out
+        self._thinking: Position | None = None  # the position a bot is choosing its move for
 
     @property
     def game(self) -> Game:
         """The game being played."""
         return self.session.game
+
+    @property
+    def bot_thinking(self) -> bool:
+        """True while a searching bot is choosing its move on its thread."""
+        return self._thinking is not None
 
     # ------------------------------------------------------------------ layout
 
@@ -77,6 +124,7 @@ class ThirtyOneApp(App[None]):
             yield TablePanel(id="table")
         yield RichLog(id="log", wrap=True, markup=False, highlight=False)
         yield Static(id="status")
+        yield Static(id="expert-hint")
         yield Static(id="feedback")
         yield KeyBar(id="keys")
 
@@ -113,6 +161,10 @@ class ThirtyOneApp(App[None]):
                     self.set_feedback("")  # the wait is over
                 return
             self.waiting_for = "bots"
+            if self.session.bot_thinks():  # an expert: it chooses on a thread of its own
+                if self._thinking != self.session.position:
+                    self._start_thinking()
+                return
             if not self.fast:
                 self._timer = self.set_timer(self.settings.delay, self._bot_tick)
                 return
@@ -128,10 +180,45 @@ class ThirtyOneApp(App[None]):
         try:
             self.session.bot_move()
         except ThirtyOneError as error:  # a bot that breaks a rule: say so and stop
-            self.waiting_for = "broken"
-            self.set_feedback(f"A bot failed: {error}", error=True)
+            self._bot_failed(error)
             return False
         return True
+
+    def _bot_failed(self, error: Exception) -> None:
+        self.waiting_for = "broken"
+        self.set_feedback(f"A bot failed: {error}", error=True)
+
+    def _start_thinking(self) -> None:
+        turn = self.session.bot_turn()
+        self._thinking = turn.position
+        self.run_worker(self._think(turn), name=f"seat {turn.seat} thinks", group="bots", exit_on_error=False)
+
+    async def _think(self, turn: BotTurn) -> None:
+        """Let a searching bot choose on a thread, wait out the rest of the pacing delay (the
+        thinking counts toward it; none in fast mode), then play its move if play is still where
+        it was."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        try:
+            action: Action = await off_thread(lambda: turn.bot.choose(turn.view, turn.view.legal_actions))
+        except Exception as error:  # a bot that fails: say so rather than wait for ever
+            if self._thinking == turn.position:
+                self._thinking = None
+                self._bot_failed(error)
+            return
+        while not self.fast and (left := self.settings.delay - (loop.time() - start)) > 0:
+            await asyncio.sleep(min(left, 0.05))  # short steps: pressing f ends the wait
+        if self._thinking != turn.position:
+            return  # play has moved on (another game): the choice is stale
+        self._thinking = None
+        if self.waiting_for != "bots":
+            return
+        try:
+            self.session.play_bot(turn, action)
+        except ThirtyOneError as error:
+            self._bot_failed(error)
+            return
+        self.advance()
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
@@ -162,6 +249,7 @@ class ThirtyOneApp(App[None]):
     def new_game(self) -> None:
         """Deal another game with the same settings (the next seed of the session)."""
         self._stop_timer()
+        self._thinking = None
         self.session.new_game()
         self.controls.clear()
         self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN)
@@ -212,6 +300,9 @@ class ThirtyOneApp(App[None]):
             else:
                 self.refresh_table()
             return True
+        if key in HINT_KEYS:
+            self.ask_hint()
+            return True
         view = self.session.view()
         if not view.is_my_turn:
             if len(key) == 1 and key.isalnum() and self.waiting_for == "bots":
@@ -237,6 +328,69 @@ class ThirtyOneApp(App[None]):
         elif press.changed:
             self.refresh_table()
         return True
+
+    # ------------------------------------------------------------------ hints
+
+    def ask_hint(self) -> None:
+        """``?``: ask the expert what it would do in the person's place, from the person's view
+        only. The search runs on a thread ("thinking…" meanwhile) with the hint budget of the
+        settings; its answer shows only if the position is still the same when it ends. Out of
+        turn, a short explanation."""
+        view = self.session.view()
+        if not view.is_my_turn:
+            seat = view.current_seat
+            if view.seats[view.seat].out:
+                why = "you are out of this game"
+            elif seat is None:
+                why = "nobody is to move"
+            else:
+                why = f"{short_name(self.session.names[seat])} is to move"
+            self.set_feedback(f"Hints are for your own move: ask with ? when it is your turn ({why}).")
+            return
+        position = self.session.position
+        if self._hint_for == position:
+            return  # shown already, or being worked out
+        self._hint_for = position
+        self.hint_analysis = None
+        legal = view.legal_actions
+        if view.phase is Phase.LOOK:
+            line = Text().append("Hint: ", style="bold").append_text(move_words(Look(), view))
+            self.show_hint(line.append(" — the expert always looks: it weighs a hand only once it knows it."))
+            return
+        if len(legal) == 1:
+            only = Text().append("Hint: only one move is possible: ", style="bold")
+            self.show_hint(only.append_text(move_words(legal[0], view)))
+            return
+        bot = self.session.hint_bot()
+        budget = f"{bot.worlds} deals" if bot.seconds is None else f"{bot.seconds:g} s"
+        self.show_hint(Text(f"Hint: the expert is thinking… ({budget})", style="italic"))
+        self.run_worker(self._work_out_hint(position, view, bot), name="hint", group="hint", exit_on_error=False)
+
+    async def _work_out_hint(self, position: Position, view: PlayerView, bot: ExpertBot) -> None:
+        try:
+            analysis = await off_thread(lambda: bot.analyse(view))
+        except Exception as error:  # say why rather than think for ever
+            if self._hint_for == position == self.session.position:
+                self.show_hint(Text(f"No hint here: {pretty_cards(str(error))}", style="dim"))
+            return
+        if self._hint_for != position or self.session.position != position:
+            return  # play has moved on: the hint is stale
+        self.hint_analysis = analysis
+        answer = hint_text(analysis.estimates, view, width=max(self.size.width - 2, 40))
+        self.show_hint(Text("\n").join([answer, Text(HINT_LEGEND, style="dim")]))
+
+    def show_hint(self, text: Text) -> None:
+        """Show a hint (an empty text hides the hint line)."""
+        self.hint = text
+        widget = self.screen_stack[0].query_one("#expert-hint", Static)  # the table, even under a modal
+        widget.update(text)
+        widget.display = bool(text.plain)
+
+    def clear_hint(self) -> None:
+        """Forget the hint (the position it was for has passed)."""
+        self._hint_for = None
+        self.hint_analysis = None
+        self.show_hint(Text(""))
 
     def action_quit_game(self) -> None:
         """Quit at any time; the game record is saved first with ``--record``."""
@@ -268,7 +422,11 @@ class ThirtyOneApp(App[None]):
         self.query_one(SeatsPanel).show(view, self.session.names)
         self.query_one(TablePanel).show(view, self.controls)
         self.query_one("#status", Static).update(self.status_text(view))
+        if self._hint_for is not None and self._hint_for != self.session.position:
+            self.clear_hint()
         hints = self.controls.hints(view) if keys else []
+        if hints:
+            hints.append(KeyHint("?", "hint"))
         extra = [KeyHint("f", "slow bots" if self.fast else "fast bots"), KeyHint("q", "quit")]
         self.query_one(KeyBar).show([*hints, *extra])
 
@@ -282,6 +440,8 @@ class ThirtyOneApp(App[None]):
             who = names[seat] if seat is not None else "nobody"
             if view.seats[view.seat].out:
                 return Text(f"You are out; {who} is to move.")
+            if self.session.bot_thinks():
+                return Text(f"{who} is thinking…", style="cyan")
             return Text(f"{who} is to move…", style="cyan")
         knock = ""
         if view.knocker is not None:

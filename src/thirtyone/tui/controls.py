@@ -17,6 +17,7 @@ key                what it does                                           when
 ``k``              knock                                                  on your turn
 ``l``/``t``        look at your cards / throw down unseen                 blind phase
 ``h``/``w``        keep your hand / take the second hand (dealer)         Schwimmen deal
+``?``              ask the expert for a hint (the app answers it)         on your turn
 =================  =====================================================  ===============
 
 >>> from thirtyone import Game, Rules
@@ -50,12 +51,15 @@ from thirtyone.actions import (
 from thirtyone.cards import Card
 from thirtyone.views import Phase, PlayerView
 
-__all__ = ["KeyHint", "Press", "Controls", "PASS_KEYS", "CONFIRM_KEYS", "KEY_NAMES"]
+__all__ = ["KeyHint", "Press", "Controls", "PASS_KEYS", "CONFIRM_KEYS", "HINT_KEYS", "KEY_NAMES"]
 
 PASS_KEYS = ("space", "full_stop")
 """Keys that pass (widow mode)."""
 CONFIRM_KEYS = ("enter", "x")
 """Keys that make the picked exchange (option ``exchange=any``)."""
+HINT_KEYS = ("question_mark", "?")
+"""Keys that ask for a hint (Textual names ``?`` ``question_mark``); not an action, so
+:meth:`Controls.press` leaves them to the app."""
 KEY_NAMES = {"space": "space", "full_stop": ".", "enter": "enter", "escape": "esc"}
 """How key names are written on screen."""
 

@@ -14,6 +14,15 @@ The terminal app drives it; tests and other faces can too.
 ...         _ = session.bot_move()
 >>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
 (True, ['RoundStarted', 'Acted'])
+
+A hint asks a fresh expert, seeded from the game's seed and the position, about the person's view:
+
+>>> session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=5, hint_worlds=5))
+>>> session.human_to_move, session.hint_seed() == session.hint_seed()
+(True, True)
+>>> analysis = session.hint_bot().analyse(session.view())
+>>> analysis.best in session.view().legal_actions, analysis.estimates[0].worlds
+(True, 5)
 """
 
 from __future__ import annotations
@@ -21,21 +30,38 @@ from __future__ import annotations
 import datetime
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
+from thirtyone.bots.expert import ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import Acted, Event, RoundEnded
-from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.settings import PlaySettings, play_bot_spec
 from thirtyone.views import PlayerView
 
-__all__ = ["PlaySession", "HUMAN"]
+__all__ = ["PlaySession", "BotTurn", "Position", "HUMAN"]
 
 HUMAN = 0
 """The person's seat."""
+
+Position = tuple[int, int]
+"""Where a session stands: the game's number and how many events it has had. Every move adds an
+event, so a position names one moment of play (a hint or a bot's choice is for one position)."""
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot's move to make: the seat, its bot, what it may see, and the position it is for.
+    ``bot.choose(view, view.legal_actions)`` may run on another thread: the view is a snapshot."""
+
+    seat: int
+    bot: Bot
+    view: PlayerView
+    position: Position
 
 
 class PlaySession:
@@ -43,7 +69,8 @@ class PlaySession:
 
     The first game of a session with a seed uses that seed, so ``--seed 5`` plays the same game
     as ``Game(rules, players, seed=5)``; each further game gets the next seed derived from it.
-    The bot in seat ``s`` is seeded with ``game_seed + s``.
+    The bot in seat ``s`` is seeded with ``game_seed + s``; an ``expert`` (``hard``) bot named
+    without a budget thinks :data:`~thirtyone.tui.settings.PLAY_EXPERT_SECONDS` per move.
     """
 
     def __init__(self, settings: PlaySettings) -> None:
@@ -70,7 +97,7 @@ class PlaySession:
         seed = self.game_seed
         self.game = Game(self.settings.rules, self.settings.players, seed=seed)
         self.bots = {
-            seat: make_bot(name, None if seed is None else seed + seat)
+            seat: make_bot(play_bot_spec(name), None if seed is None else seed + seat)
             for seat, name in enumerate(self.settings.bots, start=1)
         }
         self.saved_to = None
@@ -84,6 +111,32 @@ class PlaySession:
     def human_to_move(self) -> bool:
         """True when the game waits for the person."""
         return self.game.current_seat == HUMAN
+
+    @property
+    def position(self) -> Position:
+        """Where play stands now (see :data:`Position`)."""
+        return (self.game_number, len(self.game.events))
+
+    def hint_seed(self) -> int | None:
+        """The seed of the expert that answers a hint now: drawn from the game's seed and the
+        position, so the same ``--seed`` gives the same hints; ``None`` without a seed."""
+        if self.game_seed is None:
+            return None
+        return random.Random(f"hint {self.game_seed} {len(self.game.events)}").getrandbits(63)
+
+    def hint_bot(self) -> ExpertBot:
+        """A fresh expert to analyse the person's view now, with the hint budget of the settings:
+        ``hint_worlds`` sampled deals exactly when set, else as many as ``hint_seconds`` allow."""
+        worlds = self.settings.hint_worlds
+        if worlds is not None:
+            return ExpertBot(self.hint_seed(), worlds=worlds, seconds=None)
+        return ExpertBot(self.hint_seed(), worlds=1_000_000, seconds=self.settings.hint_seconds)
+
+    def bot_thinks(self) -> bool:
+        """True when the bot to move searches (an expert), so its choice should be made off the
+        screen's thread; the other bots choose in well under a millisecond."""
+        seat = self.game.current_seat
+        return seat is not None and isinstance(self.bots.get(seat), ExpertBot)
 
     def play(self, action: Action) -> None:
         """Play the person's ``action``.
@@ -100,13 +153,32 @@ class PlaySession:
         Raises:
             IllegalActionError: when it is not a bot's move, or the bot chose an illegal action.
         """
+        turn = self.bot_turn()
+        action = turn.bot.choose(turn.view, turn.view.legal_actions)
+        self.play_bot(turn, action)
+        return action
+
+    def bot_turn(self) -> BotTurn:
+        """The bot move to make now, for choosing it apart (:meth:`play_bot` plays it).
+
+        Raises:
+            IllegalActionError: when it is not a bot's move.
+        """
         seat = self.game.current_seat
         if seat is None or seat == HUMAN:
             raise IllegalActionError("it is not a bot's move")
-        view = self.game.view(seat)
-        action = self.bots[seat].choose(view, view.legal_actions)
-        self.game.apply(action, seat=seat)
-        return action
+        return BotTurn(seat, self.bots[seat], self.game.view(seat), self.position)
+
+    def play_bot(self, turn: BotTurn, action: Action) -> None:
+        """Play the action a bot chose for ``turn``.
+
+        Raises:
+            IllegalActionError: when play has moved on since ``turn`` (nothing is played), or the
+                bot chose an illegal action.
+        """
+        if turn.position != self.position:
+            raise IllegalActionError(f"seat {turn.seat}'s move was chosen for a position that has passed")
+        self.game.apply(action, seat=turn.seat)
 
     def next_events(self) -> Iterator[Event]:
         """The events the person has not been shown yet, as seat 0 sees them, one at a time.

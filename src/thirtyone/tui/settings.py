@@ -4,6 +4,10 @@
 >>> settings = PlaySettings.create(Rules.preset("scat"), players=3, bots="basic,random", seed=7)
 >>> settings.bots, settings.seat_names()
 (('basic', 'random'), ('you', 'Ada (basic)', 'Bea (random)'))
+>>> PlaySettings.create(Rules.preset("scat"), players=4, bots="easy,medium,hard").seat_names()
+('you', 'Ada (basic)', 'Bea (heuristic)', 'Cy (expert)')
+>>> bot_kind("hard:200"), play_bot_spec("hard"), play_bot_spec("expert:50"), play_bot_spec("easy")
+('expert', 'expert:0.4s', 'expert:50', 'easy')
 >>> PlaySettings.create(Rules.preset("scat"), players=10)
 Traceback (most recent call last):
 ...
@@ -15,11 +19,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from thirtyone.bots import parse_bot_list
+from thirtyone.bots import LEVELS, parse_bot_list
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 
-__all__ = ["PlayError", "PlaySettings", "BOT_NAMES", "MAX_NAME", "MAX_DELAY"]
+__all__ = [
+    "PlayError",
+    "PlaySettings",
+    "BOT_NAMES",
+    "MAX_NAME",
+    "MAX_DELAY",
+    "MIN_HINT_SECONDS",
+    "MAX_HINT_SECONDS",
+    "PLAY_EXPERT_SECONDS",
+    "bot_kind",
+    "play_bot_spec",
+]
 
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo")
 """Friendly names for the bots, by seat (the person's own name is skipped if it is one of them)."""
@@ -30,6 +45,31 @@ MAX_NAME = 12
 MAX_DELAY = 10.0
 """The longest pause between bot moves, in seconds."""
 
+MIN_HINT_SECONDS = 0.1
+"""The shortest time the expert may think about a hint, in seconds."""
+MAX_HINT_SECONDS = 5.0
+"""The longest time the expert may think about a hint, in seconds."""
+
+PLAY_EXPERT_SECONDS = 0.4
+"""The time an ``expert`` (``hard``) bot named without a budget thinks about each move in the
+terminal game, so that the game keeps its pace (``expert:200`` or ``hard:0.8s`` set another)."""
+
+
+def bot_kind(spec: str) -> str:
+    """The kind of bot a ``--bots`` name makes, as the players panel shows it: ``random``,
+    ``basic``, ``heuristic`` or ``expert`` (``easy``, ``medium`` and ``hard`` are the last three;
+    a budget such as ``expert:200`` is left out)."""
+    base = spec.strip().lower().partition(":")[0]
+    return LEVELS.get(base, base)
+
+
+def play_bot_spec(spec: str) -> str:
+    """The bot name the terminal game makes a bot from: an ``expert`` (``hard``) without a budget
+    gets :data:`PLAY_EXPERT_SECONDS` per move; every other name is kept."""
+    if bot_kind(spec) == "expert" and ":" not in spec:
+        return f"expert:{PLAY_EXPERT_SECONDS:g}s"
+    return spec
+
 
 class PlayError(ThirtyOneError):
     """A bad argument to ``thirtyone play`` (the player's name, the seed, the pacing)."""
@@ -39,7 +79,9 @@ class PlayError(ThirtyOneError):
 class PlaySettings:
     """Everything a session needs: the rules, the number of players (the person included, in
     seat 0), the bot names of seats 1…n-1, the seed (``None``: unpredictable), whether bots move
-    at once (``fast``) or after ``delay`` seconds, where to save game records, and the person's name.
+    at once (``fast``) or ``delay`` seconds after their turn began (thinking included), where to
+    save game records, the person's name, and the budget of a hint (``?``): ``hint_seconds`` of
+    thinking, or exactly ``hint_worlds`` sampled deals when that is set (repeatable for a seed).
 
     Build one with :meth:`create`, which checks every value.
     """
@@ -52,6 +94,8 @@ class PlaySettings:
     record: Path | None = None
     name: str = "you"
     delay: float = 0.8
+    hint_seconds: float = 0.5
+    hint_worlds: int | None = None
 
     @classmethod
     def create(
@@ -65,13 +109,16 @@ class PlaySettings:
         record: Path | None = None,
         name: str = "you",
         delay: float = 0.8,
+        hint_seconds: float = 0.5,
+        hint_worlds: int | None = None,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
         Raises:
             RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
             UnknownBotError: for an unknown bot name or more names than bot seats.
-            PlayError: for an empty or too long name, or a delay outside 0–10 seconds.
+            PlayError: for an empty or too long name, a delay outside 0–10 seconds, a hint time
+                outside 0.1–5 seconds or a hint budget outside 1–1,000,000 deals.
         """
         rules.check_players(players)
         names = parse_bot_list(bots, players - 1)
@@ -82,13 +129,20 @@ class PlaySettings:
             raise PlayError(f"--name {clean!r}: use at most {MAX_NAME} characters")
         if not 0 <= delay <= MAX_DELAY:
             raise PlayError(f"--delay {delay}: give a pause from 0 to {MAX_DELAY:g} seconds")
-        return cls(rules, players, tuple(names), seed, fast, record, clean, delay)
+        if not MIN_HINT_SECONDS <= hint_seconds <= MAX_HINT_SECONDS:
+            raise PlayError(
+                f"--hint-seconds {hint_seconds:g}: give {MIN_HINT_SECONDS:g} to {MAX_HINT_SECONDS:g} seconds"
+            )
+        if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
+            raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
+        return cls(rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds)
 
     def seat_names(self) -> tuple[str, ...]:
-        """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on."""
+        """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on, each bot
+        with its kind (:func:`bot_kind`: ``hard`` shows as ``expert``)."""
         taken = self.name.split(" (", 1)[0].lower()
         friendly = [name for name in BOT_NAMES if name.lower() != taken]
-        return (self.name, *(f"{friendly[i]} ({bot})" for i, bot in enumerate(self.bots)))
+        return (self.name, *(f"{friendly[i]} ({bot_kind(bot)})" for i, bot in enumerate(self.bots)))
 
     def record_path(self, game_number: int) -> Path | None:
         """Where the ``game_number``-th game of the session (from 1) is saved: ``record`` for the

@@ -9,6 +9,8 @@ with red and black suits.
 >>> from thirtyone.rules import Rules
 >>> grace_label(Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
 ('on the bus', 'on the dole', '3 lives')
+>>> value_text(0.214), value_text(-0.3), value_text(-0.001)
+('+0.21', '−0.30', '+0.00')
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from rich.text import Text
 
 from thirtyone.actions import (
     PILE,
+    Action,
     Discard,
     Draw,
     Exchange,
@@ -32,10 +35,12 @@ from thirtyone.actions import (
     TakeWidow,
     ThrowDown,
 )
+from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
+from thirtyone.views import PlayerView
 
 __all__ = [
     "format_value",
@@ -45,6 +50,11 @@ __all__ = [
     "cards_text",
     "short_name",
     "pretty_cards",
+    "move_words",
+    "value_text",
+    "hint_text",
+    "HINT_LEGEND",
+    "HINT_TOP",
     "Narrator",
 ]
 
@@ -105,6 +115,80 @@ def pretty_cards(message: str) -> str:
     'R4.2: cannot discard the card just taken from the discard pile (4♥)'
     """
     return _CARD_NOTATION.sub(lambda m: Card.parse(m.group(0)).pretty, message)
+
+
+HINT_TOP = 5
+"""The most moves a hint lists by name; the rest are counted."""
+
+HINT_LEGEND = "value = lives the others lose minus lives you lose this round, on average"
+"""What the numbers of a hint mean (the expert's utility, :class:`~thirtyone.bots.expert.Estimate`)."""
+
+
+def move_words(action: Action, view: PlayerView) -> Text:
+    """One of the person's moves in words, cards with their suits: ``draw from the stock``,
+    ``take 9♥ from the pile``, ``discard 7♣``, ``exchange 2♦ for A♠``, ``knock``."""
+    if isinstance(action, Draw):
+        if action.source == PILE and view.discard_top is not None:
+            return Text("take ").append_text(card_text(view.discard_top)).append(" from the pile")
+        return Text("draw from the pile" if action.source == PILE else "draw from the stock")
+    if isinstance(action, Discard):
+        return Text("discard ").append_text(card_text(action.card))
+    if isinstance(action, Knock):
+        return Text("knock")
+    if isinstance(action, Exchange):
+        give, take = cards_text(action.give), cards_text(action.take)
+        return Text("exchange ").append_text(give).append(" for ").append_text(take)
+    if isinstance(action, ExchangeAll):
+        return Text("take the widow unseen" if view.widow is None else "exchange all three")
+    if isinstance(action, Pass):
+        return Text("pass")
+    if isinstance(action, Keep):
+        return Text("keep your hand")
+    if isinstance(action, TakeWidow):
+        return Text("take the other hand unseen")
+    if isinstance(action, Look):
+        return Text("look at your cards")
+    if isinstance(action, ThrowDown):
+        return Text("throw down unseen")
+    return Text(str(action))  # pragma: no cover - every action kind is handled above
+
+
+def value_text(mean: float) -> str:
+    """An estimated value in lives with its sign and two decimals: ``+0.21``, ``−0.30``."""
+    text = f"{mean:+.2f}"
+    if text == "-0.00":
+        return "+0.00"
+    return text.replace("-", "−")
+
+
+def hint_text(estimates: Sequence[Estimate], view: PlayerView, *, top: int = HINT_TOP, width: int = 78) -> Text:
+    """The expert's answer: its choice, then the other moves, each with its estimated value (best
+    first; at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
+    break a move::
+
+        Hint: take 9♥ from the pile +0.21 · draw from the stock +0.05 · knock −0.30
+    """
+    pieces: list[Text] = []
+    for i, estimate in enumerate(estimates[:top]):
+        words = move_words(estimate.action, view)
+        if i == 0:
+            words.style = "bold green"  # the base style: the cards keep their colours
+        pieces.append(words.append(" ").append(value_text(estimate.mean), style="bold" if i == 0 else ""))
+    rest = len(estimates) - top
+    if rest > 0:
+        pieces.append(Text(f"{rest} more move{'s' if rest != 1 else ''}", style="dim"))
+    text = Text().append("Hint: ", style="bold")
+    column = text.cell_len
+    for i, piece in enumerate(pieces):
+        if i and column + 3 + piece.cell_len > width:
+            text.append(" ·\n" if column + 2 <= width else "\n")
+            column = 0
+        elif i:
+            text.append(" · ")
+            column += 3
+        text.append_text(piece)
+        column += piece.cell_len
+    return text
 
 
 def short_name(name: str) -> str:
