@@ -540,7 +540,7 @@ def test_controls_offer_only_legal_moves() -> None:
 async def test_bots_are_paced_and_the_screen_stays_live() -> None:
     rules = Rules.preset("scat")
     seed = next(s for s in range(100) if Game(rules, 4, seed=s).current_seat == 1)  # Ada moves first
-    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=0.5)
+    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=1.5)  # wide gaps, even when loaded
     app = ThirtyOneApp(settings)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -549,7 +549,7 @@ async def test_bots_are_paced_and_the_screen_stays_live() -> None:
         assert "Ada (basic) is to move" in screen_text(app)
         await pilot.press("s")  # not my turn: the screen answers at once
         assert "Wait: Ada (basic) is to move" in app.feedback.plain
-        for _ in range(100):  # the first bot action comes after the pause, alone
+        for _ in range(200):  # the first bot action comes after the pause, alone
             await pilot.pause(0.05)
             if app.game.round_logs[0].actions:
                 break

@@ -16,6 +16,7 @@ Use a backend as a context manager: ``with LocalBackend(2) as backend: backend.r
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import signal
@@ -24,7 +25,7 @@ from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Protocol
 
-from thirtyone.arena.play import GameResult, Task, play_task
+from thirtyone.arena.play import GameResult, Task, play_game_safely, play_task
 from thirtyone.arena.schedule import ArenaError
 
 __all__ = ["Backend", "BackendError", "LocalBackend", "RayBackend", "MAX_JOBS", "make_backend"]
@@ -128,9 +129,10 @@ class LocalBackend(_Managed):
         return self.jobs
 
     def run(self, tasks: Sequence[Task], on_results: OnResults) -> None:
-        if self._pool is None:
+        if self._pool is None:  # in this process, one game at a time: an interruption loses nothing
             for task in tasks:
-                on_results(play_task(task))
+                for deal, rotation in task.keys:
+                    on_results([play_game_safely(task.rules, task.bots, task.seed, deal, rotation)])
             return
         futures = [self._pool.submit(play_task, task) for task in tasks]
         try:
@@ -243,10 +245,8 @@ class RayBackend(_Managed):
                 on_results(results)
         except BaseException:
             for ref in pending:
-                try:
+                with contextlib.suppress(Exception):  # best effort while stopping
                     ray.cancel(ref, force=True)
-                except Exception:  # pragma: no cover - best effort while stopping
-                    pass
             raise
 
     def close(self) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thirtyone.actions import Knock
+from thirtyone.actions import Action, Knock
+from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.chance import DuplicateChance
@@ -24,8 +25,6 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded, RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
-
-from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
 
 __all__ = ["Failure", "GameResult", "Task", "play_game_safely", "play_task"]
 
@@ -125,11 +124,11 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
     game = Game(rules, len(names), chance=DuplicateChance(game_seed))
     failure: Failure | None = None
     players: list[Bot] = []
-    for seat, name in enumerate(names):
+    for index, name in enumerate(names):
         try:
-            players.append(make_bot(name, bot_seed(seed, deal, rotation, seat)))
+            players.append(make_bot(name, bot_seed(seed, deal, rotation, index)))
         except Exception as error:
-            failure = _failure(game, names, seat, None, f"could not be created: {_describe(error)}")
+            failure = _failure(game, names, index, None, f"could not be created: {_describe(error)}")
             break
     while failure is None and not game.is_over:
         seat = game.current_seat
@@ -137,21 +136,27 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
         view = game.view(seat)
         try:
             action = players[seat].choose(view, view.legal_actions)
+            legal = action in view.legal_actions
         except Exception as error:
             failure = _failure(game, names, seat, None, f"raised {_describe(error)}")
             break
-        try:
-            legal = action in view.legal_actions
-        except Exception as error:  # an object that cannot even be compared
-            legal, action = False, f"<{type(action).__name__}: {error}>"
         if not legal:
-            failure = _failure(game, names, seat, str(action), f"chose {action}, which is not legal now")
+            shown = _show(action)
+            failure = _failure(game, names, seat, shown, f"chose {shown}, which is not legal now")
             break
         try:
             game.apply(action)
         except ThirtyOneError as error:  # legal by the view, refused by the engine
-            failure = _failure(game, names, seat, str(action), f"chose {action}; the engine refused it: {error}")
+            shown = _show(action)
+            failure = _failure(game, names, seat, shown, f"chose {shown}; the engine refused it: {error}")
     return _result(game, names, deal, rotation, game_seed, failure)
+
+
+def _show(action: object) -> str:
+    try:
+        return str(action) if isinstance(action, Action) else f"{action!r} (not an action)"
+    except Exception:
+        return f"<{type(action).__name__}>"
 
 
 def _describe(error: BaseException) -> str:

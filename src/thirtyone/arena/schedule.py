@@ -121,7 +121,7 @@ class Schedule:
         """The bot name in each seat (seat 0 first) in rotation ``rotation``."""
         return seating(self.bots, rotation)
 
-    def keys(self) -> Iterator[GameKey]:
+    def game_keys(self) -> Iterator[GameKey]:
         """Every game's ``(deal, rotation)`` in the fixed order results are counted in."""
         for deal in range(self.deals):
             for rotation in range(self.rotations):
