@@ -9,8 +9,10 @@ In each world it tries every legal action on a copy of the game
 for every seat (:func:`~thirtyone.bots.heuristic.rollout_action`). An action's value is the mean,
 over the worlds, of what the round did to this seat: lives the others lost (averaged) minus lives
 it lost, with being put out counted extra. Every action sees the same worlds, so their
-differences are measured with little noise. The bot plays the action of highest mean and can
-explain itself (:meth:`ExpertBot.analyse`).
+differences are measured with little noise. The bot plays the action of highest mean when it
+beats the heuristic's own choice by more than a standard error of their difference, and the
+heuristic's choice otherwise (so that noise never makes it play worse than the heuristic); it
+can explain itself (:meth:`ExpertBot.analyse`).
 
 The budget is a number of worlds per decision (deterministic for a seed) with a time cap
 (default 1 s per decision on one core) that stops early on a slow machine.
@@ -43,6 +45,7 @@ DEFAULT_WORLDS = 400
 DEFAULT_SECONDS = 1.0
 """Time cap per decision by default, in seconds."""
 
+_CONFIDENCE = 1.0  # standard errors by which the best action must beat the heuristic's to be played
 _MAX_EXTRA = 5  # at most this many extra candidates per opponent (C(8, 3) = 56 hands to weigh)
 _ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for putting an opponent out
 
@@ -63,15 +66,16 @@ class Estimate:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """The expert's view of one decision: every legal action's estimate, best first, and the time
-    it took in seconds."""
+    """The expert's view of one decision: every legal action's estimate, the expert's choice first
+    and then by estimated value, and the time it took in seconds."""
 
     estimates: tuple[Estimate, ...]
     seconds: float
 
     @property
     def best(self) -> Action:
-        """The action with the highest estimated value."""
+        """The action the expert plays: the highest estimate, unless it beats the heuristic's own
+        choice by less than one standard error of their difference (then the heuristic's)."""
         return self.estimates[0].action
 
     def __str__(self) -> str:
@@ -113,9 +117,8 @@ class ExpertBot(SeededBot):
             raise ValueError(f"seat {view.seat} has no move to analyse now")
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
-        sums = [0.0] * len(legal)
-        squares = [0.0] * len(legal)
-        counts = [0] * len(legal)
+        default = self._fallback.choose(view, legal)
+        utilities: list[list[float]] = [[] for _ in legal]
         knowledge = Knowledge.from_view(view)
         passes = _passes(view)
         for world in range(self.worlds):
@@ -124,20 +127,29 @@ class ExpertBot(SeededBot):
             for i, action in enumerate(legal):
                 game = Game.from_position(position, seed=world_seed, rounds=1)
                 game.apply(action)
-                utility = _utility(_play_out(game), view.seat)
-                sums[i] += utility
-                squares[i] += utility * utility
-                counts[i] += 1
+                utilities[i].append(_utility(_play_out(game), view.seat))
             if deadline is not None and world >= 1 and time.perf_counter() > deadline:
                 break
-        estimates = []
-        for i, action in enumerate(legal):
-            n = counts[i]
-            mean = sums[i] / n
-            variance = max(squares[i] / n - mean * mean, 0.0)
-            estimates.append(Estimate(action, mean, math.sqrt(variance / n) if n > 1 else 0.0, n))
-        order = sorted(range(len(legal)), key=lambda i: (-estimates[i].mean, i))
+        estimates = [
+            Estimate(action, *_mean_and_error(values), len(values))
+            for action, values in zip(legal, utilities, strict=True)
+        ]
+        best = max(range(len(legal)), key=lambda i: (estimates[i].mean, -i))
+        base = legal.index(default)
+        gain, error = _mean_and_error([a - b for a, b in zip(utilities[best], utilities[base], strict=True)])
+        choice = best if gain > _CONFIDENCE * error else base  # leave the heuristic only for a clear gain
+        order = [choice, *sorted((i for i in range(len(legal)) if i != choice), key=lambda i: -estimates[i].mean)]
         return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start)
+
+
+def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    variance = sum((value - mean) ** 2 for value in values) / (n - 1)
+    return mean, math.sqrt(variance / n)
 
 
 def _play_out(game: Game) -> RoundResult:

@@ -1,0 +1,53 @@
+"""The arena: a fair, reproducible way to say which bot strategy is better.
+
+Bots play *duplicate* deals: each deal once per rotation of the bot list through the seats, so
+every bot plays every seat on the same cards (:mod:`~thirtyone.arena.schedule`). A bot that fails
+ends only its game, which is saved for replay (:mod:`~thirtyone.arena.play`). Results are counted
+in a fixed order into wins against the fair share with 95% Wilson intervals, places, lives,
+knocks and openskill ratings (:mod:`~thirtyone.arena.stats`), on any backend: this process, local
+worker processes or Ray (:mod:`~thirtyone.arena.backends`), with the same numbers for the same seed
+(:mod:`~thirtyone.arena.run`). :mod:`~thirtyone.arena.report` makes the table and the files.
+
+>>> from thirtyone.rules import Rules
+>>> schedule = make_schedule(["basic", "random"], games=6)
+>>> with LocalBackend(jobs=1) as backend:
+...     outcome = run_arena(Rules.preset("scat"), schedule, seed=3, backend=backend)
+>>> summary = outcome.summary
+>>> summary.finished, summary.partial, sum(bot.wins for bot in summary.bots)
+(6, False, 6)
+"""
+
+from __future__ import annotations
+
+from thirtyone.arena.backends import Backend, BackendError, LocalBackend, RayBackend, make_backend
+from thirtyone.arena.play import Failure, GameResult, Task, play_game_safely, play_task
+from thirtyone.arena.run import ArenaOutcome, run_arena
+from thirtyone.arena.schedule import ArenaError, Schedule, bot_seed, deal_seed, make_schedule, seating
+from thirtyone.arena.stats import BotStats, Rating, Summary, Tally, summarize, wilson_interval
+
+__all__ = [
+    "ArenaError",
+    "ArenaOutcome",
+    "Backend",
+    "BackendError",
+    "BotStats",
+    "Failure",
+    "GameResult",
+    "LocalBackend",
+    "RayBackend",
+    "Rating",
+    "Schedule",
+    "Summary",
+    "Tally",
+    "Task",
+    "bot_seed",
+    "deal_seed",
+    "make_backend",
+    "make_schedule",
+    "play_game_safely",
+    "play_task",
+    "run_arena",
+    "seating",
+    "summarize",
+    "wilson_interval",
+]

@@ -1,0 +1,130 @@
+"""``thirtyone arena``: bots against each other on duplicate deals, with ratings, confidence
+intervals, a progress bar, a results table and (``--out DIR``) CSV, JSON and a chart."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from thirtyone.arena import ArenaError, make_backend, make_schedule, run_arena
+from thirtyone.arena.play import GameResult
+from thirtyone.arena.report import (
+    FailureRecords,
+    GamesWriter,
+    RunInfo,
+    progress_bar,
+    render,
+    summary_dict,
+    write_summary,
+)
+from thirtyone.bots import BOTS, parse_bot_list
+from thirtyone.cli.options import add_rules_arguments, rules_from_args
+
+__all__ = ["configure", "run", "FAILED_DIR"]
+
+FAILED_DIR = Path("arena-failed")
+"""Where the records of failed games go without ``--out`` (relative to the working directory)."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``arena``."""
+    parser.add_argument(
+        "--bots",
+        default="basic,random",
+        metavar="LIST",
+        help=f"bots by seat, comma separated, names may repeat, the last repeating to fill the table "
+        f"({', '.join(BOTS)}; default basic,random)",
+    )
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2-9 (default 4)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1000,
+        metavar="G",
+        help="games to play, rounded up to a multiple of the players (default 1000)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed: same seed, same results (default: random)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1; with --backend ray the cluster decides)",
+    )
+    parser.add_argument("--backend", default="local", metavar="local|ray", help="where games run (default local)")
+    parser.add_argument(
+        "--address", default=None, metavar="ADDR", help="Ray cluster address (host:port; default: start a local Ray)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write games.csv, summary.csv, summary.json, win_share.png",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_rules_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the arena and report; 0 when complete, 130 when interrupted, 1 when the backend failed
+    (both after reporting the games finished so far, marked partial)."""
+    rules = rules_from_args(args)
+    rules.check_players(args.players)
+    names = parse_bot_list(args.bots, args.players)
+    schedule = make_schedule(names, args.games)
+    backend = make_backend(args.backend, args.jobs, args.address)
+    seed: int = args.seed if args.seed is not None else secrets.randbits(32)
+    out: Path | None = args.out
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise ArenaError(f"--out {out}: not a directory")
+        out.mkdir(parents=True, exist_ok=True)
+    records = FailureRecords(out / "failed" if out is not None else FAILED_DIR)
+    console = Console(stderr=True)
+
+    with backend:
+        started = time.perf_counter()
+        games = GamesWriter(out / "games.csv", schedule.seats) if out is not None else None
+        try:
+
+            def on_game(result: GameResult) -> None:
+                records.add(result)
+                if games is not None:
+                    games.add(result)
+
+            with progress_bar(console, schedule.games, disable=args.json and not console.is_terminal) as advance:
+                outcome = run_arena(rules, schedule, seed, backend, on_game=on_game, on_progress=advance)
+        finally:
+            if games is not None:
+                games.close()
+        elapsed = time.perf_counter() - started
+
+    summary = outcome.summary
+    stopped = "interrupted" if outcome.interrupted else f"backend failed: {outcome.error}" if outcome.error else None
+    info = RunInfo(rules.describe(), seed, stopped)
+    if out is not None:
+        write_summary(out, summary, info, records.paths)
+    if args.json:
+        print(json.dumps(summary_dict(summary, info, records.paths), indent=2))
+    else:
+        Console().print(render(summary, info, records.paths))
+    rate = summary.played / elapsed if elapsed > 0 else 0.0
+    jobs = f"{args.jobs} job{'s' if args.jobs != 1 else ''}" if backend.name == "local" else "ray"
+    console.print(f"{summary.played:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, {jobs})", style="dim")
+    if out is not None:
+        console.print(f"wrote {out}/games.csv, summary.csv, summary.json, win_share.png", style="dim", markup=False)
+    if outcome.interrupted:
+        console.print("thirtyone: interrupted: the results above are partial")
+        return 130
+    if outcome.error:
+        console.print(f"thirtyone: error: {outcome.error}: the results above are partial", markup=False)
+        return 1
+    return 0

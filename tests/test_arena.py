@@ -1,0 +1,480 @@
+"""``thirtyone arena``: duplicate schedule, safe play, statistics and ratings, files, determinism
+across jobs and backends, failing bots, interruptions and one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import socket
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from thirtyone.actions import Action, Pass
+from thirtyone.arena import (
+    BackendError,
+    GameResult,
+    LocalBackend,
+    make_schedule,
+    run_arena,
+    summarize,
+    wilson_interval,
+)
+from thirtyone.arena import backends as arena_backends
+from thirtyone.arena.play import Task, play_task
+from thirtyone.arena.report import SUMMARY_COLUMNS
+from thirtyone.arena.run import InOrder, make_tasks
+from thirtyone.arena.schedule import deal_seed, seating
+from thirtyone.arena.stats import Z95
+from thirtyone.bots import BOTS, BasicBot
+from thirtyone.cli import arena as cli_arena
+from thirtyone.cli import main
+from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
+from thirtyone.views import PlayerView
+
+SCAT = Rules.preset("scat")
+
+
+# ---------------------------------------------------------------------------------------- helpers
+
+
+def arena(tmp_path: Path, *args: str, name: str = "out") -> tuple[int, Path]:
+    out = tmp_path / name
+    return main(["arena", "--out", str(out), *args]), out
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def rigged(deal: int, rotation: int, bots: Sequence[str], places: Sequence[int]) -> GameResult:
+    n = len(bots)
+    return GameResult(
+        deal=deal,
+        rotation=rotation,
+        seed=deal,
+        bots=tuple(bots),
+        places=tuple(places),
+        winner=list(places).index(1),
+        rounds=5,
+        rounds_played=(5,) * n,
+        lives_lost=tuple(place - 1 for place in places),
+        knocks=(1,) * n,
+        knocks_lost=tuple(int(place > 1) for place in places),
+    )
+
+
+class CrashingBot(BasicBot):
+    """Plays like ``basic`` but raises in seat 0 from round 2 on."""
+
+    name = "crasher"
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        if view.seat == 0 and view.round >= 2:
+            raise RuntimeError("the crasher crashed")
+        return super().choose(view, legal)
+
+
+class CheatingBot(BasicBot):
+    """Plays like ``basic`` but passes (not an action of draw mode) in seat 2."""
+
+    name = "cheater"
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return Pass() if view.seat == 2 else super().choose(view, legal)
+
+
+# ---------------------------------------------------------------------------------------- schedule
+
+
+def test_schedule_rounds_games_up_to_whole_deals():
+    schedule = make_schedule(["basic", "random", "random"], 7)
+    assert (schedule.deals, schedule.rotations, schedule.games, schedule.rounded_up) == (3, 3, 9, True)
+    assert make_schedule(["basic", "random"], 8).rounded_up is False
+    assert list(schedule.game_keys())[:4] == [(0, 0), (0, 1), (0, 2), (1, 0)]
+
+
+def test_schedule_puts_every_entry_in_every_seat():
+    bots = ["heuristic", "basic", "basic", "random"]
+    for index, name in enumerate(bots):
+        seats = {(index + rotation) % 4 for rotation in range(4)}
+        assert seats == {0, 1, 2, 3}
+        assert all(seating(bots, rotation)[(index + rotation) % 4] == name for rotation in range(4))
+    for seat in range(4):
+        assert Counter(seating(bots, rotation)[seat] for rotation in range(4)) == Counter(bots)
+
+
+def test_every_bot_plays_every_seat_on_the_same_deals(tmp_path):
+    status, out = arena(tmp_path, "--bots", "basic,random,basic", "--players", "3", "--games", "9", "--seed", "2")
+    assert status == 0
+    rows = read_csv(out / "games.csv")
+    assert [(int(row["deal"]), int(row["rotation"])) for row in rows] == [(d, r) for d in range(3) for r in range(3)]
+    for deal in range(3):
+        games = [row for row in rows if row["deal"] == str(deal)]
+        assert {row["seed"] for row in games} == {str(deal_seed(2, deal))}
+        for seat in range(3):
+            assert Counter(row[f"bot_{seat}"] for row in games) == Counter(["basic", "random", "basic"])
+
+
+def test_rotations_of_a_deal_are_dealt_the_same_cards(monkeypatch):
+    # Games that fail in round 1 keep the first deal in their records: compare it across rotations.
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    results = play_task(Task(SCAT, ("cheater", "cheater", "cheater"), seed=11, start=0, stop=3))
+    decks = {GameRecord.loads(result.failure.record).rounds[0].deck for result in results if result.failure}
+    dealers = {GameRecord.loads(result.failure.record).first_dealer for result in results if result.failure}
+    assert len(results) == 3
+    assert len(decks) == 1
+    assert len(dealers) == 1
+
+
+def test_tasks_cover_the_schedule_in_order():
+    schedule = make_schedule(["basic", "random"], 1000)
+    for workers in (1, 2, 7):
+        tasks = make_tasks(SCAT, schedule, 1, workers)
+        keys = [key for task in tasks for key in task.keys]
+        assert keys == list(schedule.game_keys())
+        assert max(len(task) for task in tasks) <= 100
+
+
+def test_in_order_passes_results_on_in_schedule_order():
+    passed: list[tuple[int, int]] = []
+    order = InOrder(2, lambda result: passed.append(result.key))
+    results = [rigged(d, r, ["a", "b"], [1, 2]) for d in range(3) for r in range(2)]
+    order.add([results[2], results[3]])
+    assert passed == []
+    order.add([results[0]])
+    assert passed == [(0, 0)]
+    order.add([results[1], results[5]])
+    assert passed == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    order.flush()
+    assert passed[-1] == (2, 1)
+    assert order.received == 5
+
+
+# ---------------------------------------------------------------------------------------- statistics
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(8, 10)
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    assert wilson_interval(0, 10) == (0.0, pytest.approx(Z95**2 / (10 + Z95**2)))
+    assert wilson_interval(10, 10) == (pytest.approx(10 / (10 + Z95**2)), 1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="impossible"):
+        wilson_interval(3, 2)
+
+
+@pytest.mark.parametrize(("wins", "games"), [(1, 4), (81, 263), (500, 2000), (1999, 2000)])
+def test_wilson_interval_is_where_the_score_test_turns(wins, games):
+    # The Wilson bounds are the p where |wins/games - p| = z * sqrt(p (1 - p) / games): check by bisection.
+    def excess(p: float) -> float:
+        return abs(wins / games - p) - Z95 * math.sqrt(p * (1 - p) / games)
+
+    def root(lo: float, hi: float) -> float:
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if (excess(lo) > 0) == (excess(mid) > 0):
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    low, high = wilson_interval(wins, games)
+    assert low == pytest.approx(root(0.0, wins / games), abs=1e-9)
+    assert high == pytest.approx(root(wins / games, 1.0), abs=1e-9)
+
+
+def test_ratings_order_a_rigged_arena():
+    bots = ["strong", "middle", "weak", "weak"]
+    schedule = make_schedule(bots, 40)
+    results = []
+    for deal, rotation in schedule.game_keys():
+        names = seating(bots, rotation)
+        rank = {"strong": 1, "middle": 2}
+        places = []
+        weak_places = iter([3, 4])
+        for name in names:
+            places.append(rank[name] if name in rank else next(weak_places))
+        results.append(rigged(deal, rotation, names, places))
+    summary = summarize(schedule, reversed(results))  # any order in, (deal, rotation) order used
+    assert [bot.name for bot in summary.bots] == ["strong", "middle", "weak"]
+    strong, middle, weak = summary.bots
+    assert strong.rating.ordinal > middle.rating.ordinal > weak.rating.ordinal
+    assert strong.rating.ordinal == pytest.approx(strong.rating.mu - 3 * strong.rating.sigma)
+    assert (strong.wins, strong.win_share, strong.fair_share, strong.mean_place) == (40, 1.0, 0.25, 1.0)
+    assert (weak.seats, weak.fair_share, weak.mean_place, weak.wins) == (2, 0.5, 3.5, 0)
+    assert weak.lives_per_round == pytest.approx((2 + 3) / 10)
+    assert (middle.knocks, middle.knocks_lost, middle.knock_loss_share) == (40, 40, 1.0)
+    assert summary.finished == 40
+    assert not summary.partial
+
+
+def test_a_name_with_several_seats_is_ranked_by_its_best_seat():
+    # "pair" holds seats placing 2nd and 4th; "solo" always 3rd: "pair" ranks above "solo" in every game.
+    bots = ["ace", "pair", "solo", "pair"]
+    results = [rigged(deal, 0, bots, [1, 2, 3, 4]) for deal in range(30)]
+    summary = summarize(make_schedule(bots, 4), results)
+    assert [bot.name for bot in summary.bots] == ["ace", "pair", "solo"]
+    pair = summary.bots[1]
+    assert pair.mean_place == 3.0
+    assert pair.seat_games == 60
+
+
+# ---------------------------------------------------------------------------------------- files
+
+
+def test_output_files(tmp_path):
+    status, out = arena(tmp_path, "--bots", "basic,random", "--players", "3", "--games", "10", "--seed", "4")
+    assert status == 0
+    games = read_csv(out / "games.csv")
+    assert list(games[0]) == [
+        "deal", "rotation", "seed", "bot_0", "bot_1", "bot_2", "place_0", "place_1", "place_2",
+        "rounds", "failed", "failure",
+    ]  # fmt: skip
+    assert len(games) == 12  # 10 rounded up to 4 deals × 3 seatings
+    assert all(sorted(int(row[f"place_{s}"]) for s in range(3))[0] == 1 and row["failed"] == "0" for row in games)
+    summary_rows = read_csv(out / "summary.csv")
+    assert tuple(summary_rows[0]) == SUMMARY_COLUMNS
+    assert [row["bot"] for row in summary_rows] == ["basic", "random"]
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert set(data) == {
+        "partial", "stopped", "rules", "players", "bots", "seed", "games_requested", "games_scheduled",
+        "deals", "rotations", "games_played", "games_finished", "games_failed", "results", "failures",
+    }  # fmt: skip
+    assert (data["games_requested"], data["games_scheduled"], data["deals"], data["partial"]) == (10, 12, 4, False)
+    assert data["bots"] == ["basic", "random", "random"]
+    assert [set(row) for row in data["results"]] == [set(SUMMARY_COLUMNS)] * 2
+    assert sum(row["wins"] for row in data["results"]) == 12
+    png = (out / "win_share.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(png) > 5000
+
+
+def test_table_says_when_games_were_rounded_up(capsys):
+    assert main(["arena", "--bots", "basic,random", "--players", "3", "--games", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "--games 4 was rounded up to 6" in out
+    assert "Results by bot" in out
+    assert "Play by bot" in out
+    assert "PARTIAL" not in out
+
+
+# ---------------------------------------------------------------------------------------- determinism
+
+
+def test_same_seed_same_results_whatever_the_jobs(tmp_path, capsys):
+    args = ["--bots", "basic,random,basic", "--players", "3", "--games", "36", "--seed", "9"]
+    tables = []
+    for jobs in ("1", "2"):
+        assert arena(tmp_path, *args, "--jobs", jobs, name=f"jobs{jobs}")[0] == 0
+        tables.append(capsys.readouterr().out.replace(str(tmp_path / f"jobs{jobs}"), "OUT"))
+    assert tables[0] == tables[1]
+    for name in ("games.csv", "summary.csv", "summary.json", "win_share.png"):
+        assert (tmp_path / "jobs1" / name).read_bytes() == (tmp_path / "jobs2" / name).read_bytes(), name
+    assert arena(tmp_path, *args[:-1], "10", name="other")[0] == 0
+    assert (tmp_path / "other" / "games.csv").read_bytes() != (tmp_path / "jobs1" / "games.csv").read_bytes()
+
+
+def test_basic_beats_random_above_its_fair_share(capsys):
+    assert main(["arena", "--bots", "basic,random", "--players", "4", "--games", "120", "--seed", "3", "--json"]) == 0
+    results = {row["bot"]: row for row in json.loads(capsys.readouterr().out)["results"]}
+    assert results["basic"]["win_share_low"] > results["basic"]["fair_share"] == 0.25
+    assert results["random"]["win_share_high"] < results["random"]["fair_share"] == 0.75
+    assert results["basic"]["ordinal"] > results["random"]["ordinal"]
+    assert results["basic"]["mean_place"] < results["random"]["mean_place"]
+
+
+# ---------------------------------------------------------------------------------------- failing bots
+
+
+def test_failing_bots_are_reported_saved_and_replayable(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(BOTS, "crasher", CrashingBot)
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    args = ["--bots", "basic,crasher,cheater", "--players", "3", "--games", "12", "--seed", "5", "--jobs", "1"]
+    status, out = arena(tmp_path, *args)
+    assert status == 0
+    table = " ".join(capsys.readouterr().out.split())
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    failures = data["failures"]
+    assert data["games_failed"] == len(failures) > 0
+    assert data["games_finished"] == 12 - len(failures) > 0
+    by_bot = {row["bot"]: row for row in data["results"]}
+    assert sum(row["failed"] for row in by_bot.values()) == len(failures)
+    assert by_bot["basic"]["failed"] == 0
+    assert by_bot["basic"]["games"] == data["games_finished"]
+    assert sum(row["wins"] for row in by_bot.values()) == data["games_finished"]
+    rows = {(int(row["deal"]), int(row["rotation"])): row for row in read_csv(out / "games.csv")}
+    kinds = set()
+    for failure in failures:
+        key = (failure["deal"], failure["rotation"])
+        assert rows[key]["failed"] == "1"
+        assert rows[key]["place_0"] == ""
+        assert rows[key][f"bot_{failure['seat']}"] == failure["bot"]
+        assert f"bot {failure['bot']} in seat {failure['seat']}" in failure["error"]
+        if failure["bot"] == "crasher":
+            assert failure["seat"] == 0
+            assert failure["action"] is None
+            assert "raised RuntimeError: the crasher crashed" in failure["error"]
+        else:
+            assert (failure["bot"], failure["seat"], failure["action"]) == ("cheater", 2, "pass")
+            assert "chose pass, which is not legal now" in failure["error"]
+        kinds.add(failure["bot"])
+        path = Path(failure["record"])
+        assert path.parent == out / "failed"
+        assert path.exists()
+        game = GameRecord.loads(path.read_text(encoding="utf-8")).replay()
+        assert not game.is_over
+        assert game.current_seat == failure["seat"]
+        assert main(["replay", str(path), "--json"]) == 0
+    assert kinds == {"crasher", "cheater"}
+    # Rotation 0 seats the cheater in seat 2, rotation 2 the crasher in seat 0: rotation 1 finishes.
+    assert Counter(failure["bot"] for failure in failures) == {"cheater": 4, "crasher": 4}
+    assert [key for key, row in rows.items() if row["failed"] == "0"] == [(deal, 1) for deal in range(4)]
+    assert "failed: deal" in table
+    assert "the crasher crashed" in table
+    assert sum(row["failed"] == "0" for row in rows.values()) == data["games_finished"]
+
+
+def test_failed_records_go_to_arena_failed_without_out(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    monkeypatch.chdir(tmp_path)
+    assert main(["arena", "--bots", "cheater", "--players", "3", "--games", "3", "--seed", "1"]) == 0
+    assert len(list((tmp_path / "arena-failed").glob("deal-*-rotation-*.toml"))) == 3
+    assert "arena-failed" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------- interruptions
+
+
+def test_ctrl_c_keeps_the_games_finished(tmp_path, monkeypatch, capsys):
+    real = arena_backends.play_game_safely
+    calls = []
+
+    def interrupted_at_the_tenth(*args: object) -> GameResult:
+        calls.append(args)
+        if len(calls) == 10:
+            raise KeyboardInterrupt
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena_backends, "play_game_safely", interrupted_at_the_tenth)
+    status, out = arena(tmp_path, "--bots", "basic,random", "--games", "40", "--seed", "2")
+    assert status == 130
+    captured = capsys.readouterr()
+    assert "PARTIAL RESULTS: 9 of 40 games played (interrupted)" in captured.out
+    assert "interrupted" in captured.err
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert (data["partial"], data["stopped"], data["games_played"]) == (True, "interrupted", 9)
+    assert len(read_csv(out / "games.csv")) == 9
+    assert (out / "win_share.png").exists()
+
+
+class BrokenBackend(LocalBackend):
+    """Plays the first task, then fails like a lost worker."""
+
+    def run(self, tasks, on_results):
+        on_results(play_task(tasks[0]))
+        raise BackendError("a local worker failed: BrokenProcessPool: a process terminated abruptly")
+
+
+def test_a_backend_failure_keeps_the_games_finished(tmp_path, monkeypatch, capsys):
+    schedule = make_schedule(["basic", "random"], 64)
+    with BrokenBackend(1) as backend:
+        outcome = run_arena(SCAT, schedule, 1, backend)
+    first = len(make_tasks(SCAT, schedule, 1, 1)[0])
+    assert outcome.summary.partial
+    assert outcome.summary.finished == first < 64
+    assert outcome.error is not None
+    assert "BrokenProcessPool" in outcome.error
+
+    monkeypatch.setattr(cli_arena, "make_backend", lambda *args: BrokenBackend(1))
+    status, out = arena(tmp_path, "--bots", "basic,random", "--games", "64", "--seed", "1")
+    assert status == 1
+    captured = capsys.readouterr()
+    assert f"PARTIAL RESULTS: {first} of 64 games played (backend failed" in captured.out
+    assert "thirtyone: error: a local worker failed" in captured.err
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["partial"] is True
+
+
+# ---------------------------------------------------------------------------------------- errors
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "basic,wizard"], "unknown bot 'wizard'"),
+        (["--bots", "basic,random,random,basic,basic"], "5 bots named for 4 bot seats"),
+        (["--players", "1"], "R2.1: 1 player"),
+        (["--players", "10"], "R2.1"),
+        (["--players", "9", "--preset", "schwimmen"], "R2.1: 9 players need 33 cards"),
+        (["--games", "0"], "--games 0: play from 1"),
+        (["--games", "-5"], "--games -5"),
+        (["--jobs", "0"], "--jobs 0: use from 1 to"),
+        (["--jobs", "100000"], "--jobs 100000"),
+        (["--backend", "spark"], "unknown backend 'spark'"),
+        (["--address", "10.0.0.1:6379"], "--address is for --backend ray"),
+        (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(capsys, args, message):
+    assert main(["arena", "--games", "4", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: ")
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_ray_missing_says_how_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert main(["arena", "--games", "4", "--backend", "ray"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'thirtyone[distributed]'" in err
+    assert err.count("\n") == 1
+
+
+def test_unreachable_ray_address_is_one_line_exit_2(capsys):
+    pytest.importorskip("ray")
+    assert main(["arena", "--games", "4", "--backend", "ray", "--address", f"127.0.0.1:{closed_port()}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: cannot reach a Ray cluster at 127.0.0.1:")
+    assert err.count("\n") == 1
+
+
+def test_rule_options_reach_the_games(capsys):
+    args = ["arena", "--preset", "schwimmen", "--lives", "2", "--bots", "basic,random", "--players", "3"]
+    assert main([*args, "--games", "6", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "schwimmen, lives=2"
+    assert data["games_finished"] == 6
+
+
+# ---------------------------------------------------------------------------------------- ray
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_backend_gives_the_local_results(local_ray, tmp_path, capsys):
+    args = ["--bots", "basic,random", "--players", "4", "--games", "48", "--seed", "6"]
+    assert arena(tmp_path, *args, "--backend", "ray", name="ray")[0] == 0
+    assert local_ray.is_initialized()  # the test's Ray was used, and left running
+    assert arena(tmp_path, *args, "--jobs", "1", name="local")[0] == 0
+    capsys.readouterr()
+    for name in ("games.csv", "summary.csv", "summary.json", "win_share.png"):
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
