@@ -1,0 +1,78 @@
+"""Bot strength, measured on duplicate deals with the arena (issue: bots that play well, item 5).
+
+For each ruleset, the stronger bot plays against copies of the weaker one: ``heuristic`` against
+three ``basic`` (or one, heads-up) and ``expert`` against ``heuristic``. Each line gives the
+stronger bot's win share, its 95% Wilson interval and the fair share; the target is an interval
+entirely above the fair share.
+
+Usage: ``python benchmarks/bench_strength.py [--games G] [--expert-games G] [--expert expert:40]
+[--jobs N] [--only heuristic|expert]``. Expert games are slow (every expert decision samples worlds
+and plays the round out in each), so they get their own, smaller count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+CONFIGS = [("scat", 4), ("widow", 4), ("schwimmen", 4), ("scat", 2)]
+
+
+def measure(preset: str, players: int, strong: str, weak: str, games: int, jobs: int, seed: int) -> str:
+    bots = ",".join([strong] + [weak] * (players - 1))
+    command = [
+        sys.executable,
+        "-m",
+        "thirtyone",
+        "arena",
+        "--bots",
+        bots,
+        "--players",
+        str(players),
+        "--games",
+        str(games),
+        "--preset",
+        preset,
+        "--jobs",
+        str(jobs),
+        "--seed",
+        str(seed),
+        "--json",
+    ]
+    start = time.perf_counter()
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    seconds = time.perf_counter() - start
+    summary = json.loads(output)
+    row = next(bot for bot in summary["results"] if bot["bot"] == strong)
+    low, high = row["win_share_low"], row["win_share_high"]
+    verdict = "above fair share" if low > row["fair_share"] else "NOT significant"
+    return (
+        f"{preset:<9} {players}p  {strong:>12} vs {weak:<9} {summary['games_finished']:>5} games  "
+        f"share {row['win_share']:.3f}  95% [{low:.3f}, {high:.3f}]  fair {row['fair_share']:.3f}  "
+        f"{verdict}  ({seconds:.0f} s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--expert-games", type=int, default=200)
+    parser.add_argument("--expert", default="expert:40", help="the expert and its budget (default expert:40)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=["heuristic", "expert"], default=None)
+    args = parser.parse_args()
+    for preset, players in CONFIGS:
+        if args.only in (None, "heuristic"):
+            print(measure(preset, players, "heuristic", "basic", args.games, args.jobs, args.seed), flush=True)
+        if args.only in (None, "expert"):
+            print(
+                measure(preset, players, args.expert, "heuristic", args.expert_games, args.jobs, args.seed), flush=True
+            )
+
+
+if __name__ == "__main__":
+    main()
