@@ -20,7 +20,7 @@ simulated :class:`~thirtyone.engine.Game` directly instead of a view.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from thirtyone.actions import (
     PILE,
@@ -84,19 +84,14 @@ _STYLES = {
 }
 
 
-def style_for(rules: Rules) -> Style:
-    """The style for a ruleset: by its knock penalty, with a 32-card deck's blind-widow level."""
+def style_for(rules: Rules, players: int = 4) -> Style:
+    """The style for a ruleset and the number of players still in: by the knock penalty, with a
+    32-card deck's levels, and heads-up a higher price on feeding the one opponent."""
     style = _STYLES[rules.knock_penalty]
     if rules.deck == 32:
-        return Style(
-            style.margin,
-            max(style.floor, 24.0),
-            style.seat_step,
-            style.crowd_step,
-            style.last_life,
-            style.feed_cost,
-            blind_widow=16.0,
-        )
+        style = replace(style, floor=max(style.floor, 24.0), blind_widow=16.0)
+    if players == 2:
+        style = replace(style, feed_cost=6.0)
     return style
 
 
@@ -120,7 +115,7 @@ def knock_bar(
     this seat's place after the dealer (1 = first to play), ``remaining`` its remaining losses
     (R2.4), ``strong_opponents`` how many opponents are known to hold two cards of one suit.
     """
-    style = style_for(rules)
+    style = style_for(rules, players)
     growth = _growth(rules)
     own_turn = turn // players
     expected = growth[min(own_turn + 1, len(growth) - 1)]
@@ -182,7 +177,7 @@ class HeuristicBot(SeededBot):
         assert hand is not None, "a bot is asked to move only once it has looked"
         rules = view.rules
         table = half_points(rules)
-        style = style_for(rules)
+        style = style_for(rules, len(view.active_seats))
         if phase is Phase.DEALER_CHOICE:
             return Keep() if table[_index(hand)] >= 2 * style.blind_widow else TakeWidow()
         knowledge = Knowledge.from_view(view)
@@ -302,7 +297,7 @@ def rollout_action(game: Game, seat: int, legal: Sequence[Action]) -> Action:
     phase = game.phase
     rules = game.rules
     table = half_points(rules)
-    style = style_for(rules)
+    style = style_for(rules, len(game.active_seats))
     if phase is Phase.LOOK:
         return Look()
     hand = game.hand(seat)
