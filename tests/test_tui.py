@@ -8,7 +8,6 @@ import io
 import random
 import re
 import threading
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -22,17 +21,17 @@ from thirtyone.actions import Action
 from thirtyone.bots import ExpertBot
 from thirtyone.bots.expert import Analysis, Estimate
 from thirtyone.cli import main
+from thirtyone.cli import play as play_cli
 from thirtyone.events import Loss, RoundResult
+from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
-from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
     HINT_LEGEND,
     Narrator,
-    format_value,
-    grace_label,
     hint_text,
     lives_text,
     move_words,
@@ -50,6 +49,7 @@ HINT_WORLDS = 30
 def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: object) -> ThirtyOneApp:
     bots = str(options.pop("bots", "basic"))
     record = options.pop("record", None)
+    overwrite = bool(options.pop("overwrite", False))
     name = str(options.pop("name", "you"))
     fast = bool(options.pop("fast", True))
     delay = float(options.pop("delay", 0.8))  # type: ignore[arg-type]
@@ -65,6 +65,7 @@ def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: o
         record=record,  # type: ignore[arg-type]
         delay=delay,
         hint_worlds=hint_worlds,
+        overwrite=overwrite,
     )
     return ThirtyOneApp(settings)
 
@@ -240,7 +241,9 @@ async def test_schwimmen_dealer_keeps_or_takes_the_second_hand() -> None:
         assert acted[-1].action == TakeWidow()
         assert acted[-1].received is not None
         took = " ".join(card.pretty for card in acted[-1].received)
-        assert f"You took the second hand unseen ({took}); the first lies face up as the widow" in app.log_lines
+        first = " ".join(card.pretty for card in Game(Rules.preset("schwimmen"), 3, seed=seed).hand(0))
+        line = f"You took the second hand unseen ({took}); the first lies face up as the widow: {first}"
+        assert line in app.log_lines
     app = make_app("schwimmen", 3, seed)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -334,7 +337,7 @@ async def test_the_screen_shows_hand_values_lives_table_turn_and_log() -> None:
             assert line.startswith("▶") == (status.seat == 0)
             assert ("dealer" in line) == (status.seat == view.dealer)
             assert line.strip() in text
-        assert "Your turn" in text
+        assert "Your turn: " in text or f"Last turn: {names[view.knocker or 0].split()[0]} knocked. " in text
         assert f"Round {view.round}: {names[view.dealer].split()[0] if view.dealer else 'You'} dealt" in text
         for line in app.log_lines[-3:]:
             assert line in text
@@ -421,9 +424,9 @@ async def test_grace_life_label_and_knocker_shown() -> None:
             await pilot.press("k" if Knock() in view.legal_actions else "space")
         else:
             raise AssertionError("nobody got on the bus")
-    assert grace_label(Rules.preset("scat")) == "on the dole"
-    assert grace_label(Rules.preset("namu")) == "on the dole"
-    assert grace_label(Rules.preset("schwimmen")) == "schwimmt"
+    assert lives_text(1, Rules.preset("scat")) == Rules.preset("scat").grace_word == "on the dole"
+    assert lives_text(1, Rules.preset("widow")) == "on the bus"
+    assert lives_text(1, Rules.preset("schwimmen")) == "schwimmt"
     app = make_app("scat", 3, 10)
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
@@ -486,7 +489,7 @@ def test_narrator_words_for_r2_6_and_eliminations() -> None:
     )  # fmt: skip
     lines = [line.plain for line in narrator.result_lines(saved)]
     assert lines[0] == "Round 5: Ada showed 31!"
-    assert "You lost 1 life: Ada showed 31 (R5.1)." in lines
+    assert "You were on the dole and would be out: Ada showed 31 (R5.1)." in lines
     assert any(line.startswith("R2.6:") for line in lines)
     narrator = Narrator(("Sam", "Ada (basic)", "Bea (basic)", "Cy (random)"), Rules.preset("widow"))
     dealt = RoundResult(
@@ -537,10 +540,10 @@ def test_controls_offer_only_legal_moves() -> None:
 # ---------------------------------------------------------------------------------- pacing, games
 
 
-async def test_bots_are_paced_and_the_screen_stays_live() -> None:
+async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
     rules = Rules.preset("scat")
     seed = next(s for s in range(100) if Game(rules, 4, seed=s).current_seat == 1)  # Ada moves first
-    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=1.5)  # wide gaps, even when loaded
+    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=2.0)  # wide gaps, even when loaded
     app = ThirtyOneApp(settings)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -549,12 +552,19 @@ async def test_bots_are_paced_and_the_screen_stays_live() -> None:
         assert "Ada (basic) is to move" in screen_text(app)
         await pilot.press("s")  # not my turn: the screen answers at once
         assert "Wait: Ada (basic) is to move" in app.feedback.plain
-        for _ in range(200):  # the first bot action comes after the pause, alone
+        await pilot.press("space")  # a named key too
+        assert "Wait: Ada (basic) is to move" in app.feedback.plain
+        for _ in range(400):  # Ada's whole turn comes after one pause: the draw and the discard together
             await pilot.pause(0.05)
             if app.game.round_logs[0].actions:
                 break
-        assert len(app.game.round_logs[0].actions) == 1
-        assert app.log_lines[-1].startswith("Ada ")
+        actions = app.game.round_logs[0].actions
+        assert actions
+        assert all(seat == 1 for seat, _ in actions)
+        assert app.game.current_seat != 1  # the turn is over: Bea waits for her own pause
+        ada = [line for line in app.log_lines if line.startswith("Ada ")]
+        assert len(ada) == len(actions)  # every move of the turn is in the log at once
+        assert isinstance(actions[-1][1], (Discard, Knock))
         assert not app.session.human_to_move
         await pilot.press("f")  # the rest at once
         assert app.session.human_to_move or isinstance(app.screen, RoundEndScreen)
@@ -610,7 +620,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
     assert record.replay().events == app.game.events
     assert app.notes == [f"Game record saved to {path}"]
 
-    app = make_app("scat", 2, 51, lives=1, record=path)
+    app = make_app("scat", 2, 51, lives=1, record=path, overwrite=True)  # the file of the first app
     async with app.run_test(size=SIZE) as pilot:
         await play_to_end(app, pilot, 51)
         assert "Game record saved to" in screen_text(app)
@@ -668,6 +678,13 @@ def test_cli_refuses_bad_arguments_before_starting(
     assert err.count("\n") == 1
 
 
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard input and output are a terminal (under pytest they are not)."""
+    monkeypatch.setattr(play_cli, "interactive", lambda: True)
+
+
+@pytest.mark.usefixtures("terminal")
 def test_cli_starts_the_app_with_the_settings(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -842,21 +859,21 @@ async def test_whole_game_against_hard_bots() -> None:
         assert "Game over." in screen_text(app)
 
 
-async def test_a_thinking_bot_leaves_the_screen_live_and_its_thinking_counts_toward_the_pace(
+async def test_a_thinking_bot_leaves_the_screen_live_and_shows_its_turn_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     rules = Rules.preset("scat")
     seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
-    thinking = 0.6
-    started: list[float] = []
+    gate = threading.Event()
+    chosen: list[Action] = []
 
     def slow_choose(self: ExpertBot, view: PlayerView, legal: tuple[Action, ...]) -> Action:
-        started.append(time.perf_counter())
-        time.sleep(thinking)  # on the bot's thread: the screen must not wait for it
+        assert gate.wait(30)  # on the bot's thread: the screen must not wait for it
+        chosen.append(legal[0])  # draw from the stock, then discard
         return legal[0]
 
     monkeypatch.setattr(ExpertBot, "choose", slow_choose)
-    app = make_app("scat", 3, seed, bots="hard", fast=False, delay=thinking)
+    app = make_app("scat", 3, seed, bots="hard,basic", fast=False, delay=2.0)  # Bea waits 2 s: a wide gap
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.bot_thinking
@@ -864,14 +881,16 @@ async def test_a_thinking_bot_leaves_the_screen_live_and_its_thinking_counts_tow
         assert "Ada (expert) is thinking…" in screen_text(app)
         await pilot.press("s")  # answered while Ada thinks
         assert app.feedback.plain.startswith("Wait: Ada (expert) is to move")
-        (start,) = started
-        assert time.perf_counter() - start < thinking
         assert not app.game.round_logs[0].actions
-        while not app.game.round_logs[0].actions:
+        gate.set()
+        while not any(line.startswith("Ada ") for line in app.log_lines):
             await pilot.pause(0.02)
-        elapsed = time.perf_counter() - start
-        assert thinking <= elapsed < 1.5 * thinking  # the delay includes the thinking: not added to it
-        await pilot.press("f")  # the rest at once (Bea thinks too, but waits no longer)
+        assert len(chosen) == 2  # the discard was chosen before anything was shown
+        assert [seat for seat, _ in app.game.round_logs[0].actions] == [1, 1]
+        ada = [line for line in app.log_lines if line.startswith("Ada ")]
+        assert ada[0] == "Ada drew from the stock"  # the draw and the discard shown together
+        assert ada[1].startswith("Ada discarded ")
+        await pilot.press("f")  # the rest at once
         await settle(app, pilot)
         assert app.session.human_to_move or isinstance(app.screen, RoundEndScreen)
 
@@ -899,6 +918,7 @@ def test_hint_words() -> None:
     assert move_words(Exchange(hand[0], hand[1]), view).plain == f"exchange {hand[0].pretty} for {hand[1].pretty}"
 
 
+@pytest.mark.usefixtures("terminal")
 def test_cli_accepts_the_levels_and_the_hint_time(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -924,3 +944,448 @@ def test_cli_accepts_the_levels_and_the_hint_time(
     assert (hint.seconds, hint.worlds) == (0.5, 1_000_000)
     assert session.hint_seed() == PlaySession(levels).hint_seed() is not None  # the same seed: the same hints
     assert PlaySession(budget).bots[1].seconds == 0.3  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------- a new player's report (80×24)
+
+
+def log_box(app: ThirtyOneApp) -> list[str]:
+    """The lines inside the log's border as the screen shows them (scrollbar cells dropped)."""
+    lines = screen_text(app).splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("╭─ Log"))
+    inside: list[str] = []
+    for line in lines[top + 1 :]:
+        if line.startswith("╰"):
+            break
+        inside.append(line[1:-2].rstrip())
+    return inside
+
+
+def assert_log_shows_newest_line(app: ThirtyOneApp) -> None:
+    log = app.query_one(GameLog)
+    assert log.scroll_y == log.max_scroll_y
+    assert not log.show_horizontal_scrollbar  # one scrollbar at most: the log never scrolls sideways
+    shown = " ".join(" ".join(log_box(app)).split())
+    assert shown.endswith(" ".join(app.log_lines[-1].split())), (app.log_lines[-1], log_box(app))
+
+
+async def test_record_is_written_after_every_action_whole_and_in_place(tmp_path: Path) -> None:
+    from thirtyone.record import GameRecord
+
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 3, 50, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        for keys in (("s", "1"), ("p", "2")):
+            await pilot.press(*keys)
+            await to_my_move(app, pilot)
+            record = GameRecord.loads(path.read_text(encoding="utf-8"))  # saved already, the game still on
+            assert record.replay().events == app.game.events
+            assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml"]  # no temporary file left
+        assert app.record_error is None
+
+
+@pytest.mark.parametrize("key", ["ctrl+c", "ctrl+q", "q"])
+async def test_every_way_out_saves_the_record(tmp_path: Path, key: str) -> None:
+    from thirtyone.record import GameRecord
+
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 3, 50, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s")  # half a turn: saved already, and again on the way out
+        path.unlink()
+        await pilot.press(key)
+    assert not app.is_running
+    assert app.return_code == 0
+    assert GameRecord.loads(path.read_text(encoding="utf-8")).replay().events == app.game.events
+
+
+async def test_a_signal_quits_and_saves(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 3, 50, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s")
+        path.unlink()
+        app.request_quit()  # what SIGHUP and SIGTERM do
+        await pilot.pause()
+    assert not app.is_running
+    assert path.exists()
+
+
+def test_quit_on_signals_installs_and_restores_the_handlers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    calls: list[str] = []
+    app = make_app("scat", 3, 50)
+    monkeypatch.setattr(app, "request_quit", lambda: calls.append("quit"))
+    before = signal.getsignal(signal.SIGTERM)
+    with play_cli.quit_on_signals(app):
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        handler(signal.SIGTERM, None)
+        assert callable(signal.getsignal(signal.SIGHUP))
+    assert calls == ["quit"]
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+async def test_a_record_that_cannot_be_saved_is_shown_and_fails_the_exit(tmp_path: Path) -> None:
+    path = tmp_path / "gone" / "game.toml"  # the folder does not exist
+    app = make_app("scat", 3, 50, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s")
+        assert app.record_error is not None
+        assert app.record_error.startswith("The game record could not be saved: No such file or directory")
+        assert "could not be saved" in screen_text(app)
+        await pilot.press("1")  # still said after the next move
+        await to_my_move(app, pilot)
+        assert "could not be saved" in screen_text(app)
+        await pilot.press("q")
+    assert app.return_code == 1
+
+
+@pytest.mark.usefixtures("terminal")
+def test_cli_save_failure_is_one_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+
+    def play_and_lose_the_folder(self: ThirtyOneApp) -> None:
+        session = self.session
+        while not session.human_to_move:
+            session.bot_move()
+        session.play(session.view().legal_actions[0])
+        folder.rmdir()  # saving on the way out fails
+
+    monkeypatch.setattr(ThirtyOneApp, "run", play_and_lose_the_folder)
+    assert main(["play", "--seed", "3", "--record", str(folder / "g.toml")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: the game record could not be saved: No such file or directory")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("terminal")
+def test_cli_refuses_an_existing_record_unless_overwrite(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    started: list[PlaySettings] = []
+    monkeypatch.setattr(ThirtyOneApp, "run", lambda self: started.append(self.settings))
+    path = tmp_path / "g1.toml"
+    path.write_text("mine", encoding="utf-8")
+    assert main(["play", "--record", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"thirtyone: error: --record {path}: the file already exists; choose another name or add --overwrite\n"
+    )
+    assert not started
+    assert path.read_text(encoding="utf-8") == "mine"
+    assert main(["play", "--record", str(path), "--overwrite"]) == 0
+    assert started[0].overwrite
+    assert started[0].record_path(2) == tmp_path / "g1-2.toml"  # what the help says
+
+
+def test_play_help_names_the_record_files(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "g1.toml, g1-2.toml, g1-3.toml" in text
+    assert "--overwrite" in text
+
+
+async def test_a_later_game_does_not_overwrite_a_file_it_did_not_write(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    (tmp_path / "game-2.toml").write_text("keep me", encoding="utf-8")
+    app = make_app("scat", 2, 51, lives=1, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(app, pilot, 51)
+        await pilot.press("n")
+        await to_my_move(app, pilot)
+        await pilot.press("s")
+        assert app.record_error is not None
+        assert "game-2.toml already exists" in app.record_error
+        assert "--overwrite" in screen_text(app)
+    assert (tmp_path / "game-2.toml").read_text(encoding="utf-8") == "keep me"
+
+
+async def test_log_shows_its_newest_line_after_a_showdown_in_fast_mode() -> None:
+    app = make_app("widow", 4, 3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("1", "5", "a", "6", "1", "1", "5", "enter")
+        await settle(app, pilot)
+        assert app.session.human_to_move
+        assert app.session.view().widow is not None
+        assert app.log_lines[-2:] == ["Cy passed", "The widow is turned face up: 2♣ A♠ J♥."]
+        assert_log_shows_newest_line(app)
+
+
+async def test_log_keeps_its_newest_line_when_the_lines_under_it_grow() -> None:
+    app = make_app("schwimmen", 3, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(10):
+            await to_my_move(app, pilot)
+            view = app.session.view()
+            if view.phase is Phase.TURN and Knock() not in view.legal_actions:
+                break
+            await pilot.press("space" if view.phase is Phase.TURN else "h")
+        for i in range(12):  # long lines, each wrapped onto two lines
+            app.write_log(Text(f"line {i}: " + "a long rule message that wraps " * 3))
+        await pilot.press("k")  # R6.3: a feedback of two lines makes the log shorter
+        await pilot.pause()
+        assert len(app.feedback.plain) > SIZE[0]
+        assert_log_shows_newest_line(app)
+        await pilot.resize_terminal(100, 30)  # wider: every line wrapped again, still at the bottom
+        await pilot.pause()
+        assert_log_shows_newest_line(app)
+
+
+async def test_status_is_built_from_the_legal_moves_and_names_the_last_turn() -> None:
+    app = make_app("scat", 4, 7, bots="basic,random")  # Cy knocks before my first move
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        status = plain(app.query_one("#status"))
+        assert status == f"Last turn: Cy knocked. Draw a card (you hold {app.session.view().hand_value})."
+        assert "knock" not in status.replace("knocked", "")
+        await pilot.press("k")  # R6.1, with the knocker's name for the seat number
+        assert app.feedback.plain == "R6.1: Cy has already knocked; only one knock per round"
+        await pilot.press("p")
+        view = app.session.view()
+        assert view.taken_from_pile is not None
+        sentence = f"Last turn: Cy knocked. Discard one card (not {view.taken_from_pile.pretty}, taken from the pile)."
+        assert plain(app.query_one("#status")) == sentence
+        assert sentence in screen_text(app)  # whole, on one line of the 80 columns
+    app = make_app("schwimmen", 4, 5)  # R6.3: no knocking in the first circle
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert Knock() not in app.session.view().legal_actions
+        assert plain(app.query_one("#status")).startswith("Your turn: exchange with the widow or pass (you hold ")
+
+
+async def test_status_never_cuts_words_and_the_title_keeps_game_round_and_seed() -> None:
+    app = make_app("scat", 4, 7, bots="basic,random", name="Maximilian", three_of_a_kind="30.5", throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        title = screen_text(app).splitlines()[0]
+        assert title.rstrip().endswith("· game 1 · round 1 · seed 7")
+        assert title.startswith(" Thirty-One · scat, ")
+        await pilot.press("l")
+        await to_my_move(app, pilot)
+        for width in (80, 90):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            status = plain(app.query_one("#status"))
+            rows = [line.strip() for line in screen_text(app).splitlines()]
+            assert " ".join(status.split()) in " ".join(rows)  # every word shown (maybe on two lines)
+            for word in status.split():
+                assert any(word in row.split() for row in rows), word
+
+
+async def test_showdown_after_a_31_says_why_hands_are_hidden() -> None:
+    app = make_app("scat", 4, 78)  # Cy shows 31 in the first round
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                break
+            await pilot.press("s", "1")
+            await settle(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                break
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        assert screen.result.end == "blitz"
+        text = screen_text(app)
+        assert "★ showed 31" in text
+        assert "not shown: a 31 ends the round at once (R5.1)" in text
+        mine = screen.result.hands[0]
+        assert mine is not None
+        assert " ".join(card.pretty for card in mine) in text  # your own hand is shown to you
+        assert re.search(r"Ada \(basic\) +not shown", text)
+
+
+async def test_showdown_of_a_throw_down_says_threw_down() -> None:
+    app = make_app("scat", 3, 2, throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("t")
+        text = screen_text(app)
+        assert "you threw down" in text
+        assert "knocked" not in text
+
+
+async def test_players_panel_gives_each_tag_its_own_column() -> None:
+    app = make_app("scat", 4, 1, bots="medium", lives=1)  # Bea deals and knocks while you are on the dole
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await to_my_move(app, pilot)
+            view = app.session.view()
+            if view.knocker is not None and view.knocker == view.dealer and view.seats[0].on_grace:
+                break
+            await pilot.press("s" if view.phase is Phase.TURN else "1")
+        else:
+            raise AssertionError("the dealer never knocked")
+        panel = plain(app.query_one(SeatsPanel))
+        text = screen_text(app)
+        assert "on the dole dealer" not in text
+        assert "dealer knocked" not in text
+        lines = panel.splitlines()
+        assert re.search(r"you +on the dole$", lines[0])
+        dealer = next(i for i, line in enumerate(lines) if "dealer" in line)
+        column = lines[dealer].index("dealer")
+        assert lines[dealer + 1].index("knocked") == column  # a line of its own, in the tags column
+        assert re.search(r"1 life {2,}dealer$", lines[dealer])
+        for line in lines:
+            assert line in text
+
+
+async def test_a_terminal_below_80x24_shows_a_notice_and_recovers() -> None:
+    app = make_app("scat", 4, 3)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "The terminal is 60×20: too small for the table." in text
+        assert "Make the terminal at least 80×24 to play" in text
+        assert "Players" not in text
+        events = len(app.game.events)
+        await pilot.press("s")  # the game keys wait for a terminal large enough
+        assert len(app.game.events) == events
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Make the terminal" not in text
+        assert "Players" in text
+        assert "Your turn" in text
+        await pilot.press("s")
+        assert len(app.game.events) > events
+
+
+@pytest.mark.parametrize("key", ["space", "enter", "escape", "full_stop"])
+async def test_named_keys_that_mean_nothing_in_draw_mode_say_so(key: str) -> None:
+    app = make_app("scat", 2, 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        events = len(app.game.events)
+        await pilot.press(key)
+        assert len(app.game.events) == events
+        shown = {"escape": "esc", "full_stop": "."}.get(key, key)
+        assert app.feedback.plain.startswith(f"The key {shown} does nothing now: draw from the stock (s)")
+
+
+async def test_widow_log_says_what_was_taken_and_laid_down() -> None:
+    app = make_app("widow", 4, 3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.log_lines[1:4] == [
+            "Bea passed",
+            "The widow is turned face up: 4♠ 6♦ 10♦.",
+            "Cy exchanged the whole hand: took 4♠ 6♦ 10♦, laid down 9♣ 8♥ 4♥",
+        ]
+        hand, widow = app.session.view().hand, app.session.view().widow
+        assert hand is not None
+        assert widow is not None
+        await pilot.press("a")
+        took, laid = " ".join(c.pretty for c in widow), " ".join(c.pretty for c in hand)
+        assert f"You exchanged the whole hand: took {took}, laid down {laid}" in app.log_lines
+
+
+async def test_exchange_any_names_the_picked_cards_in_the_status_line() -> None:
+    app = make_app("widow", 3, 4, exchange="any")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if app.session.view().widow is not None:
+                break
+            await pilot.press("space")
+        view = app.session.view()
+        assert view.hand is not None
+        assert view.widow is not None
+        await pilot.press("1", "3", "4")
+        h1, h3, w4 = view.hand[0].pretty, view.hand[2].pretty, view.widow[0].pretty
+        status = plain(app.query_one("#status"))  # "Your turn: picked …" (or "Last turn: … Picked …")
+        assert re.search(f"[Pp]icked {h1} {h3} for {w4}: pick 1 more widow card \\(4-6\\), then enter\\.$", status)
+        await pilot.press("6")
+        w6 = view.widow[2].pretty
+        status = plain(app.query_one("#status"))
+        assert status.endswith(f"icked {h1} {h3} for {w4} {w6}: enter exchanges them (esc clears).")
+        assert "enter exchanges them" in screen_text(app)
+
+
+def render(renderable: object, width: int = 76) -> str:
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_a_player_on_the_grace_life_who_loses_is_out() -> None:
+    names = ("you", "Ada (basic)", "Bea (basic)")
+    rules = Rules.preset("scat")
+    narrator = Narrator(names, rules)
+    narrator.remaining = [1, 2, 4]  # you on the dole, Ada with one life and the dole
+    result = RoundResult(
+        round=6, dealer=1, end="knock", knocker=0, blitz=(), hands=(None, None, None), values=(None, None, None),
+        losses=(Loss(0, 2, "R6.5", "knocker alone lowest (knock_penalty=scat)"),),
+        remaining=(0, 2, 4), eliminated=(0,), saved_by_r2_6=False, turns=12,
+    )  # fmt: skip
+    lines = [line.plain for line in narrator.result_lines(result)]
+    assert "You were on the dole and are out: knocker alone lowest (knock_penalty=scat) (R6.5)." in lines
+    assert not any("lost 2 lives" in line for line in lines)
+    assert "You are out." not in lines  # said once
+    screen = RoundEndScreen(result, narrator.result_lines(result), names, rules, before=(1, 2, 4))
+    table = render(screen.render_result())
+    row = next(line.strip() for line in table.splitlines() if line.strip().startswith("you"))
+    assert "−1" in row
+    assert "−2" not in row
+    assert row.rstrip().endswith("out")
+    namu = Narrator(names, Rules.preset("namu", lives=2))
+    namu.remaining = [2, 1, 2]
+    gone = RoundResult(
+        round=3, dealer=0, end="knock", knocker=0, blitz=(), hands=(None, None, None), values=(None, None, None),
+        losses=(Loss(1, 1, "R6.5", "lowest hand"),), remaining=(2, 0, 2), eliminated=(1,), saved_by_r2_6=False,
+        turns=7,
+    )  # fmt: skip
+    assert [line.plain for line in namu.result_lines(gone)][1:] == [
+        "Ada had one life left and is out: lowest hand (R6.5)."
+    ]
+    bus = Narrator(names, Rules.preset("widow"))
+    bus.remaining = [3, 1, 1]
+    both = RoundResult(
+        round=9, dealer=2, end="knock", knocker=0, blitz=(), hands=(None, None, None), values=(None, None, None),
+        losses=(Loss(1, 1, "R6.5", "lowest hand"), Loss(2, 1, "R6.5", "lowest hand")), remaining=(3, 0, 0),
+        eliminated=(1, 2), saved_by_r2_6=False, turns=7,
+    )  # fmt: skip
+    assert "Ada and Bea were on the bus and are out: lowest hand (R6.5)." in [
+        line.plain for line in bus.result_lines(both)
+    ]
+
+
+def test_play_without_a_terminal_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_run(self: ThirtyOneApp) -> None:
+        raise AssertionError("the app must not start")
+
+    monkeypatch.setattr(ThirtyOneApp, "run", no_run)
+    assert main(["play"]) == 2  # under pytest, standard input and output are no terminal
+    assert capsys.readouterr().err == (
+        "thirtyone: error: thirtyone play needs an interactive terminal (80×24 or larger)\n"
+    )
+
+
+def test_play_without_a_terminal_exits_at_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "thirtyone", "play"],
+            stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "thirtyone: error: thirtyone play needs an interactive terminal (80×24 or larger)\n"
+    assert out.read_text() == ""  # no escape codes

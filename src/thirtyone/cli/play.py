@@ -1,14 +1,23 @@
 """``thirtyone play``: the terminal game, you against bots.
 
 Every argument is checked before the screen opens: a bad preset, rule option, number of
-players, bot name, seed, name, pacing, hint time or record path is a one-line error (exit status 2).
+players, bot name, seed, name, pacing, hint time or record path (a folder that does not exist, a
+file that exists without ``--overwrite``) is a one-line error (exit status 2), and so is a
+standard input or output that is not a terminal. With ``--record`` the record is saved after
+every action and on every way out (``q``, ctrl+q, ctrl+c, SIGHUP when the terminal closes,
+SIGTERM); a record that could not be saved is a one-line error and exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments, rules_from_args
@@ -23,7 +32,13 @@ from thirtyone.tui.settings import (
     PlaySettings,
 )
 
-__all__ = ["configure", "run", "settings_from_args"]
+if TYPE_CHECKING:
+    from thirtyone.tui.app import ThirtyOneApp
+
+__all__ = ["configure", "run", "settings_from_args", "NEEDS_TERMINAL"]
+
+NEEDS_TERMINAL = "thirtyone play needs an interactive terminal (80×24 or larger)"
+"""The error when standard input or output is not a terminal."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +65,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--delay",
         default="0.8",
         metavar="SECONDS",
-        help=f"time each bot move takes, thinking included, 0-{MAX_DELAY:g} seconds (default 0.8; --fast: none)",
+        help=f"pause for each bot turn (its draw and discard show together), thinking included, 0-{MAX_DELAY:g} "
+        "seconds (default 0.8; --fast: none)",
     )
     parser.add_argument(
         "--hint-seconds",
@@ -64,7 +80,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="PATH",
-        help="save the game record here when the game ends or when you quit (further games: PATH-2, ...)",
+        help="save the game record here, after every move and when you quit; further games of the session go "
+        "next to it with -2, -3, ... before the extension (g1.toml, g1-2.toml, g1-3.toml); PATH must not exist "
+        "unless --overwrite",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let --record replace existing record files",
     )
     parser.add_argument("--name", default="you", metavar="NAME", help=f"your name, at most {MAX_NAME} characters")
     add_rules_arguments(parser)
@@ -103,6 +126,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         folder = record.parent if str(record.parent) else Path(".")
         if not folder.is_dir():
             raise PlayError(f"--record {record}: the folder {folder} does not exist")
+        if record.exists() and not args.overwrite:
+            raise PlayError(f"--record {record}: the file already exists; choose another name or add --overwrite")
     return PlaySettings.create(
         rules,
         players,
@@ -113,16 +138,53 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         name=args.name,
         delay=0.0 if args.fast else delay,
         hint_seconds=hint_seconds,
+        overwrite=args.overwrite,
     )
 
 
+def interactive() -> bool:
+    """True when standard input and output are terminals (and standard error, which Textual
+    draws the screen on): the game needs one."""
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    return all(stream is not None and stream.isatty() for stream in streams)
+
+
+@contextlib.contextmanager
+def quit_on_signals(app: ThirtyOneApp) -> Iterator[None]:
+    """While the app runs, SIGHUP (the terminal closed) and SIGTERM quit it the way ``q`` does,
+    saving the record first (only possible on the main thread; elsewhere nothing changes)."""
+    signals = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, lambda _number, _frame: app.request_quit()) for number in signals}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Check the arguments, then play in the terminal until the person quits."""
+    """Check the arguments and the terminal, then play until the person quits; 1 when a game
+    record could not be saved (the reason on one line)."""
     settings = settings_from_args(args)
+    if not interactive():
+        raise PlayError(NEEDS_TERMINAL)
     from thirtyone.tui.app import ThirtyOneApp  # Textual loads only once the arguments are good
 
     app = ThirtyOneApp(settings)
-    app.run()
+    with quit_on_signals(app):
+        try:
+            app.run()
+        finally:
+            app.autosave()  # every way out: the record as the game stands
     for note in app.notes:
-        print(note, file=sys.stderr)
+        if not note.startswith("The game record could not be saved"):
+            print(note, file=sys.stderr)
+    error = app.record_error
+    if error is not None:
+        reason = error.removeprefix("The game record could not be saved: ")
+        print(f"thirtyone: error: the game record could not be saved: {reason}", file=sys.stderr)
+        return 1
     return 0

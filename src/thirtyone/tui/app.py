@@ -2,11 +2,17 @@
 
 The person sits in seat 0; bots play the other seats. The app shows the person's view of the
 game (never another player's hidden card), a log of every move in words, and the showdown of
-each round, and it offers only legal moves, each on a key listed in the key line. Bot moves
-are paced (``delay`` seconds each, thinking included) so that a person can follow them; with
-``fast`` they are played at once. Nothing blocks the screen: every wait is a timer, and the
-expert's searches — an ``expert`` bot's moves and the person's hints (``?``) — run on a thread
-of their own; a search whose position has passed when it ends is thrown away.
+each round, and it offers only legal moves, each on a key listed in the key line. Bot turns
+are paced (``delay`` seconds a turn, thinking included; a draw and its discard show together)
+so that a person can follow them; with ``fast`` they are played at once. Nothing blocks the
+screen: every wait is a timer, and the expert's searches — an ``expert`` bot's moves and the
+person's hints (``?``) — run on a thread of their own; a search whose position has passed when
+it ends is thrown away.
+
+With ``--record`` the game record is saved after every action (and on every way out: ``q``,
+ctrl+q, ctrl+c, :meth:`ThirtyOneApp.request_quit` from a signal handler); a save that fails is
+shown on the screen and kept in ``record_error``. In a terminal smaller than 80×24 every screen
+shows a notice instead of a broken table, until the terminal is large enough again.
 
 Run it with ``ThirtyOneApp(settings).run()``; in tests use ``app.run_test(size=(80, 24))``.
 """
@@ -17,26 +23,48 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
-from thirtyone.actions import Action, Look
+from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.expert import Analysis, ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
-from thirtyone.tui.controls import HINT_KEYS, Controls, KeyHint
+from thirtyone.scoring import format_value
+from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
-from thirtyone.tui.widgets import NEW_GAME, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
-from thirtyone.tui.words import HINT_LEGEND, Narrator, format_value, hint_text, move_words, pretty_cards, short_name
+from thirtyone.tui.widgets import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    NEW_GAME,
+    GameLog,
+    GameOverScreen,
+    KeyBar,
+    RoundEndScreen,
+    SeatsPanel,
+    TablePanel,
+    TooSmall,
+)
+from thirtyone.tui.words import (
+    HINT_LEGEND,
+    Narrator,
+    cards_text,
+    hint_text,
+    move_words,
+    name_seats,
+    pretty_cards,
+    short_name,
+)
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["ThirtyOneApp"]
@@ -78,12 +106,16 @@ class ThirtyOneApp(App[None]):
 
     ``session`` holds the current game (``app.game``); ``log_lines`` the log of this game as
     plain text; ``notes`` what the command line prints after the app closes (where records were
-    saved, or why they could not be).
+    saved); ``record_error`` why a record could not be saved (``None`` when every save worked).
     """
 
     CSS_PATH = "thirtyone.tcss"
     TITLE = "Thirty-One"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit_game", "quit", priority=True)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit_game", "quit", priority=True),
+        Binding("ctrl+q", "quit_game", "quit", priority=True, show=False),
+        Binding("ctrl+c", "quit_game", "quit", priority=True, show=False),
+    ]
 
     def __init__(self, settings: PlaySettings) -> None:
         super().__init__()
@@ -94,6 +126,7 @@ class ThirtyOneApp(App[None]):
         self.fast = settings.fast
         self.log_lines: list[str] = []
         self._notes: dict[int, str] = {}
+        self._record_errors: dict[int, str] = {}
         self.feedback = Text("")
         self.hint = Text("")
         """The hint shown now (empty when none)."""
@@ -103,6 +136,7 @@ class ThirtyOneApp(App[None]):
         self._timer: Timer | None = None
         self._hint_for: Position | None = None  # the position of the hint shown or being worked out
         self._thinking: Position | None = None  # the position a bot is choosing its move for
+        self._event_loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def game(self) -> Game:
@@ -114,43 +148,83 @@ class ThirtyOneApp(App[None]):
         """True while a searching bot is choosing its move on its thread."""
         return self._thinking is not None
 
+    @property
+    def too_small(self) -> bool:
+        """True while the terminal is smaller than the table needs (80×24): a notice shows instead."""
+        return self.has_class("-too-small")
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        """The title line, the players and the table, the log, the status line and the keys."""
-        yield Static(id="title")
-        with Horizontal(id="top"):
-            yield SeatsPanel(id="seats")
-            yield TablePanel(id="table")
-        yield RichLog(id="log", wrap=True, markup=False, highlight=False)
-        yield Static(id="status")
-        yield Static(id="expert-hint")
-        yield Static(id="feedback")
-        yield KeyBar(id="keys")
+        """The title line, the players and the table, the log, the status line and the keys (and
+        the notice for a terminal too small, hidden until then)."""
+        yield TooSmall()
+        with Vertical(id="game", classes="game"):
+            yield Static(id="title")
+            with Horizontal(id="top"):
+                yield SeatsPanel(id="seats")
+                yield TablePanel(id="table")
+            yield GameLog(id="log")
+            yield Static(id="status")
+            yield Static(id="expert-hint")
+            yield Static(id="feedback")
+            yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         """Lay out the table for the number of players and start playing."""
-        self.query_one("#top").styles.height = max(self.settings.players, MIN_TOP) + 2
+        self._event_loop = asyncio.get_running_loop()
+        self._set_top_height(self.settings.players)
         self.query_one("#seats").border_title = "Players"
         self.query_one("#table").border_title = "Table"
         self.query_one("#log").border_title = "Log"
+        self._check_size(*self.size)
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Show the notice below 80×24 (and the table again above); fit the title and the
+        players to the new width."""
+        self._check_size(event.size.width, event.size.height)
+        self.call_after_refresh(self._redraw)
+
+    def _redraw(self) -> None:
+        if self.is_running and self.waiting_for != "start":
+            self.refresh_table(keys=len(self.screen_stack) == 1)
+
+    def _check_size(self, width: int, height: int) -> None:
+        self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
+        for screen in self.screen_stack:
+            for notice in screen.query(TooSmall):
+                notice.refresh_notice(width, height)
+
+    def _set_top_height(self, lines: int) -> None:
+        self.query_one("#top").styles.height = max(lines, MIN_TOP) + 2
 
     # ------------------------------------------------------------------ the flow of play
 
     def advance(self) -> None:
-        """Show what happened and move the game on: log new events, stop at a round's end for
-        the showdown, then wait for the person, or let the next bot move (after the pacing
-        delay, or at once in fast mode), until something needs the person."""
+        """Show what happened and move the game on: log new events (saving the record after
+        them), stop at a round's end for the showdown, then wait for the person, or let the next
+        bot play its turn (after the pacing delay, or at once in fast mode), until something
+        needs the person."""
         self._stop_timer()
         while True:
-            for event in self.session.next_events():
-                lines = self.narrator.describe(event)
+            ended: tuple[RoundResult, list[Text], list[int]] | None = None
+            moved = False
+            for shown in self.session.next_events():
+                moved = True
+                event = shown.event
+                before = list(self.narrator.remaining)
+                lines = self.narrator.describe(event, widow=shown.widow)
                 for line in lines:
                     self.write_log(line)
                 if isinstance(event, RoundEnded):
-                    self.show_round_end(event.result, lines)
-                    return
+                    ended = (event.result, lines, before)
+                    break
+            if moved:
+                self.autosave()
+            if ended is not None:
+                self.show_round_end(*ended)
+                return
             self.refresh_table()
             if self.game.is_over:
                 self.show_game_over()
@@ -165,20 +239,25 @@ class ThirtyOneApp(App[None]):
                 if self._thinking != self.session.position:
                     self._start_thinking()
                 return
-            if not self.fast:
+            if not self.fast and not self.session.turn_continues():
                 self._timer = self.set_timer(self.settings.delay, self._bot_tick)
                 return
-            if not self._bot_move():
+            if not self._bot_turn():
                 return
 
     def _bot_tick(self) -> None:
         self._timer = None
-        if self.waiting_for == "bots" and self._bot_move():
+        if self.waiting_for == "bots" and self._bot_turn():
             self.advance()
 
-    def _bot_move(self) -> bool:
+    def _bot_turn(self) -> bool:
+        """Play the rest of the turn of the bot to move (a draw and its discard: one pause a
+        turn); ``False`` when a bot broke a rule."""
+        seat = self.game.current_seat
         try:
             self.session.bot_move()
+            while self.game.current_seat == seat and self.session.turn_continues() and not self.session.bot_thinks():
+                self.session.bot_move()
         except ThirtyOneError as error:  # a bot that breaks a rule: say so and stop
             self._bot_failed(error)
             return False
@@ -186,7 +265,7 @@ class ThirtyOneApp(App[None]):
 
     def _bot_failed(self, error: Exception) -> None:
         self.waiting_for = "broken"
-        self.set_feedback(f"A bot failed: {error}", error=True)
+        self.set_feedback(f"A bot failed: {self._named(str(error))}", error=True)
 
     def _start_thinking(self) -> None:
         turn = self.session.bot_turn()
@@ -194,43 +273,61 @@ class ThirtyOneApp(App[None]):
         self.run_worker(self._think(turn), name=f"seat {turn.seat} thinks", group="bots", exit_on_error=False)
 
     async def _think(self, turn: BotTurn) -> None:
-        """Let a searching bot choose on a thread, wait out the rest of the pacing delay (the
-        thinking counts toward it; none in fast mode), then play its move if play is still where
-        it was."""
+        """Let a searching bot play its turn, choosing each move on a thread (a draw, then its
+        discard, shown together), wait out the rest of the pacing delay (the thinking counts
+        toward it; none in fast mode, or for the rest of a turn already shown), then show it —
+        unless play has moved on meanwhile (another game): then the choice is stale."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        try:
-            action: Action = await off_thread(lambda: turn.bot.choose(turn.view, turn.view.legal_actions))
-        except Exception as error:  # a bot that fails: say so rather than wait for ever
-            if self._thinking == turn.position:
+        pace = not self.session.turn_continues()
+        while True:
+            try:
+                action: Action = await off_thread(partial(turn.bot.choose, turn.view, turn.view.legal_actions))
+            except Exception as error:  # a bot that fails: say so rather than wait for ever
+                if self._thinking == turn.position:
+                    self._thinking = None
+                    self._bot_failed(error)
+                return
+            if self._thinking != turn.position:
+                return  # play has moved on (another game): the choice is stale
+            if self.waiting_for != "bots":
+                self._thinking = None
+                return
+            try:
+                self.session.play_bot(turn, action)
+            except ThirtyOneError as error:
                 self._thinking = None
                 self._bot_failed(error)
-            return
-        while not self.fast and (left := self.settings.delay - (loop.time() - start)) > 0:
-            await asyncio.sleep(min(left, 0.05))  # short steps: pressing f ends the wait
-        if self._thinking != turn.position:
-            return  # play has moved on (another game): the choice is stale
+                return
+            if not (
+                self.game.current_seat == turn.seat and self.session.turn_continues() and self.session.bot_thinks()
+            ):
+                break
+            turn = self.session.bot_turn()  # the same turn goes on: choose the discard unseen
+            self._thinking = turn.position
         self._thinking = None
-        if self.waiting_for != "bots":
-            return
-        try:
-            self.session.play_bot(turn, action)
-        except ThirtyOneError as error:
-            self._bot_failed(error)
-            return
-        self.advance()
+        played = self.session.position
+        while pace and not self.fast and (left := self.settings.delay - (loop.time() - start)) > 0:
+            await asyncio.sleep(min(left, 0.05))  # short steps: pressing f ends the wait
+            if self.session.position != played:
+                return  # shown and moved on meanwhile (f)
+        if self.session.position == played and self.waiting_for == "bots":
+            self.advance()
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
 
-    def show_round_end(self, result: RoundResult, lines: list[Text]) -> None:
-        """Show the showdown until the person closes it; then go on."""
+    def show_round_end(self, result: RoundResult, lines: list[Text], before: list[int] | None = None) -> None:
+        """Show the showdown until the person closes it; then go on. ``before``: each seat's
+        remaining losses before the round."""
         self.waiting_for = "showdown"
         last = self.game.is_over and result == self.game.last_result
         self.refresh_table(keys=False)
-        screen = RoundEndScreen(result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last)
+        screen = RoundEndScreen(
+            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before
+        )
         self.push_screen(screen, callback=lambda _: self.advance())
 
     def show_game_over(self) -> None:
@@ -244,7 +341,7 @@ class ThirtyOneApp(App[None]):
         if choice == NEW_GAME:
             self.new_game()
         else:
-            self.exit()
+            self.action_quit_game()
 
     def new_game(self) -> None:
         """Deal another game with the same settings (the next seed of the session)."""
@@ -254,28 +351,48 @@ class ThirtyOneApp(App[None]):
         self.controls.clear()
         self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN)
         self.log_lines.clear()
-        self.query_one("#log", RichLog).clear()
+        self.query_one(GameLog).clear_entries()
         self.set_feedback("")
         self.advance()
 
+    # ------------------------------------------------------------------ the record
+
+    def autosave(self) -> None:
+        """Save the record as the game stands now, if ``--record`` was given and anything has
+        happened (after every action, and on the way out)."""
+        if self.settings.record is not None and self.session.has_played:
+            self.save_record()
+
     def save_record(self) -> str:
         """Save the current game's record if ``--record`` was given; returns a line that says
-        where, or why it failed (also kept in ``notes``)."""
+        where, or why it failed (also kept in ``notes``; a failure also in ``record_error`` and
+        on the screen until a later save of the game works)."""
         if self.settings.record is None or not self.session.has_played:
             return ""
+        number = self.session.game_number
         try:
             path = self.session.save_record()
         except (OSError, ThirtyOneError) as error:
-            note = f"The game record could not be saved: {error}"
+            reason = f"{error.strerror}: {error.filename}" if isinstance(error, OSError) and error.strerror else error
+            note = f"The game record could not be saved: {reason}"
+            self._record_errors[number] = note
         else:
             note = f"Game record saved to {path}"
-        self._notes[self.session.game_number] = note
+            self._record_errors.pop(number, None)
+        self._notes[number] = note
+        if self.is_running:
+            self.set_feedback(self.feedback.plain, error="red" in str(self.feedback.style))
         return note
 
     @property
     def notes(self) -> list[str]:
         """Where each game's record was saved, or why it could not be (one line a game)."""
         return list(self._notes.values())
+
+    @property
+    def record_error(self) -> str | None:
+        """Why the record of a game could not be saved (its latest save failed), else ``None``."""
+        return next(iter(self._record_errors.values()), None)
 
     # ------------------------------------------------------------------ the person's keys
 
@@ -291,10 +408,12 @@ class ThirtyOneApp(App[None]):
 
     def press_key(self, key: str) -> bool:
         """Do what ``key`` means now (see :mod:`~thirtyone.tui.controls`); ``False`` for a key
-        that is not a game key."""
+        that is not a game key. Nothing happens while the terminal is too small."""
+        if self.too_small:
+            return True
         if key == "f":
             self.fast = not self.fast
-            self.set_feedback("Bots move at once." if self.fast else "Bots move one at a time.")
+            self.set_feedback("Bots move at once." if self.fast else "Bots move one turn at a time.")
             if self.waiting_for == "bots":
                 self.advance()
             else:
@@ -305,7 +424,8 @@ class ThirtyOneApp(App[None]):
             return True
         view = self.session.view()
         if not view.is_my_turn:
-            if len(key) == 1 and key.isalnum() and self.waiting_for == "bots":
+            game_key = key in KEY_NAMES or (len(key) == 1 and key.isalnum())
+            if game_key and self.waiting_for == "bots":
                 seat = self.game.current_seat
                 who = self.session.names[seat] if seat is not None else "nobody"
                 self.set_feedback(f"Wait: {who} is to move (f: let the bots move at once).")
@@ -320,7 +440,7 @@ class ThirtyOneApp(App[None]):
             try:
                 self.session.play(press.action)
             except IllegalActionError as error:
-                self.set_feedback(pretty_cards(str(error)), error=True)
+                self.set_feedback(self._named(pretty_cards(str(error))), error=True)
                 self.refresh_table()
                 return True
             self.set_feedback("")
@@ -328,6 +448,10 @@ class ThirtyOneApp(App[None]):
         elif press.changed:
             self.refresh_table()
         return True
+
+    def _named(self, message: str) -> str:
+        """An engine message with the players' names for the seat numbers (R6.1: "Ada has…")."""
+        return name_seats(message, self.session.names, HUMAN)
 
     # ------------------------------------------------------------------ hints
 
@@ -382,7 +506,7 @@ class ThirtyOneApp(App[None]):
     def show_hint(self, text: Text) -> None:
         """Show a hint (an empty text hides the hint line)."""
         self.hint = text
-        widget = self.screen_stack[0].query_one("#expert-hint", Static)  # the table, even under a modal
+        widget = self._part("#expert-hint")  # the table, even under a modal
         widget.update(text)
         widget.display = bool(text.plain)
 
@@ -392,72 +516,174 @@ class ThirtyOneApp(App[None]):
         self.hint_analysis = None
         self.show_hint(Text(""))
 
+    # ------------------------------------------------------------------ quitting
+
     def action_quit_game(self) -> None:
-        """Quit at any time; the game record is saved first with ``--record``."""
+        """Quit at any time (``q``, ctrl+q, ctrl+c); the game record is saved first with
+        ``--record``."""
         self._stop_timer()
-        if self.waiting_for != "over":
-            self.save_record()
-        self.exit()
+        self.autosave()
+        self.exit(return_code=1 if self.record_error else 0)
+
+    async def action_quit(self) -> None:
+        """Textual's own quit (ctrl+q, the command palette): the same as ``q``."""
+        self.action_quit_game()
+
+    def action_help_quit(self) -> None:
+        """Textual's ctrl+c: quit, the same as ``q``."""
+        self.action_quit_game()
+
+    def request_quit(self) -> None:
+        """Quit as soon as the app can, saving the record first; safe to call from a signal
+        handler or another thread (``thirtyone play`` calls it on SIGHUP and SIGTERM)."""
+        loop = self._event_loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is closing: the app has ended
+                loop.call_soon_threadsafe(self.action_quit_game)
 
     # ------------------------------------------------------------------ drawing
+
+    def _part(self, selector: str) -> Static:
+        """A part of the table screen (even while a showdown covers it)."""
+        return self.screen_stack[0].query_one(selector, Static)
 
     def write_log(self, line: Text) -> None:
         """Add a line to the log (and to ``log_lines``)."""
         self.log_lines.append(line.plain)
-        self.query_one("#log", RichLog).write(line)
+        self.screen_stack[0].query_one(GameLog).add(line)
 
     def set_feedback(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line answer to the last key (red for a refused move)."""
+        """Show a one-line answer to the last key (red for a refused move); with nothing to say,
+        the line says why the record could not be saved, if it could not."""
         self.feedback = Text(text, style="bold red" if error else "green")
-        self.query_one("#feedback", Static).update(self.feedback)
+        self._show_feedback()
+
+    def _show_feedback(self) -> None:
+        shown = self.feedback
+        number = self.session.game_number
+        problem = self._record_errors.get(number)
+        path = self.settings.record_path(number)
+        if not shown.plain and problem is not None and path is not None:
+            shown = Text(problem.replace(str(path), path.name), style="bold red")  # short: the screen is narrow
+        self._part("#feedback").update(shown)
 
     def refresh_table(self, *, keys: bool = True) -> None:
         """Redraw the title, players, table, status line and key line from the person's view."""
         view = self.session.view()
-        rules = self.settings.rules
-        seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
-        self.query_one("#title", Static).update(
-            Text(f"Thirty-One · {rules.describe()} · game {self.session.game_number} · round {view.round}{seed}")
-        )
-        self.query_one(SeatsPanel).show(view, self.session.names)
-        self.query_one(TablePanel).show(view, self.controls)
-        self.query_one("#status", Static).update(self.status_text(view))
+        self._part("#title").update(self.title_text(view))
+        lines = self.screen_stack[0].query_one(SeatsPanel).show(view, self.session.names)
+        self._set_top_height(max(lines, self.settings.players))
+        self.screen_stack[0].query_one(TablePanel).show(view, self.controls)
+        self._part("#status").update(self.status_text(view))
         if self._hint_for is not None and self._hint_for != self.session.position:
             self.clear_hint()
         hints = self.controls.hints(view) if keys else []
         if hints:
             hints.append(KeyHint("?", "hint"))
         extra = [KeyHint("f", "slow bots" if self.fast else "fast bots"), KeyHint("q", "quit")]
-        self.query_one(KeyBar).show([*hints, *extra])
+        self.screen_stack[0].query_one(KeyBar).show([*hints, *extra])
+
+    def title_text(self, view: PlayerView) -> Text:
+        """The title line: the rules, the game, the round and the seed. The game, round and seed
+        always show; when the line is too long the rule options are counted instead of named
+        (``scat, three_of_a_kind=30.5, +1 more``)."""
+        width = max(self.size.width - 2, 1)
+        seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
+        tail = f" · game {self.session.game_number} · round {view.round}{seed}"
+        parts = self.settings.rules.describe().split(", ")
+        for head in ("Thirty-One · ", ""):
+            for named in range(len(parts), 0, -1):
+                rest = len(parts) - named
+                rules = ", ".join(parts[:named] + ([f"+{rest} more"] if rest else []))
+                if len(head) + len(rules) + len(tail) <= width:
+                    return Text(head + rules + tail)
+        return Text(tail.removeprefix(" · "))
 
     def status_text(self, view: PlayerView) -> Text:
-        """Whose turn it is, and what the person can do now."""
+        """Whose turn it is, and what the person can do now, built from the legal actions: a
+        knock makes it the last turn. Never wider than the screen when it can be said shorter
+        (else it wraps onto a second line, between words)."""
+        width = max(self.size.width - 2, 1)
+        text = self._status(view, short=False)
+        if text.cell_len > width:
+            text = self._status(view, short=True)
+        return text
+
+    def _status(self, view: PlayerView, *, short: bool) -> Text:
         names = self.session.names
+        knocked = short_name(names[view.knocker]) if view.knocker is not None else None
         if view.phase is Phase.OVER:
             return Text("Game over.")
         if not view.is_my_turn:
             seat = view.current_seat
             who = names[seat] if seat is not None else "nobody"
+            last = f" Last turns: {knocked} knocked." if knocked and not short else ""
             if view.seats[view.seat].out:
-                return Text(f"You are out; {who} is to move.")
+                return Text(f"You are out; {who} is to move.{last}")
             if self.session.bot_thinks():
-                return Text(f"{who} is thinking…", style="cyan")
-            return Text(f"{who} is to move…", style="cyan")
-        knock = ""
-        if view.knocker is not None:
-            knock = f" {short_name(names[view.knocker])} knocked: this is your last turn."
-        text = Text("Your turn: ", style="bold green")
+                return Text(f"{who} is thinking…{last}", style="cyan")
+            return Text(f"{who} is to move…{last}", style="cyan")
+        what = self._what_to_do(view, short=short)
+        if knocked is not None:  # a new sentence
+            return Text(f"Last turn: {knocked} knocked. ", style="bold magenta").append_text(
+                Text(what.plain[:1].upper()) + what[1:]
+            )
+        return Text("Your turn: ", style="bold green").append_text(what)
+
+    def _what_to_do(self, view: PlayerView, *, short: bool) -> Text:
+        """The person's choices now, in words, from the legal actions."""
         if view.phase is Phase.LOOK:
-            return text.append("look at your cards, or throw down without looking.")
+            return Text("look at your cards, or throw down without looking.")
         if view.phase is Phase.DEALER_CHOICE:
-            return text.append("you deal: keep this hand, or take the other one unseen.")
+            return Text("you deal: keep this hand, or take the other one unseen.")
         if view.phase is Phase.DISCARD:
             taken = view.taken_from_pile
-            rest = f" (not {taken.pretty}, taken from the pile)" if taken is not None else ""
-            return text.append(f"discard one card{rest}.{knock}")
+            text = Text("discard one card")
+            if taken is not None:
+                text.append(" (not ").append_text(cards_text([taken]))
+                text.append(")" if short else ", taken from the pile)")
+            return text.append(".")
+        picks = self._picks_text(view)
+        if picks is not None:
+            return picks
+        legal = view.legal_actions
+        choices: list[str] = []
+        if any(isinstance(action, Draw) for action in legal):
+            choices.append("draw a card")
+        if view.widow is None and ExchangeAll() in legal:
+            choices.append("take the face-down widow")
+        elif any(isinstance(action, (Exchange, ExchangeAll)) for action in legal):
+            choices.append("exchange with the widow")
+        if Pass() in legal:
+            choices.append("pass")
+        if Knock() in legal:
+            choices.append("knock")
+        said = choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
         value = format_value(view.hand_value) if view.hand_value is not None else "?"
-        if view.rules.mode == "draw":
-            return text.append(f"draw a card or knock (you hold {value}).{knock}")
-        if view.widow is None:
-            return text.append(f"take the face-down widow, pass or knock ({value}).{knock}")
-        return text.append(f"exchange with the widow, pass or knock ({value}).{knock}")
+        return Text(f"{said} ({value})." if short else f"{said} (you hold {value}).")
+
+    def _picks_text(self, view: PlayerView) -> Text | None:
+        """The cards picked for an exchange, named (widow mode), and what to do next; ``None``
+        when nothing is picked."""
+        hand, widow = view.hand or (), view.widow or ()
+        give = [hand[i] for i in sorted(self.controls.picked_hand) if i < len(hand)]
+        take = [widow[i] for i in sorted(self.controls.picked_widow) if i < len(widow)]
+        if not give and not take:
+            return None
+        text = Text("picked ")
+        if give:
+            text.append_text(cards_text(give))
+        else:
+            text.append("none of yours")
+        if take:
+            text.append(" for ").append_text(cards_text(take))
+        if view.rules.exchange != "any":
+            step = "now pick a widow card (4-6)" if give else "now pick one of yours (1-3)"
+            return text.append(f": {step}.")
+        if len(give) == len(take):
+            return text.append(": enter exchanges them (esc clears).")
+        more = abs(len(give) - len(take))
+        what = "widow card" if len(give) > len(take) else "of yours"
+        keys = "4-6" if len(give) > len(take) else "1-3"
+        plural = "s" if more != 1 and what == "widow card" else ""
+        return text.append(f": pick {more} more {what}{plural} ({keys}), then enter.")

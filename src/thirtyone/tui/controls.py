@@ -166,7 +166,8 @@ class Controls:
                 return Press(Draw(STOCK))
             if key == "p":
                 return Press(Draw(PILE))
-            return self._nothing(key, "draw (s or p) or knock (k)")
+            knock = " or knock (k)" if Knock() in view.legal_actions else ""
+            return self._nothing(key, f"draw from the stock (s) or the pile (p){knock}")
         return self._widow_turn(view, key)
 
     def _widow_turn(self, view: PlayerView, key: str) -> Press | None:
@@ -176,10 +177,11 @@ class Controls:
             return Press(Pass())
         hand, widow = view.hand or (), view.widow
         picking = key in ("1", "2", "3", "4", "5", "6", "escape", *CONFIRM_KEYS)
+        knock = ", knock (k)" if Knock() in view.legal_actions else ""
         if widow is None:
             if picking:
-                return Press(message="The widow is face down: take all of it (a), pass (space) or knock (k).")
-            return None
+                return Press(message=f"The widow is face down: take all of it (a), pass (space){knock}.")
+            return self._nothing(key, f"take the face-down widow (a), pass (space){knock}")
         if key == "escape":
             self.clear()
             return Press(changed=True)
@@ -193,7 +195,7 @@ class Controls:
                 return Press(message="Pick one of your cards (1-3) and one widow card (4-6) to exchange them.")
             return self._confirm(hand, widow)
         else:
-            return None
+            return self._nothing(key, f"pick yours (1-3) and a widow card (4-6), exchange all (a), pass (space){knock}")
         if not any_number and self.picked_hand and self.picked_widow:
             return Press(Exchange(hand[self.picked_hand[0]], widow[self.picked_widow[0]]), changed=True)
         return Press(changed=True)
@@ -219,6 +221,13 @@ class Controls:
 
     @staticmethod
     def _nothing(key: str, hint: str) -> Press | None:
-        if len(key) != 1 or not key.isalnum():
+        """The answer to a key that means nothing now: a letter, a digit, or one of the named
+        keys that mean something at other times (space, ``.``, enter, esc); ``None`` for any other
+        key (arrows, tab, …), which the app may use."""
+        if key in KEY_NAMES:
+            shown = KEY_NAMES[key]
+        elif len(key) == 1 and key.isalnum():
+            shown = key
+        else:
             return None
-        return Press(message=f"The key {key} does nothing now: {hint}.")
+        return Press(message=f"The key {shown} does nothing now: {hint}.")

@@ -12,7 +12,7 @@ The terminal app drives it; tests and other faces can too.
 ...         session.play(session.view().legal_actions[0])
 ...     else:
 ...         _ = session.bot_move()
->>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
+>>> session.game.winner is not None, [type(shown.event).__name__ for shown in session.next_events()][:2]
 (True, ['RoundStarted', 'Acted'])
 
 A hint asks a fresh expert, seeded from the game's seed and the position, about the person's view:
@@ -27,23 +27,26 @@ A hint asks a fresh expert, seeded from the game's seed and the position, about 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from thirtyone.actions import Action
+from thirtyone.actions import Action, ExchangeAll, Keep, Knock, Pass, TakeWidow
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
-from thirtyone.events import Acted, Event, RoundEnded
+from thirtyone.events import Acted, Event, RoundEnded, RoundStarted
 from thirtyone.tui.settings import PlaySettings, play_bot_spec
 from thirtyone.views import PlayerView
 
-__all__ = ["PlaySession", "BotTurn", "Position", "HUMAN"]
+__all__ = ["PlaySession", "BotTurn", "Position", "Shown", "HUMAN"]
 
 HUMAN = 0
 """The person's seat."""
@@ -62,6 +65,17 @@ class BotTurn:
     bot: Bot
     view: PlayerView
     position: Position
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An event as the person sees it, with ``widow``: the cards an action laid face up without
+    its event naming them — the widow turned up by the opener's pass or knock (R7.2), the hand
+    laid down by a whole-hand exchange, the dealer's hand that became the widow (R7.6) — else
+    ``None``. Every card in it is public."""
+
+    event: Event
+    widow: tuple[Card, ...] | None = None
 
 
 class PlaySession:
@@ -83,6 +97,8 @@ class PlaySession:
         self.bots: dict[int, Bot] = {}
         self.saved_to: Path | None = None
         self._seen = 0
+        self._widows: dict[int, tuple[Card, ...]] = {}  # event index -> cards laid face up
+        self._written: set[Path] = set()  # record files this session wrote (its own to overwrite)
         self.new_game()
 
     def new_game(self) -> None:
@@ -102,6 +118,7 @@ class PlaySession:
         }
         self.saved_to = None
         self._seen = 0
+        self._widows = {}
 
     def view(self) -> PlayerView:
         """What the person (seat 0) may know now."""
@@ -145,7 +162,34 @@ class PlaySession:
             IllegalActionError: when it is not the person's move or the rules forbid the action;
                 the message names the rule and the game is unchanged.
         """
-        self.game.apply(action, seat=HUMAN)
+        self._apply(action, HUMAN)
+
+    def _apply(self, action: Action, seat: int) -> None:
+        """Apply ``action`` for ``seat``, noting the cards it lays face up (see :class:`Shown`)."""
+        game = self.game
+        laid: tuple[Card, ...] | None = None
+        if game.rules.mode == "widow" and game.current_seat == seat:
+            if isinstance(action, (Pass, Knock)) and not game.widow_face_up:
+                laid = game.widow  # R7.2: the opener passes or knocks: the widow is turned up
+            elif isinstance(action, (ExchangeAll, TakeWidow)):
+                laid = game.hand(seat)  # the old hand lies face up as the widow
+            elif isinstance(action, Keep):
+                laid = game.widow  # R7.6: the second hand lies face up as the widow
+        index = len(game.events)
+        game.apply(action, seat=seat)
+        if laid is not None:
+            self._widows[index] = laid
+
+    def turn_continues(self) -> bool:
+        """True when the seat to move made the last move of this round: its turn goes on (a
+        discard after a draw), so a paced bot plays on without another pause."""
+        seat = self.game.current_seat
+        for event in reversed(self.game.events):
+            if isinstance(event, Acted):
+                return event.seat == seat
+            if isinstance(event, (RoundStarted, RoundEnded)):
+                return False
+        return False
 
     def bot_move(self) -> Action:
         """Let the bot to move choose and play; returns its action.
@@ -178,19 +222,20 @@ class PlaySession:
         """
         if turn.position != self.position:
             raise IllegalActionError(f"seat {turn.seat}'s move was chosen for a position that has passed")
-        self.game.apply(action, seat=turn.seat)
+        self._apply(action, turn.seat)
 
-    def next_events(self) -> Iterator[Event]:
-        """The events the person has not been shown yet, as seat 0 sees them, one at a time.
+    def next_events(self) -> Iterator[Shown]:
+        """The events the person has not been shown yet, as seat 0 sees them, one at a time
+        (each with the cards it laid face up, see :class:`Shown`).
 
         Each is marked as shown when it is yielded, so a caller may stop after a ``RoundEnded``
         and come back for the rest later.
         """
         events = self.game.events
         while self._seen < len(events):
-            event = events[self._seen]
+            index = self._seen
             self._seen += 1
-            yield event.for_seat(HUMAN)
+            yield Shown(events[index].for_seat(HUMAN), self._widows.get(index))
 
     @property
     def has_played(self) -> bool:
@@ -199,21 +244,34 @@ class PlaySession:
 
     def save_record(self) -> Path | None:
         """Save the current game's record where the settings say (``--record``); returns the path,
-        or ``None`` without ``--record``. Saving again overwrites the same file.
+        or ``None`` without ``--record``. Saving again overwrites the same file. The record is
+        written to a temporary file in the same folder and renamed over the old one, so the
+        file is always a whole record, whenever the program is stopped.
 
         Raises:
             OSError: when the file cannot be written.
-            ThirtyOneError: when the record cannot be made.
+            ThirtyOneError: when the record cannot be made, or the file exists, was not written
+                by this session and the settings do not allow overwriting it.
         """
         path = self.settings.record_path(self.game_number)
         if path is None:
             return None
+        if path not in self._written and path.exists() and not self.settings.overwrite:
+            raise ThirtyOneError(f"{path} already exists: not overwritten (start with --overwrite to replace it)")
         try:
             from thirtyone.record import GameRecord
         except ImportError as error:  # the record module is optional at runtime
             raise ThirtyOneError(f"game records are not available: {error}") from error
         today = datetime.date.today().isoformat()
         text = GameRecord.from_game(self.game, list(self.names), event="thirtyone play", date=today).dumps()
-        path.write_text(text, encoding="utf-8")
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        self._written.add(path)
         self.saved_to = path
         return path

@@ -96,6 +96,7 @@ class PlaySettings:
     delay: float = 0.8
     hint_seconds: float = 0.5
     hint_worlds: int | None = None
+    overwrite: bool = False
 
     @classmethod
     def create(
@@ -111,6 +112,7 @@ class PlaySettings:
         delay: float = 0.8,
         hint_seconds: float = 0.5,
         hint_worlds: int | None = None,
+        overwrite: bool = False,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -135,7 +137,7 @@ class PlaySettings:
             )
         if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
             raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
-        return cls(rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds)
+        return cls(rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds, overwrite)
 
     def seat_names(self) -> tuple[str, ...]:
         """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on, each bot
@@ -146,7 +148,13 @@ class PlaySettings:
 
     def record_path(self, game_number: int) -> Path | None:
         """Where the ``game_number``-th game of the session (from 1) is saved: ``record`` for the
-        first, ``NAME-2.EXT`` for the second and so on; ``None`` without ``record``."""
+        first, then the same name with ``-2``, ``-3``, … before its extension (``g1.toml``,
+        ``g1-2.toml``, ``g1-3.toml``); ``None`` without ``record``.
+
+        >>> settings = PlaySettings.create(Rules.preset("scat"), record=Path("games/g1.toml"))
+        >>> [str(settings.record_path(n)) for n in (1, 2, 3)]
+        ['games/g1.toml', 'games/g1-2.toml', 'games/g1-3.toml']
+        """
         if self.record is None:
             return None
         if game_number == 1:

@@ -16,26 +16,35 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from thirtyone.cards import Card
 from thirtyone.events import RoundResult
 from thirtyone.rules import Rules
-from thirtyone.scoring import hand_value
+from thirtyone.scoring import format_value, hand_value
 from thirtyone.tui.controls import Controls, KeyHint
-from thirtyone.tui.words import cards_text, format_value, lives_text
+from thirtyone.tui.words import cards_text, lives_text
 from thirtyone.views import Phase, PlayerView, Standing
 
 __all__ = [
     "card_chip",
     "SeatsPanel",
     "TablePanel",
+    "GameLog",
     "KeyBar",
+    "TooSmall",
     "RoundEndScreen",
     "GameOverScreen",
+    "MIN_WIDTH",
+    "MIN_HEIGHT",
     "NEW_GAME",
     "QUIT",
 ]
+
+MIN_WIDTH = 80
+"""The narrowest terminal the table is laid out for, in columns."""
+MIN_HEIGHT = 24
+"""The shortest terminal the table is laid out for, in lines."""
 
 SLOT = 6
 """Columns each card takes in the table panel (a 5-column chip and a space)."""
@@ -65,30 +74,47 @@ def _keys_row(keys: Sequence[str]) -> Text:
 
 
 class SeatsPanel(Static):
-    """Every player: whose turn it is (``▶``), name and level, lives or the grace label
-    ("on the dole"), out, dealer and knocker."""
+    """Every player: whose turn it is (``▶``), name and level, lives or the grace word
+    ("on the dole"), then the tags "dealer" and "knocked", each column two spaces apart. A
+    tag that does not fit the row goes on a line of its own under the tags column."""
 
-    def show(self, view: PlayerView, names: Sequence[str]) -> None:
-        """Redraw from the person's view and the seats' names."""
-        width = max(len(name) for name in names)
-        lines: list[Text] = []
+    DEFAULT_WIDTH = 44
+    """The content width assumed before the panel has been laid out (an 80-column terminal)."""
+
+    def show(self, view: PlayerView, names: Sequence[str]) -> int:
+        """Redraw from the person's view and the seats' names; returns the number of lines."""
+        width = self.content_size.width or self.DEFAULT_WIDTH
+        rows: list[tuple[int, str, list[Text]]] = []
         for status in view.seats:
             seat = status.seat
+            tags: list[Text] = []
+            if seat == view.dealer and not status.out:
+                tags.append(Text("dealer", style="cyan"))
+            if seat == view.knocker:
+                tags.append(Text("knocked", style="bold magenta"))
+            rows.append((seat, lives_text(status.remaining, view.rules), tags))
+        name_width = max(len(name) for name in names)
+        lives_width = max(len(lives) for _, lives, _ in rows)
+        column = 2 + name_width + 2 + lives_width + 2  # where the tags start
+        lines: list[Text] = []
+        for (seat, lives, tags), status in zip(rows, view.seats, strict=True):
             to_move = view.current_seat == seat and view.phase is not Phase.OVER
             line = Text("▶ " if to_move else "  ", style="bold green")
-            style = "bold" if seat == view.seat else ""
-            if status.out:
-                style = "dim strike"
-            line.append(f"{names[seat]:<{width}}", style=style)
-            lives = lives_text(status.remaining, view.rules)
+            style = "dim strike" if status.out else ("bold" if seat == view.seat else "")
+            line.append(f"{names[seat]:<{name_width}}", style=style)
             lives_style = "dim" if status.out else ("bold yellow" if status.on_grace else "")
-            line.append(f"  {lives:<11}", style=lives_style)
-            if seat == view.dealer and not status.out:
-                line.append(" dealer", style="cyan")
-            if seat == view.knocker:
-                line.append(" knocked", style="bold magenta")
+            line.append("  ").append(f"{lives:<{lives_width}}", style=lives_style)
+            together = Text(", ").join(tags)
+            if tags and column + together.cell_len > width:  # one tag a line
+                lines.append(line.append("  ").append_text(tags[0]))
+                lines += [Text(" " * column).append_text(tag) for tag in tags[1:]]
+                continue
+            if tags:
+                line.append("  ").append_text(together)
+            line.rstrip()
             lines.append(line)
         self.update(Text("\n").join(lines))
+        return len(lines)
 
 
 class TablePanel(Static):
@@ -199,6 +225,70 @@ class TablePanel(Static):
         return lines
 
 
+class GameLog(RichLog):
+    """The log of the game: every line wrapped to the width of the log (written again when the
+    width changes), never scrolled sideways, and anchored to its newest line — a new line, or
+    the log growing shorter when the lines under it grow, keeps the newest line in view. Scrolling
+    up with the mouse reads older lines until the next line arrives. ``entries`` holds the
+    lines."""
+
+    DEFAULT_CSS = """
+    GameLog { overflow-x: hidden; scrollbar-gutter: stable; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, min_width=1)
+        self.entries: list[Text] = []
+        self._width = 0
+
+    def on_mount(self) -> None:
+        """Stay at the newest line."""
+        self.anchor()
+
+    def add(self, line: Text) -> None:
+        """Add a line at the bottom and show it."""
+        self.entries.append(line)
+        self.write(line, scroll_end=True)
+
+    def clear_entries(self) -> None:
+        """Forget every line."""
+        self.entries.clear()
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap every line again when the width changes."""
+        width = self.scrollable_content_region.width
+        if self._size_known and self._width and width != self._width:
+            self.clear()
+            for line in self.entries:
+                self.write(line, scroll_end=True)
+        self._width = width
+
+
+TOO_SMALL = (
+    "The terminal is {width}×{height}: too small for the table.\n"
+    "Make the terminal at least {min_width}×{min_height} to play (q quits)."
+)
+"""The notice shown instead of the table in a terminal smaller than the table needs."""
+
+
+class TooSmall(Static):
+    """The notice shown instead of a screen while the terminal is smaller than 80×24 (the app
+    sets the class ``-too-small``; the style sheet shows this and hides the rest)."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="too-small")
+
+    def on_mount(self) -> None:
+        """Say how big the terminal is."""
+        self.refresh_notice(*self.app.size)
+
+    def refresh_notice(self, width: int, height: int) -> None:
+        """Redraw for a terminal of ``width`` × ``height``."""
+        text = TOO_SMALL.format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+        self.update(Text(text, style="bold"))
+
+
 class KeyBar(Static):
     """The keys that do something now, with what they do; ``keys`` holds the keys as shown."""
 
@@ -244,11 +334,17 @@ class KeyBar(Static):
         return tuple(keys)
 
 
+BLITZ_MARK = "★"
+"""The mark of the hand that ended a round with a 31 (or three aces) on the showdown screen."""
+
+
 class RoundEndScreen(ModalScreen[None]):
     """The showdown of a round: every hand shown with its value, the lives each player lost and
     why (rule and reason), who went onto the grace life or out, and the R2.6 note. After a blitz
-    only the blitz hands are shown, and the viewer's own (``RoundResult.for_seat``).
-    ``enter``, ``space`` or ``escape`` closes it."""
+    only the blitz hands (marked ★) are shown, and the viewer's own (``RoundResult.for_seat``,
+    R5.1); a legend says so. ``before`` are the seats' remaining losses before the round, to
+    show what a player on the grace life really lost. ``enter``, ``space`` or ``escape``
+    closes it."""
 
     DEFAULT_CSS = """
     RoundEndScreen { align: center middle; }
@@ -269,6 +365,7 @@ class RoundEndScreen(ModalScreen[None]):
         *,
         viewer: int = 0,
         last: bool = False,
+        before: Sequence[int] | None = None,
     ) -> None:
         super().__init__()
         self.result = result
@@ -277,10 +374,12 @@ class RoundEndScreen(ModalScreen[None]):
         self.rules = rules
         self.viewer = viewer
         self.last = last
+        self.before = None if before is None else tuple(before)
 
     def compose(self) -> ComposeResult:
-        """The result and the keys."""
-        with Vertical():
+        """The result and the keys (or, in a terminal too small, a notice)."""
+        yield TooSmall()
+        with Vertical(classes="game"):
             yield Static(self.render_result(), id="result")
             hint = "final standings" if self.last else "next round"
             yield Static(
@@ -288,7 +387,8 @@ class RoundEndScreen(ModalScreen[None]):
             )
 
     def render_result(self) -> Group:
-        """The headline, a table of hands, values, lives lost and lives left, and the loss lines."""
+        """The headline, a table of hands, values, lives lost and lives left, the legend after a
+        blitz, and the loss lines."""
         result = self.result
         table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
         for column, justify in (
@@ -299,8 +399,8 @@ class RoundEndScreen(ModalScreen[None]):
             ("now", "left"),
         ):
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        hidden = False
         for seat, name in enumerate(self.names):
-            lost = result.lives_lost(seat)
             after = result.remaining[seat]
             if after <= 0 and seat not in result.eliminated:
                 continue  # out before this round
@@ -308,24 +408,58 @@ class RoundEndScreen(ModalScreen[None]):
             value = result.values[seat]
             who = Text(name, style="bold" if seat == self.viewer else "")
             if seat == result.knocker:
-                who.append(" knocked", style="bold magenta")
+                who.append(" threw down" if result.end == "throw_down" else " knocked", style="bold magenta")
             if seat in result.blitz:
-                who.append(" ★", style="bold yellow")
+                who.append(f" {BLITZ_MARK}", style="bold yellow")
+            if hand is None:
+                hidden = True
             table.add_row(
                 who,
-                cards_text(hand) if hand is not None else Text("—", style="dim"),
+                cards_text(hand) if hand is not None else Text("not shown", style="dim"),
                 format_value(value) if value is not None else "",
-                Text(f"−{lost}", style="bold red") if lost else Text(""),
+                self._lost(seat),
                 Text(lives_text(after, self.rules), style="bold red" if after <= 0 else ""),
             )
         head, *rest = self.lines
-        return Group(head, table, Text(""), *rest)
+        parts: list[Text | Table] = [head, table]
+        legend = self._legend(hidden)
+        if legend.plain:
+            parts.append(legend)
+        return Group(*parts, Text(""), *rest)
+
+    def _lost(self, seat: int) -> Text:
+        """The lives ``seat`` lost: what the rules charged, but never more than it had (a player
+        on the grace life charged two lost only the grace); a loss R2.6 forgave is marked."""
+        charged = self.result.lives_lost(seat)
+        if not charged:
+            return Text("")
+        lost = charged
+        if self.before is not None:
+            lost = min(charged, self.before[seat] - max(self.result.remaining[seat], 0))
+        if lost <= 0:
+            return Text("R2.6", style="yellow")
+        return Text(f"−{lost}", style="bold red")
+
+    def _legend(self, hidden: bool) -> Text:
+        """After a blitz: what ★ marks, and why the other hands are not shown (R5.1)."""
+        result = self.result
+        if not result.blitz:
+            return Text("")
+        shown = [result.values[seat] for seat in result.blitz]
+        aces = 33 in shown
+        verb = "was dealt" if result.end == "dealt_blitz" else "showed"
+        rule = result.losses[0].rule if result.losses else "R5.1"
+        legend = Text(f"{BLITZ_MARK} {verb} {'three aces (33)' if aces else '31'}", style="yellow")
+        if hidden:
+            legend.append(f"   not shown: {'a blitz' if aces else 'a 31'} ends the round at once ({rule})", style="dim")
+        return legend
 
     def on_key(self, event: events.Key) -> None:
-        """Close on ``enter``, ``space`` or ``escape``."""
+        """Close on ``enter``, ``space`` or ``escape`` (not while the terminal is too small)."""
         if event.key in ("enter", "space", "escape", "full_stop"):
             event.stop()
-            self.dismiss(None)
+            if not self.app.has_class("-too-small"):
+                self.dismiss(None)
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -353,8 +487,9 @@ class GameOverScreen(ModalScreen[str]):
         self.viewer = viewer
 
     def compose(self) -> ComposeResult:
-        """The standings and the keys."""
-        with Vertical():
+        """The standings and the keys (or, in a terminal too small, a notice)."""
+        yield TooSmall()
+        with Vertical(classes="game"):
             yield Static(self.render_standings(), id="standings")
             yield Static(
                 Text.assemble((" n ", "bold reverse"), " another game   ", (" q ", "bold reverse"), " quit"), id="hint"
@@ -381,7 +516,7 @@ class GameOverScreen(ModalScreen[str]):
         return Group(*parts)
 
     def on_key(self, event: events.Key) -> None:
-        """``n``: another game."""
-        if event.key == "n":
+        """``n``: another game (not while the terminal is too small)."""
+        if event.key == "n" and not self.app.has_class("-too-small"):
             event.stop()
             self.dismiss(NEW_GAME)

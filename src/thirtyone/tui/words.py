@@ -3,12 +3,16 @@
 The log of the terminal game is made of these lines; they are rich :class:`~rich.text.Text`
 with red and black suits.
 
->>> from fractions import Fraction
->>> format_value(21), format_value(Fraction(61, 2))
-('21', '30½')
+Hand values are written with :func:`thirtyone.scoring.format_value` (``30½``) and the grace
+life with :attr:`thirtyone.rules.Rules.grace_word` ("on the dole", "on the bus", "schwimmt").
+
 >>> from thirtyone.rules import Rules
->>> grace_label(Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
+>>> lives_text(1, Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
 ('on the bus', 'on the dole', '3 lives')
+>>> name_seats("R6.1: seat 1 has already knocked; only one knock per round", ("you", "Ada (basic)"))
+'R6.1: Ada has already knocked; only one knock per round'
+>>> name_seats("it is seat 1's turn, not seat 0's", ("you", "Ada (basic)"))
+"it is Ada's turn, not yours"
 >>> value_text(0.214), value_text(-0.3), value_text(-0.001)
 ('+0.21', '−0.30', '+0.00')
 """
@@ -17,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from fractions import Fraction
 
 from rich.text import Text
 
@@ -39,17 +42,15 @@ from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.rules import Rules
-from thirtyone.scoring import HandValue
 from thirtyone.views import PlayerView
 
 __all__ = [
-    "format_value",
-    "grace_label",
     "lives_text",
     "card_text",
     "cards_text",
     "short_name",
     "pretty_cards",
+    "name_seats",
     "move_words",
     "value_text",
     "hint_text",
@@ -64,25 +65,6 @@ BLACK = "bold"
 """Style of clubs and spades in the log (the terminal's own text colour, readable on any theme)."""
 
 
-def format_value(value: HandValue) -> str:
-    """A hand value as text: ``21``, ``30½``."""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        whole = value.numerator // value.denominator
-        return f"{whole}½" if value - whole == Fraction(1, 2) else str(float(value))
-    return str(int(value))
-
-
-def grace_label(rules: Rules) -> str:
-    """What the grace life is called under these rules (R2.3): "on the dole" (scat, namu),
-    "on the bus" (widow) or "schwimmt" (Schwimmen), from the nearest preset."""
-    preset = rules.nearest_preset()[0]
-    if preset == "widow":
-        return "on the bus"
-    if preset == "schwimmen":
-        return "schwimmt"
-    return "on the dole"
-
-
 def lives_text(remaining: int, rules: Rules) -> str:
     """A seat's lives in words from its remaining losses (R2.4): ``3 lives``, ``1 life``, the
     grace label when only the grace is left, ``out`` at 0."""
@@ -90,7 +72,7 @@ def lives_text(remaining: int, rules: Rules) -> str:
         return "out"
     grace = 1 if rules.grace_life else 0
     if grace and remaining == 1:
-        return grace_label(rules)
+        return rules.grace_word
     lives = remaining - grace
     return f"{lives} {'life' if lives == 1 else 'lives'}"
 
@@ -115,6 +97,30 @@ def pretty_cards(message: str) -> str:
     'R4.2: cannot discard the card just taken from the discard pile (4♥)'
     """
     return _CARD_NOTATION.sub(lambda m: Card.parse(m.group(0)).pretty, message)
+
+
+_SEAT = re.compile(r"\bseat (\d+)('s)?( has| is| was)?")
+_YOU_VERBS = {" has": " have", " is": " are", " was": " were"}
+
+
+def name_seats(message: str, names: Sequence[str], viewer: int = 0) -> str:
+    """A message with seat numbers (``seat 1``) replaced by the players' short names (``Ada``);
+    the viewer called "you" reads as ``you`` / ``your``, with the verb that follows agreeing.
+    Numbers that name no seat are left alone."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        possessive, verb = match.group(2) or "", match.group(3) or ""
+        if seat >= len(names):
+            return match.group(0)
+        who = short_name(names[seat])
+        if seat == viewer and who.lower() == "you":
+            if possessive:  # "seat 0's turn": your turn; "not seat 0's": not yours
+                return "your" if re.match(r" \w", match.string[match.end() :]) else "yours"
+            return "you" + _YOU_VERBS.get(verb, verb)
+        return who + possessive + verb
+
+    return _SEAT.sub(name, message)
 
 
 HINT_TOP = 5
@@ -222,15 +228,20 @@ class Narrator:
         return self.who(seat) == "You"
 
     def _seats_in(self, reason: str) -> str:
-        text = re.sub(r"\bseat (\d+)", lambda m: self.who(int(m.group(1)), start=False), reason)
+        text = name_seats(reason, self.names, self.viewer)
         if " dealt " in text:  # R5.2, R5.5: "seat 2 dealt 31"
             text = text.replace(" dealt ", " got ") + " in the deal"
         return text
 
-    def describe(self, event: Event) -> list[Text]:
-        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
+    def describe(self, event: Event, *, widow: Sequence[Card] | None = None) -> list[Text]:
+        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``).
+
+        ``widow`` is the face-up widow after an action that laid cards face up without the event
+        naming them (see :attr:`thirtyone.tui.session.Shown.widow`): the opener's pass or knock
+        that turned the widow up, or the hand laid down by a whole-hand exchange.
+        """
         if isinstance(event, Acted):
-            return [self.acted(event)]
+            return self.acted(event, widow)
         if isinstance(event, RoundStarted):
             line = Text(f"Round {event.round}: {self.who(event.dealer)} dealt.", style="bold cyan")
             if event.upcard is not None:
@@ -252,8 +263,17 @@ class Narrator:
             return [Text(f"{self.who(event.winner)} {verb} the game!", style="bold green")]
         return []  # pragma: no cover - every event kind is handled above
 
-    def acted(self, event: Acted) -> Text:
-        """One action in words: ``Bea drew from the stock``, ``Bea took 9♥ from the discard pile``."""
+    def acted(self, event: Acted, widow: Sequence[Card] | None = None) -> list[Text]:
+        """One action in words: ``Bea drew from the stock``, ``Bea took 9♥ from the discard pile``;
+        with ``widow`` (see :meth:`describe`) a second line or a clause says what lies face up."""
+        line = self._acted(event, widow)
+        action = event.action
+        if widow and isinstance(action, (Pass, Knock)):  # R7.2: the opener's pass or knock
+            turned = Text("The widow is turned face up: ").append_text(cards_text(widow)).append(".")
+            return [line, turned]
+        return [line]
+
+    def _acted(self, event: Acted, widow: Sequence[Card] | None) -> Text:
         who = self.who(event.seat)
         action = event.action
         got = event.received
@@ -273,24 +293,34 @@ class Narrator:
             return line.append(" for ").append_text(cards_text(action.take)).append(" from the widow")
         if isinstance(action, ExchangeAll):
             if event.private:
+                line.append("took the face-down widow")
                 if got:
-                    line.append("took the face-down widow: ").append_text(cards_text(got))
-                else:
-                    line.append("took the face-down widow")
-                return line.append("; the old hand lies face up")
-            line.append("exchanged the whole hand for the widow")
+                    line.append(" (").append_text(cards_text(got)).append(")")
+                line.append("; the old hand lies face up")
+                if widow:
+                    line.append(": ").append_text(cards_text(widow))
+                return line
+            line.append("exchanged the whole hand")
             if got:
-                line.append(" (").append_text(cards_text(got)).append(")")
+                line.append(": took ").append_text(cards_text(got))
+            if widow:
+                line.append(", laid down ").append_text(cards_text(widow))
             return line
         if isinstance(action, Pass):
             return line.append("passed")
         if isinstance(action, Keep):
-            return line.append("kept the first hand; the second lies face up as the widow")
+            line.append("kept the first hand; the second lies face up as the widow")
+            if widow:
+                line.append(": ").append_text(cards_text(widow))
+            return line
         if isinstance(action, TakeWidow):
             line.append("took the second hand unseen")
             if got:
                 line.append(" (").append_text(cards_text(got)).append(")")
-            return line.append("; the first lies face up as the widow")
+            line.append("; the first lies face up as the widow")
+            if widow:
+                line.append(": ").append_text(cards_text(widow))
+            return line
         if isinstance(action, Look):
             return line.append("looked at the cards")
         if isinstance(action, ThrowDown):
@@ -323,30 +353,52 @@ class Narrator:
     def loss_lines(self, result: RoundResult) -> list[Text]:
         """Who lost how many lives under which rule, who went onto the grace life or out, and the
         R2.6 note, one line for each group of seats that fared alike; updates the lives the
-        narrator follows."""
+        narrator follows. A seat that had only its last loss left (the grace life, or the last
+        life without one) does not "lose 1 life": it is out (or, saved by R2.6, would have been)."""
         lines: list[Text] = []
-        groups: dict[tuple[int, str, str], list[int]] = {}
+        grace = self.rules.grace_word
+        groups: dict[tuple[str, int, str, str], list[int]] = {}
         for loss in result.losses:
-            groups.setdefault((loss.lives, loss.rule, loss.reason), []).append(loss.seat)
-        for (lives, rule, reason), seats in groups.items():
-            lost = "1 life" if lives == 1 else f"{lives} lives"
-            lines.append(Text(f"{self.names_of(seats)} lost {lost}: {self._seats_in(reason)} ({rule})."))
+            last = self.remaining[loss.seat] == 1
+            kind = ("out" if loss.seat in result.eliminated else "saved") if last else "lost"
+            groups.setdefault((kind, 0 if last else loss.lives, loss.rule, loss.reason), []).append(loss.seat)
+        said_out: set[int] = set()
+        for (kind, lives, rule, reason), seats in groups.items():
+            why = f"{self._seats_in(reason)} ({rule})."
+            who, be = self.names_of(seats), self._be(seats)
+            if kind == "lost":
+                lost = "1 life" if lives == 1 else f"{lives} lives"
+                lines.append(Text(f"{who} lost {lost}: {why}"))
+                continue
+            was = "were" if be == "are" else "was"
+            before = f"{was} {grace}" if self.rules.grace_life else "had one life left"
+            if kind == "out":
+                said_out.update(seats)
+                lines.append(Text(f"{who} {before} and {be} out: {why}", style="bold red"))
+            else:  # R2.6 keeps everyone in
+                lines.append(Text(f"{who} {before} and would be out: {why}"))
         if not result.losses:
             lines.append(Text("Nobody lost a life."))
-        label = grace_label(self.rules)
-        state = "swimming (schwimmt)" if label == "schwimmt" else label
+        state = "swimming (schwimmt)" if grace == "schwimmt" else grace
         changed = [
             seat
             for seat, after in enumerate(result.remaining)
             if self.remaining[seat] > 0 and after != self.remaining[seat]
         ]
-        out = [seat for seat in changed if seat in result.eliminated]
+        out = [seat for seat in changed if seat in result.eliminated and seat not in said_out]
         if out:
             lines.append(Text(f"{self.names_of(out)} {self._be(out)} out.", style="bold red"))
-        grace = [seat for seat in changed if self.rules.grace_life and result.remaining[seat] == 1]
-        if grace:
+        on_grace = [
+            seat
+            for seat in changed
+            if self.rules.grace_life and result.remaining[seat] == 1 and self.remaining[seat] > 1
+        ]
+        if on_grace:
             lines.append(
-                Text(f"{self.names_of(grace)} {self._be(grace)} {state} now: one more loss and out.", style="yellow")
+                Text(
+                    f"{self.names_of(on_grace)} {self._be(on_grace)} {state} now: one more loss and out.",
+                    style="yellow",
+                )
             )
         if result.saved_by_r2_6:
             lines.append(
