@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from thirtyone import __version__
-from thirtyone.cli import arena, play, replay, simulate
+from thirtyone.cli import arena, bench, play, replay, simulate
 from thirtyone.errors import ThirtyOneError
 
 __all__ = ["main", "build_parser"]
@@ -23,6 +23,7 @@ _COMMANDS = {
     "simulate": (simulate, "play many bot games and print statistics"),
     "replay": (replay, "replay and verify a game record"),
     "arena": (arena, "rate bots against each other on duplicate deals"),
+    "bench": (bench, "measure the engine and the compiled simulator side by side"),
 }
 
 

@@ -1,0 +1,220 @@
+"""What the kernels need to know about a ruleset and the policies, as numpy arrays.
+
+- :func:`check_covered` refuses a ruleset the kernels do not cover (:class:`UnsupportedRulesError`
+  naming the option). Today they cover every option of :class:`~thirtyone.rules.Rules` with every
+  value it takes; an option added to the rules later is refused until the kernels learn it.
+- :func:`rule_params` packs the options into an ``int64`` vector (indexes ``R_*``).
+- :func:`basic_bars` and :func:`heuristic_bars` tabulate the policies' knock thresholds (half
+  points) with exactly the arithmetic of :func:`thirtyone.bots.basic.knock_threshold` and
+  :func:`thirtyone.bots.heuristic.knock_bar` (floats, Python's ``round``), so the kernels compare
+  integers only. The constants are copied from the bots (``sim`` sits below the bots and never
+  imports them); a test compares the tables with the bots' functions over their whole domain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from thirtyone.rules import OPTIONS, Rules
+from thirtyone.scoring import half_points
+from thirtyone.sim.codes import PENALTY_CODES
+from thirtyone.sim.errors import UnsupportedRulesError
+
+__all__ = [
+    "COVERED",
+    "check_covered",
+    "rule_params",
+    "float_params",
+    "basic_bars",
+    "heuristic_bars",
+    "heuristic_blind",
+    "value_table",
+    "points_table",
+    "HeuristicStyle",
+    "heuristic_style",
+]
+
+R_DRAW, R_DECK, R_MAXT, R_KNOCK2, R_MINK, R_PEN, R_THROW, R_STOCKSD = range(8)
+R_NEWW, R_EXANY, R_DHAND, R_FULL, R_PENLIVES, R_DECKLO = range(8, 14)
+N_RP = 16
+F_FEED2 = 0
+N_FP = 10
+
+
+def _bools(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+COVERED: dict[str, Callable[[Any], bool]] = {
+    "mode": lambda v: v in ("draw", "widow"),
+    "deck": lambda v: v in (32, 52),
+    "lives": lambda v: isinstance(v, int) and 1 <= v <= 20,
+    "grace_life": _bools,
+    "three_of_a_kind": lambda v: v in ("off", "30", "30.5"),
+    "three_aces": _bools,
+    "straight_flush": _bools,
+    "knock_penalty": lambda v: v in PENALTY_CODES,
+    "knock_from_round": lambda v: v in (1, 2),
+    "min_knock_value": lambda v: isinstance(v, int) and 0 <= v <= 30,
+    "throw_down": _bools,
+    "max_turns": lambda v: isinstance(v, int) and 1 <= v <= 10_000,
+    "stock_exhausted": lambda v: v in (None, "reshuffle", "showdown"),
+    "all_pass": lambda v: v in (None, "showdown", "new_widow"),
+    "exchange": lambda v: v in (None, "one_or_all", "any"),
+    "dealer_hand": _bools,
+}
+"""Each option the kernels know, with a test of the values they cover."""
+
+
+def check_covered(rules: Rules) -> None:
+    """Refuse rules the kernels do not cover.
+
+    Raises:
+        UnsupportedRulesError: naming the first option (or value) not covered.
+    """
+    for name, value in rules.options().items():
+        covered = COVERED.get(name)
+        if covered is None or not covered(value):
+            shown = OPTIONS[name].format(value) if name in OPTIONS else repr(value)
+            raise UnsupportedRulesError(
+                f"thirtyone.sim does not cover option {name}={shown}; play these rules with the engine (thirtyone.Game)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class HeuristicStyle:
+    """A copy of :class:`thirtyone.bots.heuristic.Style` (see there); ``sim`` does not import the bots."""
+
+    margin: float
+    floor: float
+    seat_step: float = 0.3
+    crowd_step: float = 0.5
+    last_life: float = 1.0
+    feed_cost: float = 1.0
+    blind_widow: float = 13.0
+
+
+_STYLES = {
+    "scat": HeuristicStyle(margin=0.0, floor=20.0),
+    "widow": HeuristicStyle(margin=3.0, floor=22.0),
+    "namu": HeuristicStyle(margin=0.5, floor=19.0),
+    "namu_risky": HeuristicStyle(margin=3.0, floor=22.0),
+    "plain": HeuristicStyle(margin=0.0, floor=19.0),
+}
+_GROWTH_52_DRAW = (13.1, 16.9, 19.5, 21.8, 23.4, 24.6, 25.5, 26.2, 26.8, 27.3)
+_GROWTH_52_WIDOW = (13.1, 17.6, 21.0, 22.8, 24.1, 25.1, 25.9, 26.5, 27.0, 27.4)
+_GROWTH_32 = (16.2, 23.3, 26.0, 27.4, 28.0, 28.4, 28.9, 29.0, 29.2, 29.4)
+_BASIC_GROWTH = (13.1, 17.1, 19.9, 22.0, 23.5, 24.6, 25.6, 26.3, 26.9, 27.4)
+
+
+def heuristic_style(rules: Rules, players: int = 4) -> HeuristicStyle:
+    """The heuristic's tuning for ``rules`` with ``players`` seats still in (as
+    :func:`thirtyone.bots.heuristic.style_for`)."""
+    style = _STYLES[rules.knock_penalty]
+    if rules.deck == 32:
+        style = replace(style, floor=max(style.floor, 24.0), blind_widow=16.0)
+    if players == 2:
+        style = replace(style, feed_cost=6.0)
+    return style
+
+
+def _heuristic_growth(rules: Rules) -> tuple[float, ...]:
+    if rules.deck == 32:
+        return _GROWTH_32
+    return _GROWTH_52_DRAW if rules.mode == "draw" else _GROWTH_52_WIDOW
+
+
+def _knock_penalty_lives(rules: Rules) -> int:
+    return 2 if rules.knock_penalty in ("scat", "widow", "namu_risky") else 1
+
+
+def heuristic_knock_bar(rules: Rules, turn: int, players: int, seat_offset: int, remaining: int) -> int:
+    """:func:`thirtyone.bots.heuristic.knock_bar` with no strong opponents, step by step."""
+    style = heuristic_style(rules, players)
+    growth = _heuristic_growth(rules)
+    own_turn = turn // players
+    expected = growth[min(own_turn + 1, len(growth) - 1)]
+    bar = expected + style.margin + style.seat_step * (seat_offset - 1) - style.crowd_step * (players - 2)
+    if remaining <= _knock_penalty_lives(rules):
+        bar += style.last_life
+    bar += 0.5 * 0
+    return round(2 * max(bar, style.floor))
+
+
+def basic_bars() -> npt.NDArray[np.int64]:
+    """``bars[t]``: half points the basic policy needs to knock on its ``t``-th own turn (t ≥ 9: ``bars[9]``),
+    as :func:`thirtyone.bots.basic.knock_threshold`; shape ``[10]``."""
+    return np.array(
+        [round(2 * min(max(_BASIC_GROWTH[t] + 4.0, 20.0), 27.0)) for t in range(10)],
+        dtype=np.int64,
+    )
+
+
+def heuristic_bars(rules: Rules, players: int) -> npt.NDArray[np.int64]:
+    """``bars[t, n, o, low]``: the heuristic's knock bar in half points on own turn ``t`` (0–9; 9 for
+    later turns) with ``n`` seats still in (2–9), seat offset ``o = (seat - dealer) % players`` and
+    ``low`` = 1 when the seat's remaining losses are at most the knock penalty; shape
+    ``[10, 10, players, 2]``."""
+    bars = np.zeros((10, 10, players, 2), dtype=np.int64)
+    penalty = _knock_penalty_lives(rules)
+    for own in range(10):
+        for active in range(2, 10):
+            for offset in range(players):
+                for low in range(2):
+                    remaining = penalty if low else penalty + 1
+                    bars[own, active, offset, low] = heuristic_knock_bar(rules, own * active, active, offset, remaining)
+    return bars
+
+
+def rule_params(rules: Rules) -> npt.NDArray[np.int64]:
+    """The options as an ``int64`` vector of length ``N_RP`` (indexes ``R_*``)."""
+    rp = np.zeros(N_RP, dtype=np.int64)
+    rp[R_DRAW] = rules.mode == "draw"
+    rp[R_DECK] = rules.deck
+    rp[R_MAXT] = rules.max_turns
+    rp[R_KNOCK2] = rules.knock_from_round == 2
+    rp[R_MINK] = 2 * rules.min_knock_value
+    rp[R_PEN] = PENALTY_CODES[rules.knock_penalty]
+    rp[R_THROW] = rules.throw_down
+    rp[R_STOCKSD] = rules.stock_exhausted == "showdown"
+    rp[R_NEWW] = rules.all_pass == "new_widow"
+    rp[R_EXANY] = rules.exchange == "any"
+    rp[R_DHAND] = rules.dealer_hand
+    rp[R_FULL] = rules.lives + (1 if rules.grace_life else 0)
+    rp[R_PENLIVES] = _knock_penalty_lives(rules)
+    rp[R_DECKLO] = 52 - rules.deck
+    return rp
+
+
+def float_params(rules: Rules) -> npt.NDArray[np.float64]:
+    """The heuristic's float constants: ``fp[F_FEED2 + n]`` = ``2 * feed_cost`` with ``n`` seats in, shape ``[10]``."""
+    fp = np.zeros(N_FP, dtype=np.float64)
+    for active in range(2, 10):
+        fp[F_FEED2 + active] = 2 * heuristic_style(rules, active).feed_cost
+    return fp
+
+
+def heuristic_blind(rules: Rules) -> npt.NDArray[np.int64]:
+    """``blind[n]``: the half points under which the heuristic takes an unseen widow or second hand
+    with ``n`` seats in (``value < 2 * blind_widow``, as ``value < ceil(2 * blind_widow)``), shape ``[10]``."""
+    blind = np.zeros(10, dtype=np.int64)
+    for active in range(2, 10):
+        blind[active] = math.ceil(2 * heuristic_style(rules, active).blind_widow)
+    return blind
+
+
+def value_table(rules: Rules) -> npt.NDArray[np.int8]:
+    """Hand values in half points, indexed ``a * 2704 + b * 52 + c`` (``-1``: not a hand);
+    :func:`thirtyone.scoring.half_points` as ``int8``, shape ``[140608]``."""
+    return np.array(half_points(rules), dtype=np.int8)
+
+
+def points_table() -> npt.NDArray[np.int64]:
+    """Card points by card index (R1.2), shape ``[52]``."""
+    return np.array([(2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)[card >> 2] for card in range(52)], dtype=np.int64)

@@ -1,0 +1,489 @@
+"""Never a second truth: :mod:`thirtyone.sim` against the engine, round by round and game by game.
+
+Every test plays the same deck orders, the same reshuffles (:class:`thirtyone.sim.RoundChance`,
+:class:`thirtyone.sim.CounterChance`) and the same deterministic choices (the real ``BasicBot`` and
+``rollout_action``, or the counter-based random pick) through :class:`thirtyone.engine.Game` and
+through the kernels, and requires identical results for every round: how it ended
+(``RoundResult.end``), the knocker, who lost how many lives by which rule (``Loss.rule``, and the
+engine's reason for R6.5), the turns (``RoundResult.turns``), the remaining losses, eliminations,
+R2.6, the blitz seats, every final hand value, the reshuffles, new widows and actions.
+The deterministic tests also check that they met what they are meant to meet (reshuffles, dealt
+blitzes, knocks on the first turn, throw-downs, all-pass rounds, …).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from helpers import deck_order
+from test_sim_support import (
+    EngineRound,
+    engine_game,
+    engine_rollout,
+    engine_round,
+    seeded_deck,
+    sim_game,
+    sim_summary,
+)
+from thirtyone import Game, Rules, full_deck
+from thirtyone.actions import Knock
+from thirtyone.bots import heuristic
+from thirtyone.bots.basic import knock_threshold
+from thirtyone.rules import PRESETS
+from thirtyone.sim import params, play_games, play_rounds, rollout
+from thirtyone.sim.rng import round_key
+
+POLICIES = ("random", "basic", "heuristic")
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def most_players(rules: Rules) -> int:
+    return min(9, (rules.deck - 6) // 3)
+
+
+def check_rounds(
+    rules: Rules,
+    players: int,
+    policies: Sequence[str],
+    seed: int,
+    dealers: Sequence[int],
+    lives: Sequence[int] | None = None,
+    decks: Sequence[Sequence[int]] | None = None,
+    rows: Sequence[int] | None = None,
+) -> list[EngineRound]:
+    """Play one round per dealer through the simulator (deck orders ``decks``, or dealt from the
+    seed) and the rows ``rows`` of them (default: all) through the engine; require identical
+    summaries. Returns the engine's rounds."""
+    batch = play_rounds(
+        rules,
+        players,
+        decks=decks,
+        dealers=list(dealers),
+        policy=list(policies),
+        seed=seed,
+        lives=lives,
+        rounds=None if decks is not None else len(dealers),
+    )
+    played = []
+    for row in range(len(dealers)) if rows is None else rows:
+        deck = [full_deck()[card] for card in decks[row]] if decks is not None else seeded_deck(rules, seed, row)
+        engine = engine_round(rules, players, deck, dealers[row], policies, round_key(seed, row), lives)
+        got = sim_summary(batch, row)
+        assert got == engine.summary(players), (
+            f"{rules.describe()}, {players} players, {list(policies)}, seed {seed}, row {row}"
+        )
+        played.append(engine)
+    return played
+
+
+# ---------------------------------------------------------------------------- every preset, every policy
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rounds_match_engine_for_each_preset_and_policy(preset: str, policy: str) -> None:
+    rules = Rules.preset(preset)
+    ends: Counter[str] = Counter()
+    for players in range(2, 7):
+        rng = random.Random(f"{preset}/{policy}/{players}")
+        dealers = [rng.randrange(players) for _ in range(200)]
+        for played in check_rounds(rules, players, [policy] * players, rng.getrandbits(64), dealers):
+            ends[played.result.end] += 1
+    assert sum(ends.values()) == 1000
+    assert ends["knock"] > 0
+    assert ends["blitz"] + ends["dealt_blitz"] > 0
+
+
+# ---------------------------------------------------------------------------- situations that must be met
+
+
+SITUATIONS = [
+    # (name, preset, overrides, players, policies, lives, what the rounds must include)
+    ("reshuffles", "scat", {"min_knock_value": 30}, 2, ("random",) * 2, None, {"reshuffle", "max_turns"}),
+    ("reshuffles, basic", "scat", {"min_knock_value": 30}, 2, ("random", "basic"), None, {"reshuffle"}),
+    ("reshuffles, heuristic", "namu", {"min_knock_value": 30}, 2, ("heuristic",) * 2, None, {"reshuffle"}),
+    ("basic knocks", "scat", {}, 4, ("basic",) * 4, None, {"first_knock", "R6.5 scat", "R6.5 saved", "R5.3"}),
+    ("heuristic knocks", "namu", {}, 3, ("heuristic",) * 3, None, {"first_knock", "R5.3", "R6.5 saved"}),
+    ("random play", "scat", {}, 3, ("random",) * 3, None, {"R5.3", "R5.1", "R5.2", "first_knock", "R6.5 scat"}),
+    ("throw-downs", "scat", {"throw_down": True}, 4, ("random",) * 4, None, {"throw_down"}),
+    ("bots look", "scat", {"throw_down": True}, 3, ("basic", "heuristic", "random"), None, {"knock", "throw_down"}),
+    ("all-pass showdowns", "widow", {}, 4, ("basic",) * 4, None, {"all_pass", "R6.5 widow", "first_knock"}),
+    ("new widows", "schwimmen", {}, 3, ("basic", "heuristic", "random"), None, {"new_widow", "R5.2"}),
+    ("exchange any", "widow", {"exchange": "any"}, 3, ("random", "basic", "heuristic"), None, {"all_pass", "R5.3"}),
+    (
+        "stock runs out",
+        "scat",
+        {"stock_exhausted": "showdown", "min_knock_value": 28},
+        2,
+        ("random",) * 2,
+        None,
+        {"stock_exhausted"},
+    ),
+    (
+        "turn limit",
+        "namu",
+        {"max_turns": 7},
+        5,
+        ("random", "basic", "heuristic", "basic", "random"),
+        None,
+        {"max_turns"},
+    ),
+    ("namu_risky", "namu", {"knock_penalty": "namu_risky"}, 4, ("random",) * 4, None, {"R6.5 risky"}),
+    ("32 cards, draw", "scat", {"deck": 32, "knock_penalty": "plain"}, 4, ("basic", "random") * 2, None, {"knock"}),
+    (
+        "specials",
+        "scat",
+        {"three_of_a_kind": "30", "straight_flush": True, "three_aces": True},
+        6,
+        ("heuristic",) * 6,
+        None,
+        {"knock", "R5.2"},
+    ),
+    ("knock from round 2", "widow", {"knock_from_round": 2, "dealer_hand": True}, 4, ("random",) * 4, None, {"knock"}),
+    ("last lives, R2.6", "scat", {"max_turns": 1}, 3, ("random",) * 3, (1, 1, 1), {"saved", "eliminated"}),
+    (
+        "seats out",
+        "widow",
+        {},
+        5,
+        ("heuristic", "basic", "random", "basic", "heuristic"),
+        (0, 2, 1, 0, 3),
+        {"eliminated"},
+    ),
+]
+
+
+def _sim_features(batch: object, row: int) -> set[str]:
+    """What row ``row`` of a RoundBatch met, from the simulator's own outputs."""
+    from thirtyone.sim import ENDS, LOSS_RULES
+
+    b = batch  # type: ignore[assignment]
+    found = {ENDS[int(b.end[row])]}  # type: ignore[attr-defined]
+    nact = int((b.values[row] >= 0).sum())  # type: ignore[attr-defined]
+    if found == {"knock"} and int(b.turns[row]) == nact:  # type: ignore[attr-defined]
+        found.add("first_knock")  # a knock on the round's first turn ends after exactly one turn each
+    if b.reshuffles[row]:  # type: ignore[attr-defined]
+        found.add("reshuffle")
+    if b.new_widows[row]:  # type: ignore[attr-defined]
+        found.add("new_widow")
+    if b.saved[row]:  # type: ignore[attr-defined]
+        found.add("saved")
+    if b.eliminated[row].any():  # type: ignore[attr-defined]
+        found.add("eliminated")
+    for code in b.rule[row]:  # type: ignore[attr-defined]
+        rule, reason = LOSS_RULES[int(code)]
+        if rule:
+            found.add(rule)
+        for word, tag in (("scat", "scat"), ("saved", "saved"), ("widow", "widow"), ("risky", "risky")):
+            if word in reason:
+                found.add(f"R6.5 {tag}")
+    return found
+
+
+def _engine_features(played: EngineRound) -> set[str]:
+    """What an engine round met, from its result and log."""
+    result = played.result
+    found = {result.end}
+    if result.end == "knock" and isinstance(played.first_action, Knock):
+        found.add("first_knock")
+    if played.reshuffles:
+        found.add("reshuffle")
+    if played.new_widows:
+        found.add("new_widow")
+    if result.saved_by_r2_6:
+        found.add("saved")
+    if result.eliminated:
+        found.add("eliminated")
+    for loss in result.losses:
+        found.add(loss.rule)
+        for word, tag in (("scat", "scat"), ("saved", "saved"), ("widow", "widow"), ("risky", "risky")):
+            if word in loss.reason:
+                found.add(f"R6.5 {tag}")
+    return found
+
+
+@pytest.mark.parametrize(("name", "preset", "overrides", "players", "policies", "lives", "needs"), SITUATIONS)
+def test_situations_match_engine(
+    name: str,
+    preset: str,
+    overrides: dict[str, object],
+    players: int,
+    policies: tuple[str, ...],
+    lives: tuple[int, ...] | None,
+    needs: set[str],
+) -> None:
+    """The simulator plays 20,000 rounds; the engine replays up to 12 of them for each situation
+    needed (found by the simulator's outputs) and 150 others, and must agree on every one of them
+    and meet every situation itself."""
+    rules = Rules.preset(preset, **overrides)
+    rng = random.Random(name)
+    active = [seat for seat in range(players) if lives is None or lives[seat] > 0]
+    dealers = [rng.choice(active) for _ in range(20_000)]
+    seed = rng.getrandbits(64)
+    batch = play_rounds(rules, players, dealers=dealers, policy=list(policies), seed=seed, lives=lives, rounds=20_000)
+    wanted: dict[str, list[int]] = {need: [] for need in needs}
+    for row in range(len(batch)):
+        for feature in _sim_features(batch, row) & needs:
+            if len(wanted[feature]) < 12:
+                wanted[feature].append(row)
+    rows = sorted({row for found in wanted.values() for row in found} | set(rng.sample(range(20_000), 150)))
+    seen: set[str] = set()
+    for played in check_rounds(rules, players, policies, seed, dealers, lives, rows=rows):
+        seen |= _engine_features(played)
+    assert needs <= seen, f"{name}: never met {needs - seen}"
+
+
+# ---------------------------------------------------------------------------- random setups (hypothesis)
+
+
+OVERRIDES = {
+    "draw": [
+        {},
+        {"three_of_a_kind": "30"},
+        {"three_of_a_kind": "30.5", "three_aces": True},
+        {"straight_flush": True},
+        {"knock_penalty": "namu_risky"},
+        {"knock_penalty": "widow", "grace_life": False},
+        {"knock_penalty": "plain", "knock_from_round": 2},
+        {"min_knock_value": 21},
+        {"throw_down": True},
+        {"stock_exhausted": "showdown"},
+        {"max_turns": 12, "lives": 1},
+        {"deck": 32},
+    ],
+    "widow": [
+        {},
+        {"all_pass": "new_widow"},
+        {"exchange": "any"},
+        {"dealer_hand": True},
+        {"knock_penalty": "scat", "three_of_a_kind": "30"},
+        {"knock_penalty": "namu", "straight_flush": True},
+        {"deck": 52, "three_aces": True},
+        {"max_turns": 9, "min_knock_value": 18},
+    ],
+}
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[Rules, int, list[str], int, list[int], tuple[int, ...] | None]:
+    preset = draw(st.sampled_from(list(PRESETS)))
+    mode = PRESETS[preset].mode
+    rules = Rules.preset(preset, **draw(st.sampled_from(OVERRIDES[mode])))
+    players = draw(st.integers(2, most_players(rules)))
+    policies = draw(st.lists(st.sampled_from(POLICIES), min_size=players, max_size=players))
+    seed = draw(st.integers(0, 2**64 - 1))
+    lives = None
+    if draw(st.booleans()):
+        lives = tuple(draw(st.lists(st.integers(0, 3), min_size=players, max_size=players)))
+        if sum(1 for left in lives if left > 0) < 2:
+            lives = None
+    active = [seat for seat in range(players) if lives is None or lives[seat] > 0]
+    dealers = draw(st.lists(st.sampled_from(active), min_size=12, max_size=12))
+    return rules, players, policies, seed, dealers, lives
+
+
+@FAST
+@given(setups())
+def test_random_setups_match_engine(
+    setup: tuple[Rules, int, list[str], int, list[int], tuple[int, ...] | None],
+) -> None:
+    rules, players, policies, seed, dealers, lives = setup
+    check_rounds(rules, players, policies, seed, dealers, lives)
+
+
+@st.composite
+def rigged_deals(draw: st.DrawFn) -> tuple[Rules, int, int, list[int], list[str]]:
+    """Deck orders that deal 31s (and three aces in Schwimmen) to chosen seats: blitzes on the deal,
+    several at once, three aces beating a 31 (R5.2, R5.5)."""
+    preset = draw(st.sampled_from(list(PRESETS)))
+    rules = Rules.preset(preset)
+    players = draw(st.integers(2, 5))
+    dealer = draw(st.integers(0, players - 1))
+    winners = draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=3, unique=True))
+    suits = draw(st.permutations("cdhs"))
+    hands = {}
+    for seat, suit in zip(winners, suits, strict=False):
+        hands[seat] = f"A{suit} K{suit} Q{suit}"
+    if rules.three_aces and draw(st.booleans()):
+        aces = draw(st.sampled_from([s for s in range(players) if s not in winners] or [winners[0]]))
+        hands = {seat: hand for seat, hand in hands.items() if seat != aces}
+        taken = {hand.split()[0][1] for hand in hands.values()}
+        free = [suit for suit in "cdhs" if suit not in taken]
+        if len(free) >= 3:
+            hands[aces] = " ".join(f"A{suit}" for suit in free[:3])
+            for seat in list(hands):
+                if seat != aces:
+                    suit = hands[seat].split()[0][1]
+                    hands[seat] = f"J{suit} K{suit} Q{suit}" if suit in free[:3] else hands[seat]
+    deck = deck_order(rules, players, dealer, hands)
+    policies = draw(st.lists(st.sampled_from(POLICIES), min_size=players, max_size=players))
+    return rules, players, dealer, [int(card) for card in deck], policies
+
+
+@FAST
+@given(rigged_deals(), st.integers(0, 2**64 - 1))
+def test_dealt_blitzes_match_engine(deal: tuple[Rules, int, int, list[int], list[str]], seed: int) -> None:
+    rules, players, dealer, deck, policies = deal
+    (played,) = check_rounds(rules, players, policies, seed, [dealer], None, [deck])
+    assert played.result.end in ("dealt_blitz", "blitz", "knock", "all_pass", "throw_down")
+
+
+def test_three_aces_beat_a_dealt_31() -> None:
+    """R5.5: three aces dealt with a 31 in the same deal; both dealt 31s of a tie are saved (R5.2)."""
+    rules = Rules.preset("schwimmen")
+    deals = [
+        (3, 0, {0: "Ac Ad Ah", 2: "Ks Qs As"}),
+        (4, 1, {3: "As Ac Ad", 1: "Kh Qh Ah"}),
+        (2, 1, {0: "As Qs Ks", 1: "Ah Kh Qh"}),
+    ]
+    for players, dealer, hands in deals:
+        deck = [int(card) for card in deck_order(rules, players, dealer, hands)]
+        (played,) = check_rounds(rules, players, ["basic"] * players, 7, [dealer], None, [deck])
+        result = played.result
+        assert result.end == "dealt_blitz"
+        assert set(result.blitz) == ({3} if players == 4 else {0} if players == 3 else {0, 1})
+        rules_hit = {loss.seat: loss.rule for loss in result.losses}
+        if players == 3:
+            assert rules_hit == {1: "R5.2", 2: "R5.5"}
+        elif players == 4:
+            assert rules_hit == {0: "R5.2", 1: "R5.5", 2: "R5.2"}
+        else:
+            assert rules_hit == {}
+
+
+@FAST
+@given(st.permutations(list(range(52))), st.integers(2, 6), st.sampled_from(POLICIES), st.integers(0, 2**64 - 1))
+def test_any_permutation_matches_engine(deck: list[int], players: int, policy: str, seed: int) -> None:
+    check_rounds(Rules.preset("scat"), players, [policy] * players, seed, [seed % players], None, [deck])
+
+
+# ---------------------------------------------------------------------------- whole games
+
+
+@st.composite
+def game_setups(draw: st.DrawFn) -> tuple[Rules, list[str], list[int]]:
+    preset = draw(st.sampled_from(list(PRESETS)))
+    mode = PRESETS[preset].mode
+    rules = Rules.preset(preset, **draw(st.sampled_from(OVERRIDES[mode])))
+    if rules.lives > 2:
+        rules = rules.replace(lives=draw(st.integers(1, 3)))
+    players = draw(st.integers(2, min(6, most_players(rules))))
+    policies = draw(st.lists(st.sampled_from(POLICIES), min_size=players, max_size=players))
+    seeds = draw(st.lists(st.integers(0, 2**64 - 1), min_size=3, max_size=3))
+    return rules, policies, seeds
+
+
+@FAST
+@given(game_setups())
+def test_whole_games_match_engine(setup: tuple[Rules, list[str], list[int]]) -> None:
+    rules, policies, seeds = setup
+    batch = play_games(rules, len(policies), policies, seeds)
+    for row, seed in enumerate(seeds):
+        assert sim_game(batch, row) == engine_game(rules, policies, seed), f"{rules.describe()} {policies} {seed}"
+
+
+def test_games_of_every_preset_match_engine() -> None:
+    rng = random.Random(5)
+    places: Counter[int] = Counter()
+    for preset in PRESETS:
+        for players in (2, 4):
+            policies = [rng.choice(POLICIES) for _ in range(players)]
+            seeds = [rng.getrandbits(64) for _ in range(12)]
+            batch = play_games(Rules.preset(preset), players, policies, seeds)
+            for row, seed in enumerate(seeds):
+                expected = engine_game(Rules.preset(preset), policies, seed)
+                assert sim_game(batch, row) == expected, f"{preset} {policies} {seed}"
+                places.update(expected["places"])  # type: ignore[arg-type]
+    assert places[1] == 4 * 2 * 12  # one winner a game
+
+
+# ---------------------------------------------------------------------------- rollouts from positions
+
+
+def _positions(rules: Rules, rng: random.Random, count: int) -> list[tuple[object, object]]:
+    rows = []
+    while len(rows) < count:
+        players = rng.randrange(2, min(6, most_players(rules)) + 1)
+        game = Game(rules, players, seed=rng.getrandbits(32))
+        for _ in range(0 if rng.random() < 0.15 else rng.randrange(1, 40)):  # some at the deal
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            knock = Knock() in legal and rng.random() < 0.2  # positions during final turns too
+            game.apply(Knock() if knock else legal[rng.randrange(len(legal))])
+        if game.is_over:
+            continue
+        position = game.position()
+        rows.extend((position, action) for action in game.legal_actions())
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("rules", "phases"),
+    [
+        (Rules.preset("scat"), {"turn", "discard"}),
+        (Rules.preset("widow", exchange="any"), {"turn"}),
+        (Rules.preset("namu", throw_down=True), {"look", "turn", "discard"}),
+        (Rules.preset("schwimmen"), {"dealer_choice", "turn"}),
+    ],
+    ids=["scat", "widow-any", "namu-throw-down", "schwimmen"],
+)
+def test_rollouts_match_engine(rules: Rules, phases: set[str]) -> None:
+    """Positions taken from engine games at random moments (any phase, before or after a knock),
+    every legal first action, then the round played out by both; rows of one world share chance."""
+    rng = random.Random(rules.describe())
+    by_players: dict[int, list[tuple[object, object]]] = {}
+    seen: set[str] = set()
+    knocked = 0
+    for position, action in _positions(rules, rng, 150):
+        by_players.setdefault(position.players, []).append((position, action))  # type: ignore[attr-defined]
+        seen.add(position.phase.value)  # type: ignore[attr-defined]
+        knocked += position.knocker is not None  # type: ignore[attr-defined]
+    assert phases <= seen
+    assert knocked > 0
+    for players, rows in by_players.items():
+        positions = [position for position, _ in rows]
+        actions = [action for _, action in rows]
+        worlds = [row // 3 for row in range(len(rows))]
+        policy = ["heuristic"] * players if players % 2 else [POLICIES[(2 + seat) % 3] for seat in range(players)]
+        batch = rollout(positions, actions, seed=99, policy=policy, worlds=worlds)  # type: ignore[arg-type]
+        for row, (position, action) in enumerate(rows):
+            expected = engine_rollout(position, action, policy, round_key(99, worlds[row]))  # type: ignore[arg-type]
+            assert sim_summary(batch, row) == expected.summary(players), f"row {row}: {action} in {position}"
+
+
+# ---------------------------------------------------------------------------- the copied constants
+
+
+def test_heuristic_tables_are_the_bots() -> None:
+    """The heuristic's constants the simulator copies (it never imports the bots) are the bots'."""
+    fields = ("margin", "floor", "seat_step", "crowd_step", "last_life", "feed_cost", "blind_widow")
+    for preset in PRESETS:
+        for overrides in ({}, {"deck": 32}, {"knock_penalty": "namu_risky"}, {"knock_penalty": "namu"}):
+            rules = Rules.preset(preset, **overrides)
+            feed = params.float_params(rules)
+            blind = params.heuristic_blind(rules)
+            for active in range(2, 10):
+                style = heuristic.style_for(rules, active)
+                mine = params.heuristic_style(rules, active)
+                assert [getattr(mine, name) for name in fields] == [getattr(style, name) for name in fields]
+                assert feed[params.F_FEED2 + active] == 2 * style.feed_cost
+                assert all((value < blind[active]) == (value < 2 * style.blind_widow) for value in range(67))
+            for players in (2, 5, 9):
+                bars = params.heuristic_bars(rules, players)
+                for active in range(2, players + 1):
+                    for turn in range(0, 12 * active, 1 + active // 2):
+                        for offset in range(players):
+                            for remaining in (1, 2, 3, 4):
+                                low = remaining <= (2 if rules.knock_penalty in ("scat", "widow", "namu_risky") else 1)
+                                expected = heuristic.knock_bar(rules, turn, active, offset, remaining)
+                                assert bars[min(turn // active, 9), active, offset, int(low)] == expected
+    assert [int(bar) for bar in params.basic_bars()] == [knock_threshold(turn) for turn in range(10)]
