@@ -357,3 +357,25 @@ def test_r5_6_exactly_one_result_per_round_over_many_games():
             if result.blitz:
                 assert all(loss.lives == 1 and loss.rule.startswith("R5") for loss in result.losses)
                 assert not set(seats) & set(result.blitz)
+
+
+def test_r5_2_a_long_run_of_dealt_31s_deals_again_without_exhausting_the_stack():
+    from thirtyone import Card, Game
+
+    class TiedBlitzes:  # every deal gives two players 31 each: nobody loses, the deal passes on
+        def first_dealer(self, players):
+            return 0
+
+        def deal_order(self, deck, round):
+            if round > 3000:
+                return list(deck)
+            hands = parse_cards("Ah Ad Kh Kd Qh Qd")  # seat 1: Ah Kh Qh, seat 0: Ad Kd Qd
+            rest = [card for card in map(Card, range(52)) if card not in hands]
+            return list(hands) + rest
+
+        def reshuffle_order(self, cards, round):
+            return list(cards)
+
+    game = Game(Rules(), 2, chance=TiedBlitzes())
+    assert game.round > 3000
+    assert all(log.result.end == "dealt_blitz" and not log.result.losses for log in game.round_logs[:3000])

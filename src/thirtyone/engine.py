@@ -143,7 +143,8 @@ class Game:
         rules.check_players(players)
         self._start_match(rules, players, chance if chance is not None else SeededChance(seed))
         self.dealer = self._chance.first_dealer(players)  # R3.1
-        self._deal()
+        if not self._deal() and self.phase is not Phase.OVER:
+            self._next_deal()
 
     def _start_match(self, rules: Rules, players: int, chance: Chance) -> None:
         self.rules = rules
@@ -160,6 +161,7 @@ class Game:
         self.last_result: RoundResult | None = None
         self.round = 0
         self._stop_round: int | None = None
+        self.phase = Phase.TURN  # until the first deal says otherwise
 
     @classmethod
     def from_position(
@@ -798,7 +800,9 @@ class Game:
             losses.append(Loss(knocker, 2, "R6.5", "knocker without the highest hand (knock_penalty=namu_risky)"))
         self._end_round(end, knocker, (), losses)
 
-    def _end_round(self, end: RoundEnd, knocker: int | None, blitz: tuple[int, ...], losses: list[Loss]) -> None:
+    def _end_round(
+        self, end: RoundEnd, knocker: int | None, blitz: tuple[int, ...], losses: list[Loss], then_deal: bool = True
+    ) -> None:
         after = list(self._remaining)
         for loss in losses:
             after[loss.seat] -= loss.lives
@@ -842,16 +846,26 @@ class Game:
         if self._stop_round is not None and self.round >= self._stop_round:
             self.phase = Phase.OVER  # a search that asked for this round only
             return
-        dealer = (self.dealer + 1) % self.players  # R3.1: the deal passes clockwise
-        while self._out[dealer]:
-            dealer = (dealer + 1) % self.players
-        self.dealer = dealer
-        self._deal()
+        if then_deal:
+            self._next_deal()
+
+    def _next_deal(self) -> None:
+        """R3.1: the deal passes clockwise to the next player still in. A 31 on the deal (R5.2) ends
+        that round at once and the deal passes again: a loop, so that no run of such deals can
+        exhaust the stack."""
+        while True:
+            dealer = (self.dealer + 1) % self.players
+            while self._out[dealer]:
+                dealer = (dealer + 1) % self.players
+            self.dealer = dealer
+            if self._deal() or self.phase is Phase.OVER:
+                return
 
     # ------------------------------------------------------------------ dealing
 
-    def _deal(self) -> None:
-        """R3: shuffle and deal three cards to each seat still in, from the dealer's left."""
+    def _deal(self) -> bool:
+        """R3: shuffle and deal three cards to each seat still in, from the dealer's left. False when
+        a 31 on the deal ended the round at once (R5.2)."""
         self.round += 1
         rules = self.rules
         players = self.players
@@ -884,7 +898,7 @@ class Game:
             self._widow_up = False
         self._emit(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
         if self._dealt_blitz():
-            return
+            return False
         if rules.throw_down:
             self.phase = Phase.LOOK
             self._seat = first
@@ -894,6 +908,7 @@ class Game:
         else:
             self.phase = Phase.TURN
             self._seat = first
+        return True
 
     def _begin_round(self) -> None:
         """Reset the round's counters and work out who plays after whom (R6.2: the out are skipped)."""
@@ -932,7 +947,7 @@ class Game:
             for seat in self._active
             if seat not in winners
         ]
-        self._end_round("dealt_blitz", None, winners, losses)
+        self._end_round("dealt_blitz", None, winners, losses, then_deal=False)
         return True
 
     def _emit(self, event: Event) -> None:
