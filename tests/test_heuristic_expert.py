@@ -170,3 +170,31 @@ def test_levels_play_a_whole_game():
     bots = [make_bot("easy", 1), make_bot("medium", 2), make_bot("hard:4", 3)]
     game = play_game(Rules.preset("schwimmen"), bots, seed=4)
     assert game.is_over
+
+
+def test_expert_rollouts_on_the_simulator_and_the_engine_agree_on_the_obvious():
+    pytest.importorskip("numba")
+    game = scripted_game(Rules(), 3, 0, {1: "Ah Kh 2c"}, upcard="Qh")
+    view = game.view(1)
+    for rollouts in ("sim", "engine"):
+        analysis = ExpertBot(1, worlds=40, seconds=None, rollouts=rollouts).analyse(view)
+        assert analysis.best == Draw("pile")  # it makes 31
+        assert analysis.estimates[0].mean > 0.9  # the others lose a life each, it loses none
+
+
+def test_expert_on_the_simulator_is_deterministic_for_a_seed():
+    pytest.importorskip("numba")
+    game = Game(Rules.preset("widow"), 4, seed=6)
+    game.apply("pass")
+    view = game.view(game.current_seat)
+    first = ExpertBot(3, worlds=32, seconds=None, rollouts="sim").analyse(view)
+    again = ExpertBot(3, worlds=32, seconds=None, rollouts="sim").analyse(view)
+    assert [(e.action, e.mean) for e in first.estimates] == [(e.action, e.mean) for e in again.estimates]
+
+
+def test_expert_rollouts_can_be_named():
+    assert make_bot("expert:20:engine").rollouts == "engine"
+    assert make_bot("hard:0.5s:sim").rollouts == "sim"
+    assert make_bot("expert:20").rollouts == "auto"
+    with pytest.raises(ValueError, match="bad expert rollouts"):
+        make_bot("expert:20:gpu")

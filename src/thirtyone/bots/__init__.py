@@ -3,7 +3,8 @@
 A bot is named by its level — ``random``, ``basic``, ``heuristic``, ``expert`` — or by the terminal
 game's words for them: ``easy`` (basic), ``medium`` (heuristic), ``hard`` (expert). The expert takes
 a budget after a colon: ``expert:200`` samples 200 worlds per decision, ``expert:0.25s`` stops after
-a quarter of a second.
+a quarter of a second, and ``expert:200:engine`` plays its rollouts on the reference engine instead of
+the compiled simulator (``:sim``; by default the simulator when numba is installed).
 
 >>> make_bot("basic", seed=1).name
 'basic'
@@ -22,7 +23,7 @@ from collections.abc import Callable
 
 from thirtyone.bots.base import Bot, SeededBot
 from thirtyone.bots.basic import BasicBot
-from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import ExpertBot, Rollouts
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
@@ -79,16 +80,20 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return factory(seed)
     if base != "expert":
         raise UnknownBotError(f"bot {base!r} takes no budget: only expert does (expert:200, expert:0.5s)")
+    budget, _, rollouts = budget.partition(":")
+    if rollouts not in ("", "auto", "sim", "engine"):
+        raise UnknownBotError(f"bad expert rollouts {rollouts!r}: give sim, engine or auto (expert:200:engine)")
+    mode: Rollouts = "sim" if rollouts == "sim" else "engine" if rollouts == "engine" else "auto"
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
             if not 0 < seconds <= 3600:
                 raise ValueError
-            return ExpertBot(seed, worlds=1_000_000, seconds=seconds)
+            return ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=mode)
         worlds = int(budget)
         if not 1 <= worlds <= 1_000_000:
             raise ValueError
-        return ExpertBot(seed, worlds=worlds, seconds=None)
+        return ExpertBot(seed, worlds=worlds, seconds=None, rollouts=mode)
     except ValueError:
         raise UnknownBotError(
             f"bad expert budget {budget!r}: give worlds per decision (expert:200) or seconds (expert:0.5s)"

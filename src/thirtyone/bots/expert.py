@@ -26,6 +26,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
@@ -35,16 +36,20 @@ from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.events import Acted, NewWidow, RoundResult
 from thirtyone.position import Position
+from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 from thirtyone.views import Phase, PlayerView
 
-__all__ = ["ExpertBot", "Analysis", "Estimate", "sample_position", "DEFAULT_WORLDS", "DEFAULT_SECONDS"]
+Rollouts = Literal["auto", "sim", "engine"]
 
-DEFAULT_WORLDS = 400
+__all__ = ["ExpertBot", "Rollouts", "Analysis", "Estimate", "sample_position", "DEFAULT_WORLDS", "DEFAULT_SECONDS"]
+
+DEFAULT_WORLDS = 1000
 """Worlds sampled per decision by default."""
 DEFAULT_SECONDS = 1.0
 """Time cap per decision by default, in seconds."""
 
+_SIM_BATCH = 16  # worlds sampled before each call of the compiled rollouts
 _CONFIDENCE = 1.0  # standard errors by which the best action must beat the heuristic's to be played
 _MAX_EXTRA = 5  # at most this many extra candidates per opponent (C(8, 3) = 56 hands to weigh)
 _ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for putting an opponent out
@@ -86,17 +91,26 @@ class ExpertBot(SeededBot):
     """Determinized Monte-Carlo search with heuristic rollouts; see the module docstring.
 
     ``worlds`` is the number of sampled worlds per decision; ``seconds`` caps the time per decision
-    (``None``: no cap, fully deterministic).
+    (``None``: no cap, fully deterministic). ``rollouts`` says what plays the rounds out: ``"sim"``
+    (the compiled :mod:`thirtyone.sim`, many times faster), ``"engine"`` (the reference engine) or
+    ``"auto"`` (the simulator when numba is installed and covers the rules, else the engine). Both
+    play the same rules and policy; their reshuffles draw from different random sources.
     """
 
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, *, worlds: int = DEFAULT_WORLDS, seconds: float | None = DEFAULT_SECONDS
+        self,
+        seed: int | None = None,
+        *,
+        worlds: int = DEFAULT_WORLDS,
+        seconds: float | None = DEFAULT_SECONDS,
+        rollouts: Rollouts = "auto",
     ) -> None:
         super().__init__(seed)
         self.worlds = worlds
         self.seconds = seconds
+        self.rollouts = rollouts
         self._fallback = HeuristicBot(seed)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
@@ -121,14 +135,17 @@ class ExpertBot(SeededBot):
         utilities: list[list[float]] = [[] for _ in legal]
         knowledge = Knowledge.from_view(view)
         passes = _passes(view)
-        for world in range(self.worlds):
-            position = sample_position(view, knowledge, passes, self.rng)
-            world_seed = self.rng.getrandbits(32)
-            for i, action in enumerate(legal):
-                game = Game.from_position(position, seed=world_seed, rounds=1)
-                game.apply(action)
-                utilities[i].append(_utility(_play_out(game), view.seat))
-            if deadline is not None and world >= 1 and time.perf_counter() > deadline:
+        others = [seat for seat in view.active_seats if seat != view.seat]
+        use_sim = self._use_sim(view.rules)
+        done = 0
+        while done < self.worlds:
+            count = min(_SIM_BATCH if use_sim else 1, self.worlds - done)
+            positions = [sample_position(view, knowledge, passes, self.rng) for _ in range(count)]
+            for outcome in self._roll(positions, legal, done, use_sim):
+                for i, (lost, eliminated) in enumerate(outcome):
+                    utilities[i].append(_utility(lost, eliminated, view.seat, others))
+            done += count
+            if deadline is not None and done >= 2 and time.perf_counter() > deadline:
                 break
         estimates = [
             Estimate(action, *_mean_and_error(values), len(values))
@@ -140,6 +157,69 @@ class ExpertBot(SeededBot):
         choice = best if gain > _CONFIDENCE * error else base  # leave the heuristic only for a clear gain
         order = [choice, *sorted((i for i in range(len(legal)) if i != choice), key=lambda i: -estimates[i].mean)]
         return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start)
+
+    _sim_refused = False
+
+    def _roll(
+        self, positions: list[Position], legal: Sequence[Action], first_world: int, use_sim: bool
+    ) -> list[list[tuple[list[int], list[int]]]]:
+        """Each world's outcome for each legal action: lives lost and eliminations by seat."""
+        players = positions[0].players
+        if use_sim:
+            from thirtyone import sim
+
+            rows = len(legal)
+            batch = sim.rollout(
+                [position for position in positions for _ in legal],
+                [action for _ in positions for action in legal],
+                seed=self.rng.getrandbits(63),
+                worlds=[first_world + world for world in range(len(positions)) for _ in legal],
+            )
+            lost, eliminated = batch.lost.tolist(), batch.eliminated.tolist()
+            return [
+                [(lost[w * rows + i], eliminated[w * rows + i]) for i in range(rows)] for w in range(len(positions))
+            ]
+        outcomes = []
+        for position in positions:
+            world_seed = self.rng.getrandbits(32)
+            outcome = []
+            for action in legal:
+                game = Game.from_position(position, seed=world_seed, rounds=1)
+                game.apply(action)
+                result = _play_out(game)
+                outcome.append(
+                    (
+                        [result.lives_lost(seat) for seat in range(players)],
+                        [int(seat in result.eliminated) for seat in range(players)],
+                    )
+                )
+            outcomes.append(outcome)
+        return outcomes
+
+    def _use_sim(self, rules: Rules) -> bool:
+        """Whether the compiled simulator plays the rollouts for these rules (see ``rollouts``).
+
+        Raises:
+            SimUnavailableError, UnsupportedRulesError: with ``rollouts="sim"`` when it cannot.
+        """
+        if self.rollouts == "engine" or (self.rollouts == "auto" and self._sim_refused):
+            return False
+        from thirtyone import sim
+
+        if self.rollouts == "auto" and not sim.available():
+            return False
+        if self.rollouts == "sim" and not sim.available():
+            raise sim.SimUnavailableError(sim.unavailable_reason())
+        from thirtyone.sim.params import check_covered
+
+        try:
+            check_covered(rules)
+        except sim.UnsupportedRulesError:
+            if self.rollouts == "sim":
+                raise
+            self._sim_refused = True
+            return False
+        return True
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
@@ -162,13 +242,11 @@ def _play_out(game: Game) -> RoundResult:
     return log.result
 
 
-def _utility(result: RoundResult, seat: int) -> float:
-    """Lives the others lost (their mean) minus lives ``seat`` lost; being put out costs extra."""
-    others = [other for other, hand in enumerate(result.hands) if hand is not None and other != seat]
-    lost = result.lives_lost(seat) + (_ELIMINATION if seat in result.eliminated else 0.0)
-    gained = sum(result.lives_lost(other) for other in others) / max(len(others), 1)
-    gained += _ELIMINATION * sum(1 for other in result.eliminated if other != seat) / max(len(others), 1)
-    return gained - lost
+def _utility(lost: Sequence[int], eliminated: Sequence[int], seat: int, others: Sequence[int]) -> float:
+    """Lives the ``others`` lost (their mean) minus lives ``seat`` lost; being put out costs extra."""
+    mine = lost[seat] + (_ELIMINATION if eliminated[seat] else 0.0)
+    theirs = sum(lost[other] + (_ELIMINATION if eliminated[other] else 0.0) for other in others)
+    return theirs / max(len(others), 1) - mine
 
 
 def _passes(view: PlayerView) -> int:

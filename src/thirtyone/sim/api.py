@@ -125,6 +125,27 @@ class _Prepared:
         return np.zeros(kernels.N_W, dtype=np.int64)
 
 
+def _prepared(rules: Rules, players: int, policy: Policy) -> _Prepared:
+    """The kernels' tables for these rules and policies, built once and kept (they take a while)."""
+    if isinstance(rules, Rules):
+        check_covered(rules)  # also for tables made before: what the kernels cover may be narrowed
+    key = (rules, players, policy if isinstance(policy, str) else tuple(policy))
+    try:
+        return _PREPARED[key]
+    except TypeError:  # unhashable input: let _Prepared say what is wrong
+        return _Prepared(rules, players, policy)
+    except KeyError:
+        pass
+    prepared = _Prepared(rules, players, policy)
+    if len(_PREPARED) >= 64:
+        _PREPARED.clear()
+    _PREPARED[key] = prepared
+    return prepared
+
+
+_PREPARED: dict[tuple[Rules, int, str | tuple[str, ...]], _Prepared] = {}
+
+
 def _policies(policy: Policy, players: int) -> tuple[str, ...]:
     names = [policy] if isinstance(policy, str) else list(policy)
     if isinstance(policy, str):
@@ -284,7 +305,7 @@ def play_rounds(
         UnsupportedRulesError: for an option the kernels do not cover (naming it).
         RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
     """
-    prepared = _Prepared(rules, players, policy)
+    prepared = _prepared(rules, players, policy)
     seed = _seed(seed)
     if decks is None:
         if rounds is None:
@@ -321,7 +342,7 @@ def iter_rounds(
         SimInputError, UnsupportedRulesError, RulesError: as :func:`play_rounds`, for up to
             :data:`MAX_STREAM` rounds and chunks up to :data:`MAX_BATCH`.
     """
-    prepared = _Prepared(rules, players, policy)
+    prepared = _prepared(rules, players, policy)
     seed = _seed(seed)
     total = _count(rounds, "rounds", MAX_STREAM)
     size = _count(chunk, "chunk", MAX_BATCH)
@@ -414,7 +435,7 @@ def play_games(rules: Rules, players: int, policies: Policy, seeds: Sequence[int
             word, an unknown policy.
         UnsupportedRulesError, RulesError: as :func:`play_rounds`.
     """
-    prepared = _Prepared(rules, players, policies)
+    prepared = _prepared(rules, players, policies)
     return _run_games(prepared, _seeds(seeds, MAX_BATCH))
 
 
@@ -431,7 +452,7 @@ def iter_games(
 
     Raises (before the first batch): as :func:`play_games`, for up to :data:`MAX_STREAM` seeds.
     """
-    prepared = _Prepared(rules, players, policies)
+    prepared = _prepared(rules, players, policies)
     size = _count(chunk, "chunk", MAX_BATCH)
     array = _seeds(seeds, MAX_STREAM)
     return (_run_games(prepared, array[base : base + size]) for base in range(0, array.shape[0], size))
@@ -589,7 +610,7 @@ def rollout(
         _seed(world)
     states = positions_to_states(positions)
     seed = _seed(seed)
-    prepared = _Prepared(positions[0].rules, positions[0].players, policy)
+    prepared = _prepared(positions[0].rules, positions[0].players, policy)
     first = np.array(
         [action_code(position, action) for position, action in zip(positions, first_actions, strict=True)],
         dtype=np.int64,
