@@ -56,3 +56,41 @@ def test_simulate_bad_input_is_one_line_exit_2(capsys, args, message):
     assert message in err
     assert err.startswith("thirtyone: error: ")
     assert err.count("\n") == 1
+
+
+def run_json(capsys, *args):
+    assert main(["simulate", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_uses_the_compiled_simulator_for_basic_and_random_bots(capsys):
+    pytest.importorskip("numba")
+    fast = run_json(capsys, "--games", "400", "--bots", "basic,random", "--seed", "2")
+    slow = run_json(capsys, "--games", "400", "--bots", "basic,random", "--seed", "2", "--engine", "reference")
+    assert fast["engine"] == "sim"
+    assert slow["engine"] == "reference"
+    for stats in (fast, slow):
+        assert stats["games"] == 400
+        assert sum(seat["wins"] for seat in stats["seats"]) == 400
+        assert stats["seats"][0]["win_share"] > 0.9  # basic against random, either way
+    assert abs(fast["rounds_per_game"] - slow["rounds_per_game"]) < 1.0
+    assert run_json(capsys, "--games", "50", "--bots", "basic", "--seed", "3") == run_json(
+        capsys, "--games", "50", "--bots", "basic", "--seed", "3"
+    )
+
+
+def test_simulate_falls_back_to_the_engine_when_the_simulator_cannot(capsys, tmp_path):
+    assert run_json(capsys, "--games", "2", "--bots", "heuristic")["engine"] == "reference"
+    assert run_json(capsys, "--games", "2", "--record", str(tmp_path / "records"))["engine"] == "reference"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "heuristic"], "plays only the random and basic bots exactly"),
+        (["--record", "never-made"], "keeps no game records"),
+    ],
+)
+def test_simulate_engine_sim_says_why_it_cannot(capsys, args, message):
+    assert main(["simulate", "--games", "2", "--engine", "sim", *args]) == 2
+    assert message in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from rich import box
@@ -12,11 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from thirtyone.bots import BOTS, parse_bot_list
-from thirtyone.bots.runner import SeatStats, SimulationStats, simulate
+from thirtyone.bots.runner import SeatStats, SimulationStats, game_seeds, simulate
 from thirtyone.cli.options import add_rules_arguments, rules_from_args
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
 
 __all__ = ["configure", "run"]
 
@@ -36,6 +38,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed: same seed, same results")
     parser.add_argument("--record", type=Path, default=None, metavar="DIR", help="save every game's record here")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "reference", "sim"),
+        default="auto",
+        help="what plays the games: the compiled simulator (sim, for random and basic bots; needs "
+        "numba), the reference engine, or auto: sim when it can, else the engine (default)",
+    )
     add_rules_arguments(parser)
 
 
@@ -51,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
     names = parse_bot_list(args.bots, args.players)
     record_dir: Path | None = args.record
+    fast = _use_sim(args.engine, names, record_dir, rules)
     if record_dir is not None:
         _check_record_dir(record_dir)
     console = Console(stderr=True)
@@ -73,13 +83,69 @@ def run(args: argparse.Namespace) -> int:
                 (record_dir / f"game-{index + 1:06d}.toml").write_text(text, encoding="utf-8")
             progress.advance(task)
 
-        stats = simulate(rules, names, args.games, args.seed, on_game)
+        if fast:
+            stats = _simulate_fast(rules, names, args.games, args.seed, lambda count: progress.advance(task, count))
+        else:
+            stats = simulate(rules, names, args.games, args.seed, on_game)
 
     if args.json:
-        print(json.dumps(stats.to_dict(), indent=2))
+        print(json.dumps({**stats.to_dict(), "engine": "sim" if fast else "reference"}, indent=2))
     else:
         _print_tables(Console(), stats)
+        Console(stderr=True).print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
     return 0
+
+
+_SIM_BOTS = ("random", "basic")  # the simulator's policies that are exactly these bots
+
+
+def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rules) -> bool:
+    """Whether the compiled simulator plays the games (``--engine``), or the reference engine."""
+    if engine == "reference":
+        return False
+    reasons = []
+    if any(name not in _SIM_BOTS for name in names):
+        reasons.append(f"it plays only the {' and '.join(_SIM_BOTS)} bots exactly")
+    if record_dir is not None:
+        reasons.append("it keeps no game records (--record)")
+    if not reasons:
+        from thirtyone import sim
+
+        if not sim.available():
+            reasons.append(sim.unavailable_reason())
+        else:
+            from thirtyone.sim.params import check_covered
+
+            try:
+                check_covered(rules)
+            except sim.UnsupportedRulesError as error:
+                reasons.append(str(error))
+    if engine == "sim" and reasons:
+        raise SimulateError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
+    return not reasons
+
+
+def _simulate_fast(
+    rules: Rules, names: list[str], games: int, seed: int | None, advance: Callable[[int], None]
+) -> SimulationStats:
+    """The games played by :mod:`thirtyone.sim` (game ``g`` from the ``g``-th of :func:`game_seeds`),
+    totalled as :func:`~thirtyone.bots.runner.simulate` totals them."""
+    from thirtyone import sim
+
+    totals = sim.GameTotals(rules, tuple(names))
+    for batch in sim.iter_games(rules, len(names), names, game_seeds(seed, games), chunk=4096):
+        totals.add(batch)
+        advance(len(batch))
+    stats = SimulationStats(rules, names)
+    stats.games, stats.rounds, stats.turns = totals.games, totals.rounds, totals.turns
+    stats.knocks, stats.blitzes = totals.knocks, totals.blitzes
+    stats.ends.update(totals.ends)
+    stats.lives_by_rule.update(totals.lives_by_rule)
+    for seat, row in enumerate(stats.seats):
+        row.wins, row.knocks = totals.wins[seat], totals.seat_knocks[seat]
+        row.knocks_lost, row.lives_lost = totals.seat_knocks_lost[seat], totals.seat_lives_lost[seat]
+        row.places.update(totals.places[seat])
+    return stats
 
 
 def _check_record_dir(folder: Path) -> None:
