@@ -28,20 +28,15 @@ from thirtyone.actions import (
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.hands import best_after_taking, best_discard, half_value
 from thirtyone.cards import Card
+from thirtyone.strategy import basic_knock_bar
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["BasicBot", "knock_threshold"]
 
-GROWTH = (13.1, 17.1, 19.9, 22.0, 23.5, 24.6, 25.6, 26.3, 26.9, 27.4)
-"""Mean hand value at a player's t-th turn with greedy play (STRATEGY.md), in points."""
-
 _DRAW_STOCK, _DRAW_PILE = Draw(STOCK), Draw(PILE)
 
-
-def knock_threshold(own_turn: int, margin: float = 4.0, floor: float = 20.0, cap: float = 27.0) -> int:
-    """Half points a hand needs to knock on the player's ``own_turn``-th turn (0 = first)."""
-    expected = GROWTH[min(own_turn, len(GROWTH) - 1)]
-    return round(2 * min(max(expected + margin, floor), cap))
+knock_threshold = basic_knock_bar
+"""Half points ``basic`` needs to knock on its t-th turn (:func:`thirtyone.strategy.basic_knock_bar`)."""
 
 
 class BasicBot(SeededBot):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from thirtyone.rules import OPTIONS, Rules
 from thirtyone.scoring import half_points
 from thirtyone.sim.codes import PENALTY_CODES
 from thirtyone.sim.errors import UnsupportedRulesError
+from thirtyone.strategy import basic_knock_bar, heuristic_knock_bar, knock_penalty_lives, style_for
 
 __all__ = [
     "COVERED",
@@ -36,7 +36,6 @@ __all__ = [
     "heuristic_blind",
     "value_table",
     "points_table",
-    "HeuristicStyle",
     "heuristic_style",
 ]
 
@@ -87,71 +86,16 @@ def check_covered(rules: Rules) -> None:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class HeuristicStyle:
-    """A copy of :class:`thirtyone.bots.heuristic.Style` (see there); ``sim`` does not import the bots."""
-
-    margin: float
-    floor: float
-    seat_step: float = 0.3
-    crowd_step: float = 0.5
-    last_life: float = 1.0
-    feed_cost: float = 1.0
-    blind_widow: float = 13.0
-
-
-_STYLES = {
-    "scat": HeuristicStyle(margin=0.0, floor=20.0),
-    "widow": HeuristicStyle(margin=3.0, floor=22.0),
-    "namu": HeuristicStyle(margin=0.5, floor=19.0),
-    "namu_risky": HeuristicStyle(margin=3.0, floor=22.0),
-    "plain": HeuristicStyle(margin=0.0, floor=19.0),
-}
-_GROWTH_52_DRAW = (13.1, 16.9, 19.5, 21.8, 23.4, 24.6, 25.5, 26.2, 26.8, 27.3)
-_GROWTH_52_WIDOW = (13.1, 17.6, 21.0, 22.8, 24.1, 25.1, 25.9, 26.5, 27.0, 27.4)
-_GROWTH_32 = (16.2, 23.3, 26.0, 27.4, 28.0, 28.4, 28.9, 29.0, 29.2, 29.4)
-_BASIC_GROWTH = (13.1, 17.1, 19.9, 22.0, 23.5, 24.6, 25.6, 26.3, 26.9, 27.4)
-
-
-def heuristic_style(rules: Rules, players: int = 4) -> HeuristicStyle:
-    """The heuristic's tuning for ``rules`` with ``players`` seats still in (as
-    :func:`thirtyone.bots.heuristic.style_for`)."""
-    style = _STYLES[rules.knock_penalty]
-    if rules.deck == 32:
-        style = replace(style, floor=max(style.floor, 24.0), blind_widow=16.0)
-    if players == 2:
-        style = replace(style, feed_cost=6.0)
-    return style
-
-
-def _heuristic_growth(rules: Rules) -> tuple[float, ...]:
-    if rules.deck == 32:
-        return _GROWTH_32
-    return _GROWTH_52_DRAW if rules.mode == "draw" else _GROWTH_52_WIDOW
-
-
-def _knock_penalty_lives(rules: Rules) -> int:
-    return 2 if rules.knock_penalty in ("scat", "widow", "namu_risky") else 1
-
-
-def heuristic_knock_bar(rules: Rules, turn: int, players: int, seat_offset: int, remaining: int) -> int:
-    """:func:`thirtyone.bots.heuristic.knock_bar` with no strong opponents, step by step."""
-    style = heuristic_style(rules, players)
-    growth = _heuristic_growth(rules)
-    own_turn = turn // players
-    expected = growth[min(own_turn + 1, len(growth) - 1)]
-    bar = expected + style.margin + style.seat_step * (seat_offset - 1) - style.crowd_step * (players - 2)
-    if remaining <= _knock_penalty_lives(rules):
-        bar += style.last_life
-    bar += 0.5 * 0
-    return round(2 * max(bar, style.floor))
+heuristic_style = style_for
+"""The heuristic's tuning for ``rules`` with ``players`` seats still in (:func:`thirtyone.strategy.style_for`)."""
+_knock_penalty_lives = knock_penalty_lives
 
 
 def basic_bars() -> npt.NDArray[np.int64]:
     """``bars[t]``: half points the basic policy needs to knock on its ``t``-th own turn (t ≥ 9: ``bars[9]``),
     as :func:`thirtyone.bots.basic.knock_threshold`; shape ``[10]``."""
     return np.array(
-        [round(2 * min(max(_BASIC_GROWTH[t] + 4.0, 20.0), 27.0)) for t in range(10)],
+        [basic_knock_bar(t) for t in range(10)],
         dtype=np.int64,
     )
 
