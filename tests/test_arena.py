@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,7 +245,7 @@ def test_output_files(tmp_path):
     assert [row["bot"] for row in summary_rows] == ["basic", "random"]
     data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert set(data) == {
-        "partial", "stopped", "rules", "players", "bots", "seed", "games_requested", "games_scheduled",
+        "engine", "partial", "stopped", "rules", "players", "bots", "seed", "games_requested", "games_scheduled",
         "deals", "rotations", "games_played", "games_finished", "games_failed", "results", "failures",
     }  # fmt: skip
     assert (data["games_requested"], data["games_scheduled"], data["deals"], data["partial"]) == (10, 12, 4, False)
@@ -363,7 +364,7 @@ def test_ctrl_c_keeps_the_games_finished(tmp_path, monkeypatch, capsys):
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(arena_backends, "play_game_safely", interrupted_at_the_tenth)
-    status, out = arena(tmp_path, "--bots", "basic,random", "--games", "40", "--seed", "2")
+    status, out = arena(tmp_path, "--bots", "basic,random", "--games", "40", "--seed", "2", "--engine", "reference")
     assert status == 130
     captured = capsys.readouterr()
     assert "PARTIAL RESULTS: 9 of 40 games played (interrupted)" in captured.out
@@ -478,3 +479,50 @@ def test_ray_backend_gives_the_local_results(local_ray, tmp_path, capsys):
     capsys.readouterr()
     for name in ("games.csv", "summary.csv", "summary.json", "win_share.png"):
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
+
+
+def _arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["arena", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_the_simulator_plays_basic_and_random_arenas_identically_for_any_jobs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("numba")
+    args = ("--bots", "basic,random", "--games", "200", "--seed", "4")
+    one = _arena_json(capsys, *args, "--jobs", "1")
+    two = _arena_json(capsys, *args, "--jobs", "2")
+    assert one["engine"] == "sim"
+    assert one["results"] == two["results"]
+    basic = next(row for row in one["results"] if row["bot"] == "basic")
+    assert basic["win_share_low"] > basic["fair_share"]
+    slow = _arena_json(capsys, *args, "--engine", "reference")
+    assert slow["engine"] == "reference"
+    assert next(row for row in slow["results"] if row["bot"] == "basic")["win_share_low"] > 0.25
+
+
+def test_simulator_results_are_whole_games() -> None:
+    pytest.importorskip("numba")
+    from thirtyone.arena.play import play_games_fast
+
+    keys = [(deal, rotation) for deal in range(5) for rotation in range(3)]
+    results = play_games_fast(Rules.preset("widow"), ("basic", "random", "easy"), 9, keys)
+    assert [result.key for result in results] == keys
+    for result in results:
+        assert result.places is not None
+        assert sorted(result.places)[0] == 1
+        assert result.winner is not None
+        assert result.places[result.winner] == 1
+        assert result.rounds_played[result.winner] == result.rounds
+        assert all(1 <= played <= result.rounds for played in result.rounds_played)
+    by_deal = {}
+    for result in results:  # every seating of a deal meets the same first deal
+        by_deal.setdefault(result.deal, set()).add(result.seed)
+    assert all(len(seeds) == 1 for seeds in by_deal.values())
+
+
+def test_engine_choice_for_bots_the_simulator_does_not_play(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _arena_json(capsys, "--bots", "heuristic,basic", "--games", "4", "--seed", "1")["engine"] == "reference"
+    assert main(["arena", "--bots", "heuristic,basic", "--games", "4", "--engine", "sim"]) == 2
+    assert "plays only the random and basic bots exactly" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from thirtyone.actions import Action, Knock
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.chance import Chance
-from thirtyone.events import Acted, NewWidow, RoundEnded, RoundResult
+from thirtyone.events import Acted, NewWidow, RoundEnded, RoundResult, RoundStarted
 from thirtyone.position import Position
 from thirtyone.sim.codes import LOSS_RULES
 from thirtyone.sim.rng import TAG_DEAL, TAG_POLICY, RoundChance, counter_shuffle, derive, random_index, round_key
@@ -204,6 +204,10 @@ def engine_game(rules: Rules, policies: Sequence[str], seed: int) -> dict[str, o
         "blitzes": blitzes,
         "actions": sum(len(log.actions) for log in game.round_logs),
         "reshuffles": sum(len(log.reshuffles) for log in game.round_logs),
+        "rounds_played": [
+            sum(1 for event in game.events if isinstance(event, RoundStarted) and seat in event.seats)
+            for seat in range(players)
+        ],
     }
 
 
@@ -229,4 +233,5 @@ def sim_game(batch: object, row: int) -> dict[str, object]:
         "blitzes": int(b.blitzes[row]),  # type: ignore[attr-defined]
         "actions": int(b.actions[row]),  # type: ignore[attr-defined]
         "reshuffles": int(b.reshuffles[row]),  # type: ignore[attr-defined]
+        "rounds_played": [int(x) for x in b.rounds_played[row]],  # type: ignore[attr-defined]
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from thirtyone.actions import Action, Knock
 from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
@@ -26,7 +27,10 @@ from thirtyone.events import Acted, RoundEnded, RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 
-__all__ = ["Failure", "GameResult", "Task", "play_game_safely", "play_task"]
+__all__ = ["Failure", "GameResult", "Task", "play_games_fast", "play_game_safely", "play_task", "SIM_BOTS"]
+
+SIM_BOTS = {"random": "random", "basic": "basic", "easy": "basic"}
+"""Bot names the compiled simulator plays exactly, and its policy for each."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,8 @@ class Task:
     seed: int
     start: int
     stop: int
+    engine: str = "reference"
+    """``"reference"`` (the engine, :func:`play_game_safely`) or ``"sim"`` (:func:`play_game_fast`)."""
 
     @property
     def keys(self) -> list[GameKey]:
@@ -107,7 +113,45 @@ def play_task(task: Task) -> list[GameResult]:
     A bot that cannot be created (an unknown name in this process, an error in its constructor)
     fails its games like a bot that raises; nothing here raises for a bot's fault.
     """
+    if task.engine == "sim":
+        return play_games_fast(task.rules, task.bots, task.seed, task.keys)
     return [play_game_safely(task.rules, task.bots, task.seed, deal, rotation) for deal, rotation in task.keys]
+
+
+def play_games_fast(rules: Rules, bots: Sequence[str], seed: int, keys: Sequence[GameKey]) -> list[GameResult]:
+    """Games ``keys`` (``(deal, rotation)`` pairs) played by the compiled simulator
+    (:func:`thirtyone.sim.play_games`, one batch per seating), for bot lists of ``random`` and
+    ``basic`` only, in the order of ``keys``. As with :func:`play_game_safely` every rotation of a
+    deal meets the same cards, here dealt by :class:`thirtyone.sim.CounterChance` from the deal's
+    seed (not ``DuplicateChance``), and ``random``'s choices come from the simulator's counter
+    generator. The simulator's policies cannot fail."""
+    from thirtyone import sim
+
+    results: dict[GameKey, GameResult] = {}
+    for rotation in sorted({rotation for _, rotation in keys}):
+        deals = [deal for deal, turn in keys if turn == rotation]
+        names = seating(bots, rotation)
+        seeds = [deal_seed(seed, deal) for deal in deals]
+        batch = sim.play_games(rules, len(names), [SIM_BOTS[name] for name in names], seeds)
+
+        def row(values: Any, index: int) -> tuple[int, ...]:
+            return tuple(int(value) for value in values[index])
+
+        for index, (deal, game_seed) in enumerate(zip(deals, seeds, strict=True)):
+            results[deal, rotation] = GameResult(
+                deal=deal,
+                rotation=rotation,
+                seed=game_seed,
+                bots=names,
+                places=row(batch.places, index),
+                winner=int(batch.winner[index]),
+                rounds=int(batch.rounds[index]),
+                rounds_played=row(batch.rounds_played, index),
+                lives_lost=row(batch.lost, index),
+                knocks=row(batch.knocks, index),
+                knocks_lost=row(batch.knocks_lost, index),
+            )
+    return [results[key] for key in keys]
 
 
 def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, rotation: int) -> GameResult:

@@ -84,6 +84,7 @@ class RunInfo:
     rules: str
     seed: int
     stopped: str | None = None
+    engine: str = "reference"
 
 
 def failure_record_name(key: GameKey) -> str:
@@ -161,7 +162,7 @@ class GamesWriter:
 def summary_dict(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None = None) -> dict[str, Any]:
     """The run and its statistics as plain data (``summary.json`` and ``--json``).
 
-    Keys: ``partial``, ``stopped``, ``rules``, ``players``, ``bots`` (by seat, rotation 0), ``seed``,
+    Keys: ``engine`` (``reference`` or ``sim``), ``partial``, ``stopped``, ``rules``, ``players``, ``bots`` (by seat, rotation 0), ``seed``,
     ``games_requested``, ``games_scheduled``, ``deals``, ``rotations``, ``games_played``,
     ``games_finished``, ``games_failed``, ``results`` (one dict per bot name with the keys of
     :data:`SUMMARY_COLUMNS`, best rating first) and ``failures`` (``deal``, ``rotation``, ``seat``,
@@ -170,6 +171,7 @@ def summary_dict(summary: Summary, info: RunInfo, records: dict[GameKey, Path] |
     schedule = summary.schedule
     records = records or {}
     return {
+        "engine": info.engine,
         "partial": summary.partial,
         "stopped": info.stopped,
         "rules": info.rules,
@@ -209,6 +211,7 @@ def _describe_run(summary: Summary, info: RunInfo) -> list[Text]:
             f"{info.rules} with {n} players, seed {info.seed}"
         ),
         Text(f"bots by seat: {', '.join(schedule.bots)}; every bot plays every seat on the same cards"),
+        Text(f"played by the {'compiled simulator' if info.engine == 'sim' else 'reference engine'}"),
     ]
     if schedule.rounded_up:
         lines.append(

@@ -25,12 +25,15 @@ TASKS_PER_WORKER = 8
 """Tasks per worker aimed at, so that workers finish together."""
 
 
-def make_tasks(rules: Rules, schedule: Schedule, seed: int, workers: int) -> list[Task]:
+def make_tasks(rules: Rules, schedule: Schedule, seed: int, workers: int, engine: str = "reference") -> list[Task]:
     """The schedule's games cut in order into tasks of at most :data:`MAX_TASK_GAMES` games, about
-    :data:`TASKS_PER_WORKER` per worker (tasks never change results, only how work is shared)."""
+    :data:`TASKS_PER_WORKER` per worker (tasks never change results, only how work is shared), each
+    played by ``engine`` (``"reference"`` or ``"sim"``)."""
     games = schedule.games
     size = max(1, min(MAX_TASK_GAMES, math.ceil(games / (max(1, workers) * TASKS_PER_WORKER))))
-    return [Task(rules, schedule.bots, seed, start, min(start + size, games)) for start in range(0, games, size)]
+    return [
+        Task(rules, schedule.bots, seed, start, min(start + size, games), engine) for start in range(0, games, size)
+    ]
 
 
 class InOrder:
@@ -85,13 +88,15 @@ def run_arena(
     *,
     on_game: Callable[[GameResult], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    engine: str = "reference",
 ) -> ArenaOutcome:
     """Play every game of ``schedule`` with ``rules`` and arena ``seed`` on a started ``backend``.
 
     ``on_game(result)`` sees every result in ``(deal, rotation)`` order (for files); ``on_progress(n)``
     is called with the number of games just received (for progress bars). A ``KeyboardInterrupt``
     or a :class:`~thirtyone.arena.backends.BackendError` ends the run early: the outcome then holds
-    the statistics of the games received so far, marked partial. Nothing else is caught.
+    the statistics of the games received so far, marked partial. Nothing else is caught. ``engine``
+    ``"sim"`` plays the games with the compiled simulator (bots ``random`` and ``basic`` only).
     """
     tally = Tally(schedule)
 
@@ -110,7 +115,7 @@ def run_arena(
     workers = backend.start()
     interrupted, error = False, None
     try:
-        backend.run(make_tasks(rules, schedule, seed, workers), on_results)
+        backend.run(make_tasks(rules, schedule, seed, workers, engine), on_results)
     except KeyboardInterrupt:
         interrupted = True
     except BackendError as failure:

@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import Console
 
 from thirtyone.arena import ArenaError, make_backend, make_schedule, run_arena
-from thirtyone.arena.play import GameResult
+from thirtyone.arena.play import SIM_BOTS, GameResult
 from thirtyone.arena.report import (
     FailureRecords,
     GamesWriter,
@@ -24,6 +24,7 @@ from thirtyone.arena.report import (
 )
 from thirtyone.bots import BOTS, parse_bot_list
 from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.rules import Rules
 
 __all__ = ["configure", "run", "FAILED_DIR"]
 
@@ -70,7 +71,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write games.csv, summary.csv, summary.json, win_share.png",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "reference", "sim"),
+        default="auto",
+        help="what plays the games: the compiled simulator (sim: random and basic bots only; needs numba), "
+        "the reference engine, or auto: sim when it can (default)",
+    )
     add_rules_arguments(parser)
+
+
+def _engine(choice: str, names: list[str], rules: Rules) -> str:
+    """``"sim"`` or ``"reference"`` for ``--engine``: the simulator plays only bots it copies exactly."""
+    if choice == "reference":
+        return "reference"
+    reasons = []
+    if any(name not in SIM_BOTS for name in names):
+        reasons.append("it plays only the random and basic bots exactly")
+    else:
+        from thirtyone import sim
+
+        if not sim.available():
+            reasons.append(sim.unavailable_reason())
+        else:
+            from thirtyone.sim.params import check_covered
+
+            try:
+                check_covered(rules)
+            except sim.UnsupportedRulesError as error:
+                reasons.append(str(error))
+    if choice == "sim" and reasons:
+        raise ArenaError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
+    return "reference" if reasons else "sim"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     names = parse_bot_list(args.bots, args.players)
     schedule = make_schedule(names, args.games)
+    engine = _engine(args.engine, names, rules)
     backend = make_backend(args.backend, args.jobs, args.address)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     out: Path | None = args.out
@@ -101,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                     games.add(result)
 
             with progress_bar(console, schedule.games, disable=args.json and not console.is_terminal) as advance:
-                outcome = run_arena(rules, schedule, seed, backend, on_game=on_game, on_progress=advance)
+                outcome = run_arena(rules, schedule, seed, backend, on_game=on_game, on_progress=advance, engine=engine)
         finally:
             if games is not None:
                 games.close()
@@ -109,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
     summary = outcome.summary
     stopped = "interrupted" if outcome.interrupted else f"backend failed: {outcome.error}" if outcome.error else None
-    info = RunInfo(rules.describe(), seed, stopped)
+    info = RunInfo(rules.describe(), seed, stopped, engine)
     if out is not None:
         write_summary(out, summary, info, records.paths)
     if args.json:

@@ -388,7 +388,7 @@ def _run_games(prepared: _Prepared, seeds: npt.NDArray[np.uint64]) -> GameBatch:
     count = seeds.shape[0]
     players = prepared.players
     out = np.zeros((count, 7), dtype=np.int64)
-    seats = np.zeros((count, 4, players), dtype=np.int32)
+    seats = np.zeros((count, 5, players), dtype=np.int32)
     by_rule = np.zeros((count, len(LOSS_RULES)), dtype=np.int32)
     ends = np.zeros((count, len(ENDS)), dtype=np.int32)
     kernels.play_games_kernel(
@@ -420,6 +420,7 @@ def _run_games(prepared: _Prepared, seeds: npt.NDArray[np.uint64]) -> GameBatch:
         lost=seats[:, 1, :],
         knocks=seats[:, 2, :],
         knocks_lost=seats[:, 3, :],
+        rounds_played=seats[:, 4, :],
         lives_by_rule=by_rule,
         ends=ends,
     )

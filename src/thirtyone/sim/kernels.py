@@ -1031,7 +1031,7 @@ def play_games_kernel(
     """Play one whole game per seed (R2.5: until one seat is left), dealt as
     :class:`thirtyone.sim.rng.CounterChance` deals it, and total each game's results:
     ``out[g]`` = winner, rounds, blitzes, turns, actions, reshuffles, error; ``seats[g, k, s]`` =
-    place, lives lost, knocks, knocks whose showdown cost the knocker lives; ``by_rule[g, code]``
+    place, lives lost, knocks, knocks whose showdown cost the knocker lives, rounds dealt in; ``by_rule[g, code]``
     lives lost by loss code; ``ends[g, code]`` rounds by end code."""
     players = policies.shape[0]
     w[S_PLAYERS] = players
@@ -1082,6 +1082,7 @@ def play_games_kernel(
                 if w[W_OUTAT + other] > w[W_OUTAT + s]:
                     better += 1
             seats[g, 0, s] = 1 + better
+            seats[g, 4, s] = min(w[W_OUTAT + s], rounds)  # rounds the seat was dealt in
 
 
 @_jit

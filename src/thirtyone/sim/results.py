@@ -179,7 +179,8 @@ class GameBatch:
     aces, dealt or made), ``turns``, ``actions`` and ``reshuffles`` are totals per game; ``places``
     each seat's finishing place (1 = won; seats put out by the same round share a place);
     ``lost`` each seat's lives lost over the game (charged, before R2.6); ``knocks`` each seat's
-    knocks and ``knocks_lost`` those whose showdown cost it lives; ``lives_by_rule[n, codes]``
+    knocks and ``knocks_lost`` those whose showdown cost it lives; ``rounds_played`` the rounds each
+    seat was dealt in (until it went out); ``lives_by_rule[n, codes]``
     lives lost by loss code; ``ends[n, codes]`` rounds by end code.
     """
 
@@ -197,6 +198,7 @@ class GameBatch:
     lost: IntArray
     knocks: IntArray
     knocks_lost: IntArray
+    rounds_played: IntArray
     lives_by_rule: IntArray
     ends: IntArray
 
