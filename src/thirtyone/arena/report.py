@@ -162,7 +162,8 @@ class GamesWriter:
 def summary_dict(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None = None) -> dict[str, Any]:
     """The run and its statistics as plain data (``summary.json`` and ``--json``).
 
-    Keys: ``engine`` (``reference`` or ``sim``), ``partial``, ``stopped``, ``rules``, ``players``, ``bots`` (by seat, rotation 0), ``seed``,
+    Keys: ``engine`` (``reference`` or ``sim``), ``partial``, ``stopped``, ``rules``, ``players``,
+    ``bots`` (by seat, rotation 0), ``seed``,
     ``games_requested``, ``games_scheduled``, ``deals``, ``rotations``, ``games_played``,
     ``games_finished``, ``games_failed``, ``results`` (one dict per bot name with the keys of
     :data:`SUMMARY_COLUMNS`, best rating first) and ``failures`` (``deal``, ``rotation``, ``seat``,
