@@ -9,6 +9,7 @@ ones.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 
@@ -112,3 +113,37 @@ def scripted_game(
     deck = deck_order(rules, players, dealer, hands, upcard=upcard, widow=widow, stock=stock)
     orders = [list(parse_cards(text)) for text in reshuffles]
     return Game(rules, players, chance=FallbackChance(dealer, [deck], orders, seed))
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Cards from text, sorted: for comparing hands whatever their order."""
+    return tuple(sorted(parse_cards(text)))
+
+
+def losses(game: Game) -> list[tuple[int, int, str]]:
+    """The last round's losses as sorted ``(seat, lives, rule)``."""
+    assert game.last_result is not None
+    return sorted((loss.seat, loss.lives, loss.rule) for loss in game.last_result.losses)
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything observable about a game, for "a refused action leaves the game exactly as it was"."""
+    return (
+        game.round,
+        game.phase,
+        game.current_seat,
+        game.knocker,
+        game.turn,
+        game.dealer,
+        tuple(game.hand(seat) for seat in range(game.players)),
+        tuple(game.remaining(seat) for seat in range(game.players)),
+        game.discard_pile,
+        game.widow,
+        game.widow_face_up,
+        game.stock_size,
+        game.legal_actions(),
+        tuple(game.events),
+        copy.deepcopy(game.round_logs),
+        tuple(game.view(seat) for seat in range(game.players)),
+        tuple(game.view(seat).history for seat in range(game.players)),
+    )

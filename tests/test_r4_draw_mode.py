@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from helpers import FallbackChance, deck_order, scripted_game
+from helpers import FallbackChance, deck_order, scripted_game, snapshot
 from thirtyone import (
     Acted,
     Card,
@@ -31,23 +31,6 @@ NAMU = Rules.preset("namu")
 
 def c(text: str) -> Card:
     return Card.parse(text)
-
-
-def snapshot(game: Game) -> tuple:
-    return (
-        tuple(game.hand(seat) for seat in range(game.players)),
-        game.discard_pile,
-        game.stock_size,
-        game.current_seat,
-        game.phase,
-        len(game.events),
-        game.round,
-        game.knocker,
-        game.turn,
-        len(game.round_logs),
-        len(game.round_logs[-1].actions),
-        game.legal_actions(),
-    )
 
 
 def visible_outside_history(view) -> str:

@@ -7,12 +7,11 @@ widow mode. The expected losses are then fixed by the dealt hands alone.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 
 import pytest
 
-from helpers import FallbackChance, deck_order, scripted_game
+from helpers import FallbackChance, cards, deck_order, losses, scripted_game, snapshot
 from thirtyone import (
     Acted,
     Discard,
@@ -51,10 +50,6 @@ H10 = "Jh 3s 5c"  # 10
 # ---------------------------------------------------------------------------- helpers
 
 
-def cards(text: str) -> tuple:
-    return tuple(sorted(parse_cards(text)))
-
-
 def held(game: Game, seat: int) -> tuple:
     return tuple(sorted(game.hand(seat)))
 
@@ -76,11 +71,6 @@ def quiet_turn(game: Game) -> None:
         game.apply(Pass())
 
 
-def losses(game: Game) -> list[tuple[int, int, str]]:
-    assert game.last_result is not None
-    return sorted((loss.seat, loss.lives, loss.rule) for loss in game.last_result.losses)
-
-
 def knock_showdown(rules: Rules, hands: Mapping[int, str], *, knocker: int = 1, players: int = 4) -> Game:
     """Dealer 0; quiet turns until ``knocker`` is to move, it knocks, quiet turns to the showdown."""
     game = scripted_game(rules, players, 0, hands)
@@ -97,29 +87,6 @@ def knock_showdown(rules: Rules, hands: Mapping[int, str], *, knocker: int = 1, 
     for seat, text in hands.items():
         assert tuple(sorted(result.hands[seat])) == cards(text), f"seat {seat}'s hand changed"
     return game
-
-
-def snapshot(game: Game) -> tuple:
-    """Everything observable about a game, for 'the game is left exactly as it was'."""
-    return (
-        game.round,
-        game.phase,
-        game.current_seat,
-        game.knocker,
-        game.turn,
-        game.dealer,
-        tuple(game.hand(seat) for seat in range(game.players)),
-        tuple(game.remaining(seat) for seat in range(game.players)),
-        game.discard_pile,
-        game.widow,
-        game.widow_face_up,
-        game.stock_size,
-        game.legal_actions(),
-        tuple(game.events),
-        copy.deepcopy(game.round_logs),
-        tuple(game.view(seat) for seat in range(game.players)),
-        tuple(game.view(seat).history for seat in range(game.players)),
-    )
 
 
 def multi_round_game(

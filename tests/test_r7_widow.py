@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from helpers import scripted_game
+from helpers import cards, losses, scripted_game, snapshot
 from thirtyone import (
     Acted,
     Card,
@@ -42,10 +40,6 @@ def c(text: str) -> Card:
     return Card.parse(text)
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(sorted(parse_cards(text)))
-
-
 def held(game: Game, seat: int) -> tuple[Card, ...]:
     return tuple(sorted(game.hand(seat)))
 
@@ -56,32 +50,6 @@ def widow_of(game: Game) -> tuple[Card, ...]:
 
 def widow_game(rules: Rules = WIDOW, **kwargs) -> Game:
     return scripted_game(rules, 3, 0, HANDS, widow=WIDOW_CARDS, **kwargs)
-
-
-def losses(game: Game) -> list[tuple[int, int, str]]:
-    assert game.last_result is not None
-    return sorted((loss.seat, loss.lives, loss.rule) for loss in game.last_result.losses)
-
-
-def snapshot(game: Game) -> tuple:
-    return (
-        game.round,
-        game.phase,
-        game.current_seat,
-        game.knocker,
-        game.turn,
-        tuple(game.hand(seat) for seat in range(game.players)),
-        tuple(game.remaining(seat) for seat in range(game.players)),
-        game.discard_pile,
-        game.widow,
-        game.widow_face_up,
-        game.stock_size,
-        game.legal_actions(),
-        tuple(game.events),
-        copy.deepcopy(game.round_logs),
-        tuple(game.view(seat) for seat in range(game.players)),
-        tuple(game.view(seat).history for seat in range(game.players)),
-    )
 
 
 def new_widows(game: Game, round_number: int = 1) -> list[NewWidow]:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from helpers import FallbackChance, deck_order, scripted_game
+from helpers import FallbackChance, cards, deck_order, losses, scripted_game, snapshot
 from thirtyone import (
     Acted,
     Card,
@@ -54,15 +54,6 @@ def c(text: str) -> Card:
     return Card.parse(text)
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(sorted(parse_cards(text)))
-
-
-def losses(game: Game) -> list[tuple[int, int, str]]:
-    assert game.last_result is not None
-    return sorted((loss.seat, loss.lives, loss.rule) for loss in game.last_result.losses)
-
-
 def stock_turn(game: Game) -> None:
     """The current seat draws from the stock and discards that very card (its hand is unchanged)."""
     seat = game.current_seat
@@ -85,26 +76,6 @@ def card_total(game: Game) -> int:
     everything += list(game.discard_pile) + list(game.widow)
     assert len(set(everything)) == len(everything), "a card is in two places"
     return len(everything) + game.stock_size
-
-
-def snapshot(game: Game) -> tuple:
-    return (
-        game.round,
-        game.phase,
-        game.current_seat,
-        game.knocker,
-        game.turn,
-        tuple(game.hand(seat) for seat in range(game.players)),
-        tuple(game.remaining(seat) for seat in range(game.players)),
-        game.discard_pile,
-        game.widow,
-        game.stock_size,
-        game.legal_actions(),
-        tuple(game.events),
-        copy.deepcopy(game.round_logs),
-        tuple(game.view(seat) for seat in range(game.players)),
-        tuple(game.view(seat).history for seat in range(game.players)),
-    )
 
 
 def view_cards(view: PlayerView) -> set[Card]:
