@@ -69,14 +69,10 @@ _LOOK = Look()
 _THROW_DOWN = ThrowDown()
 _DISCARDS = tuple(Discard(Card(i)) for i in range(52))
 _ACTION_TYPES = (Draw, Discard, Knock, Exchange, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
-_NO_KNOCK_SHOWDOWN = {
+_NO_KNOCK_SHOWDOWN = {  # why a showdown without a knocker came
     "all_pass": "everyone passed, R7.3",
     "max_turns": "the turn limit, R6.7",
     "stock_exhausted": "the stock ran out, R4.3",
-    "knock": "showdown",
-    "throw_down": "showdown",
-    "blitz": "showdown",
-    "dealt_blitz": "showdown",
 }
 
 
@@ -767,7 +763,9 @@ class Game:
         penalty = self.rules.knock_penalty
         losses: list[Loss] = []
         if knocker is None:
-            losses = [Loss(seat, 1, "R6.5", f"lowest hand ({_NO_KNOCK_SHOWDOWN[end]})") for seat in lowest]
+            losses = [
+                Loss(seat, 1, "R6.5", f"lowest hand ({_NO_KNOCK_SHOWDOWN.get(end, 'showdown')})") for seat in lowest
+            ]
         elif penalty == "plain" or knocker not in lowest:
             losses = [Loss(seat, 1, "R6.5", "lowest hand") for seat in lowest]
         elif penalty == "scat":
