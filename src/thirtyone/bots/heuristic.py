@@ -79,7 +79,7 @@ def _best_with(hand: Sequence[Card], card: Card, table: Sequence[int]) -> int:
     return max(table[a * _AB + b * 52 + card], table[a * _AB + c * 52 + card], table[b * _AB + c * 52 + card])
 
 
-def _feed(card: Card, collector: Sequence[Card], table: Sequence[int]) -> int:
+def _feed(card: Card, collector: Sequence[Card]) -> int:
     """Half points ``card`` adds to what ``collector`` (known cards of the next player) shows of its suit."""
     same = [other for other in collector if other.suit == card.suit]
     if not same:
@@ -169,7 +169,7 @@ def _discard(
             continue
         a, b, c = (other for j, other in enumerate(hand) if j != i)
         kept = table[a * _AB + b * 52 + c]
-        fed = _feed(card, collector, table)
+        fed = _feed(card, collector)
         score = kept - (1000 if fed >= 62 else 2 * style.feed_cost * (fed > 0))
         key = (score, -card.points, card)
         if best is None or key > best:
@@ -209,7 +209,7 @@ def _leftover(widow: Sequence[Card], collector: Sequence[Card], table: Sequence[
     whole = table[_index(widow)]
     if whole >= 62:
         return 1000.0
-    fed = max((_feed(card, collector, table) for card in widow), default=0)
+    fed = max((_feed(card, collector) for card in widow), default=0)
     return 2 * style.feed_cost if fed >= 50 else 0.0
 
 
