@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``thirtyone`` command."""
     parser = _Parser(
         prog="thirtyone",
-        description="Thirty-One (Scat, Blitz, Schwimmen): play, simulate and replay games.",
+        description="Thirty-One (Scat, Blitz, Schwimmen): play, simulate, replay, rate bots and measure speed.",
     )
     parser.add_argument("--version", action="version", version=f"thirtyone {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
