@@ -8,6 +8,11 @@ game, and one ``[[rounds]]`` table per round: its number, dealer, full deck orde
 the order of every reshuffle (R4.3), every action as ``"SEAT: ACTION"`` (``"2: discard Td"``, see
 :mod:`thirtyone.actions`) and the round's result. ``docs/record-format.md`` documents every key.
 
+A round dealt with a published commitment (``thirtyone serve``'s provably fair shuffles) also holds
+its ``commitment`` (SHA-256 over a canonical text of the salt and the deck order, see
+:func:`deal_commitment`) and, once revealed, its secret ``salt``; :meth:`GameRecord.check_commitments`
+checks them, and that every reshuffle is the one the salt gives (:func:`salted_reshuffle`).
+
 This module is core: standard library only, strings in and strings out (no files).
 
 >>> from thirtyone import Game, Rules
@@ -36,8 +41,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
+import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, cast, get_args
@@ -61,6 +68,11 @@ __all__ = [
     "format_action",
     "parse_record_action",
     "describe_end",
+    "deal_commitment",
+    "salted_reshuffle",
+    "check_salt",
+    "DEAL_COMMITMENT_PREFIX",
+    "RESHUFFLE_PREFIX",
 ]
 
 FORMAT: Final = "thirtyone-record"
@@ -79,7 +91,13 @@ default to the old behaviour; a record that omits it gets that default (``Rules`
 
 _ENDS: Final = frozenset(get_args(RoundEnd))
 _TOP_KEYS: Final = ("format", "version", "event", "date", "comment", "seats", "rules", "outcome", "rounds")
-_ROUND_KEYS: Final = ("round", "dealer", "deck", "reshuffles", "actions", "result")
+_ROUND_KEYS: Final = ("round", "dealer", "deck", "commitment", "salt", "reshuffles", "actions", "result")
+DEAL_COMMITMENT_PREFIX: Final = "thirtyone-deal/1"
+"""The first word of the canonical text a deal's commitment hashes (see :func:`deal_commitment`)."""
+RESHUFFLE_PREFIX: Final = "thirtyone-reshuffle/1"
+"""The first word of the text whose hash orders a salted reshuffle (see :func:`salted_reshuffle`)."""
+_SALT: Final = re.compile(r"[0-9a-f]{32,128}")
+_COMMITMENT: Final = re.compile(r"[0-9a-f]{64}")
 _RESULT_KEYS: Final = (
     "end", "knocker", "blitz", "turns", "shown", "losses", "remaining", "eliminated", "saved_by_r2_6",
 )  # fmt: skip
@@ -96,7 +114,10 @@ class RoundRecord:
     (52 or 32 cards, R1.1); ``reshuffles`` holds the new stock of each reshuffle in order, top
     first (R4.3); ``actions`` is every ``(seat, action)`` of the round in order; ``result`` is the
     round's result as shown at the table (``RoundResult.public()``), or ``None`` for a round still
-    being played (only the last round of an unfinished game).
+    being played (only the last round of an unfinished game). ``commitment`` is the SHA-256 (64
+    lowercase hex digits) published before the deal, and ``salt`` (32–128 lowercase hex digits)
+    the secret revealed after the round (:func:`deal_commitment`); both ``None`` for a round not
+    dealt with a commitment, and the salt ``None`` while it is not revealed yet.
     """
 
     round: int
@@ -105,6 +126,8 @@ class RoundRecord:
     reshuffles: tuple[tuple[Card, ...], ...] = ()
     actions: tuple[tuple[int, Action], ...] = ()
     result: RoundResult | None = None
+    salt: str | None = None
+    commitment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +264,10 @@ class GameRecord:
         for rnd in self.rounds:
             out += ["", "[[rounds]]", f"round = {rnd.round}", f"dealer = {rnd.dealer}"]
             out.append(f"deck = {_toml_str(format_cards(rnd.deck))}")
+            if rnd.commitment is not None:
+                out.append(f"commitment = {_toml_str(rnd.commitment)}")
+            if rnd.salt is not None:
+                out.append(f"salt = {_toml_str(rnd.salt)}")
             out += _toml_array("reshuffles", [_toml_str(format_cards(order)) for order in rnd.reshuffles])
             out += _toml_array("actions", [_toml_str(format_action(seat, action)) for seat, action in rnd.actions])
             if rnd.result is not None:
@@ -309,6 +336,41 @@ class GameRecord:
         """
         return _Replayer(self).steps()
 
+    def check_commitments(self) -> int:
+        """Check the provably fair shuffles: that every round has a published ``commitment`` and a
+        revealed ``salt``, that the commitment is :func:`deal_commitment` of that salt and the
+        round's deck order, and that every reshuffle (R4.3) is the order :func:`salted_reshuffle`
+        gives for its cards. Returns the number of rounds checked. (Whether the actions are legal
+        and the results right is :meth:`replay`'s to check.)
+
+        Raises:
+            RecordError: naming the round: no commitment, no salt (not revealed yet), a
+                commitment that does not match the deck and the salt, or a reshuffle that is not
+                the salt's.
+        """
+        for rnd in self.rounds:
+            where = f"round {rnd.round}"
+            if rnd.commitment is None:
+                raise RecordError(
+                    f"{where}: no commitment: this round was not dealt with a published commitment, "
+                    "so its shuffle cannot be verified"
+                )
+            if rnd.salt is None:
+                raise RecordError(f"{where}: the salt is not revealed (the round was still being played)")
+            computed = deal_commitment(rnd.salt, rnd.deck)
+            if computed != rnd.commitment:
+                raise RecordError(
+                    f"{where}: the commitment does not match the deck order and the salt: published "
+                    f"{rnd.commitment[:16]}…, computed {computed[:16]}… (the deck or the salt was changed)"
+                )
+            for number, order in enumerate(rnd.reshuffles, 1):
+                if list(order) != salted_reshuffle(rnd.salt, order, number):
+                    raise RecordError(
+                        f"{where}: reshuffle {number} is not the order the round's salt gives (R4.3, "
+                        "docs/record-format.md)"
+                    )
+        return len(self.rounds)
+
     # ------------------------------------------------------------------------------ checks
 
     def _check(self) -> None:
@@ -345,6 +407,7 @@ class GameRecord:
                     )
             if rnd.result is None and index != last:
                 raise RecordError(f"{where}: no result, but only the last round may be unfinished")
+            _check_fairness_shape(rnd, where)
             if rnd.result is not None:
                 _check_result_shape(rnd.result, players, where)
         if (self.winner is None) != (self.places is None):
@@ -356,6 +419,22 @@ class GameRecord:
                 raise RecordError(f"outcome: places has {len(self.places)} entries for {players} seats")
             if self.rounds[-1].result is None:
                 raise RecordError(f"outcome: the game is over, but round {last} has no result")
+
+
+def _check_fairness_shape(rnd: RoundRecord, where: str) -> None:
+    if rnd.commitment is not None and (
+        not isinstance(rnd.commitment, str) or not _COMMITMENT.fullmatch(rnd.commitment)
+    ):
+        raise RecordError(
+            f"{where}: commitment must be 64 lowercase hex digits (a SHA-256), not {_show(rnd.commitment)}"
+        )
+    if rnd.salt is not None:
+        try:
+            check_salt(rnd.salt)
+        except RecordError as error:
+            raise RecordError(f"{where}: {error}") from None
+        if rnd.commitment is None:
+            raise RecordError(f"{where}: a salt without a commitment; give the commitment published before the deal")
 
 
 def _check_result_shape(result: RoundResult, players: int, where: str) -> None:
@@ -377,6 +456,57 @@ def _check_text(text: str, what: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise RecordError(f"{what}: not valid Unicode text (it holds a lone surrogate)") from None
+
+
+# ---------------------------------------------------------------------------------------------- fair shuffles
+
+
+def check_salt(salt: str) -> None:
+    """Check that ``salt`` is 32–128 lowercase hex digits (16–64 random bytes).
+
+    Raises:
+        RecordError: for anything else.
+    """
+    if not isinstance(salt, str) or not _SALT.fullmatch(salt):
+        raise RecordError(f"salt must be 32 to 128 lowercase hex digits, not {_show(salt)}")
+
+
+def deal_commitment(salt: str, deck: Sequence[Card]) -> str:
+    """The commitment to a deal: the SHA-256, as 64 lowercase hex digits, of the UTF-8 (here plain
+    ASCII) text ``"thirtyone-deal/1 SALT DECK"``, where SALT is the salt's hex digits and DECK the
+    deck order, top card first, each card as its two-character text (rank ``23456789TJQKA``, suit
+    ``cdhs``) and single spaces between them, as :func:`~thirtyone.cards.format_cards` writes it.
+
+    >>> from thirtyone.cards import full_deck
+    >>> deal_commitment("00" * 16, full_deck(32))[:16]
+    '28ff418ec319017b'
+
+    Raises:
+        RecordError: for a salt that is not 32–128 lowercase hex digits.
+    """
+    check_salt(salt)
+    text = f"{DEAL_COMMITMENT_PREFIX} {salt} {format_cards(deck)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def salted_reshuffle(salt: str, cards: Iterable[Card], number: int) -> list[Card]:
+    """The new stock of reshuffle ``number`` (from 1) of a round dealt with ``salt`` (R4.3), top
+    card first: ``cards`` sorted by the SHA-256 digest of ``"thirtyone-reshuffle/1 SALT NUMBER
+    CARD"`` (the card as two-character text). The order is fixed by the salt, which was committed
+    to before the deal and stays secret until the round ends, so nobody can foresee it or choose
+    it; the order the cards come in does not matter.
+
+    >>> from thirtyone.cards import parse_cards
+    >>> order = salted_reshuffle("ab" * 16, parse_cards("As Kd 2c"), 1)
+    >>> order == salted_reshuffle("ab" * 16, parse_cards("2c As Kd"), 1), len(order)
+    (True, 3)
+
+    Raises:
+        RecordError: for a salt that is not 32–128 lowercase hex digits.
+    """
+    check_salt(salt)
+    prefix = f"{RESHUFFLE_PREFIX} {salt} {number} "
+    return sorted(cards, key=lambda card: hashlib.sha256(f"{prefix}{card}".encode()).digest())
 
 
 # ---------------------------------------------------------------------------------------------- actions
@@ -669,7 +799,9 @@ def _parse_round(table: Mapping[str, Any], index: int, rules: Rules, players: in
     result = None
     if "result" in table:
         result = _parse_result(_table(table["result"], f"{where}: result"), where, index, dealer, players)
-    return RoundRecord(index, dealer, deck, reshuffles, tuple(actions), result)
+    salt = _str(table["salt"], f"{where}: salt") if "salt" in table else None
+    commitment = _str(table["commitment"], f"{where}: commitment") if "commitment" in table else None
+    return RoundRecord(index, dealer, deck, reshuffles, tuple(actions), result, salt, commitment)
 
 
 def _parse_result(table: Mapping[str, Any], where: str, number: int, dealer: int, players: int) -> RoundResult:

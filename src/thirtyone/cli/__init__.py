@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from thirtyone import __version__
-from thirtyone.cli import arena, bench, play, replay, simulate
+from thirtyone.cli import arena, bench, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError
 
 __all__ = ["main", "build_parser"]
@@ -24,6 +24,8 @@ _COMMANDS = {
     "replay": (replay, "replay and verify a game record"),
     "arena": (arena, "rate bots against each other on duplicate deals"),
     "bench": (bench, "measure the engine and the compiled simulator side by side"),
+    "serve": (serve, "serve tables to play over the network (HTTP and WebSockets)"),
+    "verify": (verify, "check a game record's committed shuffles and replay it"),
 }
 
 

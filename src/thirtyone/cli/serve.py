@@ -1,0 +1,126 @@
+"""``thirtyone serve``: run the server (FastAPI on Uvicorn) that lets people play at tables over
+the network; see README.md ("Play in the browser") and docs/server-protocol.md.
+
+Every argument is checked before the server starts, and the database is opened and migrated
+first: a bad value, a port in use, or a database that cannot be opened is a one-line error (exit
+status 2). Needs the ``server`` extra (``pip install 'thirtyone[server]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import socket
+import sys
+
+from thirtyone.errors import ThirtyOneError
+
+__all__ = ["configure", "run", "ServeError", "DEFAULT_PORT", "WS_MAX_FRAME"]
+
+DEFAULT_PORT = 8031
+"""The port ``thirtyone serve`` listens on unless told otherwise."""
+WS_MAX_FRAME = 65_536
+"""Bytes of the largest WebSocket message Uvicorn reads at all (a larger one closes the connection,
+code 1009); messages over the server's 4 KiB limit but under this get an error and are dropped."""
+
+
+class ServeError(ThirtyOneError):
+    """A ``serve`` argument that cannot be used, a port that cannot be listened on, or a missing extra."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``serve``."""
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
+    parser.add_argument("--port", default=str(DEFAULT_PORT), help=f"port to listen on (default {DEFAULT_PORT})")
+    parser.add_argument(
+        "--database-url",
+        default="sqlite:///thirtyone.db",
+        metavar="URL",
+        help="SQLite file (sqlite:///PATH, default sqlite:///thirtyone.db) or PostgreSQL (postgresql://USER:PASS@HOST/DB)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        default="1.0",
+        metavar="S",
+        help="seconds a bot waits before each turn, thinking included, so people can follow (0-60, default 1)",
+    )
+    parser.add_argument(
+        "--turn-timer",
+        default="off",
+        metavar="S",
+        help="seconds a person has for each action before a legal default is played for them (0.1-86400, or off: "
+        "the default)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"), help="server log"
+    )
+
+
+def _seconds(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ServeError(f"--{what} {text!r}: give seconds as a number") from None
+    if not math.isfinite(value):
+        raise ServeError(f"--{what} {text!r}: give seconds as a finite number")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the database, then serve until interrupted (ctrl+c or SIGTERM); returns 0.
+
+    Raises:
+        ServeError: for a bad port or number, a port that cannot be listened on, or no server extra.
+        InputError: for a setting out of range.
+        DatabaseError: when the database cannot be opened or migrated.
+    """
+    try:
+        port = int(args.port)
+    except ValueError:
+        raise ServeError(f"--port {args.port!r}: give a whole number from 1 to 65535") from None
+    if not 1 <= port <= 65535:
+        raise ServeError(f"--port {port}: give a whole number from 1 to 65535")
+    bot_delay = _seconds(args.bot_delay, "bot-delay")
+    timer_text = str(args.turn_timer).strip().lower()
+    turn_timer = None if timer_text in ("off", "none", "0") else _seconds(timer_text, "turn-timer")
+    try:
+        import uvicorn
+
+        from thirtyone.server import ServerSettings, create_app
+        from thirtyone.server.db import describe_url
+    except ImportError as error:
+        raise ServeError(
+            f"thirtyone serve needs the server extra ({error.name or error} is missing): "
+            "pip install 'thirtyone[server]'"
+        ) from None
+    settings = ServerSettings(database_url=args.database_url, bot_delay=bot_delay, turn_timer=turn_timer)
+    _check_port(args.host, port)
+    app = create_app(settings=settings)
+    shown = args.host if ":" not in args.host else f"[{args.host}]"
+    timer = "off" if turn_timer is None else f"{turn_timer:g} s"
+    print(
+        f"thirtyone serve: http://{shown}:{port} · database {describe_url(settings.database_url)} · "
+        f"bot delay {bot_delay:g} s · turn timer {timer} · ctrl+c stops",
+        file=sys.stderr,
+    )
+    uvicorn.run(app, host=args.host, port=port, log_level=args.log_level, ws_max_size=WS_MAX_FRAME)
+    return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a host that cannot be resolved or a port another program listens on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise ServeError(f"--host {host!r}: {error.strerror or error}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise ServeError(
+                f"cannot listen on {host}:{port}: {error.strerror or error} (choose another --port)"
+            ) from None

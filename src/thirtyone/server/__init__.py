@@ -1,0 +1,31 @@
+"""``thirtyone serve``: tables to play Thirty-One over the network (FastAPI on Uvicorn, SQLAlchemy 2
+with Alembic migrations; an SQLite file by default, PostgreSQL by URL). Needs the ``server`` extra:
+``pip install 'thirtyone[server]'``.
+
+A face of the project: it talks to the core only through its public API. The server is the one
+authority over every game (the engine checks every action); each connection gets only what its
+seat may know (``Game.view(seat)``), spectators only what is public; every action is in the
+database before it is acknowledged, so a killed server resumes every table where it was; every
+deal is committed to (SHA-256 of a secret salt and the deck order) before it is dealt and revealed
+after its round, and the game records keep both for ``thirtyone verify``.
+
+==============  ====================================================================
+``app``         :func:`create_app`: the HTTP and WebSocket endpoints
+``service``     creating tables, the lobby, the runners of the tables being served
+``runner``      one table: its game, connections, bots, turn timer
+``store``       every database read and write; ``models`` the tables; ``db`` opening
+                and migrating the database; ``migrations`` the Alembic scripts
+``fair``        the committed deals; ``serialize`` the JSON of views and events
+``limits``      names, codes, tokens (hashed, compared in constant time), rates
+==============  ====================================================================
+
+The protocol: ``docs/server-protocol.md``.
+"""
+
+from __future__ import annotations
+
+from thirtyone.server.app import create_app
+from thirtyone.server.config import ServerSettings
+from thirtyone.server.errors import ServerError
+
+__all__ = ["create_app", "ServerSettings", "ServerError"]

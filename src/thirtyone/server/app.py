@@ -1,0 +1,460 @@
+"""The FastAPI application: :func:`create_app` and its HTTP and WebSocket endpoints.
+
+Every endpoint and message is described in ``docs/server-protocol.md``. In short:
+
+=========================================  =====================================================
+``GET  /api/health``                       ``{"ok": true, "version": …}``
+``GET  /api/presets``                      presets, every rule option, bot levels, limits
+``GET  /api/tables?status=open``           the lobby: open tables (``playing``: to watch)
+``POST /api/tables``                       create a table → code, share path, host token
+``GET  /api/tables/{code}``                its public information and the public view
+``POST /api/tables/{code}/join``           take a seat by name → seat and its token
+``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
+``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
+``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
+``GET  /t/{code}``                         the share link (the browser page comes later)
+``WS   /ws/tables/{code}``                 live play: hello with a seat token (or none to watch)
+=========================================  =====================================================
+
+Errors are ``{"error": MESSAGE, "code": CODE}`` with an HTTP status (422 bad input, 404 no such
+table, 409 full/closed/not over, 403 bad token, 413 too large, 503 database unavailable).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from thirtyone import __version__
+from thirtyone.rules import OPTIONS, PRESETS
+from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
+from thirtyone.server.db import open_database
+from thirtyone.server.errors import AuthError, InputError, ServerError, TooLargeError
+from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
+from thirtyone.server.runner import BOT_LEVELS, Connection, TableRunner
+from thirtyone.server.serialize import JSON
+from thirtyone.server.service import SeatRequest, TableService
+from thirtyone.server.store import Store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("thirtyone.server")
+
+_STRIKES = 100
+"""Refused messages in a row after which a connection is closed (code 1008)."""
+
+
+class _SeatBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: str = "human"
+    level: str | None = None
+
+
+class _CreateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str = "scat"
+    options: dict[str, str | bool | int | float | None] = Field(default_factory=dict)
+    seats: list[_SeatBody]
+    name: str | None = None
+
+
+class _JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    seat: int | None = None
+
+
+def create_app(
+    database_url: str = DEFAULT_DATABASE_URL,
+    *,
+    bot_delay: float = DEFAULT_BOT_DELAY,
+    turn_timer: float | None = None,
+    settings: ServerSettings | None = None,
+) -> FastAPI:
+    """The server's application: opens the database at ``database_url`` (SQLite file by default,
+    or PostgreSQL), migrates its schema (Alembic), and serves tables. ``bot_delay`` is the pause
+    before each bot turn in seconds (0: at once), ``turn_timer`` the seconds a person has for each
+    action before a legal default is played for them (``None``: off). ``settings`` gives every
+    setting at once (and then the others are ignored). Tables being played resume when the
+    application starts (its lifespan), and stop, state kept, when it stops.
+
+    Raises:
+        InputError: for a setting out of range.
+        DatabaseError: when the database cannot be opened or migrated.
+    """
+    if settings is None:
+        settings = ServerSettings(database_url=database_url, bot_delay=bot_delay, turn_timer=turn_timer)
+    engine = open_database(settings.database_url)
+    service = TableService(Store(engine), settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.startup()
+        try:
+            yield
+        finally:
+            await service.shutdown()
+            engine.dispose()
+
+    app = FastAPI(
+        title="thirtyone",
+        version=__version__,
+        description="Thirty-One (Scat, Blitz, Schwimmen) tables: docs/server-protocol.md",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.settings = settings
+    app.state.engine = engine
+    app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
+
+    @app.exception_handler(ServerError)
+    async def server_error(request: Request, error: ServerError) -> JSONResponse:
+        return JSONResponse({"error": error.message, "code": error.code}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": _validation_message(error), "code": "bad_input"}, status_code=422)
+
+    # ------------------------------------------------------------------------------ HTTP
+
+    @app.get("/api/health")
+    async def health() -> JSON:
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/presets")
+    async def presets() -> JSON:
+        return {
+            "presets": {name: rules.options() for name, rules in PRESETS.items()},
+            "options": {
+                name: {
+                    "kind": spec.kind,
+                    "choices": list(spec.choices) or None,
+                    "low": spec.low if spec.kind == "int" else None,
+                    "high": spec.high if spec.kind == "int" else None,
+                    "mode": spec.mode,
+                    "rule": spec.rule,
+                    "help": spec.help,
+                }
+                for name, spec in OPTIONS.items()
+            },
+            "bot_levels": list(BOT_LEVELS),
+            "limits": {
+                "max_seats": MAX_SEATS,
+                "max_name": MAX_NAME,
+                "max_message_bytes": settings.max_message_bytes,
+                "messages_per_second": settings.messages_per_second,
+                "message_burst": settings.message_burst,
+            },
+        }
+
+    @app.get("/api/tables")
+    async def lobby(status: str = "open", limit: int = 100) -> JSON:
+        return {"tables": await service.lobby(status, limit)}
+
+    @app.post("/api/tables", status_code=201)
+    async def create(body: _CreateBody, request: Request) -> JSON:
+        created = await service.create(
+            body.preset, body.options, [SeatRequest(seat.type, seat.level) for seat in body.seats], body.name
+        )
+        created["share_url"] = _share_url(request, created["code"])
+        return created
+
+    @app.get("/api/tables/{code}")
+    async def table(code: str) -> JSON:
+        runner = await service.runner(code)
+        info, view = await runner.public()
+        return {"table": info, "view": view}
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, body: _JoinBody, request: Request) -> JSON:
+        runner = await service.runner(code)
+        seat, token = await runner.join(body.name, body.seat)
+        return {
+            "code": runner.code,
+            "seat": seat,
+            "token": token,
+            "share_url": _share_url(request, runner.code),
+            "table": runner.table_json(),
+        }
+
+    @app.post("/api/tables/{code}/close")
+    async def close(code: str, request: Request) -> JSON:
+        return {"table": await service.close(code, _bearer(request))}
+
+    @app.get("/api/tables/{code}/deals")
+    async def deals(code: str) -> JSON:
+        runner = await service.runner(code)
+        return {"code": runner.code, "deals": runner.deals_json()}
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: str) -> Response:
+        clean, text = await service.record(code)
+        return PlainTextResponse(
+            text,
+            media_type="application/toml",
+            headers={"Content-Disposition": f'attachment; filename="thirtyone-{clean}.toml"'},
+        )
+
+    @app.get("/t/{code}", response_class=HTMLResponse)
+    async def share(code: str) -> HTMLResponse:
+        runner = await service.runner(code)
+        shown = html.escape(runner.code)
+        return HTMLResponse(
+            "<!doctype html><html><head><meta charset='utf-8'><title>thirtyone: table "
+            f"{shown}</title></head><body><h1>Thirty-One: table {shown}</h1>"
+            f"<p>{html.escape(runner.rules.describe())} · {runner.data.players} seats · {runner.data.status}</p>"
+            "<p>The page to play in the browser comes in a later release. Until then: "
+            f"<a href='/api/tables/{shown}'>the table</a> (JSON), "
+            f"<a href='/api/tables/{shown}/deals'>its deals</a>, and the WebSocket "
+            f"<code>/ws/tables/{shown}</code> (see docs/server-protocol.md).</p></body></html>"
+        )
+
+    # ------------------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/tables/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+
+        async def close_socket(close_code: int) -> None:
+            await websocket.close(close_code)
+
+        connection = Connection(websocket.send_text, close_socket, settings.send_queue)
+        writer = asyncio.create_task(connection.run())
+        reader = _Reader(websocket, connection, settings)
+        runner: TableRunner | None = None
+        try:
+            runner = await _greet(reader, connection, service, code, settings)
+            if runner is None:
+                return
+            while not connection.closing:
+                message = await reader.next()
+                if message is None:
+                    break
+                await _handle(message, connection, runner)
+        finally:
+            if runner is not None:
+                runner.detach(connection)
+                service.release(runner)
+            connection.close(1000)
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(writer, 5)
+
+    return app
+
+
+# ---------------------------------------------------------------------------------------------- WebSocket
+
+
+def _error(error: ServerError) -> JSON:
+    return {"type": "error", "code": error.code, "message": error.message}
+
+
+class _Reader:
+    """Reads a connection's messages: each must be a JSON object with a text ``type``, at most
+    ``max_message_bytes`` of UTF-8, within the rate limit; anything else is answered with an error
+    to this client only and skipped."""
+
+    def __init__(self, websocket: WebSocket, connection: Connection, settings: ServerSettings) -> None:
+        self.websocket = websocket
+        self.connection = connection
+        self.settings = settings
+        self.limiter = RateLimiter(settings.messages_per_second, settings.message_burst)
+        self.strikes = 0
+        self._told_rate = -1.0
+
+    async def next(self) -> JSON | None:
+        """The next good message, or ``None`` once the client has gone (or was disconnected)."""
+        while not self.connection.closing:
+            message: Message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                self.connection.closing = True
+                return None
+            refusal = self._check(message)
+            if refusal is None:
+                text = message.get("text") or ""
+                try:
+                    data: Any = json.loads(text)
+                except (ValueError, RecursionError):
+                    refusal = InputError('malformed message: not JSON; send a JSON object such as {"type": "ping"}')
+                else:
+                    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                        refusal = InputError(
+                            'malformed message: send a JSON object with a "type", e.g. {"type": "ping"}'
+                        )
+                    else:
+                        self.strikes = 0
+                        return data
+            if refusal.code != "quiet":
+                self.connection.put(_error(refusal))
+            self.strikes += 1
+            if self.strikes >= _STRIKES:
+                self.connection.put(
+                    _error(InputError(f"{_STRIKES} refused messages in a row: disconnected", "disconnected"))
+                )
+                self.connection.close(1008)
+        return None
+
+    def _check(self, message: Message) -> ServerError | None:
+        if not self.limiter.allow():
+            now = asyncio.get_running_loop().time()
+            if now - self._told_rate < 1.0:
+                return ServerError("rate limited", "quiet")
+            self._told_rate = now
+            return ServerError(
+                f"too many messages: at most {self.settings.messages_per_second:g} a second "
+                f"({self.settings.message_burst} at once); this one was dropped",
+                "rate_limited",
+            )
+        text = message.get("text")
+        if text is None:
+            return InputError("malformed message: send JSON as text, not binary")
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > self.settings.max_message_bytes:
+            return TooLargeError(
+                f"message too large: {size} bytes; the limit is {self.settings.max_message_bytes}; it was dropped"
+            )
+        return None
+
+
+async def _greet(
+    reader: _Reader, connection: Connection, service: TableService, code: str, settings: ServerSettings
+) -> TableRunner | None:
+    """Wait for the client's hello, find the table and the seat its token opens, and attach it.
+    Returns ``None`` (after telling the client why and closing) when that fails."""
+    try:
+        async with asyncio.timeout(settings.hello_timeout):
+            while True:
+                hello = await reader.next()
+                if hello is None:
+                    return None
+                if hello.get("type") == "hello":
+                    break
+                connection.put(
+                    _error(
+                        InputError('say hello first: {"type": "hello", "token": TOKEN} (no token to watch)', "no_hello")
+                    )
+                )
+    except TimeoutError:
+        connection.put(_error(InputError(f"no hello within {settings.hello_timeout:g} seconds", "hello_timeout")))
+        connection.close(4408)
+        return None
+    token = hello.get("token")
+    try:
+        if token is not None and not isinstance(token, str):
+            raise AuthError("the token must be text (or left out to watch)")
+        runner = await service.runner(code)
+        seat = runner.authenticate(token)
+        await runner.attach(connection, seat)
+    except ServerError as error:
+        connection.put(_error(error))
+        connection.close({404: 4404, 403: 4403}.get(error.status, 1011))
+        return None
+    return runner
+
+
+async def _handle(message: JSON, connection: Connection, runner: TableRunner) -> None:
+    kind = message["type"]
+    try:
+        if kind == "action":
+            await _act(message, connection, runner)
+        elif kind == "ping":
+            connection.put({"type": "pong"})
+        elif kind == "sync":
+            await runner.send_state(connection)
+        elif kind == "hello":
+            raise InputError("already said hello: this connection holds its seat until it closes", "bad_message")
+        else:
+            raise InputError(f"unknown message type {kind[:40]!r}: send action, ping or sync", "bad_message")
+    except ServerError as error:
+        connection.put(_error(error))
+        if error.code == "stale":
+            await runner.send_state(connection)
+
+
+async def _act(message: JSON, connection: Connection, runner: TableRunner) -> None:
+    seat = connection.seat
+    if seat is None:
+        raise AuthError("spectators cannot act: join a seat to play", "spectator")
+    asked = message.get("seat", seat)
+    if asked != seat:
+        raise AuthError(
+            f"this connection holds the token of seat {seat}; it cannot act for seat {asked!r}", "not_your_seat"
+        )
+    text = message.get("action")
+    seq = message.get("seq")
+    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+        raise InputError('an action message needs "action": its notation, e.g. "draw stock"', "bad_message")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise InputError('an action message needs "seq": the last seq you saw, a whole number', "bad_message")
+    await runner.act(seat, text, seq, "player", origin=connection)
+
+
+# ---------------------------------------------------------------------------------------------- HTTP helpers
+
+
+def _bearer(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("give the host token: Authorization: Bearer HOST_TOKEN")
+    return token.strip()
+
+
+def _share_url(request: Request, code: str) -> str:
+    return str(request.base_url).rstrip("/") + f"/t/{code}"
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    problems = error.errors()
+    if not problems:
+        return "bad request"
+    first = problems[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    text = str(first.get("msg", "invalid"))
+    if first.get("type") == "json_invalid":
+        return "malformed request: the body is not JSON"
+    return f"{where}: {text}" if where else text
+
+
+class _BodyLimit:
+    """Refuses HTTP request bodies over ``limit`` bytes with 413 (``too_large``)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            response = JSONResponse(
+                {"error": f"request body too large: the limit is {self.limit} bytes", "code": "too_large"},
+                status_code=413,
+            )
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    return {"type": "http.disconnect"}
+            return message
+
+        await self.app(scope, limited, send)

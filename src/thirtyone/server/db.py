@@ -1,0 +1,133 @@
+"""Opening the database: the engine for a URL, SQLite's settings for durability, and the Alembic
+migrations (run on start).
+
+``sqlite:///PATH`` (the default, ``sqlite:///thirtyone.db``) is an embedded file; its journal is
+write-ahead (WAL) with full synchronisation, so an action once committed survives a killed server.
+``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+from thirtyone.server.errors import DatabaseError
+
+__all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
+
+HEAD = "0001"
+"""The newest migration."""
+_MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def normalize_url(url: str) -> URL:
+    """The SQLAlchemy URL for ``url``; ``postgresql://`` and ``postgres://`` get the psycopg 3 driver.
+
+    Raises:
+        DatabaseError: for text that is not a database URL.
+    """
+    try:
+        parsed = make_url(url.strip())
+    except (ArgumentError, ValueError) as error:
+        raise DatabaseError(
+            f"cannot read the database URL {url!r}: {error} (give sqlite:///PATH or postgresql://USER@HOST/DB)"
+        ) from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def describe_url(url: str | URL) -> str:
+    """The URL as it may be shown: without its password."""
+    parsed = url if isinstance(url, URL) else normalize_url(url)
+    return parsed.render_as_string(hide_password=True)
+
+
+def open_database(url: str) -> Engine:
+    """An engine for ``url``, its schema migrated to the newest version (:func:`migrate`).
+
+    Raises:
+        DatabaseError: when the URL cannot be read, its driver is not installed, or the database
+            cannot be opened or migrated (the message says which, without the password).
+    """
+    parsed = normalize_url(url)
+    shown = describe_url(parsed)
+    kwargs: dict[str, Any] = {}
+    sqlite = parsed.get_backend_name() == "sqlite"
+    if sqlite:
+        database = parsed.database or ""
+        if database in ("", ":memory:") or database.startswith("file::memory:"):
+            raise DatabaseError(
+                f"cannot use {shown}: an in-memory SQLite database is lost when the server stops; "
+                "give a file (sqlite:///thirtyone.db)"
+            )
+        folder = Path(database).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise DatabaseError(f"cannot open the database {shown}: the folder {folder} does not exist")
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
+    try:
+        engine = create_engine(parsed, **kwargs)
+    except (NoSuchModuleError, ImportError) as error:
+        raise DatabaseError(
+            f"cannot open the database {shown}: its driver is not installed ({error}); pip install 'thirtyone[server]'"
+        ) from None
+    except (ArgumentError, SQLAlchemyError) as error:
+        raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}") from None
+    if sqlite:
+        event.listen(engine, "connect", _sqlite_pragmas)
+    try:
+        migrate(engine)
+    except SQLAlchemyError as error:
+        engine.dispose()
+        raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}") from None
+    except Exception as error:  # an Alembic or driver error that is not SQLAlchemy's
+        engine.dispose()
+        raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}") from None
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (Alembic ``upgrade head``), in one transaction.
+
+    Raises:
+        DatabaseError: when the database has tables of something else, or a newer schema than this
+            server knows.
+        SQLAlchemyError: when the database cannot be reached or written.
+    """
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    with engine.begin() as connection:
+        tables = set(inspect(connection).get_table_names())
+        if tables and "alembic_version" not in tables:
+            raise DatabaseError(
+                "the database holds tables of something else (no alembic_version); give a new or a thirtyone database"
+            )
+        if "alembic_version" in tables:
+            current = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            if current is not None and current > HEAD:
+                raise DatabaseError(
+                    f"the database's schema {current} is newer than this thirtyone's ({HEAD}); upgrade thirtyone"
+                )
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

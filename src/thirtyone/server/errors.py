@@ -1,0 +1,77 @@
+"""The server's errors: each is a :class:`~thirtyone.errors.ThirtyOneError` (a ``ValueError``) with a
+one-line message for the client, an HTTP status and a short machine-readable ``code``.
+
+Over HTTP an error is answered as ``{"error": MESSAGE, "code": CODE}`` with its status; over a
+WebSocket as ``{"type": "error", "code": CODE, "message": MESSAGE}`` to that client only.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from thirtyone.errors import ThirtyOneError
+
+__all__ = [
+    "ServerError",
+    "InputError",
+    "NotFoundError",
+    "ConflictError",
+    "AuthError",
+    "DatabaseError",
+    "TooLargeError",
+]
+
+
+class ServerError(ThirtyOneError):
+    """Base class of the server's errors: ``code`` (e.g. ``"table_full"``) and ``status`` (HTTP)."""
+
+    status: ClassVar[int] = 400
+    default_code: ClassVar[str] = "bad_request"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+
+class InputError(ServerError):
+    """A request or message the server cannot accept as it is: bad options, a bad name, a bad seat
+    list, malformed JSON, an action that cannot be read (HTTP 422)."""
+
+    status = 422
+    default_code = "bad_input"
+
+
+class NotFoundError(ServerError):
+    """No table has that code (HTTP 404)."""
+
+    status = 404
+    default_code = "not_found"
+
+
+class ConflictError(ServerError):
+    """The table is in no state for the request: full, closed, not over yet (HTTP 409)."""
+
+    status = 409
+    default_code = "conflict"
+
+
+class AuthError(ServerError):
+    """A token that opens no seat of the table, or no token where one is needed (HTTP 403)."""
+
+    status = 403
+    default_code = "bad_token"
+
+
+class DatabaseError(ServerError):
+    """The database cannot be opened or written; nothing was changed (HTTP 503)."""
+
+    status = 503
+    default_code = "database"
+
+
+class TooLargeError(ServerError):
+    """A request body or message over the size limit (HTTP 413)."""
+
+    status = 413
+    default_code = "too_large"

@@ -1,0 +1,86 @@
+"""The database tables (SQLAlchemy 2 declarative models); the schema itself is made by the Alembic
+migrations in ``thirtyone/server/migrations`` (run when the server starts).
+
+``game_tables``  one row a table: code, status, rules, seat count, the host token's hash, the first
+                 dealer, ``seq`` (actions stored so far), winner, the finished game's record
+``seats``        one row a seat: human or bot (with its level), display name, the token's hash
+``actions``      every action in order: ``(code, seq)`` with seq from 1, round, seat, notation and
+                 who played it (``player``, ``bot`` or ``timer``)
+``deals``        every round's deal: deck order, salt and commitment, and the ``seq`` after which
+                 it was dealt
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Base", "TableRow", "SeatRow", "ActionRow", "DealRow"]
+
+
+class Base(DeclarativeBase):
+    """The models' base."""
+
+
+class TableRow(Base):
+    """A table (``game_tables``)."""
+
+    __tablename__ = "game_tables"
+
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    preset: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[str] = mapped_column(Text)
+    players: Mapped[int] = mapped_column(Integer)
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """A seat (``seats``): ``kind`` is ``human`` or ``bot``; a human seat's ``name`` and
+    ``token_hash`` are set when someone joins."""
+
+    __tablename__ = "seats"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    """An action (``actions``), numbered ``seq`` 1, 2, 3, … per table."""
+
+    __tablename__ = "actions"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(80))
+    source: Mapped[str] = mapped_column(String(8))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DealRow(Base):
+    """A round's deal (``deals``): deck order (top first, card text), salt and commitment."""
+
+    __tablename__ = "deals"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck: Mapped[str] = mapped_column(Text)
+    salt: Mapped[str] = mapped_column(String(128))
+    commitment: Mapped[str] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,158 @@
+"""JSON forms of what the server sends: views, events, results, rules (plain dicts, lists, text,
+numbers, booleans and ``null``).
+
+Cards are their text (``"As"``, ``"Td"``), actions their notation (``"discard Td"``), hand values
+numbers (``30.5`` for 30½, R1.4). A card a viewer may not know is ``null`` (another player's stock
+draw, the face-down widow taken in the opening); a view never holds another player's hidden card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from thirtyone.cards import Card
+from thirtyone.engine import Game
+from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
+from thirtyone.rules import Rules
+from thirtyone.scoring import HandValue
+from thirtyone.views import PlayerView, SeatStatus
+
+__all__ = ["JSON", "cards", "value", "rules_json", "event_json", "result_json", "view_json", "spectator_view_json"]
+
+JSON = dict[str, Any]
+"""A JSON object."""
+
+
+def cards(items: Iterable[Card] | None) -> list[str] | None:
+    """Cards as a list of text (``["As", "Td"]``), ``None`` for ``None``."""
+    return None if items is None else [str(card) for card in items]
+
+
+def value(number: HandValue | None) -> int | float | None:
+    """A hand value as a JSON number: whole numbers as such, 30½ as ``30.5``."""
+    if number is None:
+        return None
+    if isinstance(number, Fraction) and number.denominator != 1:
+        return float(number)
+    return int(number)
+
+
+def rules_json(rules: Rules) -> JSON:
+    """Every rule option by name (``null`` for one that does not apply to the mode)."""
+    return dict(rules.options())
+
+
+def result_json(result: RoundResult) -> JSON:
+    """A round's result: ``hands`` and ``values`` by seat (``null`` where not shown), ``losses``
+    with the rule that charged them, ``remaining`` losses by seat after the round."""
+    return {
+        "round": result.round,
+        "dealer": result.dealer,
+        "end": result.end,
+        "knocker": result.knocker,
+        "blitz": list(result.blitz),
+        "hands": [cards(hand) for hand in result.hands],
+        "values": [value(number) for number in result.values],
+        "losses": [
+            {"seat": loss.seat, "lives": loss.lives, "rule": loss.rule, "reason": loss.reason} for loss in result.losses
+        ],
+        "remaining": list(result.remaining),
+        "eliminated": list(result.eliminated),
+        "saved_by_r2_6": result.saved_by_r2_6,
+        "turns": result.turns,
+    }
+
+
+def event_json(event: Event) -> JSON:
+    """One event of a round's history, as a viewer sees it (``event.for_seat(viewer)`` first)."""
+    if isinstance(event, RoundStarted):
+        return {
+            "type": "round_started",
+            "round": event.round,
+            "dealer": event.dealer,
+            "seats": list(event.seats),
+            "upcard": None if event.upcard is None else str(event.upcard),
+        }
+    if isinstance(event, Acted):
+        return {
+            "type": "acted",
+            "seat": event.seat,
+            "action": str(event.action),
+            "received": cards(event.received),
+            "private": event.private,
+        }
+    if isinstance(event, Reshuffled):
+        return {"type": "reshuffled", "stock_size": event.stock_size}
+    if isinstance(event, NewWidow):
+        return {"type": "new_widow", "set_aside": cards(event.set_aside), "widow": cards(event.widow)}
+    if isinstance(event, RoundEnded):
+        return {"type": "round_ended", "result": result_json(event.result)}
+    assert isinstance(event, GameOver)
+    return {"type": "game_over", "winner": event.winner}
+
+
+def _seat_json(status: SeatStatus) -> JSON:
+    return {
+        "seat": status.seat,
+        "remaining": status.remaining,
+        "lives": status.lives,
+        "on_grace": status.on_grace,
+        "out": status.out,
+        "has_looked": status.has_looked,
+        "known_cards": cards(status.known_cards),
+    }
+
+
+def view_json(view: PlayerView) -> JSON:
+    """A seat's :class:`~thirtyone.views.PlayerView`: everything that seat may know, nothing more.
+
+    Keys: ``seat``, ``players``, ``round``, ``dealer``, ``phase``, ``current_seat``, ``is_my_turn``,
+    ``hand`` (``null`` before the seat has looked, R6.6, or once it is out), ``hand_value``,
+    ``discard_top``, ``discard_size``, ``widow`` (face up only), ``widow_face_down``, ``stock_size``,
+    ``seats`` (each: ``seat``, ``remaining``, ``lives``, ``on_grace``, ``out``, ``has_looked``,
+    ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
+    events), ``last_result`` and ``legal_actions`` (notation; empty unless it is this seat's move).
+    """
+    return {
+        "seat": view.seat,
+        "players": view.players,
+        "round": view.round,
+        "dealer": view.dealer,
+        "phase": view.phase.value,
+        "current_seat": view.current_seat,
+        "is_my_turn": view.is_my_turn,
+        "hand": cards(view.hand),
+        "hand_value": value(view.hand_value),
+        "discard_top": None if view.discard_top is None else str(view.discard_top),
+        "discard_size": view.discard_size,
+        "widow": cards(view.widow),
+        "widow_face_down": view.widow_face_down,
+        "stock_size": view.stock_size,
+        "seats": [_seat_json(status) for status in view.seats],
+        "knocker": view.knocker,
+        "turn": view.turn,
+        "taken_from_pile": None if view.taken_from_pile is None else str(view.taken_from_pile),
+        "history": [event_json(event) for event in view.history],
+        "last_result": None if view.last_result is None else result_json(view.last_result),
+        "legal_actions": [str(action) for action in view.legal_actions],
+    }
+
+
+def spectator_view_json(game: Game) -> JSON:
+    """What anyone at the table may see: the keys of :func:`view_json`, with ``seat``, ``hand``,
+    ``hand_value`` and ``taken_from_pile`` ``null``, no legal actions, every private card in the
+    history ``null`` and the last result as shown at the table (R5.1: after a 31 only the 31)."""
+    data = view_json(game.view(game.active_seats[0] if game.active_seats else 0))
+    data.update(
+        seat=None,
+        is_my_turn=False,
+        hand=None,
+        hand_value=None,
+        taken_from_pile=None,
+        legal_actions=[],
+        history=[event_json(event.for_seat(-1)) for event in game.round_events()],
+        last_result=None if game.last_result is None else result_json(game.last_result.public()),
+    )
+    return data

@@ -1,0 +1,327 @@
+"""The table store: every read and write of the database, as plain synchronous methods (the
+server calls them on a worker thread) over the models of :mod:`thirtyone.server.models`.
+
+Each write is one transaction. An action is stored with the deals it led to and the table's new
+``seq`` together, guarded by the old ``seq`` (``UPDATE … WHERE seq = old``): when another writer
+got there first (a second server process on the same PostgreSQL database), nothing is written and
+:class:`StaleError` is raised, so the table reloads what is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from thirtyone.cards import format_cards, parse_cards
+from thirtyone.server.fair import Deal
+from thirtyone.server.models import ActionRow, DealRow, SeatRow, TableRow
+
+__all__ = ["Store", "TableData", "SeatData", "ActionData", "StaleError", "OPEN", "PLAYING", "FINISHED", "CLOSED"]
+
+OPEN = "open"
+"""Waiting for people to join its human seats."""
+PLAYING = "playing"
+"""Every seat taken; the game is on."""
+FINISHED = "finished"
+"""The game is over; its record is kept."""
+CLOSED = "closed"
+"""Closed by its host before the game ended; its (unfinished) record is kept."""
+
+
+class StaleError(Exception):
+    """The table's ``seq`` in the database is not the one the write expected: another writer
+    stored an action first (or the seat was taken meanwhile). Nothing was written."""
+
+
+@dataclass
+class SeatData:
+    """A seat: ``kind`` ``human`` or ``bot``, the bot's ``level``, the display ``name`` and the
+    token's hash (both ``None`` while a human seat is free)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        """True for a bot seat, or a human seat someone has joined."""
+        return self.kind == "bot" or self.token_hash is not None
+
+
+@dataclass(frozen=True)
+class ActionData:
+    """A stored action: its ``seq`` (from 1), round, seat, notation and source (``player``,
+    ``bot``, ``timer``)."""
+
+    seq: int
+    round: int
+    seat: int
+    action: str
+    source: str
+
+
+@dataclass
+class TableData:
+    """Everything stored about one table, deals and actions in order."""
+
+    code: str
+    status: str
+    preset: str
+    options: dict[str, Any]
+    players: int
+    host_token_hash: str
+    seats: list[SeatData]
+    created_at: datetime
+    first_dealer: int | None = None
+    seq: int = 0
+    winner: int | None = None
+    record: str | None = None
+    deals: list[Deal] = field(default_factory=list)
+    actions: list[ActionData] = field(default_factory=list)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class Store:
+    """Reads and writes tables in the database behind ``engine`` (already migrated).
+
+    Every method may raise :class:`sqlalchemy.exc.SQLAlchemyError` when the database cannot be
+    reached or written; then nothing was changed.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # ------------------------------------------------------------------------------ reading
+
+    def exists(self, code: str) -> bool:
+        """True when a table has this code."""
+        with Session(self.engine) as session:
+            return session.get(TableRow, code) is not None
+
+    def load(self, code: str) -> TableData | None:
+        """The table with this code, seats, deals and actions included; ``None`` if there is none."""
+        with Session(self.engine) as session:
+            row = session.get(TableRow, code)
+            if row is None:
+                return None
+            seats = session.scalars(select(SeatRow).where(SeatRow.table_code == code).order_by(SeatRow.seat))
+            deals = session.scalars(select(DealRow).where(DealRow.table_code == code).order_by(DealRow.round))
+            actions = session.scalars(select(ActionRow).where(ActionRow.table_code == code).order_by(ActionRow.seq))
+            return TableData(
+                code=row.code,
+                status=row.status,
+                preset=row.preset,
+                options=json.loads(row.rules),
+                players=row.players,
+                host_token_hash=row.host_token_hash,
+                seats=[SeatData(s.seat, s.kind, s.level, s.name, s.token_hash) for s in seats],
+                created_at=_utc(row.created_at),
+                first_dealer=row.first_dealer,
+                seq=row.seq,
+                winner=row.winner,
+                record=row.record,
+                deals=[Deal(d.round, parse_cards(d.deck), d.salt, d.commitment, d.seq) for d in deals],
+                actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
+            )
+
+    def codes(self, status: str) -> list[str]:
+        """The codes of the tables with this status, oldest first."""
+        with Session(self.engine) as session:
+            query = select(TableRow.code).where(TableRow.status == status).order_by(TableRow.created_at)
+            return list(session.scalars(query))
+
+    def lobby(self, status: str, limit: int) -> list[TableData]:
+        """Up to ``limit`` tables with this status, newest first, with their seats (no deals or actions)."""
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(
+                    select(TableRow).where(TableRow.status == status).order_by(TableRow.created_at.desc()).limit(limit)
+                )
+            )
+            codes = [row.code for row in rows]
+            seats: dict[str, list[SeatData]] = {code: [] for code in codes}
+            if codes:
+                query = select(SeatRow).where(SeatRow.table_code.in_(codes)).order_by(SeatRow.seat)
+                for s in session.scalars(query):
+                    seats[s.table_code].append(SeatData(s.seat, s.kind, s.level, s.name, s.token_hash))
+            return [
+                TableData(
+                    code=row.code,
+                    status=row.status,
+                    preset=row.preset,
+                    options=json.loads(row.rules),
+                    players=row.players,
+                    host_token_hash=row.host_token_hash,
+                    seats=seats[row.code],
+                    created_at=_utc(row.created_at),
+                    first_dealer=row.first_dealer,
+                    seq=row.seq,
+                    winner=row.winner,
+                )
+                for row in rows
+            ]
+
+    # ------------------------------------------------------------------------------ writing
+
+    def create(self, table: TableData) -> bool:
+        """Store a new table and its seats (status ``open``). False when the code is taken."""
+        now = _now()
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(
+                    TableRow(
+                        code=table.code,
+                        status=table.status,
+                        preset=table.preset,
+                        rules=json.dumps(table.options),
+                        players=table.players,
+                        host_token_hash=table.host_token_hash,
+                        seq=0,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+                session.flush()
+                for seat in table.seats:
+                    session.add(
+                        SeatRow(
+                            table_code=table.code,
+                            seat=seat.seat,
+                            kind=seat.kind,
+                            level=seat.level,
+                            name=seat.name,
+                            token_hash=seat.token_hash,
+                        )
+                    )
+        except IntegrityError:
+            return False
+        return True
+
+    def join(
+        self, code: str, seat: int, name: str, token_hash: str, start: tuple[int, Sequence[Deal]] | None = None
+    ) -> None:
+        """Give free human seat ``seat`` to ``name`` with the token's hash; with ``start`` (the first
+        dealer and the first deals) the game starts in the same transaction.
+
+        Raises:
+            StaleError: when the seat was taken meanwhile or the table is no longer open.
+        """
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            taken = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.token_hash.is_(None))
+                .values(name=name, token_hash=token_hash, joined_at=now)
+            )
+            if _rowcount(taken) != 1:
+                raise StaleError(f"seat {seat} of table {code} is no longer free")
+            values: dict[str, Any] = {"updated_at": now}
+            if start is not None:
+                values.update(status=PLAYING, first_dealer=start[0])
+                self._add_deals(session, code, start[1], now)
+            changed = session.execute(
+                update(TableRow).where(TableRow.code == code, TableRow.status == OPEN).values(**values)
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"table {code} is no longer open")
+
+    def append(
+        self,
+        code: str,
+        action: ActionData,
+        deals: Sequence[Deal],
+        finished: tuple[int, str] | None = None,
+    ) -> None:
+        """Store one action (its ``seq`` must be the table's ``seq`` + 1) with the deals it led to;
+        with ``finished`` (winner, record text) the table is finished in the same transaction.
+
+        Raises:
+            StaleError: when the table's ``seq`` is not ``action.seq - 1`` (another writer was first).
+        """
+        try:
+            self._append(code, action, deals, finished)
+        except IntegrityError:
+            raise StaleError(f"table {code} already has an action {action.seq} or its deal") from None
+
+    def _append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
+            if finished is not None:
+                values.update(status=FINISHED, winner=finished[0], record=finished[1])
+            moved = session.execute(
+                update(TableRow)
+                .where(TableRow.code == code, TableRow.seq == action.seq - 1, TableRow.status == PLAYING)
+                .values(**values)
+            )
+            if _rowcount(moved) != 1:
+                raise StaleError(f"table {code} is not at seq {action.seq - 1}")
+            session.add(
+                ActionRow(
+                    table_code=code,
+                    seq=action.seq,
+                    round=action.round,
+                    seat=action.seat,
+                    action=action.action,
+                    source=action.source,
+                    created_at=now,
+                )
+            )
+            self._add_deals(session, code, deals, now)
+
+    def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
+        """Store deals on their own (a table repairing a deal it lacked)."""
+        now = _now()
+        with Session(self.engine) as session, session.begin():
+            self._add_deals(session, code, deals, now)
+
+    def close(self, code: str, record: str | None) -> None:
+        """Close an open or playing table, keeping ``record`` (the unfinished game's, if it started).
+
+        Raises:
+            StaleError: when the table is finished or closed already.
+        """
+        with Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(TableRow)
+                .where(TableRow.code == code, TableRow.status.in_((OPEN, PLAYING)))
+                .values(status=CLOSED, record=record, updated_at=_now())
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"table {code} is not open or playing")
+
+    @staticmethod
+    def _add_deals(session: Session, code: str, deals: Sequence[Deal], now: datetime) -> None:
+        for deal in deals:
+            session.add(
+                DealRow(
+                    table_code=code,
+                    round=deal.round,
+                    deck=format_cards(deal.deck),
+                    salt=deal.salt,
+                    commitment=deal.commitment,
+                    seq=deal.seq,
+                    created_at=now,
+                )
+            )
+
+
+def _rowcount(result: Any) -> int:
+    count: int = result.rowcount
+    return count

@@ -1,0 +1,455 @@
+"""Live play over WebSockets: a whole game of two people and a bot; every message one seat gets
+holds no card it may not know; deals are committed to before they are dealt and verify; bad
+actions and bad messages get an error naming the rule, to that client only, and change nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
+
+from test_server_support import (
+    Player,
+    SocketClosedError,
+    basic_choice,
+    card_texts,
+    create,
+    db_rows,
+    hello,
+    join,
+    make_app,
+    nothing_more,
+    receive,
+)
+from thirtyone.cards import full_deck
+from thirtyone.engine import Game
+from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.server.serialize import result_json, spectator_view_json, view_json
+from thirtyone.server.store import Store
+
+# ---------------------------------------------------------------------------------------------- a whole game
+
+
+@dataclass
+class Played:
+    code: str
+    players: dict[int, Player]
+    watcher: Player
+    record: GameRecord
+    actions: int
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    """Two people (seats 0 and 1, played by the basic bot's choices from their views) and an easy
+    bot (seat 2), lives=1, played to the end; a spectator watches."""
+    db = tmp_path_factory.mktemp("game") / "game.db"
+    with TestClient(make_app(db, messages_per_second=1000.0, message_burst=1000)) as client:
+        created = create(client, ["human", "human", "easy"], name="Ann", lives=1)
+        code = created["code"]
+        with (
+            client.websocket_connect(f"/ws/tables/{code}") as ws0,
+            client.websocket_connect(f"/ws/tables/{code}") as ws1,
+            client.websocket_connect(f"/ws/tables/{code}") as wsw,
+        ):
+            ann = hello(ws0, created["token"], 0)
+            assert ann.state is not None
+            assert ann.state["view"] is None  # not started: nothing to see yet
+            watcher = hello(wsw, None, None)
+            ben_seat = join(client, code, "Ben")
+            ben = hello(ws1, ben_seat["token"], 1)
+            players = {0: ann, 1: ben}
+            seq, actions = -1, 0
+            while True:
+                states = {seat: player.settle(seq) for seat, player in players.items()}
+                watched = watcher.settle(seq)
+                seq = states[0]["seq"]
+                assert states[1]["seq"] == seq == watched["seq"]
+                if states[0]["view"]["phase"] == "over":
+                    break
+                mover = players[states[0]["view"]["current_seat"]]
+                mover.act(basic_choice(mover.state or {}, seed=seq))
+                ack = mover.until("ack")
+                assert ack["seq"] == seq + 1
+                actions += 1
+                assert actions < 2000
+            assert states[0]["table"]["status"] == "finished"
+            response = client.get(f"/api/tables/{code}/record")
+            assert response.status_code == 200
+            assert response.headers["content-disposition"] == f'attachment; filename="thirtyone-{code}.toml"'
+            record = GameRecord.loads(response.text)
+            assert db_rows(db, "SELECT count(*), max(seq) FROM actions WHERE table_code = ?", code) == [
+                (record.action_count, record.action_count)
+            ]
+            yield Played(code, players, watcher, record, actions)
+
+
+def test_a_whole_game_of_two_people_and_a_bot(played: Played) -> None:
+    record = played.record
+    assert record.is_finished
+    game = record.replay()  # every action legal, every result as the record says
+    assert game.is_over
+    final = played.players[0].state
+    assert final is not None
+    assert final["view"]["phase"] == "over"
+    assert final["table"]["winner"] == game.winner
+    assert final["table"]["record_path"] == f"/api/tables/{played.code}/record"
+    assert record.seats == ("Ann", "Ben", "Cy")
+    bot_actions = sum(1 for rnd in record.rounds for seat, _ in rnd.actions if seat == 2)
+    assert bot_actions > 0
+    assert played.actions + bot_actions == record.action_count
+    assert len(record.rounds) >= 2
+
+
+def seat_views(record: GameRecord, seat: int | None) -> dict[int, tuple[dict[str, Any], set[str], Game]]:
+    """For each seq: the view the seat must get, the cards it may not know, and the game (a copy)."""
+    views: dict[int, tuple[dict[str, Any], set[str], Game]] = {}
+    for seq, game in enumerate(record.replay_steps()):
+        if seat is None:
+            view = spectator_view_json(game)
+            public = set(game.discard_pile) | (set(game.widow) if game.widow_face_up else set())
+            for other in range(game.players):
+                public |= set(game.known_cards(other))
+            hidden = {str(card) for card in full_deck(game.rules.deck) if card not in public}
+        else:
+            view = view_json(game.view(seat))
+            hidden = {str(card) for card in game.unseen_by(seat)}
+        views[seq] = (json.loads(json.dumps(view)), hidden, game.copy())
+    return views
+
+
+def leaks(messages: list[dict[str, Any]], expected: dict[int, tuple[dict[str, Any], set[str], Game]]) -> list[str]:
+    """Every card in ``messages`` its receiver may not know (results of ended rounds and the reveals
+    of their decks aside, which are checked against what the rules show), and every view that is
+    not exactly the engine's view for that seq."""
+    found: list[str] = []
+    pending: list[dict[str, Any]] = []
+    for message in messages:
+        if message["type"] == "ack":  # the sender's own action echoed back
+            continue
+        if message["type"] != "state":
+            pending.append(message)
+            continue
+        seq = message["seq"]
+        if message["view"] is None:
+            assert not pending or all(not list(card_texts(m)) for m in pending)
+            pending = []
+            continue
+        view, hidden, game = expected[seq]
+        if message["view"] != view:
+            found.append(f"seq {seq}: the view is not the engine's view for this seat")
+        current = dict(message["view"])
+        current.pop("last_result")  # the previous round's, checked by the equality above
+        current["history"] = [event for event in current["history"] if event["type"] != "round_ended"]
+        for card in set(card_texts(current)) & hidden:
+            found.append(f"seq {seq}: state shows {card}")
+        for card in set(card_texts(message["table"])):
+            found.append(f"seq {seq}: table shows {card}")
+        for earlier in pending:
+            if earlier["type"] == "round_end":
+                number = earlier["round"]
+                result = game.round_logs[number - 1].result
+                if result is None:
+                    found.append(f"seq {seq}: round {number}'s deck revealed before it ended")
+                elif earlier["result"] != json.loads(json.dumps(result_json(result.public()))):
+                    found.append(f"seq {seq}: round {number}'s result is not the public one")
+            else:
+                found.extend(f"seq {seq}: {earlier['type']} shows {card}" for card in card_texts(earlier))
+        pending = []
+    return found
+
+
+def test_no_message_to_a_seat_holds_a_card_it_may_not_know(played: Played) -> None:
+    for seat in (0, 1):
+        messages = played.players[seat].messages
+        assert sum(1 for m in messages if m["type"] == "state") > played.record.action_count // 2
+        expected = seat_views(played.record, seat)
+        assert leaks(messages, expected) == []
+    # the check itself finds a planted card: seat 1's hand in a message to seat 0
+    expected = seat_views(played.record, 0)
+    state = next(m for m in played.players[0].messages if m["type"] == "state" and m["view"] and m["seq"] > 3)
+    game = expected[state["seq"]][2]
+    other = str(game.hand(1)[0])
+    planted = json.loads(json.dumps(state))
+    planted["view"]["history"].append({"type": "acted", "seat": 1, "action": "draw stock", "received": [other]})
+    assert leaks([planted], expected)
+    planted = json.loads(json.dumps(state))
+    planted["view"]["seats"][1]["known_cards"] = [other]
+    assert any(other in line for line in leaks([planted], expected))
+
+
+def test_a_spectator_sees_public_information_only(played: Played) -> None:
+    messages = played.watcher.messages
+    expected = seat_views(played.record, None)
+    assert leaks(messages, expected) == []
+    assert all(m["view"]["hand"] is None for m in messages if m["type"] == "state" and m["view"])
+
+
+def test_every_deal_is_committed_before_it_is_dealt_and_verifies(played: Played) -> None:
+    record = played.record
+    assert record.check_commitments() == len(record.rounds)
+    for player in [*played.players.values(), played.watcher]:
+        published: dict[int, str] = {}
+        for message in player.messages:
+            if message["type"] == "deal":
+                published[message["round"]] = message["commitment"]
+                assert not list(card_texts(message))
+            elif message["type"] == "round_end":
+                number = message["round"]
+                assert message["commitment"] == published[number]
+                assert deal_commitment(message["salt"], tuple(record.rounds[number - 1].deck)) == published[number]
+                assert message["deck"] == " ".join(map(str, record.rounds[number - 1].deck))
+            elif message["type"] == "state" and message["view"] is not None:
+                if message["view"]["round"] not in published:  # connected after the deal: it comes along
+                    assert message["table"]["commitment"] is not None, "a deal shown before its commitment"
+                    published[message["view"]["round"]] = message["table"]["commitment"]
+                if message["view"]["phase"] != "over":
+                    assert message["table"]["commitment"] == published[message["view"]["round"]]
+        assert published == {rnd.round: rnd.commitment for rnd in record.rounds}
+
+
+# ---------------------------------------------------------------------------------------------- bad input
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "play.db"
+
+
+def two_people(client: TestClient) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    created = create(client, ["human", "human"], name="Ann")
+    second = join(client, created["code"], "Ben")
+    return created["code"], created, second
+
+
+def connect(client: TestClient, stack: Any, code: str, token: str | None, seat: int | None) -> Player:
+    ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{code}"))
+    return hello(ws, token, seat)
+
+
+def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        ben = connect(client, stack, code, ben_seat["token"], 1)
+        ann.until("table")  # Ben connected
+        state = ann.state
+        assert state is not None
+        mover, waiter = (ann, ben) if state["view"]["current_seat"] == 0 else (ben, ann)
+        before = mover.state
+        assert before is not None
+        seq = before["seq"]
+
+        def refused(player: Player, payload: dict[str, Any] | str, code_word: str) -> dict[str, Any]:
+            if isinstance(payload, str):
+                player.ws.send_text(payload)
+            else:
+                player.ws.send_json(payload)
+            message = player.next()
+            assert message["type"] == "error", message
+            assert message["code"] == code_word, message
+            return message
+
+        out_of_turn = refused(waiter, {"type": "action", "action": "draw stock", "seq": seq}, "not_your_turn")
+        assert out_of_turn["message"].startswith("R2.1: it is ")
+        other = refused(
+            waiter, {"type": "action", "action": "draw stock", "seq": seq, "seat": mover.seat}, "not_your_seat"
+        )
+        assert "cannot act for seat" in other["message"]
+        assert refused(mover, {"type": "action", "action": "fly away", "seq": seq}, "bad_action")["message"].startswith(
+            "cannot read action"
+        )
+        assert refused(mover, {"type": "action", "action": "pass", "seq": seq}, "illegal_action")["message"].startswith(
+            "R4.1"
+        )
+        stale = refused(mover, {"type": "action", "action": "draw stock", "seq": seq - 1}, "stale")
+        assert f"table {code} is at seq {seq}" in stale["message"]
+        assert mover.next()["type"] == "state"  # the current state comes with it
+        refused(mover, {"type": "action", "action": "draw stock"}, "bad_message")
+        refused(mover, {"type": "action", "action": 7, "seq": seq}, "bad_message")
+        refused(mover, {"type": "action", "action": "draw stock", "seq": True}, "bad_message")
+        refused(mover, "not json", "bad_input")
+        refused(mover, "[1, 2]", "bad_input")
+        refused(mover, "{}", "bad_input")
+        refused(mover, {"type": "dance"}, "bad_message")
+        refused(mover, {"type": "hello", "token": ann_seat["token"]}, "bad_message")
+        mover.ws.send_bytes(b"\x00\x01")
+        assert mover.next()["code"] == "bad_input"
+        refused(mover, {"type": "ping", "padding": "x" * 5000}, "too_large")
+        # R4.2: take the pile's top card, then try to discard it
+        mover.act("draw pile")
+        assert mover.until("ack")["seq"] == seq + 1
+        taken = mover.until("state")["view"]["taken_from_pile"]
+        illegal = refused(mover, {"type": "action", "action": f"discard {taken}", "seq": seq + 1}, "illegal_action")
+        assert illegal["message"].startswith("R4.2: cannot discard the card just taken from the discard pile")
+        mover.ws.send_json({"type": "sync"})
+        after = mover.until("state")
+        assert after["seq"] == seq + 1
+        assert after["view"]["taken_from_pile"] == taken
+        assert after["view"]["hand"] == mover.messages[-1]["view"]["hand"]
+        mover.ws.send_json({"type": "ping"})
+        assert mover.next() == {"type": "pong"}
+        # the other client heard of none of it: just the one action's state
+        heard = waiter.next()
+        assert (heard["type"], heard["seq"]) == ("state", seq + 1)
+        nothing_more(waiter.ws)
+        assert db_rows(db, "SELECT seq, action FROM actions WHERE table_code = ?", code) == [(seq + 1, "draw pile")]
+
+
+def test_rate_limit_per_connection(db: Path) -> None:
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db, messages_per_second=0.5, message_burst=5)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        ben = connect(client, stack, code, ben_seat["token"], 1)
+        ann.until("table")
+        for _ in range(12):
+            ann.ws.send_json({"type": "ping"})
+        replies = [ann.next() for _ in range(4)]  # hello took one token of the burst
+        assert replies == [{"type": "pong"}] * 4
+        limited = ann.next()
+        assert limited["code"] == "rate_limited"
+        assert "at most 0.5 a second" in limited["message"]
+        nothing_more(ann.ws)  # one error a second at most; the rest are dropped quietly
+        ben.ws.send_json({"type": "ping"})
+        assert ben.next() == {"type": "pong"}  # the others are served as ever
+
+
+def test_a_silent_connection_is_closed(db: Path) -> None:
+    with TestClient(make_app(db, hello_timeout=0.2)) as client:
+        code = create(client, ["human", "human"])["code"]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            ws.send_json({"type": "ping"})
+            assert receive(ws)["code"] == "no_hello"
+            assert receive(ws)["code"] == "hello_timeout"
+            with pytest.raises(SocketClosedError) as closed:
+                receive(ws)
+            assert closed.value.code == 4408
+
+
+def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Store.append
+
+    def slow_append(self: Store, *args: Any, **kwargs: Any) -> None:
+        time.sleep(0.3)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append", slow_append)
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        ben = connect(client, stack, code, ben_seat["token"], 1)
+        for step in range(4):
+            state = ann.settle(step - 1)
+            mover = ann if state["view"]["current_seat"] == 0 else ben
+            mover.settle(step - 1)
+            mover.act(basic_choice(mover.state or {}))
+            ack = mover.until("ack")
+            rows = db_rows(db, "SELECT action FROM actions WHERE table_code = ? AND seq = ?", code, ack["seq"])
+            assert rows == [(ack["action"],)]
+
+
+def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Store.append
+    failures = [1]
+
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> None:
+        if failures:
+            failures.pop()
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append", flaky)
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        ben = connect(client, stack, code, ben_seat["token"], 1)
+        ann.until("table")
+        state = ann.state
+        assert state is not None
+        mover, waiter = (ann, ben) if state["view"]["current_seat"] == 0 else (ben, ann)
+        before = mover.state
+        assert before is not None
+        mover.act("draw stock")
+        failed = mover.next()
+        assert failed["type"] == "error"
+        assert failed["code"] == "database"
+        assert "disk I/O error" in failed["message"]
+        assert "nothing was changed" in failed["message"]
+        mover.ws.send_json({"type": "sync"})
+        again = mover.until("state")
+        assert again["seq"] == before["seq"]
+        assert again["view"] == before["view"]
+        nothing_more(waiter.ws)
+        mover.act("draw stock")  # the database is back
+        assert mover.until("ack")["seq"] == before["seq"] + 1
+        assert db_rows(db, "SELECT count(*) FROM actions") == [(1,)]
+
+
+# ---------------------------------------------------------------------------------------------- bots and the timer
+
+
+def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> None:
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db, turn_timer=0.3)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        ben = connect(client, stack, code, ben_seat["token"], 1)
+        ann.until("table")
+        state = ann.state
+        assert state is not None
+        assert state["table"]["turn_timer"] == 0.3
+        assert state["table"]["turn_deadline"] > time.time() - 1
+        mover = ann if state["view"]["current_seat"] == 0 else ben
+        mover.act("draw pile")
+        assert mover.until("ack")["seq"] == 1
+        taken = mover.until("state")["view"]["taken_from_pile"]
+        timed = mover.until("state", timeout=5)  # nobody acts: the timer discards for them
+        assert timed["seq"] == 2
+        played = timed["view"]["history"][-1]
+        assert played["seat"] == mover.seat
+        assert played["action"].startswith("discard ")
+        assert played["action"] != f"discard {taken}"  # R4.2
+        assert db_rows(db, "SELECT seq, source FROM actions WHERE table_code = ? ORDER BY seq", code) == [
+            (1, "player"),
+            (2, "timer"),
+        ]
+
+
+def test_bots_are_paced(db: Path) -> None:
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db, bot_delay=0.3)) as client, ExitStack() as stack:
+        created = create(client, ["human", "easy"], name="Ann")
+        ann = connect(client, stack, created["code"], created["token"], 0)
+        seq = -1
+        for _ in range(3):
+            state = ann.settle(seq)
+            seq = state["seq"]
+            if state["view"]["phase"] == "over":
+                break
+            ann.act(basic_choice(state))
+            ann.until("ack")
+            started = time.monotonic()
+            nxt = ann.until("state")
+            if nxt["view"]["current_seat"] == 1 and nxt["view"]["phase"] == "turn":
+                bot_state = ann.until("state")
+                assert time.monotonic() - started >= 0.25
+                assert bot_state["view"]["history"][-1]["seat"] == 1

@@ -1,0 +1,479 @@
+"""The server's small parts — names, tokens, codes, the rate limiter, settings, committed deals,
+the JSON of views, opening the database — and the helpers the other server tests share (a temp
+SQLite app, WebSocket clients that time out instead of hanging, views read back from JSON)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from thirtyone import Card, Game, Rules, parse_cards
+from thirtyone.actions import Action, parse_action
+from thirtyone.bots.basic import BasicBot
+from thirtyone.cards import full_deck
+from thirtyone.errors import RecordError
+from thirtyone.events import RoundResult
+from thirtyone.record import GameRecord, deal_commitment, salted_reshuffle
+from thirtyone.server import ServerSettings, create_app
+from thirtyone.server.errors import DatabaseError, InputError
+from thirtyone.server.fair import CommittedChance, new_deal
+from thirtyone.server.limits import (
+    RateLimiter,
+    check_name,
+    hash_token,
+    new_code,
+    new_token,
+    normalize_code,
+    token_matches,
+)
+from thirtyone.server.runner import default_action
+from thirtyone.server.serialize import result_json, spectator_view_json, view_json
+from thirtyone.views import Phase, PlayerView, SeatStatus
+
+CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def make_app(path: Path, **settings: Any) -> FastAPI:
+    """An app on the SQLite file ``path`` with bots that play at once (unless told otherwise)."""
+    settings.setdefault("bot_delay", 0.0)
+    return create_app(settings=ServerSettings(database_url=f"sqlite:///{path}", **settings))
+
+
+class SocketClosedError(Exception):
+    """The server closed the WebSocket (``code``)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"closed with code {code}")
+        self.code = code
+
+
+def receive(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message on a test WebSocket, failing after ``timeout`` seconds instead of hanging."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise SocketClosedError(message.get("code", 1000))
+    return json.loads(message["text"])
+
+
+def nothing_more(ws: Any, wait: float = 0.2) -> None:
+    """Check that no message is waiting (or arrives within ``wait`` seconds)."""
+    with pytest.raises(TimeoutError):
+        receive(ws, wait)
+
+
+def create(
+    client: TestClient, seats: list[str], *, preset: str = "scat", name: str | None = None, **options: Any
+) -> dict[str, Any]:
+    """Create a table with seats given as ``"human"`` or bot levels (``"easy"``); returns the answer."""
+    body: dict[str, Any] = {
+        "preset": preset,
+        "options": options,
+        "seats": [{"type": "human"} if seat == "human" else {"type": "bot", "level": seat} for seat in seats],
+    }
+    if name is not None:
+        body["name"] = name
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def join(client: TestClient, code: str, name: str, seat: int | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    response = client.post(f"/api/tables/{code}/join", json=body)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+@dataclass
+class Player:
+    """A test client's WebSocket with everything it received, and its latest state."""
+
+    ws: Any
+    seat: int | None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+
+    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = receive(self.ws, timeout)
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Messages until one of ``kind`` (returned); an unexpected error fails at once."""
+        while True:
+            message = self.next(timeout)
+            if message["type"] == kind:
+                return message
+            assert message["type"] != "error", message
+
+    def settle(self, after: int = -1, timeout: float = 10.0) -> dict[str, Any]:
+        """States until one past seq ``after`` in which the game waits for a person (bots play at
+        once) or is over; returns it."""
+        while True:
+            state = self.state
+            if state is not None and state["seq"] > after and state["view"] is not None and waits_for_person(state):
+                return state
+            self.next(timeout)
+
+    def act(self, action: str, seq: int | None = None, **extra: Any) -> None:
+        assert self.state is not None
+        self.ws.send_json(
+            {"type": "action", "action": action, "seq": self.state["seq"] if seq is None else seq, **extra}
+        )
+
+
+def waits_for_person(state: dict[str, Any]) -> bool:
+    view = state["view"]
+    if view["phase"] == "over" or state["table"]["status"] != "playing":
+        return True
+    return bool(state["table"]["seats"][view["current_seat"]]["kind"] == "human")
+
+
+def hello(ws: Any, token: str | None, seat: int | None) -> Player:
+    """Say hello on ``ws`` and read the welcome and the first state."""
+    ws.send_json({"type": "hello", "token": token} if token is not None else {"type": "hello"})
+    player = Player(ws, seat)
+    welcome = player.next()
+    assert welcome["type"] == "welcome", welcome
+    assert welcome["seat"] == seat
+    assert player.next()["type"] == "state"
+    return player
+
+
+def view_from_json(data: dict[str, Any], rules: Rules) -> PlayerView:
+    """A :class:`PlayerView` read back from its JSON (history and last result left out)."""
+
+    def cards(items: list[str] | None) -> tuple[Card, ...] | None:
+        return None if items is None else tuple(Card.parse(text) for text in items)
+
+    def card(text: str | None) -> Card | None:
+        return None if text is None else Card.parse(text)
+
+    return PlayerView(
+        seat=data["seat"],
+        players=data["players"],
+        rules=rules,
+        round=data["round"],
+        dealer=data["dealer"],
+        phase=Phase(data["phase"]),
+        current_seat=data["current_seat"],
+        hand=cards(data["hand"]),
+        hand_value=data["hand_value"],
+        discard_top=card(data["discard_top"]),
+        discard_size=data["discard_size"],
+        widow=cards(data["widow"]),
+        widow_face_down=data["widow_face_down"],
+        stock_size=data["stock_size"],
+        seats=tuple(
+            SeatStatus(
+                s["seat"],
+                s["remaining"],
+                s["lives"],
+                s["on_grace"],
+                s["out"],
+                s["has_looked"],
+                cards(s["known_cards"]) or (),
+            )
+            for s in data["seats"]
+        ),
+        knocker=data["knocker"],
+        turn=data["turn"],
+        taken_from_pile=card(data["taken_from_pile"]),
+        history=(),
+        last_result=None,
+        legal_actions=tuple(parse_action(text) for text in data["legal_actions"]),
+    )
+
+
+def basic_choice(state: dict[str, Any], seed: int = 0) -> str:
+    """What the ``basic`` bot plays from a received state (the view as JSON)."""
+    rules = Rules(**state["table"]["rules"])
+    view = view_from_json(state["view"], rules)
+    return str(BasicBot(seed).choose(view, view.legal_actions))
+
+
+def db_rows(path: Path, query: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Rows of ``query`` on the SQLite file, read with the standard library's sqlite3."""
+    with sqlite3.connect(path) as connection:
+        return list(connection.execute(query, args))
+
+
+def card_texts(value: Any) -> Iterator[str]:
+    """Every card text anywhere in a JSON value (in strings of cards or actions)."""
+    if isinstance(value, str):
+        for word in value.split():
+            if CARD.match(word):
+                yield word
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from card_texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_texts(item)
+
+
+def committed_game(
+    rules: Rules, players: int, policy: random.Random, *, force_reshuffle: bool = False
+) -> tuple[Game, CommittedChance]:
+    """A whole game dealt as a table deals (committed deals, salted reshuffles), played by
+    ``policy`` at random (with ``force_reshuffle``, drawing from the stock and never knocking
+    until the stock has been reshuffled once)."""
+    chance = CommittedChance(policy.randrange(players), {})
+    game = Game(rules, players, chance=chance)
+    while not game.is_over:
+        legal = game.legal_actions()
+        if force_reshuffle and not any(log.reshuffles for log in game.round_logs):
+            preferred = [
+                action for action in legal if str(action) in ("draw stock",) or str(action).startswith("discard")
+            ]
+            game.apply(preferred[0] if preferred else legal[0])
+        else:
+            game.apply(policy.choice(legal))
+    return game, chance
+
+
+def committed_record(game: Game, chance: CommittedChance) -> GameRecord:
+    """The record of a committed game, every deal's commitment and salt in it."""
+    record = GameRecord.from_game(game)
+    rounds = tuple(
+        dataclasses.replace(rnd, salt=chance.deals[rnd.round].salt, commitment=chance.deals[rnd.round].commitment)
+        for rnd in record.rounds
+    )
+    return dataclasses.replace(record, rounds=rounds)
+
+
+# ---------------------------------------------------------------------------------------------- limits
+
+
+def test_names_are_1_to_20_printable_characters() -> None:
+    assert check_name("  Ann  ") == "Ann"
+    assert check_name("x" * 20) == "x" * 20
+    assert check_name("Zoë 🂡") == "Zoë 🂡"
+    for bad, words in (
+        ("", "1 to 20"),
+        ("   ", "1 to 20"),
+        ("x" * 21, "at most 20"),
+        ("A\nB", "printable"),
+        ("a\x00", "printable"),
+    ):
+        with pytest.raises(InputError, match=words):
+            check_name(bad)
+    with pytest.raises(InputError, match="text"):
+        check_name(7)
+
+
+def test_tokens_are_random_hashed_and_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens = {new_token() for _ in range(50)}
+    assert len(tokens) == 50
+    assert all(len(token) >= 43 for token in tokens)
+    token = next(iter(tokens))
+    stored = hash_token(token)
+    assert stored != token
+    assert len(stored) == 64
+    assert token not in stored
+    assert token_matches(token, stored)
+    assert not token_matches(token[:-1] + ("A" if token[-1] != "A" else "B"), stored)
+    assert not token_matches(token, None)
+    calls: list[tuple[str, str]] = []
+    import secrets
+
+    real = secrets.compare_digest
+    monkeypatch.setattr(secrets, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
+    assert token_matches(token, stored)
+    assert calls == [(stored, stored)]
+
+
+def test_codes_are_short_readable_and_normalized() -> None:
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) > 190
+    assert all(len(code) == 6 and not set(code) & set("01ILO") for code in codes)
+    assert normalize_code("ab-c2 3d") == "ABC23D"
+
+
+def test_rate_limiter_allows_a_burst_then_the_rate() -> None:
+    now = [0.0]
+    limiter = RateLimiter(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [limiter.allow() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5  # one token back
+    assert [limiter.allow() for _ in range(2)] == [True, False]
+    now[0] += 100.0  # never more than the burst
+    assert sum(limiter.allow() for _ in range(10)) == 3
+
+
+def test_settings_are_checked() -> None:
+    for kwargs, words in (
+        ({"bot_delay": -1}, "bot_delay"),
+        ({"bot_delay": 61}, "bot_delay"),
+        ({"turn_timer": 0}, "turn_timer"),
+        ({"turn_timer": float("nan")}, "turn_timer"),
+        ({"max_message_bytes": 10}, "max_message_bytes"),
+        ({"database_url": " "}, "database_url"),
+    ):
+        with pytest.raises(InputError, match=words):
+            ServerSettings(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------------- fair shuffles
+
+
+def test_a_new_deal_commits_to_its_deck_and_a_secret_salt() -> None:
+    deal = new_deal(full_deck(52), 1, 0)
+    assert sorted(deal.deck) == sorted(full_deck(52))
+    assert re.fullmatch(r"[0-9a-f]{64}", deal.salt)
+    assert re.fullmatch(r"[0-9a-f]{64}", deal.commitment)
+    assert deal.commitment == deal_commitment(deal.salt, deal.deck)
+    assert deal.commitment != deal_commitment(deal.salt, deal.deck[1:] + deal.deck[:1])
+    assert new_deal(full_deck(52), 1, 0).salt != deal.salt
+
+
+def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> None:
+    chance = CommittedChance(1, {})
+    game = Game(Rules.preset("scat"), 3, chance=chance)
+    first = chance.take_new()
+    assert [deal.round for deal in first] == list(range(1, game.round + 1))
+    assert chance.take_new() == []
+    again = CommittedChance(1, {deal.round: deal for deal in first})
+    replayed = Game(Rules.preset("scat"), 3, chance=again)
+    assert again.take_new() == []
+    assert replayed.view(0) == game.view(0)
+    orders = [salted_reshuffle(first[0].salt, full_deck(32), 1), again.reshuffle_order(full_deck(32), 1)]
+    assert orders[0] == orders[1] != list(full_deck(32))
+
+
+def test_committed_games_give_records_that_verify() -> None:
+    game, chance = committed_game(Rules.preset("scat", lives=1), 2, random.Random(3), force_reshuffle=True)
+    record = GameRecord.loads(committed_record(game, chance).dumps())
+    assert any(rnd.reshuffles for rnd in record.rounds)
+    assert record.check_commitments() == len(record.rounds)
+    assert record.replay().events == game.events
+    with pytest.raises(RecordError, match="no commitment"):
+        GameRecord.from_game(game).check_commitments()
+
+
+# ---------------------------------------------------------------------------------------------- JSON
+
+
+def test_views_as_json_hold_what_the_seat_may_know_and_read_back() -> None:
+    game = Game(Rules.preset("scat"), 3, seed=11)
+    game.apply("draw stock")
+    seat = game.current_seat
+    assert seat is not None
+    data = json.loads(json.dumps(view_json(game.view(seat))))
+    assert data["hand"] == [str(card) for card in game.hand(seat)]
+    assert data["phase"] == "discard"
+    assert data["legal_actions"][0].startswith("discard")
+    drawn = data["history"][-1]
+    assert drawn == {
+        "type": "acted",
+        "seat": seat,
+        "action": "draw stock",
+        "received": [drawn["received"][0]],
+        "private": True,
+    }
+    other = json.loads(json.dumps(view_json(game.view((seat + 1) % 3))))
+    assert other["history"][-1]["received"] is None  # another's stock draw is hidden
+    assert other["legal_actions"] == []
+    assert other["hand"] == [str(card) for card in game.hand((seat + 1) % 3)]
+    assert view_from_json(data, game.rules) == dataclasses.replace(game.view(seat), history=(), last_result=None)
+    public = spectator_view_json(game)
+    assert public["hand"] is None
+    assert public["legal_actions"] == []
+    assert public["history"][-1]["received"] is None
+    assert not set(card_texts(public)) & {str(card) for s in range(3) for card in game.hand(s)}
+
+
+def test_half_points_and_hidden_blitz_hands_in_results() -> None:
+    result = RoundResult(
+        round=2, dealer=0, end="blitz", knocker=None, blitz=(1,),
+        hands=(parse_cards("7h 7s 7d"), parse_cards("As Ks Qs"), parse_cards("2c 3d 4h")),
+        values=(__import__("fractions").Fraction(61, 2), 31, 4),
+        losses=(), remaining=(2, 3, 2), eliminated=(), saved_by_r2_6=False, turns=4,
+    )  # fmt: skip
+    assert result_json(result)["values"] == [30.5, 31, 4]
+    public = result_json(result.public())
+    assert public["hands"] == [None, ["As", "Ks", "Qs"], None]  # R5.1: only the 31 is shown
+    assert result_json(result.for_seat(0))["hands"][0] == ["7h", "7s", "7d"]
+
+
+def test_the_timer_default_is_legal_and_never_the_card_taken_from_the_pile() -> None:
+    for seed in range(30):
+        game = Game(Rules.preset("scat"), 3, seed=seed)
+        game.apply("draw pile")
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        action: Action = default_action(view)
+        assert action in view.legal_actions
+        assert str(action) != f"discard {view.taken_from_pile}"
+        game.apply(action)
+
+
+# ---------------------------------------------------------------------------------------------- the database
+
+
+def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="does not exist"):
+        create_app(f"sqlite:///{tmp_path}/missing/t.db")
+    with pytest.raises(DatabaseError, match="in-memory"):
+        create_app("sqlite://")
+    with pytest.raises(DatabaseError, match="cannot read the database URL"):
+        create_app("not a url")
+    with pytest.raises(DatabaseError, match=r"driver is not installed|cannot open"):
+        create_app("mysql+nosuchdriver://u@h/d")
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    with pytest.raises(DatabaseError, match="tables of something else"):
+        create_app(f"sqlite:///{other}")
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(DatabaseError, match="cannot open the database"):
+        create_app(f"sqlite:///{garbage}")
+
+
+def test_the_schema_is_made_by_the_migration_and_is_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    make_app(path)
+    make_app(path)  # a second start migrates nothing
+    tables = {row[0] for row in db_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"game_tables", "seats", "actions", "deals", "alembic_version"} <= tables
+    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0001",)]
+    assert db_rows(path, "PRAGMA journal_mode") == [("wal",)]
+
+
+def test_the_core_imports_none_of_the_server_libraries() -> None:
+    core = ["cards", "rules", "scoring", "actions", "events", "chance", "engine", "views", "record", "errors"]
+    code = (
+        "import sys\n"
+        + "".join(f"import thirtyone.{name}\n" for name in core)
+        + "import thirtyone.cli\n"
+        + "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'fastapi', 'sqlalchemy', 'alembic', 'uvicorn', "
+        "'starlette', 'pydantic', 'httpx'})\n" + "print(','.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
