@@ -3,6 +3,7 @@ through a replay, and every kind of corrupt or illegal record giving a one-line 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import tomllib
@@ -21,6 +22,7 @@ from thirtyone.record import (
     V1_OPTIONS,
     VERSION,
     GameRecord,
+    deal_commitment,
     format_action,
     parse_record_action,
 )
@@ -153,7 +155,7 @@ def test_dumps_writes_the_documented_keys(finished: Game, finished_text: str) ->
     lines = finished_text.splitlines()
     assert lines[0].startswith("#")
     assert lines[1] == f'format = "{FORMAT}"'
-    assert lines[2] == f"version = {VERSION}"
+    assert lines[2] == "version = 1"  # no commitments: the oldest version that holds it
     data = tomllib.loads(finished_text)
     assert data["seats"] == ["Ann", "Ben", "Cy"]
     assert set(data["rules"]) == {"preset", *OPTIONS}
@@ -368,8 +370,10 @@ def test_not_a_record() -> None:
 
 
 def test_unknown_version(finished_text: str) -> None:
-    message = record_error(finished_text.replace("version = 1", "version = 2"))
-    assert message == "record version 2 is not supported: this thirtyone reads version 1; upgrade thirtyone"
+    message = record_error(finished_text.replace("version = 1", f"version = {VERSION + 1}"))
+    assert message == (
+        f"record version {VERSION + 1} is not supported: this thirtyone reads versions 1, 2; upgrade thirtyone"
+    )
     assert "must be a whole number" in record_error(finished_text.replace("version = 1", 'version = "1"'))
 
 
@@ -749,3 +753,19 @@ def test_corrupted_text_gives_only_record_errors(finished_text: str, data: st.Da
     except RecordError as error:
         message = str(error)
     assert "\n" not in message
+
+
+def test_version_2_holds_commitments_and_version_1_refuses_them(finished: Game) -> None:
+    record = GameRecord.from_game(finished)
+    salt = "0f" * 32
+    rounds = tuple(
+        dataclasses.replace(rnd, salt=salt, commitment=deal_commitment(salt, rnd.deck)) for rnd in record.rounds
+    )
+    committed = dataclasses.replace(record, rounds=rounds)
+    text = committed.dumps()
+    assert "version = 2\n" in text
+    assert GameRecord.loads(text) == committed
+    assert GameRecord.loads(text).check_commitments() == len(rounds)
+    message = record_error(text.replace("version = 2\n", "version = 1\n"))
+    assert message == "round 1: commitment and salt are version-2 keys; write version = 2"
+    assert GameRecord.loads(record.dumps().replace("version = 1\n", "version = 2\n")) == record

@@ -34,7 +34,7 @@ True
 >>> GameRecord.loads(text.replace("version = 1", "version = 7"))
 Traceback (most recent call last):
 ...
-thirtyone.errors.RecordError: record version 7 is not supported: this thirtyone reads version 1; upgrade thirtyone
+thirtyone.errors.RecordError: record version 7 is not supported: this thirtyone reads versions 1, 2; upgrade thirtyone
 """
 
 from __future__ import annotations
@@ -77,9 +77,10 @@ __all__ = [
 
 FORMAT: Final = "thirtyone-record"
 """The value of the ``format`` key of every record."""
-VERSION: Final = 1
-"""The version this library writes."""
-SUPPORTED_VERSIONS: Final = (1,)
+VERSION: Final = 2
+"""The newest version this library writes: 2 for a record whose rounds hold commitments and salts
+(``thirtyone serve``'s provably fair shuffles), else 1, so that older readers still read it."""
+SUPPORTED_VERSIONS: Final = (1, 2)
 """The versions this library reads."""
 V1_OPTIONS: Final = (
     "mode", "deck", "lives", "grace_life", "three_of_a_kind", "three_aces", "straight_flush", "knock_penalty",
@@ -91,7 +92,8 @@ default to the old behaviour; a record that omits it gets that default (``Rules`
 
 _ENDS: Final = frozenset(get_args(RoundEnd))
 _TOP_KEYS: Final = ("format", "version", "event", "date", "comment", "seats", "rules", "outcome", "rounds")
-_ROUND_KEYS: Final = ("round", "dealer", "deck", "commitment", "salt", "reshuffles", "actions", "result")
+_ROUND_KEYS: Final = ("round", "dealer", "deck", "reshuffles", "actions", "result")
+_ROUND_KEYS_V2: Final = ("round", "dealer", "deck", "commitment", "salt", "reshuffles", "actions", "result")
 DEAL_COMMITMENT_PREFIX: Final = "thirtyone-deal/1"
 """The first word of the canonical text a deal's commitment hashes (see :func:`deal_commitment`)."""
 RESHUFFLE_PREFIX: Final = "thirtyone-reshuffle/1"
@@ -247,10 +249,11 @@ class GameRecord:
 
         :meth:`loads` reads it back to an equal record.
         """
+        version = 2 if any(rnd.commitment is not None for rnd in self.rounds) else 1
         out = [
-            f"# Thirty-One game record ({FORMAT}, version {VERSION}); the format: docs/record-format.md",
+            f"# Thirty-One game record ({FORMAT}, version {version}); the format: docs/record-format.md",
             f"format = {_toml_str(FORMAT)}",
-            f"version = {VERSION}",
+            f"version = {version}",
         ]
         for key, text in (("event", self.event), ("date", self.date), ("comment", self.comment)):
             if text is not None:
@@ -715,7 +718,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
     if version not in SUPPORTED_VERSIONS:
         readable = ", ".join(map(str, SUPPORTED_VERSIONS))
         raise RecordError(
-            f"record version {version} is not supported: this thirtyone reads version {readable}; upgrade thirtyone"
+            f"record version {version} is not supported: this thirtyone reads versions {readable}; upgrade thirtyone"
         )
     _keys(data, _TOP_KEYS, "")
     seats = tuple(
@@ -735,7 +738,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         places = _ints(_need(outcome, "places", "outcome"), "outcome: places")
     rounds_data = _list(_need(data, "rounds", ""), "rounds")
     rounds = tuple(
-        _parse_round(_table(item, f"round {index}"), index, rules, len(seats))
+        _parse_round(_table(item, f"round {index}"), index, rules, len(seats), version)
         for index, item in enumerate(rounds_data, 1)
     )
     return GameRecord(
@@ -777,9 +780,11 @@ def _parse_rules(table: Mapping[str, Any]) -> tuple[str, Rules]:
         raise RecordError(f"rules: {error}") from None
 
 
-def _parse_round(table: Mapping[str, Any], index: int, rules: Rules, players: int) -> RoundRecord:
+def _parse_round(table: Mapping[str, Any], index: int, rules: Rules, players: int, version: int) -> RoundRecord:
     where = f"round {index}"
-    _keys(table, _ROUND_KEYS, where)
+    if version == 1 and ("commitment" in table or "salt" in table):
+        raise RecordError(f"{where}: commitment and salt are version-2 keys; write version = 2")
+    _keys(table, _ROUND_KEYS_V2 if version >= 2 else _ROUND_KEYS, where)
     number = _int(_need(table, "round", where), f"{where}: round")
     if number != index:
         raise RecordError(f"{where}: its number is {number}; rounds are numbered 1, 2, 3 … in order")
