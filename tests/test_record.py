@@ -764,6 +764,7 @@ def test_version_2_holds_commitments_and_version_1_refuses_them(finished: Game) 
     committed = dataclasses.replace(record, rounds=rounds)
     text = committed.dumps()
     assert "version = 2\n" in text
+    assert (committed.version, record.version) == (2, 1)
     assert GameRecord.loads(text) == committed
     assert GameRecord.loads(text).check_commitments() == len(rounds)
     message = record_error(text.replace("version = 2\n", "version = 1\n"))

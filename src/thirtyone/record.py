@@ -242,6 +242,11 @@ class GameRecord:
         """The results of the rounds that have ended, in order."""
         return tuple(rnd.result for rnd in self.rounds if rnd.result is not None)
 
+    @property
+    def version(self) -> int:
+        """The format version that holds this record: 2 when a round holds a commitment, else 1."""
+        return 2 if any(rnd.commitment is not None for rnd in self.rounds) else 1
+
     # ------------------------------------------------------------------------------ text
 
     def dumps(self) -> str:
@@ -249,11 +254,10 @@ class GameRecord:
 
         :meth:`loads` reads it back to an equal record.
         """
-        version = 2 if any(rnd.commitment is not None for rnd in self.rounds) else 1
         out = [
-            f"# Thirty-One game record ({FORMAT}, version {version}); the format: docs/record-format.md",
+            f"# Thirty-One game record ({FORMAT}, version {self.version}); the format: docs/record-format.md",
             f"format = {_toml_str(FORMAT)}",
-            f"version = {version}",
+            f"version = {self.version}",
         ]
         for key, text in (("event", self.event), ("date", self.date), ("comment", self.comment)):
             if text is not None:

@@ -23,7 +23,7 @@ from rich.text import Text
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError, ThirtyOneError
-from thirtyone.record import FORMAT, VERSION, GameRecord, describe_end
+from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 
 __all__ = ["configure", "run", "ReplayError", "read_record", "summary"]
@@ -163,7 +163,7 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
     ]
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": record.version,
         "verified": True,
         "event": record.event,
         "date": record.date,
