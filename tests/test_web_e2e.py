@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -38,11 +39,15 @@ ARGS = [
     "--disable-sync",
 ]
 WAIT_MS = 20_000  # the longest any one UI change may take
+_CARD_LABEL = re.compile(
+    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
+)
 
-if (not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None) and os.environ.get(
-    "THIRTYONE_REQUIRE_BROWSER"
-) != "1":
-    pytest.skip("needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 to require)", allow_module_level=True)
+_MISSING = not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None
+if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
+    pytest.skip(
+        "needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 requires them)", allow_module_level=True
+    )
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
@@ -75,8 +80,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     process = subprocess.Popen(
-        [sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0", "--log-level", "warning"]
-        + ["--database-url", f"sqlite:///{folder / 'web.db'}"],
+        [
+            *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
+            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}"),
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=(folder / "server.log").open("w"),
@@ -248,7 +255,9 @@ def test_the_replay_page_steps_through_the_finished_game(game: Game, server: str
         page.context.close()
 
 
-_CARD_LABEL = __import__("re").compile(r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$")
+_CARD_LABEL = __import__("re").compile(
+    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
+)
 
 # ---------------------------------------------------------------------------------------------- seats, screens, keys
 
@@ -308,7 +317,8 @@ def test_a_phone_screen_has_no_horizontal_scroll_and_shows_the_buttons(server: s
                 expect(button).to_be_in_viewport()
                 box = button.bounding_box()
                 assert box is not None
-                assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+                assert box["x"] >= 0
+                assert box["x"] + box["width"] <= 375
                 assert box["height"] >= 44
             page.goto(f"{server}/")  # the lobby too
             expect(page.locator("#create")).to_be_visible()
