@@ -291,7 +291,7 @@ def test_a_refresh_puts_the_player_back_in_the_same_seat_with_the_same_hand(serv
         expect(ben.locator("#join")).to_be_hidden()
         watcher = new_page(browser)  # no token: a spectator, who sees no hand
         try:
-            watcher.goto(f"{server}/t/{code}")
+            watcher.goto(f"{server}/t/{code.lower()}")  # any case: the page uses the code as the server wrote it
             expect(watcher.locator("body")).to_have_attribute("data-role", "spectator")
             expect(watcher.locator("#hand-section")).to_be_hidden()
             expect(watcher.locator("#status")).to_contain_text("watching")
@@ -347,6 +347,9 @@ def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, brows
             pytest.fail("no action button can be reached with Tab")
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline != "none"
+        page.keyboard.press("?")  # the expert's hint, for this position only
+        expect(page.locator("#hint-text")).to_contain_text("Hint: ")
+        assert page.evaluate("document.activeElement.matches('#actions button')")
         action = page.evaluate("document.activeElement.dataset.action")
         page.evaluate(  # everything the live region says from now on (a bot may speak right after)
             "window.said = []; new MutationObserver(() => window.said.push(document.getElementById('announce')"
@@ -359,3 +362,39 @@ def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, brows
         expect(page.locator("#log")).to_contain_text(said)
     finally:
         page.context.close()
+
+
+def test_the_browser_checks_deals_exactly_as_the_record_does(game: Game, server: str) -> None:
+    deals = _get(f"{server}/api/tables/{game.code}/deals")["deals"]
+    deal = deals[0]
+    check = (
+        "([salt, deck, commitment]) => import('/static/js/common.js').then((m) => m.checkDeal(salt, deck, commitment))"
+    )
+    assert game.ann.evaluate(check, [deal["salt"], deal["deck"], deal["commitment"]]) is True
+    swapped = deal["deck"].split()
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert game.ann.evaluate(check, [deal["salt"], " ".join(swapped), deal["commitment"]]) is False
+    assert game.ann.evaluate(check, ["0" * 64, deal["deck"], deal["commitment"]]) is False
+
+
+def test_every_action_notation_is_shown_in_words(game: Game) -> None:
+    words = {
+        "draw stock": "Draw from the stock",
+        "draw pile": "Take 9♥ from the pile",
+        "discard Td": "Discard 10♦",
+        "knock": "Knock",
+        "exchange Td for Ah": "Exchange 10♦ for A♥",
+        "exchange Td 9h for Ah Kh": "Exchange 10♦ 9♥ for A♥ K♥",
+        "exchange all": "Exchange all three",
+        "pass": "Pass",
+        "keep": "Keep your hand",
+        "take widow": "Take the other hand unseen",
+        "look": "Look at your cards",
+        "throw down": "Throw down unseen",
+    }
+    shown = game.ann.evaluate(
+        "(notations) => import('/static/js/common.js').then((m) => notations.map((n) => "
+        "m.actionWords(n, {discard_top: '9h', widow: ['2c', '3c', '4c']})))",
+        list(words),
+    )
+    assert dict(zip(words, shown, strict=True)) == words

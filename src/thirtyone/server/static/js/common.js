@@ -214,7 +214,9 @@ export function resultView(result, names) {
   lines.push(list);
   const losses = h("ul", { class: "losses" });
   for (const loss of result.losses) {
-    losses.append(h("li", {}, `${names[loss.seat]} loses ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${loss.reason} (${loss.rule})`));
+    const reason = loss.reason.replace(/\bseat (\d+)\b/g, (text, seat) => names[Number(seat)] ?? text);
+    const verb = names[loss.seat] === "You" ? "lose" : "loses";
+    losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${reason} (${loss.rule})`));
   }
   if (!result.losses.length) losses.append(h("li", {}, "Nobody loses a life."));
   lines.push(losses);

@@ -2,7 +2,7 @@
 // every hand open.
 import { actedWords, api, cardName, cardView, drawMiddle, h, livesText, points, resultView, showAlert } from "./common.js";
 
-const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
+const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const $ = (id) => document.getElementById(id);
 let record = null;
 let index = 0;

@@ -6,7 +6,7 @@ import {
   prettyText, resultView, showAlert,
 } from "./common.js";
 
-const code = decodeURIComponent(location.pathname.split("/")[2] || "").toUpperCase();
+const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
 const $ = (id) => document.getElementById(id);
 
@@ -20,6 +20,7 @@ let seen = { round: null, count: 0, turn: false }; // history already announced
 let presets = null;
 let lastTop = null;
 let shownResult = null;
+let blitzRound = 0; // the round whose Blitz the banner shows
 
 // ---------------------------------------------------------------------------------- words
 
@@ -169,6 +170,9 @@ function newState(next) {
       const fresh = history.slice(seen.count).map(eventWords).filter(Boolean);
       seen.count = history.length;
       if (fresh.length) announce(fresh.join(". "));
+      if (view.round > blitzRound && history.some((e) => e.type === "acted") && $("banner").dataset.kind === "blitz") {
+        banner("", ""); // the next round is under way
+      }
     }
     const turn = turnWords();
     if (turn && !seen.turn) announce(turn);
@@ -182,9 +186,14 @@ async function roundEnd(message) {
   if (message.result) {
     showResult(message.result);
     const blitz = message.result.blitz.length ? `Blitz! ${message.result.blitz.map(name).join(", ")} ${message.result.blitz.length === 1 && message.result.blitz[0] !== mySeat ? "has" : "have"} 31. ` : "";
-    const losses = message.result.losses.map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${l.lives} (${l.rule})`).join(", ");
+    const losses = message.result.losses
+      .map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${l.lives} ${l.lives === 1 ? "life" : "lives"} (${l.rule})`)
+      .join(", ");
     announce(`${blitz}Round ${message.round} is over. ${losses || "Nobody loses a life"}.`);
-    if (message.result.blitz.length) banner(blitz.trim(), "blitz");
+    if (message.result.blitz.length) {
+      blitzRound = message.round;
+      banner(blitz.trim(), "blitz");
+    }
   }
   const verify = $("verify");
   const ok = await checkDeal(message.salt, message.deck, message.commitment);
@@ -253,9 +262,9 @@ function renderStatus(over) {
   if (mySeat === null && table.status !== "open") text += " You are watching.";
   $("status").textContent = text;
   if (view && view.knocker !== null && !over) {
-    const text2 = `${name(view.knocker)} knocked: last turns!`;
-    if ($("banner-text").textContent !== text2) banner(text2, "knock");
-  } else if (!over && $("banner").dataset.kind === "knock") {
+    const knocked = `${name(view.knocker)} knocked: last turns!`;
+    if ($("banner-text").textContent !== knocked) banner(knocked, "knock");
+  } else if ($("banner").dataset.kind === "knock") {
     banner("", "");
   }
 }
@@ -288,6 +297,11 @@ function renderHand() {
   $("hand-section").hidden = mySeat === null || !view;
   if (mySeat === null || !view) return;
   const discards = new Map(view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]));
+  if (view.seats[mySeat].out) {
+    box.replaceChildren();
+    $("hand-value").textContent = "You are out of this game; you can watch it to the end.";
+    return;
+  }
   const hand = view.hand || [null, null, null];
   box.replaceChildren(...hand.map((card) => {
     if (card && discards.has(card)) {
