@@ -187,3 +187,25 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             watcher.ws.send_json({"type": "ping"})
             watcher.until("pong")
             assert all(message["type"] != "hint" for message in watcher.messages)
+
+
+def test_a_failing_expert_is_an_error_message_not_a_dropped_connection(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thirtyone.bots.expert import ExpertBot
+
+    def broken(self: ExpertBot, view: Any, legal: Any = None) -> Any:
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(ExpertBot, "analyse", broken)
+    created = create(client, ["human", "easy"], name="Ann")
+    with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+        ann = hello(ws, created["token"], 0)
+        state = ann.settle()
+        assert state["view"]["current_seat"] == 0
+        ann.ws.send_json({"type": "hint"})
+        error = ann.until("error")
+        assert error["code"] == "no_hint"
+        assert "broken on purpose" in error["message"]
+        ann.act(state["view"]["legal_actions"][0])  # the connection still plays
+        assert ann.until("ack")["seq"] == state["seq"] + 1

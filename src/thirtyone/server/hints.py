@@ -15,10 +15,11 @@ The answer goes to the asking connection only::
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.server.errors import AuthError, ConflictError
+from thirtyone.server.errors import AuthError, ConflictError, ServerError
 from thirtyone.server.runner import Connection, TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import PLAYING
@@ -26,6 +27,8 @@ from thirtyone.tui.words import HINT_LEGEND, hint_text, move_words
 from thirtyone.views import Phase
 
 __all__ = ["HINT_SECONDS", "hint_message"]
+
+log = logging.getLogger("thirtyone.server")
 
 HINT_SECONDS = 0.3
 """Seconds the expert searches for one hint (on a worker thread)."""
@@ -41,6 +44,7 @@ async def hint_message(runner: TableRunner, connection: Connection) -> JSON:
         AuthError: for a spectator (``spectator``).
         ConflictError: when no game is being played (``not_playing``) or it is not the seat's move
             (``not_your_turn``, R2.1).
+        ServerError: when the expert fails on the position (``no_hint``; logged).
     """
     seat = connection.seat
     if seat is None:
@@ -68,7 +72,11 @@ async def hint_message(runner: TableRunner, connection: Connection) -> JSON:
             "moves": [{"action": str(only), "words": words, "value": None}],
         }
     bot = ExpertBot(secrets.randbits(64), worlds=1_000_000, seconds=HINT_SECONDS, rollouts="engine")
-    analysis = await asyncio.to_thread(bot.analyse, view)
+    try:
+        analysis = await asyncio.to_thread(bot.analyse, view)
+    except Exception as error:  # say why rather than drop the connection
+        log.exception("table %s: the expert's hint for seat %d failed", runner.code, seat)
+        raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
     return {
         "type": "hint",
         "seq": seq,
