@@ -12,7 +12,7 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 ``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
 ``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
 ``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
-``GET  /``, ``/t/{code}``, ``/r/{code}``     the browser pages: lobby, table, replay (``pages``)
+``GET  /``, ``/t/{code}``, ``/r/{code}``   the browser pages: lobby, table, replay (``pages``)
 ``WS   /ws/tables/{code}``                 live play: hello with a seat token (or none to watch)
 =========================================  =====================================================
 
