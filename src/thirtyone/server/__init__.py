@@ -17,6 +17,8 @@ after its round, and the game records keep both for ``thirtyone verify``.
                 and migrating the database; ``migrations`` the Alembic scripts
 ``fair``        the committed deals; ``serialize`` the JSON of views and events
 ``limits``      names, codes, tokens (hashed, compared in constant time), rates
+``pages``       the browser pages (lobby, table, replay; ``static/``) and the record as JSON
+``hints``       the expert's hint for the player to move (``{"type": "hint"}``)
 ==============  ====================================================================
 
 The protocol: ``docs/server-protocol.md``.

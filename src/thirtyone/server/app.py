@@ -12,7 +12,7 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 ``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
 ``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
 ``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
-``GET  /t/{code}``                         the share link (the browser page comes later)
+``GET  /``, ``/t/{code}``, ``/r/{code}``   the browser pages: lobby, table, replay (``pages``)
 ``WS   /ws/tables/{code}``                 live play: hello with a seat token (or none to watch)
 =========================================  =====================================================
 
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -32,7 +31,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -41,7 +40,9 @@ from thirtyone.rules import OPTIONS, PRESETS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.db import open_database
 from thirtyone.server.errors import AuthError, InputError, ServerError, TooLargeError
+from thirtyone.server.hints import hint_message
 from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
+from thirtyone.server.pages import add_pages
 from thirtyone.server.runner import BOT_LEVELS, Connection, TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import SeatRequest, TableService
@@ -206,19 +207,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="thirtyone-{clean}.toml"'},
         )
 
-    @app.get("/t/{code}", response_class=HTMLResponse)
-    async def share(code: str) -> HTMLResponse:
-        runner = await service.runner(code)
-        shown = html.escape(runner.code)
-        return HTMLResponse(
-            "<!doctype html><html><head><meta charset='utf-8'><title>thirtyone: table "
-            f"{shown}</title></head><body><h1>Thirty-One: table {shown}</h1>"
-            f"<p>{html.escape(runner.rules.describe())} · {runner.data.players} seats · {runner.data.status}</p>"
-            "<p>The page to play in the browser comes in a later release. Until then: "
-            f"<a href='/api/tables/{shown}'>the table</a> (JSON), "
-            f"<a href='/api/tables/{shown}/deals'>its deals</a>, and the WebSocket "
-            f"<code>/ws/tables/{shown}</code> (see docs/server-protocol.md).</p></body></html>"
-        )
+    add_pages(app, service)
 
     # ------------------------------------------------------------------------------ WebSocket
 
@@ -372,10 +361,12 @@ async def _handle(message: JSON, connection: Connection, runner: TableRunner) ->
             connection.put({"type": "pong"})
         elif kind == "sync":
             await runner.send_state(connection)
+        elif kind == "hint":
+            connection.put(await hint_message(runner, connection))
         elif kind == "hello":
             raise InputError("already said hello: this connection holds its seat until it closes", "bad_message")
         else:
-            raise InputError(f"unknown message type {kind[:40]!r}: send action, ping or sync", "bad_message")
+            raise InputError(f"unknown message type {kind[:40]!r}: send action, hint, ping or sync", "bad_message")
     except ServerError as error:
         connection.put(_error(error))
         if error.code == "stale":

@@ -1,0 +1,133 @@
+"""The browser pages of ``thirtyone serve``: plain HTML, CSS and ES modules from ``static/`` (no
+build step, nothing third-party), and the JSON form of a finished game's record for the replay page.
+
+==============================  ==============================================================
+``GET /``                       the lobby (``static/index.html``)
+``GET /t/{code}``               a table: play, or watch without a seat (``static/table.html``,
+                                its code and rules filled in; 404 for an unknown code)
+``GET /r/{code}``               a finished game's step-through replay (``static/replay.html``)
+``GET /static/…``               the CSS and the ES modules
+``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
+==============================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from thirtyone.errors import RecordError
+from thirtyone.record import GameRecord, format_action
+from thirtyone.server.errors import ServerError
+from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
+from thirtyone.server.service import TableService
+
+__all__ = ["STATIC", "add_pages", "record_json"]
+
+STATIC = Path(__file__).parent / "static"
+"""The folder of the pages' files."""
+
+_NO_STORE = {"Cache-Control": "no-cache"}  # pages are small; a new server version shows at once
+
+
+def add_pages(app: FastAPI, service: TableService) -> None:
+    """Add the pages above to ``app``; ``service`` finds the tables (an unknown code is a 404,
+    like the API's: ``{"error", "code"}``)."""
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=_NO_STORE)
+
+    async def page(name: str, code: str) -> HTMLResponse:
+        runner = await service.runner(code)
+        text = (STATIC / name).read_text(encoding="utf-8")
+        for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
+            text = text.replace("{{" + key + "}}", html.escape(shown))
+        return HTMLResponse(text, headers=_NO_STORE)
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> HTMLResponse:
+        return await page("table.html", code)
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> HTMLResponse:
+        return await page("replay.html", code)
+
+    @app.get("/api/tables/{code}/record.json")
+    async def record_as_json(code: str) -> JSON:
+        clean, text = await service.record(code)
+        data = record_json(GameRecord.loads(text))
+        data["code"] = clean
+        return data
+
+
+def record_json(record: GameRecord) -> JSON:
+    """A game record as JSON for the replay page: ``seats`` (names), ``rules`` (every option),
+    ``describe``, ``preset``, ``winner``, ``places``, ``event``, ``date``, ``rounds`` (each:
+    ``round``, ``dealer``, ``deck``, ``commitment``, ``salt``, ``actions`` as record lines such as
+    ``"1 draw stock"``, ``result``) and ``steps``: the game after the deal and after each action
+    (``action_count + 1`` of them), each with ``seat`` and ``action`` (``null`` for the first),
+    ``round``, ``line`` (the record's line), ``view`` (what the table shows, as
+    :func:`~thirtyone.server.serialize.spectator_view_json` without its history), ``hands`` and
+    ``values`` by seat (every hand open: the game is over; a value only for three cards), and
+    ``ended`` (the result of a round this step ended, else ``null``).
+
+    Raises:
+        ServerError: when the record does not replay (``damaged``; it was stored by this server,
+            so this means the database was changed).
+    """
+    moves = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
+    steps: list[JSON] = []
+    before = 0  # rounds ended before this step
+    try:
+        for index, game in enumerate(record.replay_steps()):
+            seat, action = moves[index - 1] if index else (None, None)
+            results = [log.result for log in game.round_logs if log.result is not None]
+            view = spectator_view_json(game)
+            view["history"] = []
+            steps.append(
+                {
+                    "seat": seat,
+                    "action": None if action is None else str(action),
+                    "line": None if seat is None or action is None else format_action(seat, action),
+                    "round": game.round,
+                    "view": view,
+                    "hands": [cards(game.hand(s)) for s in range(game.players)],
+                    "values": [
+                        value(game.hand_value(s)) if len(game.hand(s)) == 3 and not game.is_out(s) else None
+                        for s in range(game.players)
+                    ],
+                    "ended": result_json(results[-1].public()) if len(results) > before else None,
+                }
+            )
+            before = len(results)
+    except RecordError as error:
+        raise ServerError(f"the stored record does not replay: {error}", "damaged") from None
+    return {
+        "seats": list(record.seats),
+        "rules": rules_json(record.rules),
+        "describe": record.rules.describe(),
+        "preset": record.preset,
+        "winner": record.winner,
+        "places": None if record.places is None else list(record.places),
+        "event": record.event,
+        "date": record.date,
+        "rounds": [
+            {
+                "round": rnd.round,
+                "dealer": rnd.dealer,
+                "deck": cards(rnd.deck),
+                "commitment": rnd.commitment,
+                "salt": rnd.salt,
+                "actions": [format_action(seat, action) for seat, action in rnd.actions],
+                "result": None if rnd.result is None else result_json(rnd.result),
+            }
+            for rnd in record.rounds
+        ],
+        "steps": steps,
+    }

@@ -1,0 +1,255 @@
+// Shared by the pages: the HTTP API, a DOM builder, cards (SVG, words) and actions in words.
+// Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td").
+
+const SUITS = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
+const RANKS = {
+  A: ["A", "Ace"], K: ["K", "King"], Q: ["Q", "Queen"], J: ["J", "Jack"], T: ["10", "Ten"],
+  9: ["9", "Nine"], 8: ["8", "Eight"], 7: ["7", "Seven"], 6: ["6", "Six"], 5: ["5", "Five"],
+  4: ["4", "Four"], 3: ["3", "Three"], 2: ["2", "Two"],
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+/** Build an element: h("button", {class: "x", onclick: f}, "text", child). */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+/** Call the API: the JSON answer, or an Error whose message is the server's one-line error. */
+export async function api(path, options = {}) {
+  const init = { ...options, headers: { Accept: "application/json", ...(options.headers || {}) } };
+  if (options.json !== undefined) {
+    init.method = init.method || "POST";
+    init.body = JSON.stringify(options.json);
+    init.headers["Content-Type"] = "application/json";
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new Error(`the server cannot be reached (${error.message}); check the connection and try again`);
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `the server answered ${response.status}`);
+    error.code = data && data.code;
+    throw error;
+  }
+  return data;
+}
+
+/** Show a message in the page's role=alert box (empty: hide it). */
+export function showAlert(text, kind = "error") {
+  const box = document.getElementById("alert");
+  box.textContent = text || "";
+  box.dataset.kind = kind;
+  box.hidden = !text;
+}
+
+export function isCard(text) {
+  return typeof text === "string" && /^[2-9TJQKA][cdhs]$/.test(text);
+}
+
+/** "As" -> "A♠", "Td" -> "10♦". */
+export function pretty(card) {
+  return isCard(card) ? RANKS[card[0]][0] + SUITS[card[1]][0] : String(card);
+}
+
+/** "As" -> "Ace of spades". */
+export function cardName(card) {
+  return isCard(card) ? `${RANKS[card[0]][1]} of ${SUITS[card[1]][1]}` : "a hidden card";
+}
+
+export function prettyCards(cards) {
+  return (cards || []).map(pretty).join(" ");
+}
+
+/** Card texts inside any text ("discard Td" -> "discard 10♦"). */
+export function prettyText(text) {
+  return String(text).replace(/\b([2-9TJQKA][cdhs])\b/g, (card) => pretty(card));
+}
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A card as an SVG image: rank and suit symbol, red or black; null or "back": the card back. */
+export function cardImage(card) {
+  const image = svg("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false" });
+  if (!isCard(card)) {
+    image.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "back" }));
+    image.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "back-inner" }));
+    return image;
+  }
+  const red = card[1] === "h" || card[1] === "d";
+  const [rank, suit] = [RANKS[card[0]][0], SUITS[card[1]][0]];
+  image.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "face" }));
+  const color = red ? "red" : "black";
+  image.append(svg("text", { x: 6, y: 20, class: `rank ${color}` }, rank));
+  image.append(svg("text", { x: 6, y: 36, class: `suit-small ${color}` }, suit));
+  image.append(svg("text", { x: 30, y: 62, "text-anchor": "middle", class: `suit-big ${color}` }, suit));
+  return image;
+}
+
+/** A card for reading: its SVG with an aria-label ("Ace of spades"), role img. */
+export function cardView(card, extra = {}) {
+  const label = isCard(card) ? cardName(card) : "face-down card";
+  return h("span", { class: "card", role: "img", "aria-label": label, title: isCard(card) ? pretty(card) : label, ...extra },
+    cardImage(card));
+}
+
+/** A value as the rules write it: 30.5 -> "30½". */
+export function points(value) {
+  if (value === null || value === undefined) return "";
+  return Number.isInteger(value) ? String(value) : `${Math.floor(value)}½`;
+}
+
+/** What a player on the grace life (R2.3) is called under the table's preset. */
+export function graceWord(preset) {
+  return { widow: "on the bus", schwimmen: "schwimmt" }[preset] || "on the dole";
+}
+
+/** A seat's lives in words (R2.4): "3 lives", "1 life", "on the dole", "out". */
+export function livesText(status, preset) {
+  if (status.out || status.remaining <= 0) return "out";
+  if (status.on_grace) return graceWord(preset);
+  return `${status.lives} ${status.lives === 1 ? "life" : "lives"}`;
+}
+
+/** One of the person's own moves in words, from its notation (thirtyone.actions). */
+export function actionWords(notation, view) {
+  const words = notation.trim().split(/\s+/);
+  switch (words[0]) {
+    case "draw":
+      if (words[1] === "pile") return view && view.discard_top ? `Take ${pretty(view.discard_top)} from the pile` : "Draw from the pile";
+      return "Draw from the stock";
+    case "discard":
+      return `Discard ${pretty(words[1])}`;
+    case "knock":
+      return "Knock";
+    case "exchange": {
+      if (words[1] === "all") return view && view.widow === null ? "Take the widow unseen" : "Exchange all three";
+      const split = words.indexOf("for");
+      return `Exchange ${prettyCards(words.slice(1, split))} for ${prettyCards(words.slice(split + 1))}`;
+    }
+    case "pass":
+      return "Pass";
+    case "keep":
+      return "Keep your hand";
+    case "take":
+      return "Take the other hand unseen";
+    case "look":
+      return "Look at your cards";
+    case "throw":
+      return "Throw down unseen";
+    default:
+      return prettyText(notation);
+  }
+}
+
+/** Someone's action in words, third person: "Ben drew from the stock". `received` is the card
+ * they got when the viewer may know it. */
+export function actedWords(who, notation, received) {
+  const words = notation.trim().split(/\s+/);
+  switch (words[0]) {
+    case "draw":
+      if (words[1] === "pile") return `${who} took ${received && received[0] ? pretty(received[0]) : "the top card"} from the pile`;
+      return `${who} drew from the stock` + (received && received[0] ? ` (${pretty(received[0])})` : "");
+    case "discard":
+      return `${who} discarded ${pretty(words[1])}`;
+    case "knock":
+      return `${who} knocked: everyone else has one last turn`;
+    case "exchange":
+      if (words[1] === "all") return `${who} exchanged all three cards`;
+      return `${who} exchanged ${prettyCards(words.slice(1, words.indexOf("for")))} for ${prettyCards(words.slice(words.indexOf("for") + 1))}`;
+    case "pass":
+      return `${who} passed`;
+    case "keep":
+      return `${who} kept the first hand`;
+    case "take":
+      return `${who} took the other hand`;
+    case "look":
+      return `${who} looked at their cards`;
+    case "throw":
+      return `${who} threw down unseen`;
+    default:
+      return `${who}: ${prettyText(notation)}`;
+  }
+}
+
+/** How a round ended, in words. */
+const ENDS = {
+  knock: "after a knock (R6.2)",
+  blitz: "with a 31, Blitz (R5.1)",
+  dealt_blitz: "with a 31 dealt, Blitz on the deal (R5.1)",
+  stock_exhausted: "the stock ran out (R4.3)",
+  max_turns: "the turn limit was reached (R6.7)",
+  all_pass: "everyone passed (R7.3)",
+  throw_down: "a throw-down (R6.6)",
+};
+
+/** A round's result as a list: each hand as shown, who lost lives and why (rule ids). */
+export function resultView(result, names) {
+  const list = h("ul", { class: "result" });
+  result.hands.forEach((hand, seat) => {
+    const value = result.values[seat];
+    const shown = hand ? prettyCards(hand) : "not shown";
+    list.append(h("li", {}, `${names[seat]}: ${shown}${value !== null && value !== undefined ? ` = ${points(value)}` : ""}`));
+  });
+  const lines = [h("p", {}, `Round ${result.round} ended ${ENDS[result.end] || result.end}.`
+    + (result.knocker !== null ? ` ${names[result.knocker]} knocked.` : "")
+    + (result.blitz.length ? ` Blitz: ${result.blitz.map((s) => names[s]).join(", ")}.` : ""))];
+  lines.push(list);
+  const losses = h("ul", { class: "losses" });
+  for (const loss of result.losses) {
+    const reason = loss.reason.replace(/\bseat (\d+)\b/g, (text, seat) => names[Number(seat)] ?? text);
+    const verb = names[loss.seat] === "You" ? "lose" : "loses";
+    losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${reason} (${loss.rule})`));
+  }
+  if (!result.losses.length) losses.append(h("li", {}, "Nobody loses a life."));
+  lines.push(losses);
+  if (result.eliminated.length) lines.push(h("p", {}, `Out of the game: ${result.eliminated.map((s) => names[s]).join(", ")}.`));
+  return lines;
+}
+
+/** SHA-256 of text, as lowercase hex (crypto.subtle). */
+export async function sha256Hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether a revealed deal matches its commitment (thirtyone.record.deal_commitment):
+ * SHA-256 of "thirtyone-deal/1 SALT DECK", the deck's cards joined by single spaces. */
+export async function checkDeal(salt, deck, commitment) {
+  const cards = Array.isArray(deck) ? deck.join(" ") : String(deck).trim().split(/\s+/).join(" ");
+  return (await sha256Hex(`thirtyone-deal/1 ${salt} ${cards}`)) === commitment;
+}
+
+/** The stock, the discard pile and the widow of a view, drawn into the three boxes. */
+export function drawMiddle(view, boxes) {
+  boxes.stock.replaceChildren(h("h3", {}, "Stock"),
+    view.stock_size ? cardView(null) : h("span", { class: "empty" }, "empty"),
+    h("p", { class: "muted" }, `${view.stock_size} ${view.stock_size === 1 ? "card" : "cards"}`));
+  const widowMode = view.widow !== null || view.widow_face_down;
+  boxes.discard.hidden = widowMode && !view.discard_size;
+  boxes.discard.replaceChildren(h("h3", {}, "Discard pile"),
+    view.discard_top ? cardView(view.discard_top, { class: "card top", "data-card": view.discard_top }) : h("span", { class: "empty" }, "empty"),
+    h("p", { class: "muted" }, `${view.discard_size} ${view.discard_size === 1 ? "card" : "cards"}`));
+  boxes.widow.hidden = !widowMode;
+  if (widowMode) {
+    const cards = view.widow ? view.widow.map((card) => cardView(card)) : [cardView(null), cardView(null), cardView(null)];
+    boxes.widow.replaceChildren(h("h3", {}, view.widow ? "Widow (face up)" : "Widow (face down)"), h("div", { class: "hand small" }, cards));
+  }
+}

@@ -1,0 +1,131 @@
+// The lobby: open tables to join, games to watch, and the form to create a table.
+import { api, h, showAlert } from "./common.js";
+
+const form = document.getElementById("create-form");
+const seatsList = document.getElementById("seats");
+let presets = null;
+
+function tableItem(table, verb) {
+  const people = table.seats.map((s) => (s.kind === "bot" ? `bot (${s.level})` : s.name || "free seat")).join(", ");
+  return h("li", { class: "table-item" },
+    h("a", { href: table.share_path, class: "button" }, `${verb} ${table.code}`),
+    h("span", {}, ` ${table.describe}, ${table.players} seats: ${people}`));
+}
+
+async function loadTables() {
+  for (const [status, verb] of [["open", "Join"], ["playing", "Watch"]]) {
+    try {
+      const { tables } = await api(`/api/tables?status=${status}`);
+      document.getElementById(`${status}-tables`).replaceChildren(...tables.map((t) => tableItem(t, verb)));
+      document.getElementById(`${status}-empty`).hidden = tables.length > 0;
+    } catch (error) {
+      showAlert(`Could not list the tables: ${error.message}`);
+    }
+  }
+}
+
+function seatRow(index) {
+  const levels = presets.bot_levels;
+  const select = h("select", { id: `seat-${index}`, "aria-label": `Seat ${index + 1}` },
+    h("option", { value: "human" }, "Person"),
+    ...levels.map((level) => h("option", { value: level }, `Bot: ${level}`)));
+  if (index === 0) {
+    return h("li", {}, h("span", {}, "Seat 1: you"));
+  }
+  select.value = index === 1 ? "human" : "medium";
+  return h("li", {}, h("label", { for: `seat-${index}` }, `Seat ${index + 1}`), select);
+}
+
+function setSeats(count) {
+  const max = presets.limits.max_seats;
+  count = Math.max(2, Math.min(max, count));
+  while (seatsList.children.length < count) seatsList.append(seatRow(seatsList.children.length));
+  while (seatsList.children.length > count) seatsList.lastElementChild.remove();
+}
+
+function optionInput(name, spec, value) {
+  const id = `opt-${name}`;
+  let input;
+  if (spec.kind === "bool") {
+    input = h("input", { id, type: "checkbox", "data-option": name });
+    input.checked = Boolean(value);
+  } else if (spec.kind === "int") {
+    input = h("input", { id, type: "number", min: spec.low, max: spec.high, "data-option": name, inputmode: "numeric" });
+    input.value = value ?? "";
+  } else {
+    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choice)));
+    if (value !== null && value !== undefined) input.value = String(value);
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, `${name.replaceAll("_", " ")} (${spec.rule})`), input,
+    h("small", { class: "muted" }, spec.help));
+}
+
+function showOptions() {
+  const base = presets.presets[form.preset.value];
+  const box = document.getElementById("options");
+  box.replaceChildren(...Object.entries(presets.options)
+    .filter(([name]) => name !== "lives")
+    .map(([name, spec]) => optionInput(name, spec, base[name] ?? (spec.choices ? spec.choices[0] : spec.kind === "bool" ? false : spec.low))));
+  form.lives.value = base.lives;
+}
+
+function chosenOptions() {
+  const base = presets.presets[form.preset.value];
+  const options = {};
+  const mode = document.getElementById("opt-mode").value;
+  for (const input of form.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    const spec = presets.options[name];
+    if (spec.mode && spec.mode !== mode) continue; // not an option of this mode
+    const value = spec.kind === "bool" ? input.checked : spec.kind === "int" ? Number(input.value) : input.value;
+    if (value !== base[name]) options[name] = value;
+  }
+  const lives = Number(form.lives.value);
+  if (lives !== base.lives) options.lives = lives;
+  return options;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const name = form.name.value.trim();
+  if (!name) {
+    showAlert("Give your name (1 to 20 characters) to create a table.");
+    form.name.focus();
+    return;
+  }
+  const seats = [{ type: "human" }];
+  for (let i = 1; i < seatsList.children.length; i++) {
+    const kind = document.getElementById(`seat-${i}`).value;
+    seats.push(kind === "human" ? { type: "human" } : { type: "bot", level: kind });
+  }
+  try {
+    const created = await api("/api/tables", { json: { preset: form.preset.value, options: chosenOptions(), seats, name } });
+    localStorage.setItem(`thirtyone.token.${created.code}`, created.token);
+    localStorage.setItem(`thirtyone.host.${created.code}`, created.host_token);
+    location.assign(`/t/${created.code}`);
+  } catch (error) {
+    showAlert(`The table was not created: ${error.message}`);
+  }
+}
+
+async function start() {
+  try {
+    presets = await api("/api/presets");
+  } catch (error) {
+    showAlert(`Could not read the rules: ${error.message}`);
+    return;
+  }
+  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, name)));
+  form.preset.addEventListener("change", showOptions);
+  form.lives.max = presets.options.lives.high;
+  showOptions();
+  setSeats(3);
+  document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsList.children.length + 1));
+  document.getElementById("remove-seat").addEventListener("click", () => setSeats(seatsList.children.length - 1));
+  form.addEventListener("submit", create);
+  form.name.value = localStorage.getItem("thirtyone.name") || "";
+  form.name.addEventListener("change", () => localStorage.setItem("thirtyone.name", form.name.value.trim()));
+  await loadTables();
+}
+
+start();

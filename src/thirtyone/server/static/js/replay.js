@@ -1,0 +1,57 @@
+// The replay page: a finished game's record (GET /api/tables/CODE/record.json), step by step,
+// every hand open.
+import { actedWords, api, cardName, cardView, drawMiddle, h, livesText, points, resultView, showAlert } from "./common.js";
+
+const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
+const $ = (id) => document.getElementById(id);
+let record = null;
+let index = 0;
+
+function show(next) {
+  const steps = record.steps;
+  index = Math.max(0, Math.min(steps.length - 1, next));
+  const step = steps[index];
+  const view = step.view;
+  $("position").textContent = `Step ${index + 1} of ${steps.length}, round ${step.round}`;
+  $("step-text").textContent = step.action === null
+    ? `Round 1 is dealt; ${record.seats[view.dealer]} deals.`
+    : actedWords(record.seats[step.seat], step.action, null) + ".";
+  $("seats").replaceChildren(...record.seats.map((seatName, seat) => {
+    const status = view.seats[seat];
+    const hand = step.hands[seat] || [];
+    const current = view.current_seat === seat && view.phase !== "over";
+    return h("li", { class: `seat${current ? " current" : ""}${status.out ? " out" : ""}`, "data-seat": seat },
+      h("h3", {}, seatName, current ? h("span", { class: "turn-mark" }, " — to move") : null),
+      h("p", { class: "lives" }, `${livesText(status, record.preset)}${view.dealer === seat ? " · dealer" : ""}${view.knocker === seat ? " · knocked" : ""}`),
+      h("div", { class: "hand small", "aria-label": hand.length ? `Hand: ${hand.map(cardName).join(", ")}` : "No cards" }, hand.map((card) => cardView(card))),
+      h("p", { class: "muted" }, step.values[seat] !== null ? `${points(step.values[seat])} points` : ""));
+  }));
+  drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
+  $("result").hidden = !step.ended;
+  if (step.ended) $("result-body").replaceChildren(...resultView(step.ended, record.seats));
+  const last = index === steps.length - 1;
+  $("winner").textContent = last && record.winner !== null ? `${record.seats[record.winner]} won the game.` : "";
+  $("first").disabled = $("prev").disabled = index === 0;
+  $("next").disabled = $("last").disabled = last;
+}
+
+async function start() {
+  try {
+    record = await api(`/api/tables/${encodeURIComponent(code)}/record.json`);
+  } catch (error) {
+    showAlert(`No replay: ${error.message}`);
+    for (const id of ["first", "prev", "next", "last"]) $(id).disabled = true;
+    return;
+  }
+  $("first").addEventListener("click", () => show(0));
+  $("prev").addEventListener("click", () => show(index - 1));
+  $("next").addEventListener("click", () => show(index + 1));
+  $("last").addEventListener("click", () => show(record.steps.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight") show(index + 1);
+    else if (event.key === "ArrowLeft") show(index - 1);
+  });
+  show(0);
+}
+
+start();

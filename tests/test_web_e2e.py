@@ -1,0 +1,400 @@
+"""The browser pages end to end: the real server (``python -m thirtyone serve``) in a subprocess,
+headless Debian chromium driven by Playwright (sync API). Two people and a bot play a whole game
+by clicking the pages' buttons; a refresh keeps the seat; a phone-sized screen does not scroll
+sideways; one move is played with the keyboard only and read out by the aria-live region; the
+replay steps through the finished game; each round's deal is verified in the browser.
+
+Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1`` (CI), where
+that fails instead."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thirtyone.record import GameRecord
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 20_000  # the longest any one UI change may take
+_CARD_LABEL = re.compile(
+    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
+)
+
+_MISSING = not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None
+if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
+    pytest.skip(
+        "needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 requires them)", allow_module_level=True
+    )
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------- fixtures
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real server on a free port with an SQLite file and bots that play at once."""
+    folder = tmp_path_factory.mktemp("web")
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
+            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}"),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(folder / "server.log").open("w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            try:
+                if _get(f"{base}/api/health")["ok"]:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {(folder / 'server.log').read_text()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def new_page(browser: Browser, **options: Any) -> Page:
+    page = browser.new_context(**options).new_page()
+    page.set_default_timeout(WAIT_MS)
+    return page
+
+
+def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
+    page.goto(f"{base}/t/{code}")
+    page.fill("#join-name", name)
+    page.click("#join-form button[type=submit]")
+    expect(page.locator("#join")).to_be_hidden()
+    expect(page.locator("body")).to_have_attribute("data-role", "player")
+
+
+def play_one(page: Page) -> bool:
+    """Click one action button if the page shows any (knock first, to keep games short); wait for
+    the next state. Returns whether it clicked."""
+    buttons = page.locator("#actions-section:not([hidden]) #actions button")
+    if buttons.count() == 0:
+        return False
+    seq = page.get_attribute("body", "data-seq")
+    knock = page.locator("#actions button[data-action=knock]")
+    (knock if knock.count() else buttons.first).click()
+    page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+    return True
+
+
+def my_turn(page: Page) -> None:
+    expect(page.locator("#actions button").first).to_be_visible()
+
+
+# ---------------------------------------------------------------------------------------------- a whole game
+
+
+@dataclass
+class Game:
+    code: str
+    ann: Page
+    ben: Page
+    clicks: int
+    alerts: list[str]
+
+
+@pytest.fixture(scope="module")
+def game(server: str, browser: Browser) -> Iterator[Game]:
+    """Ann creates a table in the lobby (two people and an easy bot, lives 1); Ben joins from the
+    share link; they play it out by clicking the buttons."""
+    ann = new_page(browser)
+    ann.goto(server + "/")
+    ann.fill("#name", "Ann")
+    ann.fill("#lives", "1")
+    ann.select_option("#seat-1", "human")
+    ann.select_option("#seat-2", "easy")
+    ann.click("#create")
+    ann.wait_for_url("**/t/*")
+    code = ann.url.rstrip("/").rsplit("/", 1)[1]
+    expect(ann.locator("#code")).to_have_text(code)
+    expect(ann.locator("body")).to_have_attribute("data-role", "player")
+    ben = new_page(browser)
+    join_by_ui(ben, server, code, "Ben")
+    clicks, alerts = 0, []
+    deadline = time.monotonic() + 90
+    while not (ann.locator("#over").is_visible() and ben.locator("#over").is_visible()):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        moved = False
+        for page in (ann, ben):
+            if play_one(page):
+                moved, clicks = True, clicks + 1
+                alert = page.locator("#alert")
+                if alert.is_visible():
+                    alerts.append(alert.inner_text())
+        if not moved:
+            ann.wait_for_timeout(50)  # bots or the other page: poll again
+    yield Game(code, ann, ben, clicks, alerts)
+    ann.context.close()
+    ben.context.close()
+
+
+def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(game: Game, server: str, tmp_path: Path) -> None:
+    assert game.clicks >= 2
+    assert game.alerts == []
+    table = _get(f"{server}/api/tables/{game.code}")["table"]
+    assert table["status"] == "finished"
+    winner = table["seats"][table["winner"]]
+    winner_name = winner["name"] or f"Bot {table['winner'] + 1} (easy)"
+    for page, me in ((game.ann, "Ann"), (game.ben, "Ben")):
+        expect(page.locator("#over")).to_be_visible()
+        text = page.locator("#winner").inner_text()
+        assert ("You win" in text) if winner_name == me else (winner_name in text and "wins" in text)
+        assert "over" in page.locator("#status").inner_text()
+    with game.ann.expect_download() as download:
+        game.ann.click("#download")
+    path = tmp_path / "record.toml"
+    download.value.save_as(path)
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    assert record.winner == table["winner"]
+    assert record.seats[:2] == ("Ann", "Ben")
+    assert record.replay().is_over
+    assert record.check_commitments() == len(record.rounds)
+
+
+def test_each_rounds_deal_is_verified_in_the_browser(game: Game) -> None:
+    for page in (game.ann, game.ben):
+        verify = page.locator("#verify")
+        expect(verify).to_have_attribute("data-state", "verified")
+        assert "verified" in verify.inner_text()
+        assert "WARNING" not in verify.inner_text()
+
+
+def test_the_replay_page_steps_through_the_finished_game(game: Game, server: str, browser: Browser) -> None:
+    record = _get(f"{server}/api/tables/{game.code}/record.json")
+    steps = len(record["steps"])
+    page = new_page(browser)
+    try:
+        page.goto(f"{server}/r/{game.code}")
+        expect(page.locator("#position")).to_have_text(f"Step 1 of {steps}, round 1")
+        expect(page.locator("#prev")).to_be_disabled()
+        expect(page.locator("#seats .seat")).to_have_count(3)
+        expect(page.locator("#seats .card").first).to_have_attribute("aria-label", _CARD_LABEL)
+        page.click("#next")
+        expect(page.locator("#position")).to_contain_text(f"Step 2 of {steps}")
+        first = record["steps"][1]
+        assert record["seats"][first["seat"]] in page.locator("#step-text").inner_text()
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#position")).to_contain_text(f"Step 1 of {steps}")
+        page.click("#last")
+        expect(page.locator("#position")).to_contain_text(f"Step {steps} of {steps}")
+        expect(page.locator("#next")).to_be_disabled()
+        expect(page.locator("#winner")).to_have_text(f"{record['seats'][record['winner']]} won the game.")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#download")).to_have_attribute("href", f"/api/tables/{game.code}/record")
+    finally:
+        page.context.close()
+
+
+_CARD_LABEL = __import__("re").compile(
+    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
+)
+
+# ---------------------------------------------------------------------------------------------- seats, screens, keys
+
+
+def _table(server: str, seats: list[str], **options: Any) -> str:
+    body = {
+        "preset": "scat",
+        "options": options,
+        "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
+    }
+    return str(_post(f"{server}/api/tables", body)["code"])
+
+
+def _hand(page: Page) -> list[str]:
+    expect(page.locator("#hand .card").first).to_be_visible()
+    return [str(page.locator("#hand [data-card]").nth(i).get_attribute("data-card")) for i in range(3)]
+
+
+def test_a_refresh_puts_the_player_back_in_the_same_seat_with_the_same_hand(server: str, browser: Browser) -> None:
+    code = _table(server, ["human", "human", "easy"])
+    ann, ben = new_page(browser), new_page(browser)
+    try:
+        join_by_ui(ann, server, code, "Ann")
+        join_by_ui(ben, server, code, "Ben")
+        hand = _hand(ben)
+        seat = ben.locator(".seat:has-text('You')").get_attribute("data-seat")
+        ben.reload()
+        expect(ben.locator("body")).to_have_attribute("data-role", "player")
+        assert _hand(ben) == hand
+        assert ben.locator(".seat:has-text('You')").get_attribute("data-seat") == seat
+        expect(ben.locator("#join")).to_be_hidden()
+        watcher = new_page(browser)  # no token: a spectator, who sees no hand
+        try:
+            watcher.goto(f"{server}/t/{code.lower()}")  # any case: the page uses the code as the server wrote it
+            expect(watcher.locator("body")).to_have_attribute("data-role", "spectator")
+            expect(watcher.locator("#hand-section")).to_be_hidden()
+            expect(watcher.locator("#status")).to_contain_text("watching")
+        finally:
+            watcher.context.close()
+    finally:
+        ann.context.close()
+        ben.context.close()
+
+
+def test_a_phone_screen_has_no_horizontal_scroll_and_shows_the_buttons(server: str, browser: Browser) -> None:
+    code = _table(server, ["human", "easy"])
+    page = new_page(browser, viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    try:
+        join_by_ui(page, server, code, "Pia")
+        my_turn(page)
+        for _ in range(2):
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
+            buttons = page.locator("#actions button")
+            for i in range(buttons.count()):
+                button = buttons.nth(i)
+                button.scroll_into_view_if_needed()
+                expect(button).to_be_in_viewport()
+                box = button.bounding_box()
+                assert box is not None
+                assert box["x"] >= 0
+                assert box["x"] + box["width"] <= 375
+                assert box["height"] >= 44
+            page.goto(f"{server}/")  # the lobby too
+            expect(page.locator("#create")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
+            page.goto(f"{server}/t/{code}")
+            my_turn(page)
+    finally:
+        page.context.close()
+
+
+def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, browser: Browser) -> None:
+    code = _table(server, ["human", "easy"])
+    page = new_page(browser)
+    try:
+        join_by_ui(page, server, code, "Kai")
+        my_turn(page)
+        expect(page.locator("main")).to_have_count(1)
+        expect(page.locator("#announce")).to_have_attribute("aria-live", "polite")
+        expect(page.locator("#announce")).to_contain_text("Your turn: you hold")
+        page.locator("body").focus()
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('#actions button')"):
+                break
+        else:
+            pytest.fail("no action button can be reached with Tab")
+        outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none"
+        page.keyboard.press("?")  # the expert's hint, for this position only
+        expect(page.locator("#hint-text")).to_contain_text("Hint: ")
+        assert page.evaluate("document.activeElement.matches('#actions button')")
+        action = page.evaluate("document.activeElement.dataset.action")
+        page.evaluate(  # everything the live region says from now on (a bot may speak right after)
+            "window.said = []; new MutationObserver(() => window.said.push(document.getElementById('announce')"
+            ".textContent)).observe(document.getElementById('announce'), {childList: true, characterData: true,"
+            " subtree: true})"
+        )
+        page.keyboard.press("Enter")
+        said = {"draw stock": "You drew from the stock", "draw pile": "You took", "knock": "You knocked"}[action]
+        page.wait_for_function(f"window.said.some((text) => text.includes({json.dumps(said)}))")
+        expect(page.locator("#log")).to_contain_text(said)
+    finally:
+        page.context.close()
+
+
+def test_the_browser_checks_deals_exactly_as_the_record_does(game: Game, server: str) -> None:
+    deals = _get(f"{server}/api/tables/{game.code}/deals")["deals"]
+    deal = deals[0]
+    check = (
+        "([salt, deck, commitment]) => import('/static/js/common.js').then((m) => m.checkDeal(salt, deck, commitment))"
+    )
+    assert game.ann.evaluate(check, [deal["salt"], deal["deck"], deal["commitment"]]) is True
+    swapped = deal["deck"].split()
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    assert game.ann.evaluate(check, [deal["salt"], " ".join(swapped), deal["commitment"]]) is False
+    assert game.ann.evaluate(check, ["0" * 64, deal["deck"], deal["commitment"]]) is False
+
+
+def test_every_action_notation_is_shown_in_words(game: Game) -> None:
+    words = {
+        "draw stock": "Draw from the stock",
+        "draw pile": "Take 9♥ from the pile",
+        "discard Td": "Discard 10♦",
+        "knock": "Knock",
+        "exchange Td for Ah": "Exchange 10♦ for A♥",
+        "exchange Td 9h for Ah Kh": "Exchange 10♦ 9♥ for A♥ K♥",
+        "exchange all": "Exchange all three",
+        "pass": "Pass",
+        "keep": "Keep your hand",
+        "take widow": "Take the other hand unseen",
+        "look": "Look at your cards",
+        "throw down": "Throw down unseen",
+    }
+    shown = game.ann.evaluate(
+        "(notations) => import('/static/js/common.js').then((m) => notations.map((n) => "
+        "m.actionWords(n, {discard_top: '9h', widow: ['2c', '3c', '4c']})))",
+        list(words),
+    )
+    assert dict(zip(words, shown, strict=True)) == words

@@ -1,0 +1,211 @@
+"""The browser pages over HTTP (no browser): the pages are served with their landmarks, the ES
+modules and the stylesheet with the right content types, the record's JSON form matches the
+record step by step, and expert hints over the WebSocket go to the asking player only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from test_server_support import basic_choice, create, hello, join, make_app
+from thirtyone.record import GameRecord, format_action
+from thirtyone.server.pages import STATIC
+from thirtyone.server.serialize import cards, spectator_view_json
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(tmp_path / "t.db", messages_per_second=1000.0, message_burst=1000)) as test_client:
+        yield test_client
+
+
+# ---------------------------------------------------------------------------------------------- pages
+
+
+def test_the_lobby_page_has_its_landmarks_and_form(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    text = page.text
+    for landmark in ('<html lang="en">', '<main id="main">', 'role="banner"', "<h1>", 'role="alert"', "<h2"):
+        assert landmark in text
+    assert 'name="viewport"' in text
+    assert '<script type="module" src="/static/js/lobby.js">' in text
+    assert 'id="create-form"' in text
+
+
+def test_the_table_and_replay_pages_name_their_table(client: TestClient) -> None:
+    code = create(client, ["human", "human"])["code"]
+    for path, script in ((f"/t/{code}", "table.js"), (f"/r/{code}", "replay.js"), (f"/t/{code.lower()}", "table.js")):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert f"table {code}" in page.text
+        assert "{{" not in page.text
+        assert f'src="/static/js/{script}"' in page.text
+        assert "<main" in page.text
+    table = client.get(f"/t/{code}").text
+    assert 'aria-live="polite"' in table
+    assert 'role="alert"' in table
+    assert 'id="hint"' in table
+    assert 'aria-keyshortcuts="?"' in table
+    for unknown in ("/t/ZZZZZZ", "/r/ZZZZZZ", "/t/%3Cscript%3E"):
+        missing = client.get(unknown)
+        assert missing.status_code == 404
+        assert missing.json()["code"] == "not_found"
+
+
+def test_the_table_page_names_its_rules(client: TestClient) -> None:
+    code = create(client, ["human", "human"], preset="widow")["code"]
+    assert '<p class="sub" id="describe">widow</p>' in client.get(f"/t/{code}").text
+
+
+def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(client: TestClient) -> None:
+    modules = sorted(path.name for path in (STATIC / "js").glob("*.js"))
+    assert modules == ["common.js", "lobby.js", "replay.js", "table.js"]
+    for name in modules:
+        response = client.get(f"/static/js/{name}")
+        assert response.status_code == 200
+        assert response.headers["content-type"].split(";")[0] in ("text/javascript", "application/javascript")
+        for imported in re.findall(r'from "\./([\w-]+\.js)"', response.text):  # every import resolves
+            assert client.get(f"/static/js/{imported}").status_code == 200, imported
+        assert "http://" not in response.text.replace("http://www.w3.org/2000/svg", "")  # nothing third-party
+    style = client.get("/static/style.css")
+    assert style.headers["content-type"].startswith("text/css")
+    assert "prefers-reduced-motion" in style.text
+    assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_the_pages_install_with_the_package() -> None:
+    assert {path.name for path in STATIC.iterdir()} >= {"index.html", "table.html", "replay.html", "style.css", "js"}
+
+
+# ---------------------------------------------------------------------------------------------- record.json
+
+
+def _play_out(client: TestClient, code: str, players: dict[int, Any]) -> None:
+    """Both people play the basic bot's choices until the game is over."""
+    seq = -1
+    while True:
+        states = {seat: player.settle(seq) for seat, player in players.items()}
+        seq = states[0]["seq"]
+        view = states[0]["view"]
+        if view["phase"] == "over":
+            return
+        mover = players[view["current_seat"]]
+        mover.act(basic_choice(mover.state, seed=seq))
+        mover.until("ack")
+
+
+def test_the_record_as_json_matches_the_record_step_by_step(client: TestClient) -> None:
+    created = create(client, ["human", "human", "easy"], name="Ann", lives=1)
+    code = created["code"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws0, client.websocket_connect(f"/ws/tables/{code}") as ws1:
+        ann = hello(ws0, created["token"], 0)
+        ben = hello(ws1, join(client, code, "Ben")["token"], 1)
+        early = client.get(f"/api/tables/{code}/record.json")
+        assert early.status_code == 409
+        assert early.json()["code"] == "not_over"
+        _play_out(client, code, {0: ann, 1: ben})
+    record = GameRecord.loads(client.get(f"/api/tables/{code}/record").text)
+    data = client.get(f"/api/tables/{code}/record.json").json()
+    assert data["code"] == code
+    assert data["seats"] == list(record.seats) == ["Ann", "Ben", "Cy"]
+    assert data["winner"] == record.winner is not None
+    assert data["places"] == list(record.places or ())
+    assert data["rules"] == record.rules.options()
+    assert [rnd["actions"] for rnd in data["rounds"]] == [
+        [format_action(seat, action) for seat, action in rnd.actions] for rnd in record.rounds
+    ]
+    assert [rnd["commitment"] for rnd in data["rounds"]] == [rnd.commitment for rnd in record.rounds]
+    assert all(rnd["salt"] for rnd in data["rounds"])
+    steps = data["steps"]
+    assert len(steps) == record.action_count + 1
+    lines = [line for rnd in data["rounds"] for line in rnd["actions"]]
+    assert [step["line"] for step in steps] == [None, *lines]
+    ended = 0
+    for step, game in zip(steps, record.replay_steps(), strict=True):
+        assert step["hands"] == [cards(game.hand(seat)) for seat in range(game.players)]
+        public = spectator_view_json(game)
+        public["history"] = []
+        assert step["view"] == public
+        assert step["round"] == game.round
+        if step["ended"] is not None:
+            assert step["ended"]["round"] == ended + 1
+            assert step["ended"]["losses"] == data["rounds"][ended]["result"]["losses"]
+            ended += 1
+    assert ended == len(record.rounds)
+    assert steps[-1]["view"]["phase"] == "over"
+    assert client.get("/api/tables/ZZZZZZ/record.json").status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------- hints
+
+
+def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
+    created = create(client, ["human", "human"], name="Ann")
+    code = created["code"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws0, client.websocket_connect(f"/ws/tables/{code}") as wsw:
+        ann = hello(ws0, created["token"], 0)
+        watcher = hello(wsw, None, None)
+        ann.ws.send_json({"type": "hint"})
+        assert ann.until("error")["code"] == "not_playing"  # Ben has not joined yet
+        token = join(client, code, "Ben")["token"]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws1:
+            players = {0: ann, 1: hello(ws1, token, 1)}
+            states = {seat: player.settle() for seat, player in players.items()}
+            mover_seat = states[0]["view"]["current_seat"]
+            mover, other = players[mover_seat], players[1 - mover_seat]
+            state = states[mover_seat]
+            mover.ws.send_json({"type": "hint"})
+            hint = mover.until("hint", timeout=20)
+            assert hint["seq"] == state["seq"]
+            assert hint["action"] in state["view"]["legal_actions"]
+            assert hint["text"].startswith("Hint: ")
+            assert {move["action"] for move in hint["moves"]} == set(state["view"]["legal_actions"])
+            assert hint["moves"][0]["action"] == hint["action"]
+            assert all(isinstance(move["value"], float) for move in hint["moves"])
+            other.ws.send_json({"type": "hint"})
+            refused = other.until("error")
+            assert all(message["type"] != "hint" for message in other.messages)  # the hint is the asker's alone
+            assert refused["code"] == "not_your_turn"
+            assert refused["message"].startswith("R2.1")
+            watcher.ws.send_json({"type": "hint"})
+            assert watcher.until("error")["code"] == "spectator"
+            mover.act("draw stock")  # after a draw: discard, still a choice among four
+            mover.until("ack")
+            discard_state = mover.settle(state["seq"])
+            mover.ws.send_json({"type": "hint"})
+            hint = mover.until("hint", timeout=20)
+            assert hint["seq"] == discard_state["seq"]
+            assert hint["action"].startswith("discard ")
+            assert hint["action"] in discard_state["view"]["legal_actions"]
+            watcher.ws.send_json({"type": "ping"})
+            watcher.until("pong")
+            assert all(message["type"] != "hint" for message in watcher.messages)
+
+
+def test_a_failing_expert_is_an_error_message_not_a_dropped_connection(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thirtyone.bots.expert import ExpertBot
+
+    def broken(self: ExpertBot, view: Any, legal: Any = None) -> Any:
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(ExpertBot, "analyse", broken)
+    created = create(client, ["human", "easy"], name="Ann")
+    with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+        ann = hello(ws, created["token"], 0)
+        state = ann.settle()
+        assert state["view"]["current_seat"] == 0
+        ann.ws.send_json({"type": "hint"})
+        error = ann.until("error")
+        assert error["code"] == "no_hint"
+        assert "broken on purpose" in error["message"]
+        ann.act(state["view"]["legal_actions"][0])  # the connection still plays
+        assert ann.until("ack")["seq"] == state["seq"] + 1
