@@ -1,11 +1,11 @@
-"""The browser pages of ``thirtyone serve``: plain HTML, CSS and ES modules from ``static/`` (no
+"""The browser pages of ``thirtyone serve``: plain HTML, CSS and ES modules from ``thirtyone/web/`` (no
 build step, nothing third-party), and the JSON form of a finished game's record for the replay page.
 
 ==============================  ==============================================================
-``GET /``                       the lobby (``static/index.html``)
-``GET /t/{code}``               a table: play, or watch without a seat (``static/table.html``,
+``GET /``                       the lobby (``web/index.html``)
+``GET /t/{code}``               a table: play, or watch without a seat (``web/table.html``,
                                 its code and rules filled in; 404 for an unknown code)
-``GET /r/{code}``               a finished game's step-through replay (``static/replay.html``)
+``GET /r/{code}``               a finished game's step-through replay (``web/replay.html``)
 ``GET /static/…``               the CSS and the ES modules
 ``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
 ==============================  ==============================================================
@@ -28,7 +28,7 @@ from thirtyone.server.service import TableService
 
 __all__ = ["STATIC", "add_pages", "record_json"]
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "web"
 """The folder of the pages' files."""
 
 _NO_STORE = {"Cache-Control": "no-cache"}  # pages are small; a new server version shows at once
