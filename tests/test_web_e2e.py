@@ -9,11 +9,13 @@ that fails instead."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -73,16 +75,16 @@ def _post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(response.read())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real server on a free port with an SQLite file and bots that play at once."""
-    folder = tmp_path_factory.mktemp("web")
+@contextlib.contextmanager
+def running_server(folder: Path, *options: str) -> Iterator[str]:
+    """A real server on a free port with an SQLite file in ``folder`` and bots that play at once
+    (``options``: more ``thirtyone serve`` options); yields its base URL."""
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
-            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}"),
+            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
         ],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -108,6 +110,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real server (see :func:`running_server`)."""
+    with running_server(tmp_path_factory.mktemp("web")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -398,3 +407,30 @@ def test_every_action_notation_is_shown_in_words(game: Game) -> None:
         list(words),
     )
     assert dict(zip(words, shown, strict=True)) == words
+
+
+def test_the_turn_timer_counts_down_and_plays_for_an_absent_player(browser: Browser, tmp_path: Path) -> None:
+    with running_server(tmp_path, "--turn-timer", "3") as base:
+        created = _post(
+            f"{base}/api/tables",
+            {"preset": "scat", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "name": "Ann"},
+        )
+        code = created["code"]
+        page = new_page(browser)
+        page.goto(f"{base}/")
+        page.evaluate(
+            "([key, token]) => localStorage.setItem(key, token)", [f"thirtyone.token.{code}", created["token"]]
+        )
+        page.goto(f"{base}/t/{code}")
+        expect(page.locator("#timer")).to_be_visible()
+        expect(page.locator("#timer")).to_contain_text(re.compile(r"(you have|\w+ has) \d s left"))
+        deadline = time.monotonic() + 15  # nobody clicks: the timer plays Ann's moves for her
+
+        def timer_moves() -> int:
+            with sqlite3.connect(tmp_path / "web.db") as db:
+                return int(db.execute("SELECT count(*) FROM actions WHERE source = 'timer'").fetchone()[0])
+
+        while timer_moves() < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert timer_moves() >= 2
+        page.context.close()

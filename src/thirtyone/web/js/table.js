@@ -229,6 +229,7 @@ function render() {
   $("commitment").textContent = table.commitment || (over ? "(the game is over: every deal is revealed)" : "–");
   renderSeats();
   renderStatus(over);
+  renderTimer();
   if (view) {
     drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
     if (view.discard_top && view.discard_top !== lastTop && lastTop !== null) {
@@ -268,6 +269,20 @@ function renderStatus(over) {
     banner("", "");
   }
 }
+
+// The turn timer (`thirtyone serve --turn-timer`): seconds left before the server plays a legal
+// default for the player to move; the server's deadline is Unix time, so clocks must roughly agree.
+function renderTimer() {
+  const deadline = table && table.status === "playing" ? table.turn_deadline : null;
+  const timer = $("timer");
+  timer.hidden = deadline === null || deadline === undefined;
+  if (timer.hidden) return;
+  const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+  const who = view && view.is_my_turn ? "you have" : `${name(view ? view.current_seat : 0)} has`;
+  timer.textContent = `Turn timer: ${who} ${left} s left, then a legal move is played for them.`;
+  if (view && view.is_my_turn && left === 10) announce("10 seconds left for your move.");
+}
+setInterval(renderTimer, 1000);
 
 function renderSeats() {
   const list = $("seats");
