@@ -164,6 +164,8 @@ class Cluster:
                     await runner.sync()
                 except ServerError as error:
                     log.warning("table %s did not catch up: %s", code, error)
+                except Exception:  # a bug must not stop the notifications of every other table
+                    log.exception("table %s did not catch up", code)
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """The listening thread: LISTEN on a dedicated connection, hand each notification's payload

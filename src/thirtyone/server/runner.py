@@ -251,42 +251,61 @@ class TableRunner:
                 await self._catch_up()
 
     async def _catch_up(self) -> None:
-        data, game, chance = self.data, self.game, self.chance
-        last_round = data.deals[-1].round if data.deals else 0
-        news = await run_db(self.store.load, self.code, data.seq, last_round)
+        old, game, chance = self.data, self.game, self.chance
+        last_round = old.deals[-1].round if old.deals else 0
+        news = await run_db(self.store.load, self.code, old.seq, last_round)
         if news is None:  # pragma: no cover - tables are never deleted
             return
-        seats = [(s.name, s.token_hash) for s in news.seats] != [(s.name, s.token_hash) for s in data.seats]
-        if news.seq == data.seq and news.status == data.status and not seats:
+        seats = [(s.name, s.token_hash) for s in news.seats] != [(s.name, s.token_hash) for s in old.seats]
+        if news.seq == old.seq and news.status == old.status and not seats:
             return
         actions, deals = news.actions, news.deals
-        news.actions, news.deals = data.actions + actions, data.deals + deals
+        final = (news.seq, news.status, news.winner, news.record)
+        news.actions, news.deals = old.actions + actions, old.deals + deals
         self.data = news
-        ended: list[int] = []
-        if game is None or chance is None:
-            self._rebuild()  # the game started (or the table closed before it did): replay what there is
-            if self.game is not None:
-                ended = [log.round for log in self.game.round_logs if log.result is not None]
-        else:
-            first = len(game.round_logs) - 1
-            chance.deals.update({deal.round: deal for deal in deals})
-            try:
-                for stored in actions:
-                    chance.seq = stored.seq
-                    game.apply(stored.action, seat=stored.seat)
-                damaged = bool(chance.take_new())  # a deal the writer did not store: never show it
-            except ThirtyOneError:
-                damaged = True
-            if damaged:
-                self._rebuild()  # raises ServerError when the stored actions do not replay at all
+        if game is None or chance is None:  # the game started (or the table closed before it did): replay it
+            self._rebuild()
+            ended = [log.round for log in self.game.round_logs if log.result is not None] if self.game else []
+            self._schedule()
+            if news.status != old.status:
+                self._broadcast(ended, deals)
             else:
-                chance.seq = news.seq
-                ended = [log.round for log in game.round_logs[first:] if log.result is not None]
+                self._broadcast_table()
+            return
+        # one action at a time, each told as its writer told it, so every process's clients see the same states
+        news.actions, news.deals = list(old.actions), list(old.deals)
+        news.seq, news.status, news.winner, news.record = old.seq, old.status, old.winner, old.record
+        try:
+            for stored in actions:
+                step = [deal for deal in deals if deal.seq == stored.seq]
+                chance.deals.update({deal.round: deal for deal in step})
+                chance.seq = stored.seq
+                first = len(game.round_logs) - 1
+                game.apply(stored.action, seat=stored.seat)
+                if chance.take_new():
+                    raise ServerError(f"table {self.code}: action {stored.seq} dealt a deal that is not stored")
+                news.actions.append(stored)
+                news.deals.extend(step)
+                news.seq = stored.seq
+                if stored.seq == final[0]:
+                    news.status, news.winner, news.record = final[1:]
+                self._broadcast([log.round for log in game.round_logs[first:] if log.result is not None], step)
+        except (ThirtyOneError, ServerError) as error:
+            log.error("table %s: %s; replaying it from the database", self.code, error)
+            news.actions, news.deals = old.actions + actions, old.deals + deals
+            news.seq, news.status, news.winner, news.record = final
+            self._rebuild()  # raises ServerError when the stored actions do not replay at all
+            self._schedule()
+            self._broadcast([], [])
+            return
+        changed = news.status != final[1]  # closed without an action
+        news.seq, news.status, news.winner, news.record = final
+        news.deals.extend(deal for deal in deals if deal not in news.deals)
         self._schedule()
-        if news.seq == data.seq and news.status == data.status:
+        if changed:
+            self._broadcast([], [])
+        elif not actions:
             self._broadcast_table()
-        else:
-            self._broadcast(ended, deals)
 
     async def lead(self, held: bool) -> None:
         """Whether this process holds the table's lease (:mod:`thirtyone.server.cluster`): taking it,

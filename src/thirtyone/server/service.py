@@ -154,6 +154,8 @@ class TableService:
                     raise NotFoundError(f"no table has the code {clean!r}")
                 runner.claim = self.cluster.wake
                 self._runners[clean] = runner
+                if self.store.shared:  # a change notified while it was loading found no runner: catch up now
+                    await runner.sync()
             return runner
 
     async def close(self, code: str, host_token: str) -> JSON:
