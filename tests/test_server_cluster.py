@@ -34,6 +34,7 @@ from sqlalchemy import create_engine, inspect, text
 from test_server_support import basic_choice, create, db_rows, join, make_app, waits_for_person
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
+from thirtyone.server.cluster import LISTENER_NAME
 from thirtyone.server.db import HEAD, migrate, normalize_url, open_database
 from thirtyone.server.fair import CommittedChance
 from thirtyone.server.serialize import spectator_view_json, view_json
@@ -452,6 +453,32 @@ async def test_an_action_on_one_process_reaches_a_spectator_on_the_other(pair: t
                 await watcher.next()
     assert watcher.state["seq"] == seq == 1
     assert watcher.state["view"] == replayed_views(url, code)[1][None]
+
+
+async def test_notifications_missed_while_the_listener_was_down_are_caught_up(pair: tuple[str, Server, Server]) -> None:
+    """The listening connections are cut; an action stored meanwhile on B still reaches a
+    spectator on A once A's listener is back (it catches up every table it serves)."""
+    url, a, b = pair
+    created = new_table(b, ["human", "human"], name="Ann")
+    code = created["code"]
+    async with client(a, code, None, None) as watcher:
+        joined = post(b, f"/api/tables/{code}/join", {"name": "Ben"})
+        async with client(b, code, created["token"], 0) as ann, client(b, code, joined["token"], 1) as ben:
+            state = await ann.settle()
+            await watcher.settle()
+            cut = rows(
+                url,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %(name)s AND datname = current_database()",
+                name=LISTENER_NAME,
+            )
+            assert len(cut) == 2  # one listener a process
+            mover = ann if state["view"]["current_seat"] == 0 else ben
+            seq = await mover.act(basic_choice(mover.state or {}))
+            while watcher.state is None or watcher.state["seq"] < seq:
+                await watcher.next()
+    assert watcher.state["view"] == replayed_views(url, code)[seq][None]
+    await wait_for(lambda: "opening it again" in a.text(), "A's listener to say it reconnects")
 
 
 async def test_a_killed_process_tables_are_taken_over_when_its_lease_expires(

@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import select
+import selectors
 import threading
 from collections.abc import Mapping
 
@@ -45,12 +45,14 @@ from thirtyone.server.errors import ServerError
 from thirtyone.server.runner import TableRunner, run_db
 from thirtyone.server.store import CHANNEL, PLAYING, Store
 
-__all__ = ["Cluster", "RECONNECT_SECONDS"]
+__all__ = ["Cluster", "RECONNECT_SECONDS", "LISTENER_NAME"]
 
 log = logging.getLogger("thirtyone.server")
 
 RECONNECT_SECONDS = 1.0
 """Seconds between attempts to open the listening connection again after it dropped."""
+LISTENER_NAME = "thirtyone listener"
+"""The ``application_name`` of the listening connections (as ``pg_stat_activity`` shows them)."""
 _POLL_SECONDS = 0.5
 """How often the listening thread checks whether it should stop."""
 _RESYNC = ""
@@ -175,13 +177,14 @@ class Cluster:
         url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         while not self._stopping.is_set():
             try:
-                with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
+                connection = psycopg.connect(url, autocommit=True, connect_timeout=5, application_name=LISTENER_NAME)
+                with connection, selectors.DefaultSelector() as selector:
                     connection.add_notify_handler(lambda notify: self._post(loop, notify.payload))
                     connection.execute(f"LISTEN {CHANNEL}")
                     self._post(loop, _RESYNC)  # notifications may have been missed before this
+                    selector.register(connection.fileno(), selectors.EVENT_READ)
                     while not self._stopping.is_set():
-                        ready, _, _ = select.select([connection.fileno()], [], [], _POLL_SECONDS)
-                        if ready:
+                        if selector.select(_POLL_SECONDS):
                             connection.execute("SELECT 1")  # reads what arrived; the handler gets each notification
             except (psycopg.Error, OSError, ValueError) as error:
                 if self._stopping.is_set():
