@@ -580,3 +580,14 @@ def test_on_sqlite_every_lease_is_the_process_own(tmp_path: Path) -> None:
         runner = service._runners[created["code"]]
         assert runner.leased
     assert db_rows(path, "SELECT COUNT(*) FROM leases") == [(0,)]
+
+
+def test_lease_settings_are_checked() -> None:
+    from thirtyone.server import ServerSettings
+    from thirtyone.server.errors import InputError
+
+    with pytest.raises(InputError, match="lease_renew"):
+        ServerSettings(lease_seconds=2.0, lease_renew=1.5)
+    with pytest.raises(InputError, match="lease_seconds"):
+        ServerSettings(lease_seconds=0.1)
+    assert ServerSettings(lease_seconds=2.0, lease_renew=0.5).lease_renew == 0.5
