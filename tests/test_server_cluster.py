@@ -229,6 +229,16 @@ def start_servers(url: str, folder: Path, count: int, bot_delay: float = 0.0) ->
                 env=env,
             )
         servers.append(Server(popen, port, log))
+    try:
+        _wait_ready(servers)
+    except BaseException:  # one did not start: stop the others too
+        for server in servers:
+            server.stop(signal.SIGKILL)
+        raise
+    return servers
+
+
+def _wait_ready(servers: list[Server]) -> None:
     deadline = time.monotonic() + 60
     for server in servers:
         while True:
@@ -243,7 +253,6 @@ def start_servers(url: str, folder: Path, count: int, bot_delay: float = 0.0) ->
         found = re.search(r"^process ([0-9a-f]{16})$", server.text(), re.MULTILINE)
         assert found, server.text()
         server.id = found.group(1)
-    return servers
 
 
 @contextlib.contextmanager
@@ -453,6 +462,31 @@ async def test_an_action_on_one_process_reaches_a_spectator_on_the_other(pair: t
                 await watcher.next()
     assert watcher.state["seq"] == seq == 1
     assert watcher.state["view"] == replayed_views(url, code)[1][None]
+
+
+async def test_the_same_move_sent_to_both_processes_is_stored_once(pair: tuple[str, Server, Server]) -> None:
+    """The player to move is connected to A and to B and sends the same move to both at once: one
+    stores and acknowledges it, the other answers ``stale`` with the current state."""
+    url, a, b = pair
+    created = new_table(a, ["human", "human"], name="Ann")
+    code = created["code"]
+    tokens = {0: created["token"], 1: post(b, f"/api/tables/{code}/join", {"name": "Ben"})["token"]}
+    public = httpx.get(f"{a.http}/api/tables/{code}", timeout=WAIT).json()
+    mover = public["view"]["current_seat"]
+    async with client(a, code, tokens[mover], mover) as on_a, client(b, code, tokens[mover], mover) as on_b:
+        state = await on_a.settle()
+        assert (await on_b.settle())["seq"] == state["seq"] == 0
+        message = json.dumps({"type": "action", "action": basic_choice(state), "seq": 0})
+        await asyncio.gather(on_a.ws.send(message), on_b.ws.send(message))
+        answers = []
+        for side in (on_a, on_b):
+            while (got := await side.next())["type"] not in ("ack", "error"):
+                pass
+            answers.append(got)
+    assert sorted(answer["type"] for answer in answers) == ["ack", "error"], answers
+    assert [answer["code"] for answer in answers if answer["type"] == "error"] == ["stale"]
+    assert [answer["seq"] for answer in answers if answer["type"] == "ack"] == [1]
+    assert [action[0] for action in stored_actions(url, code)] == [1]
 
 
 async def test_notifications_missed_while_the_listener_was_down_are_caught_up(pair: tuple[str, Server, Server]) -> None:

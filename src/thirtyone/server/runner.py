@@ -18,6 +18,10 @@ If the write fails, the game is rebuilt from what is stored and the sender gets 
 changed. Bots play server-side after ``bot_delay`` seconds a turn; with a turn timer, a person who
 has not acted in time gets a legal default played for them (the ``basic`` bot's choice, which the
 engine checks like any other action: never the card just taken from the pile, R4.2).
+
+On PostgreSQL several processes may serve one table (:mod:`thirtyone.server.cluster`): each keeps
+such a runner; :meth:`TableRunner.sync` catches up with another process's writes, and only the
+runner whose process holds the table's lease (:meth:`TableRunner.lead`) runs its bots and timer.
 """
 
 from __future__ import annotations
@@ -318,9 +322,9 @@ class TableRunner:
         async with self.lock:
             if held == self.leased or self.stopped:
                 return
-            self.leased = held
-            if held:
+            if held:  # not leased until caught up, so that a failed read is tried again at the next renewal
                 await self._catch_up()
+            self.leased = held
             self._schedule()
 
     def _bot(self, seat: int) -> Bot:
