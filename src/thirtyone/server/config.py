@@ -25,16 +25,19 @@ MAX_TURN_TIMER = 86_400.0
 class ServerSettings:
     """How the server runs.
 
-    ``database_url`` is an SQLAlchemy URL (``sqlite:///PATH`` or ``postgresql://USER:PASS@HOST/DB``);
-    ``bot_delay`` the seconds a bot waits before each turn (0–60; 0 plays at once); ``turn_timer`` the
-    seconds a person has for each action before the server plays a legal default for them
-    (1–86400, ``None``: off). The limits: ``max_message_bytes`` per WebSocket message (UTF-8),
-    ``messages_per_second`` on average and ``message_burst`` at once per connection,
-    ``max_body_bytes`` per HTTP request body, ``hello_timeout`` seconds for a new connection to say
-    hello, ``send_queue`` messages waiting for a slow client before it is disconnected.
+        ``database_url`` is an SQLAlchemy URL (``sqlite:///PATH`` or ``postgresql://USER:PASS@HOST/DB``);
+        ``bot_delay`` the seconds a bot waits before each turn (0–60; 0 plays at once); ``turn_timer`` the
+        seconds a person has for each action before the server plays a legal default for them
+        (1–86400, ``None``: off). The limits: ``max_message_bytes`` per WebSocket message (UTF-8),
+        ``messages_per_second`` on average and ``message_burst`` at once per connection,
+        ``max_body_bytes`` per HTTP request body, ``hello_timeout`` seconds for a new connection to say
+        hello, ``send_queue`` messages waiting for a slow client before it is disconnected. On PostgreSQL,
+    where several processes may serve the same tables (:mod:`thirtyone.server.cluster`), a process
+    holds a table's lease for ``lease_seconds`` (0.5–3600) and renews it every ``lease_renew`` seconds
+    (less than half the lease, so that one missed renewal does not lose it).
 
-    Raises:
-        InputError: for a value out of range (the message names the setting).
+        Raises:
+            InputError: for a value out of range (the message names the setting).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -46,6 +49,8 @@ class ServerSettings:
     max_body_bytes: int = 16_384
     hello_timeout: float = 10.0
     send_queue: int = 256
+    lease_seconds: float = 10.0
+    lease_renew: float = 3.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.database_url, str) or not self.database_url.strip():
@@ -59,6 +64,8 @@ class ServerSettings:
         _check_range("max_body_bytes", self.max_body_bytes, 1024, 1 << 22, "bytes")
         _check_range("hello_timeout", self.hello_timeout, 0.1, 600.0, "seconds")
         _check_range("send_queue", self.send_queue, 8, 100_000, "messages")
+        _check_range("lease_seconds", self.lease_seconds, 0.5, 3600.0, "seconds")
+        _check_range("lease_renew", self.lease_renew, 0.1, self.lease_seconds / 2, "seconds (under half the lease)")
 
 
 def _check_range(name: str, value: float, low: float, high: float, unit: str) -> None:

@@ -21,9 +21,11 @@ from thirtyone.server.errors import DatabaseError
 
 __all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
 
-HEAD = "0001"
+HEAD = "0002"
 """The newest migration."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_MIGRATION_LOCK = 0x31_0000_0001
+"""The PostgreSQL advisory lock held while migrating (any number that other software is unlikely to use)."""
 
 
 def normalize_url(url: str) -> URL:
@@ -95,7 +97,8 @@ def open_database(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (Alembic ``upgrade head``), in one transaction.
+    """Bring the schema up to the newest migration (Alembic ``upgrade head``), in one transaction
+    (on PostgreSQL under an advisory lock, so that server processes starting together take turns).
 
     Raises:
         DatabaseError: when the database has tables of something else, or a newer schema than this
@@ -105,6 +108,8 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # processes starting together migrate one after another
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
         tables = set(inspect(connection).get_table_names())
         if tables and "alembic_version" not in tables:
             raise DatabaseError(

@@ -8,6 +8,9 @@ migrations in ``thirtyone/server/migrations`` (run when the server starts).
                  who played it (``player``, ``bot`` or ``timer``)
 ``deals``        every round's deal: deck order, salt and commitment, and the ``seq`` after which
                  it was dealt
+``leases``       which server process serves a table (``owner``, a random id made at its start) and
+                 until when (``expires_at``); used on PostgreSQL, where several processes share the
+                 database (:mod:`thirtyone.server.cluster`)
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Base", "TableRow", "SeatRow", "ActionRow", "DealRow"]
+__all__ = ["Base", "TableRow", "SeatRow", "ActionRow", "DealRow", "LeaseRow"]
 
 
 class Base(DeclarativeBase):
@@ -84,3 +87,13 @@ class DealRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     seq: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeaseRow(Base):
+    """A table's lease (``leases``): the process that runs its bots and turn timer, until ``expires_at``."""
+
+    __tablename__ = "leases"
+
+    table_code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

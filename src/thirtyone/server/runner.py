@@ -18,6 +18,10 @@ If the write fails, the game is rebuilt from what is stored and the sender gets 
 changed. Bots play server-side after ``bot_delay`` seconds a turn; with a turn timer, a person who
 has not acted in time gets a legal default played for them (the ``basic`` bot's choice, which the
 engine checks like any other action: never the card just taken from the pile, R4.2).
+
+On PostgreSQL several processes may serve one table (:mod:`thirtyone.server.cluster`): each keeps
+such a runner; :meth:`TableRunner.sync` catches up with another process's writes, and only the
+runner whose process holds the table's lease (:meth:`TableRunner.lead`) runs its bots and timer.
 """
 
 from __future__ import annotations
@@ -70,6 +74,8 @@ BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Bots' display names, by seat."""
 RETRY_SECONDS = 2.0
 """After a failed database write, seconds before a bot or the turn timer tries again."""
+_TRIES = 3
+"""Attempts of a join or close whose stored table changed meanwhile (another process wrote it)."""
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -173,6 +179,8 @@ class TableRunner:
         self.stopped = False
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Bot] = {}
+        self.leased = not store.shared
+        self.claim: Callable[[], None] | None = None
         self.data = data
         self.rules = Rules(**data.options)
         self.game: Game | None = None
@@ -231,6 +239,93 @@ class TableRunner:
         table = self.table_json()
         for connection in self.connections:
             connection.put(self._state(connection, table))
+
+    async def sync(self) -> None:
+        """Catch up with what another process stored (it notified a change): read only the new
+        actions and deals, apply them to the game, and tell every connection just as the writer
+        told its own (``round_end``, ``deal``, ``state``; ``table`` for a join that did not start
+        the game). Nothing happens when nothing changed.
+
+        Raises:
+            DatabaseError: when the database cannot be read (the game is as it was).
+            ServerError: when the stored actions do not replay (a damaged database).
+        """
+        async with self.lock:
+            if not self.stopped:
+                await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        old, game, chance = self.data, self.game, self.chance
+        last_round = old.deals[-1].round if old.deals else 0
+        news = await run_db(self.store.load, self.code, old.seq, last_round)
+        if news is None:  # pragma: no cover - tables are never deleted
+            return
+        seats = [(s.name, s.token_hash) for s in news.seats] != [(s.name, s.token_hash) for s in old.seats]
+        if news.seq == old.seq and news.status == old.status and not seats:
+            return
+        actions, deals = news.actions, news.deals
+        final = (news.seq, news.status, news.winner, news.record)
+        news.actions, news.deals = old.actions + actions, old.deals + deals
+        self.data = news
+        if game is None or chance is None:  # the game started (or the table closed before it did): replay it
+            self._rebuild()
+            ended = [log.round for log in self.game.round_logs if log.result is not None] if self.game else []
+            self._schedule()
+            if news.status != old.status:
+                self._broadcast(ended, deals)
+            else:
+                self._broadcast_table()
+            return
+        # one action at a time, each told as its writer told it, so every process's clients see the same states
+        news.actions, news.deals = list(old.actions), list(old.deals)
+        news.seq, news.status, news.winner, news.record = old.seq, old.status, old.winner, old.record
+        try:
+            for stored in actions:
+                step = [deal for deal in deals if deal.seq == stored.seq]
+                chance.deals.update({deal.round: deal for deal in step})
+                chance.seq = stored.seq
+                first = len(game.round_logs) - 1
+                game.apply(stored.action, seat=stored.seat)
+                if chance.take_new():
+                    raise ServerError(f"table {self.code}: action {stored.seq} dealt a deal that is not stored")
+                news.actions.append(stored)
+                news.deals.extend(step)
+                news.seq = stored.seq
+                if stored.seq == final[0]:
+                    news.status, news.winner, news.record = final[1:]
+                self._broadcast([log.round for log in game.round_logs[first:] if log.result is not None], step)
+        except (ThirtyOneError, ServerError) as error:
+            log.error("table %s: %s; replaying it from the database", self.code, error)
+            news.actions, news.deals = old.actions + actions, old.deals + deals
+            news.seq, news.status, news.winner, news.record = final
+            self._rebuild()  # raises ServerError when the stored actions do not replay at all
+            self._schedule()
+            self._broadcast([], [])
+            return
+        changed = news.status != final[1]  # closed without an action
+        news.seq, news.status, news.winner, news.record = final
+        news.deals.extend(deal for deal in deals if deal not in news.deals)
+        self._schedule()
+        if changed:
+            self._broadcast([], [])
+        elif not actions:
+            self._broadcast_table()
+
+    async def lead(self, held: bool) -> None:
+        """Whether this process holds the table's lease (:mod:`thirtyone.server.cluster`): taking it,
+        the runner first catches up with what is stored, then runs the bot or timer that waits;
+        losing it, the runner stops its bot and timer (the new holder runs them).
+
+        Raises:
+            DatabaseError: when the database cannot be read while taking the lease.
+        """
+        async with self.lock:
+            if held == self.leased or self.stopped:
+                return
+            if held:  # not leased until caught up, so that a failed read is tried again at the next renewal
+                await self._catch_up()
+            self.leased = held
+            self._schedule()
 
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
@@ -333,53 +428,58 @@ class TableRunner:
         """
         clean = check_name(name)
         async with self.lock:
-            data = self.data
-            if self.stopped or data.status in (FINISHED, CLOSED):
-                raise ConflictError(f"table {self.code} is {data.status}: nobody can join it", "table_closed")
-            free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
-            if data.status != OPEN or not free:
-                raise ConflictError(
-                    f"table {self.code} is full: every seat is taken; watch it as a spectator", "table_full"
-                )
-            if seat is None:
-                seat = free[0]
-            elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
-                raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
-            elif seat not in free:
-                what = "a bot's" if data.seats[seat].kind == "bot" else "taken"
-                raise ConflictError(
-                    f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, free))}",
-                    "seat_taken",
-                )
-            if any(s.name is not None and s.name.casefold() == clean.casefold() for s in data.seats):
-                raise InputError(f"the name {clean!r} is taken at table {self.code}; choose another", "name_taken")
-            token = new_token()
-            token_hash = hash_token(token)
-            start: tuple[int, list[Deal]] | None = None
-            game: Game | None = None
-            chance: CommittedChance | None = None
-            if free == [seat]:
-                first_dealer = secrets.SystemRandom().randrange(data.players)  # R3.1
-                chance = CommittedChance(first_dealer, {})
-                game = Game(self.rules, data.players, chance=chance)
-                start = (first_dealer, chance.take_new())
-            try:
-                await run_db(self.store.join, self.code, seat, clean, token_hash, start)
-            except StaleError:
-                await self._reload()
-                raise ConflictError(f"seat {seat} of table {self.code} was taken meanwhile", "seat_taken") from None
-            data.seats[seat].name = clean
-            data.seats[seat].token_hash = token_hash
-            if start is not None:
-                data.status, data.first_dealer = PLAYING, start[0]
-                data.deals.extend(start[1])
-                self.game, self.chance = game, chance
-                ended = [log.round for log in game.round_logs if log.result is not None] if game else []
-                self._schedule()
-                self._broadcast(ended, start[1])
-            else:
-                self._broadcast_table()
-            return seat, token
+            for _ in range(_TRIES):
+                try:
+                    return await self._join(clean, seat)
+                except StaleError:  # another process seated someone meanwhile: read the seats again
+                    await self._reload()
+            raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
+
+    async def _join(self, clean: str, seat: int | None) -> tuple[int, str]:
+        """One attempt of :meth:`join` (under the lock). Raises StaleError when the stored seats changed."""
+        data = self.data
+        if self.stopped or data.status in (FINISHED, CLOSED):
+            raise ConflictError(f"table {self.code} is {data.status}: nobody can join it", "table_closed")
+        free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
+        if data.status != OPEN or not free:
+            raise ConflictError(
+                f"table {self.code} is full: every seat is taken; watch it as a spectator", "table_full"
+            )
+        if seat is None:
+            seat = free[0]
+        elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
+            raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
+        elif seat not in free:
+            what = "a bot's" if data.seats[seat].kind == "bot" else "taken"
+            raise ConflictError(
+                f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, free))}",
+                "seat_taken",
+            )
+        if any(s.name is not None and s.name.casefold() == clean.casefold() for s in data.seats):
+            raise InputError(f"the name {clean!r} is taken at table {self.code}; choose another", "name_taken")
+        token = new_token()
+        token_hash = hash_token(token)
+        start: tuple[int, list[Deal]] | None = None
+        game: Game | None = None
+        chance: CommittedChance | None = None
+        if free == [seat]:
+            first_dealer = secrets.SystemRandom().randrange(data.players)  # R3.1
+            chance = CommittedChance(first_dealer, {})
+            game = Game(self.rules, data.players, chance=chance)
+            start = (first_dealer, chance.take_new())
+        await run_db(self.store.join, self.code, seat, clean, token_hash, start)
+        data.seats[seat].name = clean
+        data.seats[seat].token_hash = token_hash
+        if start is not None:
+            data.status, data.first_dealer = PLAYING, start[0]
+            data.deals.extend(start[1])
+            self.game, self.chance = game, chance
+            ended = [log.round for log in game.round_logs if log.result is not None] if game else []
+            self._schedule()
+            self._broadcast(ended, start[1])
+        else:
+            self._broadcast_table()
+        return seat, token
 
     async def close(self, host_token: str) -> None:
         """Close the table (its host only): an open table takes nobody more, a game being played
@@ -395,8 +495,19 @@ class TableRunner:
                 raise AuthError(f"that is not the host token of table {self.code}; only its host can close it")
             if self.data.status not in (OPEN, PLAYING):
                 raise ConflictError(f"table {self.code} is {self.data.status} already", "table_closed")
-            record = None if self.game is None else self._record(self.game, reveal_all=True)
-            await run_db(self.store.close, self.code, record)
+            for _ in range(_TRIES):
+                record = None if self.game is None else self._record(self.game, reveal_all=True)
+                try:
+                    await run_db(self.store.close, self.code, record, self.data.seq)
+                    break
+                except StaleError:  # another process stored an action meanwhile: record the game as it is
+                    await self._reload()
+                    if self.data.status not in (OPEN, PLAYING):
+                        raise ConflictError(
+                            f"table {self.code} is {self.data.status} already", "table_closed"
+                        ) from None
+            else:
+                raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
             self.data.status, self.data.record = CLOSED, record
             self._schedule()
             self._broadcast([], [])
@@ -623,6 +734,11 @@ class TableRunner:
         seat = game.current_seat
         assert seat is not None
         seq = self.data.seq
+        automatic = self.data.seats[seat].kind == "bot" or self.settings.turn_timer is not None
+        if automatic and not self.leased:  # another process runs this table's bots and timer, or will
+            if self.claim is not None:
+                self.claim()
+            return
         if self.data.seats[seat].kind == "bot":
             self._task = asyncio.create_task(self._bot_turn(seat, seq), name=f"bot {self.code}/{seat}")
         elif self.settings.turn_timer is not None:
@@ -671,7 +787,8 @@ class TableRunner:
 
     async def _play_for(self, seat: int, seq: int, action: Action, source: str) -> None:
         try:
-            await self.act(seat, str(action), seq, source)
+            stored = await self.act(seat, str(action), seq, source)
+            log.debug("table %s: the %s of seat %d played %s as seq %d", self.code, source, seat, action, stored)
         except DatabaseError:
             await asyncio.sleep(RETRY_SECONDS)
             async with self.lock:

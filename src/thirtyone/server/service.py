@@ -4,7 +4,8 @@ A table is created open, with its rules (a preset and any options, R8), its seat
 person or a bot of a level) and a host token; people join its human seats by name; when the last
 one is taken the game starts. :meth:`TableService.runner` gives the one
 :class:`~thirtyone.server.runner.TableRunner` of a table, loading it from the database on first use;
-on start every table being played is loaded and its bots and timers go on.
+on start every table being played is loaded and its bots and timers go on. On PostgreSQL the
+service's :class:`~thirtyone.server.cluster.Cluster` lets several processes serve the same tables.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import ConflictError, InputError, NotFoundError, ServerError
 from thirtyone.server.limits import (
@@ -63,6 +65,7 @@ class TableService:
         self.settings = settings
         self._runners: dict[str, TableRunner] = {}
         self._loading = asyncio.Lock()
+        self.cluster = Cluster(store, settings, self._runners)
 
     # ------------------------------------------------------------------------------ tables
 
@@ -149,7 +152,10 @@ class TableService:
                 runner = await TableRunner.open(clean, self.store, self.settings)
                 if runner is None:
                     raise NotFoundError(f"no table has the code {clean!r}")
+                runner.claim = self.cluster.wake
                 self._runners[clean] = runner
+                if self.store.shared:  # a change notified while it was loading found no runner: catch up now
+                    await runner.sync()
             return runner
 
     async def close(self, code: str, host_token: str) -> JSON:
@@ -188,8 +194,11 @@ class TableService:
     # ------------------------------------------------------------------------------ life cycle
 
     async def startup(self) -> None:
-        """Resume every table being played: load it, and let its bots and timers go on. A table that
-        cannot be resumed is logged and left alone; the others are served."""
+        """Resume every table being played: load it, and let its bots and timers go on (on
+        PostgreSQL: start the cluster's listener and leases; a table's bots and timer then run in
+        the process that holds its lease). A table that cannot be resumed is logged and left alone;
+        the others are served."""
+        await self.cluster.start()
         for code in await run_db(self.store.codes, PLAYING):
             try:
                 runner = await self.runner(code)
@@ -198,7 +207,9 @@ class TableService:
                 log.error("table %s is not resumed: %s", code, error)
 
     async def shutdown(self) -> None:
-        """Stop every runner (bots, timers, connections)."""
+        """Stop every runner (bots, timers, connections), and on PostgreSQL the listener, giving
+        back the leases."""
+        await self.cluster.stop()
         runners = list(self._runners.values())
         self._runners.clear()
         for runner in runners:

@@ -5,25 +5,42 @@ Each write is one transaction. An action is stored with the deals it led to and 
 ``seq`` together, guarded by the old ``seq`` (``UPDATE … WHERE seq = old``): when another writer
 got there first (a second server process on the same PostgreSQL database), nothing is written and
 :class:`StaleError` is raised, so the table reloads what is stored.
+
+On PostgreSQL (``shared``: several server processes may use the database, see
+:mod:`thirtyone.server.cluster`) every committed change also sends ``NOTIFY thirtyone, 'CODE SEQ
+PROCESS'`` (``pg_notify`` in the writing transaction, so it is sent only if the change commits), and
+the ``leases`` table says which process runs each table's bots and timer.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.server.fair import Deal
-from thirtyone.server.models import ActionRow, DealRow, SeatRow, TableRow
+from thirtyone.server.models import ActionRow, DealRow, LeaseRow, SeatRow, TableRow
 
-__all__ = ["Store", "TableData", "SeatData", "ActionData", "StaleError", "OPEN", "PLAYING", "FINISHED", "CLOSED"]
+__all__ = [
+    "Store",
+    "TableData",
+    "SeatData",
+    "ActionData",
+    "StaleError",
+    "OPEN",
+    "PLAYING",
+    "FINISHED",
+    "CLOSED",
+    "CHANNEL",
+]
 
 OPEN = "open"
 """Waiting for people to join its human seats."""
@@ -33,6 +50,8 @@ FINISHED = "finished"
 """The game is over; its record is kept."""
 CLOSED = "closed"
 """Closed by its host before the game ended; its (unfinished) record is kept."""
+CHANNEL = "thirtyone"
+"""The PostgreSQL notification channel of committed changes (payload ``"CODE SEQ PROCESS"``)."""
 
 
 class StaleError(Exception):
@@ -102,10 +121,18 @@ class Store:
 
     Every method may raise :class:`sqlalchemy.exc.SQLAlchemyError` when the database cannot be
     reached or written; then nothing was changed.
+
+    ``shared`` is true on PostgreSQL (other processes may write the same tables: changes are
+    notified, leases are kept); ``process`` is this store's random id (16 hex digits), the owner of
+    its leases and the origin named in its notifications.
     """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.shared = engine.dialect.name == "postgresql"
+        self.process = secrets.token_hex(8)
+        # one snapshot for a whole load, so that a table's row, actions and deals agree while others write
+        self._reader = engine.execution_options(isolation_level="REPEATABLE READ") if self.shared else engine
 
     # ------------------------------------------------------------------------------ reading
 
@@ -114,15 +141,21 @@ class Store:
         with Session(self.engine) as session:
             return session.get(TableRow, code) is not None
 
-    def load(self, code: str) -> TableData | None:
-        """The table with this code, seats, deals and actions included; ``None`` if there is none."""
-        with Session(self.engine) as session:
+    def load(self, code: str, after_seq: int = 0, after_round: int = 0) -> TableData | None:
+        """The table with this code, seats, deals and actions included; ``None`` if there is none.
+        With ``after_seq`` and ``after_round`` only the actions after that seq and the deals after
+        that round are read (catching up with another process's writes)."""
+        with Session(self._reader) as session, session.begin():
             row = session.get(TableRow, code)
             if row is None:
                 return None
             seats = session.scalars(select(SeatRow).where(SeatRow.table_code == code).order_by(SeatRow.seat))
-            deals = session.scalars(select(DealRow).where(DealRow.table_code == code).order_by(DealRow.round))
-            actions = session.scalars(select(ActionRow).where(ActionRow.table_code == code).order_by(ActionRow.seq))
+            deals = session.scalars(
+                select(DealRow).where(DealRow.table_code == code, DealRow.round > after_round).order_by(DealRow.round)
+            )
+            actions = session.scalars(
+                select(ActionRow).where(ActionRow.table_code == code, ActionRow.seq > after_seq).order_by(ActionRow.seq)
+            )
             return TableData(
                 code=row.code,
                 status=row.status,
@@ -240,6 +273,15 @@ class Store:
             )
             if _rowcount(changed) != 1:
                 raise StaleError(f"table {code} is no longer open")
+            if start is None:  # a replica that missed another's join must not take the last seat without starting
+                free = session.scalar(
+                    select(SeatRow.seat).where(
+                        SeatRow.table_code == code, SeatRow.kind == "human", SeatRow.token_hash.is_(None)
+                    )
+                )
+                if free is None:
+                    raise StaleError(f"seat {seat} is the last free seat of table {code}: the game must start")
+            self._notify(session, code)
 
     def append(
         self,
@@ -284,6 +326,7 @@ class Store:
                 )
             )
             self._add_deals(session, code, deals, now)
+            self._notify(session, code)
 
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""
@@ -291,20 +334,67 @@ class Store:
         with Session(self.engine) as session, session.begin():
             self._add_deals(session, code, deals, now)
 
-    def close(self, code: str, record: str | None) -> None:
-        """Close an open or playing table, keeping ``record`` (the unfinished game's, if it started).
+    def close(self, code: str, record: str | None, seq: int) -> None:
+        """Close an open or playing table at ``seq`` (the record is of the game after that many
+        actions), keeping ``record`` (the unfinished game's, if it started).
 
         Raises:
-            StaleError: when the table is finished or closed already.
+            StaleError: when the table is finished or closed already, or no longer at ``seq``.
         """
         with Session(self.engine) as session, session.begin():
             changed = session.execute(
                 update(TableRow)
-                .where(TableRow.code == code, TableRow.status.in_((OPEN, PLAYING)))
+                .where(TableRow.code == code, TableRow.seq == seq, TableRow.status.in_((OPEN, PLAYING)))
                 .values(status=CLOSED, record=record, updated_at=_now())
             )
             if _rowcount(changed) != 1:
-                raise StaleError(f"table {code} is not open or playing")
+                raise StaleError(f"table {code} is not open or playing at seq {seq}")
+            self._notify(session, code)
+
+    # ------------------------------------------------------------------------------ leases (shared only)
+
+    def take_leases(self, codes: Sequence[str], seconds: float) -> set[str]:
+        """Take or renew this process's lease of each table in ``codes`` for ``seconds`` (by the
+        database's clock, so that the processes' clocks need not agree): a lease is taken when it is
+        free, expired or already this process's. Returns the codes whose lease this process now
+        holds (every code when not ``shared``: a single process serves everything)."""
+        if not self.shared:
+            return set(codes)
+        held: set[str] = set()
+        with Session(self.engine) as session, session.begin():
+            for code in codes:
+                taken = session.execute(
+                    text(
+                        "INSERT INTO leases (table_code, owner, expires_at) "
+                        "VALUES (:code, :owner, now() + make_interval(secs => :seconds)) "
+                        "ON CONFLICT (table_code) DO UPDATE "
+                        "SET owner = excluded.owner, expires_at = excluded.expires_at "
+                        "WHERE leases.owner = excluded.owner OR leases.expires_at < now() RETURNING table_code"
+                    ),
+                    {"code": code, "owner": self.process, "seconds": seconds},
+                ).first()
+                if taken is not None:
+                    held.add(code)
+        return held
+
+    def release_leases(self, codes: Sequence[str]) -> None:
+        """Give up this process's leases of these tables (on shutdown, or a table no longer played),
+        so that another process may take them at once."""
+        if not self.shared or not codes:
+            return
+        with Session(self.engine) as session, session.begin():
+            session.execute(delete(LeaseRow).where(LeaseRow.owner == self.process, LeaseRow.table_code.in_(codes)))
+
+    def _notify(self, session: Session, code: str) -> None:
+        """On a shared database: notify the other processes of this transaction's change once it commits."""
+        if self.shared:
+            session.execute(
+                text(
+                    "SELECT pg_notify(:channel, code || ' ' || seq || ' ' || :process) "
+                    "FROM game_tables WHERE code = :code"
+                ),
+                {"channel": CHANNEL, "process": self.process, "code": code},
+            )
 
     @staticmethod
     def _add_deals(session: Session, code: str, deals: Sequence[Deal], now: datetime) -> None:
