@@ -17,11 +17,13 @@ after its round, and the game records keep both for ``thirtyone verify``.
                 and migrating the database; ``migrations`` the Alembic scripts
 ``fair``        the committed deals; ``serialize`` the JSON of views and events
 ``limits``      names, codes, tokens (hashed, compared in constant time), rates
-``pages``       the browser pages (lobby, table, replay; ``static/``) and the record as JSON
+``pages``       the browser pages (lobby, table, replay; files in ``thirtyone/web/``) and the
+                record as JSON
 ``hints``       the expert's hint for the player to move (``{"type": "hint"}``)
+``cluster``     several processes on one PostgreSQL: table leases, LISTEN/NOTIFY fan-out
 ==============  ====================================================================
 
-The protocol: ``docs/server-protocol.md``.
+The protocol: ``docs/server-protocol.md``; several processes: ``docs/server-cluster.md``.
 """
 
 from __future__ import annotations
