@@ -5,7 +5,8 @@ Starts ``thirtyone serve`` as a subprocess (an SQLite file in a temp folder by d
 raised, then opens ``--tables`` tables (default 100) of ``--players`` people each (default 4, every
 seat a person) played by scripted WebSocket clients: each client, when its view says it is its turn,
 sends a legal action (a seeded random choice among ``legal_actions``, knocking rarely so that rounds
-last), as fast as the server answers, for ``--seconds`` (default 30). A table whose game ends is
+last), as fast as the server answers (or after about ``--think`` ms, a person's pace), for ``--seconds``
+(default 30). A table whose game ends is
 replaced by a new one. The clients run in ``--client-processes`` processes (default 1; each holds
 whole tables), and the client CPU is reported so that one can see whether the clients, not the
 server, were the bottleneck.
@@ -24,7 +25,7 @@ every table must answer ``GET /api/tables/{code}`` with a ``seq`` at least its l
 if any acknowledged action was lost or a table did not resume.
 
 Usage: ``python benchmarks/bench_server.py [--seconds S] [--tables N] [--players N]
-[--client-processes N] [--database-url URL] [--profile FILE]``. ``--profile FILE`` runs the server
+[--think MS] [--client-processes N] [--database-url URL] [--profile FILE]``. ``--profile FILE`` runs the server
 under cProfile (slower) and stops it cleanly (SIGINT) to write the statistics to FILE: no kill phase
 then. Figures vary with the machine and with whatever else it runs.
 """
@@ -133,10 +134,11 @@ class ClientResult:
 class Clients:
     """The tables one client process plays, and what it measures."""
 
-    def __init__(self, port: int, players: int, seed: int) -> None:
+    def __init__(self, port: int, players: int, seed: int, think: float) -> None:
         self.base = f"http://127.0.0.1:{port}"
         self.ws_base = f"ws://127.0.0.1:{port}"
         self.players = players
+        self.think = think
         self.rng = random.Random(seed)
         self.result = ClientResult()
         self.errors: dict[str, int] = defaultdict(int)
@@ -198,6 +200,8 @@ class Clients:
                         return
                     if view["is_my_turn"] and seq > acted:
                         acted = seq
+                        if self.think > 0:  # a person's pace, 0.5-1.5 x think so that tables do not move in step
+                            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
                         sent[seq + 1] = time.perf_counter()
                         await ws.send(json.dumps({"type": "action", "action": self.choose(view), "seq": seq}))
 
@@ -250,10 +254,10 @@ class Clients:
         return self.result
 
 
-def client_process(port: int, players: int, tables: int, seed: int, seconds: float, ready: Any, start: Any,
-                   out: Any) -> None:  # fmt: skip
+def client_process(port: int, players: int, tables: int, seed: int, think: float, seconds: float, ready: Any,
+                   start: Any, out: Any) -> None:  # fmt: skip
     """One client process: open its tables, wait for the start, play until the server is gone."""
-    clients = Clients(port, players, seed)
+    clients = Clients(port, players, seed, think)
     out.put(asyncio.run(clients.run(tables, ready, start, seconds)))
 
 
@@ -306,6 +310,13 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4, help="people at each table (default 4)")
     parser.add_argument("--client-processes", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--database-url", default=None, help="default: an SQLite file in a temp folder")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="pause before each action, ms (default 0: as fast as possible)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the scripted players' seed")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile; no kill phase")
     args = parser.parse_args()
@@ -326,13 +337,23 @@ def main() -> int:
     processes = [
         context.Process(
             target=client_process,
-            args=(port, args.players, share, args.seed * 1000 + i, args.seconds, ready[i], start, out),
+            args=(
+                port,
+                args.players,
+                share,
+                args.seed * 1000 + i,
+                args.think / 1000,
+                args.seconds,
+                ready[i],
+                start,
+                out,
+            ),
         )
         for i, share in enumerate(shares)
     ]
     for process in processes:
         process.start()
-    console.print(f"opening {args.tables} tables of {args.players} people ({database_url}) …")
+    console.print(f"server pid {server.pid}: opening {args.tables} tables of {args.players} people ({database_url}) …")
     for event in ready:
         while not event.wait(1.0):
             if not all(process.is_alive() for process in processes):
@@ -363,7 +384,8 @@ def main() -> int:
         for code, count in result.errors.items():
             errors[code] += count
 
-    summary = Table(title=f"thirtyone serve under load: {args.tables} tables x {args.players} people")
+    pace = "as fast as possible" if args.think <= 0 else f"{args.think:g} ms to think"
+    summary = Table(title=f"thirtyone serve under load: {args.tables} tables x {args.players} people, {pace}")
     summary.add_column("measure")
     summary.add_column("value", justify="right")
     summary.add_row("database", database_url.split("@")[-1])
@@ -379,8 +401,8 @@ def main() -> int:
     summary.add_row("server RSS before / loaded / after", f"{rss_before:.0f} / {rss_loaded:.0f} / {rss_after:.0f} MB")
     summary.add_row("server MB per table", f"{(rss_after - rss_before) / args.tables:.2f} MB")
     summary.add_row("server CPU", f"{100 * cpu_used / wall:.0f} % of a core")
-    summary.add_row("client CPU (all processes)", f"{100 * sum(r.cpu for r in results) / wall:.0f} % of a core "
-                    f"({args.client_processes} process{'es' if args.client_processes > 1 else ''}, setup included)")  # fmt: skip
+    processes_text = f"{args.client_processes} process{'es' if args.client_processes > 1 else ''}, setup included"
+    summary.add_row("client CPU", f"{100 * sum(r.cpu for r in results) / wall:.0f} % of a core ({processes_text})")
     summary.add_row("load average before / after", f"{load_before[0]:.2f} / {load_after[0]:.2f} (1 min)")
     summary.add_row("cores", str(os.cpu_count()))
 
