@@ -37,8 +37,9 @@ import asyncio
 import json
 import multiprocessing
 import os
+import queue
 import random
-import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -245,12 +246,12 @@ class Clients:
                 opened.append((code, await self.seat_sockets(code, tokens)))
             ready.set()
             await asyncio.to_thread(start.wait)
+            cpu_start = time.process_time()
             now = time.perf_counter()
             self.window = (now, now + seconds)
             await asyncio.gather(*(self.table_loop(http, table) for table in opened))
         self.result.errors = dict(self.errors)
-        self.result.cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime
-        self.result.cpu += resource.getrusage(resource.RUSAGE_SELF).ru_stime
+        self.result.cpu = time.process_time() - cpu_start
         return self.result
 
 
@@ -297,130 +298,155 @@ def unresumed(port: int, acks: list[tuple[str, int, str]]) -> list[str]:
 
 
 def percentile(values: list[float], share: float) -> float:
-    return statistics.quantiles(values, n=1000, method="inclusive")[round(share * 1000) - 1] if values else 0.0
+    """The ``share`` (0-1) percentile of ``values`` (0 for fewer than two)."""
+    if len(values) < 2:
+        return values[0] if values else 0.0
+    return statistics.quantiles(values, n=1000, method="inclusive")[round(share * 1000) - 1]
 
 
 # ---------------------------------------------------------------------------------------------- main
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="measured play, seconds (default 30)")
     parser.add_argument("--tables", type=int, default=100, help="tables played at once (default 100)")
-    parser.add_argument("--players", type=int, default=4, help="people at each table (default 4)")
+    parser.add_argument("--players", type=int, default=4, help="people at each table, 2-9 (default 4)")
     parser.add_argument("--client-processes", type=int, default=1, help="client processes (default 1)")
     parser.add_argument("--database-url", default=None, help="default: an SQLite file in a temp folder")
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=0.0,
-        metavar="MS",
-        help="pause before each action, ms (default 0: as fast as possible)",
-    )
+    parser.add_argument("--think", type=float, default=0.0, metavar="MS", help="pause before each action, ms (0: none)")
     parser.add_argument("--seed", type=int, default=1, help="the scripted players' seed")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile; no kill phase")
     args = parser.parse_args()
+    if not args.seconds > 0 or args.tables < 1 or not 2 <= args.players <= 9 or args.think < 0:
+        parser.error("--seconds above 0, --tables at least 1, --players from 2 to 9, --think at least 0")
     if not 1 <= args.client_processes <= args.tables:
         parser.error("--client-processes: from 1 to the number of tables")
-    folder = tempfile.mkdtemp(prefix="bench-server-")
-    database_url = args.database_url or f"sqlite:///{folder}/bench.db"
-    load_before = os.getloadavg()
-    port = free_port()
-    server = start_server(database_url, port, args.profile)
-    rss_before = rss_mb(server.pid)
+    return args
 
+
+@dataclass
+class Run:
+    """What the main process measured around the clients' play."""
+
+    results: list[ClientResult]
+    wall: float
+    server_cpu: float
+    rss: tuple[float, float, float]
+    load: tuple[float, float]
+
+
+def load_and_kill(args: argparse.Namespace, database_url: str, port: int) -> Run:
+    """Start the server, let the client processes open their tables and play for ``args.seconds``,
+    then kill the server under load (or, with ``--profile``, stop it cleanly); every process this
+    starts has ended when it returns, whatever happens."""
+    load_before = os.getloadavg()
+    server = start_server(database_url, port, args.profile)
     context = multiprocessing.get_context("fork")
     ready = [context.Event() for _ in range(args.client_processes)]
     start, out = context.Event(), context.Queue()
-    shares = [args.tables // args.client_processes + (i < args.tables % args.client_processes)
-              for i in range(args.client_processes)]  # fmt: skip
-    processes = [
-        context.Process(
-            target=client_process,
-            args=(
-                port,
-                args.players,
-                share,
-                args.seed * 1000 + i,
-                args.think / 1000,
-                args.seconds,
-                ready[i],
-                start,
-                out,
-            ),
-        )
-        for i, share in enumerate(shares)
-    ]
-    for process in processes:
-        process.start()
-    console.print(f"server pid {server.pid}: opening {args.tables} tables of {args.players} people ({database_url}) …")
-    for event in ready:
-        while not event.wait(1.0):
-            if not all(process.is_alive() for process in processes):
-                server.kill()
-                raise SystemExit("bench_server: a client process failed while opening its tables")
-    rss_loaded = rss_mb(server.pid)
-    cpu_start, wall_start = cpu_seconds(server.pid), time.perf_counter()
-    start.set()
-    console.print(f"playing for {args.seconds:g} s …")
-    time.sleep(args.seconds)
-    cpu_used, wall = cpu_seconds(server.pid) - cpu_start, time.perf_counter() - wall_start
-    rss_after = rss_mb(server.pid)
-    if args.profile:
-        server.send_signal(signal.SIGINT)
-        server.wait(60)
-    else:
-        os.kill(server.pid, signal.SIGKILL)  # under load: the clients are still playing
-        server.wait(10)
-    results: list[ClientResult] = [out.get(timeout=120) for _ in processes]
-    for process in processes:
-        process.join(30)
-    load_after = os.getloadavg()
+    processes = []
+    try:
+        rss_before = rss_mb(server.pid)
+        for i in range(args.client_processes):
+            share = args.tables // args.client_processes + (i < args.tables % args.client_processes)
+            seed = args.seed * 1000 + i
+            work = (port, args.players, share, seed, args.think / 1000, args.seconds, ready[i], start, out)
+            processes.append(context.Process(target=client_process, args=work))
+            processes[-1].start()
+        console.print(f"server pid {server.pid}: opening {args.tables} tables of {args.players} people …")
+        for event in ready:
+            while not event.wait(1.0):
+                if not all(process.is_alive() for process in processes):
+                    raise SystemExit("bench_server: a client process failed while opening its tables")
+        rss_loaded = rss_mb(server.pid)
+        cpu_start, wall_start = cpu_seconds(server.pid), time.perf_counter()
+        start.set()
+        console.print(f"playing for {args.seconds:g} s …")
+        time.sleep(args.seconds)
+        server_cpu, wall = cpu_seconds(server.pid) - cpu_start, time.perf_counter() - wall_start
+        rss_after = rss_mb(server.pid)
+        if args.profile:
+            server.send_signal(signal.SIGINT)
+            server.wait(60)
+        else:
+            os.kill(server.pid, signal.SIGKILL)  # under load: the clients are still playing
+            server.wait(10)
+        try:
+            results: list[ClientResult] = [out.get(timeout=120) for _ in processes]
+        except queue.Empty:
+            raise SystemExit("bench_server: a client process gave no result (see its error above)") from None
+        return Run(results, wall, server_cpu, (rss_before, rss_loaded, rss_after), (load_before[0], os.getloadavg()[0]))
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
+        for process in processes:
+            process.join(30)
+            if process.is_alive():
+                process.kill()
 
+
+def check_after_restart(database_url: str, port: int, acks: list[tuple[str, int, str]]) -> tuple[int, int, int]:
+    """Restart the server on the database: (acknowledged actions lost, tables not resumed, tables checked)."""
+    server = start_server(database_url, port)
+    try:
+        missing, checked = lost_acks(database_url, acks)
+        bad = unresumed(port, acks)
+    finally:
+        server.terminate()
+        server.wait(30)
+    return missing, len(bad), checked
+
+
+def main() -> int:
+    args = parse_args()
+    folder = None if args.database_url else tempfile.mkdtemp(prefix="bench-server-")
+    database_url = args.database_url or f"sqlite:///{folder}/bench.db"
+    port = free_port()
+    try:
+        run = load_and_kill(args, database_url, port)
+        acks = [ack for result in run.results for ack in result.acks]
+        lost = None if args.profile else check_after_restart(database_url, port, acks)
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    results, wall = run.results, run.wall
     latencies = sorted(value for result in results for value in result.latencies)
-    acks = [ack for result in results for ack in result.acks]
     errors: dict[str, int] = defaultdict(int)
     for result in results:
         for code, count in result.errors.items():
             errors[code] += count
-
-    pace = "as fast as possible" if args.think <= 0 else f"{args.think:g} ms to think"
+    pace = "as fast as possible" if args.think <= 0 else f"about {args.think:g} ms to think"
     summary = Table(title=f"thirtyone serve under load: {args.tables} tables x {args.players} people, {pace}")
     summary.add_column("measure")
     summary.add_column("value", justify="right")
-    summary.add_row("database", database_url.split("@")[-1])
+    summary.add_row("database", database_url.split("@")[-1] if args.database_url else "SQLite (temp file)")
     summary.add_row("measured window", f"{wall:.1f} s")
     summary.add_row("actions/s (acknowledged)", f"{sum(r.acks_in_window for r in results) / wall:,.0f}")
     summary.add_row("latency samples", f"{len(latencies):,}")
     for name, share in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99)):
         summary.add_row(f"latency {name} (send → last seat's state)", f"{percentile(latencies, share):.1f} ms")
     summary.add_row("latency max", f"{latencies[-1] if latencies else 0.0:.1f} ms")
-    summary.add_row("tables played (games finished)", f"{sum(r.tables for r in results)} "
-                    f"({sum(r.games_finished for r in results)})")  # fmt: skip
+    played = f"{sum(r.tables for r in results)} ({sum(r.games_finished for r in results)})"
+    summary.add_row("tables played (games finished)", played)
     summary.add_row("errors from the server", ", ".join(f"{k}: {v}" for k, v in errors.items()) or "none")
-    summary.add_row("server RSS before / loaded / after", f"{rss_before:.0f} / {rss_loaded:.0f} / {rss_after:.0f} MB")
-    summary.add_row("server MB per table", f"{(rss_after - rss_before) / args.tables:.2f} MB")
-    summary.add_row("server CPU", f"{100 * cpu_used / wall:.0f} % of a core")
-    processes_text = f"{args.client_processes} process{'es' if args.client_processes > 1 else ''}, setup included"
-    summary.add_row("client CPU", f"{100 * sum(r.cpu for r in results) / wall:.0f} % of a core ({processes_text})")
-    summary.add_row("load average before / after", f"{load_before[0]:.2f} / {load_after[0]:.2f} (1 min)")
+    before, loaded, after = run.rss
+    summary.add_row("server RSS before / loaded / after", f"{before:.0f} / {loaded:.0f} / {after:.0f} MB")
+    summary.add_row("server MB per table (after - before)", f"{(after - before) / args.tables:.2f} MB")
+    summary.add_row("server CPU", f"{100 * run.server_cpu / wall:.0f} % of a core")
+    clients = f"{args.client_processes} process{'es' if args.client_processes > 1 else ''}"
+    summary.add_row("client CPU", f"{100 * sum(r.cpu for r in results) / wall:.0f} % of a core ({clients})")
+    summary.add_row("load average before / after (1 min)", f"{run.load[0]:.2f} / {run.load[1]:.2f}")
     summary.add_row("cores", str(os.cpu_count()))
-
-    failed = False
-    if not args.profile:
-        server = start_server(database_url, port)
-        try:
-            missing, checked = lost_acks(database_url, acks)
-            bad = unresumed(port, acks)
-        finally:
-            server.terminate()
-            server.wait(30)
+    if lost is not None:
+        missing, bad, checked = lost
         summary.add_row("SIGKILL under load: acks checked", f"{len(acks):,} on {checked} tables")
         summary.add_row("acknowledged actions lost", f"[{'red' if missing else 'green'}]{missing}")
-        summary.add_row("tables not resumed (GET fails or behind)", f"[{'red' if bad else 'green'}]{len(bad)}")
-        failed = bool(missing or bad)
+        summary.add_row("tables not resumed (GET fails or behind)", f"[{'red' if bad else 'green'}]{bad}")
     console.print(summary)
-    return 1 if failed else 0
+    return 1 if lost is not None and (lost[0] or lost[1]) else 0
 
 
 if __name__ == "__main__":
