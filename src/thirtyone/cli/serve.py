@@ -54,6 +54,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "the default)",
     )
     parser.add_argument(
+        "--messages-per-second",
+        default="10",
+        metavar="N",
+        help="messages a WebSocket connection may send a second on average; more are refused (0.1-1000, default 10)",
+    )
+    parser.add_argument(
+        "--message-burst",
+        default="20",
+        metavar="N",
+        help="messages a connection may send at once above that rate (1-10000, default 20)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"), help="server log"
     )
 
@@ -65,6 +77,17 @@ def _seconds(text: str, what: str) -> float:
         raise ServeError(f"--{what} {text!r}: give seconds as a number") from None
     if not math.isfinite(value):
         raise ServeError(f"--{what} {text!r}: give seconds as a finite number")
+    return value
+
+
+def _number(text: str, what: str, kind: type[int] | type[float]) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        noun = "a whole number" if kind is int else "a number"
+        raise ServeError(f"--{what} {text!r}: give {noun}") from None
+    if not math.isfinite(value):
+        raise ServeError(f"--{what} {text!r}: give a finite number")
     return value
 
 
@@ -95,7 +118,13 @@ def run(args: argparse.Namespace) -> int:
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
             "pip install 'thirtyone[server]'"
         ) from None
-    settings = ServerSettings(database_url=args.database_url, bot_delay=bot_delay, turn_timer=turn_timer)
+    settings = ServerSettings(
+        database_url=args.database_url,
+        bot_delay=bot_delay,
+        turn_timer=turn_timer,
+        messages_per_second=_number(args.messages_per_second, "messages-per-second", float),
+        message_burst=int(_number(args.message_burst, "message-burst", int)),
+    )
     _check_port(args.host, port)
     app = create_app(settings=settings)
     shown = args.host if ":" not in args.host else f"[{args.host}]"

@@ -33,6 +33,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from thirtyone import __version__
@@ -54,6 +55,28 @@ log = logging.getLogger("thirtyone.server")
 
 _STRIKES = 100
 """Refused messages in a row after which a connection is closed (code 1008)."""
+
+
+_MALFORMED = "malformed request: the body is not JSON"
+
+
+class _ErrorBody(BaseModel):
+    error: str
+    code: str
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"content": {"application/json": {"schema": _ErrorBody.model_json_schema()}}, "description": description}
+    for status, description in (
+        (403, "a bad or missing token"),
+        (404, "no such table"),
+        (409, "the table is full, closed or not over"),
+        (413, "the body is too large"),
+        (422, "bad input"),
+        (503, "the database is unavailable"),
+    )
+}
+"""The error answers every endpoint may give, for the OpenAPI spec (JSON, whatever the endpoint's own type)."""
 
 
 class _SeatBody(BaseModel):
@@ -113,6 +136,7 @@ def create_app(
         version=__version__,
         description="Thirty-One (Scat, Blitz, Schwimmen) tables: docs/server-protocol.md",
         lifespan=lifespan,
+        responses=_ERRORS,
     )
     app.state.service = service
     app.state.settings = settings
@@ -122,6 +146,18 @@ def create_app(
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
         return JSONResponse({"error": error.message, "code": error.code}, status_code=error.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        # Starlette's own: a body that is not UTF-8 (400), no such path (404), a wrong method (405)
+        if error.status_code == 400:
+            return JSONResponse({"error": _MALFORMED, "code": "bad_input"}, status_code=422)
+        words = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
+        return JSONResponse(
+            {"error": words.get(error.status_code, str(error.detail)), "code": "bad_request"},
+            status_code=error.status_code,
+            headers=error.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -198,7 +234,11 @@ def create_app(
         runner = await service.runner(code)
         return {"code": runner.code, "deals": runner.deals_json()}
 
-    @app.get("/api/tables/{code}/record")
+    @app.get(
+        "/api/tables/{code}/record",
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"application/toml": {}}, "description": "the game record (TOML)"}},
+    )
     async def record(code: str) -> Response:
         clean, text = await service.record(code)
         return PlainTextResponse(
@@ -414,7 +454,7 @@ def _validation_message(error: RequestValidationError) -> str:
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
     text = str(first.get("msg", "invalid"))
     if first.get("type") == "json_invalid":
-        return "malformed request: the body is not JSON"
+        return _MALFORMED
     return f"{where}: {text}" if where else text
 
 

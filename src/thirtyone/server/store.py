@@ -14,8 +14,10 @@ the ``leases`` table says which process runs each table's bots and timer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -133,6 +135,11 @@ class Store:
         self.process = secrets.token_hex(8)
         # one snapshot for a whole load, so that a table's row, actions and deals agree while others write
         self._reader = engine.execution_options(isolation_level="REPEATABLE READ") if self.shared else engine
+        # SQLite has one writer at a time, and a writer that finds it taken sleeps and retries (up to
+        # 100 ms a try): the server's writes wait for each other here instead, woken at once
+        self._writing: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     # ------------------------------------------------------------------------------ reading
 
@@ -216,7 +223,7 @@ class Store:
         """Store a new table and its seats (status ``open``). False when the code is taken."""
         now = _now()
         try:
-            with Session(self.engine) as session, session.begin():
+            with self._writing, Session(self.engine) as session, session.begin():
                 session.add(
                     TableRow(
                         code=table.code,
@@ -256,7 +263,7 @@ class Store:
             StaleError: when the seat was taken meanwhile or the table is no longer open.
         """
         now = _now()
-        with Session(self.engine) as session, session.begin():
+        with self._writing, Session(self.engine) as session, session.begin():
             taken = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.token_hash.is_(None))
@@ -303,7 +310,7 @@ class Store:
 
     def _append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
         now = _now()
-        with Session(self.engine) as session, session.begin():
+        with self._writing, Session(self.engine) as session, session.begin():
             values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
             if finished is not None:
                 values.update(status=FINISHED, winner=finished[0], record=finished[1])
@@ -331,7 +338,7 @@ class Store:
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""
         now = _now()
-        with Session(self.engine) as session, session.begin():
+        with self._writing, Session(self.engine) as session, session.begin():
             self._add_deals(session, code, deals, now)
 
     def close(self, code: str, record: str | None, seq: int) -> None:
@@ -341,7 +348,7 @@ class Store:
         Raises:
             StaleError: when the table is finished or closed already, or no longer at ``seq``.
         """
-        with Session(self.engine) as session, session.begin():
+        with self._writing, Session(self.engine) as session, session.begin():
             changed = session.execute(
                 update(TableRow)
                 .where(TableRow.code == code, TableRow.seq == seq, TableRow.status.in_((OPEN, PLAYING)))

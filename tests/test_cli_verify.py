@@ -1,0 +1,154 @@
+"""``thirtyone verify RECORD``: a record of a committed game verifies (exit 0); a record whose deck,
+salt, commitment or reshuffle was changed, one without a salt or commitments, a file that is not
+UTF-8 and a missing file are each a one-line error naming what is wrong (exit 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from test_server_support import committed_game, committed_record
+from thirtyone import Rules
+from thirtyone.cli import main
+from thirtyone.record import GameRecord, RoundRecord
+
+
+@pytest.fixture(scope="module")
+def record() -> GameRecord:
+    """A finished committed game of at least three rounds, one of them after the first with a reshuffle."""
+    for seed in range(200):
+        game, chance = committed_game(Rules.preset("scat", lives=2), 2, random.Random(seed), force_reshuffle=True)
+        made = committed_record(game, chance)
+        if len(made.rounds) >= 3 and made.rounds[0].reshuffles:
+            return made
+    raise AssertionError("no committed game of 3 rounds with a reshuffle in round 1")
+
+
+def write(path: Path, record: GameRecord) -> Path:
+    path.write_text(record.dumps(), encoding="utf-8")
+    return path
+
+
+def changed(record: GameRecord, number: int, change: Callable[[RoundRecord], RoundRecord]) -> GameRecord:
+    """``record`` with round ``number`` (from 1) changed by ``change``."""
+    rounds = list(record.rounds)
+    rounds[number - 1] = change(rounds[number - 1])
+    return dataclasses.replace(record, rounds=tuple(rounds))
+
+
+def error_line(capsys: pytest.CaptureFixture[str], path: Path) -> str:
+    assert main(["verify", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().split("\n")
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("thirtyone: error: ")
+    assert "Traceback" not in captured.err
+    return lines[0]
+
+
+def test_a_committed_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord) -> None:
+    path = write(tmp_path / "game.toml", record)
+    assert main(["verify", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    rounds = len(record.rounds)
+    assert re.fullmatch(
+        rf"verified: {rounds} rounds: every deck order and salt match the commitment published before the deal, "
+        rf"and all {record.action_count} actions replay \(.* \(seat {record.winner}\) won\)\n",
+        captured.out,
+    ), captured.out
+
+
+def _swap_two_cards(rnd: RoundRecord) -> RoundRecord:
+    deck = list(rnd.deck)
+    deck[-1], deck[-2] = deck[-2], deck[-1]  # still a whole deck: only the commitment can tell
+    return dataclasses.replace(rnd, deck=tuple(deck))
+
+
+def _other_hex(text: str | None) -> str:
+    assert text is not None
+    return ("1" if text[0] != "1" else "2") + text[1:]
+
+
+@pytest.mark.parametrize(
+    ("number", "change", "words"),
+    [
+        (2, _swap_two_cards, "round 2: the commitment does not match the deck order and the salt"),
+        (3, lambda rnd: dataclasses.replace(rnd, salt=_other_hex(rnd.salt)), "round 3: the commitment does not match"),
+        (
+            2,
+            lambda rnd: dataclasses.replace(rnd, commitment=_other_hex(rnd.commitment)),
+            "round 2: the commitment does not match",
+        ),
+        (2, lambda rnd: dataclasses.replace(rnd, salt=None), "round 2: the salt is not revealed"),
+        (
+            1,
+            lambda rnd: dataclasses.replace(rnd, reshuffles=(rnd.reshuffles[0][1:] + rnd.reshuffles[0][:1],)),
+            "round 1: reshuffle 1 is not the order the round's salt gives",
+        ),
+    ],
+    ids=["deck-card", "salt", "commitment", "missing-salt", "reshuffle"],
+)
+def test_a_tampered_record_is_refused_naming_the_round(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    record: GameRecord,
+    number: int,
+    change: Callable[[RoundRecord], RoundRecord],
+    words: str,
+) -> None:
+    path = write(tmp_path / "tampered.toml", changed(record, number, change))
+    line = error_line(capsys, path)
+    assert line.startswith(f"thirtyone: error: {path}: "), line
+    assert words in line, line
+
+
+def test_a_record_without_commitments_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord
+) -> None:
+    plain = dataclasses.replace(
+        record, rounds=tuple(dataclasses.replace(rnd, salt=None, commitment=None) for rnd in record.rounds)
+    )
+    path = write(tmp_path / "plain.toml", plain)
+    assert "commitment" not in path.read_text(encoding="utf-8")
+    line = error_line(capsys, path)
+    assert "round 1: no commitment" in line, line
+
+
+def test_a_round_without_its_commitment_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord
+) -> None:
+    text = record.dumps()
+    line = f'commitment = "{record.rounds[1].commitment}"\n'
+    assert text.count(line) == 1
+    path = tmp_path / "no-commitment.toml"
+    path.write_text(text.replace(line, ""), encoding="utf-8")
+    line = error_line(capsys, path)
+    assert "round 2: a salt without a commitment" in line, line
+
+
+def test_a_record_whose_actions_do_not_replay_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord
+) -> None:
+    # the shuffles verify, but the first action of round 2 is given to the wrong seat
+    def other_seat(rnd: RoundRecord) -> RoundRecord:
+        (seat, action), *rest = rnd.actions
+        return dataclasses.replace(rnd, actions=((1 - seat, action), *rest))
+
+    path = write(tmp_path / "actions.toml", changed(record, 2, other_seat))
+    line = error_line(capsys, path)
+    assert "round 2" in line, line
+
+
+def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b'seats = ["A\xff\xfe"]\n')
+    assert "not UTF-8" in error_line(capsys, binary)
+    missing = tmp_path / "missing.toml"
+    assert error_line(capsys, missing) == f"thirtyone: error: {missing}: no such file"
