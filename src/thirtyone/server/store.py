@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, select, text, update
+from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -309,20 +309,22 @@ class Store:
             raise StaleError(f"table {code} already has an action {action.seq} or its deal") from None
 
     def _append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
+        # SQLAlchemy Core, not the ORM: this is the write of every action, and the ORM's unit of
+        # work cost about a third of it (benchmarks/bench_server.py)
         now = _now()
-        with self._writing, Session(self.engine) as session, session.begin():
+        with self._writing, self.engine.begin() as connection:
             values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
             if finished is not None:
                 values.update(status=FINISHED, winner=finished[0], record=finished[1])
-            moved = session.execute(
+            moved = connection.execute(
                 update(TableRow)
                 .where(TableRow.code == code, TableRow.seq == action.seq - 1, TableRow.status == PLAYING)
                 .values(**values)
             )
             if _rowcount(moved) != 1:
                 raise StaleError(f"table {code} is not at seq {action.seq - 1}")
-            session.add(
-                ActionRow(
+            connection.execute(
+                insert(ActionRow).values(
                     table_code=code,
                     seq=action.seq,
                     round=action.round,
@@ -332,8 +334,8 @@ class Store:
                     created_at=now,
                 )
             )
-            self._add_deals(session, code, deals, now)
-            self._notify(session, code)
+            self._add_deals(connection, code, deals, now)
+            self._notify(connection, code)
 
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""
@@ -392,7 +394,7 @@ class Store:
         with Session(self.engine) as session, session.begin():
             session.execute(delete(LeaseRow).where(LeaseRow.owner == self.process, LeaseRow.table_code.in_(codes)))
 
-    def _notify(self, session: Session, code: str) -> None:
+    def _notify(self, session: Session | Connection, code: str) -> None:
         """On a shared database: notify the other processes of this transaction's change once it commits."""
         if self.shared:
             session.execute(
@@ -404,10 +406,10 @@ class Store:
             )
 
     @staticmethod
-    def _add_deals(session: Session, code: str, deals: Sequence[Deal], now: datetime) -> None:
+    def _add_deals(session: Session | Connection, code: str, deals: Sequence[Deal], now: datetime) -> None:
         for deal in deals:
-            session.add(
-                DealRow(
+            session.execute(
+                insert(DealRow).values(
                     table_code=code,
                     round=deal.round,
                     deck=format_cards(deal.deck),
