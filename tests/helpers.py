@@ -13,8 +13,11 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 
+import pytest
+
 from thirtyone import Card, Game, Rules, full_deck, parse_cards
 from thirtyone.chance import SeededChance
+from thirtyone.cli import main
 
 
 def deck_order(
@@ -147,3 +150,16 @@ def snapshot(game: Game) -> tuple[object, ...]:
         tuple(game.view(seat) for seat in range(game.players)),
         tuple(game.view(seat).history for seat in range(game.players)),
     )
+
+
+def cli_error_line(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    """Run the CLI with ``args``, check that it fails as the CLI must (exit 2, nothing on stdout,
+    one ``thirtyone: error:`` line, no traceback) and return that line."""
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().split("\n")
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("thirtyone: error: ")
+    assert "Traceback" not in captured.err
+    return lines[0]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import cli_error_line
 from thirtyone import Game, Rules
 from thirtyone.cli import main
 from thirtyone.record import GameRecord
@@ -27,17 +28,6 @@ def played(preset: str, players: int, seed: int, limit: int | None = None) -> Ga
 def write(path: Path, game: Game, names: list[str] | None = None, **meta: str) -> Path:
     path.write_text(GameRecord.from_game(game, names, **meta).dumps(), encoding="utf-8")
     return path
-
-
-def error_line(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
-    assert main(args) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().split("\n")
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith("thirtyone: error: ")
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -154,18 +144,18 @@ def test_half_points_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "nope.toml"
-    assert error_line(capsys, ["replay", str(path)]) == f"thirtyone: error: {path}: no such file"
+    assert cli_error_line(capsys, ["replay", str(path)]) == f"thirtyone: error: {path}: no such file"
 
 
 def test_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    line = error_line(capsys, ["replay", str(tmp_path)])
+    line = cli_error_line(capsys, ["replay", str(tmp_path)])
     assert line == f"thirtyone: error: {tmp_path}: is a directory; give a record file"
 
 
 def test_not_utf8(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "latin1.toml"
     path.write_bytes(GameRecord.from_game(game, ["Jürgen", "B", "C"]).dumps().encode("latin-1"))
-    line = error_line(capsys, ["replay", str(path)])
+    line = cli_error_line(capsys, ["replay", str(path)])
     assert line.startswith(f"thirtyone: error: {path}: not UTF-8 text")
 
 
@@ -178,9 +168,9 @@ def test_byte_order_mark_is_accepted(tmp_path: Path, game: Game, capsys: pytest.
 def test_binary_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "x.toml"
     path.write_bytes(bytes(range(256)))
-    assert error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not UTF-8")
+    assert cli_error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not UTF-8")
     path.write_text("\x00\x01 = 2\n", encoding="utf-8")
-    assert error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not valid TOML")
+    assert cli_error_line(capsys, ["replay", str(path)]).startswith(f"thirtyone: error: {path}: not valid TOML")
 
 
 def test_illegal_action_gives_round_action_and_rule(
@@ -192,7 +182,7 @@ def test_illegal_action_gives_round_action_and_rule(
     assert first in text
     path = tmp_path / "bad.toml"
     path.write_text(text.replace(first, f'"{seat}: discard As"', 1), encoding="utf-8")
-    line = error_line(capsys, ["replay", str(path)])
+    line = cli_error_line(capsys, ["replay", str(path)])
     assert line.startswith(f'thirtyone: error: {path}: round 1, action 1 ("{seat}: discard As"): R4.1: ')
 
 
@@ -202,7 +192,7 @@ def test_unfinished_record_with_a_result_that_is_wrong(
     text = GameRecord.from_game(game).dumps().replace("saved_by_r2_6 = false", "saved_by_r2_6 = true", 1)
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
-    line = error_line(capsys, ["replay", str(path), "--json"])
+    line = cli_error_line(capsys, ["replay", str(path), "--json"])
     assert line == (
         f"thirtyone: error: {path}: round 1: the recorded result differs from the replay: "
         "saved_by_r2_6: the record says true, the replay false"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import cli_error_line
 from test_server_support import committed_game, committed_record
 from thirtyone import Rules
 from thirtyone.cli import main
@@ -39,17 +40,6 @@ def changed(record: GameRecord, number: int, change: Callable[[RoundRecord], Rou
     rounds = list(record.rounds)
     rounds[number - 1] = change(rounds[number - 1])
     return dataclasses.replace(record, rounds=tuple(rounds))
-
-
-def error_line(capsys: pytest.CaptureFixture[str], path: Path) -> str:
-    assert main(["verify", str(path)]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().split("\n")
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith("thirtyone: error: ")
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 def test_a_committed_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord) -> None:
@@ -104,7 +94,7 @@ def test_a_tampered_record_is_refused_naming_the_round(
     words: str,
 ) -> None:
     path = write(tmp_path / "tampered.toml", changed(record, number, change))
-    line = error_line(capsys, path)
+    line = cli_error_line(capsys, ["verify", str(path)])
     assert line.startswith(f"thirtyone: error: {path}: "), line
     assert words in line, line
 
@@ -117,7 +107,7 @@ def test_a_record_without_commitments_is_refused(
     )
     path = write(tmp_path / "plain.toml", plain)
     assert "commitment" not in path.read_text(encoding="utf-8")
-    line = error_line(capsys, path)
+    line = cli_error_line(capsys, ["verify", str(path)])
     assert "round 1: no commitment" in line, line
 
 
@@ -129,7 +119,7 @@ def test_a_round_without_its_commitment_is_refused(
     assert text.count(line) == 1
     path = tmp_path / "no-commitment.toml"
     path.write_text(text.replace(line, ""), encoding="utf-8")
-    line = error_line(capsys, path)
+    line = cli_error_line(capsys, ["verify", str(path)])
     assert "round 2: a salt without a commitment" in line, line
 
 
@@ -142,13 +132,13 @@ def test_a_record_whose_actions_do_not_replay_is_refused(
         return dataclasses.replace(rnd, actions=((1 - seat, action), *rest))
 
     path = write(tmp_path / "actions.toml", changed(record, 2, other_seat))
-    line = error_line(capsys, path)
+    line = cli_error_line(capsys, ["verify", str(path)])
     assert "round 2" in line, line
 
 
 def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b'seats = ["A\xff\xfe"]\n')
-    assert "not UTF-8" in error_line(capsys, binary)
+    assert "not UTF-8" in cli_error_line(capsys, ["verify", str(binary)])
     missing = tmp_path / "missing.toml"
-    assert error_line(capsys, missing) == f"thirtyone: error: {missing}: no such file"
+    assert cli_error_line(capsys, ["verify", str(missing)]) == f"thirtyone: error: {missing}: no such file"

@@ -163,18 +163,9 @@ class Store:
             actions = session.scalars(
                 select(ActionRow).where(ActionRow.table_code == code, ActionRow.seq > after_seq).order_by(ActionRow.seq)
             )
-            return TableData(
-                code=row.code,
-                status=row.status,
-                preset=row.preset,
-                options=json.loads(row.rules),
-                players=row.players,
-                host_token_hash=row.host_token_hash,
-                seats=[SeatData(s.seat, s.kind, s.level, s.name, s.token_hash) for s in seats],
-                created_at=_utc(row.created_at),
-                first_dealer=row.first_dealer,
-                seq=row.seq,
-                winner=row.winner,
+            return _table_data(
+                row,
+                [_seat_data(s) for s in seats],
                 record=row.record,
                 deals=[Deal(d.round, parse_cards(d.deck), d.salt, d.commitment, d.seq) for d in deals],
                 actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
@@ -199,23 +190,8 @@ class Store:
             if codes:
                 query = select(SeatRow).where(SeatRow.table_code.in_(codes)).order_by(SeatRow.seat)
                 for s in session.scalars(query):
-                    seats[s.table_code].append(SeatData(s.seat, s.kind, s.level, s.name, s.token_hash))
-            return [
-                TableData(
-                    code=row.code,
-                    status=row.status,
-                    preset=row.preset,
-                    options=json.loads(row.rules),
-                    players=row.players,
-                    host_token_hash=row.host_token_hash,
-                    seats=seats[row.code],
-                    created_at=_utc(row.created_at),
-                    first_dealer=row.first_dealer,
-                    seq=row.seq,
-                    winner=row.winner,
-                )
-                for row in rows
-            ]
+                    seats[s.table_code].append(_seat_data(s))
+            return [_table_data(row, seats[row.code]) for row in rows]
 
     # ------------------------------------------------------------------------------ writing
 
@@ -419,6 +395,28 @@ class Store:
                     created_at=now,
                 )
             )
+
+
+def _seat_data(row: SeatRow) -> SeatData:
+    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash)
+
+
+def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
+    """A table as stored in ``row`` with its ``seats``; ``more``: record, deals and actions."""
+    return TableData(
+        code=row.code,
+        status=row.status,
+        preset=row.preset,
+        options=json.loads(row.rules),
+        players=row.players,
+        host_token_hash=row.host_token_hash,
+        seats=seats,
+        created_at=_utc(row.created_at),
+        first_dealer=row.first_dealer,
+        seq=row.seq,
+        winner=row.winner,
+        **more,
+    )
 
 
 def _rowcount(result: Any) -> int:
