@@ -30,8 +30,9 @@ from test_server_support import (
 )
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
+from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord, deal_commitment
-from thirtyone.server.serialize import result_json, spectator_view_json, view_json
+from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- a whole game
@@ -453,3 +454,25 @@ def test_bots_are_paced(db: Path) -> None:
                 bot_state = ann.until("state")
                 assert time.monotonic() - started >= 0.25
                 assert bot_state["view"]["history"][-1]["seat"] == 1
+
+
+def test_a_round_end_carries_the_rounds_history_with_its_last_move(played: Played) -> None:
+    game = played.record.replay()
+    for seat, player in [*played.players.items(), (None, played.watcher)]:
+        ends = [m for m in player.messages if m["type"] == "round_end"]
+        assert len(ends) == len(played.record.rounds)
+        for message in ends:
+            number = message["round"]
+            events, inside = [], False
+            for event in game.events:
+                if isinstance(event, RoundStarted):
+                    if inside:
+                        break
+                    inside = event.round == number
+                if inside:
+                    events.append(event_json(event.for_seat(-1 if seat is None else seat)))
+            assert message["history"] == json.loads(json.dumps(events))
+            moves = [e for e in message["history"] if e["type"] == "acted"]
+            recorded = played.record.rounds[number - 1].actions
+            if recorded:  # the move that ended the round is there (no state shows it: the next is a new round's)
+                assert (moves[-1]["seat"], moves[-1]["action"]) == (recorded[-1][0], str(recorded[-1][1]))

@@ -239,3 +239,19 @@ def test_websocket_to_an_unknown_table_or_with_a_guessed_token(client: TestClien
         with pytest.raises(SocketClosedError) as closed:
             receive(ws)
         assert closed.value.code == 4403
+
+
+def test_the_last_join_names_the_new_player_before_the_deal(client: TestClient) -> None:
+    created = create(client, ["human", "human"], name="Ann")
+    code = created["code"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ann = hello(ws, created["token"], 0)
+        join(client, code, "Ben")
+        first = ann.next()
+        assert first["type"] == "table"
+        assert [seat["name"] for seat in first["table"]["seats"]] == ["Ann", "Ben"]
+        assert first["table"]["status"] == "playing"
+        kinds = [ann.next()["type"]]
+        while kinds[-1] != "state":
+            kinds.append(ann.next()["type"])
+        assert kinds[0] == "deal"  # then state (or a 31 on the deal: round_end, deal, state)

@@ -43,13 +43,14 @@ from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
 from thirtyone.engine import Game
 from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
+from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import AuthError, ConflictError, DatabaseError, InputError, ServerError
 from thirtyone.server.fair import CommittedChance, Deal
 from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
-from thirtyone.server.serialize import JSON, result_json, spectator_view_json, view_json
+from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData
 from thirtyone.views import Phase, PlayerView
 
@@ -272,6 +273,7 @@ class TableRunner:
             ended = [log.round for log in self.game.round_logs if log.result is not None] if self.game else []
             self._schedule()
             if news.status != old.status:
+                self._broadcast_table()
                 self._broadcast(ended, deals)
             else:
                 self._broadcast_table()
@@ -476,6 +478,7 @@ class TableRunner:
             self.game, self.chance = game, chance
             ended = [log.round for log in game.round_logs if log.result is not None] if game else []
             self._schedule()
+            self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
             self._broadcast(ended, start[1])
         else:
             self._broadcast_table()
@@ -670,10 +673,33 @@ class TableRunner:
                 )
         table = self.table_json()
         views: dict[int | None, JSON | None] = {}
+        histories: dict[tuple[int, int | None], list[JSON]] = {}
         for connection in self.connections:
             for message in news:
+                if message["type"] == "round_end":
+                    key = (message["round"], connection.seat)
+                    if key not in histories:
+                        histories[key] = self._round_history(*key)
+                    message = {**message, "history": histories[key]}
                 connection.put(message)
             connection.put(self._state(connection, table, views))
+
+    def _round_history(self, number: int, seat: int | None) -> list[JSON]:
+        """Round ``number``'s events as ``seat`` saw them (``None``: a spectator), its last move
+        included: the next state is already the next round's."""
+        game = self.game
+        if game is None:  # pragma: no cover - a round ended, so there is a game
+            return []
+        events: list[JSON] = []
+        inside = False
+        for event in game.events:
+            if isinstance(event, RoundStarted):
+                if inside:
+                    break
+                inside = event.round == number
+            if inside:
+                events.append(event_json(event.for_seat(-1 if seat is None else seat)))
+        return events
 
     # ------------------------------------------------------------------------------ records
 
