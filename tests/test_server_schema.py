@@ -99,7 +99,27 @@ def test_a_body_that_is_not_utf8_is_bad_input_like_any_malformed_body(served: tu
             assert response.json() == {"error": "malformed request: the body is not JSON", "code": "bad_input"}
         missing = client.get("/api/nothing")
         assert missing.status_code == 404
-        assert missing.json() == {"error": "no such page: /api/nothing", "code": "bad_request"}
+        assert missing.json() == {"error": "no such page: /api/nothing", "code": "not_found"}
         wrong = client.delete("/api/tables")
         assert wrong.status_code == 405
-        assert wrong.json()["error"] == "DELETE is not allowed here"
+        assert wrong.json() == {"error": "DELETE is not allowed here", "code": "bad_method"}
+        deep = client.post(
+            "/api/tables", content=b"[" * 5000 + b"]" * 5000, headers={"Content-Type": "application/json"}
+        )
+        assert deep.json() == {"error": "malformed request: the body is not JSON", "code": "bad_input"}
+        for body, kind in ((b"[1, 2]", "application/json"), (b'{"seats": []}', "text/plain")):
+            response = client.post("/api/tables", content=body, headers={"Content-Type": kind})
+            assert response.status_code == 422
+            assert response.json()["error"].startswith("malformed request: send a JSON object")
+
+
+def test_a_chunked_body_over_the_limit_is_too_large(served: tuple[FastAPI, list[str]]) -> None:
+    # found by a new user: with no Content-Length the body was cut and answered as "not JSON"
+    with TestClient(served[0]) as client:
+        big = iter([b'{"preset": "scat", "name": "', b"x" * 20_000, b'"}'])
+        response = client.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
+        assert response.status_code == 413
+        assert response.json()["code"] == "too_large"
+        small = iter([b'{"preset": "scat", ', b'"seats": [{"type": "human"}, {"type": "bot"}]}'])
+        response = client.post("/api/tables", content=small, headers={"Content-Type": "application/json"})
+        assert response.status_code == 201, response.text

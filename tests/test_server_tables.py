@@ -255,3 +255,11 @@ def test_the_last_join_names_the_new_player_before_the_deal(client: TestClient) 
         while kinds[-1] != "state":
             kinds.append(ann.next()["type"])
         assert kinds[0] == "deal"  # then state (or a 31 on the deal: round_end, deal, state)
+
+
+def test_the_openapi_description_is_served_and_no_viewer_that_needs_the_internet(client: TestClient) -> None:
+    spec = client.get("/openapi.json")
+    assert spec.status_code == 200
+    assert "/api/tables" in spec.json()["paths"]
+    for viewer in ("/docs", "/redoc"):
+        assert error(client.get(viewer), 404, "not_found")

@@ -50,8 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--turn-timer",
         default="off",
         metavar="S",
-        help="seconds a person has for each action before a legal default is played for them (0.1-86400, or off: "
-        "the default)",
+        help="seconds a person has for each action before a legal default is played for them (0.1-86400; off or 0: "
+        "no timer, the default)",
     )
     parser.add_argument(
         "--messages-per-second",

@@ -137,6 +137,8 @@ def create_app(
         description="Thirty-One (Scat, Blitz, Schwimmen) tables: docs/server-protocol.md",
         lifespan=lifespan,
         responses=_ERRORS,
+        docs_url=None,  # FastAPI's viewers load their scripts from a CDN: blank pages offline
+        redoc_url=None,
     )
     app.state.service = service
     app.state.settings = settings
@@ -153,8 +155,12 @@ def create_app(
         if error.status_code == 400:
             return JSONResponse({"error": _MALFORMED, "code": "bad_input"}, status_code=422)
         words = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
+        codes = {404: "not_found", 405: "bad_method"}
         return JSONResponse(
-            {"error": words.get(error.status_code, str(error.detail)), "code": "bad_request"},
+            {
+                "error": words.get(error.status_code, str(error.detail)),
+                "code": codes.get(error.status_code, "bad_request"),
+            },
             status_code=error.status_code,
             headers=error.headers,
         )
@@ -455,7 +461,9 @@ def _validation_message(error: RequestValidationError) -> str:
     text = str(first.get("msg", "invalid"))
     if first.get("type") == "json_invalid":
         return _MALFORMED
-    return f"{where}: {text}" if where else text
+    if not where:  # the body as a whole: a JSON array, text, or no body at all
+        return f"malformed request: send a JSON object with Content-Type: application/json ({text})"
+    return f"{where}: {text}"
 
 
 class _BodyLimit:
@@ -469,23 +477,39 @@ class _BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        too_large = JSONResponse(
+            {"error": f"request body too large: the limit is {self.limit} bytes", "code": "too_large"},
+            status_code=413,
+        )
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            response = JSONResponse(
-                {"error": f"request body too large: the limit is {self.limit} bytes", "code": "too_large"},
-                status_code=413,
-            )
-            await response(scope, receive, send)
+        if length is not None:
+            if not length.isdigit() or int(length) > self.limit:
+                await too_large(scope, receive, send)
+                return
+            await self.app(scope, receive, send)
             return
+        # no length given (chunked): read the body here, at most the limit, then hand it on whole
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    return {"type": "http.disconnect"}
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > self.limit:
+                await too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)

@@ -61,6 +61,11 @@ def open_database(url: str) -> Engine:
     parsed = normalize_url(url)
     shown = describe_url(parsed)
     kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseError(
+            f"cannot use {shown}: thirtyone keeps its tables in SQLite (sqlite:///PATH) or PostgreSQL "
+            f"(postgresql://USER@HOST/DB), not {parsed.get_backend_name()}"
+        )
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite:
         database = parsed.database or ""

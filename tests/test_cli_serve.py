@@ -1,0 +1,65 @@
+"""``thirtyone serve``'s arguments: each is checked before anything starts (a one-line error, exit
+2), and what is accepted reaches the server's settings (Uvicorn itself is not started here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from helpers import cli_error_line
+from thirtyone.cli import main
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Stand-in for uvicorn.run: records the app's settings and Uvicorn's options."""
+    calls: list[dict[str, Any]] = []
+
+    def run(app: Any, **options: Any) -> None:
+        calls.append({"settings": app.state.settings, **options})
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    return calls
+
+
+def serve(tmp_path: Path, *args: str) -> list[str]:
+    return ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args]
+
+
+@pytest.mark.parametrize(("given", "timer"), [("off", None), ("0", None), ("OFF", None), ("30", 30.0), ("0.5", 0.5)])
+def test_the_turn_timer_is_seconds_or_off(
+    tmp_path: Path, started: list[dict[str, Any]], given: str, timer: float | None
+) -> None:
+    assert main(serve(tmp_path, "--turn-timer", given)) == 0
+    assert started[-1]["settings"].turn_timer == timer
+
+
+def test_what_is_accepted_reaches_the_settings(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    args = ("--bot-delay", "0.25", "--messages-per-second", "50", "--message-burst", "60", "--host", "127.0.0.1")
+    assert main(serve(tmp_path, *args)) == 0
+    settings = started[-1]["settings"]
+    assert (settings.bot_delay, settings.messages_per_second, settings.message_burst) == (0.25, 50.0, 60)
+    assert started[-1]["host"] == "127.0.0.1"
+    assert started[-1]["ws_per_message_deflate"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--turn-timer", "0.05"), "turn_timer must be from 0.1"),
+        (("--turn-timer", "soon"), "--turn-timer 'soon': give seconds as a number"),
+        (("--turn-timer", "inf"), "finite"),
+        (("--bot-delay", "-1"), "bot_delay must be from 0"),
+        (("--port", "70000"), "--port 70000: give a whole number from 1 to 65535"),
+        (("--database-url", "mysql://u@h/d"), "not mysql"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(
+    tmp_path: Path, started: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str
+) -> None:
+    line = cli_error_line(capsys, ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args])
+    assert words in line
+    assert started == []
