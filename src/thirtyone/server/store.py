@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import format_cards, parse_cards
@@ -91,6 +91,18 @@ class ActionData:
 
 
 @dataclass
+class _Append:
+    """One action waiting to be written (see :meth:`Store.append`), and what came of it."""
+
+    code: str
+    action: ActionData
+    deals: Sequence[Deal]
+    finished: tuple[int, str] | None
+    done: bool = False
+    error: Exception | None = None
+
+
+@dataclass
 class TableData:
     """Everything stored about one table, deals and actions in order."""
 
@@ -140,6 +152,8 @@ class Store:
         self._writing: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
         )
+        self._queue: list[_Append] = []  # SQLite: actions waiting for the next group commit
+        self._queue_lock = threading.Lock()
 
     # ------------------------------------------------------------------------------ reading
 
@@ -279,39 +293,85 @@ class Store:
         Raises:
             StaleError: when the table's ``seq`` is not ``action.seq - 1`` (another writer was first).
         """
-        try:
-            self._append(code, action, deals, finished)
-        except IntegrityError:
-            raise StaleError(f"table {code} already has an action {action.seq} or its deal") from None
+        job = _Append(code, action, deals, finished)
+        if self.shared:  # several processes: each action is its own transaction
+            self._write_alone(job)
+        else:
+            self._group_commit(job)
+        if job.error is not None:
+            raise job.error
 
-    def _append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
+    def _group_commit(self, job: _Append) -> None:
+        """SQLite: one writer at a time, and a commit waits for the disk (fsync); so whoever holds
+        the write lock writes every action waiting for it in one transaction with one commit.
+        Each action's compare-and-set stands alone: one that finds its table moved on writes
+        nothing and gets its StaleError, the others are stored. If the transaction fails as a whole
+        (a full disk, say), each action is tried again on its own, so that each gets its own answer."""
+        with self._queue_lock:
+            self._queue.append(job)
+        with self._writing:
+            if job.done:  # an earlier holder of the lock wrote it
+                return
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+            try:
+                with self.engine.begin() as connection:
+                    for item in batch:
+                        self._write(connection, item)
+                for item in batch:
+                    item.done = True
+            except SQLAlchemyError:
+                for item in batch:
+                    item.error = None
+                    self._write_alone(item)
+            finally:
+                for item in batch:
+                    if not item.done:  # interrupted, stored or not: its table must reload to know
+                        item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
+                        item.done = True
+
+    def _write_alone(self, job: _Append) -> None:
+        """Write one action in a transaction of its own; its error, if any, goes in ``job.error``."""
+        try:
+            with self.engine.begin() as connection:
+                self._write(connection, job)
+        except IntegrityError:
+            job.error = StaleError(f"table {job.code} already has an action {job.action.seq} or its deal")
+        except SQLAlchemyError as error:
+            job.error = error
+        job.done = True
+
+    def _write(self, connection: Connection, job: _Append) -> None:
+        """Write one action in ``connection``'s transaction, or set ``job.error`` (StaleError) and
+        write nothing when the table is not at the seq before it."""
         # SQLAlchemy Core, not the ORM: this is the write of every action, and the ORM's unit of
         # work cost about a third of it (benchmarks/bench_server.py)
         now = _now()
-        with self._writing, self.engine.begin() as connection:
-            values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
-            if finished is not None:
-                values.update(status=FINISHED, winner=finished[0], record=finished[1])
-            moved = connection.execute(
-                update(TableRow)
-                .where(TableRow.code == code, TableRow.seq == action.seq - 1, TableRow.status == PLAYING)
-                .values(**values)
+        action, code = job.action, job.code
+        values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
+        if job.finished is not None:
+            values.update(status=FINISHED, winner=job.finished[0], record=job.finished[1])
+        moved = connection.execute(
+            update(TableRow)
+            .where(TableRow.code == code, TableRow.seq == action.seq - 1, TableRow.status == PLAYING)
+            .values(**values)
+        )
+        if _rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
+            job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
+            return
+        connection.execute(
+            insert(ActionRow).values(
+                table_code=code,
+                seq=action.seq,
+                round=action.round,
+                seat=action.seat,
+                action=action.action,
+                source=action.source,
+                created_at=now,
             )
-            if _rowcount(moved) != 1:
-                raise StaleError(f"table {code} is not at seq {action.seq - 1}")
-            connection.execute(
-                insert(ActionRow).values(
-                    table_code=code,
-                    seq=action.seq,
-                    round=action.round,
-                    seat=action.seat,
-                    action=action.action,
-                    source=action.source,
-                    created_at=now,
-                )
-            )
-            self._add_deals(connection, code, deals, now)
-            self._notify(connection, code)
+        )
+        self._add_deals(connection, code, job.deals, now)
+        self._notify(connection, code)
 
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""

@@ -1,0 +1,133 @@
+"""The store's group commit (SQLite): actions of many tables written at once share one transaction
+and one commit, yet each keeps its own compare-and-set and its own answer."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection, event
+from sqlalchemy.exc import OperationalError
+
+from test_server_support import db_rows
+from thirtyone.server.db import open_database
+from thirtyone.server.store import OPEN, ActionData, SeatData, StaleError, Store, TableData
+
+
+def playing_tables(store: Store, count: int) -> list[str]:
+    codes = []
+    for index in range(count):
+        code = f"T{index:05d}"
+        seats = [SeatData(0, "human", None, None), SeatData(1, "human", None, None)]
+        store.create(TableData(code, OPEN, "scat", {}, 2, "0" * 64, seats, datetime.now(UTC)))
+        store.join(code, 0, "Ann", "1" * 64)
+        store.join(code, 1, "Ben", "2" * 64, (0, []))
+        codes.append(code)
+    return codes
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(open_database(f"sqlite:///{tmp_path / 'store.db'}"))
+
+
+def commits(store: Store) -> list[int]:
+    counted = [0]
+
+    def count(connection: Connection) -> None:
+        counted[0] += 1
+
+    event.listen(store.engine, "commit", count)
+    return counted
+
+
+def test_concurrent_actions_share_commits_and_all_are_stored(store: Store, tmp_path: Path) -> None:
+    codes = playing_tables(store, 12)
+    counted = commits(store)
+    barrier = threading.Barrier(len(codes))
+    errors: list[BaseException] = []
+
+    def play(code: str) -> None:
+        try:
+            for seq in range(1, 21):
+                if seq == 1:
+                    barrier.wait()
+                store.append(code, ActionData(seq, 1, seq % 2, "draw stock", "player"), [])
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=play, args=(code,)) for code in codes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    db = tmp_path / "store.db"
+    assert db_rows(db, "SELECT count(*) FROM actions") == [(12 * 20,)]
+    assert db_rows(db, "SELECT min(seq), max(seq) FROM game_tables") == [(20, 20)]
+    assert counted[0] <= 12 * 20  # never more commits than actions; fewer when they came together
+
+
+def test_a_stale_action_in_a_batch_writes_nothing_and_the_others_are_stored(store: Store, tmp_path: Path) -> None:
+    first, second = playing_tables(store, 2)
+    store.append(first, ActionData(1, 1, 0, "draw stock", "player"), [])
+    lock = store._writing
+    assert isinstance(lock, type(threading.Lock()))
+    outcomes: dict[str, Any] = {}
+    counted = commits(store)
+
+    def append(code: str, seq: int) -> None:
+        try:
+            store.append(code, ActionData(seq, 1, 0, "draw pile", "player"), [])
+            outcomes[code] = "stored"
+        except StaleError as error:
+            outcomes[code] = error
+
+    with lock:  # both wait: whoever gets the lock next writes both in one transaction
+        threads = [threading.Thread(target=append, args=args) for args in ((first, 1), (second, 1))]
+        for thread in threads:
+            thread.start()
+        while len(store._queue) < 2:
+            threading.Event().wait(0.01)
+    for thread in threads:
+        thread.join(10)
+    assert outcomes[second] == "stored"
+    assert isinstance(outcomes[first], StaleError)
+    assert counted[0] == 1  # one transaction, one commit, for both
+    rows = db_rows(tmp_path / "store.db", "SELECT table_code, seq, action FROM actions ORDER BY table_code")
+    assert rows == [(first, 1, "draw stock"), (second, 1, "draw pile")]
+
+
+def test_a_failed_batch_gives_each_action_its_own_answer(store: Store, tmp_path: Path) -> None:
+    first, second = playing_tables(store, 2)
+    failures = [1]
+
+    @event.listens_for(store.engine, "before_execute")
+    def fail_once(connection: Connection, clause: Any, *args: Any) -> None:
+        if failures and "INSERT INTO actions" in str(clause):
+            failures.pop()
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    outcomes: dict[str, Any] = {}
+
+    def append(code: str) -> None:
+        try:
+            store.append(code, ActionData(1, 1, 0, "draw stock", "player"), [])
+            outcomes[code] = "stored"
+        except OperationalError as error:
+            outcomes[code] = error
+
+    with store._writing:
+        threads = [threading.Thread(target=append, args=(code,)) for code in (first, second)]
+        for thread in threads:
+            thread.start()
+        while len(store._queue) < 2:
+            threading.Event().wait(0.01)
+    for thread in threads:
+        thread.join(10)
+    # the batch failed once; written again one by one, both are stored
+    assert outcomes == {first: "stored", second: "stored"}
+    assert db_rows(tmp_path / "store.db", "SELECT count(*) FROM actions") == [(2,)]
