@@ -1,10 +1,13 @@
 """The table store: every read and write of the database, as plain synchronous methods (the
 server calls them on a worker thread) over the models of :mod:`thirtyone.server.models`.
 
-Each write is one transaction. An action is stored with the deals it led to and the table's new
-``seq`` together, guarded by the old ``seq`` (``UPDATE … WHERE seq = old``): when another writer
-got there first (a second server process on the same PostgreSQL database), nothing is written and
-:class:`StaleError` is raised, so the table reloads what is stored.
+An action is stored with the deals it led to and the table's new ``seq`` together, guarded by the
+old ``seq`` (``UPDATE … WHERE seq = old``): when another writer got there first (a second server
+process on the same PostgreSQL database), nothing is written and :class:`StaleError` is raised, so
+the table reloads what is stored. On SQLite the actions of different tables that wait for the
+write lock at the same moment share one transaction and one commit (a group commit: the commit's
+wait for the disk is paid once), each with its own guard and its own answer; every other write is
+one transaction.
 
 On PostgreSQL (``shared``: several server processes may use the database, see
 :mod:`thirtyone.server.cluster`) every committed change also sends ``NOTIFY thirtyone, 'CODE SEQ
