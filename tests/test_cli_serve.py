@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +10,7 @@ import pytest
 import uvicorn
 
 from helpers import cli_error_line
-from thirtyone import sim
 from thirtyone.cli import main
-from thirtyone.cli import serve as serve_command
-from thirtyone.sim import api as sim_api
 
 
 @pytest.fixture
@@ -26,7 +22,6 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         calls.append({"settings": app.state.settings, **options})
 
     monkeypatch.setattr(uvicorn, "run", run)
-    monkeypatch.setattr(serve_command, "_warm_up_simulator", lambda: None)  # tested on its own below
     return calls
 
 
@@ -68,29 +63,3 @@ def test_bad_arguments_are_one_line_errors(
     line = cli_error_line(capsys, ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args])
     assert words in line
     assert started == []
-
-
-def test_the_simulator_is_loaded_in_the_background_while_the_server_starts(
-    tmp_path: Path, started: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    loaded = threading.Event()
-    monkeypatch.setattr(serve_command, "_warm_up_simulator", loaded.set)
-    assert main(serve(tmp_path)) == 0
-    assert loaded.wait(10)
-
-
-def test_warming_up_loads_the_kernels_when_numba_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    monkeypatch.setattr(sim_api, "warm_up", lambda: calls.append("warm"))
-    monkeypatch.setattr(sim, "available", lambda: False)
-    serve_command._warm_up_simulator()
-    assert calls == []
-    monkeypatch.setattr(sim, "available", lambda: True)
-    serve_command._warm_up_simulator()
-    assert calls == ["warm"]
-
-    def broken() -> None:
-        raise RuntimeError("no kernels")
-
-    monkeypatch.setattr(sim_api, "warm_up", broken)
-    serve_command._warm_up_simulator()  # logged; the server goes on

@@ -11,6 +11,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -479,3 +480,35 @@ def test_the_core_imports_none_of_the_server_libraries() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_a_table_with_a_hard_bot_loads_the_simulator_once_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thirtyone import sim
+    from thirtyone.server import runner
+    from thirtyone.sim import api as sim_api
+
+    loads: list[str] = []
+    monkeypatch.setattr(runner, "_warmed", False)
+    monkeypatch.setattr(sim, "available", lambda: True)
+    monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append(threading.current_thread().name))
+    with TestClient(make_app(tmp_path / "w.db")) as client:
+        create(client, ["human", "easy"])
+        assert loads == []  # no hard bot: nothing to load
+        create(client, ["human", "hard"])
+        create(client, ["human", "hard"])
+    for thread in threading.enumerate():
+        if thread.name == "thirtyone-warm-up":
+            thread.join(10)
+    assert loads == ["thirtyone-warm-up"]  # once, on its own thread
+
+    def broken() -> None:
+        raise RuntimeError("no kernels")
+
+    monkeypatch.setattr(sim_api, "warm_up", broken)
+    runner._load_kernels()  # logged; the server goes on
+    monkeypatch.setattr(sim, "available", lambda: False)
+    monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append("again"))
+    runner._load_kernels()  # without numba: nothing to load
+    assert loads == ["thirtyone-warm-up"]

@@ -9,11 +9,9 @@ status 2). Needs the ``server`` extra (``pip install 'thirtyone[server]'``).
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import socket
 import sys
-import threading
 
 from thirtyone.errors import ThirtyOneError
 
@@ -136,29 +134,12 @@ def run(args: argparse.Namespace) -> int:
         f"bot delay {bot_delay:g} s · turn timer {timer} · ctrl+c stops",
         file=sys.stderr,
     )
-    threading.Thread(target=_warm_up_simulator, name="thirtyone-warm-up", daemon=True).start()
     # no per-message compression: messages are a few KB, and deflating each one cost a fifth of the
     # server's time under load (benchmarks/bench_server.py: 364 → 404 actions/s, 126 → 107 MB)
     uvicorn.run(
         app, host=args.host, port=port, log_level=args.log_level, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False
     )
     return 0
-
-
-def _warm_up_simulator() -> None:
-    """Load the compiled simulator's kernels (compile them, the first time after installing: up to
-    half a minute) while the server starts, so that the first move of a ``hard`` bot, whose search
-    plays its rollouts there, does not wait for them. Without numba there is nothing to load."""
-    from thirtyone import sim
-
-    if not sim.available():
-        return
-    try:
-        from thirtyone.sim.api import warm_up
-
-        warm_up()
-    except Exception:  # the bots fall back to the engine's rollouts; the server goes on
-        logging.getLogger("thirtyone.server").exception("the compiled simulator could not be loaded")
 
 
 def _check_port(host: str, port: int) -> None:

@@ -32,6 +32,7 @@ import dataclasses
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
@@ -58,6 +59,7 @@ __all__ = [
     "Connection",
     "TableRunner",
     "run_db",
+    "warm_up_simulator",
     "default_action",
     "BOT_LEVELS",
     "BOT_NAMES",
@@ -112,6 +114,36 @@ def default_action(view: PlayerView) -> Action:
         raise ConflictError(f"seat {view.seat} has no move now", code="not_your_turn")
     choice = BasicBot(0).choose(view, legal)
     return choice if choice in legal else legal[0]
+
+
+_warming = threading.Lock()
+_warmed = False
+
+
+def warm_up_simulator() -> None:
+    """Once per process, in the background: load the compiled simulator's kernels (compile them,
+    the first time after installing: up to half a minute), on which the ``hard`` bot's search plays
+    its rollouts, so that its first move does not wait for them. Called when a table with a hard
+    bot is opened; without numba there is nothing to load."""
+    global _warmed
+    with _warming:
+        if _warmed:
+            return
+        _warmed = True
+    threading.Thread(target=_load_kernels, name="thirtyone-warm-up", daemon=True).start()
+
+
+def _load_kernels() -> None:
+    from thirtyone import sim
+
+    if not sim.available():
+        return
+    try:
+        from thirtyone.sim.api import warm_up
+
+        warm_up()
+    except Exception:  # the expert falls back to the engine's rollouts; the server goes on
+        log.exception("the compiled simulator could not be loaded")
 
 
 class Connection:
@@ -187,6 +219,8 @@ class TableRunner:
         self.game: Game | None = None
         self.chance: CommittedChance | None = None
         self._rebuild()
+        if any(seat.level == "hard" for seat in data.seats) and data.status in (OPEN, PLAYING):
+            warm_up_simulator()
 
     @classmethod
     async def open(cls, code: str, store: Store, settings: ServerSettings) -> TableRunner | None:
