@@ -39,10 +39,13 @@ async function start() {
   try {
     record = await api(`/api/tables/${encodeURIComponent(code)}/record.json`);
   } catch (error) {
-    showAlert(`No replay: ${error.message}`);
-    for (const id of ["first", "prev", "next", "last"]) $(id).disabled = true;
+    // not_over: the game goes on, its decks are secret until it ends: no steps, no record yet
+    if (error.code === "not_over") $("waiting").hidden = false;
+    else showAlert(`No replay: ${error.message}`);
     return;
   }
+  $("controls").hidden = false;
+  $("download").hidden = false;
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(index - 1));
   $("next").addEventListener("click", () => show(index + 1));
