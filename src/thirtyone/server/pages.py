@@ -65,7 +65,8 @@ def add_pages(app: FastAPI, service: TableService) -> None:
         except NotFoundError:
             if "text/html" not in request.headers.get("accept", ""):
                 raise  # an API client: the JSON error
-            return HTMLResponse(_NOT_FOUND.replace("{code}", html.escape(code[:40])), status_code=404, headers=_NO_STORE)
+            text = _NOT_FOUND.replace("{code}", html.escape(code[:40]))
+            return HTMLResponse(text, status_code=404, headers=_NO_STORE)
         text = (STATIC / name).read_text(encoding="utf-8")
         for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
             text = text.replace("{{" + key + "}}", html.escape(shown))
