@@ -21,8 +21,8 @@ function show(next) {
     const hand = step.hands[seat] || [];
     const current = view.current_seat === seat && view.phase !== "over";
     return h("li", { class: `seat${current ? " current" : ""}${status.out ? " out" : ""}`, "data-seat": seat },
-      h("h3", {}, seatName, current ? h("span", { class: "turn-mark" }, " — to move") : null),
-      h("p", { class: "lives" }, `${livesText(status, record.preset)}${view.dealer === seat ? " · dealer" : ""}${view.knocker === seat ? " · knocked" : ""}`),
+      h("h3", { title: seatName }, current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, seatName),
+      h("p", { class: "lives" }, `${livesText(status, record.preset)}${current ? " · to move" : ""}${view.dealer === seat ? " · dealer" : ""}${view.knocker === seat ? " · knocked" : ""}`),
       h("div", { class: "hand small", "aria-label": hand.length ? `Hand: ${hand.map(cardName).join(", ")}` : "No cards" }, hand.map((card) => cardView(card))),
       h("p", { class: "muted" }, step.values[seat] !== null ? `${points(step.values[seat])} points` : ""));
   }));
