@@ -67,7 +67,7 @@ def test_the_table_and_replay_pages_name_their_table(client: TestClient) -> None
 
 def test_the_table_page_names_its_rules(client: TestClient) -> None:
     code = create(client, ["human", "human"], preset="widow")["code"]
-    assert '<p class="sub" id="describe">widow</p>' in client.get(f"/t/{code}").text
+    assert '<span id="describe">widow</span>' in client.get(f"/t/{code}").text
 
 
 def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(client: TestClient) -> None:
