@@ -669,5 +669,10 @@ def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(s
         expect(page.locator("#alert")).to_have_text("Lives must be a whole number from 1 to 20: the box is empty.")
         expect(page.locator("#lives")).to_be_focused()
         assert page.url.rstrip("/") == server
+        page.fill("#lives", "2")
+        page.select_option("#opt-deck", "32")
+        page.click("#create")
+        page.wait_for_url("**/t/*")
+        expect(page.locator("#describe")).to_have_text("widow, deck=32, lives=2")
     finally:
         page.context.close()

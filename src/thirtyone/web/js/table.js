@@ -334,10 +334,9 @@ function renderOver(over) {
   $("winner").textContent = closed
     ? "The host closed the table: the game ends here."
     : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
-  for (const id of ["download", "replay-link"]) $(id).hidden = !table.record_path;
+  $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
   if (table.record_path) $("download").href = table.record_path;
   $("replay-link").href = `/r/${code}`;
-  $("download").parentElement.hidden = !table.record_path;
   if (wasOver === false) $("over").scrollIntoView({ block: "nearest" }); // it just ended: show who won
   wasOver = true;
 }
