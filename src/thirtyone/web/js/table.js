@@ -377,7 +377,7 @@ setInterval(renderTimer, 1000);
 
 /** The small cards of another seat: the ones everyone saw it take face up, the rest face down. */
 function seatCards(status) {
-  if (!view || view.phase === "over" || status.out || status.seat === mySeat) return null;
+  if (!view || ended() || status.out || status.seat === mySeat) return null;
   const known = status.known_cards || [];
   const hidden = Math.max(0, 3 - known.length);
   const label = known.length
