@@ -2,7 +2,12 @@
 headless Debian chromium driven by Playwright (sync API). Two people and a bot play a whole game
 by clicking the pages' buttons; a refresh keeps the seat; a phone-sized screen does not scroll
 sideways; one move is played with the keyboard only and read out by the aria-live region; the
-replay steps through the finished game; each round's deal is verified in the browser.
+replay steps through the finished game; each round's deal is verified in the browser. And what a new
+user found: on a phone your hand and moves are on screen on your turn and the winner at the end; the
+move that ends a round is logged before its result; a closed table offers no moves; a server that
+goes down is shown and found again; R4.2 and R6.4 are explained; four cards have no dangling value;
+exchange=any is picked then confirmed by keyboard; no dead ends (unknown code, unfinished replay);
+the lobby offers only the chosen mode's options and checks numbers.
 
 Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1`` (CI), where
 that fails instead."""
@@ -636,7 +641,7 @@ def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser:
         page.context.close()
 
 
-def test_an_unknown_code_is_a_page_with_a_way_back(server: str, browser: Browser) -> None:
+def test_an_unknown_code_and_an_unfinished_replay_are_no_dead_ends(server: str, browser: Browser) -> None:
     page = new_page(browser)
     try:
         response = page.goto(f"{server}/t/ZZZZZZ")
@@ -645,6 +650,13 @@ def test_an_unknown_code_is_a_page_with_a_way_back(server: str, browser: Browser
         expect(page.locator("h2")).to_contain_text("No table has the code ZZZZZZ")
         page.click("a[href='/']")
         expect(page.locator("#create")).to_be_visible()
+        playing = _create(server, "scat", ["human", "easy"])["code"]  # a game being played: no replay yet
+        page.goto(f"{server}/r/{playing}")
+        expect(page.locator("#waiting")).to_be_visible()
+        expect(page.locator("#waiting")).to_contain_text("once the game is over")
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#download")).to_be_hidden()
+        expect(page.locator("#alert")).to_be_hidden()
     finally:
         page.context.close()
 
