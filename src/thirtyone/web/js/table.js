@@ -471,9 +471,8 @@ function renderHand() {
   } else {
     box.replaceChildren(...cards);
   }
-  const taken = view.taken_from_pile && discards.size ? ` · you took ${pretty(view.taken_from_pile)} from the pile: keep it this turn (R4.2)` : "";
-  const words = handWords();
-  $("hand-value").textContent = `${words[0].toUpperCase()}${words.slice(1)}${taken}.`;
+  const words = handWords(); // the card kept by R4.2 is marked on the card itself
+  $("hand-value").textContent = `${words[0].toUpperCase()}${words.slice(1)}.`;
 }
 
 /** Pick-then-confirm for exchanges with the widow (R7.1, R7.5): pick cards of your hand and as
