@@ -385,7 +385,8 @@ function seatCards(status) {
     : "3 cards face down";
   return h("div", { class: "seat-cards", role: "img", "aria-label": label },
     known.map((c) => cardView(c, { "aria-hidden": "true", role: null })),
-    Array.from({ length: hidden }, () => cardView(null, { "aria-hidden": "true", role: null })));
+    Array.from({ length: hidden }, () => cardView(null, { "aria-hidden": "true", role: null })),
+    known.length ? h("span", { class: "known", "aria-hidden": "true" }, prettyCards(known)) : null);
 }
 
 function renderSeats() {
