@@ -2,7 +2,12 @@
 headless Debian chromium driven by Playwright (sync API). Two people and a bot play a whole game
 by clicking the pages' buttons; a refresh keeps the seat; a phone-sized screen does not scroll
 sideways; one move is played with the keyboard only and read out by the aria-live region; the
-replay steps through the finished game; each round's deal is verified in the browser.
+replay steps through the finished game; each round's deal is verified in the browser. And what a new
+user found: on a phone your hand and moves are on screen on your turn and the winner at the end; the
+move that ends a round is logged before its result; a closed table offers no moves; a server that
+goes down is shown and found again; R4.2 and R6.4 are explained; four cards have no dangling value;
+exchange=any is picked then confirmed by keyboard; no dead ends (unknown code, unfinished replay);
+the lobby offers only the chosen mode's options and checks numbers.
 
 Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1`` (CI), where
 that fails instead."""
@@ -76,10 +81,10 @@ def _post(url: str, body: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def running_server(folder: Path, *options: str) -> Iterator[str]:
-    """A real server on a free port with an SQLite file in ``folder`` and bots that play at once
-    (``options``: more ``thirtyone serve`` options); yields its base URL."""
-    port = _free_port()
+def running_server(folder: Path, *options: str, port: int | None = None) -> Iterator[str]:
+    """A real server on ``port`` (default: a free one) with an SQLite file in ``folder`` and bots
+    that play at once (``options``: more ``thirtyone serve`` options); yields its base URL."""
+    port = port or _free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     process = subprocess.Popen(
         [
@@ -264,10 +269,6 @@ def test_the_replay_page_steps_through_the_finished_game(game: Game, server: str
         page.context.close()
 
 
-_CARD_LABEL = __import__("re").compile(
-    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
-)
-
 # ---------------------------------------------------------------------------------------------- seats, screens, keys
 
 
@@ -433,4 +434,257 @@ def test_the_turn_timer_counts_down_and_plays_for_an_absent_player(browser: Brow
         while timer_moves() < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert timer_moves() >= 2
+        page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- what a new user found
+
+PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
+
+
+def _seated(browser: Browser, base: str, created: dict[str, Any], **options: Any) -> Page:
+    """A page holding the seat of ``created`` (the answer of POST /api/tables with a name)."""
+    page = new_page(browser, **options)
+    page.goto(f"{base}/")
+    page.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)", [f"thirtyone.token.{created['code']}", created["token"]]
+    )
+    page.goto(f"{base}/t/{created['code']}")
+    expect(page.locator("body")).to_have_attribute("data-role", "player")
+    return page
+
+
+def _create(base: str, preset: str, seats: list[str], **options: Any) -> dict[str, Any]:
+    body = {
+        "preset": preset,
+        "options": options,
+        "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
+        "name": "Ann",
+    }
+    return dict(_post(f"{base}/api/tables", body))
+
+
+def _legal(page: Page) -> list[str]:
+    return [
+        str(page.locator("#actions button[data-action]").nth(i).get_attribute("data-action"))
+        for i in range(page.locator("#actions button[data-action]").count())
+    ]
+
+
+def test_on_a_phone_your_hand_and_moves_are_on_screen_and_the_winner_shows_at_the_end(
+    server: str, browser: Browser
+) -> None:
+    created = _create(server, "scat", ["human", "easy"], lives=1, grace_life=False)
+    page = _seated(browser, server, created, **PHONE)
+    try:
+        deadline = time.monotonic() + 60
+        checked = False
+        while not page.locator("#over").is_visible():
+            assert time.monotonic() < deadline, "the game did not end in time"
+            if not page.locator("#actions-section:not([hidden]) #actions button").count():
+                page.wait_for_timeout(50)
+                continue
+            if not checked:  # your turn: no scrolling needed to see your cards and your moves
+                assert page.evaluate("document.documentElement.scrollWidth") <= 375
+                for locator in (page.locator("#hand .card"), page.locator("#actions button")):
+                    for i in range(locator.count()):
+                        expect(locator.nth(i)).to_be_in_viewport(ratio=1)
+                        box = locator.nth(i).bounding_box()
+                        assert box is not None
+                        assert 0 <= box["x"] <= box["x"] + box["width"] <= 375
+                for i in range(page.locator("#actions button").count()):
+                    assert (page.locator("#actions button").nth(i).bounding_box() or {"height": 0})["height"] >= 44
+                checked = True
+            play_one(page)
+        assert checked
+        expect(page.locator("#over")).to_be_in_viewport(ratio=1)
+        winner = _get(f"{server}/api/tables/{created['code']}")["table"]["winner"]
+        who = page.locator(f".seat[data-seat='{winner}'] h3").inner_text().strip()
+        expect(page.locator("#winner")).to_have_text("You win the game!" if winner == 0 else f"{who} wins the game!")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#result-body")).to_contain_text(re.compile(r"(lose|loses) \d (life|lives)"))
+    finally:
+        page.context.close()
+
+
+def test_the_move_that_ends_a_round_is_logged_before_the_result(game: Game, server: str) -> None:
+    record = _get(f"{server}/api/tables/{game.code}/record.json")
+    last, step = record["rounds"][-1], record["steps"][-1]
+    if not last["actions"]:  # pragma: no cover - a 31 dealt: the round had no move
+        pytest.skip("the last round ended on the deal")
+    seat, action = int(step["seat"]), step["action"]
+    log = [game.ann.locator("#log li").nth(i).inner_text() for i in range(game.ann.locator("#log li").count())]
+    result_at = next(i for i, line in enumerate(log) if f"Round {last['round']} is over" in line)
+    who = game.ann.locator(f".seat[data-seat='{seat}'] h3").inner_text().strip()  # as the page names them
+    said = game.ann.evaluate(
+        "([who, action]) => import('/static/js/common.js').then((m) => m.actedWords(who, action, null))", [who, action]
+    )
+    assert log[result_at + 1] == said, (log[: result_at + 3], said)
+    assert any(line.startswith("Game over") for line in log[:result_at]), "game over comes after the result"
+
+
+def test_a_table_closed_by_its_host_offers_no_moves_and_links_its_record(server: str, browser: Browser) -> None:
+    created = _create(server, "scat", ["human", "easy"])
+    page = _seated(browser, server, created)
+    try:
+        my_turn(page)
+        request = urllib.request.Request(
+            f"{server}/api/tables/{created['code']}/close",
+            headers={"Authorization": f"Bearer {created['host_token']}"},
+            method="POST",
+        )
+        urllib.request.urlopen(request, timeout=5).close()
+        for _ in range(2):  # as it happens, and after a reload
+            expect(page.locator("#over")).to_be_visible()
+            expect(page.locator("#winner")).to_contain_text("The host closed the table")
+            expect(page.locator("#actions-section")).to_be_hidden()
+            expect(page.locator("#status")).to_have_text("The host closed the table.")
+            expect(page.locator(".seat.current")).to_have_count(0)
+            expect(page.locator("#download")).to_have_attribute("href", f"/api/tables/{created['code']}/record")
+            expect(page.locator("#replay-link")).to_be_visible()
+            page.keyboard.press("?")
+            expect(page.locator("#alert")).to_contain_text("closed")
+            expect(page.locator("#hint-text")).to_be_empty()
+            page.reload()
+            expect(page.locator("body")).to_have_attribute("data-status", "closed")
+    finally:
+        page.context.close()
+
+
+def test_a_server_going_down_is_shown_and_the_page_reconnects(browser: Browser, tmp_path: Path) -> None:
+    port = _free_port()
+    with running_server(tmp_path, "--turn-timer", "60", port=port) as base:
+        created = _create(base, "scat", ["human", "easy"])
+        page = _seated(browser, base, created)
+        my_turn(page)
+        expect(page.locator("#timer")).to_be_visible()
+        expect(page.locator("#conn")).to_be_hidden()
+    try:  # the server is down
+        expect(page.locator("#conn")).to_be_visible()
+        expect(page.locator("#conn")).to_have_attribute("role", "status")
+        expect(page.locator("#conn")).to_contain_text("reconnecting")
+        expect(page.locator(".seat[data-seat='0'] .chips")).to_contain_text("not connected")
+        expect(page.locator("#timer")).to_be_hidden()
+        page.locator("#actions button").first.click()
+        expect(page.locator("#alert")).to_contain_text("Not connected")
+        with running_server(tmp_path, "--turn-timer", "60", port=port):
+            expect(page.locator("#conn")).to_be_hidden()
+            expect(page.locator("#alert")).to_be_hidden()
+            expect(page.locator("body")).to_have_attribute("data-connected", "yes")
+            expect(page.locator("#timer")).to_be_visible()
+            my_turn(page)
+    finally:
+        page.context.close()
+
+
+def test_a_taken_card_explains_r4_2_and_four_cards_have_no_dangling_value(server: str, browser: Browser) -> None:
+    created = _create(server, "scat", ["human", "easy"], min_knock_value=30)
+    page = _seated(browser, server, created)
+    try:
+        my_turn(page)
+        legal = _legal(page)
+        note = page.locator("#knock-note")
+        if "knock" in legal:  # a dealt hand of 30 may knock
+            expect(note).to_be_hidden()
+        else:
+            expect(note).to_contain_text("Knocking needs 30 points or more (R6.4)")
+        top = page.locator("#discard .card.top").get_attribute("data-card")
+        page.click("#actions button[data-action='draw pile']")
+        expect(page.locator("#hand .card")).to_have_count(4)
+        expect(page.locator("#hand-value")).to_contain_text("Discard one to get back to three cards (R4.1)")
+        assert not re.search(r"(^|, )points", page.locator("#hand-value").inner_text())
+        kept = page.locator(f"#hand button.kept[data-card='{top}']")
+        expect(kept).to_contain_text("kept this turn (R4.2)")
+        expect(page.locator("#actions button[data-action^='discard ']")).to_have_count(3)
+        kept.focus()  # aria-disabled: a real click or a key still explains why
+        page.keyboard.press("Enter")
+        expect(page.locator("#alert")).to_contain_text("may not discard it (R4.2)")
+        expect(page.locator("#announce")).not_to_contain_text(", points")
+    finally:
+        page.context.close()
+
+
+def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser: Browser) -> None:
+    created = _create(server, "widow", ["human", "easy"], exchange="any")
+    page = _seated(browser, server, created)
+    try:
+        deadline = time.monotonic() + 30
+        while not page.locator("#hand button[aria-pressed]").count():  # a turn with the widow face up
+            assert time.monotonic() < deadline, "no exchange turn came"
+            if page.locator("#actions button[data-action=pass]").count():
+                play_one(page)
+            else:
+                page.wait_for_timeout(50)
+        assert not [a for a in _legal(page) if " for " in a], "exchanges are picked, not one button each"
+        confirm = page.locator("#actions button.exchange")
+        expect(confirm).to_be_disabled()
+        gives = page.locator("#hand .pick-group:first-child button")
+        takes = page.locator("#hand .pick-group:last-child button")
+        for button in (gives.nth(0), gives.nth(1), takes.nth(2), takes.nth(0)):
+            button.focus()
+            page.keyboard.press("Space")
+            expect(button).to_have_attribute("aria-pressed", "true")
+        give = sorted(str(gives.nth(i).get_attribute("data-card")) for i in (0, 1))
+        take = sorted(str(takes.nth(i).get_attribute("data-card")) for i in (0, 2))
+        expect(confirm).to_be_enabled()
+        action = str(confirm.get_attribute("data-action"))
+        words = action.split()
+        assert words[0] == "exchange"
+        assert (sorted(words[1:3]), sorted(words[4:6])) == (give, take)
+        seq = page.get_attribute("body", "data-seq")
+        confirm.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+        expect(page.locator("#log")).to_contain_text("You exchanged")
+        page.wait_for_function("document.activeElement !== document.body")  # focus stays in the game
+    finally:
+        page.context.close()
+
+
+def test_an_unknown_code_and_an_unfinished_replay_are_no_dead_ends(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    try:
+        response = page.goto(f"{server}/t/ZZZZZZ")
+        assert response is not None
+        assert response.status == 404
+        expect(page.locator("h2")).to_contain_text("No table has the code ZZZZZZ")
+        page.click("a[href='/']")
+        expect(page.locator("#create")).to_be_visible()
+        playing = _create(server, "scat", ["human", "easy"])["code"]  # a game being played: no replay yet
+        page.goto(f"{server}/r/{playing}")
+        expect(page.locator("#waiting")).to_be_visible()
+        expect(page.locator("#waiting")).to_contain_text("once the game is over")
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#download")).to_be_hidden()
+        expect(page.locator("#alert")).to_be_hidden()
+    finally:
+        page.context.close()
+
+
+def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    try:
+        page.goto(f"{server}/")
+        page.click("#all-options summary")
+        page.select_option("#preset", "scat")
+        expect(page.locator("#opt-stock_exhausted")).to_be_visible()
+        for widow_only in ("#opt-all_pass", "#opt-exchange"):
+            expect(page.locator(widow_only)).to_be_hidden()
+        page.select_option("#preset", "widow")
+        expect(page.locator("#opt-all_pass")).to_be_visible()
+        expect(page.locator("#opt-stock_exhausted")).to_be_hidden()
+        deck = page.locator("#opt-deck option")
+        assert [deck.nth(i).get_attribute("value") for i in range(deck.count())] == ["32", "52"]
+        page.fill("#name", "Ann")
+        page.fill("#lives", "")
+        page.click("#create")
+        expect(page.locator("#alert")).to_have_text("Lives must be a whole number from 1 to 20: the box is empty.")
+        expect(page.locator("#lives")).to_be_focused()
+        assert page.url.rstrip("/") == server
+        page.fill("#lives", "2")
+        page.select_option("#opt-deck", "32")
+        page.click("#create")
+        page.wait_for_url("**/t/*")
+        expect(page.locator("#describe")).to_have_text("widow, deck=32, lives=2")
+    finally:
         page.context.close()

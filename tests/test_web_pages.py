@@ -57,11 +57,17 @@ def test_the_table_and_replay_pages_name_their_table(client: TestClient) -> None
         missing = client.get(unknown)
         assert missing.status_code == 404
         assert missing.json()["code"] == "not_found"
+        browser = client.get(unknown, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+        assert browser.status_code == 404
+        assert browser.headers["content-type"].startswith("text/html")
+        assert "No table has the code" in browser.text
+        assert '<a class="button primary" href="/">' in browser.text
+        assert "<script" not in browser.text  # the code is escaped
 
 
 def test_the_table_page_names_its_rules(client: TestClient) -> None:
     code = create(client, ["human", "human"], preset="widow")["code"]
-    assert '<p class="sub" id="describe">widow</p>' in client.get(f"/t/{code}").text
+    assert '<span id="describe">widow</span>' in client.get(f"/t/{code}").text
 
 
 def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(client: TestClient) -> None:

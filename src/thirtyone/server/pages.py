@@ -4,7 +4,8 @@ build step, nothing third-party), and the JSON form of a finished game's record 
 ==============================  ==============================================================
 ``GET /``                       the lobby (``web/index.html``)
 ``GET /t/{code}``               a table: play, or watch without a seat (``web/table.html``,
-                                its code and rules filled in; 404 for an unknown code)
+                                its code and rules filled in; 404 for an unknown code: a small
+                                HTML page linking to the lobby for browsers, JSON otherwise)
 ``GET /r/{code}``               a finished game's step-through replay (``web/replay.html``)
 ``GET /static/…``               the CSS and the ES modules
 ``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
@@ -16,13 +17,13 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord, format_action
-from thirtyone.server.errors import ServerError
+from thirtyone.server.errors import NotFoundError, ServerError
 from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
 from thirtyone.server.service import TableService
 
@@ -33,30 +34,51 @@ STATIC = Path(__file__).resolve().parent.parent / "web"
 
 _NO_STORE = {"Cache-Control": "no-cache"}  # pages are small; a new server version shows at once
 
+_NOT_FOUND = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Thirty-One: no such table</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,">
+</head>
+<body>
+<header class="bar" role="banner"><h1>Thirty-One</h1></header>
+<main id="main"><h2>No table has the code {code}</h2>
+<p>Check the link or the code you were given (six letters and digits), or ask for a new link.</p>
+<p><a class="button primary" href="/">See the open tables and create one</a></p></main>
+</body>
+</html>
+"""
+
 
 def add_pages(app: FastAPI, service: TableService) -> None:
-    """Add the pages above to ``app``; ``service`` finds the tables (an unknown code is a 404,
-    like the API's: ``{"error", "code"}``)."""
+    """Add the pages above to ``app``; ``service`` finds the tables. An unknown code is a 404: a
+    small HTML page with a link to the lobby when the request accepts ``text/html`` (a browser),
+    else the API's JSON ``{"error", "code"}``."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers=_NO_STORE)
 
-    async def page(name: str, code: str) -> HTMLResponse:
-        runner = await service.runner(code)
+    async def page(name: str, code: str, request: Request) -> Response:
+        try:
+            runner = await service.runner(code)
+        except NotFoundError:
+            if "text/html" not in request.headers.get("accept", ""):
+                raise  # an API client: the JSON error
+            text = _NOT_FOUND.replace("{code}", html.escape(code[:40]))
+            return HTMLResponse(text, status_code=404, headers=_NO_STORE)
         text = (STATIC / name).read_text(encoding="utf-8")
         for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
             text = text.replace("{{" + key + "}}", html.escape(shown))
         return HTMLResponse(text, headers=_NO_STORE)
 
     @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> HTMLResponse:
-        return await page("table.html", code)
+    async def table_page(code: str, request: Request) -> Response:
+        return await page("table.html", code, request)
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def replay_page(code: str) -> HTMLResponse:
-        return await page("replay.html", code)
+    async def replay_page(code: str, request: Request) -> Response:
+        return await page("replay.html", code, request)
 
     @app.get("/api/tables/{code}/record.json")
     async def record_as_json(code: str) -> JSON:

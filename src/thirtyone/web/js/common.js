@@ -172,7 +172,9 @@ export function actedWords(who, notation, received) {
     case "knock":
       return `${who} knocked: everyone else has one last turn`;
     case "exchange":
-      if (words[1] === "all") return `${who} exchanged all three cards`;
+      if (words[1] === "all") {
+        return `${who} exchanged all three cards` + (received && received.every(isCard) ? ` for ${prettyCards(received)}` : "");
+      }
       return `${who} exchanged ${prettyCards(words.slice(1, words.indexOf("for")))} for ${prettyCards(words.slice(words.indexOf("for") + 1))}`;
     case "pass":
       return `${who} passed`;
@@ -189,29 +191,34 @@ export function actedWords(who, notation, received) {
   }
 }
 
-/** How a round ended, in words. */
-const ENDS = {
-  knock: "after a knock (R6.2)",
-  blitz: "with a 31, Blitz (R5.1)",
-  dealt_blitz: "with a 31 dealt, Blitz on the deal (R5.1)",
-  stock_exhausted: "the stock ran out (R4.3)",
-  max_turns: "the turn limit was reached (R6.7)",
-  all_pass: "everyone passed (R7.3)",
-  throw_down: "a throw-down (R6.6)",
-};
+/** How a round ended, in words, after "Round N ended" (rule ids as in RULES.md). A 31 after a knock
+ * is R5.3, else R5.1. */
+function endWords(result) {
+  switch (result.end) {
+    case "knock": return "after a knock (R6.2)";
+    case "blitz": return `with a 31, Blitz (${result.knocker !== null ? "R5.3" : "R5.1"})`;
+    case "dealt_blitz": return "with a 31 dealt, Blitz on the deal (R5.2)";
+    case "stock_exhausted": return "when the stock ran out (R4.3)";
+    case "max_turns": return "at the turn limit (R6.7)";
+    case "all_pass": return "when everyone passed (R7.3)";
+    case "throw_down": return "with a throw-down (R6.6)";
+    default: return `(${result.end})`;
+  }
+}
 
-/** A round's result as a list: each hand as shown, who lost lives and why (rule ids). */
+/** A round's result as a list: who lost lives and why (rule ids), then each hand as shown (a seat
+ * out before the round: "out"; a hand the table did not see after a 31: "not shown", R5.1). */
 export function resultView(result, names) {
   const list = h("ul", { class: "result" });
   result.hands.forEach((hand, seat) => {
     const value = result.values[seat];
-    const shown = hand ? prettyCards(hand) : "not shown";
+    const out = !hand && result.remaining[seat] <= 0 && !result.eliminated.includes(seat);
+    const shown = hand ? prettyCards(hand) : out ? "out" : "not shown (R5.1)";
     list.append(h("li", {}, `${names[seat]}: ${shown}${value !== null && value !== undefined ? ` = ${points(value)}` : ""}`));
   });
-  const lines = [h("p", {}, `Round ${result.round} ended ${ENDS[result.end] || result.end}.`
+  const lines = [h("p", {}, `Round ${result.round} ended ${endWords(result)}.`
     + (result.knocker !== null ? ` ${names[result.knocker]} knocked.` : "")
     + (result.blitz.length ? ` Blitz: ${result.blitz.map((s) => names[s]).join(", ")}.` : ""))];
-  lines.push(list);
   const losses = h("ul", { class: "losses" });
   for (const loss of result.losses) {
     const reason = loss.reason.replace(/\bseat (\d+)\b/g, (text, seat) => names[Number(seat)] ?? text);
@@ -219,7 +226,7 @@ export function resultView(result, names) {
     losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${reason} (${loss.rule})`));
   }
   if (!result.losses.length) losses.append(h("li", {}, "Nobody loses a life."));
-  lines.push(losses);
+  lines.push(losses, list);
   if (result.eliminated.length) lines.push(h("p", {}, `Out of the game: ${result.eliminated.map((s) => names[s]).join(", ")}.`));
   return lines;
 }

@@ -43,12 +43,23 @@ function setSeats(count) {
   while (seatsList.children.length > count) seatsList.lastElementChild.remove();
 }
 
+// The values an int option takes when they are not a whole range: the deck is 32 or 52 cards (R1.1;
+// /api/presets gives only its low and high).
+function numberChoices(name, spec) {
+  if (spec.only) return spec.only;
+  return name === "deck" ? [spec.low, spec.high] : null;
+}
+
 function optionInput(name, spec, value) {
   const id = `opt-${name}`;
   let input;
+  const numbers = spec.kind === "int" ? numberChoices(name, spec) : null;
   if (spec.kind === "bool") {
     input = h("input", { id, type: "checkbox", "data-option": name });
     input.checked = Boolean(value);
+  } else if (numbers) {
+    input = h("select", { id, "data-option": name }, ...numbers.map((n) => h("option", { value: n }, String(n))));
+    input.value = String(value);
   } else if (spec.kind === "int") {
     input = h("input", { id, type: "number", min: spec.low, max: spec.high, "data-option": name, inputmode: "numeric" });
     input.value = value ?? "";
@@ -56,7 +67,7 @@ function optionInput(name, spec, value) {
     input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choice)));
     if (value !== null && value !== undefined) input.value = String(value);
   }
-  return h("div", { class: "field" }, h("label", { for: id }, `${name.replaceAll("_", " ")} (${spec.rule})`), input,
+  return h("div", { class: "field", "data-mode": spec.mode || null }, h("label", { for: id }, `${name.replaceAll("_", " ")} (${spec.rule})`), input,
     h("small", { class: "muted" }, spec.help));
 }
 
@@ -67,20 +78,43 @@ function showOptions() {
     .filter(([name]) => name !== "lives")
     .map(([name, spec]) => optionInput(name, spec, base[name] ?? (spec.choices ? spec.choices[0] : spec.kind === "bool" ? false : spec.low))));
   form.lives.value = base.lives;
+  document.getElementById("opt-mode").addEventListener("change", showModeOptions);
+  showModeOptions();
+}
+
+/** Only the options of the chosen mode are shown (and sent): the others do not apply to it (R8). */
+function showModeOptions() {
+  const mode = document.getElementById("opt-mode").value;
+  for (const field of document.querySelectorAll("#options [data-mode]")) field.hidden = field.dataset.mode !== mode;
+}
+
+/** A whole number typed into `input`, checked against the option's range; throws a one-line error naming the field. */
+function wholeNumber(input, label, low, high) {
+  const text = input.value.trim();
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number < low || number > high) {
+    input.setAttribute("aria-invalid", "true");
+    const error = new Error(`${label} must be a whole number from ${low} to ${high}${text ? `, not "${text}"` : ": the box is empty"}.`);
+    error.input = input;
+    throw error;
+  }
+  input.removeAttribute("aria-invalid");
+  return number;
 }
 
 function chosenOptions() {
   const base = presets.presets[form.preset.value];
   const options = {};
-  const mode = document.getElementById("opt-mode").value;
   for (const input of form.querySelectorAll("[data-option]")) {
+    if (input.closest("[hidden]")) continue; // an option of the other mode: not shown, not sent
     const name = input.dataset.option;
     const spec = presets.options[name];
-    if (spec.mode && spec.mode !== mode) continue; // not an option of this mode
-    const value = spec.kind === "bool" ? input.checked : spec.kind === "int" ? Number(input.value) : input.value;
+    let value = input.value;
+    if (spec.kind === "bool") value = input.checked;
+    else if (spec.kind === "int") value = wholeNumber(input, name.replaceAll("_", " "), spec.low, spec.high);
     if (value !== base[name]) options[name] = value;
   }
-  const lives = Number(form.lives.value);
+  const lives = wholeNumber(form.lives, "Lives", presets.options.lives.low, presets.options.lives.high);
   if (lives !== base.lives) options.lives = lives;
   return options;
 }
@@ -98,8 +132,17 @@ async function create(event) {
     const kind = document.getElementById(`seat-${i}`).value;
     seats.push(kind === "human" ? { type: "human" } : { type: "bot", level: kind });
   }
+  let options;
   try {
-    const created = await api("/api/tables", { json: { preset: form.preset.value, options: chosenOptions(), seats, name } });
+    options = chosenOptions();
+  } catch (error) {
+    showAlert(error.message);
+    if (error.input.closest("details")) error.input.closest("details").open = true;
+    error.input.focus();
+    return;
+  }
+  try {
+    const created = await api("/api/tables", { json: { preset: form.preset.value, options, seats, name } });
     localStorage.setItem(`thirtyone.token.${created.code}`, created.token);
     localStorage.setItem(`thirtyone.host.${created.code}`, created.host_token);
     location.assign(`/t/${created.code}`);

@@ -21,8 +21,8 @@ function show(next) {
     const hand = step.hands[seat] || [];
     const current = view.current_seat === seat && view.phase !== "over";
     return h("li", { class: `seat${current ? " current" : ""}${status.out ? " out" : ""}`, "data-seat": seat },
-      h("h3", {}, seatName, current ? h("span", { class: "turn-mark" }, " — to move") : null),
-      h("p", { class: "lives" }, `${livesText(status, record.preset)}${view.dealer === seat ? " · dealer" : ""}${view.knocker === seat ? " · knocked" : ""}`),
+      h("h3", { title: seatName }, current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, seatName),
+      h("p", { class: "lives" }, `${livesText(status, record.preset)}${current ? " · to move" : ""}${view.dealer === seat ? " · dealer" : ""}${view.knocker === seat ? " · knocked" : ""}`),
       h("div", { class: "hand small", "aria-label": hand.length ? `Hand: ${hand.map(cardName).join(", ")}` : "No cards" }, hand.map((card) => cardView(card))),
       h("p", { class: "muted" }, step.values[seat] !== null ? `${points(step.values[seat])} points` : ""));
   }));
@@ -39,10 +39,13 @@ async function start() {
   try {
     record = await api(`/api/tables/${encodeURIComponent(code)}/record.json`);
   } catch (error) {
-    showAlert(`No replay: ${error.message}`);
-    for (const id of ["first", "prev", "next", "last"]) $(id).disabled = true;
+    // not_over: the game goes on, its decks are secret until it ends: no steps, no record yet
+    if (error.code === "not_over") $("waiting").hidden = false;
+    else showAlert(`No replay: ${error.message}`);
     return;
   }
+  $("controls").hidden = false;
+  $("download").hidden = false;
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(index - 1));
   $("next").addEventListener("click", () => show(index + 1));

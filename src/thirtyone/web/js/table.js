@@ -2,16 +2,20 @@
 // The server is the authority: this page only draws the latest state and sends the actions the
 // state lists as legal (view.legal_actions), with the state's seq.
 import {
-  actedWords, actionWords, api, cardName, cardView, checkDeal, drawMiddle, h, livesText, points, prettyCards,
+  actedWords, actionWords, api, cardName, cardView, checkDeal, drawMiddle, h, livesText, points, pretty, prettyCards,
   prettyText, resultView, showAlert,
 } from "./common.js";
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
 const $ = (id) => document.getElementById(id);
+const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
+const RESULT_MS = 12000; // how long a round's result stays up unless hidden sooner (the game's end stays)
 
 let socket = null;
-let retry = 500; // ms before reconnecting; doubles up to 8 s
+let retry = 300; // ms before reconnecting; doubles up to MAX_RETRY_MS
+let online = false; // welcomed on an open socket
+let staleAlert = false; // the alert says "not connected": cleared once connected again
 let table = null;
 let view = null;
 let seq = null;
@@ -20,7 +24,10 @@ let seen = { round: null, count: 0, turn: false }; // history already announced
 let presets = null;
 let lastTop = null;
 let shownResult = null;
+let resultTimer = null;
+let wasOver = null; // whether the last drawing showed the game over (null: nothing drawn yet)
 let blitzRound = 0; // the round whose Blitz the banner shows
+let picks = { seq: null, hand: new Set(), widow: new Set() }; // an exchange being picked (widow mode)
 
 // ---------------------------------------------------------------------------------- words
 
@@ -36,12 +43,14 @@ function names() {
   return table ? table.seats.map((s) => name(s.seat)) : [];
 }
 
-function announce(text) {
-  const box = $("announce");
-  box.textContent = text;
+/** Say lines in the live region (together) and log each, oldest first (the log shows the newest on top). */
+function announce(...lines) {
+  if (!lines.length) return;
+  $("announce").textContent = lines.join(". ");
   const log = $("log");
-  log.prepend(h("li", {}, text));
-  while (log.children.length > 60) log.lastElementChild.remove();
+  for (const line of lines) log.prepend(h("li", {}, line));
+  while (log.children.length > 80) log.lastElementChild.remove();
+  $("log-section").hidden = false;
 }
 
 function eventWords(event) {
@@ -62,10 +71,36 @@ function eventWords(event) {
   }
 }
 
+/** The hand's value in words: three cards have a value; four (after drawing) must lose one first. */
+function handWords() {
+  if (!view.hand) return "your cards are face down (R6.6)";
+  if (view.hand.length !== 3 || view.hand_value === null) return "discard one to get back to three cards (R4.1)";
+  return `${points(view.hand_value)} points`;
+}
+
 function turnWords() {
-  if (!view || !view.is_my_turn) return null;
+  if (!myTurn()) return null;
   if (!view.hand) return "Your turn: look at your cards or throw down unseen";
-  return `Your turn: you hold ${prettyCards(view.hand)}, ${points(view.hand_value)} points`;
+  return `Your turn: you hold ${prettyCards(view.hand)}; ${handWords()}`;
+}
+
+function myTurn() {
+  return Boolean(view && view.is_my_turn && table && table.status === "playing" && view.phase !== "over");
+}
+
+/** Why this seat may not knock now (R6.1, R6.3, R6.4), from the table's rules and the view; null
+ * when knocking is listed or not a choice at this point of the turn (after drawing, R4.1). */
+function knockRefusal() {
+  if (!myTurn() || view.phase !== "turn" || view.legal_actions.includes("knock")) return null;
+  if (view.legal_actions.some((a) => a.startsWith("discard "))) return null;
+  const rules = table.rules;
+  if (view.knocker !== null) return `${name(view.knocker)} knocked already: only one knock per round (R6.1).`;
+  const active = view.seats.filter((s) => !s.out).length;
+  if (rules.knock_from_round === 2 && view.turn < active) return "Knocking is allowed once every player has had a turn (R6.3).";
+  if (rules.min_knock_value && view.hand_value !== null && view.hand_value < rules.min_knock_value) {
+    return `Knocking needs ${rules.min_knock_value} points or more (R6.4); you have ${points(view.hand_value)}.`;
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------- the socket
@@ -76,13 +111,13 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
   const mine = socket;
   mine.addEventListener("open", () => {
-    retry = 500;
+    retry = 300;
     mine.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
   });
   mine.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   mine.addEventListener("close", (event) => {
     if (socket !== mine) return;
-    document.body.dataset.connected = "no";
+    setOnline(false);
     if (event.code === 4403 && localStorage.getItem(tokenKey)) {
       localStorage.removeItem(tokenKey);
       showAlert("Your seat's token was not accepted (it belongs to another table or server); you are watching.");
@@ -90,17 +125,28 @@ function connect() {
       return;
     }
     if (event.code === 4404) {
+      $("conn").hidden = true;
       showAlert(`There is no table ${code}.`);
       return;
     }
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    retry = Math.min(retry * 2, MAX_RETRY_MS);
   });
 }
 
+function setOnline(yes) {
+  online = yes;
+  document.body.dataset.connected = yes ? "yes" : "no";
+  $("conn").hidden = yes;
+  if (yes && staleAlert) showAlert("");
+  if (yes) staleAlert = false;
+  if (table) render();
+}
+
 function send(message) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
+  if (!socket || socket.readyState !== WebSocket.OPEN || !online) {
     showAlert("Not connected to the server: reconnecting, try again in a moment.");
+    staleAlert = true;
     return;
   }
   socket.send(JSON.stringify(message));
@@ -112,7 +158,11 @@ function act(notation) {
 }
 
 function askHint() {
-  if (!view || !view.is_my_turn) {
+  if (table && table.status === "closed") {
+    showAlert("The host closed the table: there are no more moves.");
+    return;
+  }
+  if (!myTurn()) {
     showAlert(mySeat === null ? "Hints are for players: join a seat to play." : "Hints are for your own move: wait for your turn.");
     return;
   }
@@ -124,8 +174,8 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       mySeat = message.seat;
-      document.body.dataset.connected = "yes";
       document.body.dataset.role = message.role;
+      setOnline(true);
       break;
     case "state":
       table = message.table;
@@ -144,14 +194,14 @@ function receive(message) {
       roundEnd(message);
       break;
     case "ack":
-      showAlert("");
+      if (!staleAlert) showAlert("");
       break;
     case "hint":
       if (message.seq === seq) $("hint-text").textContent = prettyText(message.text);
       break;
     case "error":
       showAlert(prettyText(message.message));
-      if (message.code === "not_your_turn" || message.code === "spectator") $("hint-text").textContent = "";
+      $("hint-text").textContent = "";
       break;
     default:
       break;
@@ -167,9 +217,8 @@ function newState(next) {
       seen = { round: view.round, count: history.length, turn: false };
     } else {
       if (view.round !== seen.round) seen = { round: view.round, count: 0, turn: false };
-      const fresh = history.slice(seen.count).map(eventWords).filter(Boolean);
-      seen.count = history.length;
-      if (fresh.length) announce(fresh.join(". "));
+      announce(...history.slice(seen.count).map(eventWords).filter(Boolean));
+      seen.count = Math.max(seen.count, history.length);
       if (view.round > blitzRound && history.some((e) => e.type === "acted") && $("banner").dataset.kind === "blitz") {
         banner("", ""); // the next round is under way
       }
@@ -177,23 +226,33 @@ function newState(next) {
     const turn = turnWords();
     if (turn && !seen.turn) announce(turn);
     seen.turn = Boolean(turn);
-    if (!shownResult && view.last_result) showResult(view.last_result);
+    if (!shownResult && view.last_result && view.phase === "over") showResult(view.last_result, false);
   }
   render();
 }
 
 async function roundEnd(message) {
+  // The move that ended the round is in no state (the next state is the next round's): log the
+  // round's moves not announced yet first, then the result.
+  const history = Array.isArray(message.history) ? message.history : [];
+  const stop = history.findIndex((e) => e.type === "round_ended" || e.type === "game_over");
+  const end = stop < 0 ? history.length : stop;
+  const moves = seen.round === message.round ? history.slice(seen.count, end).map(eventWords).filter(Boolean) : [];
+  if (seen.round === message.round) seen.count = Math.max(seen.count, end);
   if (message.result) {
-    showResult(message.result);
-    const blitz = message.result.blitz.length ? `Blitz! ${message.result.blitz.map(name).join(", ")} ${message.result.blitz.length === 1 && message.result.blitz[0] !== mySeat ? "has" : "have"} 31. ` : "";
-    const losses = message.result.losses
+    const result = message.result;
+    showResult(result, true);
+    const blitz = result.blitz.length ? `Blitz! ${result.blitz.map(name).join(", ")} ${result.blitz.length === 1 && result.blitz[0] !== mySeat ? "has" : "have"} 31. ` : "";
+    const losses = result.losses
       .map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${l.lives} ${l.lives === 1 ? "life" : "lives"} (${l.rule})`)
       .join(", ");
-    announce(`${blitz}Round ${message.round} is over. ${losses || "Nobody loses a life"}.`);
-    if (message.result.blitz.length) {
+    announce(...moves, `${blitz}Round ${message.round} is over. ${losses || "Nobody loses a life"}.`);
+    if (result.blitz.length) {
       blitzRound = message.round;
       banner(blitz.trim(), "blitz");
     }
+  } else {
+    announce(...moves);
   }
   const verify = $("verify");
   const ok = await checkDeal(message.salt, message.deck, message.commitment);
@@ -203,10 +262,18 @@ async function roundEnd(message) {
   verify.dataset.state = ok ? "verified" : "failed";
 }
 
-function showResult(result) {
+/** Show a round's result at the top; `fresh` (it just ended): hide it again after RESULT_MS unless the game is over. */
+function showResult(result, fresh) {
   shownResult = result;
-  $("result").hidden = false;
+  $("result-heading").textContent = `Round ${result.round}: result`;
   $("result-body").replaceChildren(...resultView(result, names()));
+  $("result").hidden = false;
+  clearTimeout(resultTimer);
+  if (fresh) {
+    resultTimer = setTimeout(() => {
+      if (!ended()) $("result").hidden = true;
+    }, RESULT_MS);
+  }
 }
 
 function banner(text, kind) {
@@ -221,15 +288,23 @@ function banner(text, kind) {
 
 // ---------------------------------------------------------------------------------- drawing
 
+function ended() {
+  return Boolean(table) && (table.status === "finished" || table.status === "closed" || Boolean(view && view.phase === "over"));
+}
+
 function render() {
   if (!table) return;
-  const over = table.status === "finished" || (view && view.phase === "over");
+  const focusKey = focusedKey();
+  const over = ended();
+  document.body.dataset.status = table.status;
+  document.body.dataset.turn = myTurn() ? "me" : "other";
   const freeSeats = table.seats.filter((s) => s.kind === "human" && !s.taken);
   $("join").hidden = !(mySeat === null && table.status === "open" && freeSeats.length > 0);
-  $("commitment").textContent = table.commitment || (over ? "(the game is over: every deal is revealed)" : "–");
+  $("commitment").textContent = table.commitment && !over ? table.commitment : over ? "(no more deals: every deal is revealed in the record)" : "–";
   renderSeats();
   renderStatus(over);
   renderTimer();
+  $("middle").hidden = !view;
   if (view) {
     drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
     if (view.discard_top && view.discard_top !== lastTop && lastTop !== null) {
@@ -238,27 +313,41 @@ function render() {
     }
     lastTop = view.discard_top;
   }
+  if (!view || picks.seq !== seq) picks = { seq, hand: new Set(), widow: new Set() };
   renderHand();
   renderActions();
-  $("over").hidden = !over;
-  if (over) {
-    $("winner").textContent = table.winner !== null && table.winner !== undefined
-      ? `${name(table.winner)} ${table.winner === mySeat ? "win" : "wins"} the game!` : "The table was closed.";
-    const download = $("download");
-    download.hidden = !table.record_path;
-    if (table.record_path) download.href = table.record_path;
-    $("replay-link").href = `/r/${code}`;
-    $("replay-link").hidden = !table.record_path;
-  }
+  renderOver(over);
+  $("log-section").hidden = $("log").children.length === 0;
   renderRules();
+  restoreFocus(focusKey);
+}
+
+function renderOver(over) {
+  $("over").hidden = !over;
+  if (!over) {
+    wasOver = false;
+    return;
+  }
+  const closed = table.status === "closed";
+  $("over-heading").textContent = closed ? "Table closed" : "Game over";
+  const winner = table.winner ?? null;
+  $("winner").textContent = closed
+    ? "The host closed the table: the game ends here."
+    : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
+  $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
+  if (table.record_path) $("download").href = table.record_path;
+  $("replay-link").href = `/r/${code}`;
+  if (wasOver === false) $("over").scrollIntoView({ block: "nearest" }); // it just ended: show who won
+  wasOver = true;
 }
 
 function renderStatus(over) {
   let text;
-  if (table.status === "open") text = `Waiting for players: ${table.seats.filter((s) => s.kind === "human" && !s.taken).length} seat(s) free. Share the link.`;
+  const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
+  if (table.status === "open") text = `Waiting for players: ${free} ${free === 1 ? "seat is" : "seats are"} free. Share the link below.`;
+  else if (table.status === "closed") text = "The host closed the table.";
   else if (over) text = "The game is over.";
-  else if (table.status === "closed") text = "The table was closed by its host.";
-  else if (view) text = `Round ${view.round}, turn ${view.turn}. ${view.is_my_turn ? "Your turn." : `${name(view.current_seat)} to move.`}`;
+  else if (view) text = `Round ${view.round}, turn ${view.turn + 1}. ${myTurn() ? "Your turn." : `${name(view.current_seat)} to move.`}`;
   else text = "";
   if (mySeat === null && table.status !== "open") text += " You are watching.";
   $("status").textContent = text;
@@ -272,69 +361,168 @@ function renderStatus(over) {
 
 // The turn timer (`thirtyone serve --turn-timer`): seconds left before the server plays a legal
 // default for the player to move; the server's deadline is Unix time, so clocks must roughly agree.
+// Not shown while disconnected: the page cannot know the server's deadline then.
 function renderTimer() {
-  const deadline = table && table.status === "playing" ? table.turn_deadline : null;
+  const deadline = online && table && table.status === "playing" && view && view.phase !== "over" ? table.turn_deadline : null;
   const timer = $("timer");
   timer.hidden = deadline === null || deadline === undefined;
   if (timer.hidden) return;
   const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-  const who = view && view.is_my_turn ? "you have" : `${name(view ? view.current_seat : 0)} has`;
-  timer.textContent = `Turn timer: ${who} ${left} s left, then a legal move is played for them.`;
-  if (view && view.is_my_turn && left === 10) announce("10 seconds left for your move.");
+  const mine = myTurn();
+  const who = mine ? "you have" : `${name(view.current_seat)} has`;
+  timer.textContent = `Turn timer: ${who} ${left} s left, then a legal move is played for ${mine ? "you" : "them"}.`;
+  if (mine && left === 10) announce("10 seconds left for your move.");
 }
 setInterval(renderTimer, 1000);
 
+/** The small cards of another seat: the ones everyone saw it take face up, the rest face down. */
+function seatCards(status) {
+  if (!view || ended() || status.out || status.seat === mySeat) return null;
+  const known = status.known_cards || [];
+  const hidden = Math.max(0, 3 - known.length);
+  const label = known.length
+    ? `3 cards: ${known.map(cardName).join(", ")} known, ${hidden} face down`
+    : "3 cards face down";
+  return h("div", { class: "seat-cards", role: "img", "aria-label": label },
+    known.map((c) => cardView(c, { "aria-hidden": "true", role: null })),
+    Array.from({ length: hidden }, () => cardView(null, { "aria-hidden": "true", role: null })),
+    known.length ? h("span", { class: "known", "aria-hidden": "true" }, prettyCards(known)) : null);
+}
+
 function renderSeats() {
-  const list = $("seats");
+  const playing = table.status === "playing";
   const items = table.seats.map((s) => {
     const status = view ? view.seats[s.seat] : null;
+    const current = playing && view && view.current_seat === s.seat && view.phase !== "over";
+    const connected = s.seat === mySeat ? online : s.connected;
     const chips = [];
-    if (s.seat === mySeat) chips.push("you");
+    if (current) chips.push("to move");
     if (s.kind === "bot") chips.push(`bot, ${s.level}`);
-    else chips.push(s.connected ? "connected" : s.taken ? "not connected" : "free seat");
+    else if (!connected) chips.push(s.taken ? "not connected" : "free seat");
+    else if (s.seat !== mySeat) chips.push("connected");
     if (view && view.dealer === s.seat) chips.push("dealer");
     if (view && view.knocker === s.seat) chips.push("knocked");
-    const current = view && view.current_seat === s.seat && view.phase !== "over";
-    const known = status && status.known_cards && status.known_cards.length && s.seat !== mySeat
-      ? h("div", { class: "hand small", "aria-label": `Known cards: ${status.known_cards.map(cardName).join(", ")}` }, status.known_cards.map((c) => cardView(c)))
-      : null;
-    return h("li", { class: `seat${current ? " current" : ""}${status && status.out ? " out" : ""}`, "aria-current": current ? "true" : null, "data-seat": s.seat },
-      h("h3", {}, name(s.seat), current ? h("span", { class: "turn-mark" }, " — to move") : null),
+    const offline = s.kind === "human" && s.taken && !connected;
+    return h("li", { class: `seat${current ? " current" : ""}${status && status.out ? " out" : ""}${offline ? " offline" : ""}`, "aria-current": current ? "true" : null, "data-seat": s.seat },
+      h("h3", { title: name(s.seat) }, current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, name(s.seat)),
       h("p", { class: "lives" }, status ? livesText(status, table.preset) : `${table.rules.lives} lives`),
       h("p", { class: "chips" }, chips.join(" · ")),
-      known);
+      status ? seatCards(status) : null);
   });
-  list.replaceChildren(...items);
+  $("seats").replaceChildren(...items);
+}
+
+/** The exchanges the view lists ("exchange Kd 2s for 4h 2h"), keyed by the cards given and taken. */
+function exchanges() {
+  const found = new Map();
+  if (!myTurn()) return found;
+  for (const notation of view.legal_actions) {
+    const words = notation.split(/\s+/);
+    const split = words.indexOf("for");
+    if (words[0] !== "exchange" || split < 0) continue;
+    found.set(pickKey(words.slice(1, split), words.slice(split + 1)), notation);
+  }
+  return found;
+}
+
+function pickKey(give, take) {
+  return `${[...give].sort().join(" ")}|${[...take].sort().join(" ")}`;
+}
+
+function togglePick(set, card) {
+  if (set.has(card)) set.delete(card);
+  else set.add(card);
+  showAlert("");
+  renderHand();
+  renderActions();
 }
 
 function renderHand() {
   const box = $("hand");
   $("hand-section").hidden = mySeat === null || !view;
   if (mySeat === null || !view) return;
-  const discards = new Map(view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]));
   if (view.seats[mySeat].out) {
     box.replaceChildren();
     $("hand-value").textContent = "You are out of this game; you can watch it to the end.";
     return;
   }
+  const mine = myTurn();
+  const discards = new Map(mine ? view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]) : []);
+  const swaps = exchanges();
+  const kept = mine && view.taken_from_pile;
   const hand = view.hand || [null, null, null];
-  box.replaceChildren(...hand.map((card) => {
+  const cards = hand.map((card) => {
+    if (card && kept === card && discards.size) {
+      const why = `You took ${pretty(card)} from the pile this turn: you keep it and may not discard it (R4.2). Discard one of the others.`;
+      return h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": `${cardName(card)}: taken from the pile, kept this turn (R4.2)`, onclick: () => showAlert(why, "info") },
+        cardView(card), h("span", { class: "kept-mark" }, "kept this turn (R4.2)"));
+    }
     if (card && discards.has(card)) {
-      return h("button", { type: "button", class: "card-button", "aria-label": `Discard ${cardName(card)}`, "data-card": card, onclick: () => act(discards.get(card)) }, cardView(card));
+      return h("button", { type: "button", class: "card-button", "aria-label": `Discard ${cardName(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => act(discards.get(card)) }, cardView(card));
+    }
+    if (card && swaps.size) {
+      return h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": `Give ${cardName(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, cardView(card));
     }
     return cardView(card, { "data-card": card || "" });
-  }));
-  $("hand-value").textContent = view.hand ? `${points(view.hand_value)} points` + (view.taken_from_pile ? ` · you took ${prettyCards([view.taken_from_pile])} from the pile: keep it this turn (R4.2)` : "") : "Your cards are face down (R6.6).";
+  });
+  if (swaps.size) {
+    const widow = (view.widow || []).map((card) => h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.widow.has(card)), "aria-label": `Take ${cardName(card)} from the widow`, "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(picks.widow, card) }, cardView(card)));
+    box.replaceChildren(h("div", { class: "pick-group", role: "group", "aria-label": "Give from your hand" }, h("p", {}, "Give"), h("div", { class: "hand" }, cards)),
+      h("div", { class: "pick-group", role: "group", "aria-label": "Take from the widow" }, h("p", {}, "Take from the widow"), h("div", { class: "hand" }, widow)));
+  } else {
+    box.replaceChildren(...cards);
+  }
+  const words = handWords(); // the card kept by R4.2 is marked on the card itself
+  $("hand-value").textContent = `${words[0].toUpperCase()}${words.slice(1)}.`;
+}
+
+/** Pick-then-confirm for exchanges with the widow (R7.1, R7.5): pick cards of your hand and as
+ * many of the widow (toggle buttons beside your hand), then this button; only a pick the view
+ * lists as legal can be sent. */
+function exchangeButton(swaps) {
+  const give = [...picks.hand];
+  const take = [...picks.widow];
+  const chosen = swaps.get(pickKey(give, take));
+  let label = "Exchange: pick the cards to swap";
+  if (chosen) label = actionWords(chosen, view);
+  else if (give.length && give.length === take.length) label = "Exchange: not that many at once (R7.5)";
+  else if (give.length || take.length) label = `Exchange: pick ${take.length < give.length ? "widow cards" : "cards of your hand"} to match`;
+  return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: () => chosen && act(chosen) }, label);
 }
 
 function renderActions() {
-  const box = $("actions");
-  $("actions-section").hidden = mySeat === null || !view || view.phase === "over";
-  if (!view) return;
-  box.replaceChildren(...view.legal_actions.map((notation) =>
-    h("button", { type: "button", class: notation === "knock" ? "action knock" : "action", "data-action": notation, onclick: () => act(notation) }, actionWords(notation, view))));
-  $("hint").disabled = !view.is_my_turn;
-  if (!view.is_my_turn) $("hint-text").textContent = "";
+  const section = $("actions-section");
+  section.hidden = !myTurn();
+  $("knock-note").hidden = true;
+  if (section.hidden) {
+    $("hint-text").textContent = "";
+    $("actions").replaceChildren();
+    return;
+  }
+  const swaps = exchanges();
+  const plain = view.legal_actions.filter((notation) => !(notation.startsWith("exchange ") && notation.includes(" for ")));
+  $("actions").replaceChildren(
+    ...(swaps.size ? [exchangeButton(swaps)] : []),
+    ...plain.map((notation) => h("button", { type: "button", class: notation === "knock" ? "action knock" : "action", "data-action": notation, "data-key": `action ${notation}`, onclick: () => act(notation) }, actionWords(notation, view))));
+  const why = knockRefusal();
+  $("knock-note").hidden = !why;
+  $("knock-note").textContent = why || "";
+}
+
+// Keyboard focus survives redrawing: the same control if it is still there, else the first move
+// when it is your turn, else your hand's region (never <body>).
+function focusedKey() {
+  const active = document.activeElement;
+  if (!active || !$("me").contains(active)) return null;
+  return active.dataset.key || "region";
+}
+
+function restoreFocus(key) {
+  if (key === null) return;
+  const same = key !== "region" ? document.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  const first = $("actions").querySelector("button:not(:disabled)");
+  const target = same && !same.closest("[hidden]") ? same : myTurn() && first ? first : !$("hand-section").hidden ? $("hand-section") : null;
+  if (target && target !== document.activeElement) target.focus({ preventScroll: true });
 }
 
 function renderRules() {
@@ -366,6 +554,10 @@ function start() {
   $("copy-link").addEventListener("click", () => copy(link, "The link"));
   $("copy-code").addEventListener("click", () => copy(code, "The code"));
   $("hint").addEventListener("click", askHint);
+  $("result-close").addEventListener("click", () => {
+    $("result").hidden = true;
+    clearTimeout(resultTimer);
+  });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
     if (event.key === "?" && !typing && !event.ctrlKey && !event.metaKey) {
