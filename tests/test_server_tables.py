@@ -46,6 +46,7 @@ def test_health_and_presets(client: TestClient) -> None:
     data = client.get("/api/presets").json()
     assert set(data["presets"]) == {"scat", "widow", "namu", "schwimmen"}
     assert data["options"]["lives"]["low"] == 1
+    assert (data["options"]["lives"]["only"], data["options"]["deck"]["only"]) == (None, [32, 52])
     assert data["bot_levels"] == ["easy", "medium", "hard", "random"]
     assert data["limits"]["max_seats"] == 9
 

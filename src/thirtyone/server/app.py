@@ -185,6 +185,7 @@ def create_app(
                     "choices": list(spec.choices) or None,
                     "low": spec.low if spec.kind == "int" else None,
                     "high": spec.high if spec.kind == "int" else None,
+                    "only": list(spec.only) or None,
                     "mode": spec.mode,
                     "rule": spec.rule,
                     "help": spec.help,

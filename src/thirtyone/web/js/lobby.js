@@ -43,17 +43,15 @@ function setSeats(count) {
   while (seatsList.children.length > count) seatsList.lastElementChild.remove();
 }
 
-// The values an int option takes when they are not a whole range: the deck is 32 or 52 cards (R1.1;
-// /api/presets gives only its low and high).
-function numberChoices(name, spec) {
-  if (spec.only) return spec.only;
-  return name === "deck" ? [spec.low, spec.high] : null;
+// The values an int option takes when they are not a whole range (the deck: 32 or 52 cards, R1.1).
+function numberChoices(spec) {
+  return spec.only || null;
 }
 
 function optionInput(name, spec, value) {
   const id = `opt-${name}`;
   let input;
-  const numbers = spec.kind === "int" ? numberChoices(name, spec) : null;
+  const numbers = spec.kind === "int" ? numberChoices(spec) : null;
   if (spec.kind === "bool") {
     input = h("input", { id, type: "checkbox", "data-option": name });
     input.checked = Boolean(value);
