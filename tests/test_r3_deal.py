@@ -361,3 +361,16 @@ def test_r3_scripted_deck_must_be_a_permutation():
     deck[5] = deck[4]
     with pytest.raises(CardError, match="permutation"):
         Game(SCAT, 3, chance=ScriptedChance(0, [deck]))
+
+
+def test_round_events_by_number_split_the_games_events_into_its_deals() -> None:
+    game = Game(Rules.preset("scat", lives=2), 3, seed=11)
+    policy = random.Random(11)
+    while not game.is_over:
+        game.apply(policy.choice(game.legal_actions()))
+    rounds = len(game.round_logs)
+    parts = [game.round_events(number) for number in range(1, rounds + 1)]
+    assert [event for part in parts for event in part] == list(game.events)
+    assert all(isinstance(part[0], RoundStarted) and part[0].round == n for n, part in enumerate(parts, 1))
+    assert game.round_events(rounds) == game.round_events()
+    assert game.round_events(rounds + 1) == () == game.round_events(0)

@@ -30,7 +30,6 @@ from test_server_support import (
 )
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
-from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord, deal_commitment
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
@@ -463,14 +462,7 @@ def test_a_round_end_carries_the_rounds_history_with_its_last_move(played: Playe
         assert len(ends) == len(played.record.rounds)
         for message in ends:
             number = message["round"]
-            events, inside = [], False
-            for event in game.events:
-                if isinstance(event, RoundStarted):
-                    if inside:
-                        break
-                    inside = event.round == number
-                if inside:
-                    events.append(event_json(event.for_seat(-1 if seat is None else seat)))
+            events = [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
             assert message["history"] == json.loads(json.dumps(events))
             moves = [e for e in message["history"] if e["type"] == "acted"]
             recorded = played.record.rounds[number - 1].actions

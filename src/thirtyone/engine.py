@@ -358,9 +358,21 @@ class Game:
             place += len(group)
         return tuple(standings)
 
-    def round_events(self) -> tuple[Event, ...]:
-        """This round's events so far (all-seeing)."""
-        return tuple(self.events[self._round_start :])
+    def round_events(self, number: int | None = None) -> tuple[Event, ...]:
+        """Round ``number``'s events (default: this round's so far), all-seeing, from its
+        ``RoundStarted``; ``()`` for a round not dealt."""
+        if number is None:
+            return tuple(self.events[self._round_start :])
+        out: list[Event] = []
+        inside = False
+        for event in self.events:
+            if isinstance(event, RoundStarted):
+                if inside:
+                    break
+                inside = event.round == number
+            if inside:
+                out.append(event)
+        return tuple(out)
 
     def events_for(self, seat: int) -> list[Event]:
         """The whole game's events as seat ``seat`` may see them."""

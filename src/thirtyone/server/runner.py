@@ -44,7 +44,6 @@ from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
 from thirtyone.engine import Game
 from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
-from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
@@ -724,16 +723,7 @@ class TableRunner:
         game = self.game
         if game is None:  # pragma: no cover - a round ended, so there is a game
             return []
-        events: list[JSON] = []
-        inside = False
-        for event in game.events:
-            if isinstance(event, RoundStarted):
-                if inside:
-                    break
-                inside = event.round == number
-            if inside:
-                events.append(event_json(event.for_seat(-1 if seat is None else seat)))
-        return events
+        return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
 
     # ------------------------------------------------------------------------------ records
 
