@@ -688,3 +688,25 @@ def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(s
         expect(page.locator("#describe")).to_have_text("widow, deck=32, lives=2")
     finally:
         page.context.close()
+
+
+def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server: str) -> None:
+    created = _create(server, "scat", ["human", "easy"], lives=3)
+    page = _seated(browser, server, created)
+    view: dict[str, Any] = {}
+    for _ in range(20):  # play until the round being played has moves in it
+        view = _get(f"{server}/api/tables/{created['code']}")["view"]
+        if any(event["type"] == "acted" for event in view["history"]):
+            break
+        my_turn(page)
+        play_one(page)
+    first = next(event for event in view["history"] if event["type"] == "acted")
+    who = "You" if first["seat"] == 0 else "Bea"
+    verb = {"draw": "drew from the stock" if first["action"] == "draw stock" else "took", "discard": "discarded"}
+    words = f"{who} {verb.get(first['action'].split()[0], 'knocked')}"
+    again = _seated(browser, server, created)  # the same seat, opened anew
+    expect(again.locator("#log li").first).to_be_visible()
+    texts = again.locator("#log li").all_inner_texts()
+    assert any(text.startswith(words) for text in texts), (words, texts)
+    again.context.close()
+    page.context.close()

@@ -47,6 +47,12 @@ function names() {
 function announce(...lines) {
   if (!lines.length) return;
   $("announce").textContent = lines.join(". ");
+  record(...lines);
+}
+
+/** Log lines without reading them aloud (what happened before the page opened). */
+function record(...lines) {
+  if (!lines.length) return;
   const log = $("log");
   for (const line of lines) log.prepend(h("li", {}, line));
   while (log.children.length > 80) log.lastElementChild.remove();
@@ -213,7 +219,8 @@ function newState(next) {
   view = next;
   if (view) {
     const history = view.history || [];
-    if (first) {
+    if (first) {  // this round so far, in the log only: the live region reads what happens from now on
+      record(...history.map(eventWords).filter(Boolean));
       seen = { round: view.round, count: history.length, turn: false };
     } else {
       if (view.round !== seen.round) seen = { round: view.round, count: 0, turn: false };
