@@ -951,7 +951,8 @@ class Game:
             return False
         winners = tuple(seat for seat, half in halves.items() if half == best)
         shown = "three aces (33)" if best == 66 else "31"
-        reason = ", ".join(f"seat {seat}" for seat in winners) + f" dealt {shown}"
+        verb = "was" if len(winners) == 1 else "were"
+        reason = ", ".join(f"seat {seat}" for seat in winners) + f" {verb} dealt {shown}"
         losses = [
             Loss(seat, 1, "R5.5" if halves[seat] >= BLITZ_HALF else "R5.2", reason)
             for seat in self._active
