@@ -31,6 +31,7 @@ from test_server_support import (
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
 from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.server.runner import TIMER_FOLLOW_UP
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
 
@@ -431,6 +432,32 @@ def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> 
             (1, "player"),
             (2, "timer"),
         ]
+        assert timed["last"] == {"seq": 2, "seat": mover.seat, "source": "timer"}  # the page can say so
+
+
+def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path) -> None:
+    from contextlib import ExitStack
+
+    with TestClient(make_app(db, turn_timer=1.5)) as client, ExitStack() as stack:
+        code, ann_seat, ben_seat = two_people(client)
+        ann = connect(client, stack, code, ann_seat["token"], 0)
+        connect(client, stack, code, ben_seat["token"], 1)
+        ann.until("table")
+        for _ in range(10):  # nobody acts: the timer plays; find a turn where it drew (a knock is a whole turn)
+            drawn = ann.until("state", timeout=5)
+            if drawn["view"]["phase"] == "discard":
+                break
+        assert drawn["last"]["source"] == "timer"
+        assert drawn["view"]["phase"] == "discard"
+        left = drawn["table"]["turn_deadline"] - time.time()
+        assert left <= TIMER_FOLLOW_UP + 0.2  # not another 1.5 s: the discard follows at once
+        discarded = ann.until("state", timeout=5)
+        assert discarded["seq"] == drawn["seq"] + 1
+        assert discarded["last"] == {
+            "seq": 2,
+            "seat": drawn["last"]["seat"],
+            "source": "timer",
+        }
 
 
 def test_bots_are_paced(db: Path) -> None:

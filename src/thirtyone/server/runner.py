@@ -64,6 +64,7 @@ __all__ = [
     "BOT_NAMES",
     "HARD_SECONDS",
     "RETRY_SECONDS",
+    "TIMER_FOLLOW_UP",
 ]
 
 log = logging.getLogger("thirtyone.server")
@@ -74,6 +75,9 @@ BOT_LEVELS = {"easy": "basic", "medium": "heuristic", "hard": f"expert:{HARD_SEC
 """Bot levels a seat may have, and the bot that plays each (:func:`thirtyone.bots.make_bot`)."""
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
 """Bots' display names, by seat."""
+TIMER_FOLLOW_UP = 1.0
+"""Seconds the turn timer waits for the rest of a turn it has begun for an absent player (after
+drawing for them, the discard), instead of a whole turn timer again."""
 RETRY_SECONDS = 2.0
 """After a failed database write, seconds before a bot or the turn timer tries again."""
 _TRIES = 3
@@ -666,7 +670,9 @@ class TableRunner:
             view = self._view(seat)
             if views is not None:
                 views[seat] = view
-        return {"type": "state", "seq": self.data.seq, "table": table, "view": view}
+        last = self.data.actions[-1] if self.data.actions else None
+        played = None if last is None else {"seq": last.seq, "seat": last.seat, "source": last.source}
+        return {"type": "state", "seq": self.data.seq, "table": table, "view": view, "last": played}
 
     def _view(self, seat: int | None) -> JSON | None:
         game = self.game
@@ -793,6 +799,9 @@ class TableRunner:
             self._task = asyncio.create_task(self._bot_turn(seat, seq), name=f"bot {self.code}/{seat}")
         elif self.settings.turn_timer is not None:
             seconds = self.settings.turn_timer
+            last = self.data.actions[-1] if self.data.actions else None
+            if last is not None and last.source == "timer" and last.seat == seat:
+                seconds = min(seconds, TIMER_FOLLOW_UP)  # the same absent player's turn goes on: finish it
             self.deadline = round(time.time() + seconds, 3)
             self._task = asyncio.create_task(self._timer(seat, seq, seconds), name=f"timer {self.code}/{seat}")
 
