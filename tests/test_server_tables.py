@@ -264,3 +264,20 @@ def test_the_openapi_description_is_served_and_no_viewer_that_needs_the_internet
     assert "/api/tables" in spec.json()["paths"]
     for viewer in ("/docs", "/redoc"):
         assert error(client.get(viewer), 404, "not_found")
+
+
+def test_presets_give_the_mode_an_option_needs(client: TestClient) -> None:
+    options = client.get("/api/presets").json()["options"]
+    assert options["throw_down"]["mode"] == "draw"  # R6.6: refused in widow mode, so the lobby hides it there
+    assert options["all_pass"]["mode"] == "widow"
+    assert options["grace_life"]["mode"] is None
+    assert options["lives"]["mode"] is None
+
+
+def test_an_unknown_page_is_html_for_a_browser_and_json_for_the_api(client: TestClient) -> None:
+    page = client.get("/nothing/here", headers={"Accept": "text/html,application/xhtml+xml"})
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert "No such page" in page.text
+    assert 'href="/"' in page.text
+    assert error(client.get("/nothing/here"), 404, "not_found") == "no such page: /nothing/here"

@@ -37,13 +37,14 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from thirtyone import __version__
-from thirtyone.rules import OPTIONS, PRESETS
+from thirtyone.errors import ThirtyOneError
+from thirtyone.rules import OPTIONS, PRESETS, Rules
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.db import open_database
 from thirtyone.server.errors import AuthError, InputError, ServerError, TooLargeError
 from thirtyone.server.hints import hint_message
 from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
-from thirtyone.server.pages import add_pages
+from thirtyone.server.pages import add_pages, not_found_page, wants_html
 from thirtyone.server.runner import BOT_LEVELS, Connection, TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import SeatRequest, TableService
@@ -150,10 +151,12 @@ def create_app(
         return JSONResponse({"error": error.message, "code": error.code}, status_code=error.status)
 
     @app.exception_handler(HTTPException)
-    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> Response:
         # Starlette's own: a body that is not UTF-8 (400), no such path (404), a wrong method (405)
         if error.status_code == 400:
             return JSONResponse({"error": _MALFORMED, "code": "bad_input"}, status_code=422)
+        if error.status_code == 404 and wants_html(request):
+            return not_found_page("No such page", f"Nothing is served at {request.url.path[:80]}.")
         words = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
         codes = {404: "not_found", 405: "bad_method"}
         return JSONResponse(
@@ -186,7 +189,7 @@ def create_app(
                     "low": spec.low if spec.kind == "int" else None,
                     "high": spec.high if spec.kind == "int" else None,
                     "only": list(spec.only) or None,
-                    "mode": spec.mode,
+                    "mode": spec.mode or _only_mode(name),
                     "rule": spec.rule,
                     "help": spec.help,
                 }
@@ -451,6 +454,22 @@ def _bearer(request: Request) -> str:
 
 def _share_url(request: Request, code: str) -> str:
     return str(request.base_url).rstrip("/") + f"/t/{code}"
+
+
+def _only_mode(option: str) -> str | None:
+    """The one mode (``draw``/``widow``) where an on/off option can be turned on, when the rules
+    refuse it in the other (``throw_down`` needs draw mode, R6.6); ``None`` when both take it."""
+    spec = OPTIONS[option]
+    if spec.kind != "bool":
+        return None
+    modes = []
+    for preset in ("scat", "widow"):  # a preset of each mode, with the option turned on
+        try:
+            rules = Rules(**{**PRESETS[preset].options(), option: True})
+        except ThirtyOneError:
+            continue
+        modes.append(rules.mode)
+    return modes[0] if len(modes) == 1 else None
 
 
 def _validation_message(error: RequestValidationError) -> str:

@@ -27,7 +27,7 @@ from thirtyone.server.errors import NotFoundError, ServerError
 from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
 from thirtyone.server.service import TableService
 
-__all__ = ["STATIC", "add_pages", "record_json"]
+__all__ = ["STATIC", "add_pages", "record_json", "wants_html", "not_found_page"]
 
 STATIC = Path(__file__).resolve().parent.parent / "web"
 """The folder of the pages' files."""
@@ -37,16 +37,30 @@ _NO_STORE = {"Cache-Control": "no-cache"}  # pages are small; a new server versi
 _NOT_FOUND = """<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Thirty-One: no such table</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,">
+<title>Thirty-One: {title}</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,">
 </head>
 <body>
 <header class="bar" role="banner"><h1>Thirty-One</h1></header>
-<main id="main"><h2>No table has the code {code}</h2>
-<p>Check the link or the code you were given (six letters and digits), or ask for a new link.</p>
+<main id="main"><h2>{heading}</h2>
+<p>{advice}</p>
 <p><a class="button primary" href="/">See the open tables and create one</a></p></main>
 </body>
 </html>
 """
+
+
+def wants_html(request: Request) -> bool:
+    """True when the request comes from a browser page (it accepts ``text/html``)."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def not_found_page(heading: str, advice: str) -> HTMLResponse:
+    """The 404 page a browser gets: ``heading`` and ``advice`` (plain text, escaped here) and a
+    link to the lobby."""
+    text = _NOT_FOUND
+    for key, shown in (("title", heading), ("heading", heading), ("advice", advice)):
+        text = text.replace("{" + key + "}", html.escape(shown))
+    return HTMLResponse(text, status_code=404, headers=_NO_STORE)
 
 
 def add_pages(app: FastAPI, service: TableService) -> None:
@@ -63,10 +77,12 @@ def add_pages(app: FastAPI, service: TableService) -> None:
         try:
             runner = await service.runner(code)
         except NotFoundError:
-            if "text/html" not in request.headers.get("accept", ""):
+            if not wants_html(request):
                 raise  # an API client: the JSON error
-            text = _NOT_FOUND.replace("{code}", html.escape(code[:40]))
-            return HTMLResponse(text, status_code=404, headers=_NO_STORE)
+            return not_found_page(
+                f"No table has the code {code[:40]}",
+                "Check the link or the code you were given (six letters and digits), or ask for a new link.",
+            )
         text = (STATIC / name).read_text(encoding="utf-8")
         for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
             text = text.replace("{{" + key + "}}", html.escape(shown))
