@@ -434,6 +434,7 @@ def test_the_turn_timer_counts_down_and_plays_for_an_absent_player(browser: Brow
         while timer_moves() < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert timer_moves() >= 2
+        expect(page.locator("#log li", has_text="(played by the turn timer)").first).to_be_visible()
         page.context.close()
 
 
@@ -710,3 +711,63 @@ def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server:
     assert any(text.startswith(words) for text in texts), (words, texts)
     again.context.close()
     page.context.close()
+
+
+def _two_people(browser: Browser, base: str) -> tuple[dict[str, Any], Page, Page]:
+    """Ann (created through the API, her host token kept as the lobby keeps it) and Ben (joined by
+    the page), at a scat table of two; returns the creation answer and both pages."""
+    created = _create(base, "scat", ["human", "human"], lives=3)
+    ann = _seated(browser, base, created)
+    ann.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)",
+        [f"thirtyone.host.{created['code']}", created["host_token"]],
+    )
+    ben = new_page(browser)
+    join_by_ui(ben, base, created["code"], "Ben")
+    return created, ann, ben
+
+
+def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, server: str) -> None:
+    created, ann, ben = _two_people(browser, server)
+    mover = ann if ann.locator("#actions button").count() else ben
+    my_turn(mover)
+    mover.locator('#actions button[data-action="draw stock"]').dblclick()
+    mover.wait_for_function("document.body.dataset.seq === '1'")
+    mover.wait_for_timeout(500)  # a second send would be answered within this
+    assert mover.locator("#alert").inner_text().strip() == ""
+    assert _get(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
+    # the other player sees the mover holding four cards until the discard (R4.1)
+    other = ben if mover is ann else ann
+    other.wait_for_function("document.body.dataset.seq === '1'")
+    seat = 0 if mover is ann else 1
+    expect(other.locator(f"li[data-seat='{seat}'] .seat-cards")).to_have_attribute(
+        "aria-label", re.compile(r"^4 cards")
+    )
+    ann.context.close()
+    ben.context.close()
+
+
+def test_the_host_closes_the_table_from_the_page(browser: Browser, server: str) -> None:
+    created, ann, ben = _two_people(browser, server)
+    expect(ben.locator("#host")).to_be_hidden()  # only the host has the button
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#close-table")
+    expect(ann.locator("#over-heading")).to_have_text("Table closed")
+    expect(ben.locator("#over-heading")).to_have_text("Table closed")
+    expect(ann.locator("#host")).to_be_hidden()
+    assert _get(f"{server}/api/tables/{created['code']}")["table"]["status"] == "closed"
+    ann.context.close()
+    ben.context.close()
+
+
+def test_the_page_opens_with_the_first_move_focused_on_your_turn(browser: Browser, server: str) -> None:
+    created = _create(server, "scat", ["human", "easy"], lives=3)
+    page = _seated(browser, server, created)
+    my_turn(page)
+    again = _seated(browser, server, created)
+    my_turn(again)
+    again.wait_for_function("document.activeElement && document.activeElement.closest('#actions') !== null")
+    again.keyboard.press("Enter")
+    again.wait_for_function("document.body.dataset.seq !== '0'")
+    page.context.close()
+    again.context.close()

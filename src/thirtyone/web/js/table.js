@@ -8,6 +8,7 @@ import {
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
+const hostKey = `thirtyone.host.${code}`; // the lobby keeps the host token of a table created here
 const $ = (id) => document.getElementById(id);
 const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
 const RESULT_MS = 12000; // how long a round's result stays up unless hidden sooner (the game's end stays)
@@ -28,6 +29,9 @@ let resultTimer = null;
 let wasOver = null; // whether the last drawing showed the game over (null: nothing drawn yet)
 let blitzRound = 0; // the round whose Blitz the banner shows
 let picks = { seq: null, hand: new Set(), widow: new Set() }; // an exchange being picked (widow mode)
+let sentFor = null; // the seq an action was sent for: one action per state (a double tap plays once)
+let lastPlayed = null; // the newest stored action's {seq, seat, source} (who played it: player, bot, timer)
+let focusedOnce = false; // the first move got the focus when the page opened on your turn
 
 // ---------------------------------------------------------------------------------- words
 
@@ -159,8 +163,11 @@ function send(message) {
 }
 
 function act(notation) {
+  if (sentFor === seq) return; // already sent for this state: wait for the answer
   $("hint-text").textContent = "";
+  sentFor = seq;
   send({ type: "action", action: notation, seq });
+  if (!online) sentFor = null;
 }
 
 function askHint() {
@@ -186,6 +193,7 @@ function receive(message) {
     case "state":
       table = message.table;
       seq = message.seq;
+      lastPlayed = message.last || null;
       document.body.dataset.seq = String(seq);
       newState(message.view);
       break;
@@ -206,6 +214,7 @@ function receive(message) {
       if (message.seq === seq) $("hint-text").textContent = prettyText(message.text);
       break;
     case "error":
+      sentFor = null; // refused: the player may try another move
       showAlert(prettyText(message.message));
       $("hint-text").textContent = "";
       break;
@@ -224,7 +233,14 @@ function newState(next) {
       seen = { round: view.round, count: history.length, turn: false };
     } else {
       if (view.round !== seen.round) seen = { round: view.round, count: 0, turn: false };
-      announce(...history.slice(seen.count).map(eventWords).filter(Boolean));
+      const fresh = history.slice(seen.count).map(eventWords);
+      if (lastPlayed && lastPlayed.source === "timer" && lastPlayed.seq === seq) {
+        const index = history.length - 1 - seen.count; // the newest event is the timer's move
+        if (index >= 0 && fresh[index] && history[history.length - 1].type === "acted") {
+          fresh[index] += " (played by the turn timer)";
+        }
+      }
+      announce(...fresh.filter(Boolean));
       seen.count = Math.max(seen.count, history.length);
       if (view.round > blitzRound && history.some((e) => e.type === "acted") && $("banner").dataset.kind === "blitz") {
         banner("", ""); // the next round is under way
@@ -324,9 +340,24 @@ function render() {
   renderHand();
   renderActions();
   renderOver(over);
+  $("host").hidden = !(localStorage.getItem(hostKey) && (table.status === "open" || table.status === "playing"));
   $("log-section").hidden = $("log").children.length === 0;
   renderRules();
   restoreFocus(focusKey);
+}
+
+// The host (whoever created the table in this browser: the lobby keeps the host token) may close it,
+// e.g. when someone left a game for good.
+async function closeTable() {
+  const hostToken = localStorage.getItem(hostKey);
+  if (!hostToken || !confirm("Close this table for everyone? A game being played ends where it is.")) return;
+  try {
+    const closed = await api(`/api/tables/${code}/close`, { method: "POST", headers: { Authorization: `Bearer ${hostToken}` } });
+    table = closed.table;
+    render();
+  } catch (error) {
+    showAlert(`The table was not closed: ${error.message}`);
+  }
 }
 
 function renderOver(over) {
@@ -386,10 +417,11 @@ setInterval(renderTimer, 1000);
 function seatCards(status) {
   if (!view || ended() || status.out || status.seat === mySeat) return null;
   const known = status.known_cards || [];
-  const hidden = Math.max(0, 3 - known.length);
+  const held = view.current_seat === status.seat && view.phase === "discard" ? 4 : 3; // drawn, not yet discarded
+  const hidden = Math.max(0, held - known.length);
   const label = known.length
-    ? `3 cards: ${known.map(cardName).join(", ")} known, ${hidden} face down`
-    : "3 cards face down";
+    ? `${held} cards: ${known.map(cardName).join(", ")} known, ${hidden} face down`
+    : `${held} cards face down`;
   return h("div", { class: "seat-cards", role: "img", "aria-label": label },
     known.map((c) => cardView(c, { "aria-hidden": "true", role: null })),
     Array.from({ length: hidden }, () => cardView(null, { "aria-hidden": "true", role: null })),
@@ -525,6 +557,14 @@ function focusedKey() {
 }
 
 function restoreFocus(key) {
+  if (key === null && !focusedOnce && myTurn() && document.activeElement === document.body) {
+    const first = $("actions").querySelector("button:not(:disabled)");
+    if (first) {
+      focusedOnce = true;
+      first.focus({ preventScroll: true });
+    }
+    return;
+  }
   if (key === null) return;
   const same = key !== "region" ? document.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   const first = $("actions").querySelector("button:not(:disabled)");
@@ -561,6 +601,7 @@ function start() {
   $("copy-link").addEventListener("click", () => copy(link, "The link"));
   $("copy-code").addEventListener("click", () => copy(code, "The code"));
   $("hint").addEventListener("click", askHint);
+  $("close-table").addEventListener("click", closeTable);
   $("result-close").addEventListener("click", () => {
     $("result").hidden = true;
     clearTimeout(resultTimer);
