@@ -658,6 +658,8 @@ def test_an_unknown_code_and_an_unfinished_replay_are_no_dead_ends(server: str, 
         expect(page.locator("#controls")).to_be_hidden()
         expect(page.locator("#download")).to_be_hidden()
         expect(page.locator("#alert")).to_be_hidden()
+        expect(page.locator("#seats-section")).to_be_hidden()  # no empty "Hands" and table
+        expect(page.locator("#middle-section")).to_be_hidden()
     finally:
         page.context.close()
 

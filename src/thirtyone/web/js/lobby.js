@@ -62,7 +62,8 @@ function optionInput(name, spec, value) {
     input = h("input", { id, type: "number", min: spec.low, max: spec.high, "data-option": name, inputmode: "numeric" });
     input.value = value ?? "";
   } else {
-    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choice)));
+    // the value sent stays the option's own word; what is shown reads as words ("one or all")
+    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choice.replaceAll("_", " "))));
     if (value !== null && value !== undefined) input.value = String(value);
   }
   return h("div", { class: "field", "data-mode": spec.mode || null }, h("label", { for: id }, `${name.replaceAll("_", " ")} (${spec.rule})`), input,

@@ -46,6 +46,8 @@ async function start() {
   }
   $("controls").hidden = false;
   $("download").hidden = false;
+  $("seats-section").hidden = false; // shown only once there is a game to step through
+  $("middle-section").hidden = false;
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(index - 1));
   $("next").addEventListener("click", () => show(index + 1));
