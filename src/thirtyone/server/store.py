@@ -160,11 +160,6 @@ class Store:
 
     # ------------------------------------------------------------------------------ reading
 
-    def exists(self, code: str) -> bool:
-        """True when a table has this code."""
-        with Session(self.engine) as session:
-            return session.get(TableRow, code) is not None
-
     def load(self, code: str, after_seq: int = 0, after_round: int = 0) -> TableData | None:
         """The table with this code, seats, deals and actions included; ``None`` if there is none.
         With ``after_seq`` and ``after_round`` only the actions after that seq and the deals after
