@@ -4,9 +4,11 @@ actions and bad messages get an error naming the rule, to that client only, and 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -224,24 +226,26 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "play.db"
 
 
-def two_people(client: TestClient) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    created = create(client, ["human", "human"], name="Ann")
-    second = join(client, created["code"], "Ben")
-    return created["code"], created, second
-
-
-def connect(client: TestClient, stack: Any, code: str, token: str | None, seat: int | None) -> Player:
+def connect(client: TestClient, stack: ExitStack, code: str, token: str | None, seat: int | None) -> Player:
     ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{code}"))
     return hello(ws, token, seat)
 
 
-def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
-    from contextlib import ExitStack
+@contextlib.contextmanager
+def two_at_a_table(db: Path, **settings: Any) -> Iterator[tuple[str, Player, Player, str]]:
+    """A table of two people, Ann (seat 0) and Ben (seat 1), both connected, on an app with
+    ``settings``: yields the code, Ann, Ben and Ann's seat token."""
+    with TestClient(make_app(db, **settings)) as client, ExitStack() as stack:
+        created = create(client, ["human", "human"], name="Ann")
+        code = created["code"]
+        second = join(client, code, "Ben")
+        ann = connect(client, stack, code, created["token"], 0)
+        ben = connect(client, stack, code, second["token"], 1)
+        yield code, ann, ben, created["token"]
 
-    with TestClient(make_app(db)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        ben = connect(client, stack, code, ben_seat["token"], 1)
+
+def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
+    with two_at_a_table(db) as (code, ann, ben, ann_token):
         ann.until("table")  # Ben connected
         state = ann.state
         assert state is not None
@@ -282,7 +286,7 @@ def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
         refused(mover, "[1, 2]", "bad_input")
         refused(mover, "{}", "bad_input")
         refused(mover, {"type": "dance"}, "bad_message")
-        refused(mover, {"type": "hello", "token": ann_seat["token"]}, "bad_message")
+        refused(mover, {"type": "hello", "token": ann_token}, "bad_message")
         mover.ws.send_bytes(b"\x00\x01")
         assert mover.next()["code"] == "bad_input"
         refused(mover, {"type": "ping", "padding": "x" * 5000}, "too_large")
@@ -307,12 +311,7 @@ def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
 
 
 def test_rate_limit_per_connection(db: Path) -> None:
-    from contextlib import ExitStack
-
-    with TestClient(make_app(db, messages_per_second=0.5, message_burst=5)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        ben = connect(client, stack, code, ben_seat["token"], 1)
+    with two_at_a_table(db, messages_per_second=0.5, message_burst=5) as (_code, ann, ben, _ann_token):
         ann.until("table")
         for _ in range(12):
             ann.ws.send_json({"type": "ping"})
@@ -346,12 +345,7 @@ def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, mon
         real(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "append", slow_append)
-    from contextlib import ExitStack
-
-    with TestClient(make_app(db)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        ben = connect(client, stack, code, ben_seat["token"], 1)
+    with two_at_a_table(db) as (code, ann, ben, _ann_token):
         for step in range(4):
             state = ann.settle(step - 1)
             mover = ann if state["view"]["current_seat"] == 0 else ben
@@ -375,12 +369,7 @@ def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
         real(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "append", flaky)
-    from contextlib import ExitStack
-
-    with TestClient(make_app(db)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        ben = connect(client, stack, code, ben_seat["token"], 1)
+    with two_at_a_table(db) as (_code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state
         assert state is not None
@@ -407,12 +396,7 @@ def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
 
 
 def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> None:
-    from contextlib import ExitStack
-
-    with TestClient(make_app(db, turn_timer=0.3)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        ben = connect(client, stack, code, ben_seat["token"], 1)
+    with two_at_a_table(db, turn_timer=0.3) as (code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state
         assert state is not None
@@ -436,12 +420,7 @@ def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> 
 
 
 def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path) -> None:
-    from contextlib import ExitStack
-
-    with TestClient(make_app(db, turn_timer=1.5)) as client, ExitStack() as stack:
-        code, ann_seat, ben_seat = two_people(client)
-        ann = connect(client, stack, code, ann_seat["token"], 0)
-        connect(client, stack, code, ben_seat["token"], 1)
+    with two_at_a_table(db, turn_timer=1.5) as (_code, ann, _, _ann_token):
         ann.until("table")
         for _ in range(10):  # nobody acts: the timer plays; find a turn where it drew (a knock is a whole turn)
             drawn = ann.until("state", timeout=5)
@@ -454,15 +433,13 @@ def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path
         discarded = ann.until("state", timeout=5)
         assert discarded["seq"] == drawn["seq"] + 1
         assert discarded["last"] == {
-            "seq": 2,
+            "seq": drawn["seq"] + 1,
             "seat": drawn["last"]["seat"],
             "source": "timer",
         }
 
 
 def test_bots_are_paced(db: Path) -> None:
-    from contextlib import ExitStack
-
     with TestClient(make_app(db, bot_delay=0.3)) as client, ExitStack() as stack:
         created = create(client, ["human", "easy"], name="Ann")
         ann = connect(client, stack, created["code"], created["token"], 0)

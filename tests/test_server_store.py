@@ -4,6 +4,7 @@ and one commit, yet each keeps its own compare-and-set and its own answer."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,19 @@ def playing_tables(store: Store, count: int) -> list[str]:
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     return Store(open_database(f"sqlite:///{tmp_path / 'store.db'}"))
+
+
+def in_one_batch(store: Store, *appends: Callable[[], None]) -> None:
+    """Run ``appends`` on threads of their own while the write lock is held, so that all of them
+    wait for it; then let go: whoever takes the lock next writes them all in one transaction."""
+    with store._writing:
+        threads = [threading.Thread(target=append) for append in appends]
+        for thread in threads:
+            thread.start()
+        while len(store._queue) < len(appends):
+            threading.Event().wait(0.01)
+    for thread in threads:
+        thread.join(10)
 
 
 def commits(store: Store) -> list[int]:
@@ -74,8 +88,6 @@ def test_concurrent_actions_share_commits_and_all_are_stored(store: Store, tmp_p
 def test_a_stale_action_in_a_batch_writes_nothing_and_the_others_are_stored(store: Store, tmp_path: Path) -> None:
     first, second = playing_tables(store, 2)
     store.append(first, ActionData(1, 1, 0, "draw stock", "player"), [])
-    lock = store._writing
-    assert isinstance(lock, type(threading.Lock()))
     outcomes: dict[str, Any] = {}
     counted = commits(store)
 
@@ -86,14 +98,7 @@ def test_a_stale_action_in_a_batch_writes_nothing_and_the_others_are_stored(stor
         except StaleError as error:
             outcomes[code] = error
 
-    with lock:  # both wait: whoever gets the lock next writes both in one transaction
-        threads = [threading.Thread(target=append, args=args) for args in ((first, 1), (second, 1))]
-        for thread in threads:
-            thread.start()
-        while len(store._queue) < 2:
-            threading.Event().wait(0.01)
-    for thread in threads:
-        thread.join(10)
+    in_one_batch(store, lambda: append(first, 1), lambda: append(second, 1))
     assert outcomes[second] == "stored"
     assert isinstance(outcomes[first], StaleError)
     assert counted[0] == 1  # one transaction, one commit, for both
@@ -120,14 +125,7 @@ def test_a_failed_batch_gives_each_action_its_own_answer(store: Store, tmp_path:
         except OperationalError as error:
             outcomes[code] = error
 
-    with store._writing:
-        threads = [threading.Thread(target=append, args=(code,)) for code in (first, second)]
-        for thread in threads:
-            thread.start()
-        while len(store._queue) < 2:
-            threading.Event().wait(0.01)
-    for thread in threads:
-        thread.join(10)
+    in_one_batch(store, lambda: append(first), lambda: append(second))
     # the batch failed once; written again one by one, both are stored
     assert outcomes == {first: "stored", second: "stored"}
     assert db_rows(tmp_path / "store.db", "SELECT count(*) FROM actions") == [(2,)]
