@@ -74,6 +74,8 @@ def deck_order(
 class FallbackChance(SeededChance):
     """Scripted outcomes first (dealer, deck orders, reshuffles), then seeded random ones."""
 
+    trusted = False  # the scripted orders are checked by the engine
+
     def __init__(
         self,
         first_dealer: int,
@@ -94,10 +96,10 @@ class FallbackChance(SeededChance):
             return list(self._decks[round - 1])
         return super().deal_order(deck, round)
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         if self._reshuffles:
             return self._reshuffles.pop(0)
-        return super().reshuffle_order(cards, round)
+        return super().reshuffle_order(cards, round, number)
 
 
 def scripted_game(

@@ -76,7 +76,7 @@ def test_replay_json(tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[s
     assert data["verified"] is True
     assert data["finished"] is True
     assert data["file"] == str(path)
-    assert data["version"] == 1
+    assert data["version"] == 3
     assert data["winner"] == game.winner
     assert data["seats"] == ["Ann", "Ben", "Cy"]
     assert len(data["rounds"]) == len(game.round_logs)

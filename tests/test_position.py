@@ -149,8 +149,9 @@ def test_duplicate_chance_deals_round_r_the_same_whatever_happened_before():
     assert a.first_dealer(4) == b.first_dealer(4)
     assert a.deal_order(deck, 3) == b.deal_order(deck, 3)
     assert a.deal_order(deck, 2) != a.deal_order(deck, 3)
-    assert a.reshuffle_order(deck[:10], 2) == b.reshuffle_order(deck[:10], 2)
-    assert a.reshuffle_order(deck[:10], 2) != a.reshuffle_order(deck[:10], 2)  # the second reshuffle differs
+    assert a.reshuffle_order(deck[:10], 2, 1) == b.reshuffle_order(deck[:10], 2, 1)
+    assert a.reshuffle_order(deck[:10], 2, 1) == a.reshuffle_order(deck[:10], 2, 1)  # the engine numbers them
+    assert a.reshuffle_order(deck[:10], 2, 1) != a.reshuffle_order(deck[:10], 2, 2)  # the second reshuffle differs
     assert DuplicateChance(8).deal_order(deck, 1) != a.deal_order(deck, 1)
     game = Game(Rules(), 4, chance=DuplicateChance(7))
     play_out(game, random.Random(1))

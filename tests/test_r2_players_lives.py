@@ -223,7 +223,7 @@ def _knocker_alone_lowest(rules: Rules) -> Game:
 def test_r2_4_two_lives_lost_with_one_left_uses_up_the_grace():
     game = _knocker_alone_lowest(SCAT.replace(lives=1))
     result = results(game)[0]
-    assert result.losses == (Loss(1, 2, "R6.5", result.losses[0].reason),)
+    assert result.losses == (Loss(1, 2, "knocker_alone_lowest"),)
     assert result.eliminated == (1,)
     assert game.is_out(1)
     assert game.remaining(1) == 0

@@ -10,6 +10,7 @@ import pytest
 
 from helpers import FallbackChance, deck_order
 from thirtyone import (
+    ArgumentError,
     Card,
     CardError,
     Discard,
@@ -373,4 +374,6 @@ def test_round_events_by_number_split_the_games_events_into_its_deals() -> None:
     assert [event for part in parts for event in part] == list(game.events)
     assert all(isinstance(part[0], RoundStarted) and part[0].round == n for n, part in enumerate(parts, 1))
     assert game.round_events(rounds) == game.round_events()
-    assert game.round_events(rounds + 1) == () == game.round_events(0)
+    for number in (rounds + 1, 0, -1, True, "1"):
+        with pytest.raises(ArgumentError, match="is not a round of this game"):
+            game.round_events(number)  # type: ignore[arg-type]

@@ -183,7 +183,7 @@ def test_r7_2_take_the_face_down_widow_for_the_whole_hand():
     assert game.current_seat == 2
     assert game.turn == 1
     # taken unseen: the others do not learn the cards, the taker does
-    assert game.view(2).history[-1] == Acted(1, ExchangeAll(), None, private=True)
+    assert game.view(2).history[-1] == Acted(1, ExchangeAll(), None, private=True, revealed=parse_cards(HANDS[1]))
     assert tuple(sorted(game.view(1).history[-1].received)) == cards(WIDOW_CARDS)
     assert game.view(2).seats[1].known_cards == ()
     # the next player meets a face-up widow
@@ -491,7 +491,7 @@ def test_r7_6_dealer_takes_the_second_hand_unseen():
     assert game.phase is Phase.TURN
     assert game.current_seat == 1
     assert game.turn == 0
-    assert game.view(1).history[-1] == Acted(0, TakeWidow(), None, private=True)
+    assert game.view(1).history[-1] == Acted(0, TakeWidow(), None, private=True, revealed=parse_cards(S_HANDS[0]))
     assert tuple(sorted(game.view(0).history[-1].received)) == cards(S_SECOND)
     assert game.view(1).seats[0].known_cards == ()
 

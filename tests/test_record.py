@@ -27,6 +27,8 @@ from thirtyone.record import (
     parse_record_action,
 )
 from thirtyone.rules import OPTIONS, PRESETS
+from thirtyone.settlement import LOSS_KINDS
+from thirtyone.text import loss_reason
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
 
@@ -155,7 +157,7 @@ def test_dumps_writes_the_documented_keys(finished: Game, finished_text: str) ->
     lines = finished_text.splitlines()
     assert lines[0].startswith("#")
     assert lines[1] == f'format = "{FORMAT}"'
-    assert lines[2] == "version = 1"  # no commitments: the oldest version that holds it
+    assert lines[2] == "version = 3"
     data = tomllib.loads(finished_text)
     assert data["seats"] == ["Ann", "Ben", "Cy"]
     assert set(data["rules"]) == {"preset", *OPTIONS}
@@ -217,7 +219,7 @@ def test_seat_names_must_fit_the_players(finished: Game) -> None:
 
 
 def test_a_toml_date_is_kept_as_text(finished_text: str) -> None:
-    text = finished_text.replace("version = 1\n", "version = 1\ndate = 2025-01-15\n")
+    text = finished_text.replace("version = 3\n", "version = 3\ndate = 2025-01-15\n")
     assert GameRecord.loads(text).date == "2025-01-15"
 
 
@@ -357,7 +359,7 @@ def test_docs_example_replays() -> None:
 
 
 def test_malformed_toml(finished_text: str) -> None:
-    assert record_error(finished_text.replace("version = 1", "version = = 1")).startswith("not valid TOML")
+    assert record_error(finished_text.replace("version = 3", "version = = 1")).startswith("not valid TOML")
     assert record_error("[[rounds]\n").startswith("not valid TOML")
     assert record_error("x = " + "[" * 100_000 + "]" * 100_000) == (
         "not valid TOML: arrays or tables nested too deeply"
@@ -370,17 +372,17 @@ def test_not_a_record() -> None:
 
 
 def test_unknown_version(finished_text: str) -> None:
-    message = record_error(finished_text.replace("version = 1", f"version = {VERSION + 1}"))
+    message = record_error(finished_text.replace("version = 3", f"version = {VERSION + 1}"))
     assert message == (
-        f"record version {VERSION + 1} is not supported: this thirtyone reads versions 1, 2; upgrade thirtyone"
+        f"record version {VERSION + 1} is not supported: this thirtyone reads versions 1, 2, 3; upgrade thirtyone"
     )
-    assert "must be a whole number" in record_error(finished_text.replace("version = 1", 'version = "1"'))
+    assert "must be a whole number" in record_error(finished_text.replace("version = 3", 'version = "1"'))
 
 
 @pytest.mark.parametrize(
     ("line", "where"),
     [
-        ("version = 1\n", "missing key 'version'"),
+        ("version = 3\n", "missing key 'version'"),
         ("seats = [", "missing key 'seats'"),
         ("lives = 3\n", "rules: missing key 'lives'"),
         ("preset = ", "rules: missing key 'preset'"),
@@ -405,7 +407,7 @@ def test_missing_round_keys(finished_text: str) -> None:
 
 
 def test_unknown_keys_are_refused(finished_text: str) -> None:
-    assert record_error(finished_text.replace("version = 1\n", "version = 1\nsite = 'x'\n")).startswith(
+    assert record_error(finished_text.replace("version = 3\n", "version = 3\nsite = 'x'\n")).startswith(
         "unknown key 'site'"
     )
     assert "rules: unknown key 'jokers'" in record_error(
@@ -420,9 +422,10 @@ def test_bad_rules(finished_text: str) -> None:
     assert record_error(finished_text.replace("lives = 3", "lives = true")) == (
         "rules: lives must be a whole number, not true"
     )
-    assert "rules: option grace_life" in record_error(
-        finished_text.replace("grace_life = true", 'grace_life = "maybe"')
-    )
+    for text in ('"maybe"', '"yes"', '"on"', '"true"', "1"):  # the format says boolean: true or false only
+        assert record_error(finished_text.replace("grace_life = true", f"grace_life = {text}")) == (
+            f"rules: grace_life must be true or false, not {'1' if text == '1' else repr(text.strip(chr(34)))}"
+        )
     contradiction = finished_text.replace('exchange = "none"', 'exchange = "any"')
     assert record_error(contradiction).startswith("rules: option exchange=any needs mode=widow")
 
@@ -466,7 +469,7 @@ def test_seat_prefix_must_be_the_seat_to_move(finished_text: str) -> None:
     seat, action = actions[0].split(": ")
     wrong = str((int(seat) + 1) % 3)
     message = record_error(set_actions(finished_text, 2, [f"{wrong}: {action}", *actions[1:]]))
-    assert message == f"round 2, action 1 (\"{wrong}: {action}\"): it is seat {seat}'s turn, not seat {wrong}'s"
+    assert message == f"round 2, action 1 (\"{wrong}: {action}\"): R2.1: it is seat {seat}'s turn, not seat {wrong}'s"
     message = record_error(set_actions(finished_text, 2, [f"7: {action}", *actions[1:]]))
     assert message == f'round 2, action 1 ("7: {action}"): 7 is not a seat (seats 0-2)'
 
@@ -526,11 +529,11 @@ def test_recorded_result_differs(finished: Game, finished_text: str) -> None:
     message = record_error(edit_round(finished_text, 1, remaining, changed))
     assert message.startswith("round 1: the recorded result differs from the replay: remaining:")
     loss = result.losses[0]
-    old = f"{{ seat = {loss.seat}, lives = {loss.lives}, rule = "
-    new = f"{{ seat = {loss.seat}, lives = {loss.lives + 1}, rule = "
+    old = f"{{ seat = {loss.seat}, lives = {loss.lives}, kind = "
+    new = f"{{ seat = {loss.seat}, lives = {loss.lives + 1}, kind = "
     message = record_error(edit_round(finished_text, 1, old, new))
     assert message.startswith("round 1: the recorded result differs from the replay: losses:")
-    assert f"the record says seat {loss.seat} lost {loss.lives + 1} ({loss.rule})" in message
+    assert f"the record says seat {loss.seat} lost {loss.lives + 1} ({loss.rule} {loss.kind})" in message
     turns = f"turns = {result.turns}\n"
     message = record_error(edit_round(finished_text, 1, turns, f"turns = {result.turns + 3}\n"))
     assert message == (
@@ -540,7 +543,8 @@ def test_recorded_result_differs(finished: Game, finished_text: str) -> None:
 
 
 def test_loss_reasons_are_free_text(finished: Game, finished_text: str) -> None:
-    reason = finished.round_logs[0].result.losses[0].reason
+    result = finished.round_logs[0].result
+    reason = loss_reason(result.losses[0], result)
     text = edit_round(finished_text, 1, f'reason = "{reason}"', 'reason = "bad luck"')
     assert GameRecord.loads(text).replay().events == finished.events
 
@@ -706,7 +710,7 @@ def test_wrong_types(finished_text: str) -> None:
         edit_round(finished_text, 1, "saved_by_r2_6 = false", "saved_by_r2_6 = 0")
     )
     assert "rounds must be an array" in record_error(
-        finished_text.split("\n[[rounds]]\n")[0].replace("version = 1\n", "version = 1\nrounds = 3\n")
+        finished_text.split("\n[[rounds]]\n")[0].replace("version = 3\n", "version = 3\nrounds = 3\n")
     )
     assert "value must be a whole number or a half" in record_error(
         re.sub(r"value = (\d+) }", r"value = \1.25 }", finished_text, count=1)
@@ -714,7 +718,7 @@ def test_wrong_types(finished_text: str) -> None:
 
 
 def test_empty_rounds(finished_text: str) -> None:
-    head = drop_outcome(split_rounds(finished_text)[0]).replace("version = 1\n", "version = 1\nrounds = []\n")
+    head = drop_outcome(split_rounds(finished_text)[0]).replace("version = 3\n", "version = 3\nrounds = []\n")
     assert record_error(head).startswith("rounds: a record has at least one round")
 
 
@@ -755,7 +759,7 @@ def test_corrupted_text_gives_only_record_errors(finished_text: str, data: st.Da
     assert "\n" not in message
 
 
-def test_version_2_holds_commitments_and_version_1_refuses_them(finished: Game) -> None:
+def test_commitments_need_version_2_or_later(finished: Game) -> None:
     record = GameRecord.from_game(finished)
     salt = "0f" * 32
     rounds = tuple(
@@ -763,10 +767,43 @@ def test_version_2_holds_commitments_and_version_1_refuses_them(finished: Game) 
     )
     committed = dataclasses.replace(record, rounds=rounds)
     text = committed.dumps()
-    assert "version = 2\n" in text
-    assert (committed.version, record.version) == (2, 1)
+    assert "version = 3\n" in text
     assert GameRecord.loads(text) == committed
     assert GameRecord.loads(text).check_commitments() == len(rounds)
-    message = record_error(text.replace("version = 2\n", "version = 1\n"))
-    assert message == "round 1: commitment and salt are version-2 keys; write version = 2"
-    assert GameRecord.loads(record.dumps().replace("version = 1\n", "version = 2\n")) == record
+    message = record_error(as_version(text, 1))
+    assert message == "round 1: commitment and salt are keys of version 2 and later; write version = 3"
+    assert GameRecord.loads(as_version(text, 2)) == committed
+
+
+def as_version(text: str, version: int) -> str:
+    """A version-3 record as an older thirtyone wrote it: losses without their kind and seats."""
+    text = re.sub(r"kind = \"[a-z_]+\", (seats = \[[0-9, ]*\], )?", "", text)
+    return text.replace("version = 3\n", f"version = {version}\n")
+
+
+def test_older_versions_are_read_and_their_loss_kinds_worked_out() -> None:
+    """Versions 1 and 2 wrote a loss's rule and English only: the kind (and the seats it names)
+    is worked out from the result, for every kind the engine charges."""
+    seen: set[str] = set()
+    for preset in PRESETS:
+        for penalty in ("scat", "namu", "namu_risky", "widow", "plain"):
+            for seed in range(12):
+                rules = Rules.preset(preset, knock_penalty=penalty, lives=2, max_turns=200 if seed % 4 else 9)
+                game = Game(rules, 3 + seed % 3, seed=seed)
+                policy = random.Random(seed)
+                while not game.is_over:
+                    game.apply(policy.choice(game.legal_actions()))
+                record = GameRecord.from_game(game)
+                for version in (1, 2):
+                    old = GameRecord.loads(as_version(record.dumps(), version))
+                    assert old == record, (preset, penalty, seed, version)
+                seen |= {loss.kind for result in record.results for loss in result.losses}
+    assert seen >= set(LOSS_KINDS) - {"dealt_blitz_beaten", "lowest_stock_out"}
+
+
+def test_a_version_3_loss_names_a_known_kind(finished_text: str) -> None:
+    kind = re.search(r', kind = "([a-z_]+)"', finished_text)
+    assert kind is not None
+    message = record_error(finished_text.replace(f', kind = "{kind.group(1)}"', ', kind = "bad_luck"', 1))
+    assert "kind must be one of blitz, dealt_blitz" in message
+    assert "not 'bad_luck'" in message

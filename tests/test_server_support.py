@@ -362,7 +362,7 @@ def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> Non
     replayed = Game(Rules.preset("scat"), 3, chance=again)
     assert again.take_new() == []
     assert replayed.view(0) == game.view(0)
-    orders = [salted_reshuffle(first[0].salt, full_deck(32), 1), again.reshuffle_order(full_deck(32), 1)]
+    orders = [salted_reshuffle(first[0].salt, full_deck(32), 1), again.reshuffle_order(full_deck(32), 1, 1)]
     assert orders[0] == orders[1] != list(full_deck(32))
 
 
@@ -395,6 +395,7 @@ def test_views_as_json_hold_what_the_seat_may_know_and_read_back() -> None:
         "action": "draw stock",
         "received": [drawn["received"][0]],
         "private": True,
+        "revealed": [],
     }
     other = json.loads(json.dumps(view_json(game.view((seat + 1) % 3))))
     assert other["history"][-1]["received"] is None  # another's stock draw is hidden

@@ -82,9 +82,10 @@ def test_counter_chance_is_a_chance_for_the_engine() -> None:
     assert deck == CounterChance(9).deal_order(full_deck(), 1)
     assert deck != chance.deal_order(full_deck(), 2)
     assert 0 <= chance.first_dealer(5) < 5
-    first = chance.reshuffle_order(deck[:20], 1)
+    first = chance.reshuffle_order(deck[:20], 1, 1)
     assert sorted(first) == sorted(deck[:20])
-    assert first != chance.reshuffle_order(deck[:20], 1)
+    assert first == chance.reshuffle_order(deck[:20], 1, 1)
+    assert first != chance.reshuffle_order(deck[:20], 1, 2)
     counts = [0] * 3
     for decision in range(3000):
         counts[random_index(17, decision, 3)] += 1
@@ -115,7 +116,7 @@ def test_given_decks_play_as_dealt() -> None:
     batch = play_rounds(rules, 2, decks=[[int(card) for card in deck]], dealers=1, policy="basic")
     assert batch.end_name(0) == "dealt_blitz"
     assert batch.blitz[0].tolist() == [1, 0]
-    assert batch.losses(0) == ((1, 1, "R5.2", ""),)
+    assert batch.losses(0) == ((1, 1, "R5.2", "dealt_blitz"),)
 
 
 def test_streams_do_not_depend_on_the_chunk_size() -> None:

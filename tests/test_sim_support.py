@@ -14,7 +14,7 @@ from thirtyone.bots.heuristic import rollout_action
 from thirtyone.chance import Chance
 from thirtyone.events import Acted, NewWidow, RoundEnded, RoundResult, RoundStarted
 from thirtyone.position import Position
-from thirtyone.sim.codes import LOSS_RULES
+from thirtyone.sim.codes import LOSS_NAMES
 from thirtyone.sim.rng import TAG_DEAL, TAG_POLICY, RoundChance, counter_shuffle, derive, random_index, round_key
 
 _BASIC = BasicBot(0)
@@ -52,9 +52,7 @@ class EngineRound:
     def summary(self, players: int) -> dict[str, object]:
         """Everything the simulator reports about the round, comparable with :func:`sim_summary`."""
         result = self.result
-        losses = {
-            loss.seat: (loss.lives, loss.rule, loss.reason if loss.rule == "R6.5" else "") for loss in result.losses
-        }
+        losses = {loss.seat: (loss.lives, loss.kind) for loss in result.losses}
         return {
             "end": result.end,
             "knocker": -1 if result.knocker is None else result.knocker,
@@ -82,8 +80,7 @@ def sim_summary(batch: object, row: int) -> dict[str, object]:
     for seat in range(players):
         lives = int(b.lost[row, seat])  # type: ignore[attr-defined]
         if lives:
-            rule, reason = LOSS_RULES[int(b.rule[row, seat])]  # type: ignore[attr-defined]
-            losses[seat] = (lives, rule, reason)
+            losses[seat] = (lives, LOSS_NAMES[int(b.rule[row, seat])])  # type: ignore[attr-defined]
     return {
         "end": ENDS[int(b.end[row])],  # type: ignore[attr-defined]
         "knocker": int(b.knocker[row]),  # type: ignore[attr-defined]
@@ -172,7 +169,7 @@ def engine_game(rules: Rules, policies: Sequence[str], seed: int) -> dict[str, o
     knocks = [0] * players
     knocks_lost = [0] * players
     lost = [0] * players
-    by_rule: Counter[tuple[str, str]] = Counter()
+    by_rule: Counter[str] = Counter()
     ends: Counter[str] = Counter()
     turns = blitzes = 0
     for event in game.events:
@@ -185,8 +182,8 @@ def engine_game(rules: Rules, policies: Sequence[str], seed: int) -> dict[str, o
             blitzes += result.end in ("blitz", "dealt_blitz")
             for loss in result.losses:
                 lost[loss.seat] += loss.lives
-                by_rule[(loss.rule, loss.reason if loss.rule == "R6.5" else "")] += loss.lives
-                if loss.seat == result.knocker and result.end == "knock":
+                by_rule[loss.kind] += loss.lives
+                if loss.seat == result.knocker and result.end in ("knock", "blitz"):  # R6.5, R5.3
                     knocks_lost[loss.seat] += 1
     places = [0] * players
     for standing in game.standings:
@@ -224,7 +221,7 @@ def sim_game(batch: object, row: int) -> dict[str, object]:
         "knocks_lost": [int(x) for x in b.knocks_lost[row]],  # type: ignore[attr-defined]
         "lost": [int(x) for x in b.lost[row]],  # type: ignore[attr-defined]
         "by_rule": {
-            LOSS_RULES[code]: int(lives)
+            LOSS_NAMES[code]: int(lives)
             for code, lives in enumerate(b.lives_by_rule[row])  # type: ignore[attr-defined]
             if code and lives
         },

@@ -28,6 +28,7 @@ from thirtyone.chance import Chance, ScriptedChance, SeededChance
 from thirtyone.engine import Game, RoundLog
 from thirtyone.errors import (
     ActionError,
+    ArgumentError,
     CardError,
     IllegalActionError,
     PositionError,
@@ -50,7 +51,8 @@ from thirtyone.events import (
 from thirtyone.position import Position
 from thirtyone.rules import PRESETS, Rules
 from thirtyone.scoring import hand_value, is_blitz
-from thirtyone.views import Phase, PlayerView, SeatStatus, Standing
+from thirtyone.settlement import LOSS_KINDS, LossKind
+from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing
 
 __version__ = "0.1.0"
 
@@ -78,6 +80,7 @@ __all__ = [
     "RoundLog",
     "Position",
     "ActionError",
+    "ArgumentError",
     "CardError",
     "IllegalActionError",
     "PositionError",
@@ -100,6 +103,9 @@ __all__ = [
     "is_blitz",
     "Phase",
     "PlayerView",
+    "PublicView",
+    "LossKind",
+    "LOSS_KINDS",
     "SeatStatus",
     "Standing",
     "__version__",

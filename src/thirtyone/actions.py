@@ -27,6 +27,8 @@ True
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -46,6 +48,7 @@ __all__ = [
     "Look",
     "ThrowDown",
     "parse_action",
+    "as_card",
     "STOCK",
     "PILE",
 ]
@@ -53,6 +56,34 @@ __all__ = [
 Source = Literal["stock", "pile"]
 STOCK: Source = "stock"
 PILE: Source = "pile"
+
+
+def as_card(value: object, field: str) -> Card:
+    """``value`` as a :class:`Card`: a card, or its index 0–51 as any integer (``int``,
+    ``numpy.int64``), so that actions built from arrays hold the same cards as any other.
+
+    Raises:
+        CardError: naming ``field`` for anything else (text, a float, a bool, an index outside 0–51).
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        raise CardError(f"{field} is a Card, not the text {value!r}: use Card.parse({value!r}) or parse_action")
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        index = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise CardError(f"{field} is a Card or its index 0-51, not {value!r}") from None
+    if not 0 <= index < 52:
+        raise CardError(f"{field} is a Card or its index 0-51, not {value!r}")
+    return Card(index)
+
+
+def _as_cards(value: object, field: str) -> tuple[Card, ...]:
+    if isinstance(value, tuple | list):
+        return tuple(sorted(as_card(card, field) for card in value))
+    return (as_card(value, field),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +106,18 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """Discard a card face up after drawing (R4.1); not the one just taken from the pile (R4.2)."""
+    """Discard a card face up after drawing (R4.1); not the one just taken from the pile (R4.2).
+    ``card`` may be given as its index (any integer 0–51): it is held as a :class:`Card`.
+
+    Raises:
+        CardError: for a card that is not a card (see :func:`as_card`).
+    """
 
     card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", as_card(self.card, "Discard.card"))
 
     def __str__(self) -> str:
         return f"discard {self.card}"
@@ -96,17 +136,20 @@ class Exchange:
     """Give cards of your hand for as many face-up widow cards (R7.1): one card, or with option
     ``exchange=any`` two. Single cards may be given bare; both sides are kept as sorted tuples.
 
+    Cards may be given as their indexes (integers 0–51): they are held as :class:`Card` values.
+
     Raises:
         ActionError: when the two sides differ in length or hold 0 or more than 2 cards, or a
             card repeats.
+        CardError: for a card that is not a card (see :func:`as_card`).
     """
 
     give: tuple[Card, ...]
     take: tuple[Card, ...]
 
-    def __init__(self, give: Card | tuple[Card, ...], take: Card | tuple[Card, ...]) -> None:
-        give_t = tuple(sorted(give)) if isinstance(give, tuple) else (give,)
-        take_t = tuple(sorted(take)) if isinstance(take, tuple) else (take,)
+    def __init__(self, give: Card | Sequence[Card], take: Card | Sequence[Card]) -> None:
+        give_t = _as_cards(give, "Exchange.give")
+        take_t = _as_cards(take, "Exchange.take")
         if len(give_t) != len(take_t) or not 1 <= len(give_t) <= 2:
             raise ActionError(
                 "an exchange gives one or two cards for as many widow cards; to swap all three use 'exchange all'"

@@ -18,7 +18,13 @@ __all__ = ["Chance", "SeededChance", "ScriptedChance", "DuplicateChance", "check
 
 
 class Chance(Protocol):
-    """The source of every random outcome of a game (R3.1, R3.2, R4.3)."""
+    """The source of every random outcome of a game (R3.1, R3.2, R4.3).
+
+    The engine checks that every deck order and reshuffle it is given is a permutation of the
+    cards it asked to be ordered, unless the source declares ``trusted = True`` (it only ever
+    shuffles the cards it is given, as :class:`SeededChance` does): that check is a cost on every
+    deal of a simulation.
+    """
 
     def first_dealer(self, players: int) -> int:
         """The first dealer's seat, ``0 <= seat < players`` (R3.1)."""
@@ -28,14 +34,17 @@ class Chance(Protocol):
         """The shuffled deck of round ``round`` (from 1), top card first (R3.2)."""
         ...
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
-        """The new stock made of ``cards`` (the discard pile but its top card), top first (R4.3)."""
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
+        """The new stock made of ``cards`` (the discard pile but its top card), top first: the
+        ``number``-th reshuffle (from 1) of round ``round`` (R4.3)."""
         ...
 
 
 class SeededChance:
     """Chance from a random source: ``SeededChance(42)`` is reproducible; ``SeededChance(None)``
     seeds from the system; ``SeededChance(secrets.SystemRandom())`` is unpredictable."""
+
+    trusted = True  # it only shuffles the cards it is given
 
     def __init__(self, seed: int | random.Random | None = None) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
@@ -55,7 +64,7 @@ class SeededChance:
         self.rng.shuffle(order)
         return order
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         order = list(cards)
         self.rng.shuffle(order)
         return order
@@ -79,7 +88,6 @@ class ScriptedChance:
         self._first_dealer = first_dealer
         self._decks = [list(deck) for deck in decks]
         self._reshuffles = [[list(order) for order in orders] for orders in reshuffles]
-        self._used: dict[int, int] = {}
 
     def first_dealer(self, players: int) -> int:
         if not 0 <= self._first_dealer < players:
@@ -91,13 +99,11 @@ class ScriptedChance:
             raise CardError(f"round {round}: no deck order given (the script has {len(self._decks)})")
         return list(self._decks[round - 1])
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         orders = self._reshuffles[round - 1] if round <= len(self._reshuffles) else []
-        used = self._used.get(round, 0)
-        if used >= len(orders):
-            raise CardError(f"round {round}: no order given for reshuffle {used + 1}")
-        self._used[round] = used + 1
-        return list(orders[used])
+        if not 1 <= number <= len(orders):
+            raise CardError(f"round {round}: no order given for reshuffle {number}")
+        return list(orders[number - 1])
 
 
 def check_permutation(order: Sequence[Card], cards: Sequence[Card], what: str) -> None:
@@ -126,9 +132,10 @@ class DuplicateChance:
     deck order. Duplicate play (the same deals with the players rotated through the seats) uses it
     so that the luck of the cards cancels out."""
 
+    trusted = True  # it only shuffles the cards it is given
+
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._reshuffles: dict[int, int] = {}
 
     def _rng(self, *key: object) -> random.Random:
         return random.Random("/".join(map(str, (self.seed, *key))))
@@ -141,9 +148,7 @@ class DuplicateChance:
         self._rng("deal", round).shuffle(order)
         return order
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
-        number = self._reshuffles.get(round, 0) + 1
-        self._reshuffles[round] = number
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         order = list(cards)
         self._rng("reshuffle", round, number).shuffle(order)
         return order

@@ -35,17 +35,15 @@ from thirtyone.actions import (
     ThrowDown,
     parse_action,
 )
-from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.cards import Card, full_deck
 from thirtyone.chance import Chance, SeededChance, check_permutation
-from thirtyone.errors import ActionError, IllegalActionError, RulesError, SeatError
+from thirtyone.errors import ActionError, ArgumentError, IllegalActionError, RefusalCode, RulesError, SeatError
 from thirtyone.events import (
     Acted,
     Event,
     GameOver,
-    Loss,
     NewWidow,
     Reshuffled,
-    RoundEnd,
     RoundEnded,
     RoundResult,
     RoundStarted,
@@ -53,7 +51,9 @@ from thirtyone.events import (
 from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
-from thirtyone.views import Phase, PlayerView, SeatStatus, Standing
+from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, dealt_blitz, settle, showdown_losses
+from thirtyone.text import refusal
+from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing
 
 __all__ = ["Game", "RoundLog"]
 
@@ -69,11 +69,13 @@ _LOOK = Look()
 _THROW_DOWN = ThrowDown()
 _DISCARDS = tuple(Discard(Card(i)) for i in range(52))
 _ACTION_TYPES = (Draw, Discard, Knock, Exchange, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
-_NO_KNOCK_SHOWDOWN = {  # why a showdown without a knocker came
-    "all_pass": "everyone passed, R7.3",
-    "max_turns": "the turn limit, R6.7",
-    "stock_exhausted": "the stock ran out, R4.3",
-}
+
+
+_TableFields = tuple[
+    int, Rules, int, int, Phase, int | None, Card | None, int, tuple[Card, ...] | None, bool, int,
+    tuple[SeatStatus, ...], int | None, int,
+]  # fmt: skip
+"""The first fields of a PublicView, in order: players … turn (what Game._table gives)."""
 
 
 @dataclass
@@ -89,6 +91,54 @@ class RoundLog:
     result: RoundResult | None = None
 
 
+@dataclass(slots=True)
+class _Round:
+    """The current round's state, in one place so that copying, positions and pickling each read
+    it once. Fields are named as :class:`~thirtyone.position.Position`'s, but ``stock`` and
+    ``discard_pile`` keep their top card last (a list pops there) and ``next`` is who plays after
+    whom (R6.2: seats out are skipped)."""
+
+    active: tuple[int, ...]
+    next: tuple[int, ...]
+    to_move: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard_pile: list[Card]
+    widow: list[Card]
+    widow_face_up: bool = False
+    knocker: int | None = None
+    final_turns: int = 0  # turns still owed after the knock (R6.2)
+    turn: int = 0
+    passes: int = 0
+    taken_from_pile: Card | None = None
+    looked: list[bool] = field(default_factory=list)
+    known_cards: list[list[Card]] = field(default_factory=list)
+    start: int = 0  # index of the round's first event in Game.events
+    seen: list[list[Event]] = field(default_factory=list)  # each seat's history, as that seat may see it
+
+    def copy(self) -> _Round:
+        """An independent copy: the lists are copied, the cards and events shared (immutable)."""
+        return _Round(
+            self.active,
+            self.next,
+            self.to_move,
+            [list(hand) for hand in self.hands],
+            list(self.stock),
+            list(self.discard_pile),
+            list(self.widow),
+            self.widow_face_up,
+            self.knocker,
+            self.final_turns,
+            self.turn,
+            self.passes,
+            self.taken_from_pile,
+            list(self.looked),
+            [list(known) for known in self.known_cards],
+            self.start,
+            [list(seen) for seen in self.seen],
+        )
+
+
 class Game:
     """One match of Thirty-One: ``players`` seats (0 … players-1, clockwise), each starting with
     ``rules.lives`` lives, dealt and played until one is left. ``rules`` is a :class:`Rules` or a
@@ -99,30 +149,15 @@ class Game:
 
     Raises:
         RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
+        ArgumentError: for a seed that is not a whole number.
         CardError: when a scripted chance gives a deck order that is not a permutation.
     """
 
     phase: Phase
     """What the game waits for (see :class:`~thirtyone.views.Phase`)."""
 
-    # The current round's state, set by _deal.
-    _active: tuple[int, ...]
-    _next: list[int]
-    _hands: list[list[Card]]
-    _known: list[list[Card]]
-    _looked: list[bool]
-    _stock: list[Card]  # top card last
-    _pile: list[Card]  # top card last
-    _widow: list[Card]
-    _widow_up: bool
-    _knocker: int | None
-    _final_turns: int
-    _turns: int
-    _passes: int
-    _taken: Card | None
-    _seat: int
-    _round_start: int
-    _seen: list[list[Event]]  # each seat's history of the round, as that seat may see it
+    _r: _Round
+    """The current round's state (set by ``_deal`` or ``_load``)."""
 
     def __init__(
         self,
@@ -137,7 +172,7 @@ class Game:
         elif not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules or a preset name such as 'scat', not {rules!r}")
         rules.check_players(players)
-        self._start_match(rules, players, chance if chance is not None else SeededChance(seed))
+        self._start_match(rules, players, chance if chance is not None else _seeded(seed))
         self.dealer = self._chance.first_dealer(players)  # R3.1
         if not self._deal() and self.phase is not Phase.OVER:
             self._next_deal()
@@ -146,6 +181,7 @@ class Game:
         self.rules = rules
         self.players = players
         self._chance = chance
+        self._trusted = getattr(chance, "trusted", False) is True
         self._half = half_points(rules)
         self._grace = 1 if rules.grace_life else 0
         self._remaining = [rules.lives + self._grace] * players
@@ -167,15 +203,23 @@ class Game:
         from ``chance`` (default ``SeededChance(seed)``), which also gives any reshuffle. The
         game's ``events`` start here; its first ``round_logs`` entry has no deck order, so it
         cannot be saved as a record. Seats already out share a place in the standings. With
-        ``rounds``, the game stops (``is_over``, and no winner unless one player is left) after
-        that many rounds: ``rounds=1`` plays out the position's round only, as searches do.
+        ``rounds`` (1 or more), the game stops (``is_over``, and no winner unless one player is
+        left) after that many rounds: ``rounds=1`` plays out the position's round only, as
+        searches do.
 
         Raises:
             PositionError: when no game can be in that position.
+            ArgumentError: for ``rounds`` below 1 or a seed that is not a whole number.
         """
+        if not isinstance(position, Position):
+            raise ArgumentError(f"from_position needs a Position (game.position()), not {position!r}")
         position.check()
+        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+            raise ArgumentError(
+                f"rounds is a whole number of rounds, 1 or more (or None for the whole game), not {rounds!r}"
+            )
         game = cls.__new__(cls)
-        game._start_match(position.rules, position.players, chance if chance is not None else SeededChance(seed))
+        game._start_match(position.rules, position.players, chance if chance is not None else _seeded(seed))
         if rounds is not None:
             game._stop_round = position.round + rounds - 1
         game._load(position)
@@ -190,54 +234,54 @@ class Game:
             self._eliminations.append(out)  # their order is not in a position: they share a place
         self.dealer = position.dealer
         self.round = position.round
-        self._begin_round()
+        r = self._begin_round()
         self.round_logs.append(RoundLog(self.round, self.dealer, ()))
-        self._hands = [list(hand) for hand in position.hands]
-        self._stock = list(position.stock[::-1])
-        self._pile = list(position.discard_pile)
-        self._widow = list(position.widow)
-        self._widow_up = position.widow_face_up
-        known = position.known_cards or ((),) * players
-        self._known = [list(cards) for cards in known]
-        self._looked = list(position.looked) if position.looked is not None else [True] * players
-        self._knocker = position.knocker
+        r.hands = [list(hand) for hand in position.hands]
+        r.stock = list(position.stock[::-1])
+        r.discard_pile = list(position.discard_pile)
+        r.widow = list(position.widow)
+        r.widow_face_up = position.widow_face_up
+        r.known_cards = [list(cards) for cards in position.known_cards or ((),) * players]
+        r.looked = list(position.looked) if position.looked is not None else [True] * players
+        r.knocker = position.knocker
         if position.knocker is not None:
             seat, count = position.to_move, 0
             while seat != position.knocker:
                 count += 1
-                seat = self._next[seat]
-            self._final_turns = count
-        self._turns = position.turn
-        self._passes = position.passes
-        self._taken = position.taken_from_pile
+                seat = r.next[seat]
+            r.final_turns = count
+        r.turn = position.turn
+        r.passes = position.passes
+        r.taken_from_pile = position.taken_from_pile
+        r.to_move = position.to_move
         self.phase = position.phase
-        self._seat = position.to_move
 
     def position(self) -> Position:
         """The current position (see :class:`~thirtyone.position.Position`).
 
         Raises:
-            IllegalActionError: once the game is over.
+            IllegalActionError: once the game is over (code ``game_over``).
         """
         if self.phase is Phase.OVER:
-            raise IllegalActionError("the game is over; it has no position")
+            raise refusal("game_over")
+        r = self._r
         return Position(
             rules=self.rules,
             dealer=self.dealer,
-            to_move=self._seat,
+            to_move=r.to_move,
             phase=self.phase,
-            hands=tuple(tuple(hand) for hand in self._hands),
-            stock=tuple(self._stock[::-1]),
-            discard_pile=tuple(self._pile),
-            widow=tuple(self._widow),
-            widow_face_up=self._widow_up,
+            hands=tuple(tuple(hand) for hand in r.hands),
+            stock=tuple(r.stock[::-1]),
+            discard_pile=tuple(r.discard_pile),
+            widow=tuple(r.widow),
+            widow_face_up=r.widow_face_up,
             remaining=tuple(self._remaining),
-            knocker=self._knocker,
-            turn=self._turns,
-            passes=self._passes,
-            taken_from_pile=self._taken,
-            looked=tuple(self._looked),
-            known_cards=tuple(tuple(known) for known in self._known),
+            knocker=r.knocker,
+            turn=r.turn,
+            passes=r.passes,
+            taken_from_pile=r.taken_from_pile,
+            looked=tuple(r.looked),
+            known_cards=tuple(tuple(known) for known in r.known_cards),
             round=self.round,
         )
 
@@ -246,7 +290,7 @@ class Game:
     @property
     def current_seat(self) -> int | None:
         """The seat to move, or ``None`` once the game is over."""
-        return None if self.phase is Phase.OVER else self._seat
+        return None if self.phase is Phase.OVER else self._r.to_move
 
     @property
     def is_over(self) -> bool:
@@ -256,94 +300,116 @@ class Game:
     @property
     def knocker(self) -> int | None:
         """The seat that knocked this round (R6.1), or ``None``."""
-        return self._knocker
+        return self._r.knocker
 
     @property
     def turn(self) -> int:
         """Turns completed this round (R6.3, R6.7)."""
-        return self._turns
+        return self._r.turn
 
     @property
     def stock_size(self) -> int:
         """Cards in the stock."""
-        return len(self._stock)
+        return len(self._r.stock)
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
         """The discard pile, bottom first (draw mode), or the set-aside widows (widow mode, R7.3)."""
-        return tuple(self._pile)
+        return tuple(self._r.discard_pile)
 
     @property
     def widow(self) -> tuple[Card, ...]:
         """The widow (face up or not; widow mode), or ``()`` in draw mode."""
-        return tuple(self._widow)
+        return tuple(self._r.widow)
 
     @property
     def widow_face_up(self) -> bool:
         """True when the widow lies face up."""
-        return self._widow_up
+        return self._r.widow_face_up
 
     @property
     def active_seats(self) -> tuple[int, ...]:
         """Seats still in the game, in seat order."""
         return tuple(seat for seat in range(self.players) if not self._out[seat])
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """Seat ``seat``'s cards (all-seeing: for tests, records and the table, not for players)."""
-        return tuple(self._hands[seat])
-
-    def hand_value(self, seat: int) -> HandValue:
-        """The value of seat ``seat``'s three cards (all-seeing)."""
-        return value_from_half(self._value(self._hands[seat]))
-
-    def next_seat(self, seat: int) -> int:
-        """The seat still in the game that plays after ``seat`` (clockwise, R2.1, R6.2)."""
-        return self._next[seat]
-
-    def known_cards(self, seat: int) -> tuple[Card, ...]:
-        """Cards seat ``seat`` is publicly known to hold: taken face up and not given away since."""
-        return tuple(self._known[seat])
-
     @property
     def taken_from_pile(self) -> Card | None:
         """The card the seat to move took from the discard pile this turn (R4.2), if any."""
-        return self._taken
+        return self._r.taken_from_pile
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Seat ``seat``'s cards (all-seeing: for tests, records and the table, not for players).
+
+        Raises:
+            SeatError: for a seat that is not in this game (so for every seat-taking method below).
+        """
+        self._check_seat(seat)
+        return tuple(self._r.hands[seat])
+
+    def hand_value(self, seat: int) -> HandValue:
+        """The value of seat ``seat``'s three cards in points (all-seeing).
+
+        Raises:
+            SeatError: for a seat that is not in this game, or one out of it (it holds no cards).
+        """
+        self._check_seat(seat)
+        hand = self._r.hands[seat]
+        if len(hand) != 3:
+            raise SeatError(f"seat {seat} holds {len(hand)} cards, not three: it has no hand value now")
+        return value_from_half(self._value(hand))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat still in the game that plays after ``seat`` (clockwise, R2.1, R6.2)."""
+        self._check_seat(seat)
+        return self._r.next[seat]
+
+    def known_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards seat ``seat`` is publicly known to hold: taken face up and not given away since."""
+        self._check_seat(seat)
+        return tuple(self._r.known_cards[seat])
 
     def unseen_by(self, seat: int) -> tuple[Card, ...]:
         """Cards seat ``seat`` has no sight of (the stock and others' hidden cards), in index order:
         not its own hand, the discard pile or set-aside widows (R4.4), the face-up widow, or cards
         others are known to hold."""
-        seen = set(self._hands[seat]) | set(self._pile)
-        if self._widow_up:
-            seen.update(self._widow)
-        for known in self._known:
+        self._check_seat(seat)
+        r = self._r
+        seen = set(r.hands[seat]) | set(r.discard_pile)
+        if r.widow_face_up:
+            seen.update(r.widow)
+        for known in r.known_cards:
             seen.update(known)
         return tuple(card for card in full_deck(self.rules.deck) if card not in seen)
 
     def remaining(self, seat: int) -> int:
         """Losses seat ``seat`` can still take before it is out (R2.4)."""
+        self._check_seat(seat)
         return self._remaining[seat]
 
     def lives(self, seat: int) -> int:
         """Lives shown for seat ``seat``: remaining losses without the grace life (R2.3)."""
+        self._check_seat(seat)
         return max(self._remaining[seat] - self._grace, 0)
 
     def on_grace(self, seat: int) -> bool:
         """True when seat ``seat`` has only the grace life left ("on the dole/bus", R2.3)."""
+        self._check_seat(seat)
         return self._grace == 1 and self._remaining[seat] == 1
 
     def is_out(self, seat: int) -> bool:
         """True when seat ``seat`` has been eliminated."""
+        self._check_seat(seat)
         return self._out[seat]
 
     @property
     def standings(self) -> tuple[Standing, ...]:
         """Every seat with its place, best first (R2.5): players still in by remaining losses,
-        then the eliminated in reverse order of elimination; ties share a place."""
+        then the eliminated in reverse order of elimination; ties share a place and the next
+        place skips as many numbers as were shared (1, 2, 2, 4)."""
+        remaining, grace = self._remaining, self._grace
         order: list[list[int]] = []
-        active = sorted(self.active_seats, key=lambda seat: -self._remaining[seat])
-        for seat in active:
-            if order and self._remaining[order[-1][0]] == self._remaining[seat]:
+        for seat in sorted(self.active_seats, key=lambda seat: -remaining[seat]):
+            if order and remaining[order[-1][0]] == remaining[seat]:
                 order[-1].append(seat)
             else:
                 order.append([seat])
@@ -352,19 +418,29 @@ class Game:
         place = 1
         for group in order:
             for seat in group:
+                left = remaining[seat]
                 standings.append(
-                    Standing(seat, place, self._remaining[seat], self.lives(seat), self.on_grace(seat), self._out[seat])
+                    Standing(seat, place, left, max(left - grace, 0), grace == 1 and left == 1, self._out[seat])
                 )
             place += len(group)
         return tuple(standings)
 
     def round_events(self, number: int | None = None) -> tuple[Event, ...]:
         """Round ``number``'s events (default: this round's so far), all-seeing, from its
-        ``RoundStarted``; ``()`` for a round not dealt."""
+        ``RoundStarted``.
+
+        Raises:
+            ArgumentError: for a round this game has not dealt (numbers count from the game's
+                first round, or from a position's round).
+        """
         if number is None:
-            return tuple(self.events[self._round_start :])
+            return tuple(self.events[self._r.start :])
+        first = self.round_logs[0].round if self.round_logs else 1
+        if isinstance(number, bool) or not isinstance(number, int) or not first <= number <= self.round:
+            dealt = f"rounds {first}-{self.round}" if self.round > first else f"round {self.round}"
+            raise ArgumentError(f"round {number!r} is not a round of this game: it has dealt {dealt}")
         out: list[Event] = []
-        inside = False
+        inside = number == first and bool(self.events) and not isinstance(self.events[0], RoundStarted)
         for event in self.events:
             if isinstance(event, RoundStarted):
                 if inside:
@@ -376,6 +452,7 @@ class Game:
 
     def events_for(self, seat: int) -> list[Event]:
         """The whole game's events as seat ``seat`` may see them."""
+        self._check_seat(seat)
         return [event.for_seat(seat) for event in self.events]
 
     # ------------------------------------------------------------------ legal actions
@@ -383,17 +460,18 @@ class Game:
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the current seat may take, in a fixed order; ``()`` once the game is over."""
         phase = self.phase
+        r = self._r
         if phase is Phase.DISCARD:
-            taken = self._taken
-            return tuple(_DISCARDS[card] for card in self._hands[self._seat] if card is not taken)
+            taken = r.taken_from_pile
+            return tuple(_DISCARDS[card] for card in r.hands[r.to_move] if card != taken)
         if phase is Phase.TURN:
             if self.rules.mode == "draw":
                 actions: list[Action] = []
-                if self._stock or len(self._pile) > 1:
+                if r.stock or len(r.discard_pile) > 1:
                     actions.append(_DRAW_STOCK)
-                if self._pile:
+                if r.discard_pile:
                     actions.append(_DRAW_PILE)
-            elif not self._widow_up:
+            elif not r.widow_face_up:
                 actions = [_EXCHANGE_ALL, _PASS]
             else:
                 actions = self._exchanges()
@@ -408,8 +486,9 @@ class Game:
         return ()
 
     def _exchanges(self) -> list[Action]:
-        hand = self._hands[self._seat]
-        widow = self._widow
+        r = self._r
+        hand = r.hands[r.to_move]
+        widow = r.widow
         actions: list[Action] = [Exchange(give, take) for give in hand for take in widow]
         if self.rules.exchange == "any":
             for i in range(3):
@@ -437,18 +516,23 @@ class Game:
 
         Raises:
             ActionError: for text that is not an action.
-            IllegalActionError: when the rules forbid it; the message names the rule, and the
+            SeatError: for a ``seat`` that is not in this game.
+            IllegalActionError: when the rules forbid it (or it is not ``seat``'s turn: code
+                ``not_your_turn``); the error names the rule and holds the refusal as data, and the
                 game is left exactly as it was.
         """
         action = self._parse(action)
+        r = self._r
         if seat is not None:
             self._check_seat(seat)
-        if seat is not None and seat != self.current_seat:
-            raise IllegalActionError(self._not_your_turn(seat))
+            if self.phase is Phase.OVER:
+                raise refusal("game_over", seat=seat, action=action)
+            if seat != r.to_move:
+                raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
         self._check(action)
-        if isinstance(action, Draw) and action.source == STOCK and not self._stock:
+        if isinstance(action, Draw) and action.source == STOCK and not r.stock:
             self._reshuffle()  # R4.3; first, so that a bad scripted order changes nothing
-        actor = self._seat
+        actor = r.to_move
         self.round_logs[-1].actions.append((actor, action))
         if isinstance(action, Discard):
             self._do_discard(actor, action.card)
@@ -494,11 +578,11 @@ class Game:
         games go on alike."""
         twin = Game.__new__(Game)
         state = self.__dict__.copy()
-        for name in ("_remaining", "_out", "_eliminations", "events", "_next", "_looked", "_stock", "_pile", "_widow"):
-            state[name] = list(getattr(self, name))
-        state["_hands"] = [list(hand) for hand in self._hands]
-        state["_known"] = [list(known) for known in self._known]
-        state["_seen"] = [list(seen) for seen in self._seen]
+        state["_r"] = self._r.copy()
+        state["_remaining"] = list(self._remaining)
+        state["_out"] = list(self._out)
+        state["_eliminations"] = list(self._eliminations)
+        state["events"] = list(self.events)
         state["round_logs"] = [
             dataclasses.replace(log, actions=list(log.actions), reshuffles=list(log.reshuffles))
             for log in self.round_logs
@@ -507,329 +591,297 @@ class Game:
         twin.__dict__.update(state)
         return twin
 
-    def _not_your_turn(self, seat: int) -> str:
-        if self.phase is Phase.OVER:
-            return "the game is over; start a new game"
-        return f"it is seat {self._seat}'s turn, not seat {seat}'s"
+    def _refuse(
+        self,
+        code: RefusalCode,
+        action: Action,
+        *,
+        cards: tuple[Card, ...] = (),
+        among: tuple[Card, ...] = (),
+        seats: tuple[int, ...] = (),
+        values: tuple[HandValue, ...] = (),
+    ) -> IllegalActionError:
+        """The refusal ``code`` of ``action`` by the seat to move, with the actions legal now."""
+        return refusal(
+            code,
+            seat=self._r.to_move,
+            action=action,
+            cards=cards,
+            among=among,
+            seats=seats,
+            values=values,
+            legal=self.legal_actions(),
+        )
 
     def _check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now; changes nothing."""
         phase = self.phase
         if phase is Phase.OVER:
-            raise IllegalActionError("the game is over; start a new game")
+            raise refusal("game_over", action=action)
         if phase is not Phase.LOOK and isinstance(action, (Look, ThrowDown)):
-            raise IllegalActionError(
-                f"R6.6: {action} belongs to the blind phase before anyone plays ({self._options()})"
-            )
+            raise self._refuse("not_blind_phase", action)
         if phase is not Phase.DEALER_CHOICE and isinstance(action, (Keep, TakeWidow)):
-            raise IllegalActionError(
-                f"R7.6: {action} is the Schwimmen dealer's choice after the deal ({self._options()})"
-            )
+            raise self._refuse("not_dealer_choice", action)
         if phase is Phase.DISCARD:
             self._check_discard(action)
         elif phase is Phase.TURN:
             if isinstance(action, Knock):
-                refusal = self._knock_refusal()
-                if refusal is not None:
-                    raise IllegalActionError(refusal)
+                refused = self._knock_refusal()
+                if refused is not None:
+                    code, seats, values = refused
+                    raise self._refuse(code, action, seats=seats, values=values)
             elif self.rules.mode == "draw":
                 self._check_draw(action)
             else:
                 self._check_widow_turn(action)
         elif phase is Phase.LOOK:
             if not isinstance(action, (Look, ThrowDown)):
-                raise IllegalActionError(
-                    f"R6.6: seat {self._seat} has not looked yet: look at your cards or throw down"
-                )
+                raise self._refuse("must_look", action)
         elif not isinstance(action, (Keep, TakeWidow)):
-            raise IllegalActionError(
-                "R7.6: the dealer first keeps the first hand (keep) or takes the second unseen (take widow)"
-            )
+            raise self._refuse("must_choose_hand", action)
 
     def _check_discard(self, action: Action) -> None:
         if not isinstance(action, Discard):
-            raise IllegalActionError(f"R4.1: you hold four cards; discard one to end your turn ({self._options()})")
-        hand = self._hands[self._seat]
+            raise self._refuse("must_discard", action)
+        r = self._r
+        hand = r.hands[r.to_move]
         if action.card not in hand:
-            raise IllegalActionError(
-                f"R4.1: {action.card} is not in your hand ({format_cards(hand)}); discard one of your cards"
-            )
-        if action.card is self._taken:
-            raise IllegalActionError(
-                f"R4.2: cannot discard the card just taken from the discard pile ({action.card}); discard another"
-            )
+            raise self._refuse("discard_not_in_hand", action, cards=(action.card,), among=tuple(hand))
+        if action.card == r.taken_from_pile:
+            raise self._refuse("discard_taken_card", action, cards=(action.card,))
 
     def _check_draw(self, action: Action) -> None:
+        r = self._r
         if isinstance(action, Draw):
-            if action.source == PILE and not self._pile:
-                raise IllegalActionError("R4.1: the discard pile is empty; draw from the stock")
-            if action.source == STOCK and not self._stock and len(self._pile) < 2:
-                raise IllegalActionError(
-                    "R4.3: the stock is empty and the discard pile has no cards to reshuffle; draw from the pile"
-                )
+            if action.source == PILE and not r.discard_pile:
+                raise self._refuse("pile_empty", action)
+            if action.source == STOCK and not r.stock and len(r.discard_pile) < 2:
+                raise self._refuse("stock_empty", action)
             return
         if isinstance(action, Discard):
-            raise IllegalActionError(f"R4.1: draw a card before you discard ({self._options()})")
-        raise IllegalActionError(f"R4.1: in draw mode a turn is to draw or to knock ({self._options()})")
+            raise self._refuse("draw_first", action)
+        raise self._refuse("draw_or_knock", action)
 
     def _check_widow_turn(self, action: Action) -> None:
-        if isinstance(action, Pass):
+        if isinstance(action, (Pass, ExchangeAll)):
             return
-        if isinstance(action, ExchangeAll):
-            return
-        if isinstance(action, Exchange):
-            if not self._widow_up:
-                raise IllegalActionError("R7.2: the widow is face down; take all of it (exchange all), pass or knock")
-            if len(action.give) == 2 and self.rules.exchange != "any":
-                raise IllegalActionError(
-                    "R7.5: exchange one card or all three (exchange=one_or_all); two needs exchange=any"
-                )
-            hand, widow = self._hands[self._seat], self._widow
-            for card in action.give:
-                if card not in hand:
-                    raise IllegalActionError(f"R7.1: {card} is not in your hand ({format_cards(hand)})")
-            for card in action.take:
-                if card not in widow:
-                    raise IllegalActionError(f"R7.1: {card} is not in the widow ({format_cards(widow)})")
-            return
-        raise IllegalActionError(f"R7.1: in widow mode a turn is to exchange, pass or knock ({self._options()})")
+        if not isinstance(action, Exchange):
+            raise self._refuse("widow_turn", action)
+        r = self._r
+        if not r.widow_face_up:
+            raise self._refuse("widow_face_down", action)
+        if len(action.give) == 2 and self.rules.exchange != "any":
+            raise self._refuse("exchange_two_needs_any", action)
+        hand, widow = r.hands[r.to_move], r.widow
+        for card in action.give:
+            if card not in hand:
+                raise self._refuse("exchange_not_in_hand", action, cards=(card,), among=tuple(hand))
+        for card in action.take:
+            if card not in widow:
+                raise self._refuse("exchange_not_in_widow", action, cards=(card,), among=tuple(widow))
 
-    def _knock_refusal(self) -> str | None:
-        """Why the current seat may not knock now (R6.1, R6.3, R6.4), or ``None`` if it may."""
-        if self._knocker is not None:
-            return f"R6.1: seat {self._knocker} has already knocked; only one knock per round"
-        if self.rules.knock_from_round == 2 and self._turns < len(self._active):
-            return "R6.3: knocking is allowed only after every player has had a turn (knock_from_round=2)"
+    def _knock_refusal(self) -> tuple[RefusalCode, tuple[int, ...], tuple[HandValue, ...]] | None:
+        """Why the seat to move may not knock now (R6.1, R6.3, R6.4), with the refusal's seats and
+        values, or ``None`` if it may."""
+        r = self._r
+        if r.knocker is not None:
+            return "second_knock", (r.knocker,), ()
+        if self.rules.knock_from_round == 2 and r.turn < len(r.active):
+            return "knock_too_early", (), ()
         need = self.rules.min_knock_value
         if need:
-            half = self._value(self._hands[self._seat])
+            half = self._value(r.hands[r.to_move])
             if half < 2 * need:
-                return f"R6.4: knocking needs a hand worth at least {need} (yours is {value_from_half(half)})"
+                return "knock_too_low", (), (need, value_from_half(half))
         return None
-
-    def _options(self) -> str:
-        return "legal now: " + ", ".join(str(action) for action in self.legal_actions())
 
     # ------------------------------------------------------------------ the moves
 
     def _do_draw(self, seat: int, action: Draw) -> None:
+        r = self._r
         if action.source == PILE:
-            card = self._pile.pop()
-            self._taken = card
-            self._known[seat].append(card)
+            card = r.discard_pile.pop()
+            r.taken_from_pile = card
+            r.known_cards[seat].append(card)
             self._emit(Acted(seat, action, (card,)))
         else:
-            card = self._stock.pop()
-            self._taken = None
+            card = r.stock.pop()
+            r.taken_from_pile = None
             self._emit(Acted(seat, action, (card,), private=True))
-        self._hands[seat].append(card)
+        r.hands[seat].append(card)
         self.phase = Phase.DISCARD
 
     def _reshuffle(self) -> None:
         """R4.3: the discard pile but its top card becomes the new stock, shuffled."""
-        rest = self._pile[:-1]
-        order = self._chance.reshuffle_order(rest, self.round)
-        if not self._trusted_chance():
-            number = len(self.round_logs[-1].reshuffles) + 1
+        r = self._r
+        rest = r.discard_pile[:-1]
+        number = len(self.round_logs[-1].reshuffles) + 1
+        order = self._chance.reshuffle_order(rest, self.round, number)
+        if not self._trusted:
             check_permutation(order, rest, f"round {self.round}: reshuffle {number}")
         self.round_logs[-1].reshuffles.append(tuple(order))
-        self._stock = order[::-1]
-        self._pile = self._pile[-1:]
+        r.stock = order[::-1]
+        r.discard_pile = r.discard_pile[-1:]
         self._emit(Reshuffled(len(order)))
 
     def _do_discard(self, seat: int, card: Card) -> None:
-        hand = self._hands[seat]
+        r = self._r
+        hand = r.hands[seat]
         hand.remove(card)
-        known = self._known[seat]
+        known = r.known_cards[seat]
         if card in known:
             known.remove(card)
-        self._pile.append(card)
-        self._taken = None
+        r.discard_pile.append(card)
+        r.taken_from_pile = None
         self._emit(Acted(seat, _DISCARDS[card]))
-        if self._value(hand) >= BLITZ_HALF:  # R5.4
-            self._end_blitz(seat)
-            return
-        self._finish_turn(seat)
+        self._after_turn(seat)
 
     def _do_knock(self, seat: int) -> None:
-        self._knocker = seat
-        self._final_turns = len(self._active) - 1  # R6.2
-        self._widow_up = True  # R7.2: a knock in the opening turns the widow face up too
-        self._emit(Acted(seat, _KNOCK))
+        r = self._r
+        r.knocker = seat
+        r.final_turns = len(r.active) - 1  # R6.2
+        revealed = self._turn_widow_up()  # R7.2: a knock in the opening turns the widow face up too
+        self._emit(Acted(seat, _KNOCK, revealed=revealed))
         self._finish_turn(seat)
 
+    def _turn_widow_up(self) -> tuple[Card, ...]:
+        """R7.2: the widow lies face up from now on; the cards this turned face up (``()`` if none)."""
+        r = self._r
+        revealed = () if r.widow_face_up else tuple(r.widow)
+        r.widow_face_up = True
+        return revealed
+
     def _do_exchange(self, seat: int, action: Exchange) -> None:
-        hand, widow, known = self._hands[seat], self._widow, self._known[seat]
+        r = self._r
+        hand, widow, known = r.hands[seat], r.widow, r.known_cards[seat]
         for give, take in zip(action.give, action.take, strict=True):
             hand[hand.index(give)] = take
             widow[widow.index(take)] = give
             if give in known:
                 known.remove(give)
             known.append(take)
-        self._passes = 0
+        r.passes = 0
         self._emit(Acted(seat, action, action.take))
-        self._after_exchange(seat)
+        self._after_turn(seat)
 
     def _do_exchange_all(self, seat: int) -> None:
-        hand = self._hands[seat]
-        taken = tuple(self._widow)
-        face_down = not self._widow_up
-        self._hands[seat], self._widow = list(taken), hand
-        self._widow_up = True  # R7.2: the old hand goes face up
-        self._known[seat] = [] if face_down else list(taken)
-        self._passes = 0
-        self._emit(Acted(seat, _EXCHANGE_ALL, taken, private=face_down))
-        self._after_exchange(seat)
+        r = self._r
+        hand = r.hands[seat]
+        taken = tuple(r.widow)
+        face_down = not r.widow_face_up
+        r.hands[seat], r.widow = list(taken), hand
+        r.widow_face_up = True  # R7.2: the old hand goes face up
+        r.known_cards[seat] = [] if face_down else list(taken)
+        r.passes = 0
+        self._emit(Acted(seat, _EXCHANGE_ALL, taken, private=face_down, revealed=tuple(hand)))
+        self._after_turn(seat)
 
-    def _after_exchange(self, seat: int) -> None:
-        if self._value(self._hands[seat]) >= BLITZ_HALF:  # R5.4
-            self._end_blitz(seat)
+    def _after_turn(self, seat: int) -> None:
+        """R5.4: a hand back to three cards is checked for a blitz; else the turn is over."""
+        r = self._r
+        if self._value(r.hands[seat]) >= BLITZ_HALF:
+            self._end_round("blitz", r.knocker, (seat,), blitz_losses(r.active, seat, r.knocker is not None))
         else:
             self._finish_turn(seat)
 
     def _do_pass(self, seat: int) -> None:
-        self._emit(Acted(seat, _PASS))
-        self._widow_up = True  # R7.2: after the opening the widow lies face up
-        if self._knocker is None:  # R7.4: passes after a knock do not count
-            self._passes += 1
-            if self._passes == len(self._active):  # R7.3
-                if self.rules.all_pass == "new_widow" and len(self._stock) >= 3:
+        r = self._r
+        self._emit(Acted(seat, _PASS, revealed=self._turn_widow_up()))  # R7.2: after the opening it lies face up
+        if r.knocker is None:  # R7.4: passes after a knock do not count
+            r.passes += 1
+            if r.passes == len(r.active):  # R7.3
+                if self.rules.all_pass == "new_widow" and len(r.stock) >= 3:
                     self._new_widow()
                 else:
-                    self._turns += 1
+                    r.turn += 1
                     self._showdown("all_pass", None)
                     return
         self._finish_turn(seat)
 
     def _new_widow(self) -> None:
-        set_aside = tuple(self._widow)
-        self._pile.extend(set_aside)
-        self._widow = [self._stock.pop() for _ in range(3)]
-        self._widow_up = True
-        self._passes = 0
-        self._emit(NewWidow(set_aside, tuple(self._widow)))
+        r = self._r
+        set_aside = tuple(r.widow)
+        r.discard_pile.extend(set_aside)
+        r.widow = [r.stock.pop() for _ in range(3)]
+        r.widow_face_up = True
+        r.passes = 0
+        self._emit(NewWidow(set_aside, tuple(r.widow)))
 
     def _do_dealer_choice(self, seat: int, action: Keep | TakeWidow) -> None:
-        self._widow_up = True
+        r = self._r
+        r.widow_face_up = True
         if isinstance(action, Keep):
-            self._emit(Acted(seat, _KEEP))
+            self._emit(Acted(seat, _KEEP, revealed=tuple(r.widow)))
         else:
-            taken = tuple(self._widow)
-            self._hands[seat], self._widow = list(taken), self._hands[seat]
-            self._emit(Acted(seat, _TAKE_WIDOW, taken, private=True))
-            if self._value(self._hands[seat]) >= BLITZ_HALF:  # R5.4
-                self._end_blitz(seat)
+            taken = tuple(r.widow)
+            r.hands[seat], r.widow = list(taken), r.hands[seat]
+            self._emit(Acted(seat, _TAKE_WIDOW, taken, private=True, revealed=tuple(r.widow)))
+            if self._value(r.hands[seat]) >= BLITZ_HALF:  # R5.4
+                self._end_round("blitz", None, (seat,), blitz_losses(r.active, seat, False))
                 return
         self.phase = Phase.TURN
-        self._seat = self._next[self.dealer]
+        r.to_move = r.next[self.dealer]
 
     def _do_blind(self, seat: int, action: Action) -> None:
+        r = self._r
         if isinstance(action, ThrowDown):
             self._emit(Acted(seat, _THROW_DOWN))
-            self._looked = [True] * self.players
+            r.looked = [True] * self.players
             self._showdown("throw_down", seat)  # R6.6: the caller counts as the knocker
             return
-        self._looked[seat] = True
+        r.looked[seat] = True
         self._emit(Acted(seat, _LOOK))
-        self._seat = self._next[seat]
-        if all(self._looked[s] for s in self._active):
+        r.to_move = r.next[seat]
+        if all(r.looked[s] for s in r.active):
             self.phase = Phase.TURN
 
     def _finish_turn(self, seat: int) -> None:
         """Close a completed turn: final turns after a knock (R6.2), an empty stock (R4.3), the
         turn limit (R6.7); otherwise the next seat plays."""
-        self._turns += 1
-        if self._knocker is not None and seat != self._knocker:
-            self._final_turns -= 1
-            if self._final_turns == 0:
-                self._showdown("knock", self._knocker)
+        r = self._r
+        r.turn += 1
+        if r.knocker is not None and seat != r.knocker:
+            r.final_turns -= 1
+            if r.final_turns == 0:
+                self._showdown("knock", r.knocker)
                 return
-        if self.rules.stock_exhausted == "showdown" and not self._stock:
-            self._showdown("stock_exhausted", None)
+        if self.rules.stock_exhausted == "showdown" and not r.stock:
+            self._showdown("stock_exhausted", None)  # R4.3: a knock still waiting is void
             return
-        if self._turns >= self.rules.max_turns:
+        if r.turn >= self.rules.max_turns:
             self._showdown("max_turns", None)
             return
         self.phase = Phase.TURN
-        self._taken = None
-        self._seat = self._next[seat]
+        r.taken_from_pile = None
+        r.to_move = r.next[seat]
 
     # ------------------------------------------------------------------ ending rounds
 
-    def _end_blitz(self, seat: int) -> None:
-        """R5.1, R5.3: a 31 ends the round at once; everyone else loses one life."""
-        rule = "R5.1" if self._knocker is None else "R5.3"
-        reason = f"seat {seat} showed {self._shown(seat)}"
-        losses = [Loss(other, 1, rule, reason) for other in self._active if other != seat]
-        self._end_round("blitz", self._knocker, (seat,), losses)
-
-    def _shown(self, seat: int) -> str:
-        half = self._value(self._hands[seat])
-        return "three aces (33)" if half == 66 else f"{value_from_half(half)}"
-
     def _showdown(self, end: RoundEnd, knocker: int | None) -> None:
-        """R6.5: the lowest hand loses, with the knocker rules of ``knock_penalty``."""
-        values = {seat: self._value(self._hands[seat]) for seat in self._active}
-        low = min(values.values())
-        lowest = [seat for seat, half in values.items() if half == low]
-        penalty = self.rules.knock_penalty
-        losses: list[Loss] = []
-        if knocker is None:
-            losses = [
-                Loss(seat, 1, "R6.5", f"lowest hand ({_NO_KNOCK_SHOWDOWN.get(end, 'showdown')})") for seat in lowest
-            ]
-        elif penalty == "plain" or knocker not in lowest:
-            losses = [Loss(seat, 1, "R6.5", "lowest hand") for seat in lowest]
-        elif penalty == "scat":
-            if len(lowest) == 1:
-                losses = [Loss(knocker, 2, "R6.5", "knocker alone lowest (knock_penalty=scat)")]
-            else:
-                losses = [
-                    Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved")
-                    for seat in lowest
-                    if seat != knocker
-                ]
-        elif penalty in ("namu", "namu_risky"):
-            if len(lowest) == 1:
-                losses = [Loss(knocker, 1, "R6.5", "lowest hand")]
-            else:
-                losses = [
-                    Loss(seat, 1, "R6.5", "lowest hand; the knocker tied and is saved")
-                    for seat in lowest
-                    if seat != knocker
-                ]
-        else:  # widow
-            losses = [
-                Loss(seat, 2, "R6.5", "knocker among the lowest (knock_penalty=widow)")
-                if seat == knocker
-                else Loss(seat, 1, "R6.5", "lowest hand")
-                for seat in lowest
-            ]
-        if knocker is not None and penalty == "namu_risky" and values[knocker] < max(values.values()):
-            losses = [loss for loss in losses if loss.seat != knocker]
-            losses.append(Loss(knocker, 2, "R6.5", "knocker without the highest hand (knock_penalty=namu_risky)"))
-        self._end_round(end, knocker, (), losses)
+        """R6.5: every hand is shown; the lowest loses, with the knocker rules of ``knock_penalty``."""
+        hands = self._r.hands
+        halves = {seat: self._value(hands[seat]) for seat in self._r.active}
+        penalty = KNOCK_PENALTIES[self.rules.knock_penalty]
+        self._end_round(end, knocker, (), showdown_losses(halves, knocker, penalty, end))
 
     def _end_round(
-        self, end: RoundEnd, knocker: int | None, blitz: tuple[int, ...], losses: list[Loss], then_deal: bool = True
+        self,
+        end: RoundEnd,
+        knocker: int | None,
+        blitz: tuple[int, ...],
+        losses: tuple[Loss, ...],
+        then_deal: bool = True,
     ) -> None:
-        after = list(self._remaining)
-        for loss in losses:
-            after[loss.seat] -= loss.lives
-        going = [seat for seat in self._active if after[seat] <= 0]
-        saved = len(going) == len(self._active)
-        if saved:  # R2.6: nobody is eliminated by a result that would eliminate everyone
-            for seat in going:
-                after[seat] = 1
-            going = []
+        r = self._r
+        after, going, saved = settle(self._remaining, r.active, losses)
         for seat in going:
-            after[seat] = 0
             self._out[seat] = True
-        self._remaining = after
+        self._remaining = list(after)
         if going:
-            self._eliminations.append(tuple(going))
-        hands = tuple(tuple(self._hands[seat]) if seat in self._active else None for seat in range(self.players))
-        values = tuple(None if hand is None else value_from_half(self._value(list(hand))) for hand in hands)
+            self._eliminations.append(going)
+        active = set(r.active)
+        hands = tuple(tuple(r.hands[seat]) if seat in active else None for seat in range(self.players))
+        values = tuple(None if hand is None else value_from_half(self._value(hand)) for hand in hands)
         result = RoundResult(
             round=self.round,
             dealer=self.dealer,
@@ -838,20 +890,20 @@ class Game:
             blitz=blitz,
             hands=hands,
             values=values,
-            losses=tuple(losses),
-            remaining=tuple(after),
-            eliminated=tuple(going),
+            losses=losses,
+            remaining=after,
+            eliminated=going,
             saved_by_r2_6=saved,
-            turns=self._turns,
+            turns=r.turn,
         )
         self.last_result = result
         self.round_logs[-1].result = result
         self._emit(RoundEnded(result))
-        active = self.active_seats
-        if len(active) == 1:  # R2.5
-            self.winner = active[0]
+        still_in = self.active_seats
+        if len(still_in) == 1:  # R2.5
+            self.winner = still_in[0]
             self.phase = Phase.OVER
-            self._emit(GameOver(active[0]))
+            self._emit(GameOver(still_in[0]))
             return
         if self._stop_round is not None and self.round >= self._stop_round:
             self.phase = Phase.OVER  # a search that asked for this round only
@@ -878,108 +930,115 @@ class Game:
         a 31 on the deal ended the round at once (R5.2)."""
         self.round += 1
         rules = self.rules
-        players = self.players
-        self._begin_round()
-        active, nxt = self._active, self._next
+        r = self._begin_round()
+        active = r.active
         deck = self._chance.deal_order(full_deck(rules.deck), self.round)
-        if not self._trusted_chance():
+        if not self._trusted:
             check_permutation(deck, full_deck(rules.deck), f"round {self.round}: the deck order")
         self.round_logs.append(RoundLog(self.round, self.dealer, tuple(deck)))
-        first = nxt[self.dealer]
+        first = r.next[self.dealer]
         order = active[active.index(first) :] + active[: active.index(first)]
-        hands: list[list[Card]] = [[] for _ in range(players)]
         at = 0
         for _ in range(3):
             for seat in order:
-                hands[seat].append(deck[at])
+                r.hands[seat].append(deck[at])
                 at += 1
-        self._hands = hands
-        self._known = [[] for _ in range(players)]
-        self._looked = [not rules.throw_down] * players
+        r.looked = [not rules.throw_down] * self.players
         if rules.mode == "draw":
-            self._pile = [deck[at]]  # R3.3
-            self._stock = deck[at + 1 :][::-1]
-            self._widow = []
-            self._widow_up = False
+            r.discard_pile = [deck[at]]  # R3.3
+            r.stock = deck[at + 1 :][::-1]
         else:
-            self._pile = []
-            self._widow = list(deck[at : at + 3])  # R3.4
-            self._stock = deck[at + 3 :][::-1]
-            self._widow_up = False
-        self._emit(RoundStarted(self.round, self.dealer, active, self._pile[-1] if self._pile else None))
-        if self._dealt_blitz():
+            r.widow = list(deck[at : at + 3])  # R3.4
+            r.stock = deck[at + 3 :][::-1]
+        self._emit(RoundStarted(self.round, self.dealer, active, r.discard_pile[-1] if r.discard_pile else None))
+        dealt = dealt_blitz({seat: self._value(r.hands[seat]) for seat in active})  # R5.2, R5.5
+        if dealt is not None:
+            self._end_round("dealt_blitz", None, dealt[0], dealt[1], then_deal=False)
             return False
         if rules.throw_down:
             self.phase = Phase.LOOK
-            self._seat = first
+            r.to_move = first
         elif rules.dealer_hand:
             self.phase = Phase.DEALER_CHOICE
-            self._seat = self.dealer
+            r.to_move = self.dealer
         else:
             self.phase = Phase.TURN
-            self._seat = first
+            r.to_move = first
         return True
 
-    def _begin_round(self) -> None:
-        """Reset the round's counters and work out who plays after whom (R6.2: the out are skipped)."""
+    def _begin_round(self) -> _Round:
+        """A new round's empty state: who is in and who plays after whom (R6.2: the out are skipped)."""
         players = self.players
-        active = self.active_seats
-        self._active = active
-        nxt = [0] * players
+        out = self._out
+        nxt = []
         for seat in range(players):
             after = (seat + 1) % players
-            while self._out[after]:
+            while out[after]:
                 after = (after + 1) % players
-            nxt[seat] = after
-        self._next = nxt
-        self._knocker = None
-        self._final_turns = 0
-        self._turns = 0
-        self._passes = 0
-        self._taken = None
-        self._round_start = len(self.events)
-        self._seen = [[] for _ in range(players)]
-
-    def _trusted_chance(self) -> bool:
-        return type(self._chance) is SeededChance
-
-    def _dealt_blitz(self) -> bool:
-        """R5.2, R5.5: blitz hands on the deal are shown at once; the best of them win."""
-        halves = {seat: self._value(self._hands[seat]) for seat in self._active}
-        best = max(halves.values())
-        if best < BLITZ_HALF:
-            return False
-        winners = tuple(seat for seat, half in halves.items() if half == best)
-        shown = "three aces (33)" if best == 66 else "31"
-        verb = "was" if len(winners) == 1 else "were"
-        reason = ", ".join(f"seat {seat}" for seat in winners) + f" {verb} dealt {shown}"
-        losses = [
-            Loss(seat, 1, "R5.5" if halves[seat] >= BLITZ_HALF else "R5.2", reason)
-            for seat in self._active
-            if seat not in winners
-        ]
-        self._end_round("dealt_blitz", None, winners, losses, then_deal=False)
-        return True
+            nxt.append(after)
+        self._r = _Round(
+            active=self.active_seats,
+            next=tuple(nxt),
+            to_move=0,
+            hands=[[] for _ in range(players)],
+            stock=[],
+            discard_pile=[],
+            widow=[],
+            known_cards=[[] for _ in range(players)],
+            start=len(self.events),
+            seen=[[] for _ in range(players)],
+        )
+        return self._r
 
     def _emit(self, event: Event) -> None:
         """Log an event, and each seat's form of it in that seat's history of the round."""
         self.events.append(event)
+        seen = self._r.seen
         if isinstance(event, Acted) and event.private:
             hidden = event.for_seat(-1)
-            for seat, seen in enumerate(self._seen):
-                seen.append(event if seat == event.seat else hidden)
+            for seat, history in enumerate(seen):
+                history.append(event if seat == event.seat else hidden)
         elif isinstance(event, RoundEnded):
-            for seat, seen in enumerate(self._seen):
-                seen.append(event.for_seat(seat))
+            for seat, history in enumerate(seen):
+                history.append(event.for_seat(seat))
         else:
-            for seen in self._seen:
-                seen.append(event)
+            for history in seen:
+                history.append(event)
 
-    def _value(self, hand: list[Card]) -> int:
+    def _value(self, hand: list[Card] | tuple[Card, ...]) -> int:
         a, b, c = hand
         return self._half[a * _AB + b * 52 + c]
 
     # ------------------------------------------------------------------ views
+
+    def _table(self) -> _TableFields:
+        """The fields a :class:`~thirtyone.views.PublicView` starts with (players … turn), in order."""
+        r = self._r
+        rules = self.rules
+        draw = rules.mode == "draw"
+        grace = self._grace
+        seats = tuple(
+            SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
+            for s, (left, out, looked, known) in enumerate(
+                zip(self._remaining, self._out, r.looked, r.known_cards, strict=True)
+            )
+        )
+        return (
+            self.players,
+            rules,
+            self.round,
+            self.dealer,
+            self.phase,
+            None if self.phase is Phase.OVER else r.to_move,
+            r.discard_pile[-1] if r.discard_pile and draw else None,
+            len(r.discard_pile) if draw else 0,
+            tuple(r.widow) if not draw and r.widow_face_up else None,
+            not draw and not r.widow_face_up,
+            len(r.stock),
+            seats,
+            r.knocker,
+            r.turn,
+        )
 
     def view(self, seat: int) -> PlayerView:
         """What seat ``seat`` may know now (R4.4, R6.6); see :class:`~thirtyone.views.PlayerView`.
@@ -988,41 +1047,30 @@ class Game:
             SeatError: for a seat that is not in this game.
         """
         self._check_seat(seat)
-        own = self._hands[seat]
-        sees_hand = self._looked[seat] and not self._out[seat] and self.phase is not Phase.OVER
-        hand = tuple(own) if sees_hand else None
-        value = value_from_half(self._value(own)) if hand is not None and len(own) == 3 else None
-        grace = self._grace
-        seats = tuple(
-            SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
-            for s, (left, out, looked, known) in enumerate(
-                zip(self._remaining, self._out, self._looked, self._known, strict=True)
-            )
-        )
-        my_move = self.phase is not Phase.OVER and self._seat == seat
-        widow_up = self.rules.mode == "widow" and self._widow_up
+        r = self._r
+        own = r.hands[seat]
+        over = self.phase is Phase.OVER
+        hand = tuple(own) if r.looked[seat] and not self._out[seat] and not over else None
+        my_move = not over and r.to_move == seat
         return PlayerView(
-            seat=seat,
-            players=self.players,
-            rules=self.rules,
-            round=self.round,
-            dealer=self.dealer,
-            phase=self.phase,
-            current_seat=self.current_seat,
-            hand=hand,
-            hand_value=value,
-            discard_top=self._pile[-1] if self._pile and self.rules.mode == "draw" else None,
-            discard_size=len(self._pile) if self.rules.mode == "draw" else 0,
-            widow=tuple(self._widow) if widow_up else None,
-            widow_face_down=self.rules.mode == "widow" and not self._widow_up,
-            stock_size=len(self._stock),
-            seats=seats,
-            knocker=self._knocker,
-            turn=self._turns,
-            taken_from_pile=self._taken if my_move else None,
-            history=tuple(self._seen[seat]),
-            last_result=None if self.last_result is None else self.last_result.for_seat(seat),
-            legal_actions=self.legal_actions() if my_move else (),
+            *self._table(),
+            tuple(r.seen[seat]),  # history
+            None if self.last_result is None else self.last_result.for_seat(seat),
+            seat,
+            hand,
+            value_from_half(self._value(own)) if hand is not None and len(own) == 3 else None,
+            r.taken_from_pile if my_move else None,
+            self.legal_actions() if my_move else (),
+        )
+
+    def public_view(self) -> PublicView:
+        """What anyone at the table may know now, a spectator too (R4.4): no player's hand, cards
+        drawn unseen blanked, the last result as shown at the table (R5.1: after a 31 only the 31);
+        see :class:`~thirtyone.views.PublicView`."""
+        return PublicView(
+            *self._table(),
+            tuple(event.for_seat(-1) for event in self.events[self._r.start :]),  # history
+            None if self.last_result is None else self.last_result.public(),
         )
 
     def __repr__(self) -> str:
@@ -1030,3 +1078,14 @@ class Game:
             f"<Game {self.rules.describe()}, {self.players} players, round {self.round}, "
             f"{self.phase.value}, seat {self.current_seat} to move>"
         )
+
+
+def _seeded(seed: object) -> SeededChance:
+    """``SeededChance(seed)`` for a whole-number seed or ``None``.
+
+    Raises:
+        ArgumentError: for any other seed.
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ArgumentError(f"seed is a whole number (or None for a random game), not {seed!r}")
+    return SeededChance(seed)

@@ -8,11 +8,11 @@ others. Round results are public.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
 from thirtyone.scoring import HandValue
+from thirtyone.settlement import Loss, RoundEnd
 
 __all__ = [
     "Event",
@@ -26,10 +26,6 @@ __all__ = [
     "RoundResult",
     "RoundEnd",
 ]
-
-RoundEnd = Literal["dealt_blitz", "blitz", "knock", "throw_down", "all_pass", "stock_exhausted", "max_turns"]
-"""How a round ended: a 31 on the deal (R5.2) or later (R5.1), a showdown after a knock (R6.2),
-a throw-down (R6.6), every player passing (R7.3), an empty stock (R4.3) or the turn limit (R6.7)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +45,17 @@ class RoundStarted:
 @dataclass(frozen=True, slots=True)
 class Acted:
     """A seat took an action. ``received`` holds the cards it got (a drawn card, the cards taken
-    from the widow); it is ``None`` for a viewer who may not know them (``private``)."""
+    from the widow); it is ``None`` for a viewer who may not know them (``private``). ``revealed``
+    holds the cards the action turned face up besides those it names: the old hand laid down as
+    the widow by ``exchange all`` (R7.2), the face-down widow turned up by the opener's pass or
+    knock (R7.2), the Schwimmen dealer's other hand laid down as the widow (R7.6). Every seat sees
+    them."""
 
     seat: int
     action: Action
     received: tuple[Card, ...] | None = None
     private: bool = False
+    revealed: tuple[Card, ...] = ()
 
     def for_seat(self, seat: int) -> Acted:
         if self.private and seat != self.seat and self.received is not None:
@@ -84,23 +85,15 @@ class NewWidow:
 
 
 @dataclass(frozen=True, slots=True)
-class Loss:
-    """Lives one seat lost in a round, and the rule that charged them (``R5.1``, ``R6.5``, …)."""
-
-    seat: int
-    lives: int
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
 class RoundResult:
     """The outcome of one round.
 
-    ``hands`` and ``values`` are indexed by seat (``None`` for a seat not in the round, or one a
+    ``end`` says how it ended, ``knocker`` who knocked (or threw down), ``blitz`` the seats that
+    showed a blitz. ``hands`` and ``values`` are indexed by seat (``None`` for a seat not in the round, or one a
     viewer may not see). ``Game.last_result`` and ``Game.events`` hold every hand; what a player
     is shown is :meth:`for_seat`: every hand after a showdown, but after a blitz only the blitz
-    hands and the player's own. ``losses`` are what the rules charged;
+    hands and the player's own. ``losses`` are what the rules charged (each with its kind,
+    :class:`~thirtyone.settlement.Loss`);
     ``remaining`` is each seat's remaining losses afterwards (R2.4), which R2.6 may have capped
     (``saved_by_r2_6``). ``eliminated`` lists the seats this round put out.
     """

@@ -15,6 +15,7 @@ knows plus sampled hidden cards; tests and puzzles set up exact situations with 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from thirtyone.cards import Card, format_cards, full_deck
@@ -76,14 +77,18 @@ class Position:
         Raises:
             PositionError: naming what is wrong.
         """
+        self._check_types()
         rules, players = self.rules, self.players
         try:
             rules.check_players(players)
         except ValueError as error:
             raise PositionError(str(error)) from None
         remaining = self.remaining_losses()
-        if len(remaining) != players or any(left < 0 for left in remaining):
-            raise PositionError(f"remaining needs {players} counts of 0 or more, not {remaining}")
+        most = rules.lives + (1 if rules.grace_life else 0)
+        if len(remaining) != players or any(not 0 <= left <= most for left in remaining):
+            raise PositionError(
+                f"remaining needs {players} counts from 0 to {most} (lives plus the grace life, R2.4), not {remaining}"
+            )
         active = [seat for seat in range(players) if remaining[seat] > 0]
         if len(active) < 2:
             raise PositionError("a round needs at least two seats still in (remaining > 0)")
@@ -126,3 +131,46 @@ class Position:
                     raise PositionError(f"seat {seat}'s known cards {format_cards(known)} are not all in its hand")
         if min(self.turn, self.passes, self.round - 1) < 0:
             raise PositionError("turn, passes and round - 1 are counts of 0 or more")
+
+    def _check_types(self) -> None:
+        """Each field has its type: a wrong one is a PositionError naming the field."""
+
+        def whole(value: object) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        def cards(value: object) -> bool:
+            return isinstance(value, tuple | list) and all(isinstance(card, Card) for card in value)
+
+        def each(value: object, test: Callable[[object], bool]) -> bool:
+            return isinstance(value, tuple | list) and all(test(item) for item in value)
+
+        checks: tuple[tuple[str, bool, str], ...] = (
+            ("rules", isinstance(self.rules, Rules), "a Rules"),
+            ("phase", isinstance(self.phase, Phase), "a Phase"),
+            ("dealer", whole(self.dealer), "a seat number"),
+            ("to_move", whole(self.to_move), "a seat number"),
+            ("hands", each(self.hands, cards), "a tuple of hands, each a tuple of Cards"),
+            ("stock", cards(self.stock), "a tuple of Cards"),
+            ("discard_pile", cards(self.discard_pile), "a tuple of Cards"),
+            ("widow", cards(self.widow), "a tuple of Cards"),
+            ("widow_face_up", isinstance(self.widow_face_up, bool), "True or False"),
+            ("remaining", self.remaining is None or each(self.remaining, whole), "None or a count per seat"),
+            ("knocker", self.knocker is None or whole(self.knocker), "None or a seat number"),
+            ("turn", whole(self.turn), "a whole number"),
+            ("passes", whole(self.passes), "a whole number"),
+            (
+                "taken_from_pile",
+                self.taken_from_pile is None or isinstance(self.taken_from_pile, Card),
+                "None or a Card",
+            ),
+            (
+                "looked",
+                self.looked is None or each(self.looked, lambda v: isinstance(v, bool)),
+                "None or a bool per seat",
+            ),
+            ("known_cards", self.known_cards is None or each(self.known_cards, cards), "None or Cards per seat"),
+            ("round", whole(self.round), "a whole number from 1"),
+        )
+        for name, ok, wanted in checks:
+            if not ok:
+                raise PositionError(f"Position.{name} is {wanted}, not {getattr(self, name)!r}")

@@ -1,7 +1,7 @@
 """Game records (R3.5): a documented, versioned, human-readable TOML format that holds everything
 needed to replay a game exactly, and to check that the replay says what the record says.
 
-A record holds the format and version (``format = "thirtyone-record"``, ``version = 1``), optional
+A record holds the format and version (``format = "thirtyone-record"``, ``version = 3``), optional
 metadata (``event``, ``date``, ``comment``), the seats' names, the rules (the nearest preset's name
 and *every* option, so that a record stays complete if presets change), the outcome of a finished
 game, and one ``[[rounds]]`` table per round: its number, dealer, full deck order (top card first),
@@ -22,7 +22,7 @@ This module is core: standard library only, strings in and strings out (no files
 >>> record = GameRecord.from_game(game, ["Ann", "Bob", "Cy"], event="doctest")
 >>> text = record.dumps()
 >>> text.splitlines()[1:3]
-['format = "thirtyone-record"', 'version = 1']
+['format = "thirtyone-record"', 'version = 3']
 >>> again = GameRecord.loads(text)
 >>> again == record, again.players, again.winner, again.action_count > 0
 (True, 3, 0, True)
@@ -31,15 +31,14 @@ This module is core: standard library only, strings in and strings out (no files
 True
 >>> again.replay(upto=2).round_logs[0].actions == game.round_logs[0].actions[:2]
 True
->>> GameRecord.loads(text.replace("version = 1", "version = 7"))
+>>> GameRecord.loads(text.replace("version = 3", "version = 7"))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-thirtyone.errors.RecordError: record version 7 is not supported: this thirtyone reads versions 1, 2; upgrade thirtyone
+thirtyone.errors.RecordError: record version 7 is not supported: this thirtyone reads versions 1, 2, 3; ...
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import hashlib
 import re
@@ -54,9 +53,11 @@ from thirtyone.cards import Card, format_cards, full_deck, parse_cards
 from thirtyone.chance import check_permutation
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError, ThirtyOneError
-from thirtyone.events import Loss, RoundEnd, RoundResult
+from thirtyone.events import RoundResult
 from thirtyone.rules import OPTIONS, Rules
 from thirtyone.scoring import HandValue
+from thirtyone.settlement import KNOCK_PENALTIES, LOSS_KINDS, LOSS_RULES, NO_KNOCK_KINDS, Loss, LossKind, RoundEnd
+from thirtyone.text import describe_end, loss_reason
 
 __all__ = [
     "FORMAT",
@@ -77,10 +78,11 @@ __all__ = [
 
 FORMAT: Final = "thirtyone-record"
 """The value of the ``format`` key of every record."""
-VERSION: Final = 2
-"""The newest version this library writes: 2 for a record whose rounds hold commitments and salts
-(``thirtyone serve``'s provably fair shuffles), else 1, so that older readers still read it."""
-SUPPORTED_VERSIONS: Final = (1, 2)
+VERSION: Final = 3
+"""The version this library writes: 3, whose losses carry their kind (``kind``, ``seats``; see
+:data:`~thirtyone.settlement.LossKind`) and whose rounds may hold commitments and salts
+(``thirtyone serve``'s provably fair shuffles, as in version 2)."""
+SUPPORTED_VERSIONS: Final = (1, 2, 3)
 """The versions this library reads."""
 V1_OPTIONS: Final = (
     "mode", "deck", "lives", "grace_life", "three_of_a_kind", "three_aces", "straight_flush", "knock_penalty",
@@ -100,6 +102,8 @@ RESHUFFLE_PREFIX: Final = "thirtyone-reshuffle/1"
 """The first word of the text whose hash orders a salted reshuffle (see :func:`salted_reshuffle`)."""
 _SALT: Final = re.compile(r"[0-9a-f]{32,128}")
 _COMMITMENT: Final = re.compile(r"[0-9a-f]{64}")
+_LOSS_KEYS_V1: Final = ("seat", "lives", "rule", "reason")
+_LOSS_KEYS: Final = ("seat", "lives", "kind", "seats", "rule", "reason")
 _RESULT_KEYS: Final = (
     "end", "knocker", "blitz", "turns", "shown", "losses", "remaining", "eliminated", "saved_by_r2_6",
 )  # fmt: skip
@@ -244,8 +248,8 @@ class GameRecord:
 
     @property
     def version(self) -> int:
-        """The format version that holds this record: 2 when a round holds a commitment, else 1."""
-        return 2 if any(rnd.commitment is not None for rnd in self.rounds) else 1
+        """The format version this record is written in (:data:`VERSION`)."""
+        return VERSION
 
     # ------------------------------------------------------------------------------ text
 
@@ -607,8 +611,9 @@ def _result_lines(result: RoundResult) -> list[str]:
     ]
     lines += _toml_array("shown", shown)
     losses = [
-        f"{{ seat = {loss.seat}, lives = {loss.lives}, rule = {_toml_str(loss.rule)}, "
-        f"reason = {_toml_str(loss.reason)} }}"
+        f"{{ seat = {loss.seat}, lives = {loss.lives}, kind = {_toml_str(loss.kind)}, "
+        + (f"seats = {_toml_ints(loss.seats)}, " if loss.seats else "")
+        + f"rule = {_toml_str(loss.rule)}, reason = {_toml_str(loss_reason(loss, result))} }}"
         for loss in result.losses
     ]
     lines += _toml_array("losses", losses)
@@ -771,7 +776,7 @@ def _parse_rules(table: Mapping[str, Any]) -> tuple[str, Rules]:
         what = f"rules: {name}"
         try:
             if spec.kind == "bool":
-                values[name] = spec.parse(value) if isinstance(value, str) else _bool(value, what)
+                values[name] = _bool(value, what)
             elif spec.kind == "int":
                 values[name] = _int(value, what)
             else:
@@ -787,7 +792,7 @@ def _parse_rules(table: Mapping[str, Any]) -> tuple[str, Rules]:
 def _parse_round(table: Mapping[str, Any], index: int, rules: Rules, players: int, version: int) -> RoundRecord:
     where = f"round {index}"
     if version == 1 and ("commitment" in table or "salt" in table):
-        raise RecordError(f"{where}: commitment and salt are version-2 keys; write version = 2")
+        raise RecordError(f"{where}: commitment and salt are keys of version 2 and later; write version = {VERSION}")
     _keys(table, _ROUND_KEYS_V2 if version >= 2 else _ROUND_KEYS, where)
     number = _int(_need(table, "round", where), f"{where}: round")
     if number != index:
@@ -807,13 +812,17 @@ def _parse_round(table: Mapping[str, Any], index: int, rules: Rules, players: in
             raise RecordError(f"{where}, action {number} ({_quote(text)}): {error}") from None
     result = None
     if "result" in table:
-        result = _parse_result(_table(table["result"], f"{where}: result"), where, index, dealer, players)
+        result = _parse_result(
+            _table(table["result"], f"{where}: result"), where, index, dealer, rules, players, version
+        )
     salt = _str(table["salt"], f"{where}: salt") if "salt" in table else None
     commitment = _str(table["commitment"], f"{where}: commitment") if "commitment" in table else None
     return RoundRecord(index, dealer, deck, reshuffles, tuple(actions), result, salt, commitment)
 
 
-def _parse_result(table: Mapping[str, Any], where: str, number: int, dealer: int, players: int) -> RoundResult:
+def _parse_result(
+    table: Mapping[str, Any], where: str, number: int, dealer: int, rules: Rules, players: int, version: int
+) -> RoundResult:
     at = f"{where}: result"
     _keys(table, _RESULT_KEYS, at)
     end = _str(_need(table, "end", at), f"{at}: end")
@@ -831,25 +840,33 @@ def _parse_result(table: Mapping[str, Any], where: str, number: int, dealer: int
             raise RecordError(f"{what}: seat {seat} is shown twice")
         hands[seat] = _cards(_need(entry, "hand", what), f"{what}: hand")
         values[seat] = _hand_value(_need(entry, "value", what), f"{what}: value")
+    blitz = _ints(_need(table, "blitz", at), f"{at}: blitz")
     losses: list[Loss] = []
     for index, item in enumerate(_list(_need(table, "losses", at), f"{at}: losses"), 1):
         what = f"{at}: losses[{index}]"
         entry = _table(item, what)
-        _keys(entry, ("seat", "lives", "rule", "reason"), what)
-        losses.append(
-            Loss(
-                seat=_int(_need(entry, "seat", what), f"{what}: seat", 0, players - 1),
-                lives=_int(_need(entry, "lives", what), f"{what}: lives"),
-                rule=_str(_need(entry, "rule", what), f"{what}: rule"),
-                reason=_str(entry.get("reason", ""), f"{what}: reason"),
-            )
-        )
+        _keys(entry, _LOSS_KEYS if version >= 3 else _LOSS_KEYS_V1, what)
+        seat = _int(_need(entry, "seat", what), f"{what}: seat", 0, players - 1)
+        lives = _int(_need(entry, "lives", what), f"{what}: lives", 1, 2)
+        rule = _str(_need(entry, "rule", what), f"{what}: rule")
+        _str(entry.get("reason", ""), f"{what}: reason")  # words for people: read, never compared
+        if version >= 3:
+            kind = _str(_need(entry, "kind", what), f"{what}: kind")
+            if kind not in LOSS_RULES:
+                raise RecordError(f"{what}: kind must be one of {', '.join(LOSS_KINDS)}, not {kind!r}")
+            named = _ints(entry.get("seats", []), f"{what}: seats")
+        else:
+            kind, named = _legacy_kind(rule, seat, lives, end, knocker, blitz, values, rules, what)
+        loss = Loss(seat, lives, cast(LossKind, kind), named)
+        if loss.rule != rule:
+            raise RecordError(f"{what}: a loss of kind {kind} is charged by rule {loss.rule}, not {rule!r}")
+        losses.append(loss)
     return RoundResult(
         round=number,
         dealer=dealer,
         end=cast(RoundEnd, end),
         knocker=knocker,
-        blitz=_ints(_need(table, "blitz", at), f"{at}: blitz"),
+        blitz=blitz,
         hands=tuple(hands),
         values=tuple(values),
         losses=tuple(losses),
@@ -858,6 +875,48 @@ def _parse_result(table: Mapping[str, Any], where: str, number: int, dealer: int
         saved_by_r2_6=_bool(_need(table, "saved_by_r2_6", at), f"{at}: saved_by_r2_6"),
         turns=_int(_need(table, "turns", at), f"{at}: turns", 0),
     )
+
+
+_LEGACY_BLITZ_KINDS: Final[Mapping[str, LossKind]] = {
+    "R5.1": "blitz",
+    "R5.2": "dealt_blitz",
+    "R5.3": "blitz_after_knock",
+    "R5.5": "dealt_blitz_beaten",
+}
+
+
+def _legacy_kind(
+    rule: str,
+    seat: int,
+    lives: int,
+    end: str,
+    knocker: int | None,
+    blitz: tuple[int, ...],
+    values: Sequence[HandValue | None],
+    rules: Rules,
+    what: str,
+) -> tuple[LossKind, tuple[int, ...]]:
+    """The kind of a loss in a version 1 or 2 record, which gave only its rule and English words:
+    worked out from the result (the words are not read)."""
+    if rule in _LEGACY_BLITZ_KINDS:
+        return _LEGACY_BLITZ_KINDS[rule], blitz
+    if rule != "R6.5":
+        raise RecordError(f"{what}: rule must be one of R5.1, R5.2, R5.3, R5.5, R6.5, not {rule!r}")
+    if knocker is None:
+        return NO_KNOCK_KINDS.get(end, "lowest"), ()
+    penalty = KNOCK_PENALTIES[rules.knock_penalty]
+    shown = [value for value in values if value is not None]
+    low = min(shown) if shown else -1
+    knocker_lowest = values[knocker] == low
+    if seat == knocker:
+        if lives < 2:
+            return "lowest", ()
+        if penalty.not_highest:
+            return "knocker_not_highest", ()
+        return penalty.knocker_kind(tied=shown.count(low) > 1), ()
+    if knocker_lowest and penalty.tie_saves:
+        return "lowest_knocker_saved", (knocker,)
+    return "lowest", ()
 
 
 def _quote(text: str) -> str:
@@ -882,7 +941,6 @@ class _RecordChance:
 
     def __init__(self, record: GameRecord) -> None:
         self._record = record
-        self._used: dict[int, int] = {}
 
     def first_dealer(self, players: int) -> int:
         return self._record.first_dealer
@@ -896,15 +954,13 @@ class _RecordChance:
             )
         return list(rounds[round - 1].deck)
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         orders = self._record.rounds[round - 1].reshuffles
-        used = self._used.get(round, 0)
-        if used >= len(orders):
+        if number > len(orders):
             raise _MissingChanceError(
-                round, f"the stock is empty and the record gives no order for reshuffle {used + 1} (R4.3)"
+                round, f"the stock is empty and the record gives no order for reshuffle {number} (R4.3)"
             )
-        self._used[round] = used + 1
-        return list(orders[used])
+        return list(orders[number - 1])
 
 
 class _Replayer:
@@ -1035,22 +1091,6 @@ def _strip_round(message: str, number: int) -> str:
     return message[len(prefix) :] if message.startswith(prefix) else message
 
 
-def describe_end(result: RoundResult) -> str:
-    """How a round ended, in words: ``"knock by seat 2"``, ``"blitz by seat 0"``, ``"all passed"``.
-
-    >>> from thirtyone.events import RoundResult
-    >>> describe_end(RoundResult(1, 0, "knock", 2, (), (), (), (), (), (), False, 5))
-    'knock by seat 2'
-    """
-    end = result.end
-    if end in ("blitz", "dealt_blitz"):
-        who = ", ".join(f"seat {seat}" for seat in result.blitz)
-        return f"{'31 on the deal' if end == 'dealt_blitz' else 'blitz'} by {who}"
-    if end in ("knock", "throw_down"):
-        return f"{end.replace('_', ' ')} by seat {result.knocker}"
-    return {"all_pass": "all passed", "stock_exhausted": "stock exhausted", "max_turns": "turn limit"}.get(end, end)
-
-
 _COMPARED: Final = (
     "end", "knocker", "blitz", "hands", "values", "losses", "remaining", "eliminated", "saved_by_r2_6", "turns",
 )  # fmt: skip
@@ -1058,12 +1098,9 @@ _COMPARED: Final = (
 
 def _difference(recorded: RoundResult, replayed: RoundResult) -> str | None:
     """The first field in which two results differ, in words; ``None`` if they agree. The
-    losses' reasons are free text for people and are not compared."""
+    losses' words (``reason``) are for people and are not read."""
     for name in _COMPARED:
         mine, theirs = getattr(recorded, name), getattr(replayed, name)
-        if name == "losses":
-            mine = tuple(dataclasses.replace(loss, reason="") for loss in mine)
-            theirs = tuple(dataclasses.replace(loss, reason="") for loss in theirs)
         if mine != theirs:
             return f"{name}: the record says {_describe(name, mine)}, the replay {_describe(name, theirs)}"
     return None
@@ -1085,7 +1122,7 @@ def _describe(name: str, value: Any) -> str:
         shown = [f"seat {seat} {_toml_value(v)}" for seat, v in enumerate(value) if v is not None]
         return ", ".join(shown) if shown else "none shown"
     if name == "losses":
-        losses = [f"seat {loss.seat} lost {loss.lives} ({loss.rule})" for loss in value]
+        losses = [f"seat {loss.seat} lost {loss.lives} ({loss.rule} {loss.kind})" for loss in value]
         return ", ".join(losses) if losses else "no losses"
     if name == "remaining":
         return _toml_ints(value)

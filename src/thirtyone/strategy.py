@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from thirtyone.rules import Rules
+from thirtyone.settlement import KNOCK_PENALTIES
 
 __all__ = [
     "BASIC_GROWTH",
@@ -92,7 +93,7 @@ def growth(rules: Rules) -> tuple[float, ...]:
 
 def knock_penalty_lives(rules: Rules) -> int:
     """The most lives a knocker can lose at the showdown (R6.5): 2 or 1."""
-    return 2 if rules.knock_penalty in ("scat", "widow", "namu_risky") else 1
+    return KNOCK_PENALTIES[rules.knock_penalty].most
 
 
 def heuristic_knock_bar(

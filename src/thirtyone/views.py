@@ -1,4 +1,5 @@
-"""What one seat may know (R4.4, R6.6): :class:`PlayerView`, plus seat and standing summaries.
+"""What one seat may know (R4.4, R6.6): :class:`PlayerView`; what anyone at the table may know:
+:class:`PublicView`; plus seat and standing summaries.
 
 A view never holds another player's hidden card: only the seat's own hand (once looked at),
 the face-up cards, the public history of this round (with other players' stock draws blanked),
@@ -17,7 +18,7 @@ from thirtyone.events import Event, RoundResult
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 
-__all__ = ["Phase", "SeatStatus", "Standing", "PlayerView"]
+__all__ = ["Phase", "SeatStatus", "Standing", "PublicView", "PlayerView"]
 
 
 class Phase(StrEnum):
@@ -65,27 +66,21 @@ class Standing(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Everything seat ``seat`` may know now.
+class PublicView:
+    """What anyone at the table may know now, a spectator too (R4.4): no hand, no hidden card.
 
-    ``hand`` is ``None`` before the seat has looked at its cards (R6.6) or when it is out.
     ``discard_top`` and ``discard_size`` describe the discard pile (draw mode; R4.4: only the top
     card is visible). ``widow`` is the widow when it lies face up (widow mode). ``turn`` counts the
-    turns completed this round. ``taken_from_pile`` is the card this seat took from the discard
-    pile this turn, which it may not discard (R4.2). ``history`` is this round's events as this
-    seat sees them; ``last_result`` the previous round's result. ``legal_actions`` is empty
-    unless it is this seat's move.
+    turns completed this round. ``history`` is this round's events as the viewer sees them (cards
+    drawn unseen blanked); ``last_result`` the previous round's result as the viewer was shown it.
     """
 
-    seat: int
     players: int
     rules: Rules
     round: int
     dealer: int
     phase: Phase
     current_seat: int | None
-    hand: tuple[Card, ...] | None
-    hand_value: HandValue | None
     discard_top: Card | None
     discard_size: int
     widow: tuple[Card, ...] | None
@@ -94,17 +89,32 @@ class PlayerView:
     seats: tuple[SeatStatus, ...]
     knocker: int | None
     turn: int
-    taken_from_pile: Card | None
     history: tuple[Event, ...]
     last_result: RoundResult | None
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """Seats still in the game, in seat order."""
+        return tuple(status.seat for status in self.seats if not status.out)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView(PublicView):
+    """Everything seat ``seat`` may know now: the :class:`PublicView` and its own cards.
+
+    ``hand`` is ``None`` before the seat has looked at its cards (R6.6) or when it is out.
+    ``taken_from_pile`` is the card this seat took from the discard pile this turn, which it may
+    not discard (R4.2). ``history`` holds what this seat saw of its own draws. ``legal_actions``
+    is empty unless it is this seat's move.
+    """
+
+    seat: int
+    hand: tuple[Card, ...] | None
+    hand_value: HandValue | None
+    taken_from_pile: Card | None
     legal_actions: tuple[Action, ...]
 
     @property
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
         return self.current_seat == self.seat and self.phase is not Phase.OVER
-
-    @property
-    def active_seats(self) -> tuple[int, ...]:
-        """Seats still in the game, in seat order."""
-        return tuple(status.seat for status in self.seats if not status.out)

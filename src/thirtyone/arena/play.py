@@ -229,8 +229,9 @@ def _result(
             result = event.result
             for loss in result.losses:
                 lives_lost[loss.seat] += loss.lives
-            if result.end == "knock" and result.knocker is not None and result.lives_lost(result.knocker) > 0:
-                knocks_lost[result.knocker] += 1
+            knocker = result.knocker if result.end in ("knock", "blitz") else None  # R6.5, R5.3
+            if knocker is not None and result.lives_lost(knocker) > 0:
+                knocks_lost[knocker] += 1
     places: tuple[int, ...] | None = None
     if failure is None:
         by_seat = sorted(game.standings, key=lambda standing: standing.seat)

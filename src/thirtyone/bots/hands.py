@@ -29,7 +29,7 @@ def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) 
     table = half_points(rules)
     best: tuple[int, int, Card] | None = None
     for i, card in enumerate(cards):
-        if card is keep:
+        if card == keep:
             continue
         a, b, c = (other for j, other in enumerate(cards) if j != i)
         key = (table[a * _AB + b * 52 + c], -card.points, card)

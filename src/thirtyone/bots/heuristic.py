@@ -40,6 +40,7 @@ from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.scoring import half_points
+from thirtyone.settlement import KNOCK_PENALTIES
 from thirtyone.strategy import Style, style_for
 from thirtyone.strategy import heuristic_knock_bar as knock_bar
 from thirtyone.views import Phase, PlayerView
@@ -142,7 +143,7 @@ def _known_floor(cards: Sequence[Card]) -> int:
 def _surely_lowest(view: PlayerView, knowledge: Knowledge, value: int) -> bool:
     """True when every opponent is known to hold more than ``value`` (as much, where a tie does not
     save the knocker, R6.5): a knock would lose."""
-    tie_saves = view.rules.knock_penalty in ("scat", "namu", "namu_risky")
+    tie_saves = KNOCK_PENALTIES[view.rules.knock_penalty].tie_saves
     floors = [_known_floor(knowledge.known[seat]) for seat in view.active_seats if seat != view.seat]
     return all(floor > value or (floor == value and not tie_saves) for floor in floors)
 
@@ -165,7 +166,7 @@ def _discard(
     """The card to throw from four: best value kept, less the cost of feeding the next player."""
     best: tuple[float, int, Card] | None = None
     for i, card in enumerate(hand):
-        if card is taken:
+        if card == taken:
             continue
         a, b, c = (other for j, other in enumerate(hand) if j != i)
         kept = table[a * _AB + b * 52 + c]

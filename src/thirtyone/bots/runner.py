@@ -21,6 +21,7 @@ from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded
 from thirtyone.rules import Rules
+from thirtyone.settlement import loss_label
 
 __all__ = ["play_game", "simulate", "game_seeds", "BotError", "SeatStats", "SimulationStats"]
 
@@ -114,9 +115,9 @@ class SimulationStats:
                 if result.end in ("blitz", "dealt_blitz"):
                     self.blitzes += 1
                 for loss in result.losses:
-                    self.lives_by_rule[f"{loss.rule} {loss.reason}" if loss.rule == "R6.5" else loss.rule] += loss.lives
+                    self.lives_by_rule[loss_label(loss.kind)] += loss.lives
                     self.seats[loss.seat].lives_lost += loss.lives
-                    if loss.seat == result.knocker and result.end == "knock":
+                    if loss.seat == result.knocker and result.end in ("knock", "blitz"):  # R6.5, R5.3
                         self.seats[loss.seat].knocks_lost += 1
 
     def by_bot(self) -> dict[str, SeatStats]:

@@ -25,6 +25,7 @@ from thirtyone.engine import Game
 from thirtyone.errors import RecordError, ThirtyOneError
 from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
+from thirtyone.text import loss_reason
 
 __all__ = ["configure", "run", "ReplayError", "read_record", "summary"]
 
@@ -139,7 +140,9 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
                         "name": record.seats[loss.seat],
                         "lives": loss.lives,
                         "rule": loss.rule,
-                        "reason": loss.reason,
+                        "kind": loss.kind,
+                        "seats": list(loss.seats),
+                        "reason": loss_reason(loss, result, name=record.seats.__getitem__),
                     }
                     for loss in result.losses
                 ],

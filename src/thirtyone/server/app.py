@@ -41,7 +41,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.db import open_database
-from thirtyone.server.errors import AuthError, InputError, ServerError, TooLargeError
+from thirtyone.server.errors import AuthError, InputError, RefusedError, ServerError, TooLargeError
 from thirtyone.server.hints import hint_message
 from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
 from thirtyone.server.pages import add_pages, not_found_page, wants_html
@@ -296,7 +296,8 @@ def create_app(
 
 
 def _error(error: ServerError) -> JSON:
-    return {"type": "error", "code": error.code, "message": error.message}
+    refusal = {"refusal": error.refusal} if isinstance(error, RefusedError) else {}
+    return {"type": "error", "code": error.code, "message": error.message, **refusal}
 
 
 class _Reader:

@@ -7,7 +7,7 @@ WebSocket as ``{"type": "error", "code": CODE, "message": MESSAGE}`` to that cli
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from thirtyone.errors import ThirtyOneError
 
@@ -16,6 +16,7 @@ __all__ = [
     "InputError",
     "NotFoundError",
     "ConflictError",
+    "RefusedError",
     "AuthError",
     "DatabaseError",
     "TooLargeError",
@@ -54,6 +55,16 @@ class ConflictError(ServerError):
 
     status = 409
     default_code = "conflict"
+
+
+class RefusedError(ConflictError):
+    """An action the rules forbid (HTTP 409; code ``not_your_turn`` or ``illegal_action``), with the
+    engine's refusal as data in ``refusal`` (see ``serialize.refusal_json``): clients put that in
+    their own words, never the message."""
+
+    def __init__(self, message: str, code: str, refusal: dict[str, Any]) -> None:
+        super().__init__(message, code)
+        self.refusal = refusal
 
 
 class AuthError(ServerError):

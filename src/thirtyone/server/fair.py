@@ -61,13 +61,11 @@ class CommittedChance:
         self.deals: dict[int, Deal] = dict(deals)
         self.seq = seq
         self._new: list[Deal] = []
-        self._reshuffles: dict[int, int] = {}
         self._rng = secrets.SystemRandom()
 
     def __deepcopy__(self, memo: dict[int, object]) -> CommittedChance:
         twin = CommittedChance(self._first_dealer, self.deals, self.seq)
         twin._new = list(self._new)
-        twin._reshuffles = dict(self._reshuffles)
         return twin
 
     def first_dealer(self, players: int) -> int:
@@ -81,9 +79,7 @@ class CommittedChance:
             self._new.append(deal)
         return list(deal.deck)
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
-        number = self._reshuffles.get(round, 0) + 1
-        self._reshuffles[round] = number
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         return salted_reshuffle(self.deals[round].salt, cards, number)
 
     def take_new(self) -> list[Deal]:

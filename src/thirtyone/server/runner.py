@@ -47,11 +47,12 @@ from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.errors import AuthError, ConflictError, DatabaseError, InputError, ServerError
+from thirtyone.server.errors import AuthError, ConflictError, DatabaseError, InputError, RefusedError, ServerError
 from thirtyone.server.fair import CommittedChance, Deal
 from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
-from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
+from thirtyone.server.serialize import JSON, event_json, refusal_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData
+from thirtyone.text import refusal_words
 from thirtyone.views import Phase, PlayerView
 
 __all__ = [
@@ -379,6 +380,10 @@ class TableRunner:
         name = self.data.seats[seat].name
         return f"{name} (seat {seat})" if name else f"seat {seat}"
 
+    def name(self, seat: int) -> str:
+        """A seat's display name (a bot's is its table name)."""
+        return self.data.seats[seat].name or BOT_NAMES[seat]
+
     # ------------------------------------------------------------------------------ changes
 
     async def act(
@@ -406,13 +411,6 @@ class TableRunner:
                     "here is the current state",
                     "stale",
                 )
-            current = game.current_seat
-            if current != seat:
-                raise ConflictError(
-                    f"R2.1: it is {self.who(current if current is not None else 0)}'s turn, not yours "
-                    f"({self.who(seat)}); play passes clockwise",
-                    "not_your_turn",
-                )
             try:
                 action = parse_action(text)
             except ActionError as error:
@@ -422,8 +420,9 @@ class TableRunner:
             chance.seq = seq + 1
             try:
                 game.apply(action, seat=seat)
-            except IllegalActionError as error:
-                raise ConflictError(str(error), "illegal_action") from None
+            except IllegalActionError as error:  # not this seat's turn (R2.1), or the rules forbid it
+                code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
+                raise RefusedError(refusal_words(error, self.name), code, refusal_json(error)) from None
             except ThirtyOneError as error:  # a damaged deal: nothing was dealt
                 chance.forget_new()
                 self._rebuild()

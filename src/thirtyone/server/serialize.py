@@ -14,12 +14,24 @@ from typing import Any
 
 from thirtyone.cards import Card
 from thirtyone.engine import Game
+from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
-from thirtyone.views import PlayerView, SeatStatus
+from thirtyone.text import loss_reason
+from thirtyone.views import PlayerView, PublicView, SeatStatus
 
-__all__ = ["JSON", "cards", "value", "rules_json", "event_json", "result_json", "view_json", "spectator_view_json"]
+__all__ = [
+    "JSON",
+    "cards",
+    "value",
+    "rules_json",
+    "event_json",
+    "result_json",
+    "view_json",
+    "spectator_view_json",
+    "refusal_json",
+]
 
 JSON = dict[str, Any]
 """A JSON object."""
@@ -46,7 +58,9 @@ def rules_json(rules: Rules) -> JSON:
 
 def result_json(result: RoundResult) -> JSON:
     """A round's result: ``hands`` and ``values`` by seat (``null`` where not shown), ``losses``
-    with the rule that charged them, ``remaining`` losses by seat after the round."""
+    with their kind (:data:`thirtyone.settlement.LossKind`), the seats it names and the rule that
+    charged them (``reason``: the library's English, for people; clients put ``kind`` in their own
+    words), ``remaining`` losses by seat after the round."""
     return {
         "round": result.round,
         "dealer": result.dealer,
@@ -56,12 +70,38 @@ def result_json(result: RoundResult) -> JSON:
         "hands": [cards(hand) for hand in result.hands],
         "values": [value(number) for number in result.values],
         "losses": [
-            {"seat": loss.seat, "lives": loss.lives, "rule": loss.rule, "reason": loss.reason} for loss in result.losses
+            {
+                "seat": loss.seat,
+                "lives": loss.lives,
+                "kind": loss.kind,
+                "seats": list(loss.seats),
+                "rule": loss.rule,
+                "reason": loss_reason(loss, result),
+            }
+            for loss in result.losses
         ],
         "remaining": list(result.remaining),
         "eliminated": list(result.eliminated),
         "saved_by_r2_6": result.saved_by_r2_6,
         "turns": result.turns,
+    }
+
+
+def refusal_json(error: IllegalActionError) -> JSON:
+    """An action the rules refused, as data (:class:`~thirtyone.errors.IllegalActionError`):
+    ``code`` (e.g. ``"discard_taken_card"``), ``rule`` (``"R4.2"``), ``seat`` (who tried),
+    ``action`` (its notation), ``cards`` and ``among`` (the cards refused, and those it could have
+    named), ``seats`` (other seats involved), ``values`` (points, ``knock_too_low``) and ``legal``."""
+    return {
+        "code": error.code,
+        "rule": error.rule,
+        "seat": error.seat,
+        "action": None if error.action is None else str(error.action),
+        "cards": cards(error.cards),
+        "among": cards(error.among),
+        "seats": list(error.seats),
+        "values": [value(number) for number in error.values],
+        "legal": [str(action) for action in error.legal],
     }
 
 
@@ -82,6 +122,7 @@ def event_json(event: Event) -> JSON:
             "action": str(event.action),
             "received": cards(event.received),
             "private": event.private,
+            "revealed": cards(event.revealed),
         }
     if isinstance(event, Reshuffled):
         return {"type": "reshuffled", "stock_size": event.stock_size}
@@ -105,8 +146,10 @@ def _seat_json(status: SeatStatus) -> JSON:
     }
 
 
-def view_json(view: PlayerView) -> JSON:
-    """A seat's :class:`~thirtyone.views.PlayerView`: everything that seat may know, nothing more.
+def view_json(view: PlayerView | PublicView) -> JSON:
+    """A seat's :class:`~thirtyone.views.PlayerView`: everything that seat may know, nothing more;
+    or a spectator's :class:`~thirtyone.views.PublicView` (``Game.public_view()``), with ``seat``,
+    ``hand``, ``hand_value`` and ``taken_from_pile`` ``null`` and no legal actions.
 
     Keys: ``seat``, ``players``, ``round``, ``dealer``, ``phase``, ``current_seat``, ``is_my_turn``,
     ``hand`` (``null`` before the seat has looked, R6.6, or once it is out), ``hand_value``,
@@ -115,16 +158,17 @@ def view_json(view: PlayerView) -> JSON:
     ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
     events), ``last_result`` and ``legal_actions`` (notation; empty unless it is this seat's move).
     """
+    own = view if isinstance(view, PlayerView) else None
     return {
-        "seat": view.seat,
+        "seat": None if own is None else own.seat,
         "players": view.players,
         "round": view.round,
         "dealer": view.dealer,
         "phase": view.phase.value,
         "current_seat": view.current_seat,
-        "is_my_turn": view.is_my_turn,
-        "hand": cards(view.hand),
-        "hand_value": value(view.hand_value),
+        "is_my_turn": own is not None and own.is_my_turn,
+        "hand": None if own is None else cards(own.hand),
+        "hand_value": None if own is None else value(own.hand_value),
         "discard_top": None if view.discard_top is None else str(view.discard_top),
         "discard_size": view.discard_size,
         "widow": cards(view.widow),
@@ -133,26 +177,13 @@ def view_json(view: PlayerView) -> JSON:
         "seats": [_seat_json(status) for status in view.seats],
         "knocker": view.knocker,
         "turn": view.turn,
-        "taken_from_pile": None if view.taken_from_pile is None else str(view.taken_from_pile),
+        "taken_from_pile": None if own is None or own.taken_from_pile is None else str(own.taken_from_pile),
         "history": [event_json(event) for event in view.history],
         "last_result": None if view.last_result is None else result_json(view.last_result),
-        "legal_actions": [str(action) for action in view.legal_actions],
+        "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
     }
 
 
 def spectator_view_json(game: Game) -> JSON:
-    """What anyone at the table may see: the keys of :func:`view_json`, with ``seat``, ``hand``,
-    ``hand_value`` and ``taken_from_pile`` ``null``, no legal actions, every private card in the
-    history ``null`` and the last result as shown at the table (R5.1: after a 31 only the 31)."""
-    data = view_json(game.view(game.active_seats[0] if game.active_seats else 0))
-    data.update(
-        seat=None,
-        is_my_turn=False,
-        hand=None,
-        hand_value=None,
-        taken_from_pile=None,
-        legal_actions=[],
-        history=[event_json(event.for_seat(-1)) for event in game.round_events()],
-        last_result=None if game.last_result is None else result_json(game.last_result.public()),
-    )
-    return data
+    """What anyone at the table may see (:meth:`Game.public_view`) as :func:`view_json` writes it."""
+    return view_json(game.public_view())

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from thirtyone.sim.codes import ENDS, LOSS_RULES, POLICIES
+from thirtyone.sim.codes import ENDS, LOSS_NAMES, POLICIES
 from thirtyone.sim.errors import SimError, SimInputError, SimUnavailableError, UnsupportedRulesError
 from thirtyone.sim.rng import CounterChance, RoundChance
 
@@ -79,7 +79,7 @@ __all__ = [
     "CounterChance",
     "RoundChance",
     "ENDS",
-    "LOSS_RULES",
+    "LOSS_NAMES",
     "POLICIES",
     "SimError",
     "SimInputError",

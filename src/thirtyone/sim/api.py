@@ -29,6 +29,7 @@ from thirtyone.actions import (
     ThrowDown,
 )
 from thirtyone.cards import Card, format_cards
+from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, PositionError
 from thirtyone.position import Position
 from thirtyone.rules import Rules
@@ -47,7 +48,7 @@ from thirtyone.sim.codes import (
     A_TAKE,
     A_THROW,
     ENDS,
-    LOSS_RULES,
+    LOSS_NAMES,
     PHASE_CODES,
     POLICIES,
     POLICY_ALIASES,
@@ -67,6 +68,7 @@ from thirtyone.sim.params import (
 )
 from thirtyone.sim.results import GameBatch, RoundBatch
 from thirtyone.sim.rng import MASK64, round_key
+from thirtyone.text import refusal
 
 __all__ = [
     "MAX_BATCH",
@@ -389,7 +391,7 @@ def _run_games(prepared: _Prepared, seeds: npt.NDArray[np.uint64]) -> GameBatch:
     players = prepared.players
     out = np.zeros((count, 7), dtype=np.int64)
     seats = np.zeros((count, 5, players), dtype=np.int32)
-    by_rule = np.zeros((count, len(LOSS_RULES)), dtype=np.int32)
+    by_rule = np.zeros((count, len(LOSS_NAMES)), dtype=np.int32)
     ends = np.zeros((count, len(ENDS)), dtype=np.int32)
     kernels.play_games_kernel(
         prepared.const,
@@ -552,8 +554,12 @@ def action_code(position: Position, action: Action) -> int:
     if isinstance(action, Exchange):
         hand = list(position.hands[position.to_move])
         widow = list(position.widow)
-        if not set(action.give) <= set(hand) or not set(action.take) <= set(widow):
-            raise IllegalActionError(f"R7.1: {action} names cards that are not in the hand or the widow")
+        for card in action.give:
+            if card not in hand:
+                raise refusal("exchange_not_in_hand", action=action, cards=(card,), among=tuple(hand))
+        for card in action.take:
+            if card not in widow:
+                raise refusal("exchange_not_in_widow", action=action, cards=(card,), among=tuple(widow))
         if len(action.give) == 1:
             return A_EX1 + 3 * hand.index(action.give[0]) + widow.index(action.take[0])
         keep = next(i for i, card in enumerate(hand) if card not in action.give)
@@ -620,7 +626,11 @@ def rollout(
     kernels.first_legal_kernel(prepared.const, prepared.table, prepared.work(), prepared.players, states, first, ok)
     if not ok.all():
         row = int(np.flatnonzero(ok == 0)[0])
-        raise IllegalActionError(f"row {row}: {first_actions[row]} is not legal in its position")
+        try:  # the engine says why, with its rule and code
+            Game.from_position(positions[row], rounds=1).apply(first_actions[row])
+        except IllegalActionError as error:
+            raise error.where(f"row {row}") from None
+        raise AssertionError(f"row {row}: the simulator refused {first_actions[row]}, which the engine plays")
     keys = np.array([round_key(seed, world) for world in world_list], dtype=np.uint64)
     count = states.shape[0]
     out = np.zeros((count, 9), dtype=np.int32)

@@ -67,14 +67,8 @@ from thirtyone.sim.codes import (
     L_R55,
     L_RISKY,
     L_SAVED,
-    L_SCAT,
-    L_WIDOW,
     P_BASIC,
     P_RANDOM,
-    PEN_NAMU,
-    PEN_PLAIN,
-    PEN_RISKY,
-    PEN_SCAT,
     PH_DEALER,
     PH_DISCARD,
     PH_DONE,
@@ -90,11 +84,15 @@ from thirtyone.sim.params import (
     R_DRAW,
     R_EXANY,
     R_FULL,
+    R_KALONE,
+    R_KALONE_CODE,
     R_KNOCK2,
+    R_KNOTHI,
+    R_KTIED,
+    R_KTIED_CODE,
     R_MAXT,
     R_MINK,
     R_NEWW,
-    R_PEN,
     R_PENLIVES,
     R_STOCKSD,
     R_THROW,
@@ -607,31 +605,25 @@ def _showdown(c: Array, t: Array, w: Array, end: int, knocker: int) -> None:
     for s in range(players):
         if w[W_ACT + s] != 0 and w[W_VALS + s] == low:
             lowest += 1
-    penalty = c[R_PEN]
-    if knocker < 0 or penalty == PEN_PLAIN or w[W_VALS + knocker] != low:
+    if knocker < 0 or w[W_VALS + knocker] != low:
         code = L_LOW
-        if knocker < 0:  # the engine names what ended a round nobody knocked
+        if knocker < 0:  # the kind names what ended a round nobody knocked
             code = L_LOW_ALLPASS if end == E_ALLPASS else L_LOW_MAXT if end == E_MAXT else L_LOW_STOCK
         for s in range(players):
             if w[W_ACT + s] != 0 and w[W_VALS + s] == low:
                 w[W_LOST + s] = 1
                 w[W_RULE + s] = code
-    elif penalty in (PEN_SCAT, PEN_NAMU, PEN_RISKY):
-        if lowest == 1:
-            w[W_LOST + knocker] = 2 if penalty == PEN_SCAT else 1
-            w[W_RULE + knocker] = L_SCAT if penalty == PEN_SCAT else L_LOW
-        else:
-            for s in range(players):
-                if w[W_ACT + s] != 0 and w[W_VALS + s] == low and s != knocker:
-                    w[W_LOST + s] = 1
-                    w[W_RULE + s] = L_SAVED
-    else:  # widow
+    else:  # the knocker holds the lowest hand, alone or tied (KNOCK_PENALTIES, via the rule parameters)
+        lives = c[R_KALONE] if lowest == 1 else c[R_KTIED]
         for s in range(players):
-            if w[W_ACT + s] != 0 and w[W_VALS + s] == low:
-                w[W_LOST + s] = 2 if s == knocker else 1
-                w[W_RULE + s] = L_WIDOW if s == knocker else L_LOW
-    if knocker >= 0 and penalty == PEN_RISKY and w[W_VALS + knocker] < high:
-        w[W_LOST + knocker] = 2
+            if w[W_ACT + s] != 0 and w[W_VALS + s] == low and s != knocker:
+                w[W_LOST + s] = 1
+                w[W_RULE + s] = L_SAVED if lives == 0 else L_LOW
+        if lives > 0:
+            w[W_LOST + knocker] = lives
+            w[W_RULE + knocker] = c[R_KALONE_CODE] if lowest == 1 else c[R_KTIED_CODE]
+    if knocker >= 0 and c[R_KNOTHI] > 0 and w[W_VALS + knocker] < high:
+        w[W_LOST + knocker] = c[R_KNOTHI]
         w[W_RULE + knocker] = L_RISKY
     _end_round(w, end, knocker)
 
@@ -1062,8 +1054,8 @@ def play_games_kernel(
                 seats[g, 2, w[S_KNOCKED]] += 1
             if end in (E_BLITZ, E_DEALT):
                 out[g, 2] += 1
-            if end == E_KNOCK and w[W_LOST + w[S_KNOCKER]] > 0:
-                seats[g, 3, w[S_KNOCKER]] += 1
+            if end in (E_KNOCK, E_BLITZ) and w[S_KNOCKER] >= 0 and w[W_LOST + w[S_KNOCKER]] > 0:
+                seats[g, 3, w[S_KNOCKER]] += 1  # a knock that cost lives: at the showdown (R6.5) or to a 31 (R5.3)
             for s in range(players):
                 seats[g, 1, s] += w[W_LOST + s]
                 by_rule[g, w[W_RULE + s]] += w[W_LOST + s]

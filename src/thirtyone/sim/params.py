@@ -22,7 +22,8 @@ import numpy.typing as npt
 
 from thirtyone.rules import OPTIONS, Rules
 from thirtyone.scoring import half_points
-from thirtyone.sim.codes import PENALTY_CODES
+from thirtyone.settlement import KNOCK_PENALTIES
+from thirtyone.sim.codes import LOSS_CODES
 from thirtyone.sim.errors import UnsupportedRulesError
 from thirtyone.strategy import basic_knock_bar, heuristic_knock_bar, knock_penalty_lives, style_for
 
@@ -36,12 +37,14 @@ __all__ = [
     "heuristic_blind",
     "value_table",
     "points_table",
-    "heuristic_style",
 ]
 
-R_DRAW, R_DECK, R_MAXT, R_KNOCK2, R_MINK, R_PEN, R_THROW, R_STOCKSD = range(8)
-R_NEWW, R_EXANY, R_DHAND, R_FULL, R_PENLIVES, R_DECKLO = range(8, 14)
-N_RP = 16
+R_DRAW, R_DECK, R_MAXT, R_KNOCK2, R_MINK, R_THROW, R_STOCKSD = range(7)
+R_NEWW, R_EXANY, R_DHAND, R_FULL, R_PENLIVES, R_DECKLO = range(7, 13)
+# The knock penalty (R6.5, thirtyone.settlement.KNOCK_PENALTIES): the knocker's lives lost when
+# alone lowest, tied lowest and without the highest hand, and the loss codes of the first two.
+R_KALONE, R_KTIED, R_KNOTHI, R_KALONE_CODE, R_KTIED_CODE = range(13, 18)
+N_RP = 19
 F_FEED2 = 0
 N_FP = 10
 
@@ -58,7 +61,7 @@ COVERED: dict[str, Callable[[Any], bool]] = {
     "three_of_a_kind": lambda v: v in ("off", "30", "30.5"),
     "three_aces": _bools,
     "straight_flush": _bools,
-    "knock_penalty": lambda v: v in PENALTY_CODES,
+    "knock_penalty": lambda v: v in KNOCK_PENALTIES,
     "knock_from_round": lambda v: v in (1, 2),
     "min_knock_value": lambda v: isinstance(v, int) and 0 <= v <= 30,
     "throw_down": _bools,
@@ -86,11 +89,6 @@ def check_covered(rules: Rules) -> None:
             )
 
 
-heuristic_style = style_for
-"""The heuristic's tuning for ``rules`` with ``players`` seats still in (:func:`thirtyone.strategy.style_for`)."""
-_knock_penalty_lives = knock_penalty_lives
-
-
 def basic_bars() -> npt.NDArray[np.int64]:
     """``bars[t]``: half points the basic policy needs to knock on its ``t``-th own turn (t ≥ 9: ``bars[9]``),
     as :func:`thirtyone.bots.basic.knock_threshold`; shape ``[10]``."""
@@ -106,7 +104,7 @@ def heuristic_bars(rules: Rules, players: int) -> npt.NDArray[np.int64]:
     ``low`` = 1 when the seat's remaining losses are at most the knock penalty; shape
     ``[10, 10, players, 2]``."""
     bars = np.zeros((10, 10, players, 2), dtype=np.int64)
-    penalty = _knock_penalty_lives(rules)
+    penalty = knock_penalty_lives(rules)
     for own in range(10):
         for active in range(2, 10):
             for offset in range(players):
@@ -124,14 +122,19 @@ def rule_params(rules: Rules) -> npt.NDArray[np.int64]:
     rp[R_MAXT] = rules.max_turns
     rp[R_KNOCK2] = rules.knock_from_round == 2
     rp[R_MINK] = 2 * rules.min_knock_value
-    rp[R_PEN] = PENALTY_CODES[rules.knock_penalty]
     rp[R_THROW] = rules.throw_down
     rp[R_STOCKSD] = rules.stock_exhausted == "showdown"
     rp[R_NEWW] = rules.all_pass == "new_widow"
     rp[R_EXANY] = rules.exchange == "any"
     rp[R_DHAND] = rules.dealer_hand
     rp[R_FULL] = rules.lives + (1 if rules.grace_life else 0)
-    rp[R_PENLIVES] = _knock_penalty_lives(rules)
+    penalty = KNOCK_PENALTIES[rules.knock_penalty]
+    rp[R_PENLIVES] = penalty.most
+    rp[R_KALONE] = penalty.alone_lowest
+    rp[R_KTIED] = penalty.tied_lowest
+    rp[R_KNOTHI] = penalty.not_highest
+    rp[R_KALONE_CODE] = LOSS_CODES[penalty.knocker_kind(tied=False)]
+    rp[R_KTIED_CODE] = LOSS_CODES[penalty.knocker_kind(tied=True)]
     rp[R_DECKLO] = 52 - rules.deck
     return rp
 
@@ -140,7 +143,7 @@ def float_params(rules: Rules) -> npt.NDArray[np.float64]:
     """The heuristic's float constants: ``fp[F_FEED2 + n]`` = ``2 * feed_cost`` with ``n`` seats in, shape ``[10]``."""
     fp = np.zeros(N_FP, dtype=np.float64)
     for active in range(2, 10):
-        fp[F_FEED2 + active] = 2 * heuristic_style(rules, active).feed_cost
+        fp[F_FEED2 + active] = 2 * style_for(rules, active).feed_cost
     return fp
 
 
@@ -149,7 +152,7 @@ def heuristic_blind(rules: Rules) -> npt.NDArray[np.int64]:
     with ``n`` seats in (``value < 2 * blind_widow``, as ``value < ceil(2 * blind_widow)``), shape ``[10]``."""
     blind = np.zeros(10, dtype=np.int64)
     for active in range(2, 10):
-        blind[active] = math.ceil(2 * heuristic_style(rules, active).blind_widow)
+        blind[active] = math.ceil(2 * style_for(rules, active).blind_widow)
     return blind
 
 

@@ -4,20 +4,21 @@ keep memory flat however many deals are streamed through them.
 
 Arrays are numpy views of the kernels' outputs (no copies); the codes are those of
 :mod:`thirtyone.sim.codes` (:data:`~thirtyone.sim.codes.ENDS`,
-:data:`~thirtyone.sim.codes.LOSS_RULES`).
+:data:`~thirtyone.sim.codes.LOSS_NAMES`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from thirtyone.rules import Rules
-from thirtyone.sim.codes import E_BLITZ, E_DEALT, ENDS, LOSS_RULES
+from thirtyone.settlement import LOSS_RULES, LossKind, loss_label
+from thirtyone.sim.codes import E_BLITZ, E_DEALT, ENDS, LOSS_NAMES
 
 __all__ = ["RoundBatch", "GameBatch", "RoundTotals", "GameTotals", "loss_key"]
 
@@ -25,10 +26,9 @@ IntArray = npt.NDArray[np.integer[Any]]
 
 
 def loss_key(code: int) -> str:
-    """The label :class:`thirtyone.bots.runner.SimulationStats` files lives under for a loss code:
-    the rule id, and for R6.5 the reason too (``"R6.5 lowest hand"``)."""
-    rule, reason = LOSS_RULES[code]
-    return f"{rule} {reason}" if rule == "R6.5" else rule
+    """The label :class:`thirtyone.bots.runner.SimulationStats` files lives under for a loss code
+    (:func:`thirtyone.settlement.loss_label`: ``"R6.5 lowest"``)."""
+    return loss_label(cast(LossKind, LOSS_NAMES[code]))
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class RoundBatch:
     - ``turns``: ``RoundResult.turns``, completed turns (R6.7); ``actions``: actions applied.
     - ``saved``: 1 when R2.6 saved everyone; ``reshuffles`` (R4.3) and ``new_widows`` (R7.3): counts.
     - ``lost[n, players]``: lives each seat lost (``RoundResult.lives_lost``); ``rule``: the loss
-      code (into :data:`~thirtyone.sim.codes.LOSS_RULES`, 0 for none); ``remaining``: remaining
+      code (into :data:`~thirtyone.sim.codes.LOSS_NAMES`, 0 for none); ``remaining``: remaining
       losses after the round (``RoundResult.remaining``); ``eliminated`` and ``blitz``: 0/1 flags;
       ``values``: each hand's value in half points at the end (-1 for a seat out).
 
@@ -110,15 +110,15 @@ class RoundBatch:
         """How round ``row`` ended, in the engine's words (``"knock"``, ``"dealt_blitz"``, …)."""
         return ENDS[int(self.end[row])]
 
-    def losses(self, row: int) -> tuple[tuple[int, int, str, str], ...]:
-        """Round ``row``'s losses as ``(seat, lives, rule, reason)``, by seat; the reason is the
-        engine's for R6.5 and empty for the blitz rules (whose engine reasons name seats)."""
+    def losses(self, row: int) -> tuple[tuple[int, int, str, LossKind], ...]:
+        """Round ``row``'s losses as ``(seat, lives, rule, kind)``, by seat (the engine's
+        :class:`~thirtyone.settlement.Loss` less the seats its kind names)."""
         found = []
         for seat in range(self.players):
             lives = int(self.lost[row, seat])
             if lives:
-                rule, reason = LOSS_RULES[int(self.rule[row, seat])]
-                found.append((seat, lives, rule, reason))
+                kind = cast(LossKind, LOSS_NAMES[int(self.rule[row, seat])])
+                found.append((seat, lives, LOSS_RULES[kind], kind))
         return tuple(found)
 
 
@@ -159,8 +159,8 @@ class RoundTotals:
         for code, count in enumerate(ends):
             if count:
                 self.ends[ENDS[code]] += int(count)
-        by_rule = np.bincount(batch.rule.ravel(), weights=batch.lost.ravel(), minlength=len(LOSS_RULES))
-        for code in range(1, len(LOSS_RULES)):
+        by_rule = np.bincount(batch.rule.ravel(), weights=batch.lost.ravel(), minlength=len(LOSS_NAMES))
+        for code in range(1, len(LOSS_NAMES)):
             if by_rule[code]:
                 self.lives_by_rule[loss_key(code)] += int(by_rule[code])
         lost = batch.lost.sum(axis=0)

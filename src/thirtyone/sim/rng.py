@@ -148,14 +148,11 @@ class RoundChance(ScriptedChance):
         super().__init__(dealer, [deck])
         self.key = key & MASK64
         self._deck = list(deck)
-        self._reshuffles_done: dict[int, int] = {}
 
     def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
         return list(self._deck) if round == 1 else list(deck)
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
-        number = self._reshuffles_done.get(round, 0) + 1
-        self._reshuffles_done[round] = number
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         return counter_shuffle(cards, derive(derive(self.key, TAG_RESHUFFLE), number))
 
 
@@ -165,9 +162,10 @@ class CounterChance:
     and each reshuffle, all from counters (see the module docstring). Round ``r`` is dealt the same
     cards whatever happened before, as with :class:`~thirtyone.chance.DuplicateChance`."""
 
+    trusted = True  # it only shuffles the cards it is given
+
     def __init__(self, seed: int) -> None:
         self.seed = seed & MASK64
-        self._reshuffles_done: dict[int, int] = {}
 
     def first_dealer(self, players: int) -> int:
         return bounded(derive(game_key(self.seed), TAG_DEALER), players)
@@ -175,8 +173,6 @@ class CounterChance:
     def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
         return counter_shuffle(deck, derive(game_round_key(self.seed, round), TAG_DEAL))
 
-    def reshuffle_order(self, cards: Sequence[Card], round: int) -> list[Card]:
-        number = self._reshuffles_done.get(round, 0) + 1
-        self._reshuffles_done[round] = number
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
         key = derive(derive(game_round_key(self.seed, round), TAG_RESHUFFLE), number)
         return counter_shuffle(cards, key)

@@ -61,8 +61,7 @@ from thirtyone.tui.words import (
     cards_text,
     hint_text,
     move_words,
-    name_seats,
-    pretty_cards,
+    refusal_text,
     short_name,
 )
 from thirtyone.views import Phase, PlayerView
@@ -210,11 +209,10 @@ class ThirtyOneApp(App[None]):
         while True:
             ended: tuple[RoundResult, list[Text], list[int]] | None = None
             moved = False
-            for shown in self.session.next_events():
+            for event in self.session.next_events():
                 moved = True
-                event = shown.event
                 before = list(self.narrator.remaining)
-                lines = self.narrator.describe(event, widow=shown.widow)
+                lines = self.narrator.describe(event)
                 for line in lines:
                     self.write_log(line)
                 if isinstance(event, RoundEnded):
@@ -265,7 +263,7 @@ class ThirtyOneApp(App[None]):
 
     def _bot_failed(self, error: Exception) -> None:
         self.waiting_for = "broken"
-        self.set_feedback(f"A bot failed: {self._named(str(error))}", error=True)
+        self.set_feedback(f"A bot failed: {self._words(error)}", error=True)
 
     def _start_thinking(self) -> None:
         turn = self.session.bot_turn()
@@ -440,7 +438,7 @@ class ThirtyOneApp(App[None]):
             try:
                 self.session.play(press.action)
             except IllegalActionError as error:
-                self.set_feedback(self._named(pretty_cards(str(error))), error=True)
+                self.set_feedback(self._words(error), error=True)
                 self.refresh_table()
                 return True
             self.set_feedback("")
@@ -449,9 +447,11 @@ class ThirtyOneApp(App[None]):
             self.refresh_table()
         return True
 
-    def _named(self, message: str) -> str:
-        """An engine message with the players' names for the seat numbers (R6.1: "Ada has…")."""
-        return name_seats(message, self.session.names, HUMAN)
+    def _words(self, error: Exception) -> str:
+        """An error in words: a refusal from its data, with the players' names (R6.1: "Ada has…")."""
+        if isinstance(error, IllegalActionError):
+            return refusal_text(error, self.session.names, HUMAN)
+        return str(error)
 
     # ------------------------------------------------------------------ hints
 
@@ -495,7 +495,7 @@ class ThirtyOneApp(App[None]):
             analysis = await off_thread(lambda: bot.analyse(view))
         except Exception as error:  # say why rather than think for ever
             if self._hint_for == position == self.session.position:
-                self.show_hint(Text(f"No hint here: {pretty_cards(str(error))}", style="dim"))
+                self.show_hint(Text(f"No hint here: {self._words(error)}", style="dim"))
             return
         if self._hint_for != position or self.session.position != position:
             return  # play has moved on: the hint is stale

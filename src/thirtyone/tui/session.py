@@ -12,7 +12,7 @@ The terminal app drives it; tests and other faces can too.
 ...         session.play(session.view().legal_actions[0])
 ...     else:
 ...         _ = session.bot_move()
->>> session.game.winner is not None, [type(shown.event).__name__ for shown in session.next_events()][:2]
+>>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
 (True, ['RoundStarted', 'Acted'])
 
 A hint asks a fresh expert, seeded from the game's seed and the position, about the person's view:
@@ -35,21 +35,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from thirtyone.actions import Action, ExchangeAll, Keep, Knock, Pass, TakeWidow
+from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.errors import IllegalActionError, ThirtyOneError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, Event, RoundEnded, RoundStarted
+from thirtyone.text import refusal
 from thirtyone.tui.settings import PlaySettings, play_bot_spec
 from thirtyone.views import PlayerView
 
-__all__ = ["PlaySession", "BotTurn", "Position", "Shown", "HUMAN"]
+__all__ = ["PlaySession", "BotTurn", "Position", "StaleMoveError", "HUMAN"]
 
 HUMAN = 0
 """The person's seat."""
+
+
+class StaleMoveError(ThirtyOneError):
+    """A bot's move chosen for a position play has since left (nothing was played)."""
+
 
 Position = tuple[int, int]
 """Where a session stands: the game's number and how many events it has had. Every move adds an
@@ -65,17 +70,6 @@ class BotTurn:
     bot: Bot
     view: PlayerView
     position: Position
-
-
-@dataclass(frozen=True)
-class Shown:
-    """An event as the person sees it, with ``widow``: the cards an action laid face up without
-    its event naming them — the widow turned up by the opener's pass or knock (R7.2), the hand
-    laid down by a whole-hand exchange, the dealer's hand that became the widow (R7.6) — else
-    ``None``. Every card in it is public."""
-
-    event: Event
-    widow: tuple[Card, ...] | None = None
 
 
 class PlaySession:
@@ -97,7 +91,6 @@ class PlaySession:
         self.bots: dict[int, Bot] = {}
         self.saved_to: Path | None = None
         self._seen = 0
-        self._widows: dict[int, tuple[Card, ...]] = {}  # event index -> cards laid face up
         self._written: set[Path] = set()  # record files this session wrote (its own to overwrite)
         self.new_game()
 
@@ -118,7 +111,6 @@ class PlaySession:
         }
         self.saved_to = None
         self._seen = 0
-        self._widows = {}
 
     def view(self) -> PlayerView:
         """What the person (seat 0) may know now."""
@@ -165,20 +157,7 @@ class PlaySession:
         self._apply(action, HUMAN)
 
     def _apply(self, action: Action, seat: int) -> None:
-        """Apply ``action`` for ``seat``, noting the cards it lays face up (see :class:`Shown`)."""
-        game = self.game
-        laid: tuple[Card, ...] | None = None
-        if game.rules.mode == "widow" and game.current_seat == seat:
-            if isinstance(action, (Pass, Knock)) and not game.widow_face_up:
-                laid = game.widow  # R7.2: the opener passes or knocks: the widow is turned up
-            elif isinstance(action, (ExchangeAll, TakeWidow)):
-                laid = game.hand(seat)  # the old hand lies face up as the widow
-            elif isinstance(action, Keep):
-                laid = game.widow  # R7.6: the second hand lies face up as the widow
-        index = len(game.events)
-        game.apply(action, seat=seat)
-        if laid is not None:
-            self._widows[index] = laid
+        self.game.apply(action, seat=seat)
 
     def turn_continues(self) -> bool:
         """True when the seat to move made the last move of this round: its turn goes on (a
@@ -209,24 +188,25 @@ class PlaySession:
             IllegalActionError: when it is not a bot's move.
         """
         seat = self.game.current_seat
-        if seat is None or seat == HUMAN:
-            raise IllegalActionError("it is not a bot's move")
+        if seat is None:
+            raise refusal("game_over")
+        if seat == HUMAN:
+            raise refusal("not_your_turn", seats=(HUMAN,))
         return BotTurn(seat, self.bots[seat], self.game.view(seat), self.position)
 
     def play_bot(self, turn: BotTurn, action: Action) -> None:
         """Play the action a bot chose for ``turn``.
 
         Raises:
-            IllegalActionError: when play has moved on since ``turn`` (nothing is played), or the
-                bot chose an illegal action.
+            StaleMoveError: when play has moved on since ``turn`` (nothing is played).
+            IllegalActionError: when the bot chose an illegal action.
         """
         if turn.position != self.position:
-            raise IllegalActionError(f"seat {turn.seat}'s move was chosen for a position that has passed")
+            raise StaleMoveError(f"seat {turn.seat}'s move was chosen for a position that has passed")
         self._apply(action, turn.seat)
 
-    def next_events(self) -> Iterator[Shown]:
-        """The events the person has not been shown yet, as seat 0 sees them, one at a time
-        (each with the cards it laid face up, see :class:`Shown`).
+    def next_events(self) -> Iterator[Event]:
+        """The events the person has not been shown yet, as seat 0 sees them, one at a time.
 
         Each is marked as shown when it is yielded, so a caller may stop after a ``RoundEnded``
         and come back for the rest later.
@@ -235,7 +215,7 @@ class PlaySession:
         while self._seen < len(events):
             index = self._seen
             self._seen += 1
-            yield Shown(events[index].for_seat(HUMAN), self._widows.get(index))
+            yield events[index].for_seat(HUMAN)
 
     @property
     def has_played(self) -> bool:

@@ -1,7 +1,8 @@
 """Events and round results in words, as the person in one seat may see them.
 
 The log of the terminal game is made of these lines; they are rich :class:`~rich.text.Text`
-with red and black suits.
+with red and black suits. Everything here is written from the core's data — events, a loss's
+kind, a refusal's code — never from the engine's own English sentences.
 
 Hand values are written with :func:`thirtyone.scoring.format_value` (``30½``) and the grace
 life with :attr:`thirtyone.rules.Rules.grace_word` ("on the dole", "on the bus", "schwimmt").
@@ -9,17 +10,17 @@ life with :attr:`thirtyone.rules.Rules.grace_word` ("on the dole", "on the bus",
 >>> from thirtyone.rules import Rules
 >>> lives_text(1, Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
 ('on the bus', 'on the dole', '3 lives')
->>> name_seats("R6.1: seat 1 has already knocked; only one knock per round", ("you", "Ada (basic)"))
+>>> from thirtyone.text import refusal
+>>> refusal_text(refusal("second_knock", seat=0, seats=(1,)), ("you", "Ada (basic)"))
 'R6.1: Ada has already knocked; only one knock per round'
->>> name_seats("it is seat 1's turn, not seat 0's", ("you", "Ada (basic)"))
-"it is Ada's turn, not yours"
+>>> refusal_text(refusal("not_your_turn", seat=0, seats=(1,)), ("you", "Ada (basic)"))
+"R2.1: it is Ada's turn"
 >>> value_text(0.214), value_text(-0.3), value_text(-0.001)
 ('+0.21', '−0.30', '+0.00')
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -40,8 +41,11 @@ from thirtyone.actions import (
 )
 from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
+from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.rules import Rules
+from thirtyone.scoring import format_value
+from thirtyone.settlement import Loss
 from thirtyone.views import PlayerView
 
 __all__ = [
@@ -49,8 +53,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "short_name",
-    "pretty_cards",
-    "name_seats",
+    "refusal_text",
     "move_words",
     "value_text",
     "hint_text",
@@ -87,40 +90,47 @@ def cards_text(cards: Sequence[Card]) -> Text:
     return Text(" ").join(card_text(card) for card in cards)
 
 
-_CARD_NOTATION = re.compile(r"\b([2-9TJQKA])([cdhs])\b")
+_REFUSALS: dict[str, str] = {
+    "game_over": "the game is over",
+    "not_your_turn": "it is {to_move}'s turn",
+    "not_blind_phase": "{action} belongs to the blind phase, before anyone plays",
+    "must_look": "look at your cards or throw down first",
+    "not_dealer_choice": "{action} is the dealer's choice after the deal",
+    "must_choose_hand": "the dealer first keeps this hand or takes the other one unseen",
+    "must_discard": "you hold four cards: discard one to end your turn",
+    "discard_not_in_hand": "{card} is not in your hand",
+    "discard_taken_card": "you cannot discard {card}, just taken from the discard pile; discard another",
+    "draw_first": "draw a card before you discard",
+    "draw_or_knock": "draw a card or knock",
+    "pile_empty": "the discard pile is empty: draw from the stock",
+    "stock_empty": "the stock is empty and there is nothing to reshuffle: take the pile's card",
+    "widow_turn": "exchange with the widow, pass or knock",
+    "widow_face_down": "the widow is face down: take all of it, pass or knock",
+    "exchange_two_needs_any": "exchange one card or all three",
+    "exchange_not_in_hand": "{card} is not in your hand",
+    "exchange_not_in_widow": "{card} is not in the widow",
+    "second_knock": "{knocker} has already knocked; only one knock per round",
+    "knock_too_early": "you may knock only after every player has had a turn: no knock in the first round of turns",
+    "knock_too_low": "knocking needs a hand worth at least {need}; yours is {value}",
+}
 
 
-def pretty_cards(message: str) -> str:
-    """A message with cards in notation (``4h``, ``Td``) written with suit symbols (``4♥``, ``10♦``).
-
-    >>> pretty_cards("R4.2: cannot discard the card just taken from the discard pile (4h)")
-    'R4.2: cannot discard the card just taken from the discard pile (4♥)'
-    """
-    return _CARD_NOTATION.sub(lambda m: Card.parse(m.group(0)).pretty, message)
-
-
-_SEAT = re.compile(r"\bseat (\d+)('s)?( has| is| was)?")
-_YOU_VERBS = {" has": " have", " is": " are", " was": " were"}
-
-
-def name_seats(message: str, names: Sequence[str], viewer: int = 0) -> str:
-    """A message with seat numbers (``seat 1``) replaced by the players' short names (``Ada``);
-    the viewer called "you" reads as ``you`` / ``your``, with the verb that follows agreeing.
-    Numbers that name no seat are left alone."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        possessive, verb = match.group(2) or "", match.group(3) or ""
-        if seat >= len(names):
-            return match.group(0)
-        who = short_name(names[seat])
-        if seat == viewer and who.lower() == "you":
-            if possessive:  # "seat 0's turn": your turn; "not seat 0's": not yours
-                return "your" if re.match(r" \w", match.string[match.end() :]) else "yours"
-            return "you" + _YOU_VERBS.get(verb, verb)
-        return who + possessive + verb
-
-    return _SEAT.sub(name, message)
+def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 0) -> str:
+    """A refused move in words for the person in seat ``viewer``, from the refusal's data (its
+    code, cards and seats), the rule id first: ``R4.2: you cannot discard 9♥, just taken …``."""
+    seats = error.seats
+    who = short_name(names[seats[0]]) if seats and seats[0] < len(names) else ""
+    if seats and seats[0] == viewer and who.lower() == "you":
+        who = "you"
+    words = _REFUSALS[error.code].format(
+        to_move=who,
+        knocker=who,
+        card=error.cards[0].pretty if error.cards else "",
+        action=error.action if error.action is not None else "",
+        need=format_value(error.values[0]) if error.values else "",
+        value=format_value(error.values[1]) if len(error.values) > 1 else "",
+    )
+    return f"{error.rule}: {words}"
 
 
 HINT_TOP = 5
@@ -227,21 +237,31 @@ class Narrator:
     def _is_you(self, seat: int) -> bool:
         return self.who(seat) == "You"
 
-    def _seats_in(self, reason: str) -> str:
-        text = name_seats(reason, self.names, self.viewer)
-        if " dealt " in text:  # R5.2, R5.5: "seat 2 dealt 31"
-            text = text.replace(" dealt ", " got ") + " in the deal"
-        return text
+    def why(self, loss: Loss, result: RoundResult) -> str:
+        """Why ``loss`` was charged, in a player's words: ``Ada showed 31``, ``lowest hand``."""
+        named = self.names_of(loss.seats, start=False) if loss.seats else ""
+        shown = result.values[loss.seats[0]] if loss.seats else None
+        what = "three aces (33)" if shown == 33 else "31"
+        knocked = "threw down" if result.end == "throw_down" else "knocked"
+        return {
+            "blitz": f"{named} showed {what}",
+            "blitz_after_knock": f"{named} showed {what} after the knock",
+            "dealt_blitz": f"{named} got {what} in the deal",
+            "dealt_blitz_beaten": f"{named} got {what} in the deal",
+            "lowest": "lowest hand",
+            "knocker_alone_lowest": f"{knocked} and alone had the lowest hand",
+            "lowest_knocker_saved": f"lowest hand; {named} ({knocked}) tied and is saved",
+            "knocker_among_lowest": f"{knocked} and was among the lowest hands",
+            "knocker_not_highest": f"{knocked} without the highest hand",
+            "lowest_all_passed": "lowest hand after everyone passed",
+            "lowest_turn_limit": "lowest hand at the turn limit",
+            "lowest_stock_out": "lowest hand when the stock ran out",
+        }[loss.kind]
 
-    def describe(self, event: Event, *, widow: Sequence[Card] | None = None) -> list[Text]:
-        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``).
-
-        ``widow`` is the face-up widow after an action that laid cards face up without the event
-        naming them (see :attr:`thirtyone.tui.session.Shown.widow`): the opener's pass or knock
-        that turned the widow up, or the hand laid down by a whole-hand exchange.
-        """
+    def describe(self, event: Event) -> list[Text]:
+        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
         if isinstance(event, Acted):
-            return self.acted(event, widow)
+            return self.acted(event)
         if isinstance(event, RoundStarted):
             line = Text(f"Round {event.round}: {self.who(event.dealer)} dealt.", style="bold cyan")
             if event.upcard is not None:
@@ -263,9 +283,10 @@ class Narrator:
             return [Text(f"{self.who(event.winner)} {verb} the game!", style="bold green")]
         return []  # pragma: no cover - every event kind is handled above
 
-    def acted(self, event: Acted, widow: Sequence[Card] | None = None) -> list[Text]:
+    def acted(self, event: Acted) -> list[Text]:
         """One action in words: ``Bea drew from the stock``, ``Bea took 9♥ from the discard pile``;
-        with ``widow`` (see :meth:`describe`) a second line or a clause says what lies face up."""
+        the cards it turned face up (``event.revealed``) in a clause or a second line."""
+        widow = event.revealed
         line = self._acted(event, widow)
         action = event.action
         if widow and isinstance(action, (Pass, Knock)):  # R7.2: the opener's pass or knock
@@ -273,7 +294,7 @@ class Narrator:
             return [line, turned]
         return [line]
 
-    def _acted(self, event: Acted, widow: Sequence[Card] | None) -> Text:
+    def _acted(self, event: Acted, widow: Sequence[Card]) -> Text:
         who = self.who(event.seat)
         action = event.action
         got = event.received
@@ -361,10 +382,12 @@ class Narrator:
         for loss in result.losses:
             last = self.remaining[loss.seat] == 1
             kind = ("out" if loss.seat in result.eliminated else "saved") if last else "lost"
-            groups.setdefault((kind, 0 if last else loss.lives, loss.rule, loss.reason), []).append(loss.seat)
+            groups.setdefault((kind, 0 if last else loss.lives, loss.rule, self.why(loss, result)), []).append(
+                loss.seat
+            )
         said_out: set[int] = set()
         for (kind, lives, rule, reason), seats in groups.items():
-            why = f"{self._seats_in(reason)} ({rule})."
+            why = f"{reason} ({rule})."
             who, be = self.names_of(seats), self._be(seats)
             if kind == "lost":
                 lost = "1 life" if lives == 1 else f"{lives} lives"
@@ -411,9 +434,10 @@ class Narrator:
         self.remaining = list(result.remaining)
         return lines
 
-    def names_of(self, seats: Sequence[int]) -> str:
-        """Seats' short names as a list: ``You``, ``Ada and Bea``, ``You, Ada and Bea``."""
-        names = [self.who(seat, start=i == 0) for i, seat in enumerate(seats)]
+    def names_of(self, seats: Sequence[int], *, start: bool = True) -> str:
+        """Seats' short names as a list: ``You``, ``Ada and Bea``, ``You, Ada and Bea`` (``you``
+        when not at the ``start`` of a sentence)."""
+        names = [self.who(seat, start=start and i == 0) for i, seat in enumerate(seats)]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
     def _be(self, seats: Sequence[int]) -> str:

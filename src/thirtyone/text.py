@@ -1,0 +1,165 @@
+"""The library's own English: the one place that turns the core's data into sentences.
+
+Losses (:func:`loss_reason`), round ends (:func:`describe_end`) and refusals (:func:`refusal`)
+are data first — a :class:`~thirtyone.settlement.Loss` has a kind, an
+:class:`~thirtyone.errors.IllegalActionError` a code — and these functions write them for
+library users and game records, naming seats as ``seat 2``. The faces (terminal, browser) never
+read these sentences: they put the same data in their own words and languages.
+
+>>> from thirtyone.settlement import Loss
+>>> from thirtyone.events import RoundResult
+>>> result = RoundResult(3, 0, "knock", 2, (), (None,) * 3, (None,) * 3, (), (3, 3, 3), (), False, 9)
+>>> loss_reason(Loss(2, 2, "knocker_alone_lowest"), result)
+'knocker alone lowest (knock_penalty=scat)'
+>>> describe_end(result)
+'knock by seat 2'
+>>> str(refusal("second_knock", seat=1, seats=(2,)))
+'R6.1: seat 2 has already knocked; only one knock per round'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from thirtyone.actions import Action
+from thirtyone.cards import Card, format_cards
+from thirtyone.errors import REFUSAL_RULES, IllegalActionError, RefusalCode
+from thirtyone.events import RoundResult
+from thirtyone.scoring import HandValue, format_value
+from thirtyone.settlement import Loss, LossKind
+
+__all__ = ["seat_name", "loss_reason", "describe_end", "refusal", "refusal_words", "LOSS_WORDS", "REFUSAL_WORDS"]
+
+
+def seat_name(seat: int) -> str:
+    """How the library names a seat: ``seat 2``."""
+    return f"seat {seat}"
+
+
+LOSS_WORDS: Mapping[LossKind, str] = {
+    "blitz": "{seats} showed {shown}",
+    "blitz_after_knock": "{seats} showed {shown}",
+    "dealt_blitz": "{seats} {was} dealt {shown}",
+    "dealt_blitz_beaten": "{seats} {was} dealt {shown}",
+    "lowest": "lowest hand",
+    "knocker_alone_lowest": "knocker alone lowest (knock_penalty=scat)",
+    "lowest_knocker_saved": "lowest hand; the knocker tied and is saved",
+    "knocker_among_lowest": "knocker among the lowest (knock_penalty=widow)",
+    "knocker_not_highest": "knocker without the highest hand (knock_penalty=namu_risky)",
+    "lowest_all_passed": "lowest hand (everyone passed, R7.3)",
+    "lowest_turn_limit": "lowest hand (the turn limit, R6.7)",
+    "lowest_stock_out": "lowest hand (the stock ran out, R4.3)",
+}
+"""The English of each loss kind (placeholders ``{seats}``, ``{was}``, ``{shown}``)."""
+
+
+def _shown(value: HandValue | None) -> str:
+    return "three aces (33)" if value == 33 else "31" if value is None else format_value(value)
+
+
+def loss_reason(loss: Loss, result: RoundResult, name: Callable[[int], str] = seat_name) -> str:
+    """Why ``loss`` was charged in ``result``, in English: ``"seat 2 showed 31"``, ``"lowest hand"``."""
+    shown = result.values[loss.seats[0]] if loss.seats and loss.seats[0] < len(result.values) else None
+    return LOSS_WORDS[loss.kind].format(
+        seats=", ".join(name(seat) for seat in loss.seats),
+        was="was" if len(loss.seats) == 1 else "were",
+        shown=_shown(shown),
+    )
+
+
+def describe_end(result: RoundResult, name: Callable[[int], str] = seat_name) -> str:
+    """How a round ended, in words: ``"knock by seat 2"``, ``"blitz by seat 0"``, ``"all passed"``."""
+    end = result.end
+    if end in ("blitz", "dealt_blitz"):
+        who = ", ".join(name(seat) for seat in result.blitz)
+        return f"{'31 on the deal' if end == 'dealt_blitz' else 'blitz'} by {who}"
+    if end in ("knock", "throw_down") and result.knocker is not None:
+        return f"{end.replace('_', ' ')} by {name(result.knocker)}"
+    return {"all_pass": "all passed", "stock_exhausted": "stock exhausted", "max_turns": "turn limit"}.get(end, end)
+
+
+REFUSAL_WORDS: Mapping[RefusalCode, str] = {
+    "game_over": "the game is over; start a new game",
+    "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
+    "not_blind_phase": "{action} belongs to the blind phase before anyone plays ({legal})",
+    "must_look": "{seat} has not looked yet: look at your cards or throw down",
+    "not_dealer_choice": "{action} is the Schwimmen dealer's choice after the deal ({legal})",
+    "must_choose_hand": "the dealer first keeps the first hand (keep) or takes the second unseen (take widow)",
+    "must_discard": "you hold four cards; discard one to end your turn ({legal})",
+    "discard_not_in_hand": "{card} is not in your hand ({among}); discard one of your cards",
+    "discard_taken_card": "cannot discard the card just taken from the discard pile ({card}); discard another",
+    "draw_first": "draw a card before you discard ({legal})",
+    "draw_or_knock": "in draw mode a turn is to draw or to knock ({legal})",
+    "pile_empty": "the discard pile is empty; draw from the stock",
+    "stock_empty": "the stock is empty and the discard pile has no cards to reshuffle; draw from the pile",
+    "widow_turn": "in widow mode a turn is to exchange, pass or knock ({legal})",
+    "widow_face_down": "the widow is face down; take all of it (exchange all), pass or knock",
+    "exchange_two_needs_any": "exchange one card or all three (exchange=one_or_all); two needs exchange=any",
+    "exchange_not_in_hand": "{card} is not in your hand ({among})",
+    "exchange_not_in_widow": "{card} is not in the widow ({among})",
+    "second_knock": "{knocker} has already knocked; only one knock per round",
+    "knock_too_early": "knocking is allowed only after every player has had a turn (knock_from_round=2)",
+    "knock_too_low": "knocking needs a hand worth at least {need} (yours is {value})",
+}
+"""The English of each refusal code, after its rule id (placeholders: ``{seat}``, ``{to_move}``,
+``{knocker}``, ``{card}``, ``{among}``, ``{action}``, ``{need}``, ``{value}``, ``{legal}``)."""
+
+
+def refusal_words(error: IllegalActionError, name: Callable[[int], str] = seat_name) -> str:
+    """A refusal's message, its rule id first, with seats named by ``name``:
+    ``refusal_words(error, names.__getitem__)`` → ``"R6.1: Ann has already knocked; …"``."""
+    return _words(
+        error.code, error.seat, error.action, error.cards, error.among, error.seats, error.values, error.legal, name
+    )
+
+
+def _words(
+    code: RefusalCode,
+    seat: int | None,
+    action: Action | None,
+    cards: Sequence[Card],
+    among: Sequence[Card],
+    seats: Sequence[int],
+    values: Sequence[HandValue],
+    legal: Sequence[Action],
+    name: Callable[[int], str],
+) -> str:
+    words = REFUSAL_WORDS[code].format(
+        seat=name(seat) if seat is not None else "",
+        to_move=name(seats[0]) if seats else "",
+        knocker=name(seats[0]) if seats else "",
+        card=cards[0] if cards else "",
+        among=format_cards(among),
+        action=action if action is not None else "",
+        need=format_value(values[0]) if values else "",
+        value=format_value(values[1]) if len(values) > 1 else "",
+        legal="legal now: " + ", ".join(map(str, legal)),
+    )
+    return f"{REFUSAL_RULES[code]}: {words}"
+
+
+def refusal(
+    code: RefusalCode,
+    *,
+    seat: int | None = None,
+    action: Action | None = None,
+    cards: tuple[Card, ...] = (),
+    among: tuple[Card, ...] = (),
+    seats: tuple[int, ...] = (),
+    values: tuple[HandValue, ...] = (),
+    legal: Sequence[Action] = (),
+) -> IllegalActionError:
+    """The :class:`~thirtyone.errors.IllegalActionError` for ``code`` with its data (see there),
+    its message the rule id and the English of :data:`REFUSAL_WORDS`: ``R4.2: cannot discard …``."""
+    legal = tuple(legal)
+    return IllegalActionError(
+        _words(code, seat, action, cards, among, seats, values, legal, seat_name),
+        code=code,
+        seat=seat,
+        action=action,
+        cards=cards,
+        among=among,
+        seats=seats,
+        values=values,
+        legal=legal,
+    )
