@@ -4,6 +4,7 @@ Prints:
 - random legal play through the public API (``legal_actions`` + ``apply``), 4 players, ``scat``,
   in rounds/s and actions/s (target: at least 5,000 rounds/s on one core);
 - the same for each preset, and with a ``view()`` of the mover before each action (what a bot pays);
+- ``copy()`` of games in the middle of a round, copies/s (what a search pays per world);
 - ``hand_value`` evaluations/s (target: at least 1,000,000);
 - whole games/s of four ``basic`` bots.
 
@@ -40,6 +41,25 @@ def random_play(rules: Rules, players: int, seconds: float, with_view: bool = Fa
         rounds += game.round
     elapsed = time.perf_counter() - start
     return rounds / elapsed, actions / elapsed
+
+
+def copies(seconds: float) -> float:
+    """``Game.copy()`` calls per second, of 4-player scat games a dozen actions into a round."""
+    rng = random.Random(2)
+    games = []
+    for seed in range(20):
+        game = Game(Rules(), 4, seed=seed)
+        for _ in range(12):
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        games.append(game)
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for game in games:
+            game.copy()
+        calls += len(games)
+    return calls / (time.perf_counter() - start)
 
 
 def hand_values(seconds: float) -> float:
@@ -81,6 +101,7 @@ def main() -> None:
         print(f"{label:<41}{rounds:10,.0f} rounds/s {actions:12,.0f} actions/s")
     rounds, actions = random_play(Rules(), 4, seconds, with_view=True)
     print(f"random play + view() per action, scat:   {rounds:10,.0f} rounds/s {actions:12,.0f} actions/s")
+    print(f"copy() in mid-round, scat, 4 players:     {copies(seconds):10,.0f} copies/s")
     evals = hand_values(seconds)
     print(
         f"hand_value:                              {evals:10,.0f} evaluations/s"

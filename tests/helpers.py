@@ -1,4 +1,5 @@
-"""Building exact deals for rule tests.
+"""Building exact deals for rule tests (the core's helpers: they import the core only, so the
+core's tests run with nothing but pytest and hypothesis installed).
 
 ``deck_order`` turns "seat 1 holds As Kd Td, the upcard is 9h, the stock starts 2c 3c" into the
 full deck order the engine deals from (top card first, one card at a time clockwise from the
@@ -13,11 +14,8 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 
-import pytest
-
 from thirtyone import Card, Game, Rules, full_deck, parse_cards
 from thirtyone.chance import SeededChance
-from thirtyone.cli import main
 
 
 def deck_order(
@@ -152,16 +150,3 @@ def snapshot(game: Game) -> tuple[object, ...]:
         tuple(game.view(seat) for seat in range(game.players)),
         tuple(game.view(seat).history for seat in range(game.players)),
     )
-
-
-def cli_error_line(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
-    """Run the CLI with ``args``, check that it fails as the CLI must (exit 2, nothing on stdout,
-    one ``thirtyone: error:`` line, no traceback) and return that line."""
-    assert main(args) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().split("\n")
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith("thirtyone: error: ")
-    assert "Traceback" not in captured.err
-    return lines[0]

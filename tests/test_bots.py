@@ -15,6 +15,7 @@ from thirtyone import (
     Look,
     Pass,
     Phase,
+    RoundEnded,
     Rules,
     TakeWidow,
     parse_cards,
@@ -29,6 +30,12 @@ def basic_choice(game, seat=None):
     seat = game.current_seat if seat is None else seat
     view = game.view(seat)
     return make_bot("basic", 0).choose(view, view.legal_actions)
+
+
+@pytest.mark.parametrize("bad", [None, 3])
+def test_make_bot_refuses_non_text(bad):
+    with pytest.raises(UnknownBotError):
+        make_bot(bad)
 
 
 def test_make_bot_and_unknown_names():
@@ -182,3 +189,38 @@ def test_simulate_totals_add_up_and_repeat():
     assert simulate(Rules.preset("namu"), ["basic", "random", "basic"], games=20, seed=3).to_dict() == stats.to_dict()
     by_bot = stats.by_bot()
     assert by_bot["basic"].wins + by_bot["random"].wins == 20
+
+
+# ---------------------------------------------------------------------------- R9: bots swapping forever
+
+WIDOW = Rules.preset("widow")
+SCHWIMMEN = Rules.preset("schwimmen")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        WIDOW,
+        WIDOW.replace(all_pass="new_widow", exchange="any"),
+        WIDOW.replace(knock_from_round=2, min_knock_value=25),
+        SCHWIMMEN,
+    ],
+    ids=["widow", "new_widow_any", "late_knock", "schwimmen"],
+)
+def test_r9_bots_do_not_swap_the_same_cards_forever(rules):
+    rounds = 0
+    longest = 0
+    at_limit = 0
+    for seed in range(40):
+        players = 2 + seed % 5
+        bots = [make_bot("basic", 1000 * seed + seat) for seat in range(players)]
+        game = play_game(rules, bots, seed=seed)
+        assert game.is_over
+        for event in game.events:
+            if isinstance(event, RoundEnded):
+                rounds += 1
+                longest = max(longest, event.result.turns)
+                at_limit += event.result.end == "max_turns"
+    assert rounds > 100
+    assert at_limit == 0
+    assert longest <= rules.max_turns // 2

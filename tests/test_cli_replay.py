@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli_error_line
+from cli_helpers import cli_error_line
 from thirtyone import Game, Rules
 from thirtyone.cli import main
 from thirtyone.record import GameRecord

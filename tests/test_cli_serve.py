@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from helpers import cli_error_line
+from cli_helpers import cli_error_line
 from thirtyone.cli import main
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli_error_line
+from cli_helpers import cli_error_line
 from test_server_support import committed_game, committed_record
 from thirtyone import Rules
 from thirtyone.cli import main

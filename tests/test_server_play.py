@@ -4,6 +4,7 @@ actions and bad messages get an error naming the rule, to that client only, and 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -33,6 +34,7 @@ from test_server_support import (
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
 from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.server import runner as runner_module
 from thirtyone.server.runner import TIMER_FOLLOW_UP
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
@@ -395,13 +397,24 @@ def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
 # ---------------------------------------------------------------------------------------------- bots and the timer
 
 
-def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> None:
+class FixedClock:
+    """The runner's wall clock (``time.time``, for the turn deadlines it publishes) stopped at NOW."""
+
+    NOW = 1_700_000_000.0
+
+    @staticmethod
+    def time() -> float:
+        return FixedClock.NOW
+
+
+def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner_module, "time", FixedClock)
     with two_at_a_table(db, turn_timer=0.3) as (code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state
         assert state is not None
         assert state["table"]["turn_timer"] == 0.3
-        assert state["table"]["turn_deadline"] > time.time() - 1
+        assert state["table"]["turn_deadline"] == FixedClock.NOW + 0.3
         mover = ann if state["view"]["current_seat"] == 0 else ben
         mover.act("draw pile")
         assert mover.until("ack")["seq"] == 1
@@ -419,7 +432,10 @@ def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path) -> 
         assert timed["last"] == {"seq": 2, "seat": mover.seat, "source": "timer"}  # the page can say so
 
 
-def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path) -> None:
+def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner_module, "time", FixedClock)
     with two_at_a_table(db, turn_timer=1.5) as (_code, ann, _, _ann_token):
         ann.until("table")
         for _ in range(10):  # nobody acts: the timer plays; find a turn where it drew (a knock is a whole turn)
@@ -428,8 +444,7 @@ def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path
                 break
         assert drawn["last"]["source"] == "timer"
         assert drawn["view"]["phase"] == "discard"
-        left = drawn["table"]["turn_deadline"] - time.time()
-        assert left <= TIMER_FOLLOW_UP + 0.2  # not another 1.5 s: the discard follows at once
+        assert drawn["table"]["turn_deadline"] == FixedClock.NOW + TIMER_FOLLOW_UP  # not another 1.5 s
         discarded = ann.until("state", timeout=5)
         assert discarded["seq"] == drawn["seq"] + 1
         assert discarded["last"] == {
@@ -439,7 +454,16 @@ def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(db: Path
         }
 
 
-def test_bots_are_paced(db: Path) -> None:
+def test_bots_are_paced(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's turn waits out ``bot_delay`` (what it asks to sleep, not how long a run took)."""
+    asked: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float, *args: Any) -> Any:
+        asked.append(seconds)
+        return await real_sleep(seconds, *args)
+
+    monkeypatch.setattr(runner_module.asyncio, "sleep", sleep)
     with TestClient(make_app(db, bot_delay=0.3)) as client, ExitStack() as stack:
         created = create(client, ["human", "easy"], name="Ann")
         ann = connect(client, stack, created["code"], created["token"], 0)
@@ -449,14 +473,14 @@ def test_bots_are_paced(db: Path) -> None:
             seq = state["seq"]
             if state["view"]["phase"] == "over":
                 break
+            mark = len(asked)
             ann.act(basic_choice(state))
             ann.until("ack")
-            started = time.monotonic()
             nxt = ann.until("state")
             if nxt["view"]["current_seat"] == 1 and nxt["view"]["phase"] == "turn":
                 bot_state = ann.until("state")
-                assert time.monotonic() - started >= 0.25
                 assert bot_state["view"]["history"][-1]["seat"] == 1
+                assert any(0.2 < seconds <= 0.3 for seconds in asked[mark:]), asked  # the rest of the 0.3 s
 
 
 def test_a_round_end_carries_the_rounds_history_with_its_last_move(played: Played) -> None:

@@ -73,11 +73,6 @@ export function prettyCards(cards) {
   return (cards || []).map(pretty).join(" ");
 }
 
-/** Card texts inside any text ("discard Td" -> "discard 10♦"). */
-export function prettyText(text) {
-  return String(text).replace(/\b([2-9TJQKA][cdhs])\b/g, (card) => pretty(card));
-}
-
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
@@ -155,13 +150,18 @@ export function actionWords(notation, view) {
     case "throw":
       return "Throw down unseen";
     default:
-      return prettyText(notation);
+      return notation;
   }
 }
 
 /** Someone's action in words, third person: "Ben drew from the stock". `received` is the card
- * they got when the viewer may know it. */
-export function actedWords(who, notation, received) {
+ * they got when the viewer may know it; `revealed` the cards the action turned face up (R7.2, R7.6). */
+export function actedWords(who, notation, received, revealed) {
+  const words = baseActedWords(who, notation, received);
+  return revealed && revealed.length ? `${words}; face up now: ${prettyCards(revealed)}` : words;
+}
+
+function baseActedWords(who, notation, received) {
   const words = notation.trim().split(/\s+/);
   switch (words[0]) {
     case "draw":
@@ -187,7 +187,7 @@ export function actedWords(who, notation, received) {
     case "throw":
       return `${who} threw down unseen`;
     default:
-      return `${who}: ${prettyText(notation)}`;
+      return `${who}: ${notation}`;
   }
 }
 
@@ -206,6 +206,60 @@ function endWords(result) {
   }
 }
 
+/** Why a seat lost lives, from the loss's kind and the seats it names (thirtyone.settlement.LossKind). */
+export function lossWords(loss, result, names) {
+  const who = (loss.seats || []).map((seat) => names[seat]).join(" and ");
+  const shown = loss.seats && loss.seats.length && result.values[loss.seats[0]] === 33 ? "three aces (33)" : "31";
+  const knocked = result.end === "throw_down" ? "threw down" : "knocked";
+  switch (loss.kind) {
+    case "blitz": return `${who} showed ${shown}`;
+    case "blitz_after_knock": return `${who} showed ${shown} after the knock`;
+    case "dealt_blitz":
+    case "dealt_blitz_beaten": return `${who} got ${shown} in the deal`;
+    case "lowest": return "lowest hand";
+    case "knocker_alone_lowest": return `${knocked} and alone had the lowest hand`;
+    case "lowest_knocker_saved": return `lowest hand; ${who} (${knocked}) tied and is saved`;
+    case "knocker_among_lowest": return `${knocked} and was among the lowest hands`;
+    case "knocker_not_highest": return `${knocked} without the highest hand`;
+    case "lowest_all_passed": return "lowest hand after everyone passed";
+    case "lowest_turn_limit": return "lowest hand at the turn limit";
+    case "lowest_stock_out": return "lowest hand when the stock ran out";
+    default: return loss.kind;
+  }
+}
+
+/** A move the rules refused, in words, from the refusal's data (its code, cards and seats; see
+ * thirtyone.errors.RefusalCode), with the rule id first: "R4.2: you cannot discard 9♥, …". */
+export function refusalWords(refusal, names) {
+  const other = refusal.seats && refusal.seats.length ? names[refusal.seats[0]] : "";
+  const card = refusal.cards && refusal.cards.length ? pretty(refusal.cards[0]) : "";
+  const values = refusal.values || [];
+  const words = {
+    game_over: "the game is over",
+    not_your_turn: `it is ${other}'s turn`,
+    not_blind_phase: "that belongs to the blind phase, before anyone plays",
+    must_look: "look at your cards or throw down first",
+    not_dealer_choice: "that is the dealer's choice after the deal",
+    must_choose_hand: "the dealer first keeps this hand or takes the other one unseen",
+    must_discard: "you hold four cards: discard one to end your turn",
+    discard_not_in_hand: `${card} is not in your hand`,
+    discard_taken_card: `you cannot discard ${card}, just taken from the discard pile; discard another`,
+    draw_first: "draw a card before you discard",
+    draw_or_knock: "draw a card or knock",
+    pile_empty: "the discard pile is empty: draw from the stock",
+    stock_empty: "the stock is empty and there is nothing to reshuffle: take the pile's card",
+    widow_turn: "exchange with the widow, pass or knock",
+    widow_face_down: "the widow is face down: take all of it, pass or knock",
+    exchange_two_needs_any: "exchange one card or all three",
+    exchange_not_in_hand: `${card} is not in your hand`,
+    exchange_not_in_widow: `${card} is not in the widow`,
+    second_knock: `${other} has already knocked; only one knock per round`,
+    knock_too_early: "you may knock only after every player has had a turn",
+    knock_too_low: `knocking needs a hand worth at least ${points(values[0])}; yours is ${points(values[1])}`,
+  }[refusal.code] || refusal.code;
+  return `${refusal.rule}: ${words}`;
+}
+
 /** A round's result as a list: who lost lives and why (rule ids), then each hand as shown (a seat
  * out before the round: "out"; a hand the table did not see after a 31: "not shown", R5.1). */
 export function resultView(result, names) {
@@ -221,9 +275,8 @@ export function resultView(result, names) {
     + (result.blitz.length ? ` Blitz: ${result.blitz.map((s) => names[s]).join(", ")}.` : ""))];
   const losses = h("ul", { class: "losses" });
   for (const loss of result.losses) {
-    const reason = loss.reason.replace(/\bseat (\d+)\b/g, (text, seat) => names[Number(seat)] ?? text);
     const verb = names[loss.seat] === "You" ? "lose" : "loses";
-    losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${reason} (${loss.rule})`));
+    losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${lossWords(loss, result, names)} (${loss.rule})`));
   }
   if (!result.losses.length) losses.append(h("li", {}, "Nobody loses a life."));
   lines.push(losses, list);

@@ -3,7 +3,7 @@
 // state lists as legal (view.legal_actions), with the state's seq.
 import {
   actedWords, actionWords, api, cardName, cardView, checkDeal, drawMiddle, h, livesText, points, pretty, prettyCards,
-  prettyText, resultView, showAlert,
+  refusalWords, resultView, showAlert,
 } from "./common.js";
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
@@ -47,6 +47,18 @@ function names() {
   return table ? table.seats.map((s) => name(s.seat)) : [];
 }
 
+/** The expert's hint from its moves (notation and value in lives): "Hint: Take 9♥ from the pile +0.21 · …". */
+function hintWords(moves) {
+  if (!Array.isArray(moves) || !moves.length) return "";
+  const shown = moves.slice(0, 5).map((move) => actionWords(move.action, view)
+    + (move.value === null ? "" : ` ${move.value < 0 ? "−" : "+"}${Math.abs(move.value).toFixed(2)}`));
+  const more = moves.length > 5 ? ` · ${moves.length - 5} more` : "";
+  const legend = moves[0].value === null
+    ? (moves.length === 1 ? " (the only move)" : "")
+    : " (value = lives the others lose minus lives you lose this round, on average)";
+  return `Hint: ${shown.join(" · ")}${more}${legend}`;
+}
+
 /** Say lines in the live region (together) and log each, oldest first (the log shows the newest on top). */
 function announce(...lines) {
   if (!lines.length) return;
@@ -69,7 +81,7 @@ function eventWords(event) {
       return `Round ${event.round} is dealt; ${name(event.dealer)} ${event.dealer === mySeat ? "deal" : "deals"}`
         + (event.upcard ? `; ${prettyCards([event.upcard])} is face up on the pile` : "");
     case "acted":
-      return actedWords(name(event.seat), event.action, event.received);
+      return actedWords(name(event.seat), event.action, event.received, event.revealed);
     case "reshuffled":
       return `The discard pile was shuffled into a new stock of ${event.stock_size} cards (R4.3)`;
     case "new_widow":
@@ -211,11 +223,11 @@ function receive(message) {
       if (!staleAlert) showAlert("");
       break;
     case "hint":
-      if (message.seq === seq) $("hint-text").textContent = prettyText(message.text);
+      if (message.seq === seq) $("hint-text").textContent = hintWords(message.moves);
       break;
     case "error":
       sentFor = null; // refused: the player may try another move
-      showAlert(prettyText(message.message));
+      showAlert(message.refusal ? refusalWords(message.refusal, names()) : message.message);
       $("hint-text").textContent = "";
       break;
     default:

@@ -379,3 +379,16 @@ def test_r5_2_a_long_run_of_dealt_31s_deals_again_without_exhausting_the_stack()
     game = Game(Rules(), 2, chance=TiedBlitzes())
     assert game.round > 3000
     assert all(log.result.end == "dealt_blitz" and not log.result.losses for log in game.round_logs[:3000])
+
+
+def test_r5_2_decision_the_schwimmen_dealers_second_hand_is_no_dealt_blitz():
+    """[decision] The dealer's second hand is not a player's hand: a 31 in it is no blitz on the
+    deal, and counts (R5.4, R5.1) only once the dealer takes it."""
+    game = scripted_game(SCHWIMMEN, 3, 0, {1: "Jc 9h 8s", 2: "Qd 8d 7d", 0: "7s 8h 9c"}, widow="Ac Kc Tc")
+    assert game.round == 1
+    assert game.phase is Phase.DEALER_CHOICE
+    game.apply("take widow")
+    result = game.round_logs[0].result
+    assert result is not None
+    assert (result.end, result.blitz) == ("blitz", (0,))
+    assert [(loss.seat, loss.kind, loss.rule) for loss in result.losses] == [(1, "blitz", "R5.1"), (2, "blitz", "R5.1")]

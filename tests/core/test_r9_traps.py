@@ -32,8 +32,6 @@ from thirtyone import (
     hand_value,
     parse_cards,
 )
-from thirtyone.bots import make_bot
-from thirtyone.bots.runner import play_game
 from thirtyone.chance import SeededChance
 from thirtyone.scoring import half_points
 from thirtyone.views import Phase, PlayerView
@@ -433,38 +431,6 @@ def test_r9_last_two_players_eliminated_together_with_grace():
     assert game.on_grace(0)
     assert game.on_grace(1)
     assert game.round == 3
-
-
-# ---------------------------------------------------------------------------- bots swapping forever
-
-
-@pytest.mark.parametrize(
-    "rules",
-    [
-        WIDOW,
-        WIDOW.replace(all_pass="new_widow", exchange="any"),
-        WIDOW.replace(knock_from_round=2, min_knock_value=25),
-        SCHWIMMEN,
-    ],
-    ids=["widow", "new_widow_any", "late_knock", "schwimmen"],
-)
-def test_r9_bots_do_not_swap_the_same_cards_forever(rules):
-    rounds = 0
-    longest = 0
-    at_limit = 0
-    for seed in range(40):
-        players = 2 + seed % 5
-        bots = [make_bot("basic", 1000 * seed + seat) for seat in range(players)]
-        game = play_game(rules, bots, seed=seed)
-        assert game.is_over
-        for event in game.events:
-            if isinstance(event, RoundEnded):
-                rounds += 1
-                longest = max(longest, event.result.turns)
-                at_limit += event.result.end == "max_turns"
-    assert rounds > 100
-    assert at_limit == 0
-    assert longest <= rules.max_turns // 2
 
 
 # ---------------------------------------------------------------------------- hidden cards in views

@@ -422,3 +422,32 @@ def test_r4_4_view_holds_no_card_another_player_drew_from_the_stock():
         view = game.view(viewer)
         assert c("Qs") not in _reachable_cards(view), f"seat {viewer}'s view holds seat 0's hidden Qs"
         assert c("Qs") not in _reachable_cards(view.history)
+
+
+def test_r4_3_decision_a_knock_still_waiting_when_the_stock_runs_out_is_void():
+    """[decision] With stock_exhausted=showdown the round ends when the turn that took the last
+    stock card is over, scored as if nobody knocked: the knocker, alone lowest, loses one life
+    (not two, knock_penalty=scat), and the seat still owed a last turn gets none."""
+    from thirtyone import Position, full_deck, parse_cards
+
+    rules = SCAT.replace(stock_exhausted="showdown")
+    hands = ("9s 8d 2h", "Ah Kh 2c", "As Ks 3d")
+    held = parse_cards(" ".join(hands) + " 4c")
+    position = Position(
+        rules=rules,
+        dealer=2,
+        to_move=1,
+        phase=Phase.TURN,
+        hands=tuple(parse_cards(hand) for hand in hands),
+        stock=parse_cards("4c"),
+        discard_pile=tuple(card for card in full_deck() if card not in held),
+        knocker=0,
+    )
+    game = Game.from_position(position, seed=1)
+    game.apply("draw stock")  # the last stock card: seat 2's last turn never comes
+    game.apply("discard 4c")
+    result = game.round_logs[0].result
+    assert result is not None
+    assert (result.end, result.knocker) == ("stock_exhausted", None)
+    assert [(loss.seat, loss.lives, loss.kind) for loss in result.losses] == [(0, 1, "lowest_stock_out")]
+    assert [seat for seat, _ in game.round_logs[0].actions] == [1, 1]

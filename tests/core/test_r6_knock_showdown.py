@@ -654,3 +654,16 @@ def test_r6_7_max_turns_in_widow_mode():
     assert result.values[2] == 15
     assert result.values[0] == 22
     assert losses(game) == [(1, 1, "R6.5")]
+
+
+def test_r6_3_decision_the_schwimmen_dealers_choice_is_not_a_turn():
+    """[decision] Keep-or-take is not a turn: after it no turn is counted, and a knock is first
+    allowed once each of the three players has had a turn."""
+    game = scripted_game(SCHWIMMEN, 3, 0, {1: "Jc 9h 8s", 2: "Qd 8d 7d", 0: "As Ks 7h"}, widow="Tc 9c 8c")
+    game.apply(Keep())
+    assert game.turn == 0
+    for _ in range(3):
+        assert Knock() not in game.legal_actions()
+        game.apply(Pass())
+    assert game.turn == 3
+    assert Knock() in game.legal_actions()

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import pickle
 import random
-import subprocess
-import sys
 
 import pytest
 
 from thirtyone import (
     ActionError,
+    ArgumentError,
     CardError,
     Game,
+    IllegalActionError,
+    PositionError,
     Rules,
     RulesError,
     SeatError,
@@ -22,7 +23,6 @@ from thirtyone import (
     parse_action,
     parse_cards,
 )
-from thirtyone.bots import UnknownBotError, make_bot
 
 
 @pytest.mark.parametrize("text", [None, 5, ["As"], b"As"])
@@ -79,15 +79,13 @@ def test_apply_for_a_seat_not_in_the_game():
 
 
 @pytest.mark.parametrize("bad", [None, 3])
-def test_parse_action_and_make_bot_refuse_non_text(bad):
+def test_parse_action_refuses_non_text(bad):
     with pytest.raises(ActionError, match="an action is an Action or its text"):
         parse_action(bad)
-    with pytest.raises(UnknownBotError):
-        make_bot(bad)
 
 
 def test_every_library_error_is_a_value_error():
-    for error in (ActionError, CardError, RulesError, SeatError, UnknownBotError):
+    for error in (ActionError, CardError, RulesError, SeatError, ArgumentError, PositionError, IllegalActionError):
         assert issubclass(error, ThirtyOneError)
         assert issubclass(error, ValueError)
 
@@ -118,9 +116,67 @@ def test_a_game_pickles_small_and_unpickles_whole():
     assert again.legal_actions() == game.legal_actions()
 
 
-def test_python_dash_m_runs_the_command():
-    result = subprocess.run(
-        [sys.executable, "-m", "thirtyone", "--version"], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0
-    assert result.stdout.startswith("thirtyone ")
+SEAT_METHODS = ("hand", "hand_value", "remaining", "lives", "on_grace", "is_out", "next_seat", "known_cards",
+                "unseen_by", "events_for", "view")  # fmt: skip
+
+
+@pytest.mark.parametrize("method", SEAT_METHODS)
+@pytest.mark.parametrize("seat", [-1, 3, "0", None, True, 1.0])
+def test_every_seat_method_refuses_a_seat_not_in_the_game(method, seat):
+    game = Game(Rules(), 3, seed=1)
+    with pytest.raises(SeatError, match=r"is not in this 3-player game: seats are 0-2"):
+        getattr(game, method)(seat)
+
+
+def test_a_hand_of_four_cards_has_no_value_yet():
+    game = Game(Rules(), 3, seed=1)
+    game.apply("draw stock")
+    with pytest.raises(SeatError, match="holds 4 cards, not three"):
+        game.hand_value(game.current_seat)
+
+
+@pytest.mark.parametrize("seed", [[1], "7", 1.5, True])
+def test_a_seed_must_be_a_whole_number(seed):
+    with pytest.raises(ArgumentError, match=r"^seed is a whole number \(or None for a random game\), not "):
+        Game(Rules(), 3, seed=seed)
+
+
+@pytest.mark.parametrize("rounds", [0, -1, 1.0, True, "1"])
+def test_from_position_needs_one_round_or_more(rounds):
+    position = Game(Rules(), 3, seed=1).position()
+    with pytest.raises(ArgumentError, match=r"^rounds is a whole number of rounds, 1 or more"):
+        Game.from_position(position, rounds=rounds)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "wanted"),
+    [
+        ("dealer", "1", "Position.dealer is a seat number, not '1'"),
+        ("to_move", 1.0, "Position.to_move is a seat number, not 1.0"),
+        ("phase", "turn", "Position.phase is a Phase, not 'turn'"),
+        ("rules", "scat", "Position.rules is a Rules, not 'scat'"),
+        ("hands", ("As Ks Qs",) * 3, "Position.hands is a tuple of hands, each a tuple of Cards"),
+        ("stock", (5, 6), "Position.stock is a tuple of Cards, not (5, 6)"),
+        ("widow_face_up", 1, "Position.widow_face_up is True or False, not 1"),
+        ("remaining", (3, 3, "3"), "Position.remaining is None or a count per seat"),
+        ("knocker", "0", "Position.knocker is None or a seat number, not '0'"),
+        ("taken_from_pile", 7, "Position.taken_from_pile is None or a Card, not 7"),
+        ("looked", (1, 1, 1), "Position.looked is None or a bool per seat"),
+        ("round", None, "Position.round is a whole number from 1, not None"),
+    ],
+)
+def test_a_position_with_a_field_of_the_wrong_type_is_refused(field, value, wanted):
+    import dataclasses
+
+    position = dataclasses.replace(Game(Rules(), 3, seed=1).position(), **{field: value})
+    with pytest.raises(PositionError) as refused:
+        Game.from_position(position)
+    assert str(refused.value).startswith(wanted)
+
+
+def test_a_position_with_more_remaining_losses_than_the_rules_give_is_refused():
+    import dataclasses
+
+    position = Game(Rules(), 3, seed=1).position()  # scat: 3 lives and the grace, 4 losses
+    with pytest.raises(PositionError, match=r"remaining needs 3 counts from 0 to 4 \(lives plus the grace life"):
+        Game.from_position(dataclasses.replace(position, remaining=(4, 5, 4)))

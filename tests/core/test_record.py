@@ -30,7 +30,7 @@ from thirtyone.rules import OPTIONS, PRESETS
 from thirtyone.settlement import LOSS_KINDS
 from thirtyone.text import loss_reason
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 
 # Options that can go on top of each mode's presets (all valid together).
 DRAW_OPTIONS: dict[str, list[Any]] = {

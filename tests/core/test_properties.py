@@ -29,6 +29,7 @@ from thirtyone import (
     Card,
     Discard,
     Draw,
+    Event,
     Exchange,
     ExchangeAll,
     Game,
@@ -48,7 +49,7 @@ from thirtyone import (
 )
 from thirtyone.chance import SeededChance
 from thirtyone.scoring import half_points
-from thirtyone.views import Phase
+from thirtyone.views import Phase, PlayerView
 
 PRESET_NAMES = ("scat", "widow", "namu", "schwimmen")
 ACTION_CAP = 50_000
@@ -513,6 +514,36 @@ def check_privacy(game: Game) -> None:
                     continue
                 stale = any(at > index and card in cards for at, cards in public.reshuffled)
                 assert stale, f"seat {viewer}'s history event {event} shows {card}, in {hidden[card]}"
+    check_public_view(game, public, stock, events)
+
+
+def check_public_view(game: Game, public: Public, stock: set[Card], events: tuple[Event, ...]) -> None:
+    """What a spectator gets (``Game.public_view``): the table every seat sees, no hand, and a
+    history and last result with no card that some seat alone may know."""
+    shown = game.public_view()
+    assert not isinstance(shown, PlayerView)
+    table = game.view(0)
+    for name in ("players", "round", "dealer", "phase", "current_seat", "discard_top", "discard_size", "widow",
+                 "widow_face_down", "stock_size", "seats", "knocker", "turn"):  # fmt: skip
+        assert getattr(shown, name) == getattr(table, name), name
+    result = game.last_result
+    assert shown.last_result == (None if result is None else result.public())
+    hidden: dict[Card, str] = dict.fromkeys(stock, "the stock")
+    if game.rules.mode == "widow" and not public.widow_up:
+        hidden.update(dict.fromkeys(game.widow, "the face-down widow"))
+    for seat in range(game.players):
+        hidden.update(dict.fromkeys(set(game.hand(seat)) - public.known[seat], f"seat {seat}'s hand"))
+    if shown.last_result is not None and shown.last_result.round == game.round:
+        for hand in shown.last_result.hands:
+            for card in hand or ():
+                hidden.pop(card, None)
+    assert len(shown.history) == len(events)
+    for index, event in enumerate(shown.history):
+        assert event == events[index].for_seat(-1)
+        for card in event_cards(event):
+            if card in hidden:
+                stale = any(at > index and card in cards for at, cards in public.reshuffled)
+                assert stale, f"the public history event {event} shows {card}, in {hidden[card]}"
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -431,3 +431,23 @@ def test_r2_6_round_ended_event_reports_the_capped_result():
     assert len(ended) == 1
     assert ended[0].result.remaining == (1, 1)
     assert ended[0].result.saved_by_r2_6
+
+
+def test_r2_5_decision_the_next_place_skips_as_many_numbers_as_were_shared():
+    """[decision] Places after a shared place skip (1, 2, 2, 4), in play as at the end."""
+    from thirtyone import Position, full_deck, parse_cards
+
+    hands = ("Ah Kh 2c", "As Ks 3d", "9s 8d 2h", "9c 8h 3s", "")
+    held = parse_cards(" ".join(hands))
+    position = Position(
+        rules=SCAT,
+        dealer=0,
+        to_move=1,
+        phase=Phase.TURN,
+        hands=tuple(parse_cards(hand) for hand in hands),
+        stock=tuple(card for card in full_deck() if card not in held)[1:],
+        discard_pile=tuple(card for card in full_deck() if card not in held)[:1],
+        remaining=(4, 4, 2, 2, 0),
+    )
+    game = Game.from_position(position, seed=1)
+    assert [(standing.seat, standing.place) for standing in game.standings] == [(0, 1), (1, 1), (2, 3), (3, 3), (4, 5)]

@@ -511,3 +511,16 @@ def test_r7_6_deck_is_32_cards_and_all_are_accounted_for():
     game = scripted_game(SCHWIMMEN, 3, 0, S_HANDS, widow=S_SECOND)
     assert card_count(game) == 32
     assert set(game.widow) | {card for seat in range(3) for card in game.hand(seat)} <= set(full_deck(32))
+
+
+def test_r7_3_decision_the_openers_pass_counts_toward_the_circle():
+    """[decision] The opener's pass (R7.2) is the first of the circle: four players, four passes
+    from the opening end the round (all_pass = showdown)."""
+    game = Game(WIDOW, 4, seed=8)
+    for count in range(1, 5):
+        assert game.round == 1
+        assert not game.widow_face_up or count > 1
+        game.apply(Pass())
+    assert game.round_logs[0].result is not None
+    assert game.round_logs[0].result.end == "all_pass"
+    assert game.round_logs[0].result.turns == 4
