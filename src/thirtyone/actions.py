@@ -81,6 +81,8 @@ def as_card(value: object, field: str) -> Card:
 
 
 def _as_cards(value: object, field: str) -> tuple[Card, ...]:
+    if type(value) is Card:  # the engine's own exchanges: no conversion to make
+        return (value,)
     if isinstance(value, tuple | list):
         return tuple(sorted(as_card(card, field) for card in value))
     return (as_card(value, field),)

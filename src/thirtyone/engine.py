@@ -68,6 +68,15 @@ _TAKE_WIDOW = TakeWidow()
 _LOOK = Look()
 _THROW_DOWN = ThrowDown()
 _DISCARDS = tuple(Discard(Card(i)) for i in range(52))
+_DRAW_TURNS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(action for action, on in ((_DRAW_STOCK, stock), (_DRAW_PILE, pile), (_KNOCK, knock)) if on)
+    for stock in (False, True)
+    for pile in (False, True)
+    for knock in (False, True)
+)  # a draw-mode turn's legal actions by stock * 4 + pile * 2 + knock
+_SINGLE_EXCHANGES: tuple[Exchange | None, ...] = tuple(
+    Exchange(Card(give), Card(take)) if give != take else None for give in range(52) for take in range(52)
+)  # by give * 52 + take: legal_actions hands out these, built once
 _ACTION_TYPES = (Draw, Discard, Knock, Exchange, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
 
 
@@ -463,16 +472,15 @@ class Game:
         r = self._r
         if phase is Phase.DISCARD:
             taken = r.taken_from_pile
+            if taken is None:
+                return tuple(_DISCARDS[card] for card in r.hands[r.to_move])
             return tuple(_DISCARDS[card] for card in r.hands[r.to_move] if card != taken)
         if phase is Phase.TURN:
-            if self.rules.mode == "draw":
-                actions: list[Action] = []
-                if r.stock or len(r.discard_pile) > 1:
-                    actions.append(_DRAW_STOCK)
-                if r.discard_pile:
-                    actions.append(_DRAW_PILE)
-            elif not r.widow_face_up:
-                actions = [_EXCHANGE_ALL, _PASS]
+            if self.rules.mode == "draw":  # the eight possible answers are built once
+                stock = bool(r.stock) or len(r.discard_pile) > 1
+                return _DRAW_TURNS[stock * 4 + bool(r.discard_pile) * 2 + (self._knock_refusal() is None)]
+            if not r.widow_face_up:
+                actions: list[Action] = [_EXCHANGE_ALL, _PASS]
             else:
                 actions = self._exchanges()
                 actions += (_EXCHANGE_ALL, _PASS)
@@ -489,7 +497,7 @@ class Game:
         r = self._r
         hand = r.hands[r.to_move]
         widow = r.widow
-        actions: list[Action] = [Exchange(give, take) for give in hand for take in widow]
+        actions: list[Action] = [_SINGLE_EXCHANGES[give * 52 + take] for give in hand for take in widow]  # type: ignore[misc]
         if self.rules.exchange == "any":
             for i in range(3):
                 for j in range(3):
@@ -647,7 +655,8 @@ class Game:
         hand = r.hands[r.to_move]
         if action.card not in hand:
             raise self._refuse("discard_not_in_hand", action, cards=(action.card,), among=tuple(hand))
-        if action.card == r.taken_from_pile:
+        taken = r.taken_from_pile
+        if taken is not None and action.card == taken:
             raise self._refuse("discard_taken_card", action, cards=(action.card,))
 
     def _check_draw(self, action: Action) -> None:
@@ -734,7 +743,10 @@ class Game:
         r.discard_pile.append(card)
         r.taken_from_pile = None
         self._emit(Acted(seat, _DISCARDS[card]))
-        self._after_turn(seat)
+        if self._half[hand[0] * _AB + hand[1] * 52 + hand[2]] >= BLITZ_HALF:  # R5.4 (the hot path: inlined)
+            self._end_round("blitz", r.knocker, (seat,), blitz_losses(r.active, seat, r.knocker is not None))
+        else:
+            self._finish_turn(seat)
 
     def _do_knock(self, seat: int) -> None:
         r = self._r
@@ -879,8 +891,7 @@ class Game:
         self._remaining = list(after)
         if going:
             self._eliminations.append(going)
-        active = set(r.active)
-        hands = tuple(tuple(r.hands[seat]) if seat in active else None for seat in range(self.players))
+        hands = tuple(tuple(hand) if hand else None for hand in r.hands)  # a seat out holds no cards
         values = tuple(None if hand is None else value_from_half(self._value(hand)) for hand in hands)
         result = RoundResult(
             round=self.round,
