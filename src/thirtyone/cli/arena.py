@@ -22,8 +22,8 @@ from thirtyone.arena.report import (
     summary_dict,
     write_summary,
 )
-from thirtyone.bots import BOTS, parse_bot_list
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.bots import BOTS
+from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.rules import Rules
 
 __all__ = ["configure", "run", "FAILED_DIR"]
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     (both after reporting the games finished so far, marked partial)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
-    names = parse_bot_list(args.bots, args.players)
+    names = parse_bots(args.bots, args.players)
     schedule = make_schedule(names, args.games)
     engine = _engine(args.engine, names, rules)
     backend = make_backend(args.backend, args.jobs, args.address)
