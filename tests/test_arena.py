@@ -604,7 +604,21 @@ def test_the_simulator_plays_basic_and_random_arenas_identically_for_any_jobs(
     assert basic["win_share_low"] > basic["fair_share"]
     slow = _arena_json(capsys, *args, "--engine", "reference")
     assert slow["engine"] == "reference"
-    assert next(row for row in slow["results"] if row["bot"] == "basic")["win_share_low"] > 0.25
+    assert slow["results"] == one["results"]  # the same games on either engine
+
+
+@pytest.mark.parametrize(("bots", "players"), [("basic,random", "4"), ("random,easy,random", "3"), ("random", "5")])
+def test_the_same_seed_gives_the_same_files_on_either_engine(tmp_path, capsys, bots, players):
+    pytest.importorskip("numba")
+    args = ("--bots", bots, "--players", players, "--games", "30", "--seed", "8", "--preset", "widow")
+    for engine in ("sim", "reference"):
+        assert arena(tmp_path, *args, "--engine", engine, name=engine)[0] == 0
+    capsys.readouterr()
+    for name in ("games.csv", "summary.csv", "win_share.png"):
+        assert (tmp_path / "sim" / name).read_bytes() == (tmp_path / "reference" / name).read_bytes(), name
+    fast, slow = (json.loads((tmp_path / engine / "summary.json").read_text()) for engine in ("sim", "reference"))
+    assert (fast.pop("engine"), slow.pop("engine")) == ("sim", "reference")
+    assert fast == slow
 
 
 def test_simulator_results_are_whole_games() -> None:

@@ -219,3 +219,12 @@ def test_an_empty_record_path_is_refused(capsys, monkeypatch, tmp_path, path):
     assert "an empty path; give a folder" in err
     assert err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_loads_numba_only_when_it_simulates():
+    import subprocess
+    import sys
+
+    code = "import sys, thirtyone.cli; print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

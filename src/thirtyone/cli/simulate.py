@@ -31,7 +31,6 @@ from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
-from thirtyone.sim.rng import CounterChance, game_random_index
 
 __all__ = ["configure", "run", "play_game", "simulate_reference", "MAX_GAMES"]
 
@@ -186,6 +185,8 @@ def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
     Raises:
         BotError: when a bot raises or returns an illegal action (names the bot, seat and action).
     """
+    from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
+
     game = Game(rules, len(names), chance=CounterChance(seed))
     bots: list[Bot | None] = [
         None if SIM_BOTS.get(name) == "random" else make_bot(name, seed + seat + 1) for seat, name in enumerate(names)
