@@ -645,3 +645,64 @@ def test_engine_choice_for_bots_the_simulator_does_not_play(capsys: pytest.Captu
     assert _arena_json(capsys, "--bots", "heuristic,basic", "--games", "4", "--seed", "1")["engine"] == "reference"
     assert main(["arena", "--bots", "heuristic,basic", "--games", "4", "--engine", "sim"]) == 2
     assert "plays only the random and basic bots exactly" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------- output folder
+
+
+def test_an_out_folder_with_results_is_refused_unless_overwrite(tmp_path, capsys):
+    args = ("--bots", "basic,random", "--players", "3", "--games", "6")
+    assert arena(tmp_path, *args, "--seed", "1")[0] == 0
+    out = tmp_path / "out"
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    capsys.readouterr()
+    status, _ = arena(tmp_path, *args, "--seed", "2")
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"thirtyone: error: --out {out}: the folder already holds results (games.csv, ")
+    assert "add --overwrite" in err
+    assert err.count("\n") == 1
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before  # nothing changed
+    assert arena(tmp_path, *args, "--seed", "2", "--overwrite")[0] == 0
+    assert (out / "games.csv").read_bytes() != before["games.csv"]
+
+
+def test_overwrite_removes_the_earlier_failed_records(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    args = ("--players", "3", "--games", "3", "--seed", "5")
+    assert arena(tmp_path, "--bots", "basic,basic,cheater", *args)[0] == 0
+    assert list((tmp_path / "out" / "failed").glob("*.toml"))
+    assert arena(tmp_path, "--bots", "basic", *args)[0] == 2  # failed/ alone is results too
+    assert "already holds results (games.csv, summary.csv, summary.json, win_share.png, failed/)" in (
+        capsys.readouterr().err
+    )
+    assert arena(tmp_path, "--bots", "basic", *args, "--overwrite")[0] == 0
+    assert list((tmp_path / "out" / "failed").glob("*.toml")) == []
+
+
+def test_an_out_folder_without_results_is_used(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine", encoding="utf-8")
+    assert arena(tmp_path, "--bots", "basic,random", "--games", "4", "--seed", "1")[0] == 0
+    assert (tmp_path / "out" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / "out" / "summary.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", ""], "--out '': an empty path; give a folder for the results"),
+        (["--overwrite"], "--overwrite is for --out DIR"),
+        (["--out", "a-file"], "--out a-file: that is a file, not a folder"),
+    ],
+)
+def test_bad_output_paths_are_refused_and_nothing_is_written(tmp_path, monkeypatch, capsys, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    assert main(["arena", "--games", "4", "--bots", "basic,random", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+    assert [path.name for path in tmp_path.iterdir()] == ["a-file"]
+    assert (tmp_path / "a-file").read_text(encoding="utf-8") == "x"
