@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from thirtyone.bots import BOTS
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, check_bot_budgets, rules_from_args
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
 from thirtyone.tui.settings import (
     MAX_DELAY,
@@ -105,11 +105,14 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
 
     Raises:
         RulesError: for a bad preset or rule option, or players the deck cannot deal (R2.1).
-        UnknownBotError: for an unknown bot or too many bot names.
-        PlayError: for a bad seed, delay, hint time, name or record path.
+        UnknownBotError: for an unknown bot, a bad expert budget (its limits named) or too many
+            bot names.
+        PlayError: for a bad seed, delay, hint time, name or record path, or ``--overwrite``
+            without ``--record``.
     """
     rules = rules_from_args(args)
     players = _whole("--players", args.players)
+    check_bot_budgets(args.bots)
     seed = None if args.seed is None else _whole("--seed", args.seed)
     try:
         delay = float(args.delay)
@@ -120,6 +123,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     except ValueError:
         raise PlayError(f"--hint-seconds {args.hint_seconds!r}: give a number of seconds") from None
     record: Path | None = args.record
+    if record is None and args.overwrite:
+        raise PlayError("--overwrite is for --record PATH: add --record, or leave --overwrite out")
     if record is not None:
         if record.is_dir():
             raise PlayError(f"--record {record}: that is a folder; give a file name")
