@@ -2,8 +2,8 @@
 
 For each ruleset, the stronger bot plays against copies of the weaker one: ``heuristic`` against
 three ``basic`` (or one, heads-up) and ``expert`` against ``heuristic``. Each line gives the
-stronger bot's win share, its 95% Wilson interval and the fair share; the target is an interval
-entirely above the fair share.
+stronger bot's win share, its 95% Wilson interval and the fair share, its mean place and where the
+arena's rating ranks it; the target is an interval entirely above the fair share (and rank 1).
 
 Usage: ``python benchmarks/bench_strength.py [--games G] [--expert-games G] [--expert expert:40]
 [--jobs N] [--only heuristic|expert]``. Expert games are slow (every expert decision samples worlds
@@ -46,13 +46,14 @@ def measure(preset: str, players: int, strong: str, weak: str, games: int, jobs:
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     seconds = time.perf_counter() - start
     summary = json.loads(output)
-    row = next(bot for bot in summary["results"] if bot["bot"] == strong)
+    names = [bot["bot"] for bot in summary["results"]]  # best rating first
+    row = summary["results"][names.index(strong)]
     low, high = row["win_share_low"], row["win_share_high"]
     verdict = "above fair share" if low > row["fair_share"] else "NOT significant"
     return (
         f"{preset:<9} {players}p  {strong:>12} vs {weak:<9} {summary['games_finished']:>5} games  "
         f"share {row['win_share']:.3f}  95% [{low:.3f}, {high:.3f}]  fair {row['fair_share']:.3f}  "
-        f"{verdict}  ({seconds:.0f} s)"
+        f"{verdict}  place {row['mean_place']:.2f}  rated {names.index(strong) + 1} of {len(names)}  ({seconds:.0f} s)"
     )
 
 

@@ -30,7 +30,7 @@ from thirtyone.arena.play import Task, play_task
 from thirtyone.arena.report import SUMMARY_COLUMNS
 from thirtyone.arena.run import InOrder, make_tasks
 from thirtyone.arena.schedule import deal_seed, seating
-from thirtyone.arena.stats import Z95
+from thirtyone.arena.stats import Z95, Rating, pooled_rating
 from thirtyone.bots import BOTS, BasicBot
 from thirtyone.cli import arena as cli_arena
 from thirtyone.cli import main
@@ -216,15 +216,120 @@ def test_ratings_order_a_rigged_arena():
     assert not summary.partial
 
 
-def test_a_name_with_several_seats_is_ranked_by_its_best_seat():
-    # "pair" holds seats placing 2nd and 4th; "solo" always 3rd: "pair" ranks above "solo" in every game.
-    bots = ["ace", "pair", "solo", "pair"]
-    results = [rigged(deal, 0, bots, [1, 2, 3, 4]) for deal in range(30)]
-    summary = summarize(make_schedule(bots, 4), results)
-    assert [bot.name for bot in summary.bots] == ["ace", "pair", "solo"]
-    pair = summary.bots[1]
-    assert pair.mean_place == 3.0
-    assert pair.seat_games == 60
+def lopsided(bots: Sequence[str], solo_wins: Sequence[bool], deals: int) -> list[GameResult]:
+    """A rigged arena: the name that holds one seat (``bots[0]``) places 1st in the deals where
+    ``solo_wins[deal % len(solo_wins)]``, else 2nd; the other seats take the other places in seat order."""
+    n = len(bots)
+    results = []
+    for deal in range(deals):
+        for rotation in range(n):
+            names = seating(bots, rotation)
+            solo = 1 if solo_wins[deal % len(solo_wins)] else 2
+            others = iter(place for place in range(1, n + 1) if place != solo)
+            places = [solo if seat == rotation else next(others) for seat in range(n)]
+            results.append(rigged(deal, rotation, names, places))
+    return results
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [
+        ["solo", "crowd", "crowd", "crowd"],  # 1 against 3
+        ["solo", "crowd", "crowd"],  # 1 against 2
+        ["solo", "crowd", "crowd", "crowd", "crowd", "crowd"],  # 1 against 5
+    ],
+)
+def test_a_bot_above_its_fair_share_with_the_better_place_ranks_first_against_more_seats(bots):
+    # "solo" wins 40% of the games (fair share 1/n) and is 2nd in the others: the better bot by
+    # win share and by mean place. Its best-placed rival beats it in 60% of the games, which
+    # ranked "crowd" first when a name was rated as one team by its best seat.
+    results = lopsided(bots, [True, True, False, False, False], deals=20)
+    summary = summarize(make_schedule(bots, len(results)), results)
+    solo, crowd = summary.bots
+    assert solo.name == "solo"
+    assert solo.win_share == pytest.approx(0.4)
+    assert solo.win_share > solo.fair_share
+    assert crowd.win_share < crowd.fair_share
+    assert solo.mean_place < crowd.mean_place
+    assert solo.rating.ordinal > crowd.rating.ordinal
+    assert len(crowd.seat_ratings) == len(bots) - 1
+    assert len(solo.seat_ratings) == 1
+    assert crowd.rating == pooled_rating(crowd.seat_ratings)
+
+
+def test_two_against_two_ranks_by_the_seats_results():
+    bots = ["pair", "pair", "other", "other"]
+    results = []
+    for deal in range(30):
+        for rotation in range(4):
+            names = seating(bots, rotation)
+            # the pair places 1st and 3rd (2nd and 4th in every third deal)
+            pair = iter([1, 3] if deal % 3 else [2, 4])
+            other = iter([2, 4] if deal % 3 else [1, 3])
+            results.append(rigged(deal, rotation, names, [next(pair if n == "pair" else other) for n in names]))
+    summary = summarize(make_schedule(bots, len(results)), results)
+    assert [bot.name for bot in summary.bots] == ["pair", "other"]
+    pair, other = summary.bots
+    assert pair.win_share > pair.fair_share > other.win_share
+    assert pair.mean_place < other.mean_place
+
+
+def test_a_pooled_rating_is_one_seats_rating():
+    ratings = [Rating(20.0, 2.0), Rating(30.0, 1.0)]
+    pooled = pooled_rating(ratings)
+    assert pooled.mu == 25.0
+    assert pooled.sigma == pytest.approx(math.sqrt(2.5))  # root mean square: not shrunk by the seats
+    assert pooled_rating([Rating(25.0, 8.0)] * 3) == Rating(25.0, 8.0)
+    with pytest.raises(ValueError, match="no ratings"):
+        pooled_rating([])
+
+
+def test_equal_bots_in_more_seats_are_not_favoured():
+    # every seat-player finishes in every place equally often: one name or three, the same rating
+    bots = ["one", "three", "three", "three"]
+    results = []
+    for deal in range(40):
+        for rotation in range(4):
+            places = [1 + (seat + deal) % 4 for seat in range(4)]
+            results.append(rigged(deal, rotation, seating(bots, rotation), places))
+    one, three = sorted(summarize(make_schedule(bots, len(results)), results).bots, key=lambda bot: bot.name)
+    assert one.mean_place == three.mean_place == 2.5
+    assert abs(one.rating.mu - three.rating.mu) < 0.5
+    assert abs(one.rating.sigma - three.rating.sigma) < 0.05
+
+
+def _ranked(capsys: pytest.CaptureFixture[str], bots: str, players: str, games: str, seed: str) -> list[dict]:
+    assert main(["arena", "--bots", bots, "--players", players, "--games", games, "--seed", seed, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["results"]  # type: ignore[no-any-return]
+
+
+def test_heuristic_ranks_above_three_basic_bots(capsys):
+    # the line-up of the report: heuristic wins above its fair share with the better mean place
+    results = _ranked(capsys, "heuristic,basic,basic,basic", "4", "400", "1")
+    assert [row["bot"] for row in results] == ["heuristic", "basic"]
+    heuristic, basic = results
+    assert heuristic["win_share"] > heuristic["fair_share"]
+    assert basic["win_share"] < basic["fair_share"]
+    assert heuristic["mean_place"] < basic["mean_place"]
+
+
+@pytest.mark.parametrize(
+    ("bots", "players"),
+    [
+        ("basic,random", "4"),  # 1 against 3
+        ("random,basic", "4"),  # 3 against 1
+        ("basic,random", "3"),  # 1 against 2
+        ("random,basic", "3"),  # 2 against 1
+        ("basic,basic,random", "4"),  # 2 against 2
+    ],
+)
+def test_basic_ranks_above_random_in_any_line_up(capsys, bots, players):
+    results = _ranked(capsys, bots, players, "240", "7")
+    assert [row["bot"] for row in results] == ["basic", "random"]
+    basic, random = results
+    assert basic["win_share_low"] > basic["fair_share"]
+    assert random["win_share_high"] < random["fair_share"]
+    assert basic["mean_place"] < random["mean_place"]
 
 
 # ---------------------------------------------------------------------------------------- files
@@ -499,7 +604,21 @@ def test_the_simulator_plays_basic_and_random_arenas_identically_for_any_jobs(
     assert basic["win_share_low"] > basic["fair_share"]
     slow = _arena_json(capsys, *args, "--engine", "reference")
     assert slow["engine"] == "reference"
-    assert next(row for row in slow["results"] if row["bot"] == "basic")["win_share_low"] > 0.25
+    assert slow["results"] == one["results"]  # the same games on either engine
+
+
+@pytest.mark.parametrize(("bots", "players"), [("basic,random", "4"), ("random,easy,random", "3"), ("random", "5")])
+def test_the_same_seed_gives_the_same_files_on_either_engine(tmp_path, capsys, bots, players):
+    pytest.importorskip("numba")
+    args = ("--bots", bots, "--players", players, "--games", "30", "--seed", "8", "--preset", "widow")
+    for engine in ("sim", "reference"):
+        assert arena(tmp_path, *args, "--engine", engine, name=engine)[0] == 0
+    capsys.readouterr()
+    for name in ("games.csv", "summary.csv", "win_share.png"):
+        assert (tmp_path / "sim" / name).read_bytes() == (tmp_path / "reference" / name).read_bytes(), name
+    fast, slow = (json.loads((tmp_path / engine / "summary.json").read_text()) for engine in ("sim", "reference"))
+    assert (fast.pop("engine"), slow.pop("engine")) == ("sim", "reference")
+    assert fast == slow
 
 
 def test_simulator_results_are_whole_games() -> None:
@@ -526,3 +645,64 @@ def test_engine_choice_for_bots_the_simulator_does_not_play(capsys: pytest.Captu
     assert _arena_json(capsys, "--bots", "heuristic,basic", "--games", "4", "--seed", "1")["engine"] == "reference"
     assert main(["arena", "--bots", "heuristic,basic", "--games", "4", "--engine", "sim"]) == 2
     assert "plays only the random and basic bots exactly" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------- output folder
+
+
+def test_an_out_folder_with_results_is_refused_unless_overwrite(tmp_path, capsys):
+    args = ("--bots", "basic,random", "--players", "3", "--games", "6")
+    assert arena(tmp_path, *args, "--seed", "1")[0] == 0
+    out = tmp_path / "out"
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    capsys.readouterr()
+    status, _ = arena(tmp_path, *args, "--seed", "2")
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"thirtyone: error: --out {out}: the folder already holds results (games.csv, ")
+    assert "add --overwrite" in err
+    assert err.count("\n") == 1
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before  # nothing changed
+    assert arena(tmp_path, *args, "--seed", "2", "--overwrite")[0] == 0
+    assert (out / "games.csv").read_bytes() != before["games.csv"]
+
+
+def test_overwrite_removes_the_earlier_failed_records(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    args = ("--players", "3", "--games", "3", "--seed", "5")
+    assert arena(tmp_path, "--bots", "basic,basic,cheater", *args)[0] == 0
+    assert list((tmp_path / "out" / "failed").glob("*.toml"))
+    assert arena(tmp_path, "--bots", "basic", *args)[0] == 2  # failed/ alone is results too
+    assert "already holds results (games.csv, summary.csv, summary.json, win_share.png, failed/)" in (
+        capsys.readouterr().err
+    )
+    assert arena(tmp_path, "--bots", "basic", *args, "--overwrite")[0] == 0
+    assert list((tmp_path / "out" / "failed").glob("*.toml")) == []
+
+
+def test_an_out_folder_without_results_is_used(tmp_path, capsys):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine", encoding="utf-8")
+    assert arena(tmp_path, "--bots", "basic,random", "--games", "4", "--seed", "1")[0] == 0
+    assert (tmp_path / "out" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / "out" / "summary.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", ""], "--out '': an empty path; give a folder for the results"),
+        (["--overwrite"], "--overwrite is for --out DIR"),
+        (["--out", "a-file"], "--out a-file: that is a file, not a folder"),
+    ],
+)
+def test_bad_output_paths_are_refused_and_nothing_is_written(tmp_path, monkeypatch, capsys, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    assert main(["arena", "--games", "4", "--bots", "basic,random", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+    assert [path.name for path in tmp_path.iterdir()] == ["a-file"]
+    assert (tmp_path / "a-file").read_text(encoding="utf-8") == "x"

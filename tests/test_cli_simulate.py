@@ -94,3 +94,137 @@ def test_simulate_falls_back_to_the_engine_when_the_simulator_cannot(capsys, tmp
 def test_simulate_engine_sim_says_why_it_cannot(capsys, args, message):
     assert main(["simulate", "--games", "2", "--engine", "sim", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------- one seed, one result
+
+
+def run_text(capsys, *args):
+    assert main(["simulate", *args]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots", "players"),
+    [("scat", "basic,random", "4"), ("schwimmen", "random,basic,easy", "3"), ("widow", "random", "5")],
+)
+def test_same_seed_same_results_on_either_engine_and_with_records(capsys, tmp_path, preset, bots, players):
+    args = ["--games", "60", "--preset", preset, "--bots", bots, "--players", players, "--seed", "11"]
+    reference = run_json(capsys, *args, "--engine", "reference")
+    recorded = run_json(capsys, *args, "--record", str(tmp_path / "records"))
+    assert (reference.pop("engine"), recorded.pop("engine")) == ("reference", "reference")
+    assert recorded == reference
+    assert len(list((tmp_path / "records").glob("game-*.toml"))) == 60
+    table = run_text(capsys, *args, "--engine", "reference")
+    assert run_text(capsys, *args, "--record", str(tmp_path / "again")) == table
+    pytest.importorskip("numba")
+    fast = run_json(capsys, *args, "--engine", "sim")
+    assert fast.pop("engine") == "sim"
+    assert fast == reference
+    assert run_text(capsys, *args, "--engine", "sim") == table
+
+
+def test_a_recorded_game_is_the_game_the_simulator_played(capsys, tmp_path):
+    from thirtyone.bots.runner import game_seeds
+    from thirtyone.record import GameRecord
+    from thirtyone.sim.rng import CounterChance
+
+    assert main(["simulate", "--games", "3", "--bots", "random", "--seed", "2", "--record", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = GameRecord.loads((tmp_path / "game-000002.toml").read_text(encoding="utf-8"))
+    chance = CounterChance(game_seeds(2, 3)[1])
+    assert record.rounds[0].dealer == chance.first_dealer(4)
+    assert list(record.rounds[0].deck) == chance.deal_order(sorted(record.rounds[0].deck), 1)
+
+
+# ---------------------------------------------------------------------------------------- interrupted
+
+
+def interrupt_after(monkeypatch, games):
+    from thirtyone.cli import simulate as cli_simulate
+
+    real = cli_simulate.play_game
+    played = []
+
+    def play(*args):
+        if len(played) == games:
+            raise KeyboardInterrupt
+        played.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(cli_simulate, "play_game", play)
+
+
+def test_ctrl_c_prints_the_games_finished_marked_partial(capsys, monkeypatch):
+    interrupt_after(monkeypatch, 3)
+    assert main(["simulate", "--games", "10", "--bots", "heuristic,basic", "--seed", "1"]) == 130
+    captured = capsys.readouterr()
+    assert "PARTIAL RESULTS: 3 of 10 games played (interrupted)" in captured.out
+    assert "3 games of scat" in captured.out
+    assert "Results by bot" in captured.out
+    assert captured.err.endswith("thirtyone: interrupted: the results above are partial\n")
+
+
+def test_ctrl_c_json_and_records_keep_the_games_finished(capsys, monkeypatch, tmp_path):
+    interrupt_after(monkeypatch, 4)
+    args = ["simulate", "--games", "9", "--bots", "basic,random", "--seed", "3", "--json"]
+    assert main([*args, "--record", str(tmp_path)]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert (data["partial"], data["stopped"], data["games"], data["games_requested"]) == (True, "interrupted", 4, 9)
+    assert sum(seat["wins"] for seat in data["seats"]) == 4
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"game-00000{i}.toml" for i in range(1, 5)]
+    monkeypatch.undo()
+    assert main([*args, "--games", "4", "--engine", "reference"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert (whole["partial"], whole["stopped"]) == (False, None)
+    assert {key: value for key, value in data.items() if key not in ("partial", "stopped", "games_requested")} == {
+        key: value for key, value in whole.items() if key not in ("partial", "stopped", "games_requested")
+    }
+
+
+def test_ctrl_c_before_any_game_finished(capsys, monkeypatch):
+    interrupt_after(monkeypatch, 0)
+    assert main(["simulate", "--games", "5", "--engine", "reference", "--seed", "1"]) == 130
+    out = capsys.readouterr().out
+    assert "PARTIAL RESULTS: 0 of 5 games played (interrupted)" in out
+    assert "no game finished" in out
+
+
+def test_ctrl_c_in_the_simulator_keeps_the_chunks_finished(capsys, monkeypatch):
+    pytest.importorskip("numba")
+    from thirtyone import sim
+
+    real = sim.iter_games
+
+    def one_chunk_then_interrupted(*args, **kwargs):
+        batches = real(*args, **kwargs)
+        yield next(batches)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "iter_games", one_chunk_then_interrupted)
+    assert main(["simulate", "--games", "5000", "--engine", "sim", "--seed", "1", "--json"]) == 130
+    data = json.loads(capsys.readouterr().out)
+    assert (data["partial"], data["games"], data["games_requested"]) == (True, 4096, 5000)
+
+
+# ---------------------------------------------------------------------------------------- paths
+
+
+@pytest.mark.parametrize("path", [""])
+def test_an_empty_record_path_is_refused(capsys, monkeypatch, tmp_path, path):
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--games", "2", "--record", path]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("thirtyone: error: --record ")
+    assert "an empty path; give a folder" in err
+    assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_loads_numba_only_when_it_simulates():
+    import subprocess
+    import sys
+
+    code = "import sys, thirtyone.cli; print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -142,3 +142,20 @@ def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path: Path, capsys: p
     assert "not UTF-8" in cli_error_line(capsys, ["verify", str(binary)])
     missing = tmp_path / "missing.toml"
     assert cli_error_line(capsys, ["verify", str(missing)]) == f"thirtyone: error: {missing}: no such file"
+
+
+@pytest.mark.parametrize("digit", [0, 20, 63])
+def test_a_changed_commitment_shows_both_hashes_so_that_they_differ(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord, digit: int
+) -> None:
+    published = record.rounds[1].commitment
+    assert published is not None
+    changed_digit = "0" if published[digit] != "0" else "1"
+    tampered = published[:digit] + changed_digit + published[digit + 1 :]
+    path = write(tmp_path / "end.toml", changed(record, 2, lambda rnd: dataclasses.replace(rnd, commitment=tampered)))
+    line = cli_error_line(capsys, ["verify", str(path)])
+    shown = re.search(r"published ([0-9a-f]+), computed ([0-9a-f]+) ", line)
+    assert shown is not None, line
+    assert shown.groups() == (tampered, published)  # in full, and visibly different
+    assert f"they first differ at hex digit {digit + 1} of 64: {changed_digit} against {published[digit]}" in line
+    assert line.startswith(f"thirtyone: error: {path}: round 2: the commitment does not match")

@@ -8,6 +8,14 @@ knocks and openskill ratings (:mod:`~thirtyone.arena.stats`), on any backend: th
 worker processes or Ray (:mod:`~thirtyone.arena.backends`), with the same numbers for the same seed
 (:mod:`~thirtyone.arena.run`). :mod:`~thirtyone.arena.report` makes the table and the files.
 
+Ratings (openskill's Plackett-Luce model) are kept per *seat-player*: each entry of the bot list,
+which the rotations move through the seats, is one player, and each finished game is one match of
+all of them ranked by their places. A bot name's rating is the mean μ of its seat-players with
+their root-mean-square σ (:func:`~thirtyone.arena.stats.pooled_rating`): the rating of one seat it
+plays, so a name that holds more seats is not favoured (rating each name as one team by its
+best-placed seat was: three ``basic`` seats outranked a ``heuristic`` that won above its fair
+share with the better mean place). Bots are listed best ordinal (μ − 3σ) first.
+
 >>> from thirtyone.rules import Rules
 >>> schedule = make_schedule(["basic", "random"], games=6)
 >>> with LocalBackend(jobs=1) as backend:
@@ -23,7 +31,7 @@ from thirtyone.arena.backends import Backend, BackendError, LocalBackend, RayBac
 from thirtyone.arena.play import Failure, GameResult, Task, play_game_safely, play_task
 from thirtyone.arena.run import ArenaOutcome, run_arena
 from thirtyone.arena.schedule import ArenaError, Schedule, bot_seed, deal_seed, make_schedule, seating
-from thirtyone.arena.stats import BotStats, Rating, Summary, Tally, summarize, wilson_interval
+from thirtyone.arena.stats import BotStats, Rating, Summary, Tally, pooled_rating, summarize, wilson_interval
 
 __all__ = [
     "ArenaError",
@@ -46,6 +54,7 @@ __all__ = [
     "make_schedule",
     "play_game_safely",
     "play_task",
+    "pooled_rating",
     "run_arena",
     "seating",
     "summarize",

@@ -20,7 +20,6 @@ from thirtyone.actions import Action, Knock
 from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
-from thirtyone.chance import DuplicateChance
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded, RoundStarted
@@ -122,9 +121,9 @@ def play_games_fast(rules: Rules, bots: Sequence[str], seed: int, keys: Sequence
     """Games ``keys`` (``(deal, rotation)`` pairs) played by the compiled simulator
     (:func:`thirtyone.sim.play_games`, one batch per seating), for bot lists of ``random`` and
     ``basic`` only, in the order of ``keys``. As with :func:`play_game_safely` every rotation of a
-    deal meets the same cards, here dealt by :class:`thirtyone.sim.CounterChance` from the deal's
-    seed (not ``DuplicateChance``), and ``random``'s choices come from the simulator's counter
-    generator. The simulator's policies cannot fail."""
+    deal meets the same cards, dealt by :class:`thirtyone.sim.CounterChance` from the deal's seed,
+    and ``random``'s choices come from the simulator's counter generator: the results are those of
+    :func:`play_game_safely`, game for game. The simulator's policies cannot fail."""
     from thirtyone import sim
 
     results: dict[GameKey, GameResult] = {}
@@ -157,29 +156,47 @@ def play_games_fast(rules: Rules, bots: Sequence[str], seed: int, keys: Sequence
 def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, rotation: int) -> GameResult:
     """Play game ``(deal, rotation)`` of an arena with bot list ``bots`` and arena ``seed``.
 
-    The deal comes from ``DuplicateChance(deal_seed(seed, deal))``; the bot in seat ``s`` is
+    The deal comes from :class:`thirtyone.sim.CounterChance` ``(deal_seed(seed, deal))`` (every
+    rotation of a deal meets the same cards, as with :class:`~thirtyone.chance.DuplicateChance`);
+    a ``random`` seat picks with the simulator's counter-based random policy
+    (:func:`thirtyone.sim.rng.game_random_index`), so a game of ``random`` and ``basic`` bots is
+    the one :func:`play_games_fast` plays; any other bot in seat ``s`` is
     ``make_bot(name, bot_seed(seed, deal, rotation, s))``. A bot that raises (any ``Exception``)
     or returns an action not in the legal actions ends the game: the result's ``failure`` says
     which seat, bot and action or exception, and holds the game's record. ``KeyboardInterrupt``
     and other ``BaseException`` pass through.
     """
+    from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
+
     names = seating(bots, rotation)
     game_seed = deal_seed(seed, deal)
-    game = Game(rules, len(names), chance=DuplicateChance(game_seed))
+    game = Game(rules, len(names), chance=CounterChance(game_seed))
     failure: Failure | None = None
-    players: list[Bot] = []
+    players: list[Bot | None] = []
     for index, name in enumerate(names):
+        if SIM_BOTS.get(name) == "random":
+            players.append(None)  # the simulator's counter-based random policy, below
+            continue
         try:
             players.append(make_bot(name, bot_seed(seed, deal, rotation, index)))
         except Exception as error:
             failure = _failure(game, names, index, None, f"could not be created: {_describe(error)}")
             break
+    round_number, decision = game.round, 0
     while failure is None and not game.is_over:
+        if game.round != round_number:
+            round_number, decision = game.round, 0
         seat = game.current_seat
         assert seat is not None
+        player = players[seat]
+        if player is None:
+            legal_actions = game.legal_actions()
+            game.apply(legal_actions[game_random_index(game_seed, game.round, decision, len(legal_actions))])
+            decision += 1
+            continue
         view = game.view(seat)
         try:
-            action = players[seat].choose(view, view.legal_actions)
+            action = player.choose(view, view.legal_actions)
             legal = action in view.legal_actions
         except Exception as error:
             failure = _failure(game, names, seat, None, f"raised {_describe(error)}")
@@ -193,6 +210,7 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
         except ThirtyOneError as error:  # legal by the view, refused by the engine
             shown = _show(action)
             failure = _failure(game, names, seat, shown, f"chose {shown}; the engine refused it: {error}")
+        decision += 1
     return _result(game, names, deal, rotation, game_seed, failure)
 
 

@@ -279,7 +279,8 @@ def render(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None 
         Text(
             "share: games won / games finished, with its 95% Wilson interval in % (green: above the fair "
             "share, red: below); fair: seats / players; place: mean finishing place; μ ± σ: openskill "
-            "Plackett-Luce rating, ordinal μ − 3σ",
+            "Plackett-Luce rating of one of its seats (each seat-player rated by its places, a bot's "
+            "seat-players pooled), ordinal μ − 3σ",
             style="dim",
         )
     )

@@ -2,9 +2,10 @@
 
 An arena of ``n`` seats plays each *deal* once per *rotation* of the bot list through the seats
 (``n`` rotations), so every entry of the list sits in every seat on the same cards and the luck
-of the deal cancels out. Deal ``d`` is dealt from :class:`~thirtyone.chance.DuplicateChance`
-seeded with :func:`deal_seed` ``(seed, d)``: every rotation of a deal gets the same first dealer,
-the same deck order in round ``r`` and the same reshuffles (as long as play leads there).
+of the deal cancels out. Deal ``d`` is dealt from :class:`thirtyone.sim.CounterChance` seeded
+with :func:`deal_seed` ``(seed, d)`` (on the reference engine and in the compiled simulator
+alike): every rotation of a deal gets the same first dealer, the same deck order in round ``r``
+and the same reshuffles (as long as play leads there).
 
 Every seed depends only on ``(seed, deal, rotation, seat)``, never on the order in which games
 are played or on which process plays them, so results are the same for any number of workers.
@@ -55,7 +56,7 @@ def _derive(*key: object) -> int:
 
 
 def deal_seed(seed: int, deal: int) -> int:
-    """The :class:`~thirtyone.chance.DuplicateChance` seed of deal ``deal`` (the same for every rotation)."""
+    """The :class:`~thirtyone.sim.CounterChance` seed of deal ``deal`` (the same for every rotation)."""
     return _derive(seed, "deal", deal)
 
 

@@ -1,6 +1,14 @@
 """Arena statistics per bot name: wins against the fair share with a 95% Wilson interval, places,
 lives, knocks, failed games, and openskill (Plackett-Luce) ratings over each game's finishing order.
 
+Ratings are kept per *seat-player*: entry ``i`` of the bot list (the player that rotation moves
+through the seats) is one openskill player, and each finished game is one Plackett-Luce match of
+all of them, ranked by their places (ties share a rank). A bot name's rating is the mean ``mu`` of
+its seat-players with their root-mean-square ``sigma``: the rating of one seat played by that bot.
+So a name that holds more seats is neither favoured (as rating it by its best-placed seat would)
+nor made to look more certain; holding three seats of four, an equal bot still rates like the
+fourth.
+
 Every number is computed from the games' results taken in ``(deal, rotation)`` order, so the same
 results give the same statistics however they were played.
 
@@ -12,7 +20,7 @@ results give the same statistics however they were played.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +29,17 @@ from openskill.models import PlackettLuce
 from thirtyone.arena.play import Failure, GameResult
 from thirtyone.arena.schedule import GameKey, Schedule
 
-__all__ = ["Z95", "KEEP_FAILURES", "wilson_interval", "Rating", "BotStats", "Summary", "Tally", "summarize"]
+__all__ = [
+    "Z95",
+    "KEEP_FAILURES",
+    "wilson_interval",
+    "Rating",
+    "pooled_rating",
+    "BotStats",
+    "Summary",
+    "Tally",
+    "summarize",
+]
 
 KEEP_FAILURES = 1000
 """Failures a :class:`Summary` keeps in detail (all are counted)."""
@@ -73,6 +91,23 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+def pooled_rating(ratings: Sequence[Rating]) -> Rating:
+    """One bot name's rating from the ratings of its seat-players: their mean ``mu`` and their
+    root-mean-square ``sigma`` (one seat's uncertainty, not shrunk by the number of seats).
+
+    Raises:
+        ValueError: for no ratings.
+
+    >>> pooled_rating([Rating(24.0, 1.0), Rating(26.0, 1.0)])
+    Rating(mu=25.0, sigma=1.0)
+    """
+    if not ratings:
+        raise ValueError("pooled_rating: no ratings to pool")
+    mu = math.fsum(rating.mu for rating in ratings) / len(ratings)
+    sigma = math.sqrt(math.fsum(rating.sigma**2 for rating in ratings) / len(ratings))
+    return Rating(mu, sigma)
+
+
 @dataclass(frozen=True)
 class BotStats:
     """One bot name's totals over the finished games of an arena.
@@ -83,6 +118,8 @@ class BotStats:
     dealt in, ``lives_lost`` the lives they lost, ``knocks`` their knocks and ``knocks_lost`` the
     knocks that cost the knocker lives. ``failed`` counts the games this bot failed (not in
     ``games``); ``fair_share`` is ``seats / players``, the win share of an equally strong bot.
+    ``rating`` pools ``seat_ratings``, the ratings of its seat-players (its entries of the bot
+    list, in list order; see :func:`pooled_rating`).
     """
 
     name: str
@@ -98,6 +135,7 @@ class BotStats:
     knocks_lost: int
     failed: int
     rating: Rating
+    seat_ratings: tuple[Rating, ...] = ()
 
     @property
     def fair_share(self) -> float:
@@ -162,8 +200,9 @@ class Summary:
     failed, in that order; the first :data:`KEEP_FAILURES`). ``partial`` is true when not every
     scheduled game was played.
 
-    Ratings: each finished game is one openskill Plackett-Luce match with a team per distinct bot
-    name, ranked by its best-placed seat (ties share a rank); with one name they stay at 25 ± 8.33."""
+    Ratings: each finished game is one openskill Plackett-Luce match of the seat-players (one per
+    entry of the bot list, ranked by their places; ties share a rank), and a name's rating pools
+    those of its seat-players (:func:`pooled_rating`); with one name they stay at 25 ± 8.33."""
 
     schedule: Schedule
     bots: tuple[BotStats, ...]
@@ -191,7 +230,9 @@ class Tally:
         self.failures: list[tuple[GameKey, Failure]] = []
         self._totals: dict[str, dict[str, int]] = {name: dict.fromkeys(_COUNTS, 0) for name in schedule.names}
         self._model = PlackettLuce()
-        self._ratings = {name: self._model.rating(name=name) for name in schedule.names}
+        self._rated = len(schedule.names) >= 2
+        self._ratings = [self._model.rating(name=f"{name}#{entry}") for entry, name in enumerate(schedule.bots)]
+        """One openskill rating per seat-player: entry ``i`` of ``schedule.bots``."""
 
     def add(self, result: GameResult) -> None:
         """Count one game (the next in ``(deal, rotation)`` order: ratings depend on the order)."""
@@ -205,7 +246,6 @@ class Tally:
             raise ValueError(f"game {result.key} is neither finished nor failed")
         self.finished += 1
         self._totals[result.bots[result.winner]]["wins"] += 1
-        best: dict[str, int] = {}
         for seat, name in enumerate(result.bots):
             total = self._totals[name]
             place = result.places[seat]
@@ -214,27 +254,35 @@ class Tally:
             total["lives_lost"] += result.lives_lost[seat]
             total["knocks"] += result.knocks[seat]
             total["knocks_lost"] += result.knocks_lost[seat]
-            best[name] = min(place, best.get(name, place))
-        if len(self._ratings) >= 2:
-            names = list(self._ratings)
-            new = self._model.rate([[self._ratings[name]] for name in names], ranks=[best[name] for name in names])
-            self._ratings = {name: team[0] for name, team in zip(names, new, strict=True)}
+        if self._rated:
+            n = self.schedule.seats
+            # rotation r sits entry e in seat (e + r) % n (see schedule.seating)
+            ranks: list[float] = [result.places[(entry + result.rotation) % n] for entry in range(n)]
+            new = self._model.rate([[rating] for rating in self._ratings], ranks=ranks)
+            self._ratings = [team[0] for team in new]
 
     def summary(self, partial: bool | None = None) -> Summary:
         """The statistics so far; ``partial`` defaults to "fewer games than scheduled"."""
         schedule = self.schedule
-        bots = [
-            BotStats(
-                name=name,
-                seats=schedule.seats_held(name),
-                players=schedule.seats,
-                games=self.finished,
-                seat_games=schedule.seats_held(name) * self.finished,
-                rating=Rating(self._ratings[name].mu, self._ratings[name].sigma),
-                **self._totals[name],
+        bots = []
+        for name in schedule.names:
+            seat_ratings = tuple(
+                Rating(rating.mu, rating.sigma)
+                for rating, entry in zip(self._ratings, schedule.bots, strict=True)
+                if entry == name
             )
-            for name in schedule.names
-        ]
+            bots.append(
+                BotStats(
+                    name=name,
+                    seats=schedule.seats_held(name),
+                    players=schedule.seats,
+                    games=self.finished,
+                    seat_games=schedule.seats_held(name) * self.finished,
+                    rating=pooled_rating(seat_ratings),
+                    seat_ratings=seat_ratings,
+                    **self._totals[name],
+                )
+            )
         bots.sort(key=lambda bot: (-bot.rating.ordinal, -bot.win_share, bot.name))
         played = self.finished + self.failed
         return Summary(

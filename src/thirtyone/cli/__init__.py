@@ -16,7 +16,7 @@ from thirtyone import __version__
 from thirtyone.cli import arena, bench, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "parse_args"]
 
 _COMMANDS = {
     "play": (play, "play against bots in the terminal"),
@@ -31,13 +31,14 @@ _COMMANDS = {
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like the library's: ``thirtyone: error: …``
-    with a pointer to ``--help``, and exit status 2."""
+    with a pointer to the help of the command that was given (``thirtyone simulate --help``), and
+    exit status 2."""
 
     def error(self, message: str) -> NoReturn:
         if "required: COMMAND" in message:
             message = f"choose a command: {', '.join(_COMMANDS)} (see thirtyone --help)"
         else:
-            message = f"{self.prog}: {message} (see {self.prog} --help)"
+            message = f"{message} (see {self.prog} --help)"
         self.exit(2, f"thirtyone: error: {message}\n")
 
 
@@ -52,14 +53,28 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module, help_text) in _COMMANDS.items():
         sub = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
         module.configure(sub)
-        sub.set_defaults(run=module.run)
+        sub.set_defaults(run=module.run, command_parser=sub)
     return parser
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line; an argument no part of it knows is refused by the subcommand's
+    parser, so that the error points to its help (``thirtyone simulate --help``).
+
+    Raises:
+        SystemExit: with status 2 after a one-line ``thirtyone: error: …``, for bad arguments.
+    """
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        owner: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     try:
         status: int = args.run(args)
     except ThirtyOneError as error:

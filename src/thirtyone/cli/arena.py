@@ -1,5 +1,9 @@
 """``thirtyone arena``: bots against each other on duplicate deals, with ratings, confidence
-intervals, a progress bar, a results table and (``--out DIR``) CSV, JSON and a chart."""
+intervals, a progress bar, a results table and (``--out DIR``) CSV, JSON and a chart.
+
+``--out DIR`` must be a new folder or one without results (:data:`RESULT_FILES` or records in
+``failed/``) unless ``--overwrite``, which removes them first; an empty path is refused.
+"""
 
 from __future__ import annotations
 
@@ -22,11 +26,11 @@ from thirtyone.arena.report import (
     summary_dict,
     write_summary,
 )
-from thirtyone.bots import BOTS, parse_bot_list
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.bots import BOTS
+from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.rules import Rules
 
-__all__ = ["configure", "run", "FAILED_DIR"]
+__all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
 
 FAILED_DIR = Path("arena-failed")
 """Where the records of failed games go without ``--out`` (relative to the working directory)."""
@@ -65,10 +69,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out",
-        type=Path,
         default=None,
         metavar="DIR",
-        help="write games.csv, summary.csv, summary.json, win_share.png",
+        help="write games.csv, summary.csv, summary.json, win_share.png (and failed/) into this folder: a new "
+        "one, or one without results unless --overwrite",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let --out replace the results of an earlier run in its folder",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
@@ -105,21 +114,64 @@ def _engine(choice: str, names: list[str], rules: Rules) -> str:
     return "reference" if reasons else "sim"
 
 
+RESULT_FILES = ("games.csv", "summary.csv", "summary.json", "win_share.png")
+"""The files ``--out DIR`` writes (besides the records in ``DIR/failed/``)."""
+
+
+def _failed_records(folder: Path) -> list[Path]:
+    failed = folder / "failed"
+    return sorted(failed.glob("deal-*-rotation-*.toml")) if failed.is_dir() else []
+
+
+def _out_dir(text: str | None, overwrite: bool) -> Path | None:
+    """The checked ``--out`` folder (``None`` without one); nothing is created here.
+
+    Raises:
+        ArenaError: for ``--overwrite`` without ``--out``, an empty path, a file, or a folder that
+            holds results of an earlier run (without ``--overwrite``).
+    """
+    if text is None:
+        if overwrite:
+            raise ArenaError("--overwrite is for --out DIR: add --out, or leave --overwrite out")
+        return None
+    if text == "":
+        raise ArenaError("--out '': an empty path; give a folder for the results (--out . for this folder)")
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise ArenaError(f"--out {out}: that is a file, not a folder; give a folder for the results")
+    if out.is_dir() and not overwrite:
+        found = [name for name in RESULT_FILES if (out / name).exists()]
+        if _failed_records(out):
+            found.append("failed/")
+        if found:
+            raise ArenaError(
+                f"--out {out}: the folder already holds results ({', '.join(found)}); give a new or empty folder "
+                "or add --overwrite to replace them"
+            )
+    return out
+
+
+def _remove_results(out: Path) -> None:
+    """Remove an earlier run's results from ``out`` (``--overwrite``), so none is left among the new ones."""
+    for path in [*(out / name for name in RESULT_FILES), *_failed_records(out)]:
+        path.unlink(missing_ok=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the arena and report; 0 when complete, 130 when interrupted, 1 when the backend failed
     (both after reporting the games finished so far, marked partial)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
-    names = parse_bot_list(args.bots, args.players)
+    names = parse_bots(args.bots, args.players)
     schedule = make_schedule(names, args.games)
     engine = _engine(args.engine, names, rules)
     backend = make_backend(args.backend, args.jobs, args.address)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
-    out: Path | None = args.out
+    out = _out_dir(args.out, args.overwrite)
     if out is not None:
-        if out.exists() and not out.is_dir():
-            raise ArenaError(f"--out {out}: not a directory")
         out.mkdir(parents=True, exist_ok=True)
+        if args.overwrite:
+            _remove_results(out)
     records = FailureRecords(out / "failed" if out is not None else FAILED_DIR)
     console = Console(stderr=True)
 

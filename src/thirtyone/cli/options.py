@@ -5,9 +5,23 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from thirtyone.bots import LEVELS, UnknownBotError, parse_bot_list
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
-__all__ = ["add_rules_arguments", "rules_from_args"]
+__all__ = [
+    "add_rules_arguments",
+    "rules_from_args",
+    "check_bot_budgets",
+    "parse_bots",
+    "MAX_EXPERT_WORLDS",
+    "MAX_EXPERT_SECONDS",
+]
+
+MAX_EXPERT_WORLDS = 1_000_000
+"""The most sampled worlds per decision an expert budget may ask for (``expert:200``), as
+:func:`thirtyone.bots.make_bot` accepts them."""
+MAX_EXPERT_SECONDS = 3600.0
+"""The most seconds per decision an expert budget may ask for (``expert:0.5s``)."""
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,3 +57,47 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         if value is not None:
             values[name] = spec.parse(value) if isinstance(value, str) else value
     return Rules.preset(args.preset, **values)
+
+
+def _budget_ok(budget: str) -> bool:
+    try:
+        if budget.endswith("s"):
+            return 0 < float(budget[:-1]) <= MAX_EXPERT_SECONDS
+        return 1 <= int(budget) <= MAX_EXPERT_WORLDS
+    except ValueError:
+        return False
+
+
+def check_bot_budgets(text: str) -> None:
+    """Check the expert budgets of a ``--bots`` list (``expert:200``, ``hard:0.5s``), so that a
+    bad one is refused with its limits named.
+
+    Raises:
+        UnknownBotError: for a budget that is not 1 to 1,000,000 worlds or more than 0 and at
+            most 3,600 seconds.
+
+    >>> check_bot_budgets("basic,expert:200,hard:1.5s")
+    >>> check_bot_budgets("expert:0")
+    Traceback (most recent call last):
+    ...
+    thirtyone.bots.UnknownBotError: bad expert budget '0' in 'expert:0': give 1 to 1,000,000 worlds \
+per decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)
+    """
+    for name in text.split(","):
+        base, _, budget = name.strip().lower().partition(":")
+        budget = budget.partition(":")[0]
+        if LEVELS.get(base, base) == "expert" and budget and not _budget_ok(budget):
+            raise UnknownBotError(
+                f"bad expert budget {budget!r} in {name.strip()!r}: give 1 to {MAX_EXPERT_WORLDS:,} worlds per "
+                f"decision (expert:200) or more than 0 and up to {MAX_EXPERT_SECONDS:,.0f} seconds (expert:0.5s)"
+            )
+
+
+def parse_bots(text: str, count: int) -> list[str]:
+    """:func:`thirtyone.bots.parse_bot_list` after :func:`check_bot_budgets`.
+
+    Raises:
+        UnknownBotError: for an unknown name, a bad budget, an empty list or too many names.
+    """
+    check_bot_budgets(text)
+    return parse_bot_list(text, count)

@@ -5,7 +5,9 @@ players, bot name, seed, name, pacing, hint time or record path (a folder that d
 file that exists without ``--overwrite``) is a one-line error (exit status 2), and so is a
 standard input or output that is not a terminal. With ``--record`` the record is saved after
 every action and on every way out (``q``, ctrl+q, ctrl+c, SIGHUP when the terminal closes,
-SIGTERM); a record that could not be saved is a one-line error and exit status 1.
+SIGTERM); a record that could not be saved is a one-line error and exit status 1. A game that
+SIGHUP or SIGTERM ended exits with ``128 +`` the signal's number (129, 143), as a shell reports
+a process a signal stopped.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from thirtyone.bots import BOTS
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, check_bot_budgets, rules_from_args
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
 from thirtyone.tui.settings import (
     MAX_DELAY,
@@ -35,7 +37,7 @@ from thirtyone.tui.settings import (
 if TYPE_CHECKING:
     from thirtyone.tui.app import ThirtyOneApp
 
-__all__ = ["configure", "run", "settings_from_args", "NEEDS_TERMINAL"]
+__all__ = ["configure", "run", "settings_from_args", "quit_on_signals", "signal_status", "NEEDS_TERMINAL"]
 
 NEEDS_TERMINAL = "thirtyone play needs an interactive terminal (80×24 or larger)"
 """The error when standard input or output is not a terminal."""
@@ -105,11 +107,14 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
 
     Raises:
         RulesError: for a bad preset or rule option, or players the deck cannot deal (R2.1).
-        UnknownBotError: for an unknown bot or too many bot names.
-        PlayError: for a bad seed, delay, hint time, name or record path.
+        UnknownBotError: for an unknown bot, a bad expert budget (its limits named) or too many
+            bot names.
+        PlayError: for a bad seed, delay, hint time, name or record path, or ``--overwrite``
+            without ``--record``.
     """
     rules = rules_from_args(args)
     players = _whole("--players", args.players)
+    check_bot_budgets(args.bots)
     seed = None if args.seed is None else _whole("--seed", args.seed)
     try:
         delay = float(args.delay)
@@ -120,6 +125,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     except ValueError:
         raise PlayError(f"--hint-seconds {args.hint_seconds!r}: give a number of seconds") from None
     record: Path | None = args.record
+    if record is None and args.overwrite:
+        raise PlayError("--overwrite is for --record PATH: add --record, or leave --overwrite out")
     if record is not None:
         if record.is_dir():
             raise PlayError(f"--record {record}: that is a folder; give a file name")
@@ -150,31 +157,45 @@ def interactive() -> bool:
 
 
 @contextlib.contextmanager
-def quit_on_signals(app: ThirtyOneApp) -> Iterator[None]:
+def quit_on_signals(app: ThirtyOneApp) -> Iterator[list[int]]:
     """While the app runs, SIGHUP (the terminal closed) and SIGTERM quit it the way ``q`` does,
-    saving the record first (only possible on the main thread; elsewhere nothing changes)."""
+    saving the record first (only possible on the main thread; elsewhere nothing changes).
+    Yields the list of the signal numbers received, in order, for the exit status."""
     signals = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    received: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield received
         return
-    previous = {number: signal.signal(number, lambda _number, _frame: app.request_quit()) for number in signals}
+
+    def on_signal(number: int, _frame: object) -> None:
+        received.append(number)
+        app.request_quit()
+
+    previous = {number: signal.signal(number, on_signal) for number in signals}
     try:
-        yield
+        yield received
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
 
 
+def signal_status(number: int) -> int:
+    """The exit status of a command that a signal stopped: ``128 + number``, as a shell reports
+    a process the signal killed (143 for SIGTERM, 129 for SIGHUP; 130 for Ctrl-C elsewhere)."""
+    return 128 + number
+
+
 def run(args: argparse.Namespace) -> int:
-    """Check the arguments and the terminal, then play until the person quits; 1 when a game
-    record could not be saved (the reason on one line)."""
+    """Check the arguments and the terminal, then play until the person quits: 0; 1 when a game
+    record could not be saved (the reason on one line); ``128 + N`` when signal ``N`` (SIGHUP,
+    SIGTERM) ended the game, after the record was saved: 129 or 143."""
     settings = settings_from_args(args)
     if not interactive():
         raise PlayError(NEEDS_TERMINAL)
     from thirtyone.tui.app import ThirtyOneApp  # Textual loads only once the arguments are good
 
     app = ThirtyOneApp(settings)
-    with quit_on_signals(app):
+    with quit_on_signals(app) as received:
         try:
             app.run()
         finally:
@@ -186,5 +207,8 @@ def run(args: argparse.Namespace) -> int:
     if error is not None:
         reason = error.removeprefix("The game record could not be saved: ")
         print(f"thirtyone: error: the game record could not be saved: {reason}", file=sys.stderr)
-        return 1
-    return 0
+    if received:
+        number = received[0]
+        print(f"thirtyone: stopped by {signal.Signals(number).name}", file=sys.stderr)
+        return signal_status(number)
+    return 1 if error is not None else 0

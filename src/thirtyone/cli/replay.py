@@ -4,14 +4,16 @@ The record (``docs/record-format.md``) is read as UTF-8, replayed through the en
 checked, R3.5) and compared with what it says. Then each round's result is printed: dealer, how
 it ended, the knocker, the blitz, every hand shown with its value, who lost how many lives under
 which rule, who was eliminated; and the final standings (or where an unfinished game stands).
-``--json`` prints the same as JSON. A file that cannot be read, is not UTF-8, or holds a bad
-record gives a one-line error and exit status 2.
+``--json`` prints the same as JSON. A file that cannot be read, is not a regular file, is larger
+than :data:`MAX_RECORD_BYTES` (16 MiB), is not UTF-8, or holds a bad record gives a one-line error
+and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import stat
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
 
-__all__ = ["configure", "run", "ReplayError", "read_record", "summary"]
+__all__ = ["configure", "run", "ReplayError", "read_record", "summary", "MAX_RECORD_BYTES"]
 
 _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("seat", "right"), ("player", "left"), ("hand", "left"), ("value", "right"),
@@ -36,6 +38,13 @@ _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
 _STANDING_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("place", "right"), ("seat", "right"), ("player", "left"), ("lives", "left"),
 )  # fmt: skip
+
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record file ``replay`` and ``verify`` read: 16 MiB. The largest records real games
+make are far smaller (a 9-player game of 20 lives played to the turn limit of 200 in every round
+is under 1 MB; the bots' games are under 200 kB), and the bound keeps a wrong path (``/dev/zero``,
+a disk image) from filling the memory."""
 
 
 class ReplayError(ThirtyOneError):
@@ -73,21 +82,44 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _too_large(path: Path, size: int | None) -> ReplayError:
+    known = f" ({size:,} bytes)" if size is not None else ""
+    return ReplayError(
+        f"{path}: larger than a game record can be{known}: a record is at most {MAX_RECORD_BYTES:,} bytes "
+        "(16 MiB); give a record file"
+    )
+
+
 def read_record(path: Path) -> GameRecord:
-    """Read and parse the record in ``path`` (UTF-8, a byte-order mark allowed).
+    """Read and parse the record in ``path`` (UTF-8, a byte-order mark allowed): a regular file of
+    at most :data:`MAX_RECORD_BYTES`, checked before anything is read.
 
     Raises:
-        ReplayError: for a missing file, a directory, a file that cannot be read or is not UTF-8.
+        ReplayError: for a missing file, a directory, a device, pipe or socket, a file larger than
+            :data:`MAX_RECORD_BYTES`, a file that cannot be read or is not UTF-8.
         RecordError: for a bad record (the message starts with the file name).
     """
     try:
-        raw = path.read_bytes()
+        info = path.stat()
     except FileNotFoundError:
         raise ReplayError(f"{path}: no such file") from None
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ReplayError(f"{path}: is a directory; give a record file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ReplayError(f"{path}: not a regular file (a device, pipe or socket); give a record file")
+    if info.st_size > MAX_RECORD_BYTES:
+        raise _too_large(path, info.st_size)
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)  # the file may have grown since
     except IsADirectoryError:
         raise ReplayError(f"{path}: is a directory; give a record file") from None
     except OSError as error:
         raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise _too_large(path, None)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

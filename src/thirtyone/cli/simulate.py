@@ -1,10 +1,19 @@
-"""``thirtyone simulate``: many bot games, a progress bar and a results table."""
+"""``thirtyone simulate``: many bot games, a progress bar and a results table.
+
+Game ``g`` is played with the ``g``-th of :func:`~thirtyone.bots.runner.game_seeds` ``(--seed,
+--games)``, dealt by :class:`thirtyone.sim.CounterChance` and, in the seats of ``random`` bots,
+played by the simulator's counter-based random policy
+(:func:`thirtyone.sim.rng.game_random_index`): the compiled simulator (``--engine sim``, for
+``random`` and ``basic`` bots) and the reference engine (``--engine reference``, every bot, and
+``--record``) play the same games and print the same results for the same seed. Ctrl-C prints
+the games finished so far, marked partial, and exits with status 130.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich import box
@@ -12,15 +21,18 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from thirtyone.bots import BOTS, parse_bot_list
-from thirtyone.bots.runner import SeatStats, SimulationStats, game_seeds, simulate
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.actions import Action
+from thirtyone.arena.play import SIM_BOTS
+from thirtyone.bots import BOTS, make_bot
+from thirtyone.bots.base import Bot
+from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, game_seeds
+from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 
-__all__ = ["configure", "run"]
+__all__ = ["configure", "run", "play_game", "simulate_reference", "MAX_GAMES"]
 
 MAX_GAMES = 10_000_000
 
@@ -35,15 +47,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"bots by seat, comma separated, the last repeating ({', '.join(BOTS)}; default basic)",
     )
     parser.add_argument("--games", type=int, default=100, metavar="G", help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed: same seed, same results")
-    parser.add_argument("--record", type=Path, default=None, metavar="DIR", help="save every game's record here")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seed: same seed, same games and results, whichever engine plays them",
+    )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="DIR",
+        help="save every game's record in this folder (new, or without game records; played by the reference "
+        "engine, with the same results)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
         "--engine",
         choices=("auto", "reference", "sim"),
         default="auto",
         help="what plays the games: the compiled simulator (sim, for random and basic bots; needs "
-        "numba), the reference engine, or auto: sim when it can, else the engine (default)",
+        "numba), the reference engine, or auto: sim when it can, else the engine (default); both give "
+        "the same results for the same seed",
     )
     add_rules_arguments(parser)
 
@@ -53,17 +78,21 @@ class SimulateError(ThirtyOneError):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the games and print the results."""
+    """Play the games and print the results; 0 when every game was played, 130 when Ctrl-C
+    stopped the run (after printing the games finished so far, marked partial)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
     if not 1 <= args.games <= MAX_GAMES:
         raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
-    names = parse_bot_list(args.bots, args.players)
-    record_dir: Path | None = args.record
+    names = parse_bots(args.bots, args.players)
+    record_dir = _record_dir(args.record)
     fast = _use_sim(args.engine, names, record_dir, rules)
     if record_dir is not None:
         _check_record_dir(record_dir)
     console = Console(stderr=True)
+    seeds = game_seeds(args.seed, args.games)
+    stats = SimulationStats(rules, names)
+    interrupted = False
 
     with Progress(
         TextColumn("[bold]simulating"),
@@ -83,20 +112,43 @@ def run(args: argparse.Namespace) -> int:
                 (record_dir / f"game-{index + 1:06d}.toml").write_text(text, encoding="utf-8")
             progress.advance(task)
 
-        if fast:
-            stats = _simulate_fast(rules, names, args.games, args.seed, lambda count: progress.advance(task, count))
-        else:
-            stats = simulate(rules, names, args.games, args.seed, on_game)
+        try:
+            if fast:
+                _simulate_fast(rules, names, seeds, stats, lambda count: progress.advance(task, count))
+            else:
+                simulate_reference(rules, names, seeds, stats, on_game)
+        except KeyboardInterrupt:
+            interrupted = True
 
+    engine = "sim" if fast else "reference"
+    partial = interrupted or stats.games < args.games
     if args.json:
-        print(json.dumps({**stats.to_dict(), "engine": "sim" if fast else "reference"}, indent=2))
+        data = {**stats.to_dict(), "engine": engine, "games_requested": args.games, "partial": partial}
+        data["stopped"] = "interrupted" if interrupted else None
+        print(json.dumps(data, indent=2))
     else:
-        _print_tables(Console(), stats)
-        Console(stderr=True).print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
+        out = Console()
+        if partial:
+            out.print(
+                f"[bold red]PARTIAL RESULTS[/]: {stats.games:,} of {args.games:,} games played"
+                + (" (interrupted)" if interrupted else "")
+            )
+        _print_tables(out, stats)
+        console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
+    if interrupted:
+        console.print("thirtyone: interrupted: the results above are partial", markup=False)
+        return 130
     return 0
 
 
-_SIM_BOTS = ("random", "basic")  # the simulator's policies that are exactly these bots
+def _record_dir(text: str | None) -> Path | None:
+    if text is None:
+        return None
+    if text == "":
+        raise SimulateError(
+            f"--record {text!r}: an empty path; give a folder for the game records (--record . for this folder)"
+        )
+    return Path(text)
 
 
 def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rules) -> bool:
@@ -104,10 +156,10 @@ def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rule
     if engine == "reference":
         return False
     reasons = []
-    if any(name not in _SIM_BOTS for name in names):
-        reasons.append(f"it plays only the {' and '.join(_SIM_BOTS)} bots exactly")
+    if any(name not in SIM_BOTS for name in names):
+        reasons.append("it plays only the random and basic bots exactly")
     if record_dir is not None:
-        reasons.append("it keeps no game records (--record)")
+        reasons.append("it keeps no game records (--record plays on the reference engine, with the same results)")
     if not reasons:
         from thirtyone import sim
 
@@ -125,27 +177,93 @@ def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rule
     return not reasons
 
 
+def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
+    """One game on the reference engine as :func:`thirtyone.sim.play_games` plays it with ``seed``
+    when the simulator can: dealt by ``CounterChance(seed)``, a ``random`` seat picking with
+    :func:`~thirtyone.sim.rng.game_random_index`; any other bot is ``make_bot(name, seed + seat + 1)``.
+
+    Raises:
+        BotError: when a bot raises or returns an illegal action (names the bot, seat and action).
+    """
+    from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
+
+    game = Game(rules, len(names), chance=CounterChance(seed))
+    bots: list[Bot | None] = [
+        None if SIM_BOTS.get(name) == "random" else make_bot(name, seed + seat + 1) for seat, name in enumerate(names)
+    ]
+    round_number, decision = game.round, 0
+    while not game.is_over:
+        if game.round != round_number:
+            round_number, decision = game.round, 0
+        seat = game.current_seat
+        assert seat is not None
+        bot = bots[seat]
+        action: Action
+        if bot is None:
+            legal = game.legal_actions()
+            action = legal[game_random_index(seed, game.round, decision, len(legal))]
+        else:
+            view = game.view(seat)
+            try:
+                action = bot.choose(view, view.legal_actions)
+            except Exception as error:
+                raise BotError(f"bot {bot.name} in seat {seat} raised {type(error).__name__}: {error}") from error
+            if action not in view.legal_actions:
+                raise BotError(f"bot {bot.name} in seat {seat} chose {action}, which is not legal now")
+        game.apply(action)
+        decision += 1
+    return game
+
+
+def simulate_reference(
+    rules: Rules,
+    names: Sequence[str],
+    seeds: Sequence[int],
+    stats: SimulationStats,
+    on_game: Callable[[int, Game], None] | None = None,
+) -> None:
+    """Play game ``g`` with ``seeds[g]`` (:func:`play_game`) and add it to ``stats``, one after
+    another; ``on_game(index, game)`` is called after each (records, progress). An interruption
+    leaves ``stats`` holding the games finished before it."""
+    for index, game_seed in enumerate(seeds):
+        game = play_game(rules, names, game_seed)
+        if on_game is not None:
+            on_game(index, game)
+        stats.add(game)
+
+
 def _simulate_fast(
-    rules: Rules, names: list[str], games: int, seed: int | None, advance: Callable[[int], None]
-) -> SimulationStats:
-    """The games played by :mod:`thirtyone.sim` (game ``g`` from the ``g``-th of :func:`game_seeds`),
-    totalled as :func:`~thirtyone.bots.runner.simulate` totals them."""
+    rules: Rules, names: list[str], seeds: Sequence[int], stats: SimulationStats, advance: Callable[[int], None]
+) -> None:
+    """The games played by :mod:`thirtyone.sim` (game ``g`` with ``seeds[g]``), added to ``stats``
+    chunk by chunk as :meth:`~thirtyone.bots.runner.SimulationStats.add` counts them."""
     from thirtyone import sim
 
-    totals = sim.GameTotals(rules, tuple(names))
-    for batch in sim.iter_games(rules, len(names), names, game_seeds(seed, games), chunk=4096):
+    policies = [SIM_BOTS[name] for name in names]
+    for batch in sim.iter_games(rules, len(names), policies, seeds, chunk=4096):
+        totals = sim.GameTotals(rules, tuple(names))
         totals.add(batch)
+        _add_totals(stats, totals)
         advance(len(batch))
-    stats = SimulationStats(rules, names)
-    stats.games, stats.rounds, stats.turns = totals.games, totals.rounds, totals.turns
-    stats.knocks, stats.blitzes = totals.knocks, totals.blitzes
+
+
+def _add_totals(stats: SimulationStats, totals: object) -> None:
+    from thirtyone.sim import GameTotals
+
+    assert isinstance(totals, GameTotals)
+    stats.games += totals.games
+    stats.rounds += totals.rounds
+    stats.turns += totals.turns
+    stats.knocks += totals.knocks
+    stats.blitzes += totals.blitzes
     stats.ends.update(totals.ends)
     stats.lives_by_rule.update(totals.lives_by_rule)
     for seat, row in enumerate(stats.seats):
-        row.wins, row.knocks = totals.wins[seat], totals.seat_knocks[seat]
-        row.knocks_lost, row.lives_lost = totals.seat_knocks_lost[seat], totals.seat_lives_lost[seat]
+        row.wins += totals.wins[seat]
+        row.knocks += totals.seat_knocks[seat]
+        row.knocks_lost += totals.seat_knocks_lost[seat]
+        row.lives_lost += totals.seat_lives_lost[seat]
         row.places.update(totals.places[seat])
-    return stats
 
 
 def _check_record_dir(folder: Path) -> None:
@@ -163,6 +281,9 @@ def _count(number: int, word: str) -> str:
 
 def _print_tables(console: Console, stats: SimulationStats) -> None:
     games = stats.games
+    if not games:
+        console.print(f"[bold]no game finished[/] of {stats.rules.describe()} with {len(stats.bots)} players")
+        return
     console.print(
         f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
         f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
@@ -200,7 +321,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
             table.add_row(_seat_label(row, stats), row.bot, *(str(row.places.get(place, 0)) for place in places))
     console.print(table)
     table = _table("How rounds ended", "end", "rounds")
-    for end, count in sorted(stats.ends.items(), key=lambda item: -item[1]):
+    for end, count in sorted(stats.ends.items(), key=lambda item: (-item[1], item[0])):
         table.add_row(end, str(count))
     console.print(table)
     table = _table("Lives lost by rule", "rule", "lives")

@@ -27,7 +27,9 @@ that the two agree.
 - The ``random`` policy's ``d``-th action of a round (``d`` counts every action applied in the round
   so far, by any seat, from 0) is
   ``legal[bounded(derive(derive(round_key, TAG_POLICY), d), len(legal))]``, with ``legal`` in the
-  order of :meth:`~thirtyone.engine.Game.legal_actions`.
+  order of :meth:`~thirtyone.engine.Game.legal_actions`; in a whole game
+  (:func:`thirtyone.sim.play_games`) the round key is ``game_round_key(seed, round)``:
+  :func:`game_random_index` gives that pick to a Python program driving the engine.
 - A game's first dealer is ``bounded(derive(game_key(seed), TAG_DEALER), players)``.
 
 :class:`CounterChance` and :class:`RoundChance` are :class:`~thirtyone.chance.Chance` objects that
@@ -65,6 +67,7 @@ __all__ = [
     "bounded",
     "counter_shuffle",
     "random_index",
+    "game_random_index",
     "CounterChance",
     "RoundChance",
 ]
@@ -134,6 +137,19 @@ def random_index(policy_key: int, decision: int, choices: int) -> int:
     """The ``random`` policy's pick among ``choices`` legal actions at action ``decision`` (from 0)
     of a round whose policy key is ``policy_key`` (``derive(round_key, TAG_POLICY)``)."""
     return bounded(derive(policy_key, decision), choices)
+
+
+def game_random_index(seed: int, round: int, decision: int, choices: int) -> int:
+    """The ``random`` policy's pick among ``choices`` legal actions (in the order of
+    :meth:`~thirtyone.engine.Game.legal_actions`) at action ``decision`` (from 0, every action
+    applied in the round so far by any seat) of round ``round`` (from 1) of the game that
+    :func:`thirtyone.sim.play_games` plays with ``seed``: with :class:`CounterChance` dealing, an
+    engine game that picks so plays exactly the simulator's game.
+
+    >>> game_random_index(5, 1, 0, 3) == random_index(derive(game_round_key(5, 1), TAG_POLICY), 0, 3)
+    True
+    """
+    return random_index(derive(game_round_key(seed, round), TAG_POLICY), decision, choices)
 
 
 class RoundChance(ScriptedChance):

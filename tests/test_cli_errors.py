@@ -1,0 +1,74 @@
+"""One-line errors of the ``thirtyone`` command: one ``thirtyone: error:`` prefix, a pointer to the
+help of the command that was given, expert budgets that name their limits, and ``--overwrite``
+only with the path it lets replace."""
+
+from __future__ import annotations
+
+import pytest
+
+from thirtyone.cli import main
+
+
+def parser_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    return captured.err
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "arena", "bench", "verify x.toml", "replay x.toml"])
+def test_an_unknown_argument_points_to_the_commands_help(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    name, *rest = command.split()
+    err = parser_error(capsys, [name, *rest, "--bogus", "1"])
+    assert err == f"thirtyone: error: unrecognized arguments: --bogus 1 (see thirtyone {name} --help)\n"
+
+
+def test_a_bad_value_has_one_prefix_and_points_to_the_commands_help(capsys: pytest.CaptureFixture[str]) -> None:
+    err = parser_error(capsys, ["simulate", "--players", "x"])
+    assert err == "thirtyone: error: argument --players: invalid int value: 'x' (see thirtyone simulate --help)\n"
+    err = parser_error(capsys, ["arena", "--engine", "fast"])
+    assert err.startswith("thirtyone: error: argument --engine: invalid choice: 'fast'")
+    assert err.endswith("(see thirtyone arena --help)\n")
+
+
+def test_no_command_or_an_unknown_one_points_to_the_main_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert parser_error(capsys, []).startswith("thirtyone: error: choose a command: play, simulate")
+    err = parser_error(capsys, ["simulat"])
+    assert err.startswith("thirtyone: error: argument COMMAND: invalid choice: 'simulat'")
+    assert err.endswith("(see thirtyone --help)\n")
+
+
+LIMITS = "give 1 to 1,000,000 worlds per decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)"
+
+
+@pytest.mark.parametrize("budget", ["0", "99999999", "5000s", "0s", "-3", "many", "1.5", "nans"])
+@pytest.mark.parametrize("command", ["simulate", "arena", "play"])
+def test_a_bad_expert_budget_names_the_limits(capsys: pytest.CaptureFixture[str], command: str, budget: str) -> None:
+    assert main([command, "--bots", f"basic,expert:{budget}", "--games" if command != "play" else "--seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"thirtyone: error: bad expert budget {budget!r} in 'expert:{budget}': {LIMITS}\n"
+
+
+@pytest.mark.parametrize("budget", ["hard:0", "expert:2000000:engine"])
+def test_a_bad_budget_of_a_level_or_with_rollouts_names_the_limits(
+    capsys: pytest.CaptureFixture[str], budget: str
+) -> None:
+    assert main(["simulate", "--bots", budget, "--games", "1"]) == 2
+    assert LIMITS in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("budget", ["expert:1", "expert:1000000", "hard:3600s", "expert:0.001s:engine"])
+def test_budgets_within_the_limits_are_taken(budget: str) -> None:
+    from thirtyone.cli.options import parse_bots
+
+    assert parse_bots(f"basic,{budget}", 2) == ["basic", budget]
+
+
+def test_play_overwrite_without_record_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--overwrite"]) == 2
+    assert capsys.readouterr().err == (
+        "thirtyone: error: --overwrite is for --record PATH: add --record, or leave --overwrite out\n"
+    )
