@@ -1389,3 +1389,18 @@ def test_play_without_a_terminal_exits_at_once(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == "thirtyone: error: thirtyone play needs an interactive terminal (80×24 or larger)\n"
     assert out.read_text() == ""  # no escape codes
+
+
+# ------------------------------------------------------------- what a new user met (the items)
+
+
+async def test_item10_wide_names_keep_the_lives_column() -> None:
+    from rich.cells import cell_len
+
+    app = make_app("scat", 4, 3, name="王小明")
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        lines = plain(app.query_one(SeatsPanel)).splitlines()
+        columns = {cell_len(line[: line.index("3 lives")]) for line in lines}
+        assert len(columns) == 1, lines  # the lives start in the same terminal column on every row
+        assert "王小明" in screen_text(app)

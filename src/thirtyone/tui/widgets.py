@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -73,13 +74,33 @@ def _keys_row(keys: Sequence[str]) -> Text:
     return Text("".join(f"  {key:<{SLOT - 2}}" for key in keys), style="bold cyan")
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (a wide character such as 王
+    takes two)."""
+    return text + " " * max(width - cell_len(text), 0)
+
+
+TAGS_WIDTH = cell_len("dealer, knocked")
+"""The widest tags of a seat in the players panel."""
+
+
 class SeatsPanel(Static):
     """Every player: whose turn it is (``▶``), name and level, lives or the grace word
-    ("on the dole"), then the tags "dealer" and "knocked", each column two spaces apart. A
+    ("on the dole"), then the tags "dealer" and "knocked" (after a throw-down, "threw down"),
+    each column two spaces apart; widths are counted in terminal cells (a wide character such
+    as 王 takes two). A
     tag that does not fit the row goes on a line of its own under the tags column."""
 
     DEFAULT_WIDTH = 44
     """The content width assumed before the panel has been laid out (an 80-column terminal)."""
+
+    @staticmethod
+    def natural_width(names: Sequence[str], rules: Rules) -> int:
+        """The content width the panel needs for every seat's row with both tags on it, whatever
+        the lives come to in the game (in cells: a wide character counts two)."""
+        start = rules.lives + (1 if rules.grace_life else 0)
+        lives = max(cell_len(lives_text(remaining, rules)) for remaining in range(start + 1))
+        return 2 + max(cell_len(name) for name in names) + 2 + lives + 2 + TAGS_WIDTH
 
     def show(self, view: PlayerView, names: Sequence[str]) -> int:
         """Redraw from the person's view and the seats' names; returns the number of lines."""
@@ -91,19 +112,21 @@ class SeatsPanel(Static):
             if seat == view.dealer and not status.out:
                 tags.append(Text("dealer", style="cyan"))
             if seat == view.knocker:
-                tags.append(Text("knocked", style="bold magenta"))
+                ended = view.last_result if view.phase is Phase.OVER else None
+                threw = ended is not None and ended.round == view.round and ended.end == "throw_down"
+                tags.append(Text("threw down" if threw else "knocked", style="bold magenta"))
             rows.append((seat, lives_text(status.remaining, view.rules), tags))
-        name_width = max(len(name) for name in names)
-        lives_width = max(len(lives) for _, lives, _ in rows)
+        name_width = max(cell_len(name) for name in names)
+        lives_width = max(cell_len(lives) for _, lives, _ in rows)
         column = 2 + name_width + 2 + lives_width + 2  # where the tags start
         lines: list[Text] = []
         for (seat, lives, tags), status in zip(rows, view.seats, strict=True):
             to_move = view.current_seat == seat and view.phase is not Phase.OVER
             line = Text("▶ " if to_move else "  ", style="bold green")
             style = "dim strike" if status.out else ("bold" if seat == view.seat else "")
-            line.append(f"{names[seat]:<{name_width}}", style=style)
+            line.append(_pad(names[seat], name_width), style=style)
             lives_style = "dim" if status.out else ("bold yellow" if status.on_grace else "")
-            line.append("  ").append(f"{lives:<{lives_width}}", style=lives_style)
+            line.append("  ").append(_pad(lives, lives_width), style=lives_style)
             together = Text(", ").join(tags)
             if tags and column + together.cell_len > width:  # one tag a line
                 lines.append(line.append("  ").append_text(tags[0]))
