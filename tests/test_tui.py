@@ -10,6 +10,7 @@ import re
 import threading
 from fractions import Fraction
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from rich.console import Console
@@ -25,6 +26,7 @@ from thirtyone.cli import play as play_cli
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
+from thirtyone.tui.prepare import PREPARING, Preparation, simulator_preparation
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
@@ -43,7 +45,22 @@ HINT_WORLDS = 30
 """The hint budget in the tests: a number of sampled deals, so hints are the same on every machine."""
 
 
-def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: object) -> ThirtyOneApp:
+def ready_preparation() -> Preparation:
+    """A preparation of the expert that has ended already: the tests that do not test the
+    preparation never wait for it (their searches load the simulator themselves)."""
+    preparation = Preparation(lambda: None)
+    preparation.wait()
+    return preparation
+
+
+def make_app(
+    preset: str = "scat",
+    players: int = 4,
+    seed: int | None = 1,
+    *,
+    preparation: Preparation | None = None,
+    **options: object,
+) -> ThirtyOneApp:
     bots = str(options.pop("bots", "basic"))
     record = options.pop("record", None)
     overwrite = bool(options.pop("overwrite", False))
@@ -64,7 +81,7 @@ def make_app(preset: str = "scat", players: int = 4, seed: int = 1, **options: o
         hint_worlds=hint_worlds,
         overwrite=overwrite,
     )
-    return ThirtyOneApp(settings)
+    return ThirtyOneApp(settings, preparation=preparation or ready_preparation())
 
 
 async def settle(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
@@ -212,7 +229,7 @@ async def test_widow_exchange_of_two_cards_with_exchange_any() -> None:
         assert view.hand is not None
         table = plain(app.query_one(TablePanel))
         assert "Widow" in table
-        assert f"Stock   {view.stock_size} cards" in table
+        assert "Stock" not in table  # never used in this preset (no new widow): not shown
         for card in (*view.widow, *view.hand):
             assert card.pretty in table
         await pilot.press("1", "3", "4", "6")
@@ -506,7 +523,7 @@ async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
     rules = Rules.preset("scat")
     seed = next(s for s in range(100) if Game(rules, 4, seed=s).current_seat == 1)  # Ada moves first
     settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=2.0)  # wide gaps, even when loaded
-    app = ThirtyOneApp(settings)
+    app = ThirtyOneApp(settings, preparation=ready_preparation())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.waiting_for == "bots"
@@ -1269,11 +1286,11 @@ async def test_exchange_any_names_the_picked_cards_in_the_status_line() -> None:
         await pilot.press("1", "3", "4")
         h1, h3, w4 = view.hand[0].pretty, view.hand[2].pretty, view.widow[0].pretty
         status = plain(app.query_one("#status"))  # "Your turn: picked …" (or "Last turn: … Picked …")
-        assert re.search(f"[Pp]icked {h1} {h3} for {w4}: pick 1 more widow card \\(4-6\\), then enter\\.$", status)
+        assert re.search(f"[Gg]ive {h1} {h3} for {w4}: pick 1 more widow card \\(4-6\\), then enter\\.$", status)
         await pilot.press("6")
         w6 = view.widow[2].pretty
         status = plain(app.query_one("#status"))
-        assert status.endswith(f"icked {h1} {h3} for {w4} {w6}: enter exchanges them (esc clears).")
+        assert status.endswith(f"ive {h1} {h3} for {w4} {w6}: enter exchanges them (esc clears).")
         assert "enter exchanges them" in screen_text(app)
 
 
@@ -1309,3 +1326,302 @@ def test_play_without_a_terminal_exits_at_once(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == "thirtyone: error: thirtyone play needs an interactive terminal (80×24 or larger)\n"
     assert out.read_text() == ""  # no escape codes
+
+
+# ------------------------------------------------------------- what a new user met (the issue's items)
+
+
+class CountingExpert(ExpertBot):
+    """An expert that notes each analysis it starts (to see that a hint waits for the preparation)."""
+
+    started: ClassVar[list[int]] = []
+
+    def analyse(self, view: PlayerView, legal: tuple[Action, ...] | None = None) -> Analysis:  # type: ignore[override]
+        CountingExpert.started.append(len(view.history))
+        return super().analyse(view, legal)
+
+
+def gated_preparation() -> tuple[Preparation, threading.Event, list[str]]:
+    """A fake slow loader of the expert: it notes that it began, then waits for a gate."""
+    gate = threading.Event()
+    began: list[str] = []
+
+    def load() -> None:
+        began.append("loading")
+        assert gate.wait(30)
+
+    return Preparation(load), gate, began
+
+
+async def test_item4_the_expert_is_prepared_from_the_start_and_a_hint_says_it_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    preparation, gate, began = gated_preparation()
+    app = make_app("scat", 3, 8, preparation=preparation)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert preparation.started  # from the moment the app opened: no key asked for it
+        assert not preparation.ready
+        while not began:
+            await pilot.pause(0.01)
+        CountingExpert.started.clear()
+        monkeypatch.setattr(
+            app.session, "hint_bot", lambda: CountingExpert(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None)
+        )
+        await pilot.press("?")
+        await pilot.pause()
+        assert app.hint.plain.startswith(f"Hint: {PREPARING}")
+        assert re.search(r"preparing the expert \(first use compiles it, up to ~30 s\)… \d+ s", screen_text(app))
+        assert "thinking" not in screen_text(app)
+        assert CountingExpert.started == []  # the search waits: its budget is not spent on the compile
+        await pilot.press("z")  # the screen answers meanwhile
+        assert "does nothing now" in app.feedback.plain
+        await pilot.press("?")  # the waiting hint in front again
+        assert PREPARING in screen_text(app)
+        gate.set()
+        await settle(app, pilot)
+        assert preparation.ready
+        assert CountingExpert.started  # then the search ran, and its answer shows
+        assert app.hint_analysis is not None
+        assert app.hint.plain.startswith("Hint: ")
+        assert PREPARING not in screen_text(app)
+        assert HINT_LEGEND in screen_text(app)
+
+
+async def test_item4_an_expert_bot_waits_for_the_preparation_and_the_status_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = Rules.preset("scat")
+    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    chosen: list[Action] = []
+
+    def choose(self: ExpertBot, view: PlayerView, legal: tuple[Action, ...]) -> Action:
+        chosen.append(legal[0])
+        return legal[0]
+
+    monkeypatch.setattr(ExpertBot, "choose", choose)
+    preparation, gate, _ = gated_preparation()
+    app = make_app("scat", 3, seed, bots="hard,basic", preparation=preparation)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.bot_thinking
+        status = plain(app.query_one("#status"))
+        assert re.match(r"Ada( \(expert\))? waits: preparing the expert \(first use compiles it", status)
+        assert status in screen_text(app)
+        assert chosen == []
+        gate.set()
+        await settle(app, pilot)
+        assert chosen  # Ada chose once the expert was ready
+        assert any(line.startswith("Ada ") for line in app.log_lines)
+        assert "waits: preparing" not in screen_text(app)
+
+
+def test_item4_the_real_preparation_loads_the_simulator_once() -> None:
+    first = simulator_preparation(Rules.preset("schwimmen"))
+    assert first.wait(timeout=300)
+    assert first.error is None
+    again = simulator_preparation(Rules.preset("scat"))
+    assert again.wait(timeout=60)  # loaded once per process: at once the second time
+    assert again.error is None
+
+
+def message_box(app: ThirtyOneApp) -> list[str]:
+    """The lines between the log's bottom border and the key line, as the screen shows them."""
+    lines = screen_text(app).splitlines()
+    bottom = max(i for i, line in enumerate(lines) if line.startswith("╰"))
+    keys = len(plain(app.query_one(KeyBar)).splitlines())
+    return [line.rstrip() for line in lines[bottom + 1 : len(lines) - keys]]
+
+
+async def test_item9_one_message_at_a_time_under_a_status_line_that_stays() -> None:
+    app = make_app("schwimmen", 4, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert app.hint_analysis is not None
+        status = plain(app.query_one("#status"))
+        box = message_box(app)
+        assert box[0].strip() == status
+        assert box[1].strip().startswith("Hint: ")
+        await pilot.press("k")  # R6.3: a two-line refusal, in place of the hint
+        assert "R6.3" in app.feedback.plain
+        box = message_box(app)
+        assert box[0].strip() == status  # the status line is never pushed away
+        text = " ".join(" ".join(box[1:]).split())
+        assert text == " ".join(app.feedback.plain.split())  # the refusal alone: no old hint under it
+        assert "Hint:" not in screen_text(app)
+        await pilot.press("?")  # the hint again, alone
+        box = message_box(app)
+        assert box[0].strip() == status
+        assert box[1].strip().startswith("Hint: ")
+        assert "R6.3" not in screen_text(app)
+        await pilot.press("k", "1")  # a pick after a refusal: the refusal is stale
+        assert app.controls.picked_hand == [0]
+        assert app.feedback.plain == ""
+        assert "R6.3" not in screen_text(app)
+
+
+async def test_item9_a_long_hint_never_takes_more_lines_than_the_screen_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = make_app("scat", 9, 4)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        moves = [*view.legal_actions] * 6  # many moves: a hint of many lines
+        estimates = tuple(Estimate(action, 0.5 - i / 10, 0.01, 9) for i, action in enumerate(moves))
+        monkeypatch.setattr(ExpertBot, "analyse", lambda self, view, legal=None: Analysis(estimates, 0.1))
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert app.hint_analysis is not None
+        lines = screen_text(app).splitlines()
+        assert len(lines) == SIZE[1]
+        box = message_box(app)
+        assert box[0].strip() == plain(app.query_one("#status"))
+        assert box[1].strip().startswith("Hint: ")
+        assert 1 <= len(box) - 1 <= 4  # the message: at most four lines
+        assert len(log_box(app)) >= 2  # the log keeps lines of its own
+        assert lines[-1].strip().endswith("quit")  # the key line shows whole
+
+
+async def test_item10_the_discard_values_are_labelled_at_80_and_at_120_columns() -> None:
+    for size in (SIZE, (120, 40)):
+        app = make_app("scat", 4, 3)
+        async with app.run_test(size=size) as pilot:
+            await to_my_move(app, pilot)
+            await pilot.press("s")
+            assert app.session.view().phase is Phase.DISCARD
+            table = plain(app.query_one(TablePanel))
+            assert "value if you discard it" in table
+            values = next(line for line in table.splitlines() if line.strip().startswith("="))
+            assert values.count("=") == 4
+            assert "value if you discard it" in screen_text(app)
+            await pilot.press("1")
+            await settle(app, pilot)
+            assert "value if you discard it" not in plain(app.query_one(TablePanel))
+
+
+async def test_item10_a_widow_card_picked_alone_reads_as_taking_it() -> None:
+    app = make_app("widow", 3, 4, exchange="any")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if app.session.view().widow is not None:
+                break
+            await pilot.press("space")
+        view = app.session.view()
+        assert view.widow is not None
+        await pilot.press("5")
+        status = plain(app.query_one("#status"))
+        assert "none of yours" not in status
+        assert re.search(
+            f"[Tt]ake {view.widow[1].pretty} from the widow: pick 1 of yours \\(1-3\\), then enter\\.$", status
+        )
+    app = make_app("widow", 3, 4)  # one card for one
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if app.session.view().widow is not None:
+                break
+            await pilot.press("space")
+        view = app.session.view()
+        assert view.widow is not None
+        await pilot.press("6")
+        status = plain(app.query_one("#status"))
+        assert status.endswith(f"ake {view.widow[2].pretty} from the widow: now pick the card of yours to give (1-3).")
+
+
+async def test_item10_the_stock_shows_only_where_a_new_widow_takes_from_it() -> None:
+    app = make_app("widow", 3, 4)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert "Stock" not in screen_text(app)
+    app = make_app("schwimmen", 3, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        assert f"Stock   {view.stock_size} for a new widow" in plain(app.query_one(TablePanel))
+
+
+async def test_item10_wide_names_keep_the_lives_column() -> None:
+    from rich.cells import cell_len
+
+    app = make_app("scat", 4, 3, name="王小明")
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        lines = plain(app.query_one(SeatsPanel)).splitlines()
+        columns = {cell_len(line[: line.index("3 lives")]) for line in lines}
+        assert len(columns) == 1, lines  # the lives start in the same terminal column on every row
+        assert "王小明" in screen_text(app)
+
+
+async def test_item10_a_wide_terminal_gives_the_space_to_the_table() -> None:
+    app = make_app("scat", 4, 3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.pause()  # the table drawn again for the width it was laid out to
+        seats, table = app.query_one(SeatsPanel), app.query_one(TablePanel)
+        assert seats.size.width <= SeatsPanel.natural_width(app.session.names, app.settings.rules) + 2
+        assert table.outer_size.width >= 60
+        assert table.large  # the cards drawn large, three lines each
+        hand = app.session.view().hand
+        assert hand is not None
+        lines = plain(table).splitlines()
+        assert sum(1 for line in lines if hand[0].pretty in line) == 2  # in two corners
+        await pilot.press("s")
+        lines = plain(table).splitlines()
+        assert any(line.strip().startswith("=") and line.endswith("value if you discard it") for line in lines)
+        await pilot.click(TablePanel, offset=(2 + 1, 1 + 1 + 3 + 2 + 2))  # the middle line of my first card
+        mine = [e for e in app.game.events if isinstance(e, Acted) and e.seat == 0]
+        assert str(mine[-1].action).startswith("discard ")
+    app = make_app("scat", 4, 3)
+    async with app.run_test(size=SIZE) as pilot:  # at 80x24 the table keeps its 32 columns
+        await to_my_move(app, pilot)
+        assert app.query_one(TablePanel).outer_size.width >= 32
+        assert not app.query_one(TablePanel).large
+
+
+async def test_item11_behind_the_showdown_the_round_that_ended_not_the_next_deal() -> None:
+    app = make_app("scat", 3, 2, throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("t")
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        assert app.game.round == 2  # the engine has dealt already
+        mine = screen.result.hands[0]
+        assert mine is not None
+        title = plain(app.query_one("#title"))
+        assert "· round 1 ·" in title
+        assert plain(app.query_one("#status")) == "Round 1 is over: the showdown."
+        table = plain(app.query_one(TablePanel))
+        new_hand = app.game.hand(0)
+        assert all(card.pretty in table for card in mine)  # the hand that was shown down
+        assert not all(card.pretty in table for card in new_hand)  # not the new one
+        seats = plain(app.query_one(SeatsPanel))
+        assert "▶" not in seats  # nobody to move
+        assert "threw down" in seats
+        await pilot.press("enter")
+        await to_my_move(app, pilot)
+        assert "· round 2 ·" in plain(app.query_one("#title"))
+        table = plain(app.query_one(TablePanel))
+        assert "Round 1 is over" not in plain(app.query_one("#status"))
+
+
+async def test_item12_without_a_seed_the_game_has_one_shown_and_kept(tmp_path: Path) -> None:
+    from thirtyone.record import GameRecord
+
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 3, None, record=path, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        seed = app.session.game_seed
+        assert isinstance(seed, int)
+        assert f"· seed {seed}" in plain(app.query_one("#title"))
+        hand = app.game.hand(0)
+        await play_to_end(app, pilot, 3)
+        assert isinstance(app.screen, GameOverScreen)
+        assert f"--seed {seed}" in screen_text(app)
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    assert record.comment is not None
+    assert f"seed {seed}" in record.comment
+    again = make_app("scat", 3, seed, lives=1)  # --seed with it deals the same game
+    assert again.game.hand(0) == hand

@@ -14,6 +14,14 @@ ctrl+q, ctrl+c, :meth:`ThirtyOneApp.request_quit` from a signal handler); a save
 shown on the screen and kept in ``record_error``. In a terminal smaller than 80×24 every screen
 shows a notice instead of a broken table, until the terminal is large enough again.
 
+The expert searches with the compiled simulator, whose kernels compile on their first use after
+installing: the app starts loading them (a :class:`~thirtyone.tui.prepare.Preparation`) the
+moment it opens, and a hint or an expert's move asked for before that is over waits for it, the
+screen saying so and counting the seconds.
+
+Under the status line one message shows at a time — the answer to the last key, or the hint,
+whichever came last — never more lines than the screen has room for under the log.
+
 Run it with ``ThirtyOneApp(settings).run()``; in tests use ``app.run_test(size=(80, 24))``.
 """
 
@@ -26,6 +34,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import ClassVar, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -41,6 +50,7 @@ from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
 from thirtyone.scoring import format_value
 from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
+from thirtyone.tui.prepare import PREPARING, Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import (
@@ -57,6 +67,7 @@ from thirtyone.tui.widgets import (
 )
 from thirtyone.tui.words import (
     HINT_LEGEND,
+    HINT_TOP,
     Narrator,
     cards_text,
     hint_text,
@@ -70,6 +81,16 @@ __all__ = ["ThirtyOneApp"]
 
 MIN_TOP = 7
 """Content lines of the table panel; the top row grows with the number of players."""
+
+MIN_TABLE = 32
+"""The narrowest the table panel gets, border included; the players panel takes what its rows
+need, and the table the rest of the width."""
+
+MIN_LOG = 4
+"""The fewest lines the log keeps, its border included, when the message under the status grows."""
+
+MESSAGE_LINES = 4
+"""The most lines the message under the status line takes (a hint and its legend)."""
 
 _T = TypeVar("_T")
 
@@ -116,10 +137,13 @@ class ThirtyOneApp(App[None]):
         Binding("ctrl+c", "quit_game", "quit", priority=True, show=False),
     ]
 
-    def __init__(self, settings: PlaySettings) -> None:
+    def __init__(self, settings: PlaySettings, *, preparation: Preparation | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.session = PlaySession(settings)
+        self.preparation = simulator_preparation(settings.rules) if preparation is None else preparation
+        """Loads the expert's compiled simulator from the moment the app opens (see the module
+        docstring); a hint or an expert move waits for it."""
         self.controls = Controls()
         self.narrator = Narrator(self.session.names, settings.rules, HUMAN)
         self.fast = settings.fast
@@ -127,10 +151,19 @@ class ThirtyOneApp(App[None]):
         self._notes: dict[int, str] = {}
         self._record_errors: dict[int, str] = {}
         self.feedback = Text("")
+        """The answer to the last key (empty when none)."""
         self.hint = Text("")
-        """The hint shown now (empty when none)."""
+        """The hint for the position now (empty when none); it shows unless a newer answer to a
+        key took its place (``?`` shows it again)."""
         self.hint_analysis: Analysis | None = None
         """The expert's analysis behind the hint shown now."""
+        self.message = Text("")
+        """The message shown under the status line: the hint or the feedback, whichever came
+        last, cut to the lines the screen has room for."""
+        self._hint_view: PlayerView | None = None  # the view the analysis is about
+        self._latest = "hint"  # which of the hint and the feedback came last
+        self._preparing: Timer | None = None  # counts the seconds while someone waits for the expert
+        self._showdown: PlayerView | None = None  # the table as the round ended, while its showdown shows
         self.waiting_for: str = "start"
         self._timer: Timer | None = None
         self._hint_for: Position | None = None  # the position of the hint shown or being worked out
@@ -165,24 +198,26 @@ class ThirtyOneApp(App[None]):
                 yield TablePanel(id="table")
             yield GameLog(id="log")
             yield Static(id="status")
-            yield Static(id="expert-hint")
-            yield Static(id="feedback")
+            yield Static(id="message")
             yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         """Lay out the table for the number of players and start playing."""
         self._event_loop = asyncio.get_running_loop()
+        self.preparation.start()
         self._set_top_height(self.settings.players)
         self.query_one("#seats").border_title = "Players"
         self.query_one("#table").border_title = "Table"
         self.query_one("#log").border_title = "Log"
         self._check_size(*self.size)
+        self._set_widths(self.size.width)
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
         """Show the notice below 80×24 (and the table again above); fit the title and the
         players to the new width."""
         self._check_size(event.size.width, event.size.height)
+        self._set_widths(event.size.width)
         self.call_after_refresh(self._redraw)
 
     def _redraw(self) -> None:
@@ -194,6 +229,12 @@ class ThirtyOneApp(App[None]):
         for screen in self.screen_stack:
             for notice in screen.query(TooSmall):
                 notice.refresh_notice(width, height)
+
+    def _set_widths(self, width: int) -> None:
+        """The players panel as wide as its rows need (border and padding: 4 columns), leaving
+        the table at least :data:`MIN_TABLE`; the table takes the rest."""
+        need = SeatsPanel.natural_width(self.session.names, self.settings.rules) + 4
+        self.query_one("#seats").styles.width = max(min(need, width - MIN_TABLE), 20)
 
     def _set_top_height(self, lines: int) -> None:
         self.query_one("#top").styles.height = max(lines, MIN_TOP) + 2
@@ -223,10 +264,10 @@ class ThirtyOneApp(App[None]):
             if ended is not None:
                 self.show_round_end(*ended)
                 return
-            self.refresh_table()
             if self.game.is_over:
                 self.show_game_over()
                 return
+            self.refresh_table()
             if self.session.human_to_move:
                 self.waiting_for = "you"
                 if self.feedback.plain.startswith("Wait:"):
@@ -274,10 +315,19 @@ class ThirtyOneApp(App[None]):
         """Let a searching bot play its turn, choosing each move on a thread (a draw, then its
         discard, shown together), wait out the rest of the pacing delay (the thinking counts
         toward it; none in fast mode, or for the rest of a turn already shown), then show it —
-        unless play has moved on meanwhile (another game): then the choice is stale."""
+        unless play has moved on meanwhile (another game): then the choice is stale. A bot
+        that comes to move while the expert's preparation is under way waits for it first (the
+        status line says so), so that its search gets its whole budget."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         pace = not self.session.turn_continues()
+        if not self.preparation.ready:
+            self._count_preparation()
+            await off_thread(self.preparation.wait)
+            if self._thinking != turn.position:
+                return  # play has moved on (another game)
+            if self.waiting_for == "bots":
+                self._part("#status").update(self.status_text(self.session.view()))
         while True:
             try:
                 action: Action = await off_thread(partial(turn.bot.choose, turn.view, turn.view.legal_actions))
@@ -322,17 +372,35 @@ class ThirtyOneApp(App[None]):
         remaining losses before the round."""
         self.waiting_for = "showdown"
         last = self.game.is_over and result == self.game.last_result
+        self._showdown = self.session.round_end_view(result)  # not the next deal, dealt already
         self.refresh_table(keys=False)
         screen = RoundEndScreen(
             result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before
         )
-        self.push_screen(screen, callback=lambda _: self.advance())
+        self.push_screen(screen, callback=lambda _: self._after_showdown())
+
+    def _after_showdown(self) -> None:
+        """The showdown is closed: the table shows the next deal (or the final standings)."""
+        self._showdown = None
+        self.advance()
 
     def show_game_over(self) -> None:
-        """Save the record (with ``--record``) and show the final standings."""
+        """Save the record (with ``--record``) and show the final standings, with the game's seed;
+        the table behind them stays as the last round left it."""
         self.waiting_for = "over"
+        result = self.game.last_result
+        if result is not None:
+            self._showdown = self.session.round_end_view(result)
+        self.refresh_table(keys=False)
         note = self.save_record()
-        screen = GameOverScreen(self.game.standings, self.session.names, self.settings.rules, note, viewer=HUMAN)
+        screen = GameOverScreen(
+            self.game.standings,
+            self.session.names,
+            self.settings.rules,
+            note,
+            viewer=HUMAN,
+            seed=self.session.game_seed,
+        )
         self.push_screen(screen, callback=self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
@@ -345,6 +413,7 @@ class ThirtyOneApp(App[None]):
         """Deal another game with the same settings (the next seed of the session)."""
         self._stop_timer()
         self._thinking = None
+        self._showdown = None
         self.session.new_game()
         self.controls.clear()
         self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN)
@@ -379,7 +448,7 @@ class ThirtyOneApp(App[None]):
             self._record_errors.pop(number, None)
         self._notes[number] = note
         if self.is_running:
-            self.set_feedback(self.feedback.plain, error="red" in str(self.feedback.style))
+            self._show_message()
         return note
 
     @property
@@ -403,6 +472,10 @@ class ThirtyOneApp(App[None]):
         """A click on a card, the discard pile or the stock: the same as its key."""
         if len(self.screen_stack) == 1:
             self.press_key(message.key)
+
+    def on_table_panel_widened(self, message: TablePanel.Widened) -> None:
+        """The table's width changed (the first layout, a resize): draw it for its new width."""
+        self._redraw()
 
     def press_key(self, key: str) -> bool:
         """Do what ``key`` means now (see :mod:`~thirtyone.tui.controls`); ``False`` for a key
@@ -444,6 +517,8 @@ class ThirtyOneApp(App[None]):
             self.set_feedback("")
             self.advance()
         elif press.changed:
+            if press.message is None:
+                self.feedback = Text("")  # a pick answers the key: an older answer is stale
             self.refresh_table()
         return True
 
@@ -458,8 +533,10 @@ class ThirtyOneApp(App[None]):
     def ask_hint(self) -> None:
         """``?``: ask the expert what it would do in the person's place, from the person's view
         only. The search runs on a thread ("thinking…" meanwhile) with the hint budget of the
-        settings; its answer shows only if the position is still the same when it ends. Out of
-        turn, a short explanation."""
+        settings — after the expert's preparation, if that is still under way ("preparing the
+        expert…", with the seconds so far); its answer shows only if the position is still the
+        same when it ends. Asked again at the same position, the hint shows again (in place of a
+        newer answer to a key). Out of turn, a short explanation."""
         view = self.session.view()
         if not view.is_my_turn:
             seat = view.current_seat
@@ -473,7 +550,8 @@ class ThirtyOneApp(App[None]):
             return
         position = self.session.position
         if self._hint_for == position:
-            return  # shown already, or being worked out
+            self.show_hint(self.hint)  # shown already, or being worked out: in front again
+            return
         self._hint_for = position
         self.hint_analysis = None
         legal = view.legal_actions
@@ -486,11 +564,28 @@ class ThirtyOneApp(App[None]):
             self.show_hint(only.append_text(move_words(legal[0], view)))
             return
         bot = self.session.hint_bot()
-        budget = f"{bot.worlds} deals" if bot.seconds is None else f"{bot.seconds:g} s"
-        self.show_hint(Text(f"Hint: the expert is thinking… ({budget})", style="italic"))
+        if self.preparation.ready:
+            self.show_hint(self._thinking_text(bot))
+        else:
+            self.show_hint(self._preparing_text())
+            self._count_preparation()
         self.run_worker(self._work_out_hint(position, view, bot), name="hint", group="hint", exit_on_error=False)
 
+    @staticmethod
+    def _thinking_text(bot: ExpertBot) -> Text:
+        budget = f"{bot.worlds} deals" if bot.seconds is None else f"{bot.seconds:g} s"
+        return Text(f"Hint: the expert is thinking… ({budget})", style="italic")
+
+    def _preparing_text(self) -> Text:
+        """The hint while the expert's preparation is under way: what, and the seconds so far."""
+        return Text(f"Hint: {PREPARING} {self.preparation.elapsed():.0f} s", style="italic")
+
     async def _work_out_hint(self, position: Position, view: PlayerView, bot: ExpertBot) -> None:
+        if not self.preparation.ready:
+            await off_thread(self.preparation.wait)  # the search's budget starts after the compile
+            if self._hint_for != position or self.session.position != position:
+                return  # play has moved on: no hint to work out
+            self.show_hint(self._thinking_text(bot))
         try:
             analysis = await off_thread(lambda: bot.analyse(view))
         except Exception as error:  # say why rather than think for ever
@@ -500,21 +595,45 @@ class ThirtyOneApp(App[None]):
         if self._hint_for != position or self.session.position != position:
             return  # play has moved on: the hint is stale
         self.hint_analysis = analysis
-        answer = hint_text(analysis.estimates, view, width=max(self.size.width - 2, 40))
-        self.show_hint(Text("\n").join([answer, Text(HINT_LEGEND, style="dim")]))
+        self._hint_view = view
+        self.show_hint(self._hint_answer(HINT_TOP, legend=True, width=self._width()))
+
+    def _hint_answer(self, top: int, *, legend: bool, width: int) -> Text:
+        """The analysis shown now in words, ``top`` moves named, with the legend or not."""
+        assert self.hint_analysis is not None
+        assert self._hint_view is not None
+        answer = hint_text(self.hint_analysis.estimates, self._hint_view, top=top, width=width)
+        return Text("\n").join([answer, Text(HINT_LEGEND, style="dim")]) if legend else answer
 
     def show_hint(self, text: Text) -> None:
-        """Show a hint (an empty text hides the hint line)."""
+        """Show a hint in the message under the status line (an empty text: no hint)."""
         self.hint = text
-        widget = self._part("#expert-hint")  # the table, even under a modal
-        widget.update(text)
-        widget.display = bool(text.plain)
+        if text.plain:
+            self._latest = "hint"
+        self._show_message()
 
     def clear_hint(self) -> None:
         """Forget the hint (the position it was for has passed)."""
         self._hint_for = None
         self.hint_analysis = None
+        self._hint_view = None
         self.show_hint(Text(""))
+
+    def _count_preparation(self) -> None:
+        """While a hint or an expert's move waits for the preparation, count the seconds on the
+        screen, once a second, until it is ready."""
+        if self._preparing is None and not self.preparation.ready:
+            self._preparing = self.set_interval(1.0, self._preparation_tick)
+
+    def _preparation_tick(self) -> None:
+        ready = self.preparation.ready
+        if ready and self._preparing is not None:
+            self._preparing.stop()
+            self._preparing = None
+        if not ready and self.hint.plain.startswith(f"Hint: {PREPARING}"):
+            self.show_hint(self._preparing_text())
+        if self.waiting_for in ("you", "bots"):
+            self._part("#status").update(self.status_text(self.session.view()))
 
     # ------------------------------------------------------------------ quitting
 
@@ -553,49 +672,106 @@ class ThirtyOneApp(App[None]):
         self.screen_stack[0].query_one(GameLog).add(line)
 
     def set_feedback(self, text: str, *, error: bool = False) -> None:
-        """Show a one-line answer to the last key (red for a refused move); with nothing to say,
-        the line says why the record could not be saved, if it could not."""
+        """Answer the last key (red for a refused move) in the message under the status line, in
+        place of the hint; an empty text takes the answer away (the hint, if any, shows again).
+        With nothing else to say, the message says why the record could not be saved, if it
+        could not."""
         self.feedback = Text(text, style="bold red" if error else "green")
-        self._show_feedback()
+        self._latest = "feedback" if text else "hint"
+        self._show_message()
 
-    def _show_feedback(self) -> None:
-        shown = self.feedback
-        number = self.session.game_number
-        problem = self._record_errors.get(number)
-        path = self.settings.record_path(number)
-        if not shown.plain and problem is not None and path is not None:
-            shown = Text(problem.replace(str(path), path.name), style="bold red")  # short: the screen is narrow
-        self._part("#feedback").update(shown)
+    def _width(self) -> int:
+        """The columns of a line under the log (the screen's, less the padding)."""
+        return max(self.size.width - 2, 1)
+
+    def _lines(self, text: Text, width: int) -> int:
+        """How many lines ``text`` takes wrapped to ``width`` columns."""
+        return len(text.wrap(self.console, width)) if text.plain else 0
+
+    def _message_room(self) -> int:
+        """The lines the message may take: at most :data:`MESSAGE_LINES`, and never so many that
+        the log keeps fewer than :data:`MIN_LOG` (the title, the players and the table, the
+        status line and the key line above and below keep theirs)."""
+        width = self._width()
+        top = self.query_one("#top").styles.height
+        top_lines = int(top.value) if top is not None else MIN_TOP + 2
+        status = self._part("#status").content
+        status_lines = self._lines(status, width) if isinstance(status, Text) else 1
+        keys = self.screen_stack[0].query_one(KeyBar).content
+        key_lines = max(self._lines(keys, width), 1) if isinstance(keys, Text) else 1
+        room = self.size.height - 1 - top_lines - MIN_LOG - status_lines - key_lines
+        return max(1, min(MESSAGE_LINES, room))
+
+    def _fit(self, text: Text, width: int, room: int) -> Text:
+        """``text`` wrapped to ``width``, cut to ``room`` lines (the last ending in "…")."""
+        lines = text.wrap(self.console, width)
+        if len(lines) <= room:
+            return text
+        kept = list(lines)[:room]
+        last = kept[-1]
+        last.truncate(width - 1)
+        last.rstrip()
+        last.append("…")
+        return Text("\n").join(kept)
+
+    def _show_message(self) -> None:
+        """Show the one message under the status line: the hint or the answer to the last key,
+        whichever came last (with neither, why the record could not be saved), in the lines
+        there is room for; a hint that does not fit names fewer moves, then drops its legend."""
+        width, room = self._width(), self._message_room()
+        if self.hint.plain and (self._latest == "hint" or not self.feedback.plain):
+            shown = self.hint
+            if self.hint_analysis is not None and self._hint_view is not None:
+                answers = (
+                    self._hint_answer(top, legend=legend, width=width)
+                    for legend in (True, False)
+                    for top in range(HINT_TOP, 0, -1)
+                )
+                shown = next((answer for answer in answers if self._lines(answer, width) <= room), shown)
+        else:
+            shown = self.feedback
+            number = self.session.game_number
+            problem = self._record_errors.get(number)
+            path = self.settings.record_path(number)
+            if not shown.plain and problem is not None and path is not None:
+                shown = Text(problem.replace(str(path), path.name), style="bold red")  # short: the screen is narrow
+        self.message = self._fit(shown, width, room)
+        widget = self._part("#message")  # the table's, even under a modal
+        widget.update(self.message)
+        widget.display = bool(self.message.plain)
 
     def refresh_table(self, *, keys: bool = True) -> None:
-        """Redraw the title, players, table, status line and key line from the person's view."""
-        view = self.session.view()
+        """Redraw the title, players, table, status line, message and key line from the person's
+        view (while a showdown shows, the table as that round left it: the next deal shows only
+        once the person goes on)."""
+        view = self._showdown if self._showdown is not None else self.session.view()
         self._part("#title").update(self.title_text(view))
         lines = self.screen_stack[0].query_one(SeatsPanel).show(view, self.session.names)
-        self._set_top_height(max(lines, self.settings.players))
-        self.screen_stack[0].query_one(TablePanel).show(view, self.controls)
+        table = self.screen_stack[0].query_one(TablePanel).show(view, self.controls)
+        self._set_top_height(max(lines, table, self.settings.players))
         self._part("#status").update(self.status_text(view))
-        if self._hint_for is not None and self._hint_for != self.session.position:
-            self.clear_hint()
         hints = self.controls.hints(view) if keys else []
         if hints:
             hints.append(KeyHint("?", "hint"))
         extra = [KeyHint("f", "slow bots" if self.fast else "fast bots"), KeyHint("q", "quit")]
         self.screen_stack[0].query_one(KeyBar).show([*hints, *extra])
+        if self._hint_for is not None and self._hint_for != self.session.position:
+            self.clear_hint()
+        else:
+            self._show_message()
 
     def title_text(self, view: PlayerView) -> Text:
         """The title line: the rules, the game, the round and the seed. The game, round and seed
         always show; when the line is too long the rule options are counted instead of named
         (``scat, three_of_a_kind=30.5, +1 more``)."""
         width = max(self.size.width - 2, 1)
-        seed = "" if self.session.game_seed is None else f" · seed {self.session.game_seed}"
-        tail = f" · game {self.session.game_number} · round {view.round}{seed}"
+        tail = f" · game {self.session.game_number} · round {view.round} · seed {self.session.game_seed}"
         parts = self.settings.rules.describe().split(", ")
         for head in ("Thirty-One · ", ""):
             for named in range(len(parts), 0, -1):
                 rest = len(parts) - named
                 rules = ", ".join(parts[:named] + ([f"+{rest} more"] if rest else []))
-                if len(head) + len(rules) + len(tail) <= width:
+                if cell_len(head + rules + tail) <= width:
                     return Text(head + rules + tail)
         return Text(tail.removeprefix(" · "))
 
@@ -613,6 +789,8 @@ class ThirtyOneApp(App[None]):
         names = self.session.names
         knocked = short_name(names[view.knocker]) if view.knocker is not None else None
         if view.phase is Phase.OVER:
+            if self.waiting_for == "showdown":
+                return Text(f"Round {view.round} is over: the showdown.")
             return Text("Game over.")
         if not view.is_my_turn:
             seat = view.current_seat
@@ -621,6 +799,10 @@ class ThirtyOneApp(App[None]):
             if view.seats[view.seat].out:
                 return Text(f"You are out; {who} is to move.{last}")
             if self.session.bot_thinks():
+                if not self.preparation.ready:
+                    seconds = f"{self.preparation.elapsed():.0f} s"
+                    waiting = short_name(who) if short else who
+                    return Text(f"{waiting} waits: {PREPARING} {seconds}{last}", style="cyan")
                 return Text(f"{who} is thinking…{last}", style="cyan")
             return Text(f"{who} is to move…{last}", style="cyan")
         what = self._what_to_do(view, short=short)
@@ -670,20 +852,21 @@ class ThirtyOneApp(App[None]):
         take = [widow[i] for i in sorted(self.controls.picked_widow) if i < len(widow)]
         if not give and not take:
             return None
-        text = Text("picked ")
+        text = Text("")
         if give:
-            text.append_text(cards_text(give))
+            text.append("give ").append_text(cards_text(give))
+            if take:
+                text.append(" for ").append_text(cards_text(take))
         else:
-            text.append("none of yours")
-        if take:
-            text.append(" for ").append_text(cards_text(take))
+            text.append("take ").append_text(cards_text(take)).append(" from the widow")
         if view.rules.exchange != "any":
-            step = "now pick a widow card (4-6)" if give else "now pick one of yours (1-3)"
+            step = "now pick the widow card to take (4-6)" if give else "now pick the card of yours to give (1-3)"
             return text.append(f": {step}.")
         if len(give) == len(take):
             return text.append(": enter exchanges them (esc clears).")
         more = abs(len(give) - len(take))
-        what = "widow card" if len(give) > len(take) else "of yours"
-        keys = "4-6" if len(give) > len(take) else "1-3"
-        plural = "s" if more != 1 and what == "widow card" else ""
-        return text.append(f": pick {more} more {what}{plural} ({keys}), then enter.")
+        if len(give) > len(take):
+            what, keys = f"{'more ' if take else ''}widow card{'s' if more != 1 else ''}", "4-6"
+        else:
+            what, keys = f"{'more ' if give else ''}of yours", "1-3"
+        return text.append(f": pick {more} {what} ({keys}), then enter.")

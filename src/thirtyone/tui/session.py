@@ -15,6 +15,16 @@ The terminal app drives it; tests and other faces can too.
 >>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
 (True, ['RoundStarted', 'Acted'])
 
+Without a seed the session picks one (:data:`SEED_RANGE`), so that every game has a seed to
+show and to replay with ``--seed``:
+
+>>> picked = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2))
+>>> 0 <= picked.game_seed < SEED_RANGE
+True
+>>> again = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=picked.game_seed))
+>>> again.game.hand(0) == picked.game.hand(0)
+True
+
 A hint asks a fresh expert, seeded from the game's seed and the position, about the person's view:
 
 >>> session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=5, hint_worlds=5))
@@ -28,9 +38,11 @@ A hint asks a fresh expert, seeded from the game's seed and the position, about 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import os
 import random
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,15 +53,20 @@ from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.events import Acted, Event, RoundEnded, RoundStarted
+from thirtyone.events import Acted, Event, RoundEnded, RoundResult, RoundStarted
+from thirtyone.position import Position as GamePosition
 from thirtyone.text import refusal
 from thirtyone.tui.settings import PlaySettings, play_bot_spec
-from thirtyone.views import PlayerView
+from thirtyone.views import Phase, PlayerView, SeatStatus
 
-__all__ = ["PlaySession", "BotTurn", "Position", "StaleMoveError", "HUMAN"]
+__all__ = ["PlaySession", "BotTurn", "Position", "StaleMoveError", "HUMAN", "SEED_RANGE"]
 
 HUMAN = 0
 """The person's seat."""
+
+SEED_RANGE = 1_000_000
+"""A session started without a seed plays its first game with a seed picked from
+``0 … SEED_RANGE - 1``: short enough to read off the screen and type as ``--seed``."""
 
 
 class StaleMoveError(ThirtyOneError):
@@ -77,6 +94,9 @@ class PlaySession:
 
     The first game of a session with a seed uses that seed, so ``--seed 5`` plays the same game
     as ``Game(rules, players, seed=5)``; each further game gets the next seed derived from it.
+    Without a seed the session picks one at random (below :data:`SEED_RANGE`, from
+    :mod:`secrets`) and goes on as if it had been given: every game has a ``game_seed``, which
+    ``--seed`` replays.
     The bot in seat ``s`` is seeded with ``game_seed + s``; an ``expert`` (``hard``) bot named
     without a budget thinks :data:`~thirtyone.tui.settings.PLAY_EXPERT_SECONDS` per move.
     """
@@ -84,33 +104,32 @@ class PlaySession:
     def __init__(self, settings: PlaySettings) -> None:
         self.settings = settings
         self.names = settings.seat_names()
-        self._seeds = random.Random(settings.seed)
+        self.first_seed = secrets.randbelow(SEED_RANGE) if settings.seed is None else settings.seed
+        """The seed of the session's first game: the settings' seed, or the one picked."""
+        self._seeds = random.Random(self.first_seed)
         self.game_number = 0
-        self.game_seed: int | None = None
+        self.game_seed: int = self.first_seed
+        """The seed of the current game (``--seed`` with it replays the game as a first game)."""
         self.game: Game
         self.bots: dict[int, Bot] = {}
         self.saved_to: Path | None = None
         self._seen = 0
+        self._round_ends: dict[int, PlayerView] = {}  # round -> the table as it was left
         self._written: set[Path] = set()  # record files this session wrote (its own to overwrite)
         self.new_game()
 
     def new_game(self) -> None:
         """Deal a new game (the next of the session)."""
         self.game_number += 1
-        if self.settings.seed is None:
-            self.game_seed = None
-        elif self.game_number == 1:
-            self.game_seed = self.settings.seed
-        else:
-            self.game_seed = self._seeds.getrandbits(63)
+        self.game_seed = self.first_seed if self.game_number == 1 else self._seeds.getrandbits(63)
         seed = self.game_seed
         self.game = Game(self.settings.rules, self.settings.players, seed=seed)
         self.bots = {
-            seat: make_bot(play_bot_spec(name), None if seed is None else seed + seat)
-            for seat, name in enumerate(self.settings.bots, start=1)
+            seat: make_bot(play_bot_spec(name), seed + seat) for seat, name in enumerate(self.settings.bots, start=1)
         }
         self.saved_to = None
         self._seen = 0
+        self._round_ends = {}
 
     def view(self) -> PlayerView:
         """What the person (seat 0) may know now."""
@@ -126,11 +145,9 @@ class PlaySession:
         """Where play stands now (see :data:`Position`)."""
         return (self.game_number, len(self.game.events))
 
-    def hint_seed(self) -> int | None:
+    def hint_seed(self) -> int:
         """The seed of the expert that answers a hint now: drawn from the game's seed and the
-        position, so the same ``--seed`` gives the same hints; ``None`` without a seed."""
-        if self.game_seed is None:
-            return None
+        position, so the same ``--seed`` gives the same hints."""
         return random.Random(f"hint {self.game_seed} {len(self.game.events)}").getrandbits(63)
 
     def hint_bot(self) -> ExpertBot:
@@ -157,7 +174,65 @@ class PlaySession:
         self._apply(action, HUMAN)
 
     def _apply(self, action: Action, seat: int) -> None:
-        self.game.apply(action, seat=seat)
+        """Apply ``action`` for ``seat``, keeping the table as it was left when the action ended a round."""
+        game = self.game
+        index = len(game.events)
+        before = game.position()
+        game.apply(action, seat=seat)
+        ended = [event.result for event in game.events[index:] if isinstance(event, RoundEnded)]
+        if ended:
+            self._keep_round_end(before, action, seat, ended)
+
+    def _keep_round_end(self, before: GamePosition, action: Action, seat: int, results: list[RoundResult]) -> None:
+        """Keep the table as the action that ended a round left it (the engine has dealt the next
+        round already): the action played again from ``before`` on a game that stops at the end
+        of that round. A round ended on its deal (R5.2) keeps the same table."""
+        game = Game.from_position(before, seed=0, rounds=1)
+        game.apply(action, seat=seat)
+        table = game.view(HUMAN)
+        for result in results:
+            self._round_ends[result.round] = self._with_result(table, result)
+
+    @staticmethod
+    def _with_result(table: PlayerView, result: RoundResult) -> PlayerView:
+        """``table`` as the person saw it at the end of the round of ``result``: the round's
+        number and dealer, everyone's lives after it, the person's hand at the showdown (when it
+        was in the round), nobody to move."""
+        grace = 1 if table.rules.grace_life else 0
+        seats = tuple(
+            SeatStatus(
+                status.seat,
+                left,
+                max(left - grace, 0),
+                grace == 1 and left == 1,
+                left <= 0,
+                status.has_looked,
+                status.known_cards,
+            )
+            for status, left in zip(table.seats, result.remaining, strict=True)
+        )
+        seen = result.for_seat(HUMAN)
+        return dataclasses.replace(
+            table,
+            round=result.round,
+            dealer=result.dealer,
+            phase=Phase.OVER,
+            current_seat=None,
+            hand=seen.hands[HUMAN],
+            hand_value=seen.values[HUMAN],
+            seats=seats,
+            knocker=result.knocker,
+            taken_from_pile=None,
+            last_result=seen,
+            legal_actions=(),
+        )
+
+    def round_end_view(self, result: RoundResult) -> PlayerView:
+        """What the person saw at the end of the round of ``result`` (while its showdown shows,
+        the table behind it stays in that round, not the next deal); the view now when the round
+        was not ended by a move of this session."""
+        kept = self._round_ends.get(result.round)
+        return kept if kept is not None else self._with_result(self.view(), result)
 
     def turn_continues(self) -> bool:
         """True when the seat to move made the last move of this round: its turn goes on (a
@@ -243,7 +318,14 @@ class PlaySession:
         except ImportError as error:  # the record module is optional at runtime
             raise ThirtyOneError(f"game records are not available: {error}") from error
         today = datetime.date.today().isoformat()
-        text = GameRecord.from_game(self.game, list(self.names), event="thirtyone play", date=today).dumps()
+        record = GameRecord.from_game(
+            self.game,
+            list(self.names),
+            event="thirtyone play",
+            date=today,
+            comment=f"seed {self.game_seed} (thirtyone play --seed {self.game_seed} deals this game again)",
+        )
+        text = record.dumps()
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             temporary.write_text(text, encoding="utf-8")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -28,6 +29,7 @@ from thirtyone.views import Phase, PlayerView, Standing
 
 __all__ = [
     "card_chip",
+    "card_face",
     "SeatsPanel",
     "TablePanel",
     "GameLog",
@@ -73,13 +75,33 @@ def _keys_row(keys: Sequence[str]) -> Text:
     return Text("".join(f"  {key:<{SLOT - 2}}" for key in keys), style="bold cyan")
 
 
+def _pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (a wide character such as 王
+    takes two)."""
+    return text + " " * max(width - cell_len(text), 0)
+
+
+TAGS_WIDTH = cell_len("dealer, knocked")
+"""The widest tags of a seat in the players panel."""
+
+
 class SeatsPanel(Static):
     """Every player: whose turn it is (``▶``), name and level, lives or the grace word
-    ("on the dole"), then the tags "dealer" and "knocked", each column two spaces apart. A
+    ("on the dole"), then the tags "dealer" and "knocked" (after a throw-down, "threw down"),
+    each column two spaces apart; widths are counted in terminal cells (a wide character such
+    as 王 takes two). A
     tag that does not fit the row goes on a line of its own under the tags column."""
 
     DEFAULT_WIDTH = 44
     """The content width assumed before the panel has been laid out (an 80-column terminal)."""
+
+    @staticmethod
+    def natural_width(names: Sequence[str], rules: Rules) -> int:
+        """The content width the panel needs for every seat's row with both tags on it, whatever
+        the lives come to in the game (in cells: a wide character counts two)."""
+        start = rules.lives + (1 if rules.grace_life else 0)
+        lives = max(cell_len(lives_text(remaining, rules)) for remaining in range(start + 1))
+        return 2 + max(cell_len(name) for name in names) + 2 + lives + 2 + TAGS_WIDTH
 
     def show(self, view: PlayerView, names: Sequence[str]) -> int:
         """Redraw from the person's view and the seats' names; returns the number of lines."""
@@ -91,19 +113,21 @@ class SeatsPanel(Static):
             if seat == view.dealer and not status.out:
                 tags.append(Text("dealer", style="cyan"))
             if seat == view.knocker:
-                tags.append(Text("knocked", style="bold magenta"))
+                ended = view.last_result if view.phase is Phase.OVER else None
+                threw = ended is not None and ended.round == view.round and ended.end == "throw_down"
+                tags.append(Text("threw down" if threw else "knocked", style="bold magenta"))
             rows.append((seat, lives_text(status.remaining, view.rules), tags))
-        name_width = max(len(name) for name in names)
-        lives_width = max(len(lives) for _, lives, _ in rows)
+        name_width = max(cell_len(name) for name in names)
+        lives_width = max(cell_len(lives) for _, lives, _ in rows)
         column = 2 + name_width + 2 + lives_width + 2  # where the tags start
         lines: list[Text] = []
         for (seat, lives, tags), status in zip(rows, view.seats, strict=True):
             to_move = view.current_seat == seat and view.phase is not Phase.OVER
             line = Text("▶ " if to_move else "  ", style="bold green")
             style = "dim strike" if status.out else ("bold" if seat == view.seat else "")
-            line.append(f"{names[seat]:<{name_width}}", style=style)
+            line.append(_pad(names[seat], name_width), style=style)
             lives_style = "dim" if status.out else ("bold yellow" if status.on_grace else "")
-            line.append("  ").append(f"{lives:<{lives_width}}", style=lives_style)
+            line.append("  ").append(_pad(lives, lives_width), style=lives_style)
             together = Text(", ").join(tags)
             if tags and column + together.cell_len > width:  # one tag a line
                 lines.append(line.append("  ").append_text(tags[0]))
@@ -117,10 +141,33 @@ class SeatsPanel(Static):
         return len(lines)
 
 
+def card_face(card: Card | None, *, picked: bool = False, dim: bool = False) -> list[Text]:
+    """A card drawn large, 7 columns by 3 lines, in the colours of :func:`card_chip`: its rank
+    and suit in the top left and bottom right corners, the suit in the middle."""
+    if card is None:
+        return [Text("▒" * BIG_WIDTH, style="white on blue") for _ in range(3)]
+    style = card_chip(card, picked=picked, dim=dim).style
+    suit = card.pretty[-1]
+    return [
+        Text(f" {card.pretty:<{BIG_WIDTH - 2}} ", style=style),
+        Text(f"{suit:^{BIG_WIDTH}}", style=style),
+        Text(f" {card.pretty:>{BIG_WIDTH - 2}} ", style=style),
+    ]
+
+
+BIG_WIDTH = 7
+"""Columns of a large card (:func:`card_face`)."""
+
+BIG_TABLE = (60, 34)
+"""The table's content width and the terminal's height from which cards are drawn large."""
+
+
 class TablePanel(Static):
     """The table as the person sees it: the discard pile's top card (draw mode) or the widow
-    (widow mode, face down in the opening), the stock, and the person's hand with its value and
-    the keys of its cards."""
+    (widow mode, face down in the opening), the stock when it is used, and the person's hand
+    with its value and the keys of its cards; while the person discards, the value the hand
+    keeps for each card given away. On a large table (:data:`BIG_TABLE`) the cards are drawn
+    large (:func:`card_face`)."""
 
     class Picked(Message):
         """A card, the discard pile or the stock was clicked: ``key`` is the key that does the same."""
@@ -129,36 +176,69 @@ class TablePanel(Static):
             super().__init__()
             self.key = key
 
+    class Widened(Message):
+        """The panel's width changed: the table is to be drawn again (large cards, or small)."""
+
+    DEFAULT_WIDTH = 28
+    """The content width assumed before the panel has been laid out (an 80-column terminal)."""
+
+    VALUES_LABEL = "value if you discard it"
+    """What the row of values under the hand means, while the person discards."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.targets: list[tuple[int, int, int, str]] = []
         """Clickable places: (line, first column, last column + 1, key) in the content."""
+        self.large = False
+        """True while the cards are drawn large."""
+        self._width = 0
 
-    def show(self, view: PlayerView, controls: Controls) -> None:
-        """Redraw from the person's view and the exchange picks."""
+    def show(self, view: PlayerView, controls: Controls) -> int:
+        """Redraw from the person's view and the exchange picks; returns the lines the panel
+        needs in this game at this size (the same on every turn, so that the table never jumps)."""
+        width = self.content_size.width or self.DEFAULT_WIDTH
+        self.large = width >= BIG_TABLE[0] and self.app.size.height >= BIG_TABLE[1]
+        slot, high = (BIG_WIDTH + 1, 3) if self.large else (SLOT, 1)
         lines: list[Text] = []
         targets: list[tuple[int, int, int, str]] = []
-        rules = view.rules
-        if rules.mode == "draw":
-            pile = Text("Discard ")
-            if view.discard_top is not None:
-                pile.append_text(card_chip(view.discard_top)).append(f" {view.discard_size} in the pile")
-                targets.append((0, 8, 8 + SLOT - 1, "p"))
+        if view.rules.mode == "draw":
+            top = view.discard_top
+            if top is not None:
+                faces = self._faces([top])
+                lines.append(Text("Discard ").append_text(faces[0]).append(f" {view.discard_size} in the pile"))
+                lines += [Text(" " * 8).append_text(face) for face in faces[1:]]
+                targets += [(line, 8, 8 + slot - 1, "p") for line in range(high)]
             else:
-                pile.append("empty")
-            lines += [pile, Text(f"Stock   {view.stock_size} cards")]
-            targets.append((1, 0, 30, "s"))
+                lines += [Text("Discard empty")] + [Text("")] * (high - 1)
+            targets.append((len(lines), 0, 30, "s"))
+            lines.append(Text(f"Stock   {view.stock_size} cards"))
         else:
-            lines += self._widow_lines(view, controls)
+            lines += self._widow_lines(view, controls, width)
             if view.widow is not None:
-                targets += [(1, 8 + i * SLOT, 8 + i * SLOT + SLOT - 1, str(4 + i)) for i in range(3)]
+                targets += [
+                    (line, 8 + i * slot, 8 + i * slot + slot - 1, str(4 + i))
+                    for line in range(1, 1 + high)
+                    for i in range(3)
+                ]
         lines.append(Text(""))
         first = len(lines)
-        lines += self._hand_lines(view, controls)
+        inline = width >= 4 * slot + 2 + cell_len(self.VALUES_LABEL) + 2
+        lines += self._hand_lines(view, controls, inline=inline)
         if view.hand is not None and not view.seats[view.seat].out:
-            targets += [(first + 2, i * SLOT, i * SLOT + SLOT - 1, str(i + 1)) for i in range(len(view.hand))]
+            targets += [
+                (line, i * slot, i * slot + slot - 1, str(i + 1))
+                for line in range(first + 2, first + 2 + high)
+                for i in range(len(view.hand))
+            ]
         self.targets = targets
         self.update(Text("\n").join(lines))
+        return first + 2 + high + (0 if view.rules.mode == "widow" else 1 if inline else 2)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: ask for the table to be drawn again for it."""
+        if event.size.width != self._width:
+            self._width = event.size.width
+            self.post_message(self.Widened())
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a card does what its key does."""
@@ -170,34 +250,60 @@ class TablePanel(Static):
                 self.post_message(self.Picked(key))
                 return
 
-    @staticmethod
-    def _widow_lines(view: PlayerView, controls: Controls) -> list[Text]:
-        if view.widow is not None:
-            picking = view.is_my_turn and view.phase is Phase.TURN
-            chips = [card_chip(card, picked=i in controls.picked_widow) for i, card in enumerate(view.widow)]
-            keys = _keys_row(["4", "5", "6"]) if picking else Text("")
+    def _faces(self, cards: Sequence[Card | None], picked: Sequence[int] = (), dim: Card | None = None) -> list[Text]:
+        """Cards side by side, one space apart: one line of chips, or three of large cards."""
+        if not self.large:
             return [
-                Text("Widow   ").append_text(keys),
-                Text("        ").append_text(_row(chips)),
-                Text(f"Stock   {view.stock_size} cards"),
+                _row(
+                    [
+                        card_chip(card, picked=i in picked, dim=card is not None and card == dim)
+                        for i, card in enumerate(cards)
+                    ]
+                )
             ]
-        label = "2nd hand" if view.phase is Phase.DEALER_CHOICE else "Widow"
-        backs = _row([card_chip(None)] * 3)
-        return [
-            Text(f"{label:<8}").append_text(backs),
-            Text("        face down"),
-            Text(f"Stock   {view.stock_size} cards"),
+        faces = [
+            card_face(card, picked=i in picked, dim=card is not None and card == dim) for i, card in enumerate(cards)
         ]
+        return [_row([face[line] for face in faces]) for line in range(3)]
+
+    def _keys(self, keys: Sequence[str]) -> Text:
+        """The keys of the cards, each over its card."""
+        if not self.large:
+            return _keys_row(keys)
+        return Text("".join(f"{key:^{BIG_WIDTH}} " for key in keys), style="bold cyan")
 
     @staticmethod
-    def _hand_lines(view: PlayerView, controls: Controls) -> list[Text]:
+    def _stock_line(view: PlayerView, width: int) -> Text:
+        """The stock in widow mode: only the new widow of ``all_pass=new_widow`` (Schwimmen)
+        takes cards from it (R7.3), so only then is it shown, with what it is for."""
+        if view.rules.all_pass != "new_widow":
+            return Text("")
+        long = f"Stock   {view.stock_size} cards, for a new widow when all pass"
+        if cell_len(long) <= width:
+            return Text(long)
+        return Text(f"Stock   {view.stock_size} for a new widow")
+
+    def _widow_lines(self, view: PlayerView, controls: Controls, width: int) -> list[Text]:
+        stock = self._stock_line(view, width)
+        pad = Text(" " * 8)
+        if view.widow is not None:
+            picking = view.is_my_turn and view.phase is Phase.TURN
+            keys = self._keys(["4", "5", "6"]) if picking else Text("")
+            faces = self._faces(view.widow, controls.picked_widow)
+            return [Text("Widow   ").append_text(keys), *(pad + face for face in faces), stock]
+        label = "2nd hand" if view.phase is Phase.DEALER_CHOICE else "Widow"
+        backs = self._faces([None] * 3)
+        if self.large:
+            return [Text(f"{label:<8}face down"), *(pad + back for back in backs), stock]
+        return [Text(f"{label:<8}").append_text(backs[0]), Text("        face down"), stock]
+
+    def _hand_lines(self, view: PlayerView, controls: Controls, *, inline: bool) -> list[Text]:
         me = view.seats[view.seat]
         if me.out:
             return [Text("You are out:", style="bold"), Text("watching the others play.")]
         hand = view.hand
         if hand is None:
-            backs = _row([card_chip(None)] * 3)
-            return [Text("Your hand: not looked at", style="bold"), Text(""), backs]
+            return [Text("Your hand: not looked at", style="bold"), Text(""), *self._faces([None] * 3)]
         rules = view.rules
         title = Text("Your hand", style="bold")
         if view.hand_value is not None:
@@ -205,23 +311,24 @@ class TablePanel(Static):
         my_move = view.is_my_turn
         discarding = view.phase is Phase.DISCARD and my_move
         taken = view.taken_from_pile
-        chips = [
-            card_chip(card, picked=i in controls.picked_hand, dim=discarding and card == taken)
-            for i, card in enumerate(hand)
-        ]
+        faces = self._faces(hand, controls.picked_hand, dim=taken if discarding else None)
         show_keys = my_move and (discarding or (view.phase is Phase.TURN and view.widow is not None))
-        keys = _keys_row([str(i + 1) for i in range(len(hand))]) if show_keys else Text("")
-        lines = [title, keys, _row(chips)]
+        keys = self._keys([str(i + 1) for i in range(len(hand))]) if show_keys else Text("")
+        lines = [title, keys, *faces]
         if discarding:
             title.append("  discard one:")
+            slot = BIG_WIDTH + 1 if self.large else SLOT
             after = Text("")
             for card in hand:
                 if card == taken:
-                    after.append(f"{'kept':^{SLOT - 1}} ", style="dim")
+                    after.append(f"{'kept':^{slot - 1}} ", style="dim")
                 else:
                     rest = [other for other in hand if other != card]
-                    after.append(f"{'=' + format_value(hand_value(rest, rules)):^{SLOT - 1}} ", style="green")
-            lines.append(after)
+                    after.append(f"{'=' + format_value(hand_value(rest, rules)):^{slot - 1}} ", style="green")
+            if inline:
+                lines.append(after.append(f" ← {self.VALUES_LABEL}", style="dim"))
+            else:
+                lines += [after, Text(f"↑ {self.VALUES_LABEL}", style="dim")]
         return lines
 
 
@@ -463,8 +570,9 @@ class RoundEndScreen(ModalScreen[None]):
 
 
 class GameOverScreen(ModalScreen[str]):
-    """The final standings (R2.5) and the choice of another game (``n``) or quitting (``q``);
-    returns :data:`NEW_GAME` or :data:`QUIT`."""
+    """The final standings (R2.5), the game's seed (``--seed`` with it deals the game again) and
+    the choice of another game (``n``) or quitting (``q``); returns :data:`NEW_GAME` or
+    :data:`QUIT`."""
 
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
@@ -477,7 +585,14 @@ class GameOverScreen(ModalScreen[str]):
     """
 
     def __init__(
-        self, standings: Sequence[Standing], names: Sequence[str], rules: Rules, note: str = "", viewer: int = 0
+        self,
+        standings: Sequence[Standing],
+        names: Sequence[str],
+        rules: Rules,
+        note: str = "",
+        viewer: int = 0,
+        *,
+        seed: int | None = None,
     ) -> None:
         super().__init__()
         self.standings = tuple(standings)
@@ -485,6 +600,7 @@ class GameOverScreen(ModalScreen[str]):
         self.rules = rules
         self.note = note
         self.viewer = viewer
+        self.seed = seed
 
     def compose(self) -> ComposeResult:
         """The standings and the keys (or, in a terminal too small, a notice)."""
@@ -496,7 +612,7 @@ class GameOverScreen(ModalScreen[str]):
             )
 
     def render_standings(self) -> Group:
-        """The winner, the table of places, and the note (where the record was saved)."""
+        """The winner, the table of places, the seed, and the note (where the record was saved)."""
         winner = self.standings[0].seat
         headline = "You win the game!" if winner == self.viewer else f"{self.names[winner]} wins the game."
         table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
@@ -511,6 +627,9 @@ class GameOverScreen(ModalScreen[str]):
                 lives_text(standing.remaining, self.rules),
             )
         parts: list[Text | Table] = [Text(f"Game over. {headline}", style="bold green"), Text(""), table]
+        if self.seed is not None:
+            replay = Text.assemble(f"Seed {self.seed}: ", (f"--seed {self.seed}", "bold"), " deals this game again.")
+            parts += [Text(""), replay]
         if self.note:
             parts += [Text(""), Text(self.note)]
         return Group(*parts)
