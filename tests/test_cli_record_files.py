@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import cli_error_line
+from cli_helpers import cli_error_line
 from thirtyone.cli import main
 from thirtyone.cli.replay import MAX_RECORD_BYTES
 
