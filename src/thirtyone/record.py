@@ -371,8 +371,8 @@ class GameRecord:
             computed = deal_commitment(rnd.salt, rnd.deck)
             if computed != rnd.commitment:
                 raise RecordError(
-                    f"{where}: the commitment does not match the deck order and the salt: published "
-                    f"{rnd.commitment[:16]}…, computed {computed[:16]}… (the deck or the salt was changed)"
+                    f"{where}: the commitment does not match the deck order and the salt: "
+                    f"{_hash_difference(rnd.commitment, computed)}; the deck or the salt was changed"
                 )
             for number, order in enumerate(rnd.reshuffles, 1):
                 if list(order) != salted_reshuffle(rnd.salt, order, number):
@@ -430,6 +430,26 @@ class GameRecord:
                 raise RecordError(f"outcome: places has {len(self.places)} entries for {players} seats")
             if self.rounds[-1].result is None:
                 raise RecordError(f"outcome: the game is over, but round {last} has no result")
+
+
+def _hash_difference(published: str, computed: str) -> str:
+    """Two hashes in full, with where they first differ (a change at the end shows too).
+
+    >>> _hash_difference("ab12", "ab32")
+    'published ab12, computed ab32 (they first differ at hex digit 3 of 4: 1 against 3)'
+    """
+    where = next((index for index, (a, b) in enumerate(zip(published, computed, strict=False)) if a != b), None)
+    if where is None:
+        where, detail = (
+            min(len(published), len(computed)),
+            f"one is {len(published)} digits long, the other {len(computed)}",
+        )
+    else:
+        detail = f"{published[where]} against {computed[where]}"
+    length = max(len(published), len(computed))
+    return (
+        f"published {published}, computed {computed} (they first differ at hex digit {where + 1} of {length}: {detail})"
+    )
 
 
 def _check_fairness_shape(rnd: RoundRecord, where: str) -> None:

@@ -29,6 +29,8 @@ from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
 
 __all__ = [
+    "MAX_EXPERT_WORLDS",
+    "MAX_EXPERT_SECONDS",
     "Bot",
     "SeededBot",
     "BasicBot",
@@ -52,6 +54,11 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 
 LEVELS = {"easy": "basic", "medium": "heuristic", "hard": "expert"}
 """The terminal game's names for the bot levels."""
+
+MAX_EXPERT_WORLDS = 1_000_000
+"""The most sampled worlds per decision an expert budget may ask for (``expert:200``)."""
+MAX_EXPERT_SECONDS = 3600.0
+"""The most seconds per decision an expert budget may ask for (``expert:0.5s``)."""
 
 
 class UnknownBotError(ThirtyOneError):
@@ -87,16 +94,17 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
-            if not 0 < seconds <= 3600:
+            if not 0 < seconds <= MAX_EXPERT_SECONDS:
                 raise ValueError
-            return ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=mode)
+            return ExpertBot(seed, worlds=MAX_EXPERT_WORLDS, seconds=seconds, rollouts=mode)
         worlds = int(budget)
-        if not 1 <= worlds <= 1_000_000:
+        if not 1 <= worlds <= MAX_EXPERT_WORLDS:
             raise ValueError
         return ExpertBot(seed, worlds=worlds, seconds=None, rollouts=mode)
     except ValueError:
         raise UnknownBotError(
-            f"bad expert budget {budget!r}: give worlds per decision (expert:200) or seconds (expert:0.5s)"
+            f"bad expert budget {budget!r} in {name.strip()!r}: give 1 to {MAX_EXPERT_WORLDS:,} worlds per "
+            f"decision (expert:200) or more than 0 and up to {MAX_EXPERT_SECONDS:,.0f} seconds (expert:0.5s)"
         ) from None
 
 
