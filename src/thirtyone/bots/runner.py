@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from thirtyone.actions import Knock
+from thirtyone.actions import Action, Knock
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.engine import Game
@@ -22,8 +22,9 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded
 from thirtyone.rules import Rules
 from thirtyone.settlement import loss_label
+from thirtyone.views import PlayerView
 
-__all__ = ["play_game", "simulate", "game_seeds", "BotError", "SeatStats", "SimulationStats"]
+__all__ = ["play_game", "bot_action", "simulate", "game_seeds", "BotError", "SeatStats", "SimulationStats"]
 
 
 class BotError(ThirtyOneError):
@@ -40,16 +41,24 @@ def play_game(rules: Rules, bots: Sequence[Bot], seed: int | None = None) -> Gam
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None
-        view = game.view(seat)
-        bot = bots[seat]
-        try:
-            action = bot.choose(view, view.legal_actions)
-        except Exception as error:
-            raise BotError(f"bot {bot.name} in seat {seat} raised {type(error).__name__}: {error}") from error
-        if action not in view.legal_actions:
-            raise BotError(f"bot {bot.name} in seat {seat} chose {action}, which is not legal now")
-        game.apply(action)
+        game.apply(bot_action(bots[seat], game.view(seat)))
     return game
+
+
+def bot_action(bot: Bot, view: PlayerView) -> Action:
+    """What ``bot`` plays in the seat of ``view``, checked.
+
+    Raises:
+        BotError: when the bot raises or returns an action that is not legal (names the bot, the
+            seat and the action).
+    """
+    try:
+        action = bot.choose(view, view.legal_actions)
+    except Exception as error:
+        raise BotError(f"bot {bot.name} in seat {view.seat} raised {type(error).__name__}: {error}") from error
+    if action not in view.legal_actions:
+        raise BotError(f"bot {bot.name} in seat {view.seat} chose {action}, which is not legal now")
+    return action
 
 
 def game_seeds(seed: int | None, games: int) -> list[int]:

@@ -25,7 +25,7 @@ from thirtyone.actions import Action
 from thirtyone.arena.play import SIM_BOTS
 from thirtyone.bots import BOTS, make_bot
 from thirtyone.bots.base import Bot
-from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, game_seeds
+from thirtyone.bots.runner import SeatStats, SimulationStats, bot_action, game_seeds
 from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
@@ -203,13 +203,7 @@ def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
             legal = game.legal_actions()
             action = legal[game_random_index(seed, game.round, decision, len(legal))]
         else:
-            view = game.view(seat)
-            try:
-                action = bot.choose(view, view.legal_actions)
-            except Exception as error:
-                raise BotError(f"bot {bot.name} in seat {seat} raised {type(error).__name__}: {error}") from error
-            if action not in view.legal_actions:
-                raise BotError(f"bot {bot.name} in seat {seat} chose {action}, which is not legal now")
+            action = bot_action(bot, game.view(seat))
         game.apply(action)
         decision += 1
     return game
