@@ -34,8 +34,8 @@ from test_server_support import (
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
 from thirtyone.record import GameRecord, deal_commitment
-from thirtyone.server import runner as runner_module
-from thirtyone.server.runner import TIMER_FOLLOW_UP
+from thirtyone.server import autoplay as autoplay_module
+from thirtyone.server.autoplay import TIMER_FOLLOW_UP
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
 
@@ -398,7 +398,7 @@ def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
 
 
 class FixedClock:
-    """The runner's wall clock (``time.time``, for the turn deadlines it publishes) stopped at NOW."""
+    """The turn timer's wall clock (``time.time``, for the turn deadlines it publishes) stopped at NOW."""
 
     NOW = 1_700_000_000.0
 
@@ -408,7 +408,7 @@ class FixedClock:
 
 
 def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner_module, "time", FixedClock)
+    monkeypatch.setattr(autoplay_module, "time", FixedClock)
     with two_at_a_table(db, turn_timer=0.3) as (code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state
@@ -435,7 +435,7 @@ def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path, mon
 def test_a_turn_the_timer_began_is_finished_without_a_whole_timer_again(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner_module, "time", FixedClock)
+    monkeypatch.setattr(autoplay_module, "time", FixedClock)
     with two_at_a_table(db, turn_timer=1.5) as (_code, ann, _, _ann_token):
         ann.until("table")
         for _ in range(10):  # nobody acts: the timer plays; find a turn where it drew (a knock is a whole turn)
@@ -463,7 +463,7 @@ def test_bots_are_paced(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         asked.append(seconds)
         return await real_sleep(seconds, *args)
 
-    monkeypatch.setattr(runner_module.asyncio, "sleep", sleep)
+    monkeypatch.setattr(autoplay_module.asyncio, "sleep", sleep)
     with TestClient(make_app(db, bot_delay=0.3)) as client, ExitStack() as stack:
         created = create(client, ["human", "easy"], name="Ann")
         ann = connect(client, stack, created["code"], created["token"], 0)

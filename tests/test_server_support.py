@@ -30,6 +30,7 @@ from thirtyone.errors import RecordError
 from thirtyone.events import RoundResult
 from thirtyone.record import GameRecord, deal_commitment, salted_reshuffle
 from thirtyone.server import ServerSettings, create_app
+from thirtyone.server.autoplay import default_action
 from thirtyone.server.errors import DatabaseError, InputError
 from thirtyone.server.fair import CommittedChance, new_deal
 from thirtyone.server.limits import (
@@ -41,7 +42,6 @@ from thirtyone.server.limits import (
     normalize_code,
     token_matches,
 )
-from thirtyone.server.runner import default_action
 from thirtyone.server.serialize import result_json, spectator_view_json, view_json
 from thirtyone.views import Phase, PlayerView, SeatStatus
 
@@ -487,11 +487,11 @@ def test_a_table_with_a_hard_bot_loads_the_simulator_once_in_the_background(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from thirtyone import sim
-    from thirtyone.server import runner
+    from thirtyone.server import autoplay
     from thirtyone.sim import api as sim_api
 
     loads: list[str] = []
-    monkeypatch.setattr(runner, "_warmed", False)
+    monkeypatch.setattr(autoplay, "_warmed", False)
     monkeypatch.setattr(sim, "available", lambda: True)
     monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append(threading.current_thread().name))
     with TestClient(make_app(tmp_path / "w.db")) as client:
@@ -508,8 +508,8 @@ def test_a_table_with_a_hard_bot_loads_the_simulator_once_in_the_background(
         raise RuntimeError("no kernels")
 
     monkeypatch.setattr(sim_api, "warm_up", broken)
-    runner._load_kernels()  # logged; the server goes on
+    autoplay._load_kernels()  # logged; the server goes on
     monkeypatch.setattr(sim, "available", lambda: False)
     monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append("again"))
-    runner._load_kernels()  # without numba: nothing to load
+    autoplay._load_kernels()  # without numba: nothing to load
     assert loads == ["thirtyone-warm-up"]

@@ -9,19 +9,22 @@ database before it is acknowledged, so a killed server resumes every table where
 deal is committed to (SHA-256 of a secret salt and the deck order) before it is dealt and revealed
 after its round, and the game records keep both for ``thirtyone verify``.
 
-==============  ====================================================================
-``app``         :func:`create_app`: the HTTP and WebSocket endpoints
-``service``     creating tables, the lobby, the runners of the tables being served
-``runner``      one table: its game, connections, bots, turn timer
-``store``       every database read and write; ``models`` the tables; ``db`` opening
-                and migrating the database; ``migrations`` the Alembic scripts
-``fair``        the committed deals; ``serialize`` the JSON of views and events
-``limits``      names, codes, tokens (hashed, compared in constant time), rates
-``pages``       the browser pages (lobby, table, replay; files in ``thirtyone/web/``) and the
-                record as JSON
-``hints``       the expert's hint for the player to move (``{"type": "hint"}``)
-``cluster``     several processes on one PostgreSQL: table leases, LISTEN/NOTIFY fan-out
-==============  ====================================================================
+===============  ====================================================================
+``app``          :func:`create_app`: the HTTP and WebSocket endpoints
+``service``      creating tables, the lobby, the runners of the tables being served
+``runner``       one table: its game, every change to it (one at a time), catching up
+``connections``  a table's WebSocket clients, each with its send queue
+``messages``     what a table tells its clients, and its record (pure functions)
+``autoplay``     a table's bots and turn timer
+``store``        every database read and write; ``models`` the tables; ``db`` opening
+                 and migrating the database; ``migrations`` the Alembic scripts
+``fair``         the committed deals; ``serialize`` the JSON of views and events
+``limits``       names, codes, tokens (hashed, compared in constant time), rates
+``pages``        the browser pages (lobby, table, replay; files in ``thirtyone/web/``) and the
+                 record as JSON
+``hints``        the expert's hint for the player to move (``{"type": "hint"}``)
+``cluster``      several processes on one PostgreSQL: table leases, LISTEN/NOTIFY fan-out
+===============  ====================================================================
 
 The protocol: ``docs/server-protocol.md``; several processes: ``docs/server-cluster.md``.
 """

@@ -39,13 +39,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from thirtyone import __version__
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
+from thirtyone.server.connections import Connection
 from thirtyone.server.db import open_database
 from thirtyone.server.errors import AuthError, InputError, RefusedError, ServerError, TooLargeError
 from thirtyone.server.hints import hint_message
 from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
 from thirtyone.server.pages import add_pages, not_found_page, wants_html
-from thirtyone.server.runner import BOT_LEVELS, Connection, TableRunner
+from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import SeatRequest, TableService
 from thirtyone.server.store import Store

@@ -42,8 +42,8 @@ from collections.abc import Mapping
 
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import ServerError
-from thirtyone.server.runner import TableRunner, run_db
-from thirtyone.server.store import CHANNEL, PLAYING, Store
+from thirtyone.server.runner import TableRunner
+from thirtyone.server.store import CHANNEL, PLAYING, Store, run_db
 
 __all__ = ["Cluster", "RECONNECT_SECONDS", "LISTENER_NAME"]
 

@@ -19,8 +19,9 @@ import logging
 import secrets
 
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.server.connections import Connection
 from thirtyone.server.errors import AuthError, ConflictError, ServerError
-from thirtyone.server.runner import Connection, TableRunner
+from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import PLAYING
 from thirtyone.tui.words import HINT_LEGEND, hint_text, move_words

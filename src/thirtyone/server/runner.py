@@ -15,9 +15,9 @@ time (an :class:`asyncio.Lock`):
    and ``state`` with its own view.
 
 If the write fails, the game is rebuilt from what is stored and the sender gets the error: nothing
-changed. Bots play server-side after ``bot_delay`` seconds a turn; with a turn timer, a person who
-has not acted in time gets a legal default played for them (the ``basic`` bot's choice, which the
-engine checks like any other action: never the card just taken from the pile, R4.2).
+changed. After every change the table's :class:`~thirtyone.server.autoplay.Autoplay` starts the
+bot or turn timer that waits. What is said is built by :mod:`thirtyone.server.messages`, and sent
+to the table's :class:`~thirtyone.server.connections.Connections`.
 
 On PostgreSQL several processes may serve one table (:mod:`thirtyone.server.cluster`): each keeps
 such a runner; :meth:`TableRunner.sync` catches up with another process's writes, and only the
@@ -27,180 +27,31 @@ runner whose process holds the table's lease (:meth:`TableRunner.lead`) runs its
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
-import json
 import logging
 import secrets
-import threading
-import time
-from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from thirtyone.actions import Action, parse_action
-from thirtyone.bots import Bot, make_bot
-from thirtyone.bots.basic import BasicBot
+from thirtyone.actions import parse_action
 from thirtyone.engine import Game
 from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
-from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
+from thirtyone.server import messages
+from thirtyone.server.autoplay import BOT_NAMES, Autoplay
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.errors import AuthError, ConflictError, DatabaseError, InputError, RefusedError, ServerError
+from thirtyone.server.connections import Connection, Connections
+from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError
 from thirtyone.server.fair import CommittedChance, Deal
 from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
-from thirtyone.server.serialize import JSON, event_json, refusal_json, result_json, spectator_view_json, view_json
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData
+from thirtyone.server.serialize import JSON, refusal_json
+from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData, run_db
 from thirtyone.text import refusal_words
-from thirtyone.views import Phase, PlayerView
 
-__all__ = [
-    "Connection",
-    "TableRunner",
-    "run_db",
-    "warm_up_simulator",
-    "default_action",
-    "BOT_LEVELS",
-    "BOT_NAMES",
-    "HARD_SECONDS",
-    "RETRY_SECONDS",
-    "TIMER_FOLLOW_UP",
-]
+__all__ = ["TableRunner"]
 
 log = logging.getLogger("thirtyone.server")
 
-HARD_SECONDS = 0.4
-"""Seconds the ``hard`` bot (the expert) searches a move."""
-BOT_LEVELS = {"easy": "basic", "medium": "heuristic", "hard": f"expert:{HARD_SECONDS:g}s", "random": "random"}
-"""Bot levels a seat may have, and the bot that plays each (:func:`thirtyone.bots.make_bot`)."""
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
-"""Bots' display names, by seat."""
-TIMER_FOLLOW_UP = 1.0
-"""Seconds the turn timer waits for the rest of a turn it has begun for an absent player (after
-drawing for them, the discard), instead of a whole turn timer again."""
-RETRY_SECONDS = 2.0
-"""After a failed database write, seconds before a bot or the turn timer tries again."""
 _TRIES = 3
 """Attempts of a join or close whose stored table changed meanwhile (another process wrote it)."""
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-
-
-async def run_db(function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """Run a :class:`~thirtyone.server.store.Store` method on a worker thread.
-
-    Raises:
-        DatabaseError: when the database cannot be reached or written (nothing was changed).
-        StaleError: as the method raises it.
-    """
-    try:
-        return await asyncio.to_thread(function, *args, **kwargs)
-    except SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
-        log.warning("database error: %s", reason[0] if reason else type(error).__name__)
-        raise DatabaseError(
-            f"the database is unavailable ({reason[0] if reason else type(error).__name__}); nothing was changed, "
-            "try again"
-        ) from None
-
-
-def default_action(view: PlayerView) -> Action:
-    """The action the turn timer plays for an absent player: the ``basic`` bot's choice, which is one
-    of ``view.legal_actions`` (so never the card just taken from the pile, R4.2).
-
-    Raises:
-        ConflictError: when the view's seat has no move.
-    """
-    legal = view.legal_actions
-    if not legal:
-        raise ConflictError(f"seat {view.seat} has no move now", code="not_your_turn")
-    choice = BasicBot(0).choose(view, legal)
-    return choice if choice in legal else legal[0]
-
-
-_warming = threading.Lock()
-_warmed = False
-
-
-def warm_up_simulator() -> None:
-    """Once per process, in the background: load the compiled simulator's kernels (compile them,
-    the first time after installing: up to half a minute), on which the ``hard`` bot's search plays
-    its rollouts, so that its first move does not wait for them. Called when a table with a hard
-    bot is opened; without numba there is nothing to load."""
-    global _warmed
-    with _warming:
-        if _warmed:
-            return
-        _warmed = True
-    threading.Thread(target=_load_kernels, name="thirtyone-warm-up", daemon=True).start()
-
-
-def _load_kernels() -> None:
-    from thirtyone import sim
-
-    if not sim.available():
-        return
-    try:
-        from thirtyone.sim.api import warm_up
-
-        warm_up()
-    except Exception:  # the expert falls back to the engine's rollouts; the server goes on
-        log.exception("the compiled simulator could not be loaded")
-
-
-class Connection:
-    """One WebSocket client of a table: its ``seat`` (``None`` for a spectator) and a queue of
-    messages waiting to be sent, written by :meth:`run` so that a slow client never holds up the
-    others. A client that lets more than ``queue_size`` messages pile up is disconnected.
-
-    ``send`` sends one text message; ``close`` closes the socket with a WebSocket close code.
-    """
-
-    def __init__(
-        self,
-        send: Callable[[str], Awaitable[None]],
-        close: Callable[[int], Awaitable[None]],
-        queue_size: int = 256,
-    ) -> None:
-        self.seat: int | None = None
-        self._send = send
-        self._close = close
-        self._queue: asyncio.Queue[str | int] = asyncio.Queue(queue_size + 1)
-        self._limit = queue_size
-        self.closing = False
-        self.sent: int = 0
-
-    def put(self, message: JSON) -> None:
-        """Queue ``message`` (a JSON object) for sending; drops the client if it is too far behind."""
-        if self.closing:
-            return
-        if self._queue.qsize() >= self._limit:
-            log.info("a client fell %d messages behind; disconnecting it", self._limit)
-            self.close(1008)
-            return
-        self._queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
-
-    def close(self, code: int = 1000) -> None:
-        """Send what is queued, then close with ``code``; nothing more is queued after this."""
-        if not self.closing:
-            self.closing = True
-            self._queue.put_nowait(code)
-
-    async def run(self) -> None:
-        """Send queued messages until :meth:`close`, then close the socket (errors end it quietly)."""
-        try:
-            while True:
-                item = await self._queue.get()
-                if isinstance(item, int):
-                    with contextlib.suppress(Exception):
-                        await self._close(item)
-                    return
-                await self._send(item)
-                self.sent += 1
-        except Exception:  # the client went away; the reader side notices and detaches it
-            self.closing = True
 
 
 class TableRunner:
@@ -211,11 +62,8 @@ class TableRunner:
         self.store = store
         self.settings = settings
         self.lock = asyncio.Lock()
-        self.connections: list[Connection] = []
-        self.deadline: float | None = None
+        self.connections = Connections()
         self.stopped = False
-        self._task: asyncio.Task[None] | None = None
-        self._bots: dict[int, Bot] = {}
         self.leased = not store.shared
         self.claim: Callable[[], None] | None = None
         self.data = data
@@ -223,8 +71,7 @@ class TableRunner:
         self.game: Game | None = None
         self.chance: CommittedChance | None = None
         self._rebuild()
-        if any(seat.level == "hard" for seat in data.seats) and data.status in (OPEN, PLAYING):
-            warm_up_simulator()
+        self.autoplay = Autoplay(self, settings)
 
     @classmethod
     async def open(cls, code: str, store: Store, settings: ServerSettings) -> TableRunner | None:
@@ -274,10 +121,9 @@ class TableRunner:
             return
         self.data = data
         self._rebuild()
-        self._schedule()
+        self.autoplay.schedule()
         table = self.table_json()
-        for connection in self.connections:
-            connection.put(self._state(connection, table))
+        self.connections.put_by_seat(lambda seat: [self._state(seat, table)])
 
     async def sync(self) -> None:
         """Catch up with what another process stored (it notified a change): read only the new
@@ -309,7 +155,7 @@ class TableRunner:
         if game is None or chance is None:  # the game started (or the table closed before it did): replay it
             self._rebuild()
             ended = [log.round for log in self.game.round_logs if log.result is not None] if self.game else []
-            self._schedule()
+            self.autoplay.schedule()
             if news.status != old.status:
                 self._broadcast_table()
                 self._broadcast(ended, deals)
@@ -339,13 +185,13 @@ class TableRunner:
             news.actions, news.deals = old.actions + actions, old.deals + deals
             news.seq, news.status, news.winner, news.record = final
             self._rebuild()  # raises ServerError when the stored actions do not replay at all
-            self._schedule()
+            self.autoplay.schedule()
             self._broadcast([], [])
             return
         changed = news.status != final[1]  # closed without an action
         news.seq, news.status, news.winner, news.record = final
         news.deals.extend(deal for deal in deals if deal not in news.deals)
-        self._schedule()
+        self.autoplay.schedule()
         if changed:
             self._broadcast([], [])
         elif not actions:
@@ -365,15 +211,7 @@ class TableRunner:
             if held:  # not leased until caught up, so that a failed read is tried again at the next renewal
                 await self._catch_up()
             self.leased = held
-            self._schedule()
-
-    def _bot(self, seat: int) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            level = self.data.seats[seat].level or "easy"
-            bot = make_bot(BOT_LEVELS.get(level, "basic"), secrets.randbits(64))
-            self._bots[seat] = bot
-        return bot
+            self.autoplay.schedule()
 
     def who(self, seat: int) -> str:
         """A seat in words: ``"Ann (seat 0)"``."""
@@ -447,9 +285,9 @@ class TableRunner:
             if finished is not None:
                 self.data.status, self.data.winner, self.data.record = FINISHED, finished[0], finished[1]
             if origin is not None:
-                origin.put({"type": "ack", "seq": stored.seq, "action": stored.action})
+                origin.put(messages.ack_message(stored))
             ended = [log.round for log in game.round_logs[first:] if log.result is not None]
-            self._schedule()
+            self.autoplay.schedule()
             self._broadcast(ended, deals)
             return stored.seq
 
@@ -513,7 +351,7 @@ class TableRunner:
             data.deals.extend(start[1])
             self.game, self.chance = game, chance
             ended = [log.round for log in game.round_logs if log.result is not None] if game else []
-            self._schedule()
+            self.autoplay.schedule()
             self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
             self._broadcast(ended, start[1])
         else:
@@ -548,7 +386,7 @@ class TableRunner:
             else:
                 raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
             self.data.status, self.data.record = CLOSED, record
-            self._schedule()
+            self.autoplay.schedule()
             self._broadcast([], [])
 
     # ------------------------------------------------------------------------------ connections
@@ -578,23 +416,10 @@ class TableRunner:
         async with self.lock:
             connection.seat = seat
             before = self._connected()
-            self.connections.append(connection)
-            connection.put(
-                {
-                    "type": "welcome",
-                    "table": self.code,
-                    "seat": seat,
-                    "name": None if seat is None else self.data.seats[seat].name,
-                    "role": "spectator" if seat is None else "player",
-                    "limits": {
-                        "max_message_bytes": self.settings.max_message_bytes,
-                        "messages_per_second": self.settings.messages_per_second,
-                        "message_burst": self.settings.message_burst,
-                    },
-                }
-            )
+            self.connections.add(connection)
+            connection.put(messages.welcome_message(self.data, seat, self.settings))
             table = self.table_json()
-            connection.put(self._state(connection, table))
+            connection.put(self._state(seat, table))
             if self._connected() != before:
                 self._broadcast_table(skip=connection)
 
@@ -611,257 +436,65 @@ class TableRunner:
     async def send_state(self, connection: Connection) -> None:
         """Send ``connection`` the current state again."""
         async with self.lock:
-            connection.put(self._state(connection, self.table_json()))
+            connection.put(self._state(connection.seat, self.table_json()))
 
     def _connected(self) -> tuple[bool, ...]:
-        seats = {connection.seat for connection in self.connections}
-        return tuple(seat in seats for seat in range(self.data.players))
+        return self.connections.connected(self.data.players)
 
     # ------------------------------------------------------------------------------ messages
 
     def table_json(self) -> JSON:
         """The table's public information (see docs/server-protocol.md, "table"), from what is stored."""
-        data = self.data  # what is stored only: never a change still being written
-        connected = self._connected()
-        commitment = data.deals[-1].commitment if data.status == PLAYING and data.deals else None
-        return {
-            "code": data.code,
-            "status": data.status,
-            "preset": data.preset,
-            "describe": self.rules.describe(),
-            "rules": dict(data.options),
-            "players": data.players,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "name": s.name,
-                    "taken": s.taken,
-                    "connected": s.kind == "bot" or connected[s.seat],
-                }
-                for s in data.seats
-            ],
-            "spectators": sum(1 for connection in self.connections if connection.seat is None),
-            "seq": data.seq,
-            "round": data.deals[-1].round if data.deals else 0,
-            "commitment": commitment,
-            "turn_timer": self.settings.turn_timer,
-            "turn_deadline": self.deadline,
-            "bot_delay": self.settings.bot_delay,
-            "winner": data.winner if data.status == FINISHED else None,
-            "created_at": data.created_at.isoformat(),
-            "share_path": f"/t/{data.code}",
-            "record_path": f"/api/tables/{data.code}/record" if data.record is not None else None,
-        }
+        return messages.table_json(
+            self.data,  # what is stored only: never a change still being written
+            self.rules,
+            self.settings,
+            self._connected(),
+            self.connections.spectators(),
+            self.autoplay.deadline,
+        )
 
     async def public(self) -> tuple[JSON, JSON | None]:
         """The table's public information, and what a spectator sees of the game (``None`` before
         it starts)."""
         async with self.lock:
-            return self.table_json(), None if self.game is None else spectator_view_json(self.game)
-
-    def _state(self, connection: Connection, table: JSON, views: dict[int | None, JSON | None] | None = None) -> JSON:
-        seat = connection.seat
-        if views is not None and seat in views:
-            view = views[seat]
-        else:
-            view = self._view(seat)
-            if views is not None:
-                views[seat] = view
-        last = self.data.actions[-1] if self.data.actions else None
-        played = None if last is None else {"seq": last.seq, "seat": last.seat, "source": last.source}
-        return {"type": "state", "seq": self.data.seq, "table": table, "view": view, "last": played}
-
-    def _view(self, seat: int | None) -> JSON | None:
-        game = self.game
-        if game is None:
-            return None
-        return spectator_view_json(game) if seat is None else view_json(game.view(seat))
-
-    def _broadcast_table(self, skip: Connection | None = None) -> None:
-        message = {"type": "table", "table": self.table_json()}
-        for connection in self.connections:
-            if connection is not skip:
-                connection.put(message)
-
-    def _broadcast(self, ended: list[int], deals: list[Deal]) -> None:
-        """Tell every connection: each round that ended (revealed), each new deal (its commitment),
-        in round order, then its own state."""
-        news: list[JSON] = []
-        new = {deal.round: deal for deal in deals}
-        stored = {deal.round: deal for deal in self.data.deals}
-        game = self.game
-        for number in sorted(set(ended) | set(new)):
-            if number in new:
-                deal = new[number]
-                news.append({"type": "deal", "round": number, "commitment": deal.commitment, "seq": deal.seq})
-            if number in ended and game is not None:
-                result = game.round_logs[number - 1].result
-                deal = stored[number]
-                news.append(
-                    {
-                        "type": "round_end",
-                        "round": number,
-                        "result": None if result is None else result_json(result.public()),
-                        "deck": " ".join(map(str, deal.deck)),
-                        "salt": deal.salt,
-                        "commitment": deal.commitment,
-                    }
-                )
-        table = self.table_json()
-        views: dict[int | None, JSON | None] = {}
-        histories: dict[tuple[int, int | None], list[JSON]] = {}
-        for connection in self.connections:
-            for message in news:
-                if message["type"] == "round_end":
-                    key = (message["round"], connection.seat)
-                    if key not in histories:
-                        histories[key] = self._round_history(*key)
-                    message = {**message, "history": histories[key]}
-                connection.put(message)
-            connection.put(self._state(connection, table, views))
-
-    def _round_history(self, number: int, seat: int | None) -> list[JSON]:
-        """Round ``number``'s events as ``seat`` saw them (``None``: a spectator), its last move
-        included: the next state is already the next round's."""
-        game = self.game
-        if game is None:  # pragma: no cover - a round ended, so there is a game
-            return []
-        return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
-
-    # ------------------------------------------------------------------------------ records
-
-    def _record(self, game: Game, reveal_all: bool = False) -> str:
-        names = [s.name or BOT_NAMES[s.seat] for s in self.data.seats]
-        record = GameRecord.from_game(
-            game,
-            names,
-            event=f"thirtyone serve, table {self.code}",
-            date=self.data.created_at.date().isoformat(),
-        )
-        deals = {deal.round: deal for deal in self.data.deals}
-        if self.chance is not None:
-            deals.update(self.chance.deals)
-        rounds = []
-        for rnd in record.rounds:
-            deal = deals.get(rnd.round)
-            if deal is None:  # pragma: no cover - every round's deal is stored
-                rounds.append(rnd)
-                continue
-            revealed = reveal_all or rnd.result is not None
-            rounds.append(dataclasses.replace(rnd, commitment=deal.commitment, salt=deal.salt if revealed else None))
-        return dataclasses.replace(record, rounds=tuple(rounds)).dumps()
+            return self.table_json(), messages.seat_view(self.game, None)
 
     def deals_json(self) -> list[JSON]:
         """Every round's commitment; the deck and salt of each round that has ended (every round
         of a closed table)."""
-        data = self.data  # what is stored: a round has ended when the next is dealt or the game is over
-        last = data.deals[-1].round if data.deals else 0
-        out: list[JSON] = []
-        for deal in data.deals:
-            ended = data.status in (FINISHED, CLOSED) or deal.round < last
-            out.append(
-                {
-                    "round": deal.round,
-                    "commitment": deal.commitment,
-                    "seq": deal.seq,
-                    "revealed": ended,
-                    "deck": " ".join(map(str, deal.deck)) if ended else None,
-                    "salt": deal.salt if ended else None,
-                }
-            )
-        return out
+        return messages.deals_json(self.data)
 
-    # ------------------------------------------------------------------------------ bots and the timer
+    def _state(self, seat: int | None, table: JSON) -> JSON:
+        return messages.state_message(self.data, table, messages.seat_view(self.game, seat))
 
-    def _schedule(self) -> None:
-        """After each change: cancel the waiting bot or timer, and start the next one if a bot is to
-        move (after ``bot_delay``) or a person is and the turn timer is on."""
-        current = asyncio.current_task()
-        if self._task is not None and self._task is not current and not self._task.done():
-            self._task.cancel()
-        self._task = None
-        self.deadline = None
+    def _broadcast_table(self, skip: Connection | None = None) -> None:
+        self.connections.put_all(messages.table_message(self.table_json()), skip)
+
+    def _broadcast(self, ended: list[int], deals: list[Deal]) -> None:
+        """Tell every connection: each round that ended (revealed), each new deal (its commitment),
+        in round order, then its own state."""
         game = self.game
-        if self.stopped or self.data.status != PLAYING or game is None or game.is_over:
-            return
-        seat = game.current_seat
-        assert seat is not None
-        seq = self.data.seq
-        automatic = self.data.seats[seat].kind == "bot" or self.settings.turn_timer is not None
-        if automatic and not self.leased:  # another process runs this table's bots and timer, or will
-            if self.claim is not None:
-                self.claim()
-            return
-        if self.data.seats[seat].kind == "bot":
-            self._task = asyncio.create_task(self._bot_turn(seat, seq), name=f"bot {self.code}/{seat}")
-        elif self.settings.turn_timer is not None:
-            seconds = self.settings.turn_timer
-            last = self.data.actions[-1] if self.data.actions else None
-            if last is not None and last.source == "timer" and last.seat == seat:
-                seconds = min(seconds, TIMER_FOLLOW_UP)  # the same absent player's turn goes on: finish it
-            self.deadline = round(time.time() + seconds, 3)
-            self._task = asyncio.create_task(self._timer(seat, seq, seconds), name=f"timer {self.code}/{seat}")
+        news = messages.round_news(game, ended, deals, self.data.deals)
+        table = self.table_json()
+        self.connections.put_by_seat(lambda seat: [*messages.seat_news(news, game, seat), self._state(seat, table)])
+
+    def _record(self, game: Game, reveal_all: bool = False) -> str:
+        deals = {deal.round: deal for deal in self.data.deals}
+        if self.chance is not None:
+            deals.update(self.chance.deals)
+        names = [self.name(s.seat) for s in self.data.seats]
+        return messages.table_record(game, self.data, names, deals, reveal_all)
+
+    # ------------------------------------------------------------------------------ serving
 
     async def start(self) -> None:
         """Start what waits on a resumed table: a bot to move, or the turn timer."""
         async with self.lock:
-            self._schedule()
-
-    async def _bot_turn(self, seat: int, seq: int) -> None:
-        game = self.game
-        if game is None:
-            return
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        delay = 0.0 if game.phase is Phase.DISCARD else self.settings.bot_delay  # a turn shows at once
-        view = game.view(seat)
-        legal = view.legal_actions
-        try:
-            bot = self._bot(seat)
-            if self.data.seats[seat].level in ("medium", "hard"):
-                action = await asyncio.to_thread(bot.choose, view, legal)
-            else:
-                action = bot.choose(view, legal)
-            if action not in legal:
-                raise ValueError(f"the bot chose {action}, which is not legal")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the bot of seat %d failed; it plays a default", self.code, seat)
-            action = default_action(view)
-        rest = delay - (loop.time() - started)
-        if rest > 0:
-            await asyncio.sleep(rest)
-        await self._play_for(seat, seq, action, "bot")
-
-    async def _timer(self, seat: int, seq: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        game = self.game
-        if game is None or self.data.seq != seq:
-            return
-        await self._play_for(seat, seq, default_action(game.view(seat)), "timer")
-
-    async def _play_for(self, seat: int, seq: int, action: Action, source: str) -> None:
-        try:
-            stored = await self.act(seat, str(action), seq, source)
-            log.debug("table %s: the %s of seat %d played %s as seq %d", self.code, source, seat, action, stored)
-        except DatabaseError:
-            await asyncio.sleep(RETRY_SECONDS)
-            async with self.lock:
-                if self.data.seq == seq and (self._task is None or self._task is asyncio.current_task()):
-                    self._schedule()
-        except ServerError as error:  # stale: someone acted first; the new state scheduled what follows
-            log.debug("table %s: %s's %s was not played: %s", self.code, source, action, error)
+            self.autoplay.schedule()
 
     async def stop(self) -> None:
         """Stop serving: cancel the bot or timer and close every connection (code 1012, restart)."""
         self.stopped = True
-        task, self._task = self._task, None
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for connection in list(self.connections):
-            connection.close(1012)
+        await self.autoplay.stop()
+        self.connections.close_all(1012)

@@ -19,6 +19,7 @@ from typing import Any
 
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.server.autoplay import BOT_LEVELS, BOT_NAMES
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import ConflictError, InputError, NotFoundError, ServerError
@@ -33,9 +34,9 @@ from thirtyone.server.limits import (
     new_token,
     normalize_code,
 )
-from thirtyone.server.runner import BOT_LEVELS, BOT_NAMES, TableRunner, run_db
+from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData
+from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData, run_db
 
 __all__ = ["TableService", "SeatRequest", "LEVEL_NAMES"]
 

@@ -13,29 +13,36 @@ On PostgreSQL (``shared``: several server processes may use the database, see
 :mod:`thirtyone.server.cluster`) every committed change also sends ``NOTIFY thirtyone, 'CODE SEQ
 PROCESS'`` (``pg_notify`` in the writing transaction, so it is sent only if the change commits), and
 the ``leases`` table says which process runs each table's bots and timer.
+
+The server, on its event loop, calls every method through :func:`run_db`: on a worker thread, a
+database failure turned into :class:`~thirtyone.server.errors.DatabaseError`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import format_cards, parse_cards
+from thirtyone.server.errors import DatabaseError
 from thirtyone.server.fair import Deal
 from thirtyone.server.models import ActionRow, DealRow, LeaseRow, SeatRow, TableRow
 
 __all__ = [
     "Store",
+    "run_db",
     "TableData",
     "SeatData",
     "ActionData",
@@ -57,6 +64,11 @@ CLOSED = "closed"
 """Closed by its host before the game ended; its (unfinished) record is kept."""
 CHANNEL = "thirtyone"
 """The PostgreSQL notification channel of committed changes (payload ``"CODE SEQ PROCESS"``)."""
+
+log = logging.getLogger("thirtyone.server")
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
 class StaleError(Exception):
@@ -131,6 +143,24 @@ def _now() -> datetime:
 
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+async def run_db(function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """Run a :class:`Store` method on a worker thread.
+
+    Raises:
+        DatabaseError: when the database cannot be reached or written (nothing was changed).
+        StaleError: as the method raises it.
+    """
+    try:
+        return await asyncio.to_thread(function, *args, **kwargs)
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+        log.warning("database error: %s", reason[0] if reason else type(error).__name__)
+        raise DatabaseError(
+            f"the database is unavailable ({reason[0] if reason else type(error).__name__}); nothing was changed, "
+            "try again"
+        ) from None
 
 
 class Store:

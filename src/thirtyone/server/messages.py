@@ -1,0 +1,215 @@
+"""What a table tells its clients, built from its game and what is stored of it: the messages of
+``docs/server-protocol.md`` (``welcome``, ``state``, ``table``, ``ack``, ``deal``, ``round_end``),
+the TABLE object, the deals list of ``GET /api/tables/{code}/deals``, and the game record kept
+when the game ends.
+
+Pure functions over plain values (:class:`~thirtyone.server.store.TableData`, the engine's
+:class:`~thirtyone.engine.Game`, :class:`~thirtyone.server.fair.Deal`): no I/O, no clock, no
+asyncio. Who gets which message, and when, is :mod:`thirtyone.server.runner`'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+
+from thirtyone.engine import Game
+from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
+from thirtyone.server.config import ServerSettings
+from thirtyone.server.fair import Deal
+from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
+from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ActionData, TableData
+
+__all__ = [
+    "welcome_message",
+    "table_json",
+    "table_message",
+    "seat_view",
+    "state_message",
+    "ack_message",
+    "round_news",
+    "seat_news",
+    "round_history",
+    "deals_json",
+    "table_record",
+]
+
+
+def welcome_message(data: TableData, seat: int | None, settings: ServerSettings) -> JSON:
+    """``welcome``: the table's code, the connection's ``seat`` (``None``: a spectator), its name
+    and role, and the limits on what the client sends."""
+    return {
+        "type": "welcome",
+        "table": data.code,
+        "seat": seat,
+        "name": None if seat is None else data.seats[seat].name,
+        "role": "spectator" if seat is None else "player",
+        "limits": {
+            "max_message_bytes": settings.max_message_bytes,
+            "messages_per_second": settings.messages_per_second,
+            "message_burst": settings.message_burst,
+        },
+    }
+
+
+def table_json(
+    data: TableData,
+    rules: Rules,
+    settings: ServerSettings,
+    connected: Sequence[bool],
+    spectators: int,
+    deadline: float | None,
+) -> JSON:
+    """The table's public information (docs/server-protocol.md, "TABLE"), from what is stored
+    (``data``: never a change still being written) with ``rules`` (the table's options), whether
+    each seat is ``connected``, how many ``spectators`` watch and the turn ``deadline`` (Unix
+    seconds, ``None`` when no timer runs)."""
+    commitment = data.deals[-1].commitment if data.status == PLAYING and data.deals else None
+    return {
+        "code": data.code,
+        "status": data.status,
+        "preset": data.preset,
+        "describe": rules.describe(),
+        "rules": dict(data.options),
+        "players": data.players,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "level": s.level,
+                "name": s.name,
+                "taken": s.taken,
+                "connected": s.kind == "bot" or connected[s.seat],
+            }
+            for s in data.seats
+        ],
+        "spectators": spectators,
+        "seq": data.seq,
+        "round": data.deals[-1].round if data.deals else 0,
+        "commitment": commitment,
+        "turn_timer": settings.turn_timer,
+        "turn_deadline": deadline,
+        "bot_delay": settings.bot_delay,
+        "winner": data.winner if data.status == FINISHED else None,
+        "created_at": data.created_at.isoformat(),
+        "share_path": f"/t/{data.code}",
+        "record_path": f"/api/tables/{data.code}/record" if data.record is not None else None,
+    }
+
+
+def table_message(table: JSON) -> JSON:
+    """``table``: the TABLE object (someone joined, connected or left)."""
+    return {"type": "table", "table": table}
+
+
+def seat_view(game: Game | None, seat: int | None) -> JSON | None:
+    """What ``seat`` sees of the game (``None``: a spectator, the public view); ``None`` before
+    the game starts."""
+    if game is None:
+        return None
+    return spectator_view_json(game) if seat is None else view_json(game.view(seat))
+
+
+def state_message(data: TableData, table: JSON, view: JSON | None) -> JSON:
+    """``state``: the stored seq, the TABLE object, a seat's ``view`` (:func:`seat_view`) and the
+    newest stored action's ``{"seq", "seat", "source"}`` (``None`` before any)."""
+    last = data.actions[-1] if data.actions else None
+    played = None if last is None else {"seq": last.seq, "seat": last.seat, "source": last.source}
+    return {"type": "state", "seq": data.seq, "table": table, "view": view, "last": played}
+
+
+def ack_message(action: ActionData) -> JSON:
+    """``ack``: the sender's action is stored, as seq ``action.seq``."""
+    return {"type": "ack", "seq": action.seq, "action": action.action}
+
+
+def round_news(game: Game | None, ended: Iterable[int], new: Sequence[Deal], stored: Sequence[Deal]) -> list[JSON]:
+    """What an action (or a start, or a catch-up) tells everyone, in round order: ``deal`` for each
+    ``new`` deal (its commitment), ``round_end`` for each round number in ``ended`` (its public
+    result, and its deck and salt from the ``stored`` deals, revealed). A ``round_end`` has no
+    ``history`` yet: :func:`seat_news` adds each seat's."""
+    news: list[JSON] = []
+    fresh = {deal.round: deal for deal in new}
+    deals = {deal.round: deal for deal in stored}
+    finished = set(ended)
+    for number in sorted(finished | set(fresh)):
+        if number in fresh:
+            deal = fresh[number]
+            news.append({"type": "deal", "round": number, "commitment": deal.commitment, "seq": deal.seq})
+        if number in finished and game is not None:
+            result = game.round_logs[number - 1].result
+            deal = deals[number]
+            news.append(
+                {
+                    "type": "round_end",
+                    "round": number,
+                    "result": None if result is None else result_json(result.public()),
+                    "deck": " ".join(map(str, deal.deck)),
+                    "salt": deal.salt,
+                    "commitment": deal.commitment,
+                }
+            )
+    return news
+
+
+def seat_news(news: Sequence[JSON], game: Game | None, seat: int | None) -> list[JSON]:
+    """``news`` (:func:`round_news`) as ``seat`` gets it (``None``: a spectator): each ``round_end``
+    with that round's ``history`` as the seat saw it."""
+    out: list[JSON] = []
+    for message in news:
+        if message["type"] == "round_end":
+            message = {**message, "history": round_history(game, message["round"], seat)}
+        out.append(message)
+    return out
+
+
+def round_history(game: Game | None, number: int, seat: int | None) -> list[JSON]:
+    """Round ``number``'s events as ``seat`` saw them (``None``: a spectator), its last move
+    included: the next state is already the next round's."""
+    if game is None:  # pragma: no cover - a round ended, so there is a game
+        return []
+    return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
+
+
+def deals_json(data: TableData) -> list[JSON]:
+    """Every stored round's commitment; the deck and salt of each round that has ended (every
+    round of a finished or closed table)."""
+    last = data.deals[-1].round if data.deals else 0  # a round has ended when the next is dealt or the game is over
+    out: list[JSON] = []
+    for deal in data.deals:
+        ended = data.status in (FINISHED, CLOSED) or deal.round < last
+        out.append(
+            {
+                "round": deal.round,
+                "commitment": deal.commitment,
+                "seq": deal.seq,
+                "revealed": ended,
+                "deck": " ".join(map(str, deal.deck)) if ended else None,
+                "salt": deal.salt if ended else None,
+            }
+        )
+    return out
+
+
+def table_record(
+    game: Game, data: TableData, names: Sequence[str], deals: Mapping[int, Deal], reveal_all: bool = False
+) -> str:
+    """The game record (TOML text) of the table's ``game``, its seats called ``names``, each round
+    with its commitment from ``deals`` (by round) and, once the round has ended (every round with
+    ``reveal_all``, as when the host closes the table), its salt."""
+    record = GameRecord.from_game(
+        game,
+        names,
+        event=f"thirtyone serve, table {data.code}",
+        date=data.created_at.date().isoformat(),
+    )
+    rounds = []
+    for rnd in record.rounds:
+        deal = deals.get(rnd.round)
+        if deal is None:  # pragma: no cover - every round's deal is stored
+            rounds.append(rnd)
+            continue
+        revealed = reveal_all or rnd.result is not None
+        rounds.append(dataclasses.replace(rnd, commitment=deal.commitment, salt=deal.salt if revealed else None))
+    return dataclasses.replace(record, rounds=tuple(rounds)).dumps()
