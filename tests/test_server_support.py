@@ -84,7 +84,14 @@ def nothing_more(ws: Any, wait: float = 0.2) -> None:
 
 
 def create(
-    client: TestClient, seats: list[str], *, preset: str = "scat", name: str | None = None, **options: Any
+    client: TestClient,
+    seats: list[str],
+    *,
+    preset: str = "scat",
+    name: str | None = None,
+    public: bool | None = None,
+    hints: bool | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """Create a table with seats given as ``"human"`` or bot levels (``"easy"``); returns the answer."""
     body: dict[str, Any] = {
@@ -94,6 +101,10 @@ def create(
     }
     if name is not None:
         body["name"] = name
+    if public is not None:
+        body["public"] = public
+    if hints is not None:
+        body["hints"] = hints
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
@@ -466,7 +477,7 @@ def test_the_schema_is_made_by_the_migration_and_is_idempotent(tmp_path: Path) -
     make_app(path)  # a second start migrates nothing
     tables = {row[0] for row in db_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"game_tables", "seats", "actions", "deals", "alembic_version"} <= tables
-    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0002",)]
+    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0004",)]
     assert db_rows(path, "PRAGMA journal_mode") == [("wal",)]
 
 

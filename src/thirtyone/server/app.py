@@ -10,6 +10,8 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 ``GET  /api/tables/{code}``                its public information and the public view
 ``POST /api/tables/{code}/join``           take a seat by name → seat and its token
 ``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
+``POST /api/tables/{code}/seats/{seat}/bot``  give a free or left seat to a bot (host token)
+``POST /api/tables/{code}/rematch``        play again: the rematch's seat (``Bearer SEAT_TOKEN``)
 ``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
 ``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
 ``GET  /``, ``/t/{code}``, ``/r/{code}``   the browser pages: lobby, table, replay (``pages``)
@@ -32,7 +34,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -43,13 +45,14 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.db import open_database
-from thirtyone.server.errors import AuthError, InputError, RefusedError, ServerError, TooLargeError
+from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError, TooLargeError
 from thirtyone.server.hints import hint_message
 from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
 from thirtyone.server.pages import add_pages, not_found_page, wants_html
+from thirtyone.server.rematch import rematch
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.service import SeatRequest, TableService
+from thirtyone.server.service import LEVEL_NAMES, SeatRequest, TableService
 from thirtyone.server.store import Store
 
 __all__ = ["create_app"]
@@ -94,12 +97,19 @@ class _CreateBody(BaseModel):
     options: dict[str, str | bool | int | float | None] = Field(default_factory=dict)
     seats: list[_SeatBody]
     name: str | None = None
+    public: StrictBool = False
+    hints: StrictBool = True
 
 
 class _JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
-    seat: int | None = None
+    seat: StrictInt | None = None  # a seat number only: not true, "3" or 2.0
+
+
+class _BotBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: str = "medium"
 
 
 def create_app(
@@ -214,7 +224,12 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def create(body: _CreateBody, request: Request) -> JSON:
         created = await service.create(
-            body.preset, body.options, [SeatRequest(seat.type, seat.level) for seat in body.seats], body.name
+            body.preset,
+            body.options,
+            [SeatRequest(seat.type, seat.level) for seat in body.seats],
+            body.name,
+            public=body.public,
+            hints=body.hints,
         )
         created["share_url"] = _share_url(request, created["code"])
         return created
@@ -240,6 +255,19 @@ def create_app(
     @app.post("/api/tables/{code}/close")
     async def close(code: str, request: Request) -> JSON:
         return {"table": await service.close(code, _bearer(request))}
+
+    @app.post("/api/tables/{code}/seats/{seat}/bot")
+    async def seat_bot(code: str, seat: int, request: Request, body: _BotBody | None = None) -> JSON:
+        runner = await service.runner(code)
+        level = LEVEL_NAMES.get((body.level if body else "medium").strip().lower(), "")
+        await runner.give_to_bot(_bearer(request), seat, level)
+        return {"table": runner.table_json()}
+
+    @app.post("/api/tables/{code}/rematch")
+    async def play_again(code: str, request: Request) -> JSON:
+        made = await rematch(service, code, _bearer(request, "seat"))
+        made["share_url"] = _share_url(request, made["code"])
+        return made
 
     @app.get("/api/tables/{code}/deals")
     async def deals(code: str) -> JSON:
@@ -415,11 +443,17 @@ async def _handle(message: JSON, connection: Connection, runner: TableRunner) ->
         elif kind == "sync":
             await runner.send_state(connection)
         elif kind == "hint":
+            if not runner.data.hints:
+                raise ConflictError("the host turned hints off for this game: no hints here", "hints_off")
             connection.put(await hint_message(runner, connection))
+        elif kind == "chat":
+            await runner.chat(connection, message)
         elif kind == "hello":
             raise InputError("already said hello: this connection holds its seat until it closes", "bad_message")
         else:
-            raise InputError(f"unknown message type {kind[:40]!r}: send action, hint, ping or sync", "bad_message")
+            raise InputError(
+                f"unknown message type {kind[:40]!r}: send action, hint, chat, ping or sync", "bad_message"
+            )
     except ServerError as error:
         connection.put(_error(error))
         if error.code == "stale":
@@ -447,11 +481,11 @@ async def _act(message: JSON, connection: Connection, runner: TableRunner) -> No
 # ---------------------------------------------------------------------------------------------- HTTP helpers
 
 
-def _bearer(request: Request) -> str:
+def _bearer(request: Request, which: str = "host") -> str:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise AuthError("give the host token: Authorization: Bearer HOST_TOKEN")
+        raise AuthError(f"give the {which} token: Authorization: Bearer {which.upper()}_TOKEN")
     return token.strip()
 
 

@@ -21,7 +21,7 @@ from thirtyone.server.errors import DatabaseError
 
 __all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
 
-HEAD = "0002"
+HEAD = "0004"
 """The newest migration."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_LOCK = 0x31_0000_0001

@@ -24,6 +24,7 @@ __all__ = [
     "new_token",
     "hash_token",
     "token_matches",
+    "token_matches_hash",
     "new_code",
     "normalize_code",
     "RateLimiter",
@@ -73,6 +74,14 @@ def token_matches(token: str, stored: str | None) -> bool:
         secrets.compare_digest(hash_token(token), "0" * 64)  # the same work either way
         return False
     return secrets.compare_digest(hash_token(token), stored)
+
+
+def token_matches_hash(token_hash: str, stored: str | None) -> bool:
+    """True when the hash ``token_hash`` (:func:`hash_token`) is ``stored``, compared in constant time."""
+    if stored is None:
+        secrets.compare_digest(token_hash, "0" * 64)
+        return False
+    return secrets.compare_digest(token_hash, stored)
 
 
 def new_code() -> str:

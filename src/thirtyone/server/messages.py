@@ -1,5 +1,6 @@
 """What a table tells its clients, built from its game and what is stored of it: the messages of
-``docs/server-protocol.md`` (``welcome``, ``state``, ``table``, ``ack``, ``deal``, ``round_end``),
+``docs/server-protocol.md`` (``welcome``, ``state``, ``table``, ``ack``, ``deal``, ``round_end``,
+``history``, ``chat``, ``rematch``),
 the TABLE object, the deals list of ``GET /api/tables/{code}/deals``, and the game record kept
 when the game ends.
 
@@ -19,7 +20,7 @@ from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.fair import Deal
 from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
-from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ActionData, TableData
+from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ActionData, ChatData, TableData
 
 __all__ = [
     "welcome_message",
@@ -31,6 +32,10 @@ __all__ = [
     "round_news",
     "seat_news",
     "round_history",
+    "history_message",
+    "chat_json",
+    "chat_message",
+    "rematch_message",
     "deals_json",
     "table_record",
 ]
@@ -81,6 +86,7 @@ def table_json(
                 "name": s.name,
                 "taken": s.taken,
                 "connected": s.kind == "bot" or connected[s.seat],
+                "reserved": s.reserved_hash is not None and not s.taken,
             }
             for s in data.seats
         ],
@@ -95,6 +101,10 @@ def table_json(
         "created_at": data.created_at.isoformat(),
         "share_path": f"/t/{data.code}",
         "record_path": f"/api/tables/{data.code}/record" if data.record is not None else None,
+        "public": data.public,
+        "hints": data.hints,
+        "rematch": data.rematch,
+        "rematch_of": data.rematch_of,
     }
 
 
@@ -170,6 +180,47 @@ def round_history(game: Game | None, number: int, seat: int | None) -> list[JSON
     if game is None:  # pragma: no cover - a round ended, so there is a game
         return []
     return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
+
+
+def history_message(game: Game | None, data: TableData, seat: int | None, chat: Sequence[ChatData]) -> JSON:
+    """``history``: what a connection that opens mid-game needs to show the same log, results and
+    scores as one that was there all along: every round so far (``round``, its ``events`` as
+    ``seat`` saw them, the current round's as far as it has gone, and ``sources``: who played
+    each of its actions in order, ``player``, ``bot`` or ``timer``), and the table's ``chat`` (its
+    newest lines, oldest first)."""
+    rounds: list[JSON] = []
+    if game is not None:
+        for log in game.round_logs:
+            rounds.append(
+                {
+                    "round": log.round,
+                    "events": round_history(game, log.round, seat),
+                    "sources": [action.source for action in data.actions if action.round == log.round],
+                }
+            )
+    return {"type": "history", "rounds": rounds, "chat": [chat_json(line) for line in chat]}
+
+
+def chat_json(line: ChatData) -> JSON:
+    """A chat line: ``id``, ``seat``, ``text`` or ``reaction`` (the other ``null``) and ``at`` (Unix seconds)."""
+    return {
+        "id": line.id,
+        "seat": line.seat,
+        "text": line.text,
+        "reaction": line.reaction,
+        "at": round(line.at.timestamp(), 3),
+    }
+
+
+def chat_message(line: ChatData) -> JSON:
+    """``chat``: a line someone at the table said (:func:`chat_json`)."""
+    return {"type": "chat", **chat_json(line)}
+
+
+def rematch_message(data: TableData) -> JSON:
+    """``rematch``: the finished table's rematch is open: its ``code`` and ``share_path`` (each
+    person of the old table takes their seat there with ``POST /api/tables/{old}/rematch``)."""
+    return {"type": "rematch", "code": data.rematch, "share_path": f"/t/{data.rematch}"}
 
 
 def deals_json(data: TableData) -> list[JSON]:

@@ -35,23 +35,37 @@ from thirtyone.actions import parse_action
 from thirtyone.engine import Game
 from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
 from thirtyone.rules import Rules
-from thirtyone.server import messages
-from thirtyone.server.autoplay import BOT_NAMES, Autoplay
+from thirtyone.server import chat, messages
+from thirtyone.server.autoplay import BOT_LEVELS, BOT_NAMES, Autoplay
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, Connections
 from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError
 from thirtyone.server.fair import CommittedChance, Deal
-from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
+from thirtyone.server.limits import check_name, hash_token, new_token, token_matches, token_matches_hash
+from thirtyone.server.names import check_display_name
 from thirtyone.server.serialize import JSON, refusal_json
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData, run_db
+from thirtyone.server.store import (
+    CLOSED,
+    FINISHED,
+    OPEN,
+    PLAYING,
+    ActionData,
+    ChatData,
+    StaleError,
+    Store,
+    TableData,
+    run_db,
+)
 from thirtyone.text import refusal_words
 
-__all__ = ["TableRunner"]
+__all__ = ["TableRunner", "CHAT_KEPT"]
 
 log = logging.getLogger("thirtyone.server")
 
 _TRIES = 3
 """Attempts of a join or close whose stored table changed meanwhile (another process wrote it)."""
+CHAT_KEPT = 100
+"""Chat lines a table keeps at hand for a connection that opens (the database keeps them all)."""
 
 
 class TableRunner:
@@ -72,6 +86,11 @@ class TableRunner:
         self.chance: CommittedChance | None = None
         self._rebuild()
         self.autoplay = Autoplay(self, settings)
+        self.chat_limits = chat.ChatLimits()
+        self.chat_lines: list[ChatData] = []
+        """The table's newest chat lines (at most :data:`CHAT_KEPT`), oldest first."""
+        self.chat_seen = 0
+        """The id of the newest chat line this process knows."""
 
     @classmethod
     async def open(cls, code: str, store: Store, settings: ServerSettings) -> TableRunner | None:
@@ -85,6 +104,7 @@ class TableRunner:
         if data is None:
             return None
         runner = cls(data, store, settings)
+        runner._remember_chat(await run_db(store.chat, code))
         new = runner.chance.take_new() if runner.chance is not None else []
         if new:  # a deal the database lacks (written by an older server): store it before anyone sees it
             await run_db(store.add_deals, code, new)
@@ -145,8 +165,16 @@ class TableRunner:
         news = await run_db(self.store.load, self.code, old.seq, last_round)
         if news is None:  # pragma: no cover - tables are never deleted
             return
-        seats = [(s.name, s.token_hash) for s in news.seats] != [(s.name, s.token_hash) for s in old.seats]
+        self._tell_chat(await run_db(self.store.chat, self.code, self.chat_seen))
+
+        def shown(data: TableData) -> list[tuple[str | None, ...]]:
+            return [(s.name, s.token_hash, s.kind, s.level, s.reserved_hash) for s in data.seats]
+
+        seats = shown(news) != shown(old)
         if news.seq == old.seq and news.status == old.status and not seats:
+            if news.rematch != old.rematch:  # another process made this table's rematch
+                old.rematch = news.rematch
+                self._broadcast_rematch()
             return
         actions, deals = news.actions, news.deals
         final = (news.seq, news.status, news.winner, news.record)
@@ -291,72 +319,195 @@ class TableRunner:
             self._broadcast(ended, deals)
             return stored.seq
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Seat ``name`` (1–20 printable characters) at a free human seat (``seat``, or the first
-        free one); returns the seat and its new token. When the last human seat is taken the game
-        starts: the first dealer is drawn and the first deal committed to, in the same transaction.
+    async def join(self, name: str, seat: int | None = None, claim: str | None = None) -> tuple[int, str]:
+        """Seat ``name`` at a free human seat (``seat``, or the first free one); returns the seat
+        and its new token. When the last human seat is taken the game starts: the first dealer is
+        drawn and the first deal committed to, in the same transaction. The name is checked by
+        :func:`~thirtyone.server.names.check_display_name` against every seat's. A seat of a
+        rematch kept for its player is taken only with ``claim``, the hash of the token that held
+        it at the old table (:mod:`thirtyone.server.rematch`).
 
         Raises:
-            InputError: for a bad name or seat number, or a name already at the table.
+            InputError: for a bad name or seat number, a name that reads as "You", a bot or a seat
+                label (``name_reserved``), or one that is or looks like a name at the table
+                (``name_taken``).
             ConflictError: the table is full (``table_full``) or closed (``table_closed``), or that
-                seat is a bot's or taken (``seat_taken``).
+                seat is a bot's or taken (``seat_taken``) or kept for a player of the last game
+                (``seat_reserved``).
             DatabaseError: when it could not be stored (nothing changed).
         """
         clean = check_name(name)
         async with self.lock:
             for _ in range(_TRIES):
                 try:
-                    return await self._join(clean, seat)
+                    return await self._join(clean, seat, claim)
                 except StaleError:  # another process seated someone meanwhile: read the seats again
                     await self._reload()
             raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
 
-    async def _join(self, clean: str, seat: int | None) -> tuple[int, str]:
+    async def _join(self, clean: str, seat: int | None, claim: str | None) -> tuple[int, str]:
         """One attempt of :meth:`join` (under the lock). Raises StaleError when the stored seats changed."""
         data = self.data
         if self.stopped or data.status in (FINISHED, CLOSED):
             raise ConflictError(f"table {self.code} is {data.status}: nobody can join it", "table_closed")
         free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
-        if data.status != OPEN or not free:
+        if claim is not None:
+            kept = [s.seat for s in data.seats if s.seat in free and token_matches_hash(claim, s.reserved_hash)]
+            if data.status != OPEN or not kept:
+                raise ConflictError(f"no seat of table {self.code} is kept for you (any more)", "seat_taken")
+            seat = kept[0]
+        open_seats = [s for s in free if data.seats[s].reserved_hash is None]
+        if claim is None and (data.status != OPEN or not free or (seat is None and not open_seats)):
+            waiting = data.status == OPEN and bool(free)
             raise ConflictError(
-                f"table {self.code} is full: every seat is taken; watch it as a spectator", "table_full"
+                f"table {self.code} is full: every free seat is kept for a player of the last game"
+                if waiting
+                else f"table {self.code} is full: every seat is taken; watch it as a spectator",
+                "table_full",
             )
         if seat is None:
-            seat = free[0]
+            seat = open_seats[0]
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
             raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
         elif seat not in free:
             what = "a bot's" if data.seats[seat].kind == "bot" else "taken"
             raise ConflictError(
-                f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, free))}",
+                f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, open_seats))}",
                 "seat_taken",
             )
-        if any(s.name is not None and s.name.casefold() == clean.casefold() for s in data.seats):
-            raise InputError(f"the name {clean!r} is taken at table {self.code}; choose another", "name_taken")
+        elif claim is None and seat not in open_seats:
+            raise ConflictError(
+                f"seat {seat} of table {self.code} is kept for {data.seats[seat].name}, who played it in the last "
+                f"game; free seats: {', '.join(map(str, open_seats)) or 'none'}",
+                "seat_reserved",
+            )
+        clean = check_display_name(clean, [s.name for s in data.seats if s.seat != seat])
         token = new_token()
         token_hash = hash_token(token)
-        start: tuple[int, list[Deal]] | None = None
-        game: Game | None = None
-        chance: CommittedChance | None = None
-        if free == [seat]:
-            first_dealer = secrets.SystemRandom().randrange(data.players)  # R3.1
-            chance = CommittedChance(first_dealer, {})
-            game = Game(self.rules, data.players, chance=chance)
-            start = (first_dealer, chance.take_new())
-        await run_db(self.store.join, self.code, seat, clean, token_hash, start)
+        start = self._starting(free, seat)
+        await run_db(self.store.join, self.code, seat, clean, token_hash, start[0] if start else None)
         data.seats[seat].name = clean
         data.seats[seat].token_hash = token_hash
-        if start is not None:
-            data.status, data.first_dealer = PLAYING, start[0]
-            data.deals.extend(start[1])
-            self.game, self.chance = game, chance
-            ended = [log.round for log in game.round_logs if log.result is not None] if game else []
-            self.autoplay.schedule()
-            self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
-            self._broadcast(ended, start[1])
-        else:
-            self._broadcast_table()
+        data.seats[seat].reserved_hash = None
+        self._started(start)
         return seat, token
+
+    def _starting(self, free: list[int], seat: int) -> tuple[tuple[int, list[Deal]], Game, CommittedChance] | None:
+        """When ``seat`` is the last of the ``free`` human seats: the game that starts (its first
+        dealer drawn, R3.1, and its first deal committed to), not yet stored; else ``None``."""
+        if free != [seat]:
+            return None
+        first_dealer = secrets.SystemRandom().randrange(self.data.players)  # R3.1
+        chance = CommittedChance(first_dealer, {})
+        game = Game(self.rules, self.data.players, chance=chance)
+        return (first_dealer, chance.take_new()), game, chance
+
+    def _started(self, start: tuple[tuple[int, list[Deal]], Game, CommittedChance] | None) -> None:
+        """After a seat was stored: start the game of :meth:`_starting`, if any, and tell everyone."""
+        if start is None:
+            self.autoplay.schedule()
+            self._broadcast_table()
+            return
+        (first_dealer, deals), game, chance = start
+        self.data.status, self.data.first_dealer = PLAYING, first_dealer
+        self.data.deals.extend(deals)
+        self.game, self.chance = game, chance
+        ended = [log.round for log in game.round_logs if log.result is not None]
+        self.autoplay.schedule()
+        self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
+        self._broadcast(ended, deals)
+
+    async def give_to_bot(self, host_token: str, seat: object, level: str) -> None:
+        """Give human seat ``seat`` to a bot of ``level`` (its host only): a free seat of a table
+        waiting for people, or the seat of a player who left (no connection holds it). The bot
+        keeps the player's name and plays on from where they were; their token opens no seat any
+        more. When it was the last free human seat, the game starts.
+
+        Raises:
+            AuthError: when ``host_token`` is not the table's host token.
+            InputError: for a seat that is not one of the table's, or an unknown level.
+            ConflictError: when the table is finished or closed (``table_closed``), the seat is a
+                bot's already or its player is connected (``seat_taken``), or no other human seat
+                would be left (``last_person``).
+            DatabaseError: when it could not be stored (nothing changed).
+        """
+        async with self.lock:
+            if not token_matches(host_token, self.data.host_token_hash):
+                raise AuthError(f"that is not the host token of table {self.code}; only its host can seat a bot")
+            data = self.data
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
+                raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
+            if level not in BOT_LEVELS:
+                raise InputError(f"unknown bot level {level!r}: choose one of {', '.join(BOT_LEVELS)}")
+            if self.stopped or data.status not in (OPEN, PLAYING):
+                raise ConflictError(f"table {self.code} is {data.status}: its seats do not change", "table_closed")
+            chosen = data.seats[seat]
+            if chosen.kind == "bot":
+                raise ConflictError(f"seat {seat} of table {self.code} is a bot's already", "seat_taken")
+            if chosen.taken and self._connected()[seat]:
+                raise ConflictError(
+                    f"{chosen.name} is at the table (connected): only the seat of someone who left goes to a bot",
+                    "seat_taken",
+                )
+            if not any(s.kind == "human" and s.seat != seat for s in data.seats):
+                raise ConflictError("a table needs at least one person: this is its last human seat", "last_person")
+            free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
+            start = self._starting(free, seat) if data.status == OPEN and not chosen.taken else None
+            try:
+                await run_db(
+                    self.store.seat_bot, self.code, seat, level, chosen.token_hash, start[0] if start else None
+                )
+            except StaleError:
+                await self._reload()
+                raise ConflictError(f"seat {seat} of table {self.code} changed meanwhile; try again", "busy") from None
+            chosen.kind, chosen.level, chosen.token_hash, chosen.reserved_hash = "bot", level, None, None
+            if chosen.name is None:
+                chosen.name = BOT_NAMES[seat]
+            self._started(start)
+
+    async def link_rematch(self, code: str) -> None:
+        """The table's rematch is table ``code`` (stored): tell everyone at this table."""
+        async with self.lock:
+            if self.data.rematch != code:
+                self.data.rematch = code
+                self._broadcast_rematch()
+
+    def _broadcast_rematch(self) -> None:
+        if self.data.rematch is not None:
+            self.connections.put_all(messages.rematch_message(self.data))
+        self._broadcast_table()
+
+    async def chat(self, connection: Connection, message: JSON) -> None:
+        """A line of chat (its ``text``) or a quick reaction from ``connection``'s seat, stored and
+        sent to everyone at the table (:mod:`thirtyone.server.chat`).
+
+        Raises:
+            AuthError: for a spectator (``spectator``).
+            InputError: for a line that is empty, too long, not plain text, or an unknown
+                reaction (``bad_chat``), or one sent too soon after the last ones (``chat_too_fast``).
+            DatabaseError: when it could not be stored (nothing was said).
+        """
+        seat = connection.seat
+        if seat is None:
+            raise AuthError("spectators watch: join a seat to chat", "spectator")
+        text, reaction = chat.check_line(message)
+        if not self.chat_limits.allow(seat):
+            raise InputError(chat.TOO_FAST, "chat_too_fast")
+        line = await run_db(self.store.add_chat, self.code, seat, text, reaction)
+        async with self.lock:
+            self._tell_chat([line])
+
+    def _remember_chat(self, lines: list[ChatData]) -> list[ChatData]:
+        """Keep the chat ``lines`` this process did not know yet; returns them."""
+        fresh = [line for line in lines if line.id > self.chat_seen]
+        if fresh:
+            self.chat_seen = fresh[-1].id
+            self.chat_lines = (self.chat_lines + fresh)[-CHAT_KEPT:]
+        return fresh
+
+    def _tell_chat(self, lines: list[ChatData]) -> None:
+        for line in self._remember_chat(lines):
+            self.connections.put_all(messages.chat_message(line))
 
     async def close(self, host_token: str) -> None:
         """Close the table (its host only): an open table takes nobody more, a game being played
@@ -420,6 +571,8 @@ class TableRunner:
             connection.put(messages.welcome_message(self.data, seat, self.settings))
             table = self.table_json()
             connection.put(self._state(seat, table))
+            if self._has_history():
+                connection.put(messages.history_message(self.game, self.data, seat, self.chat_lines))
             if self._connected() != before:
                 self._broadcast_table(skip=connection)
 
@@ -437,6 +590,16 @@ class TableRunner:
         """Send ``connection`` the current state again."""
         async with self.lock:
             connection.put(self._state(connection.seat, self.table_json()))
+
+    def _has_history(self) -> bool:
+        """Whether a connection that opens now needs ``history`` to see what one that was there all
+        along saw: an earlier round, the game's end, a move the timer played, or chat."""
+        game = self.game
+        if self.chat_lines:
+            return True
+        if game is None:
+            return False
+        return len(game.round_logs) > 1 or game.is_over or any(a.source == "timer" for a in self.data.actions)
 
     def _connected(self) -> tuple[bool, ...]:
         return self.connections.connected(self.data.players)

@@ -28,17 +28,17 @@ from thirtyone.server.limits import (
     CODE_LENGTH,
     MAX_SEATS,
     MIN_SEATS,
-    check_name,
     hash_token,
     new_code,
     new_token,
     normalize_code,
 )
+from thirtyone.server.names import check_display_name
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData, run_db
 
-__all__ = ["TableService", "SeatRequest", "LEVEL_NAMES"]
+__all__ = ["TableService", "SeatRequest", "LEVEL_NAMES", "summary"]
 
 log = logging.getLogger("thirtyone.server")
 
@@ -76,8 +76,13 @@ class TableService:
         options: Mapping[str, Any],
         seats: Sequence[SeatRequest],
         name: str | None = None,
+        *,
+        public: bool = False,
+        hints: bool = True,
     ) -> JSON:
-        """Create an open table; with ``name`` its creator takes the first human seat at once.
+        """Create an open table; with ``name`` its creator takes the first human seat at once. A
+        ``public`` table is listed in the lobby; a private one (the default) is reached by its code
+        or link only. ``hints``: whether the players may ask the expert for hints.
 
         Returns ``{"code", "host_token", "table"}`` and, with ``name``, ``"seat"`` and ``"token"``.
 
@@ -94,7 +99,9 @@ class TableService:
         except ThirtyOneError as error:
             raise InputError(str(error)) from None
         if name is not None:
-            check_name(name)
+            check_display_name(name, [seat.name for seat in stored_seats])
+        if not isinstance(public, bool) or not isinstance(hints, bool):
+            raise InputError("public and hints are true or false")
         host_token = new_token()
         for _ in range(20):
             data = TableData(
@@ -106,6 +113,8 @@ class TableService:
                 host_token_hash=hash_token(host_token),
                 seats=stored_seats,
                 created_at=_now(),
+                public=public,
+                hints=hints,
             )
             if await run_db(self.store.create, data):
                 break
@@ -132,7 +141,7 @@ class TableService:
         if not 1 <= limit <= 500:
             raise InputError(f"limit must be from 1 to 500, not {limit}")
         tables = await run_db(self.store.lobby, status, limit)
-        return [_summary(table) for table in tables]
+        return [summary(table) for table in tables]
 
     async def runner(self, code: str) -> TableRunner:
         """The runner of table ``code`` (any case, dashes and spaces ignored), loaded on first use.
@@ -261,7 +270,8 @@ def _seats(seats: Sequence[SeatRequest]) -> list[SeatData]:
     return out
 
 
-def _summary(table: TableData) -> JSON:
+def summary(table: TableData) -> JSON:
+    """A table as the lobby lists it: code, status, preset, rules in words, seats (no tokens)."""
     free = [s.seat for s in table.seats if not s.taken]
     rules = Rules(**table.options)
     return {

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.server.errors import DatabaseError
 from thirtyone.server.fair import Deal
-from thirtyone.server.models import ActionRow, DealRow, LeaseRow, SeatRow, TableRow
+from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
 
 __all__ = [
     "Store",
@@ -46,6 +46,7 @@ __all__ = [
     "TableData",
     "SeatData",
     "ActionData",
+    "ChatData",
     "StaleError",
     "OPEN",
     "PLAYING",
@@ -79,13 +80,16 @@ class StaleError(Exception):
 @dataclass
 class SeatData:
     """A seat: ``kind`` ``human`` or ``bot``, the bot's ``level``, the display ``name`` and the
-    token's hash (both ``None`` while a human seat is free)."""
+    token's hash (both ``None`` while a human seat is free; a free seat of a rematch that waits
+    for its player has the player's name and, as ``reserved_hash``, the hash of the token that
+    held the seat at the old table)."""
 
     seat: int
     kind: str
     level: str | None
     name: str | None
     token_hash: str | None = None
+    reserved_hash: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -103,6 +107,18 @@ class ActionData:
     seat: int
     action: str
     source: str
+
+
+@dataclass(frozen=True)
+class ChatData:
+    """A stored line of the table's chat: its ``id`` (rising), ``seat``, ``text`` or quick
+    ``reaction`` (one of them is ``None``) and when it was said."""
+
+    id: int
+    seat: int
+    text: str | None
+    reaction: str | None
+    at: datetime
 
 
 @dataclass
@@ -135,6 +151,10 @@ class TableData:
     record: str | None = None
     deals: list[Deal] = field(default_factory=list)
     actions: list[ActionData] = field(default_factory=list)
+    public: bool = False
+    hints: bool = True
+    rematch: str | None = None
+    rematch_of: str | None = None
 
 
 def _now() -> datetime:
@@ -220,11 +240,15 @@ class Store:
             return list(session.scalars(query))
 
     def lobby(self, status: str, limit: int) -> list[TableData]:
-        """Up to ``limit`` tables with this status, newest first, with their seats (no deals or actions)."""
+        """Up to ``limit`` public tables with this status, newest first, with their seats (no deals
+        or actions). A private table (the default) is reached by its code only."""
         with Session(self.engine) as session:
             rows = list(
                 session.scalars(
-                    select(TableRow).where(TableRow.status == status).order_by(TableRow.created_at.desc()).limit(limit)
+                    select(TableRow)
+                    .where(TableRow.status == status, TableRow.public.is_(True))
+                    .order_by(TableRow.created_at.desc())
+                    .limit(limit)
                 )
             )
             codes = [row.code for row in rows]
@@ -238,7 +262,13 @@ class Store:
     # ------------------------------------------------------------------------------ writing
 
     def create(self, table: TableData) -> bool:
-        """Store a new table and its seats (status ``open``). False when the code is taken."""
+        """Store a new table and its seats (status ``open``). False when the code is taken. A
+        rematch (``table.rematch_of`` set) is named as the old table's ``rematch`` in the same
+        transaction.
+
+        Raises:
+            StaleError: when the old table has a rematch already (nothing is stored).
+        """
         now = _now()
         try:
             with self._writing, Session(self.engine) as session, session.begin():
@@ -253,6 +283,9 @@ class Store:
                         seq=0,
                         created_at=now,
                         updated_at=now,
+                        public=table.public,
+                        hints=table.hints,
+                        rematch_of=table.rematch_of,
                     )
                 )
                 session.flush()
@@ -265,8 +298,18 @@ class Store:
                             level=seat.level,
                             name=seat.name,
                             token_hash=seat.token_hash,
+                            reserved_hash=seat.reserved_hash,
                         )
                     )
+                if table.rematch_of is not None:  # the old table names it, once: a second rematch loses
+                    linked = session.execute(
+                        update(TableRow)
+                        .where(TableRow.code == table.rematch_of, TableRow.rematch.is_(None))
+                        .values(rematch=table.code, updated_at=now)
+                    )
+                    if _rowcount(linked) != 1:
+                        raise StaleError(f"table {table.rematch_of} has a rematch already")
+                    self._notify(session, table.rematch_of)
         except IntegrityError:
             return False
         return True
@@ -285,7 +328,7 @@ class Store:
             taken = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.token_hash.is_(None))
-                .values(name=name, token_hash=token_hash, joined_at=now)
+                .values(name=name, token_hash=token_hash, joined_at=now, reserved_hash=None)
             )
             if _rowcount(taken) != 1:
                 raise StaleError(f"seat {seat} of table {code} is no longer free")
@@ -424,6 +467,63 @@ class Store:
                 raise StaleError(f"table {code} is not open or playing at seq {seq}")
             self._notify(session, code)
 
+    def seat_bot(
+        self, code: str, seat: int, level: str, token_hash: str | None, start: tuple[int, Sequence[Deal]] | None = None
+    ) -> None:
+        """Give human seat ``seat`` to a bot of ``level`` (it keeps the person's name, if any):
+        the seat that held ``token_hash`` (``None``: a free seat) opens to no token any more. With
+        ``start`` (the first dealer and deals) the game starts in the same transaction.
+
+        Raises:
+            StaleError: when the seat changed meanwhile (someone took it, or it is a bot's), or the
+                table is finished or closed.
+        """
+        now = _now()
+        guard = SeatRow.token_hash.is_(None) if token_hash is None else SeatRow.token_hash == token_hash
+        with self._writing, Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.kind == "human", guard)
+                .values(kind="bot", level=level, token_hash=None, reserved_hash=None)
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"seat {seat} of table {code} changed meanwhile")
+            values: dict[str, Any] = {"updated_at": now}
+            if start is not None:
+                values.update(status=PLAYING, first_dealer=start[0])
+                self._add_deals(session, code, start[1], now)
+            statuses = (OPEN,) if start is not None else (OPEN, PLAYING)
+            moved = session.execute(
+                update(TableRow).where(TableRow.code == code, TableRow.status.in_(statuses)).values(**values)
+            )
+            if _rowcount(moved) != 1:
+                raise StaleError(f"table {code} is no longer open or playing")
+            self._notify(session, code)
+
+    def add_chat(self, code: str, seat: int, text: str | None, reaction: str | None) -> ChatData:
+        """Store a line of the table's chat; returns it with its id and time."""
+        now = _now()
+        with self._writing, Session(self.engine) as session, session.begin():
+            row = ChatRow(table_code=code, seat=seat, text=text, reaction=reaction, created_at=now)
+            session.add(row)
+            session.flush()
+            line = ChatData(row.id, seat, text, reaction, now)
+            self._notify(session, code)
+        return line
+
+    def chat(self, code: str, after: int = 0, limit: int = 100) -> list[ChatData]:
+        """The table's chat lines after id ``after``, oldest first: the newest ``limit`` of them."""
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.table_code == code, ChatRow.id > after)
+                    .order_by(ChatRow.id.desc())
+                    .limit(limit)
+                )
+            )
+        return [ChatData(r.id, r.seat, r.text, r.reaction, _utc(r.created_at)) for r in reversed(rows)]
+
     # ------------------------------------------------------------------------------ leases (shared only)
 
     def take_leases(self, codes: Sequence[str], seconds: float) -> set[str]:
@@ -486,7 +586,7 @@ class Store:
 
 
 def _seat_data(row: SeatRow) -> SeatData:
-    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash)
+    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash, row.reserved_hash)
 
 
 def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
@@ -503,6 +603,10 @@ def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
         first_dealer=row.first_dealer,
         seq=row.seq,
         winner=row.winner,
+        public=bool(row.public),
+        hints=bool(row.hints),
+        rematch=row.rematch,
+        rematch_of=row.rematch_of,
         **more,
     )
 
