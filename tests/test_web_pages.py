@@ -32,7 +32,15 @@ def test_the_lobby_page_has_its_landmarks_and_form(client: TestClient) -> None:
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     text = page.text
-    for landmark in ('<html lang="en">', '<main id="main">', 'role="banner"', "<h1>", 'role="alert"', "<h2"):
+    for landmark in (
+        '<html lang="en">',
+        '<main id="main"',
+        'role="banner"',
+        "<h1>",
+        'role="alert"',
+        "<h2",
+        'id="code-form"',
+    ):
         assert landmark in text
     assert 'name="viewport"' in text
     assert '<script type="module" src="/static/js/lobby.js">' in text
@@ -72,7 +80,17 @@ def test_the_table_page_names_its_rules(client: TestClient) -> None:
 
 def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(client: TestClient) -> None:
     modules = sorted(path.name for path in (STATIC / "js").glob("*.js"))
-    assert modules == ["common.js", "lobby.js", "replay.js", "table.js"]
+    assert modules == [
+        "cards.js",
+        "common.js",
+        "felt.js",
+        "howto.js",
+        "lobby.js",
+        "motion.js",
+        "replay.js",
+        "sound.js",
+        "table.js",
+    ]
     for name in modules:
         response = client.get(f"/static/js/{name}")
         assert response.status_code == 200
