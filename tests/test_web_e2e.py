@@ -151,7 +151,7 @@ def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
 def play_one(page: Page) -> bool:
     """Click one action button if the page shows any (knock first, to keep games short); wait for
     the next state. Returns whether it clicked."""
-    buttons = page.locator("#actions-section:not([hidden]) #actions button")
+    buttons = page.locator("#actions-section:not([hidden]) #actions button:not([disabled])")
     if buttons.count() == 0:
         return False
     seq = page.get_attribute("body", "data-seq")

@@ -174,7 +174,7 @@ function baseActedWords(who, notation, received) {
 
 /** How a round ended, in words, after "Round N ended" (rule ids as in RULES.md). A 31 after a knock
  * is R5.3, else R5.1. */
-function endWords(result) {
+export function endWords(result) {
   switch (result.end) {
     case "knock": return "after a knock (R6.2)";
     case "blitz": return `with a 31, Blitz (${result.knocker !== null ? "R5.3" : "R5.1"})`;

@@ -5,7 +5,7 @@
 
 /** Place ``count`` plates (``plate``: {w, h} at scale 1) around a ``width`` x ``height`` stage,
  * seat offset 0 at the bottom, 1 to its left and on clockwise, the ``centre`` box ({w, h} at
- * scale 1) in the middle. Returns {scale, plate: {w, h}, centre: {w, h}, spots: [{x, y}] (the
+ * scale 1, or a function of the scale giving its {w, h}) in the middle. Returns {scale, plate: {w, h}, centre: {w, h}, spots: [{x, y}] (the
  * plates' top-left corners by offset), felt: {x, y, w, h}}. */
 export function placeSeats({ width, height, count, plate, centre, margin = 6, gap = 6, scales = [1.2, 0.45] }) {
   let best = null;
@@ -20,8 +20,9 @@ export function placeSeats({ width, height, count, plate, centre, margin = 6, ga
 function attempt(width, height, count, plate, centre, margin, gap, scale) {
   const pw = Math.round(plate.w * Math.min(scale, plate.maxScale || scale));
   const ph = Math.round(plate.h * Math.min(scale, plate.maxScale || scale));
-  const cw = centre.w * scale;
-  const ch = centre.h * scale;
+  const middle = typeof centre === "function" ? centre(scale) : { w: centre.w * scale, h: centre.h * scale };
+  const cw = middle.w;
+  const ch = middle.h;
   const cx = width / 2;
   const cy = height / 2;
   const rx = Math.max(0, width / 2 - pw / 2 - margin);
@@ -48,10 +49,10 @@ function attempt(width, height, count, plate, centre, margin, gap, scale) {
     spots.push({ x: Math.round(points[j].x - pw / 2), y: Math.round(points[j].y - ph / 2) });
   }
   const boxes = spots.map((s) => ({ x: s.x - gap / 2, y: s.y - gap / 2, w: pw + gap, h: ph + gap }));
-  const middle = { x: cx - cw / 2, y: cy - ch / 2, w: cw, h: ch };
+  const box = { x: cx - cw / 2, y: cy - ch / 2, w: cw, h: ch };
   let fits = rx > 0 && ry > 0;
   for (let a = 0; a < boxes.length && fits; a++) {
-    if (overlap(boxes[a], middle)) fits = false;
+    if (overlap(boxes[a], box)) fits = false;
     for (let b = a + 1; b < boxes.length && fits; b++) if (overlap(boxes[a], boxes[b])) fits = false;
   }
   const felt = { x: margin + pw * 0.32, y: margin + ph * 0.42, w: width - 2 * margin - pw * 0.64, h: height - 2 * margin - ph * 0.84 };

@@ -5,8 +5,8 @@
 // it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
 // waits on an animation to accept a move.
 import {
-  actedWords, actionWords, api, checkDeal, h, points, pretty, prettyCards, refusalWords, resultView,
-  showAlert,
+  actedWords, actionWords, api, checkDeal, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
+  resultView, showAlert,
 } from "./common.js";
 import { cardElement, cardLabel, setFourColours } from "./cards.js";
 import { placeSeats } from "./felt.js";
@@ -183,7 +183,7 @@ function knockRefusal() {
   if (!myTurn() || view.phase !== "turn" || view.legal_actions.includes("knock")) return null;
   if (view.legal_actions.some((a) => a.startsWith("discard "))) return null;
   const rules = table.rules;
-  if (view.knocker !== null) return `${name(view.knocker)} knocked already: only one knock per round (R6.1).`;
+  if (view.knocker !== null) return null; // the status says "last turns", the seat wears the knock (R6.1)
   const active = view.seats.filter((s) => !s.out).length;
   if (rules.knock_from_round === 2 && view.turn < active) return "Knocking is allowed once every player has had a turn (R6.3).";
   if (rules.min_knock_value && view.hand_value !== null && view.hand_value < rules.min_knock_value) {
@@ -658,7 +658,12 @@ function layoutStage() {
   const key = `${Math.round(box.width)}x${Math.round(box.height)}:${count}:${widow}:${mySeat}`;
   if (key === layoutKey) return;
   layoutKey = key;
-  const centre = { w: widow ? 3 * CARD.w + 40 : 2 * CARD.w + 90, h: CARD.h + 62 };
+  const cardAt = (scale) => Math.round(Math.max(40, Math.min(96, CARD.w * scale)));
+  const centre = (scale) => {
+    const w = cardAt(scale);
+    const cards = widow ? 3 * w + 2 * 6 : 2 * w + 16;
+    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 };
+  };
   const layout = placeSeats({ width: box.width, height: box.height, count, plate: PLATE, centre, scales: [1.25, 0.5] });
   stage.dataset.scale = layout.scale.toFixed(2);
   const s = layout.plate.w / PLATE.w;
@@ -666,10 +671,12 @@ function layoutStage() {
   stage.style.setProperty("--s", String(s));
   stage.style.setProperty("--mini-w", `${Math.round(28 * Math.max(s, 0.62))}px`);
   stage.style.setProperty("--mini-h", `${Math.round(39 * Math.max(s, 0.62))}px`);
-  const cardW = Math.round(Math.max(44, Math.min(96, CARD.w * layout.scale)));
+  const cardW = cardAt(layout.scale);
   stage.style.setProperty("--card-w", `${cardW}px`);
   stage.style.setProperty("--card-h", `${Math.round(cardW * 1.4)}px`);
   $("middle").style.width = `${Math.round(layout.centre.w)}px`;
+  $("middle").style.height = `${Math.round(layout.centre.h)}px`;
+  stage.style.setProperty("--centre-w", `${Math.round(Math.max(layout.centre.w + 40, 220))}px`);
   const felt = $("felt");
   felt.style.left = `${layout.felt.x}px`;
   felt.style.top = `${layout.felt.y}px`;
@@ -804,6 +811,10 @@ function tickRing(ring) {
   left.classList.toggle("hurry", seconds <= 10);
 }
 
+function compact() {
+  return Number($("stage").dataset.scale || 1) < 0.85;
+}
+
 function renderMiddle(over) {
   const middle = $("middle");
   middle.hidden = !view || over;
@@ -819,14 +830,14 @@ function renderMiddle(over) {
   stock.replaceChildren(
     view.stock_size ? h("span", { class: "stack" }, ...Array.from({ length: Math.min(3, view.stock_size) }, () => cardElement(null, { label: false })))
       : h("span", { class: "empty" }, "empty"),
-    h("span", { class: "pile-label" }, `Stock · ${view.stock_size}`));
+    h("span", { class: "pile-label" }, `Stock${compact() ? "" : ` · ${view.stock_size}`}`));
   const discard = $("discard");
   discard.hidden = widowMode && !view.discard_size;
   discard.disabled = !canPile;
   discard.setAttribute("aria-label", canPile ? actionWords("draw pile", view) : view.discard_top ? `The discard pile: ${cardLabel(view.discard_top)} on top` : "The discard pile: empty");
   discard.replaceChildren(
     view.discard_top ? cardElement(view.discard_top, { className: "top" }) : h("span", { class: "empty" }, "empty"),
-    h("span", { class: "pile-label" }, `Discard pile${view.discard_size ? ` · ${view.discard_size}` : ""}`));
+    h("span", { class: "pile-label" }, compact() ? "Pile" : `Discard pile${view.discard_size ? ` · ${view.discard_size}` : ""}`));
   const widow = $("widow");
   widow.hidden = !widowMode;
   if (widowMode) {
@@ -896,7 +907,8 @@ function renderTimer() {
   const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
   const mine = myTurn();
   const who = mine ? "you have" : `${name(view.current_seat)} has`;
-  timer.textContent = `Turn timer: ${who} ${left} s left, then a legal move is played for ${mine ? "you" : "them"}.`;
+  timer.textContent = `Turn timer: ${who} ${left} s left`;
+  timer.title = `then a legal move is played for ${mine ? "you" : "them"} (--turn-timer)`;
   if (mine && left === 10) announce("10 seconds left for your move.");
 }
 setInterval(renderTimer, 1000);
@@ -913,10 +925,24 @@ function banner(text, kind, ms = 0) {
   if (!reducedMotion()) box.classList.add("pop");
 }
 
+/** A round's result in a few lines for the middle of the table (the hands are at the seats; every
+ * detail is in the scores panel): how it ended, who lost how many lives and why, who is out. */
+function resultSummary(result) {
+  const who = names();
+  const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, `${who[loss.seat]} ${loss.seat === mySeat ? "lose" : "loses"} ${lifeWords(loss.lives)}`),
+    `: ${lossWords(loss, result, who)} `, h("span", { class: "rule", title: `Rule ${loss.rule}` }, `(${loss.rule})`)));
+  if (!losses.length) losses.push(h("li", {}, "Nobody loses a life."));
+  return [
+    h("p", { class: "how" }, `Ended ${endWords(result)}.${result.knocker !== null ? ` ${who[result.knocker]} ${result.end === "throw_down" ? "threw down" : "knocked"}.` : ""}`),
+    h("ul", { class: "losses" }, losses),
+    result.eliminated.length ? h("p", { class: "out-line" }, `Out of the game: ${result.eliminated.map((s) => who[s]).join(", ")}.`) : null,
+  ].filter(Boolean);
+}
+
 function showResult(result) {
   resultShown = result.round;
-  $("result-heading").textContent = `Round ${result.round}: result`;
-  $("result-body").replaceChildren(...resultView(result, names()));
+  $("result-heading").textContent = `Round ${result.round}`;
+  $("result-body").replaceChildren(...resultSummary(result));
   $("result").hidden = false;
   renderStatus(ended());
 }
@@ -1191,15 +1217,11 @@ function standings() {
   return places;
 }
 
-function livesTrail(seat) {
-  const results = [...rounds.keys()].sort((a, b) => a - b).map((n) => rounds.get(n).result).filter(Boolean);
-  return results.map((r) => (r.remaining[seat] <= 0 ? "out" : String(r.remaining[seat]))).join(" · ");
-}
-
 function renderOver() {
   if (!table) return;
   const over = ended();
   $("over").hidden = !over;
+  $("centre").classList.toggle("ending", over);
   if (!over) return;
   const closed = table.status === "closed";
   $("over-heading").textContent = closed ? "Table closed" : "Game over";
@@ -1207,10 +1229,18 @@ function renderOver() {
   $("winner").textContent = closed
     ? "The host closed the table: the game ends here."
     : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
-  $("standings").replaceChildren(...(closed && !rounds.size ? [] : standings().flatMap(({ place, seats }) => seats.map((seat) => h("li", {},
-    h("span", { class: "place" }, closed ? "–" : `${place}.`),
-    h("span", { class: "name" }, name(seat)),
-    h("span", { class: "trail", title: "lives left after each round" }, livesTrail(seat)))))));
+  const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
+  $("standings").replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
+    h("caption", { class: "sr-only" }, "Final standings, with the losses each player had left after each round"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
+      ...numbers.map((n) => h("th", { scope: "col", title: `lives left after round ${n}` }, `R${n}`)))),
+    h("tbody", {}, ...standings().flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
+      h("td", { class: "place" }, closed ? "–" : `${place}.`),
+      h("th", { scope: "row", class: "name" }, name(seat)),
+      ...numbers.map((n) => {
+        const left = rounds.get(n).result.remaining[seat];
+        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : String(left));
+      }))))))]));
   $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
   if (table.record_path) $("download").href = table.record_path;
   $("replay-link").href = `/r/${code}`;
