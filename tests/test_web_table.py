@@ -198,6 +198,7 @@ def test_the_seats_fit_around_the_felt_at_every_size_and_seat_count(server: str,
                 "middle": boxes(page, "#middle .piles"),
                 "hand": boxes(page, "#hand"),
                 "moves": boxes(page, "#actions button, #hint"),
+                "top bar": boxes(page, ".topbar h1, .topbar button"),
             }
             for name, found in groups.items():
                 assert found, f"{where}: no {name}"

@@ -52,7 +52,6 @@ let showdownTimer = null;
 let resultShown = null; // the round whose result the centre panel shows
 let lastResultRound = null;
 let blitzRound = 0; // the round whose Blitz the banner shows
-let knockShown = ""; // the knock ("round:seat") whose moment was shown
 let rematchBy = null; // who asked for the rematch (heard live)
 let rejoin = null; // {token, previous}: a rejoin link being tried
 let drag = null; // a card being dragged
@@ -451,8 +450,10 @@ function roundEnd(message) {
     startShowdown(result);
     if (result.blitz.length) {
       blitzRound = message.round;
-      banner(`Blitz! ${result.blitz.map(name).join(", ")} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}`, "blitz", SHOWDOWN_MS);
-      sound("blitz");
+      inOrder(() => {
+        banner(`Blitz! ${result.blitz.map(name).join(", ")} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}`, "blitz", SHOWDOWN_MS);
+        sound("blitz");
+      });
     }
   }
   renderLog();
@@ -523,20 +524,30 @@ function fromSeat(seat, card, before) {
   return before.seats.get(seat) || (seatCardsNode(seat) && seatCardsNode(seat).getBoundingClientRect());
 }
 
+/** Run ``show`` in its turn among the motion steps (at once when motion is reduced): what is
+ * said at a seat, or a moment's banner, comes in the order things happened. */
+function inOrder(show) {
+  if (reducedMotion()) show();
+  else motion.add(async () => show());
+}
+
 function animate(fresh, before) {
   for (const item of fresh) {
     const event = item.event;
     if (event.type === "acted") {
-      bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : "");
+      inOrder(() => bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : ""));
       if (event.action === "knock") {
-        sound("knock");
+        inOrder(() => {
+          sound("knock");
+          banner(`${name(event.seat)} knocked: last turns!`, "knock", MOMENT_MS);
+        });
         motion.add((speed) => motion.pulse(document.querySelector(`.seat[data-seat="${event.seat}"] .plate`), speed));
       } else if (/^(draw|exchange|take)/.test(event.action)) {
-        sound("draw");
+        inOrder(() => sound("draw"));
       }
       motion.add((speed) => flyAction(event, before, speed));
     } else if (event.type === "round_started" && view && event.round === view.round) {
-      sound("deal");
+      inOrder(() => sound("deal"));
       motion.add((speed) => dealCards(event, speed));
     } else if (event.type === "reshuffled") {
       motion.add((speed) => Promise.all([0, 1, 2].map((i) => motion.fly(before.pile, document.querySelector("#stock .stack .card") || $("stock"), { delay: i * 90, speed }))));
@@ -612,15 +623,22 @@ function dealCards(event, speed) {
 }
 
 /** A speech bubble over ``seat`` for a moment (what it did, or said). */
+const bubbles = new Map(); // seat -> its bubble showing now
+
 function bubble(seat, text, kind = "") {
-  const anchor = document.querySelector(`.seat[data-seat="${seat}"] .plate`);
+  const anchor = document.querySelector(`.seat[data-seat="${seat}"]`);
   if (!anchor || !text) return;
+  if (bubbles.has(seat)) bubbles.get(seat).remove();
   const box = anchor.getBoundingClientRect();
   const node = h("div", { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" }, text);
   node.style.left = `${box.left + box.width / 2}px`;
   node.style.top = `${Math.max(18, box.top - 2)}px`;
   $("flyers").append(node);
-  setTimeout(() => node.remove(), BUBBLE_MS);
+  bubbles.set(seat, node);
+  setTimeout(() => {
+    node.remove();
+    if (bubbles.get(seat) === node) bubbles.delete(seat);
+  }, BUBBLE_MS);
 }
 
 // ---------------------------------------------------------------------------------- drawing
@@ -630,6 +648,7 @@ function render() {
   const focusKey = focusedKey();
   const over = ended();
   document.body.dataset.status = table.status;
+  $("stage").dataset.over = over ? "yes" : "no";
   document.body.dataset.turn = myTurn() ? "me" : "other";
   const freeSeats = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
   $("join").hidden = !(mySeat === null && table.status === "open" && freeSeats.length > 0);
@@ -716,7 +735,7 @@ function seatCards(seatInfo, status) {
   if (showdown) {
     const hand = showdown.result.hands[seat];
     const value = showdown.result.values[seat];
-    if (hand && seat !== mySeat) {
+    if (hand) {
       const lost = showdown.result.losses.filter((l) => l.seat === seat).reduce((sum, l) => sum + l.lives, 0);
       const blitz = showdown.result.blitz.includes(seat);
       return h("div", { class: "seat-cards shown", role: "img", "aria-label": `shows ${hand.map(cardLabel).join(", ")}: ${points(value)}` },
@@ -877,16 +896,7 @@ function renderStatus(over) {
     button.hidden = !chip;
     if (chip) button.textContent = `Round ${chip}: ${shortResult(roundOf(chip).result)} ▸`;
   }
-  if (view && view.knocker !== null && !over) {
-    const knocked = `${name(view.knocker)} knocked: last turns!`;
-    if (knockShown !== `${view.round}:${view.knocker}` && $("banner").dataset.kind !== "blitz") {
-      knockShown = `${view.round}:${view.knocker}`;
-      banner(knocked, "knock", MOMENT_MS);
-    }
-    $("status").textContent += " · last turns";
-  } else if ($("banner").dataset.kind === "knock") {
-    banner("", "");
-  }
+  if (view && view.knocker !== null && !over) $("status").textContent += " · last turns"; // the seat wears the knock too
 }
 
 function shortResult(result) {
@@ -1541,13 +1551,14 @@ function start() {
     button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side")));
   }
   $("side-close").addEventListener("click", () => { sideOpen = false; $("side").classList.remove("open"); });
-  const soundButton = $("sound");
   const showSound = () => {
-    soundButton.setAttribute("aria-pressed", String(soundOn()));
-    soundButton.title = soundOn() ? "Sounds (on)" : "Sounds (off)";
+    for (const button of [$("sound"), $("sound-2")]) button.setAttribute("aria-pressed", String(soundOn()));
+    $("sound").title = soundOn() ? "Sounds (on)" : "Sounds (off)";
   };
   showSound();
-  soundButton.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? "Sounds on" : "Sounds off"); });
+  for (const button of [$("sound"), $("sound-2")]) {
+    button.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? "Sounds on" : "Sounds off"); });
+  }
   const four = $("four-colours");
   const fourOn = localStorage.getItem("thirtyone.four") === "on";
   setFourColours(fourOn);
