@@ -58,6 +58,8 @@ if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
+expect.set_options(timeout=WAIT_MS)  # a loaded machine (two browsers, bots, the server) may be slow
+
 # ---------------------------------------------------------------------------------------------- fixtures
 
 

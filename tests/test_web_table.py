@@ -329,6 +329,25 @@ def _pretty(card: str) -> str:
     return {"T": "10"}.get(card[0], card[0]) + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[card[1]]
 
 
+def test_the_four_colour_deck_is_switched_on_at_the_table(server: str, browser: Browser) -> None:
+    created = _table(server, "scat", ["human", "easy"], lives=5)
+    page = _seated(browser, server, created)
+    colour = "[...document.querySelectorAll('#hand .card-face .index text')].map((t) => t.getAttribute('fill'))"
+    try:
+        my_turn(page)
+        two = set(page.evaluate(colour))
+        assert two <= {"#1b1b1b", "#c8102e"}
+        page.click("#tab-table")
+        page.click("#four-colours")
+        expect(page.locator("#four-colours")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#toast")).to_contain_text("Four-colour deck")
+        page.wait_for_function(f"{colour}.every((c) => ['#1b1b1b', '#0b5e2e', '#d7263d', '#1f5fbf'].includes(c))")
+        page.reload()
+        expect(page.locator("#four-colours")).to_have_attribute("aria-pressed", "true")  # remembered
+    finally:
+        page.context.close()
+
+
 # ---------------------------------------------------------------------------------------------- motion and sound
 
 

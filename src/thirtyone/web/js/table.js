@@ -992,6 +992,21 @@ function togglePick(set, card) {
   renderActions();
 }
 
+const RANK_VALUE = { A: 14, K: 13, Q: 12, J: 11, T: 10 };
+
+/** Your cards as a player holds them: suits together (the suit with most cards, then the most
+ * points, first), high cards first within a suit. */
+function sortHand(hand) {
+  const count = {};
+  const total = {};
+  for (const card of hand) {
+    count[card[1]] = (count[card[1]] || 0) + 1;
+    total[card[1]] = (total[card[1]] || 0) + (RANK_VALUE[card[0]] || Number(card[0]));
+  }
+  const rank = (card) => RANK_VALUE[card[0]] || Number(card[0]);
+  return [...hand].sort((a, b) => count[b[1]] - count[a[1]] || total[b[1]] - total[a[1]] || b[1].localeCompare(a[1]) || rank(b) - rank(a));
+}
+
 /** The card this seat got this turn (drawn, not yet discarded: R4.1), from its own events. */
 function justDrawn() {
   if (!myTurn() || view.phase !== "discard") return null;
@@ -1028,7 +1043,7 @@ function renderHand() {
   const swaps = exchanges();
   const kept = mine && view.taken_from_pile;
   const fresh = justDrawn();
-  const hand = view.hand || [null, null, null];
+  const hand = view.hand ? sortHand(view.hand) : [null, null, null];
   const cards = hand.map((card, i) => {
     let node;
     const face = cardElement(card, { label: false });
@@ -1295,6 +1310,11 @@ async function playAgain() {
 
 // ---------------------------------------------------------------------------------- the side panels
 
+/** Whether the side panel stands beside the table (a wide screen) rather than over it. */
+function wide() {
+  return window.matchMedia("(min-width: 1000px)").matches;
+}
+
 function openPanel(which, toggle = false) {
   if (toggle && sideOpen && panel === which) {
     sideOpen = false;
@@ -1424,7 +1444,7 @@ function hearChat(line, live) {
   if (chatLines.length > 200) chatLines.shift();
   if (live && !mutes.has(line.seat)) {
     bubble(line.seat, line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text, "chat");
-    if (!(sideOpen || window.matchMedia("(min-width: 1000px)").matches) || panel !== "chat") {
+    if (!(sideOpen || wide()) || panel !== "chat") {
       if (line.seat !== mySeat) unread++;
     }
     if (line.seat !== mySeat) announce(`${name(line.seat)} says: ${line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text}`);
@@ -1548,7 +1568,7 @@ function start() {
   $("discard").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw pile") && act("draw pile"));
   $("result-close").addEventListener("click", hideResult);
   for (const button of document.querySelectorAll("[data-panel]")) {
-    button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side")));
+    button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side") && !wide()));
   }
   $("side-close").addEventListener("click", () => { sideOpen = false; $("side").classList.remove("open"); });
   const showSound = () => {
@@ -1630,7 +1650,7 @@ function start() {
     layoutStage();
     renderSeats();
   }).observe($("stage"));
-  if (window.matchMedia("(min-width: 1000px)").matches) openPanel("log");
+  if (wide()) openPanel("log");
   api("/api/presets").then((data) => { presets = data; $("howto").dataset.done = ""; renderRules(); }).catch(() => {});
   connect();
 }
