@@ -25,7 +25,6 @@ from test_web_e2e import (
     ARGS,
     CHROMIUM,
     PHONE,
-    WAIT_MS,
     _get,
     _post,
     _seated,
@@ -704,56 +703,53 @@ def test_the_table_page_weighs_under_400_kb_and_loads_nothing_from_elsewhere(ser
 # ---------------------------------------------------------------------------------------------- pictures
 
 
-def test_screenshots_of_the_main_moments(server: str, browser: Browser, tmp_path: Path) -> None:
+def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> None:
     """The lobby, your turn, a showdown, the game's end and a phone: written to docs/screenshots/
-    when THIRTYONE_SCREENSHOTS=1 (the README shows them), else to a temporary folder."""
+    when THIRTYONE_SCREENSHOTS=1 (the README shows them), else to a temporary folder. The bots
+    take 0.4 s a turn, so that the pictures show a table at a person's pace."""
     folder = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     if os.environ.get("THIRTYONE_SCREENSHOTS") != "1":
-        folder = tmp_path
+        folder = tmp_path / "pictures"
     folder.mkdir(parents=True, exist_ok=True)
     size = {"viewport": {"width": 1280, "height": 800}}
-    lobby = new_page(browser, **size)
-    try:
-        _table(server, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
-        lobby.goto(f"{server}/")
-        lobby.fill("#name", "Ann")
-        expect(lobby.locator("#open-tables li").first).to_be_visible()
-        lobby.screenshot(path=str(folder / "lobby.png"))
-    finally:
-        lobby.context.close()
-    created = _table(server, "scat", ["human", "easy", "medium", "easy", "hard"], lives=2, grace_life=True)
-    page = _seated(browser, server, created, **size)
-    try:
-        my_turn(page)
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(folder / "your-turn.png"))
-        shown = False
-        deadline = time.monotonic() + 120
-        while not page.locator("#over").is_visible():
-            assert time.monotonic() < deadline
-            if not shown and page.locator(".seat-cards.shown").count():
-                page.wait_for_timeout(400)
-                page.screenshot(path=str(folder / "showdown.png"))
-                shown = True
-            if not play_one(page):
-                page.wait_for_timeout(40)
-        page.wait_for_timeout(WAIT_MS // 20)
-        page.screenshot(path=str(folder / "game-over.png"))
-        assert shown
-    finally:
-        page.context.close()
-    phone = _table(server, "widow", ["human", "easy", "easy", "easy"], lives=3)
-    mobile = _seated(browser, server, phone, **PHONE)
-    try:
-        my_turn(mobile)
-        mobile.wait_for_timeout(1200)
-        mobile.screenshot(path=str(folder / "phone.png"))
-    finally:
-        mobile.context.close()
-    assert {p.name for p in folder.glob("*.png")} >= {
-        "lobby.png",
-        "your-turn.png",
-        "showdown.png",
-        "game-over.png",
-        "phone.png",
-    }
+    with running_server(tmp_path, "--bot-delay", "0.4") as base:
+        lobby = new_page(browser, **size)
+        try:
+            _table(base, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
+            lobby.goto(f"{base}/")
+            lobby.fill("#name", "Ann")
+            expect(lobby.locator("#open-tables li").first).to_be_visible()
+            lobby.screenshot(path=str(folder / "lobby.png"))
+        finally:
+            lobby.context.close()
+        created = _table(base, "scat", ["human", "easy", "medium", "easy", "hard"], lives=1)
+        page = _seated(browser, base, created, **size)
+        try:
+            my_turn(page)
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(folder / "your-turn.png"))
+            shown = False
+            deadline = time.monotonic() + 150
+            while not page.locator("#over").is_visible():
+                assert time.monotonic() < deadline, "the game did not end in time"
+                if not shown and page.locator(".seat-cards.shown").count():
+                    page.wait_for_timeout(1200)
+                    page.screenshot(path=str(folder / "showdown.png"))
+                    shown = True
+                if not play_one(page):
+                    page.wait_for_timeout(40)
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(folder / "game-over.png"))
+            assert shown
+        finally:
+            page.context.close()
+        phone = _table(base, "widow", ["human", "easy", "easy", "easy"], lives=3)
+        mobile = _seated(browser, base, phone, **PHONE)
+        try:
+            my_turn(mobile)
+            mobile.wait_for_timeout(1500)
+            mobile.screenshot(path=str(folder / "phone.png"))
+        finally:
+            mobile.context.close()
+    pictures = {"lobby.png", "your-turn.png", "showdown.png", "game-over.png", "phone.png"}
+    assert {p.name for p in folder.glob("*.png")} >= pictures

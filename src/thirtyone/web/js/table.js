@@ -534,10 +534,12 @@ function inOrder(show) {
 function animate(fresh, before) {
   for (const item of fresh) {
     const event = item.event;
+    const live = () => !roundOf(item.round).result; // a round already over says no more at its seats
     if (event.type === "acted") {
-      inOrder(() => bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : ""));
+      inOrder(() => live() && bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : ""));
       if (event.action === "knock") {
         inOrder(() => {
+          if (!live()) return;
           sound("knock");
           banner(`${name(event.seat)} knocked: last turns!`, "knock", MOMENT_MS);
         });
@@ -1245,9 +1247,11 @@ function standings() {
 function renderOver() {
   if (!table) return;
   const over = ended();
+  const opening = over && $("over").hidden;
   $("over").hidden = !over;
   $("centre").classList.toggle("ending", over);
   if (!over) return;
+  if (opening) motion.skip(); // the end: what still flies lands, under the final standings
   const closed = table.status === "closed";
   $("over-heading").textContent = closed ? "Table closed" : "Game over";
   const winner = table.winner ?? null;
