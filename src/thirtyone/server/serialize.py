@@ -146,7 +146,7 @@ def _seat_json(status: SeatStatus) -> JSON:
     }
 
 
-def view_json(view: PlayerView | PublicView) -> JSON:
+def view_json(view: PlayerView | PublicView, history: bool = True) -> JSON:
     """A seat's :class:`~thirtyone.views.PlayerView`: everything that seat may know, nothing more;
     or a spectator's :class:`~thirtyone.views.PublicView` (``Game.public_view()``), with ``seat``,
     ``hand``, ``hand_value`` and ``taken_from_pile`` ``null`` and no legal actions.
@@ -157,6 +157,7 @@ def view_json(view: PlayerView | PublicView) -> JSON:
     ``seats`` (each: ``seat``, ``remaining``, ``lives``, ``on_grace``, ``out``, ``has_looked``,
     ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
     events), ``last_result`` and ``legal_actions`` (notation; empty unless it is this seat's move).
+    Without ``history`` the key is left out (the caller adds the events, serialized once each).
     """
     own = view if isinstance(view, PlayerView) else None
     return {
@@ -178,7 +179,7 @@ def view_json(view: PlayerView | PublicView) -> JSON:
         "knocker": view.knocker,
         "turn": view.turn,
         "taken_from_pile": None if own is None or own.taken_from_pile is None else str(own.taken_from_pile),
-        "history": [event_json(event) for event in view.history],
+        **({"history": [event_json(event) for event in view.history]} if history else {}),
         "last_result": None if view.last_result is None else result_json(view.last_result),
         "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
     }
