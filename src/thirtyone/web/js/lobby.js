@@ -1,5 +1,6 @@
 // The lobby: open tables to join, games to watch, and the form to create a table.
 import { api, h, showAlert } from "./common.js";
+import { clientSeed, noteCommitment } from "./fairness.js";
 
 const form = document.getElementById("create-form");
 const seatsList = document.getElementById("seats");
@@ -141,9 +142,13 @@ async function create(event) {
     return;
   }
   try {
-    const created = await api("/api/tables", { json: { preset: form.preset.value, options, seats, name } });
-    localStorage.setItem(`thirtyone.token.${created.code}`, created.token);
+    // Create first and join after: this page's seed is sent only once it has seen the table's
+    // commitment, so the server cannot have chosen its salts knowing the seed.
+    const created = await api("/api/tables", { json: { preset: form.preset.value, options, seats } });
     localStorage.setItem(`thirtyone.host.${created.code}`, created.host_token);
+    noteCommitment(created.code, created.table);
+    const joined = await api(`/api/tables/${created.code}/join`, { json: { name, seed: clientSeed(created.code) } });
+    localStorage.setItem(`thirtyone.token.${created.code}`, joined.token);
     location.assign(`/t/${created.code}`);
   } catch (error) {
     showAlert(`The table was not created: ${error.message}`);

@@ -2,9 +2,10 @@
 // The server is the authority: this page only draws the latest state and sends the actions the
 // state lists as legal (view.legal_actions), with the state's seq.
 import {
-  actedWords, actionWords, api, cardName, cardView, checkDeal, drawMiddle, h, livesText, points, pretty, prettyCards,
+  actedWords, actionWords, api, cardName, cardView, drawMiddle, h, livesText, points, pretty, prettyCards,
   refusalWords, resultView, showAlert,
 } from "./common.js";
+import * as fairness from "./fairness.js";
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
@@ -32,6 +33,7 @@ let picks = { seq: null, hand: new Set(), widow: new Set() }; // an exchange bei
 let sentFor = null; // the seq an action was sent for: one action per state (a double tap plays once)
 let lastPlayed = null; // the newest stored action's {seq, seat, source} (who played it: player, bot, timer)
 let focusedOnce = false; // the first move got the focus when the page opened on your turn
+let seedSent = null; // the socket this page's client seed was sent on (once seated, before the game starts)
 
 // ---------------------------------------------------------------------------------- words
 
@@ -199,11 +201,14 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       mySeat = message.seat;
+      fairness.noteSeat(code, mySeat);
       document.body.dataset.role = message.role;
       setOnline(true);
       break;
     case "state":
       table = message.table;
+      fairness.noteCommitment(code, table);
+      sendSeed();
       seq = message.seq;
       lastPlayed = message.last || null;
       document.body.dataset.seq = String(seq);
@@ -211,9 +216,11 @@ function receive(message) {
       break;
     case "table":
       table = message.table;
+      fairness.noteCommitment(code, table);
       render();
       break;
     case "deal":
+      fairness.noteDeal(code, message);
       $("commitment").textContent = message.commitment;
       break;
     case "round_end":
@@ -290,11 +297,26 @@ async function roundEnd(message) {
     announce(...moves);
   }
   const verify = $("verify");
-  const ok = await checkDeal(message.salt, message.deck, message.commitment);
-  verify.replaceChildren(ok
-    ? h("span", { class: "verified" }, `Round ${message.round}'s deal verified: SHA-256 of its salt and deck matches the commitment ${message.commitment.slice(0, 12)}… published before the deal.`)
-    : h("strong", { class: "warning" }, `WARNING: round ${message.round}'s deal does NOT match its commitment: the deck or the salt was changed after the deal.`));
+  const { ok, text } = await fairness.checkRound(code, message);
+  verify.replaceChildren(ok ? h("span", { class: "verified" }, text) : h("strong", { class: "warning" }, text));
   verify.dataset.state = ok ? "verified" : "failed";
+  const download = $("seen-download");
+  if (download) { // what this page saw, for `thirtyone verify RECORD --seen FILE`
+    if (download.href.startsWith("blob:")) URL.revokeObjectURL(download.href);
+    download.href = URL.createObjectURL(new Blob([fairness.seenFile(code)], { type: "application/json" }));
+    download.download = fairness.seenFileName(code);
+    download.hidden = false;
+  }
+}
+
+/** Once seated at a table whose game has not started: send this browser's client seed (the
+ * deck then depends on it too); a seat given its seed with the join has it already. */
+function sendSeed() {
+  if (mySeat === null || !table || table.status !== "open" || seedSent === socket) return;
+  const seat = table.seats[mySeat];
+  if (!seat || seat.seeded) return;
+  seedSent = socket;
+  send({ type: "seed", seed: fairness.clientSeed(code) });
 }
 
 /** Show a round's result at the top; `fresh` (it just ended): hide it again after RESULT_MS unless the game is over. */
@@ -634,7 +656,7 @@ function start() {
       return;
     }
     try {
-      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted } });
+      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted, seed: fairness.clientSeed(code) } });
       localStorage.setItem(tokenKey, joined.token);
       localStorage.setItem("thirtyone.name", wanted);
       showAlert("");
