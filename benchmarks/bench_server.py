@@ -72,7 +72,7 @@ KNOCK_CHANCE = 0.05
 
 UNLIMITED = [
     *("--requests-per-second", "1000000", "--tables-per-minute", "1000000", "--table-burst", "1000000"),
-    *("--max-connections", "1000000", "--max-connections-per-address", "1000000"),
+    *("--max-connections", "1000000", "--max-connections-per-address", "1000000", "--connections-per-second", "1e6"),
     *("--address-messages-per-second", "1000000", "--max-tables", "1000000"),
 ]
 """The per-address limits raised: every scripted player comes from 127.0.0.1."""
@@ -91,10 +91,11 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, port: int, profile: str | None = None, probe: str | None = None
+    database_url: str, port: int, profile: str | None = None, probe: str | None = None, limits: bool = True
 ) -> subprocess.Popen[bytes]:
-    """``thirtyone serve`` on ``port``, bots at once, rate limits raised; returns once it answers.
-    ``probe``: run it under ``probe_server.py``, which writes stall probes to that file."""
+    """``thirtyone serve`` on ``port``, bots at once, rate limits raised (``limits=False``: the
+    defaults); returns once it answers. ``probe``: run it under ``probe_server.py``, which writes
+    stall probes to that file."""
     serve = ["-m", "thirtyone", "serve"] if profile is None else ["-m", "cProfile", "-o", profile, "-m", "thirtyone"]
     if profile is not None:
         serve.append("serve")
@@ -103,7 +104,9 @@ def start_server(
         serve = [str(Path(__file__).with_name("probe_server.py")), "serve"]
         env["THIRTYONE_PROBE"] = probe
     command = [sys.executable, *serve, "--port", str(port), "--database-url", database_url, "--bot-delay", "0"]
-    command += ["--messages-per-second", "1000", "--message-burst", "10000", "--log-level", "warning", *UNLIMITED]
+    command += ["--log-level", "warning"]
+    if limits:
+        command += ["--messages-per-second", "1000", "--message-burst", "10000", *UNLIMITED]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:

@@ -425,3 +425,15 @@ def test_no_page_has_an_inline_script_or_event_handler() -> None:
             assert not body.strip(), body
         assert not re.search(r"\son[a-z]+\s*=", text), "an inline event handler"
         assert "style=" not in text
+
+
+def test_a_storm_of_new_connections_from_one_address_is_refused_at_the_handshake(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with served(tmp_path, connections_per_second=0.1) as (client, stack):
+        code = create(client, ["human", "human"])["code"]
+        for _ in range(10):  # a burst of 10 at least
+            connect(client, stack, code, None, None)
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/tables/{code}"):
+            pass
+        assert refused.value.code == LIMIT_CLOSE

@@ -51,7 +51,12 @@ CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
 # ---------------------------------------------------------------------------------------------- helpers
 
 
-UNLIMITED: dict[str, Any] = {"requests_per_second": 1e6, "tables_per_minute": 1e6, "table_burst": 1_000_000}
+UNLIMITED: dict[str, Any] = {
+    "requests_per_second": 1e6,
+    "tables_per_minute": 1e6,
+    "table_burst": 1_000_000,
+    "connections_per_second": 1e6,
+}
 """Limits the tests raise unless they test them: one test client (one address) makes many tables."""
 
 

@@ -94,7 +94,14 @@ def running_server(folder: Path, *options: str, port: int | None = None) -> Iter
         [
             *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
-            *("--table-burst", "1000", "--requests-per-second", "1000"),  # every page and test here is 127.0.0.1
+            *(
+                "--table-burst",
+                "1000",
+                "--requests-per-second",
+                "1000",
+                "--connections-per-second",
+                "1000",
+            ),  # every page and test here is 127.0.0.1
         ],
         env=env,
         stdout=subprocess.DEVNULL,

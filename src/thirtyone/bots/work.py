@@ -57,7 +57,7 @@ def bot_move(spec: str, seed: int, view: PlayerView) -> str:
     return str(action)
 
 
-def start_worker(niceness: int = 5, warm: bool = False) -> None:
+def start_worker(niceness: int = 10, warm: bool = False) -> None:
     """A worker process's start: a lower priority than the server's own, so that the work it is
     given never takes a core from the server's event loop; with ``warm``, the compiled simulator
     the expert's rollouts use is loaded in the background (:func:`~thirtyone.bots.prepare.warm_up_simulator`)."""

@@ -41,6 +41,12 @@ LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
         "WebSocket messages all the connections of one client address may send a second (twice that at once)",
     ),
     ("requests_per_second", float, "20", "HTTP requests one client address may make a second (twice that at once)"),
+    (
+        "connections_per_second",
+        float,
+        "5",
+        "new WebSocket connections one client address may open a second (twice that at once, 10 at least)",
+    ),
     ("max_connections", int, "10000", "WebSocket connections in all"),
     ("max_connections_per_address", int, "64", "WebSocket connections from one client address (IPv6: one /64)"),
     ("max_connections_per_table", int, "64", "WebSocket connections to one table, players and spectators"),

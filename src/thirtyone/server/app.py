@@ -183,6 +183,7 @@ def create_app(
         settings.max_spectators,
     )
     messages = Buckets(settings.address_messages_per_second, max(1, int(2 * settings.address_messages_per_second)))
+    arrivals = Buckets(settings.connections_per_second, max(10, int(2 * settings.connections_per_second)))
     app.state.service = service
     app.state.settings = settings
     app.state.engine = engine
@@ -312,6 +313,10 @@ def create_app(
 
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
+        address = _address(websocket.client.host if websocket.client else None)
+        if not arrivals.allow(address):  # a storm of new connections: refused before the handshake ends
+            await websocket.close(LIMIT_CLOSE)
+            return
         await websocket.accept()
 
         async def close_socket(close_code: int) -> None:
@@ -319,7 +324,6 @@ def create_app(
 
         connection = Connection(websocket.send_text, close_socket, settings.send_queue)
         writer = asyncio.create_task(connection.run())
-        address = _address(websocket.client.host if websocket.client else None)
         ticket: Ticket | None = None
         runner: TableRunner | None = None
         try:
@@ -510,7 +514,7 @@ async def _handle(
         elif kind == "sync":
             await runner.send_state(connection)
         elif kind == "hint":
-            connection.put(await service.hints.hint(runner, connection))
+            connection.put_text(await service.hints.hint(runner, connection))
         elif kind == "seed":
             await _seed(message, connection, runner)
         elif kind == "hello":

@@ -40,7 +40,9 @@ class ServerSettings:
     HTTP requests per client address; ``hello_timeout`` seconds for a new connection to say hello,
     ``send_queue`` messages waiting for a slow client before it is disconnected.
 
-    Connections: ``max_connections`` in all, ``max_connections_per_address`` from one client
+    Connections: ``connections_per_second`` new ones from one client address (a burst of twice that,
+    10 at least; more are refused at the handshake), ``max_connections`` in all,
+    ``max_connections_per_address`` from one client
     address (IPv6: one /64), ``max_connections_per_table``, ``max_connections_per_seat`` (tabs of
     one person), ``max_spectators`` per table.
 
@@ -79,6 +81,7 @@ class ServerSettings:
     requests_per_second: float = 20.0
     hello_timeout: float = 10.0
     send_queue: int = 256
+    connections_per_second: float = 5.0
     max_connections: int = 10_000
     max_connections_per_address: int = 64
     max_connections_per_table: int = 64
@@ -115,6 +118,7 @@ class ServerSettings:
         _check_range("requests_per_second", self.requests_per_second, 0.1, 1_000_000.0, "requests a second")
         _check_range("hello_timeout", self.hello_timeout, 0.1, 600.0, "seconds")
         _check_range("send_queue", self.send_queue, 8, 100_000, "messages")
+        _check_range("connections_per_second", self.connections_per_second, 0.1, 1_000_000.0, "connections a second")
         _check_int("max_connections", self.max_connections, 1, 1_000_000, "connections")
         _check_int("max_connections_per_address", self.max_connections_per_address, 1, 1_000_000, "connections")
         _check_int("max_connections_per_table", self.max_connections_per_table, 1, 100_000, "connections")

@@ -39,6 +39,8 @@ from thirtyone.server.store import ActionData, Store
 
 __all__ = ["Database", "database_error", "CHECKPOINT_SECONDS"]
 
+_ANSWERS_AT_ONCE = 4
+"""Actions of a written batch resumed together before the loop sends what they said."""
 CHECKPOINT_SECONDS = 1.0
 """How often the SQLite write-ahead log is copied back into the database file."""
 
@@ -154,7 +156,11 @@ class Database:
                             future.set_exception(RuntimeError("the server stopped while writing"))
                     raise
                 self.batches += 1
-                for (_, future), failure in zip(batch, errors, strict=True):
+                for index, ((_, future), failure) in enumerate(zip(batch, errors, strict=True)):
+                    if index and index % _ANSWERS_AT_ONCE == 0:
+                        # let the tables answered so far send their acks and states before the rest
+                        # of a large batch resumes: a batch's last ack does not wait for every table
+                        await asyncio.sleep(0)
                     if future.done():
                         continue
                     if failure is None:

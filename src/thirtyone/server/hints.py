@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from thirtyone.bots.work import hint_moves
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.connections import Connection
+from thirtyone.server.connections import Connection, dumps
 from thirtyone.server.errors import AuthError, ConflictError, LimitError, ServerError
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
@@ -64,8 +64,8 @@ class _Seat:
 
     round: int = 0
     used: int = 0
-    answer: tuple[int, JSON] | None = None
-    working: tuple[int, asyncio.Future[JSON]] | None = None
+    answer: tuple[int, str] | None = None
+    working: tuple[int, asyncio.Future[str]] | None = None
 
 
 class Hints:
@@ -76,10 +76,11 @@ class Hints:
         self.pool = WorkerPool("hint", settings.hint_workers, settings.hint_queue, settings.worker_kind)
         self._seats: dict[tuple[str, int], _Seat] = {}
 
-    async def hint(self, runner: TableRunner, connection: Connection) -> JSON:
+    async def hint(self, runner: TableRunner, connection: Connection) -> str:
         """The expert's hint for ``connection``'s seat at ``runner``'s table, as the ``hint``
-        message above; ``seq`` is the table's seq the hint is for, so a client can drop a hint
-        play has passed.
+        message above, serialized; ``seq`` is the table's seq the hint is for, so a client can drop
+        a hint play has passed. Asking again at the same position, or while this seat's hint is
+        being worked out, costs nothing (the same answer).
 
         Raises:
             AuthError: for a spectator (``spectator``).
@@ -92,6 +93,13 @@ class Hints:
         seat = connection.seat
         if seat is None:
             raise AuthError("spectators get no hints: join a seat to play", "spectator")
+        state = self._seats.setdefault((runner.code, seat), _Seat())
+        if not runner.lock.locked():  # nothing being stored: the kept answer or the shared work, at once
+            seq = runner.data.seq
+            if state.answer is not None and state.answer[0] == seq:
+                return state.answer[1]
+            if state.working is not None and state.working[0] == seq:
+                return await asyncio.shield(state.working[1])
         async with runner.lock:  # a consistent view: never one half-way through an action being stored
             game = runner.game
             if game is None or runner.data.status != PLAYING or game.is_over:
@@ -104,7 +112,6 @@ class Hints:
             current = view.current_seat
             whose = runner.who(current) if current is not None else "nobody"
             raise ConflictError(f"R2.1: hints are for your own move; it is {whose}'s turn", "not_your_turn")
-        state = self._seats.setdefault((runner.code, seat), _Seat())
         if state.answer is not None and state.answer[0] == seq:
             return state.answer[1]
         if state.working is not None:
@@ -113,7 +120,7 @@ class Hints:
                 return await asyncio.shield(working)  # another tab of this seat asked first: share it
             raise LimitError("a hint for your previous move is still being worked out: ask again in a moment", "busy")
         if len(view.legal_actions) == 1 or view.phase.value == "look":  # no search: nothing spent
-            answer = hint_json(seq, hint_moves(view, 0, HINT_SECONDS))
+            answer = dumps(hint_json(seq, hint_moves(view, 0, HINT_SECONDS)))
             state.answer = (seq, answer)
             return answer
         if state.round != view.round:
@@ -127,7 +134,7 @@ class Hints:
         if self.pool.busy:
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy")
         state.used += 1
-        future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         future.add_done_callback(lambda done: done.cancelled() or done.exception())
         state.working = (seq, future)
         try:
@@ -143,7 +150,7 @@ class Hints:
         finally:
             state.working = None
 
-    async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> JSON:
+    async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
         try:
             async with asyncio.timeout(HINT_WAIT):
                 moves = await self.pool.run(hint_moves, view, secrets.randbits(64), HINT_SECONDS)
@@ -154,7 +161,7 @@ class Hints:
         except Exception as error:  # say why rather than drop the connection
             log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
             raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
-        return hint_json(seq, moves)
+        return dumps(hint_json(seq, moves))
 
     def forget(self, code: str) -> None:
         """Forget what the seats of table ``code`` asked (the table is no longer served)."""

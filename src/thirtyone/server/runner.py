@@ -535,7 +535,8 @@ class TableRunner:
             before = self._connected()
             self.connections.add(connection)
             connection.put(messages.welcome_message(self.data, seat, self.settings))
-            self._texts.clear()  # the spectators' count, or who is connected
+            if seat is not None:  # who is connected changes; a spectator's coming is told with the next change
+                self._texts.clear()
             connection.put_text(self.state_text(seat))
             if self._connected() != before:
                 self._broadcast_table(skip=connection)
@@ -547,7 +548,8 @@ class TableRunner:
             return
         before = self._connected()
         self.connections.remove(connection)
-        self._texts.clear()
+        if connection.seat is not None:
+            self._texts.clear()
         if self._connected() != before:
             self._broadcast_table()
 

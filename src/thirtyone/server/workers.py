@@ -70,7 +70,7 @@ class WorkerPool:
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=start_worker,
-                    initargs=(5, self.warm),
+                    initargs=(10, self.warm),
                 )
         return self._executor
 
