@@ -22,7 +22,7 @@ __all__ = ["Connection", "Connections", "dumps"]
 log = logging.getLogger("thirtyone.server")
 
 
-def dumps(message: JSON) -> str:
+def dumps(message: object) -> str:
     """A message as the text sent: compact JSON, UTF-8 left as it is."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 

@@ -25,12 +25,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["CollectorPolicy", "FULL_EVERY"]
+__all__ = ["CollectorPolicy", "FULL_EVERY", "THRESHOLDS"]
 
 log = logging.getLogger("thirtyone.server")
 
 FULL_EVERY = 3600.0
 """Seconds at least between two complete collections (of the frozen objects too)."""
+THRESHOLDS = (10_000, 10, 10)
+"""The collector's thresholds while the policy runs: a young collection after 10,000 new objects
+(not 700), so that the many short-lived ones of each action (its messages' dicts and lists, freed
+at once by reference counting) start far fewer collections."""
 
 
 class CollectorPolicy:
@@ -48,12 +52,15 @@ class CollectorPolicy:
         self._frozen_after_full = 0
         self.freezes = 0
         self.full_collections = 0
+        self._thresholds = gc.get_threshold()
 
     def start(self) -> None:
         """Collect once, freeze what is left, and freeze again after every full collection."""
         if CollectorPolicy._active is not None:
             return
         CollectorPolicy._active = self
+        self._thresholds = gc.get_threshold()
+        gc.set_threshold(*THRESHOLDS)
         self._complete()
         gc.callbacks.append(self._after)
 
@@ -64,6 +71,7 @@ class CollectorPolicy:
         CollectorPolicy._active = None
         if self._after in gc.callbacks:
             gc.callbacks.remove(self._after)
+        gc.set_threshold(*self._thresholds)
         gc.unfreeze()
 
     def _after(self, phase: str, info: dict[str, Any]) -> None:

@@ -48,7 +48,7 @@ from thirtyone.server.database import Database
 from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError
 from thirtyone.server.fair import ChainUsedUpError, CommittedChance, Deal
 from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
-from thirtyone.server.serialize import JSON, event_json, refusal_json, view_json
+from thirtyone.server.serialize import JSON, event_json, refusal_json, result_json, seats_json, view_json
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, TableData
 from thirtyone.server.workers import WorkerPool
 from thirtyone.text import refusal_words
@@ -82,6 +82,8 @@ class TableRunner:
         self._texts: dict[int | None, str] = {}  # each seat's state message as sent, until the next change
         self._texts_deadline: float | None = None
         self._table_text: str | None = None  # the TABLE object as sent, until the next change
+        self._seats_text: str | None = None  # the views' seats (public), until the next change
+        self._results: dict[int | None, tuple[int, str]] = {}  # each seat's last result, serialized
         self._events: dict[int | None, tuple[int, list[str]]] = {}  # each seat's round history, serialized
         self._rebuild()
         self.autoplay = Autoplay(self, settings, bots)
@@ -118,6 +120,7 @@ class TableRunner:
         data = self.data
         self._texts.clear()
         self._events.clear()
+        self._results.clear()
         if data.first_dealer is None:
             self.game, self.chance = None, None
             return
@@ -568,7 +571,7 @@ class TableRunner:
             self._texts.clear()
             self._texts_deadline = deadline
         if not self._texts:
-            self._table_text = None
+            self._table_text = self._seats_text = None
         text = self._texts.get(seat)
         if text is None:
             if self._table_text is None:
@@ -596,8 +599,15 @@ class TableRunner:
         texts = cached[1]
         for event in view.history[len(texts) :]:
             texts.append(dumps(event_json(event)))
-        head = dumps(view_json(view, history=False))
-        return f'{head[:-1]},"history":[{",".join(texts)}]}}'
+        if self._seats_text is None:
+            self._seats_text = dumps(seats_json(view))
+        result = view.last_result
+        number = 0 if result is None else result.round
+        kept = self._results.get(seat)
+        if kept is None or kept[0] != number:
+            kept = self._results[seat] = (number, "null" if result is None else dumps(result_json(result)))
+        head = dumps(view_json(view, history=False, shared=False))
+        return f'{head[:-1]},"seats":{self._seats_text},"last_result":{kept[1]},"history":[{",".join(texts)}]}}'
 
     def _connected(self) -> tuple[bool, ...]:
         return self.connections.connected(self.data.players)
