@@ -55,6 +55,8 @@ from bench_server import free_port, percentile, start_server
 
 console = Console()
 FLOODS = ("none", "hints", "sync", "tables", "idle", "slow")
+SEEDS = True
+"""Whether the reference players send client seeds (``--no-seeds``: for a server from before them)."""
 
 
 def reference_address(index: int) -> str:
@@ -91,7 +93,7 @@ class ReferenceTable:
             code = created["code"]
             tokens = []
             for seat in range(4):
-                body = {"name": f"P{seat}", "seed": os.urandom(16).hex()}
+                body = {"name": f"P{seat}", "seed": os.urandom(16).hex()} if SEEDS else {"name": f"P{seat}"}
                 tokens.append((await http.post(f"/api/tables/{code}/join", json=body)).json()["token"])
         ws_base = self.base.replace("http", "ws")
         sockets = [
@@ -326,7 +328,10 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default=",".join(FLOODS), help=f"floods to run, of {', '.join(FLOODS)}")
+    parser.add_argument("--no-seeds", action="store_true", help="send no client seeds (a server from before them)")
     args = parser.parse_args()
+    global SEEDS
+    SEEDS = not args.no_seeds
     args.only = [name for name in args.only.split(",") if name]
     if not set(args.only) <= set(FLOODS):
         parser.error(f"--only: choose among {', '.join(FLOODS)}")
