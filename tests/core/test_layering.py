@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "thirtyone"
 
 CORE = (
-    "__init__", "actions", "cards", "chance", "engine", "errors", "events", "position", "record", "rules",
+    "__init__", "actions", "cards", "chance", "checks", "engine", "errors", "events", "position", "record", "rules",
     "scoring", "settlement", "strategy", "text", "views",
 )  # fmt: skip
 """The core's modules (thirtyone/<name>.py)."""
