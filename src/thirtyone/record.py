@@ -44,7 +44,7 @@ import hashlib
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final, cast, get_args
 
@@ -162,6 +162,8 @@ class GameRecord:
     R3.1); ``preset`` the name of the preset the rules are nearest to (informational: ``rules``
     holds every option); ``winner`` and ``places`` (each seat's finishing place, R2.5) are set
     exactly when the game is over. ``event``, ``date`` and ``comment`` are free text.
+    ``read_version`` is the format version of the text :meth:`loads` read it from (``None`` for a
+    record made from a game; it is not part of equality: a record reads the same in any version).
 
     Create one with :meth:`from_game` or :meth:`loads`; the structure is checked on creation.
 
@@ -182,6 +184,7 @@ class GameRecord:
     winner: int | None = None
     places: tuple[int, ...] | None = None
     fairness: Fairness | None = None
+    read_version: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.preset is None:
@@ -395,6 +398,8 @@ class GameRecord:
                     "so its shuffle cannot be verified"
                 )
             if rnd.salt is None:
+                if rnd.result is not None:
+                    raise RecordError(f"{where}: the salt is missing, though the round ended and revealed it")
                 raise RecordError(f"{where}: the salt is not revealed (the round was still being played)")
             if fairness is not None:
                 if not salt_matches(fairness.commitment, rnd.salt, rnd.round):
@@ -436,6 +441,8 @@ class GameRecord:
             raise RecordError(f"seats: {error}") from None
         for index, name in enumerate(self.seats):
             _check_text(name, f"seats: name {index + 1}")
+            if not name.strip():
+                raise RecordError(f"seats: name {index + 1} is empty; give every seat a name")
         for key in ("preset", "event", "date", "comment"):
             value = getattr(self, key)
             if value is not None:
@@ -859,6 +866,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         winner=winner,
         places=places,
         fairness=fairness,
+        read_version=version,
     )
 
 
@@ -1221,7 +1229,12 @@ def _describe(name: str, value: Any) -> str:
         shown = [f"seat {seat} {_toml_value(v)}" for seat, v in enumerate(value) if v is not None]
         return ", ".join(shown) if shown else "none shown"
     if name == "losses":
-        losses = [f"seat {loss.seat} lost {loss.lives} ({loss.rule} {loss.kind})" for loss in value]
+        losses = [
+            f"seat {loss.seat} lost {loss.lives} ({loss.rule} {loss.kind}"
+            + (f", naming seat {', '.join(map(str, loss.seats))}" if loss.seats else "")
+            + ")"
+            for loss in value
+        ]
         return ", ".join(losses) if losses else "no losses"
     if name == "remaining":
         return _toml_ints(value)

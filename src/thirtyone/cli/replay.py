@@ -210,7 +210,7 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
     ]
     return {
         "format": FORMAT,
-        "version": record.version,
+        "version": record.read_version or record.version,
         "verified": True,
         "event": record.event,
         "date": record.date,
