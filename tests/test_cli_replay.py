@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -232,3 +233,16 @@ def test_simulate_records_replay(
     # The records are the games the statistics counted.
     assert [seat["wins"] for seat in stats["seats"]] == wins
     assert stats["rounds"] == rounds
+
+
+def test_replay_json_gives_the_version_the_file_was_written_in(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = GameRecord.from_game(game).dumps()
+    old = re.sub(r"kind = \"[a-z_]+\", (seats = \[[0-9, ]*\], )?", "", text).replace("version = 3\n", "version = 1\n")
+    path = tmp_path / "old.toml"
+    path.write_text(old, encoding="utf-8")
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["version"] == 1
+    assert all("kind" in loss for entry in data["rounds"] for loss in entry["losses"])  # worked out from the result

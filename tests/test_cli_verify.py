@@ -76,7 +76,7 @@ def _other_hex(text: str | None) -> str:
             lambda rnd: dataclasses.replace(rnd, commitment=_other_hex(rnd.commitment)),
             "round 2: the commitment does not match",
         ),
-        (2, lambda rnd: dataclasses.replace(rnd, salt=None), "round 2: the salt is not revealed"),
+        (2, lambda rnd: dataclasses.replace(rnd, salt=None), "round 2: the salt is missing, though the round ended"),
         (
             1,
             lambda rnd: dataclasses.replace(rnd, reshuffles=(rnd.reshuffles[0][1:] + rnd.reshuffles[0][:1],)),

@@ -598,6 +598,9 @@ def test_the_leases_migration_runs_and_a_second_upgrade_changes_nothing(
             columns = {column["name"] for column in inspect(connection).get_columns("leases")}
             assert columns == {"table_code", "owner", "expires_at"}
             assert {"game_tables", "seats", "actions", "deals", "leases"} <= set(inspect(connection).get_table_names())
+            tables = {column["name"] for column in inspect(connection).get_columns("game_tables")}
+            assert {"commitment", "chain_key", "chain_length", "seated", "seen_at", "close_reason"} <= tables
+            assert "seed" in {column["name"] for column in inspect(connection).get_columns("seats")}
     finally:
         engine.dispose()
     assert HEAD == "0004"

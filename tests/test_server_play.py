@@ -33,7 +33,8 @@ from test_server_support import (
 )
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
-from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.fairness import deal_deck, salt_matches
+from thirtyone.record import GameRecord
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import TIMER_FOLLOW_UP
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
@@ -266,15 +267,19 @@ def test_every_deal_is_committed_before_it_is_dealt_and_verifies(played: Played)
             elif message["type"] == "round_end":
                 number = message["round"]
                 assert message["commitment"] == published[number]
-                assert deal_commitment(message["salt"], tuple(record.rounds[number - 1].deck)) == published[number]
-                assert message["deck"] == " ".join(map(str, record.rounds[number - 1].deck))
+                assert message["scheme"] == "thirtyone-chain/1"
+                assert salt_matches(published[number], message["salt"], number)
+                deck = deal_deck(message["salt"], number, message["seeds"])
+                assert deck == list(record.rounds[number - 1].deck)
+                assert message["deck"] == " ".join(map(str, deck))
             elif message["type"] == "state" and message["view"] is not None:
                 if message["view"]["round"] not in published:  # connected after the deal: it comes along
                     assert message["table"]["commitment"] is not None, "a deal shown before its commitment"
                     published[message["view"]["round"]] = message["table"]["commitment"]
                 if message["view"]["phase"] != "over":
                     assert message["table"]["commitment"] == published[message["view"]["round"]]
-        assert published == {rnd.round: rnd.commitment for rnd in record.rounds}
+        assert record.fairness is not None
+        assert published == {rnd.round: record.fairness.commitment for rnd in record.rounds}
 
 
 # ---------------------------------------------------------------------------------------------- bad input
@@ -397,13 +402,13 @@ def test_a_silent_connection_is_closed(db: Path) -> None:
 
 
 def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = Store.append
+    real = Store.append_batch
 
-    def slow_append(self: Store, *args: Any, **kwargs: Any) -> None:
+    def slow_append(self: Store, *args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)
-        real(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", slow_append)
+    monkeypatch.setattr(Store, "append_batch", slow_append)
     with two_at_a_table(db) as (code, ann, ben, _ann_token):
         for step in range(4):
             state = ann.settle(step - 1)
@@ -418,16 +423,16 @@ def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, mon
 def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = Store.append
+    real = Store.append_batch
     failures = [1]
 
-    def flaky(self: Store, *args: Any, **kwargs: Any) -> None:
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> Any:
         if failures:
             failures.pop()
             raise OperationalError("INSERT", {}, Exception("disk I/O error"))
-        real(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", flaky)
+    monkeypatch.setattr(Store, "append_batch", flaky)
     with two_at_a_table(db) as (_code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state

@@ -1625,3 +1625,41 @@ async def test_item12_without_a_seed_the_game_has_one_shown_and_kept(tmp_path: P
     assert f"seed {seed}" in record.comment
     again = make_app("scat", 3, seed, lives=1)  # --seed with it deals the same game
     assert again.game.hand(0) == hand
+
+
+async def test_f_switches_the_bots_speed_while_the_showdown_shows() -> None:
+    app = make_app("scat", 4, 21)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            if isinstance(app.screen, RoundEndScreen):
+                break
+            await to_my_move(app, pilot)
+            await pilot.press("k")
+        assert isinstance(app.screen, RoundEndScreen)
+        assert app.fast
+        await pilot.press("f")
+        assert not app.fast  # the key line's "f  slow bots" does what it says
+        assert "slow bots" not in plain(app.query_one(KeyBar))
+        assert isinstance(app.screen, RoundEndScreen)  # and the showdown stays
+
+
+async def test_esc_with_nothing_picked_says_so() -> None:
+    app = make_app("widow", 3, 4)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await to_my_move(app, pilot)
+            if app.session.view().widow is not None:
+                break
+            await pilot.press("space")
+        assert app.session.view().widow is not None
+        await pilot.press("escape")
+        assert app.feedback.plain.startswith("The key esc does nothing now: no card is picked to clear")
+
+
+async def test_a_key_that_does_nothing_after_drawing_reads_in_one_sentence() -> None:
+    app = make_app("scat", 3, 2)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s")
+        await pilot.press("k")
+        assert app.feedback.plain == "The key k does nothing now: discard a card first (press its number)."

@@ -218,3 +218,47 @@ def test_second_knock_and_turn_refusals_name_the_players() -> None:
     with pytest.raises(IllegalActionError) as wrong:
         game.apply("draw stock", seat=other)
     assert refusal_text(wrong.value, names, viewer=other) == f"R2.1: it is {names[game.current_seat or 0]}'s turn"
+
+
+def test_you_as_the_saved_knocker_reads_in_the_second_person() -> None:
+    result = showdown(Rules.preset("scat"), ("9c 8d 2h", "9s 7d 3h", "As Ks 3d"), (4, 4, 4), knocker=0, to_move=1,
+                      stock="4c 5c", moves=("draw stock", "discard 4c", "draw stock", "discard 5c"),
+                      )  # fmt: skip
+    assert "Ada lost 1 life: lowest hand; you (knocked) tied and are saved (R6.5)." in lines_of(
+        Narrator(YOU_ADA_BEA, Rules.preset("scat")), result
+    )
+
+
+def test_r6_5_widow_knocker_among_the_lowest_reads_for_you() -> None:
+    rules = Rules.preset("scat", knock_penalty="widow")
+    result = showdown(rules, ("9c 8d 2h", "9s 7d 3h", "As Ks 3d"), (4, 4, 4), knocker=0, to_move=1,
+                      stock="4c 5c", moves=("draw stock", "discard 4c", "draw stock", "discard 5c"),
+                      )  # fmt: skip
+    lines = lines_of(Narrator(YOU_ADA_BEA, rules), result)
+    assert "You lost 2 lives: knocked and held the lowest hand (R6.5)." in lines
+    assert "Ada lost 1 life: lowest hand (R6.5)." in lines
+
+
+def test_a_schwimmen_player_on_the_grace_life_was_swimming() -> None:
+    rules = Rules.preset("schwimmen")
+    position = Position(
+        rules=rules,
+        dealer=2,
+        to_move=1,
+        phase=Phase.TURN,
+        hands=(parse_cards("As Ks 9s"), parse_cards("7c 8d 9h"), parse_cards("7h 8c 9d")),
+        widow=parse_cards("Th Jd Qc"),
+        widow_face_up=True,
+        stock=tuple(card for card in full_deck(32) if card not in parse_cards("As Ks 9s 7c 8d 9h 7h 8c 9d Th Jd Qc")),
+        remaining=(4, 1, 4),
+        knocker=0,
+        turn=3,
+    )
+    game = Game.from_position(position, seed=1)
+    game.apply("pass")
+    game.apply("pass")
+    result = game.round_logs[0].result
+    assert result is not None
+    narrator = Narrator(YOU_ADA_BEA, rules)
+    narrator.remaining = [4, 1, 4]
+    assert "Ada was swimming (schwimmt) and is out: lowest hand (R6.5)." in lines_of(narrator, result)

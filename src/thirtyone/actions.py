@@ -27,12 +27,12 @@ True
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from thirtyone.cards import Card, format_cards, parse_cards
+from thirtyone.checks import whole_number
 from thirtyone.errors import ActionError, CardError
 
 __all__ = [
@@ -69,13 +69,8 @@ def as_card(value: object, field: str) -> Card:
         return value
     if isinstance(value, str):
         raise CardError(f"{field} is a Card, not the text {value!r}: use Card.parse({value!r}) or parse_action")
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        index = operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        raise CardError(f"{field} is a Card or its index 0-51, not {value!r}") from None
-    if not 0 <= index < 52:
+    index = whole_number(value)
+    if index is None or not 0 <= index < 52:
         raise CardError(f"{field} is a Card or its index 0-51, not {value!r}")
     return Card(index)
 

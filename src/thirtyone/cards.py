@@ -51,10 +51,12 @@ class Card(int):
 
     def __new__(cls, index: int) -> Card:
         try:
-            if index >= 0:
+            if index >= 0 and not isinstance(index, bool):
                 return _CARDS[index]
         except (IndexError, TypeError):
             pass
+        if isinstance(index, str):
+            raise CardError(f"Card takes an index 0-51; for text such as {index!r} use Card.parse({index!r})")
         raise CardError(f"no card has index {index!r}: card indexes are 0-51 (rank * 4 + suit)")
 
     @classmethod
@@ -144,4 +146,6 @@ def full_deck(size: int = 52) -> tuple[Card, ...]:
         return _CARDS
     if size == 32:
         return _CARDS[20:]
-    raise CardError(f"no {size}-card deck: use 52 or 32")
+    if isinstance(size, int) and not isinstance(size, bool):
+        raise CardError(f"no {size}-card deck: use 52 or 32")
+    raise CardError(f"full_deck takes a deck size, 52 or 32 (such as rules.deck), not {size!r}")

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from thirtyone.cards import Card, format_cards
-from thirtyone.errors import CardError
+from thirtyone.checks import whole_number
+from thirtyone.errors import ArgumentError, CardError
 
 __all__ = ["Chance", "SeededChance", "ScriptedChance", "DuplicateChance", "check_permutation"]
 
@@ -47,7 +48,13 @@ class SeededChance:
     trusted = True  # it only shuffles the cards it is given
 
     def __init__(self, seed: int | random.Random | None = None) -> None:
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if isinstance(seed, random.Random):
+            self.rng = seed
+            return
+        number = whole_number(seed)
+        if seed is not None and number is None:
+            raise ArgumentError(f"seed is a whole number, a random.Random or None, not {seed!r}")
+        self.rng = random.Random(number)
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeededChance:
         twin = type(self).__new__(type(self))
@@ -75,8 +82,11 @@ class ScriptedChance:
     reshuffles of each round in order (``reshuffles[round - 1]``). The game checks that each is
     a permutation of the cards it needs.
 
-    Raises (when the game asks for an outcome):
-        CardError: when the first dealer is not a seat or the script has run out.
+    Raises:
+        ArgumentError: at once, for a first dealer that is not a whole number or orders that are
+            not lists of Cards.
+        CardError: when the game asks for an outcome: the first dealer is not a seat or the
+            script has run out.
     """
 
     def __init__(
@@ -85,7 +95,13 @@ class ScriptedChance:
         decks: Sequence[Sequence[Card]],
         reshuffles: Sequence[Sequence[Sequence[Card]]] = (),
     ) -> None:
-        self._first_dealer = first_dealer
+        dealer = whole_number(first_dealer)
+        if dealer is None:
+            raise ArgumentError(f"first_dealer is a seat number, not {first_dealer!r}")
+        for name, value, depth in (("decks", decks, 2), ("reshuffles", reshuffles, 3)):
+            if not _nested(value, depth):
+                raise ArgumentError(f"{name} is a list of card orders (lists of Cards), not {value!r}")
+        self._first_dealer = dealer
         self._decks = [list(deck) for deck in decks]
         self._reshuffles = [[list(order) for order in orders] for orders in reshuffles]
 
@@ -104,6 +120,15 @@ class ScriptedChance:
         if not 1 <= number <= len(orders):
             raise CardError(f"round {round}: no order given for reshuffle {number}")
         return list(orders[number - 1])
+
+
+def _nested(value: object, depth: int) -> bool:
+    """True for ``depth`` levels of lists or tuples around Cards (``depth`` 1: a card order)."""
+    if not isinstance(value, list | tuple):
+        return False
+    if depth == 1:
+        return all(isinstance(card, Card) for card in value)
+    return all(_nested(item, depth - 1) for item in value)
 
 
 def check_permutation(order: Sequence[Card], cards: Sequence[Card], what: str) -> None:

@@ -37,6 +37,7 @@ from thirtyone.actions import (
 )
 from thirtyone.cards import Card, full_deck
 from thirtyone.chance import Chance, SeededChance, check_permutation
+from thirtyone.checks import whole_number
 from thirtyone.errors import ActionError, ArgumentError, IllegalActionError, RefusalCode, RulesError, SeatError
 from thirtyone.events import (
     Acted,
@@ -180,8 +181,8 @@ class Game:
             rules = Rules.preset("scat" if rules is None else rules)
         elif not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules or a preset name such as 'scat', not {rules!r}")
-        rules.check_players(players)
-        self._start_match(rules, players, chance if chance is not None else _seeded(seed))
+        players = rules.check_players(players)
+        self._start_match(rules, players, _chance(seed, chance))
         self.dealer = self._chance.first_dealer(players)  # R3.1
         if not self._deal() and self.phase is not Phase.OVER:
             self._next_deal()
@@ -223,14 +224,15 @@ class Game:
         if not isinstance(position, Position):
             raise ArgumentError(f"from_position needs a Position (game.position()), not {position!r}")
         position.check()
-        if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1):
+        count = whole_number(rounds)
+        if rounds is not None and (count is None or count < 1):
             raise ArgumentError(
                 f"rounds is a whole number of rounds, 1 or more (or None for the whole game), not {rounds!r}"
             )
         game = cls.__new__(cls)
-        game._start_match(position.rules, position.players, chance if chance is not None else _seeded(seed))
-        if rounds is not None:
-            game._stop_round = position.round + rounds - 1
+        game._start_match(position.rules, position.players, _chance(seed, chance))
+        if count is not None:
+            game._stop_round = position.round + count - 1
         game._load(position)
         return game
 
@@ -352,7 +354,7 @@ class Game:
         Raises:
             SeatError: for a seat that is not in this game (so for every seat-taking method below).
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return tuple(self._r.hands[seat])
 
     def hand_value(self, seat: int) -> HandValue:
@@ -361,7 +363,7 @@ class Game:
         Raises:
             SeatError: for a seat that is not in this game, or one out of it (it holds no cards).
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         hand = self._r.hands[seat]
         if len(hand) != 3:
             raise SeatError(f"seat {seat} holds {len(hand)} cards, not three: it has no hand value now")
@@ -369,19 +371,19 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The seat still in the game that plays after ``seat`` (clockwise, R2.1, R6.2)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self._r.next[seat]
 
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards seat ``seat`` is publicly known to hold: taken face up and not given away since."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return tuple(self._r.known_cards[seat])
 
     def unseen_by(self, seat: int) -> tuple[Card, ...]:
         """Cards seat ``seat`` has no sight of (the stock and others' hidden cards), in index order:
         not its own hand, the discard pile or set-aside widows (R4.4), the face-up widow, or cards
         others are known to hold."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         r = self._r
         seen = set(r.hands[seat]) | set(r.discard_pile)
         if r.widow_face_up:
@@ -392,22 +394,22 @@ class Game:
 
     def remaining(self, seat: int) -> int:
         """Losses seat ``seat`` can still take before it is out (R2.4)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self._remaining[seat]
 
     def lives(self, seat: int) -> int:
         """Lives shown for seat ``seat``: remaining losses without the grace life (R2.3)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return max(self._remaining[seat] - self._grace, 0)
 
     def on_grace(self, seat: int) -> bool:
         """True when seat ``seat`` has only the grace life left ("on the dole/bus", R2.3)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self._grace == 1 and self._remaining[seat] == 1
 
     def is_out(self, seat: int) -> bool:
         """True when seat ``seat`` has been eliminated."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self._out[seat]
 
     @property
@@ -461,7 +463,7 @@ class Game:
 
     def events_for(self, seat: int) -> list[Event]:
         """The whole game's events as seat ``seat`` may see them."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return [event.for_seat(seat) for event in self.events]
 
     # ------------------------------------------------------------------ legal actions
@@ -532,7 +534,7 @@ class Game:
         action = self._parse(action)
         r = self._r
         if seat is not None:
-            self._check_seat(seat)
+            seat = self._check_seat(seat)
             if self.phase is Phase.OVER:
                 raise refusal("game_over", seat=seat, action=action)
             if seat != r.to_move:
@@ -567,9 +569,16 @@ class Game:
             raise ActionError(f"not an action: {action!r}; give an Action such as Draw('stock') or its text")
         return action
 
-    def _check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` as an ``int`` (numpy integers too).
+
+        Raises:
+            SeatError: unless it is a seat of this game.
+        """
+        number = whole_number(seat)
+        if number is None or not 0 <= number < self.players:
             raise SeatError(f"seat {seat!r} is not in this {self.players}-player game: seats are 0-{self.players - 1}")
+        return number
 
     def __getstate__(self) -> dict[str, object]:
         state = self.__dict__.copy()
@@ -1057,7 +1066,7 @@ class Game:
         Raises:
             SeatError: for a seat that is not in this game.
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         r = self._r
         own = r.hands[seat]
         over = self.phase is Phase.OVER
@@ -1091,12 +1100,19 @@ class Game:
         )
 
 
-def _seeded(seed: object) -> SeededChance:
-    """``SeededChance(seed)`` for a whole-number seed or ``None``.
+def _chance(seed: object, chance: Chance | None) -> Chance:
+    """The game's chance: ``chance``, or ``SeededChance(seed)`` for a whole-number seed or ``None``.
 
     Raises:
-        ArgumentError: for any other seed.
+        ArgumentError: for another seed, a chance that is not one, or both a seed and a chance.
     """
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+    if chance is not None:
+        if seed is not None:
+            raise ArgumentError("give a seed or a chance, not both: the chance decides every deal")
+        if not all(callable(getattr(chance, name, None)) for name in ("first_dealer", "deal_order", "reshuffle_order")):
+            raise ArgumentError(f"chance must be a Chance (such as SeededChance(7)), not {chance!r}")
+        return chance
+    number = whole_number(seed)
+    if seed is not None and number is None:
         raise ArgumentError(f"seed is a whole number (or None for a random game), not {seed!r}")
-    return SeededChance(seed)
+    return SeededChance(number)

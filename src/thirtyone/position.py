@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.checks import whole_number
 from thirtyone.errors import PositionError
 from thirtyone.rules import Rules
 from thirtyone.views import Phase
@@ -85,7 +86,11 @@ class Position:
             raise PositionError(str(error)) from None
         remaining = self.remaining_losses()
         most = rules.lives + (1 if rules.grace_life else 0)
-        if len(remaining) != players or any(not 0 <= left <= most for left in remaining):
+        if len(remaining) != players:
+            raise PositionError(
+                f"hands gives {players} seats but remaining {len(remaining)}: give one entry per seat in each"
+            )
+        if any(not 0 <= left <= most for left in remaining):
             raise PositionError(
                 f"remaining needs {players} counts from 0 to {most} (lives plus the grace life, R2.4), not {remaining}"
             )
@@ -113,9 +118,11 @@ class Position:
             twice = sorted(card for card, count in Counter(cards).items() if count > 1)
             twice += sorted(set(cards) - set(full_deck(rules.deck)))
             missing = sorted(set(full_deck(rules.deck)) - set(cards))
+            wrong = [f"missing {format_cards(missing)}"] if missing else []
+            wrong += [f"twice or not of the deck {format_cards(twice)}"] if twice else []
             raise PositionError(
-                f"every card of the {rules.deck}-card deck must be in one place: "
-                f"missing {format_cards(missing) or 'none'}, twice or foreign {format_cards(twice) or 'none'}"
+                f"every card of the {rules.deck}-card deck must be in one place (hands, stock, discard pile, "
+                f"widow): {'; '.join(wrong)}"
             )
         if self.knocker is not None and (self.knocker not in active or self.knocker == self.to_move):
             raise PositionError(f"knocker {self.knocker} must be another seat still in the game")
@@ -129,14 +136,24 @@ class Position:
             for seat, known in enumerate(self.known_cards):
                 if not set(known) <= set(self.hands[seat]):
                     raise PositionError(f"seat {seat}'s known cards {format_cards(known)} are not all in its hand")
-        if min(self.turn, self.passes, self.round - 1) < 0:
-            raise PositionError("turn, passes and round - 1 are counts of 0 or more")
+        if self.round < 1:
+            raise PositionError(f"round counts from 1, not {self.round}")
+        if not 0 <= self.turn < rules.max_turns:
+            raise PositionError(
+                f"turn counts the turns completed: 0 to {rules.max_turns - 1} (max_turns), not {self.turn}"
+            )
+        most_passes = len(active) - 1 if rules.mode == "widow" else 0
+        if not 0 <= self.passes <= most_passes:
+            raise PositionError(
+                f"passes counts the passes in a row (R7.3): 0 to {most_passes} in {rules.mode} mode with "
+                f"{len(active)} seats in, not {self.passes}"
+            )
 
     def _check_types(self) -> None:
         """Each field has its type: a wrong one is a PositionError naming the field."""
 
         def whole(value: object) -> bool:
-            return isinstance(value, int) and not isinstance(value, bool)
+            return whole_number(value) is not None
 
         def cards(value: object) -> bool:
             return isinstance(value, tuple | list) and all(isinstance(card, Card) for card in value)

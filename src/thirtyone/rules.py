@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
+from thirtyone.checks import whole_number
 from thirtyone.errors import RulesError
 
 __all__ = ["Rules", "PRESETS", "OptionSpec", "OPTIONS", "MIN_PLAYERS", "MAX_PLAYERS"]
@@ -126,6 +127,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         for spec in OPTIONS.values():
+            value = getattr(self, spec.name)
+            if spec.kind == "int" and type(value) is not int and whole_number(value) is not None:
+                object.__setattr__(self, spec.name, whole_number(value))  # numpy integers, as ints
             _check_value(spec, getattr(self, spec.name))
         for spec in OPTIONS.values():
             value = getattr(self, spec.name)
@@ -227,14 +231,17 @@ class Rules:
         discard pile, and three for the stock."""
         return 3 * players + 6
 
-    def check_players(self, players: int) -> None:
-        """Check that a game of ``players`` players can be dealt with these rules (R2.1).
+    def check_players(self, players: int) -> int:
+        """Check that a game of ``players`` players can be dealt with these rules (R2.1); the
+        count as an ``int`` (``numpy.int64`` too).
 
         Raises:
             RulesError: for fewer than 2 or more than 9 players, or more than the deck can deal.
         """
-        if isinstance(players, bool) or not isinstance(players, int):
+        count = whole_number(players)
+        if count is None:
             raise RulesError(f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
+        players = count
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(
                 f"R2.1: {players} player{'s' if players != 1 else ''} cannot play; "
@@ -247,6 +254,7 @@ class Rules:
                 f"R2.1: {players} players need {need} cards (3 each, 3 for the table, 3 for the stock) "
                 f"but the deck has {self.deck}; use at most {most} players or deck=52"
             )
+        return players
 
 
 def _check_value(spec: OptionSpec, value: Any) -> None:

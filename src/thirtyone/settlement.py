@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, get_args
 
+from thirtyone.errors import ArgumentError, RulesError
 from thirtyone.scoring import BLITZ_HALF
 
 __all__ = [
@@ -87,6 +88,8 @@ LOSS_RULES: Mapping[LossKind, str] = {
 }
 """The rule that charges each kind of loss."""
 
+_SHOWDOWN_ENDS = ("knock", "throw_down", "all_pass", "stock_exhausted", "max_turns")
+
 NO_KNOCK_KINDS: Mapping[str, LossKind] = {
     "all_pass": "lowest_all_passed",
     "max_turns": "lowest_turn_limit",
@@ -101,7 +104,7 @@ class Loss:
     and ``seats``, the seats the kind names (the blitz seats, the knocker who was saved, or none).
 
     Raises:
-        ValueError: for a kind outside :data:`LOSS_KINDS`.
+        ArgumentError: for a kind outside :data:`LOSS_KINDS`, or lives other than 1 or 2.
     """
 
     seat: int
@@ -111,7 +114,9 @@ class Loss:
 
     def __post_init__(self) -> None:
         if self.kind not in LOSS_RULES:
-            raise ValueError(f"unknown loss kind {self.kind!r}: kinds are {', '.join(LOSS_KINDS)}")
+            raise ArgumentError(f"unknown loss kind {self.kind!r}: kinds are {', '.join(LOSS_KINDS)}")
+        if self.lives not in (1, 2):
+            raise ArgumentError(f"a loss is 1 or 2 lives (R5, R6.5), not {self.lives!r}")
 
     @property
     def rule(self) -> str:
@@ -120,7 +125,13 @@ class Loss:
 
 
 def loss_label(kind: LossKind) -> str:
-    """A loss kind with its rule, as reports list lives lost: ``"R6.5 lowest"``, ``"R5.1 blitz"``."""
+    """A loss kind with its rule, as reports list lives lost: ``"R6.5 lowest"``, ``"R5.1 blitz"``.
+
+    Raises:
+        ArgumentError: for a kind outside :data:`LOSS_KINDS`.
+    """
+    if kind not in LOSS_RULES:
+        raise ArgumentError(f"unknown loss kind {kind!r}: kinds are {', '.join(LOSS_KINDS)}")
     return f"{LOSS_RULES[kind]} {kind}"
 
 
@@ -164,14 +175,26 @@ KNOCK_PENALTIES: Mapping[str, KnockPenalty] = {
 
 
 def blitz_losses(active: Sequence[int], seat: int, knocked: bool) -> tuple[Loss, ...]:
-    """R5.1, R5.3: ``seat`` showed 31; every other seat in ``active`` loses one life."""
+    """R5.1, R5.3: ``seat`` showed 31; every other seat in ``active`` loses one life.
+
+    Raises:
+        ArgumentError: when ``seat`` is not in ``active``.
+    """
+    if seat not in active:
+        raise ArgumentError(f"seat {seat!r} showed a blitz but is not among the seats in the round {tuple(active)}")
     kind: LossKind = "blitz_after_knock" if knocked else "blitz"
     return tuple(Loss(other, 1, kind, (seat,)) for other in active if other != seat)
 
 
 def dealt_blitz(halves: Mapping[int, int]) -> tuple[tuple[int, ...], tuple[Loss, ...]] | None:
     """R5.2, R5.5: the dealt hands (half points by seat) as a blitz on the deal: the seats holding
-    the best blitz, and everyone else's loss of one life; ``None`` when nobody holds a blitz."""
+    the best blitz, and everyone else's loss of one life; ``None`` when nobody holds a blitz.
+
+    Raises:
+        ArgumentError: for no hands.
+    """
+    if not halves:
+        raise ArgumentError("a deal needs the hands of the seats in the round (half points by seat), not none")
     best = max(halves.values())
     if best < BLITZ_HALF:
         return None
@@ -190,8 +213,25 @@ def showdown_losses(
     """R6.5: the lowest hand loses one life, with the knocker rules of ``penalty`` (a
     ``knock_penalty`` name or a :class:`KnockPenalty`). ``halves`` are the hands in half points by
     seat, ``knocker`` is the knocker (the caller of a throw-down) or ``None``, ``end`` the round's
-    end (names the kind of a showdown nobody knocked for, :data:`NO_KNOCK_KINDS`)."""
-    rule = KNOCK_PENALTIES[penalty] if isinstance(penalty, str) else penalty
+    end (names the kind of a showdown nobody knocked for, :data:`NO_KNOCK_KINDS`).
+
+    Raises:
+        RulesError: for an unknown knock penalty.
+        ArgumentError: for no hands, a knocker whose hand is not among them, or an ``end`` that
+            is not a showdown's (:data:`RoundEnd` less the blitzes).
+    """
+    if isinstance(penalty, KnockPenalty):
+        rule = penalty
+    elif penalty in KNOCK_PENALTIES:
+        rule = KNOCK_PENALTIES[penalty]
+    else:
+        raise RulesError(f"unknown knock_penalty {penalty!r}: choose one of {', '.join(KNOCK_PENALTIES)}")
+    if not halves:
+        raise ArgumentError("a showdown needs the hands of the seats in the round (half points by seat), not none")
+    if knocker is not None and knocker not in halves:
+        raise ArgumentError(f"knocker {knocker!r} has no hand among the seats in the round {tuple(halves)}")
+    if end not in _SHOWDOWN_ENDS:
+        raise ArgumentError(f"a showdown ends a round by {', '.join(_SHOWDOWN_ENDS)}, not {end!r}")
     low = min(halves.values())
     lowest = [seat for seat, half in halves.items() if half == low]
     losses: list[Loss] = []
@@ -227,7 +267,18 @@ class Settlement(NamedTuple):
 
 def settle(remaining: Sequence[int], active: Sequence[int], losses: Sequence[Loss]) -> Settlement:
     """Charge ``losses`` to the seats' ``remaining`` losses (R2.4): a seat at 0 is out, unless the
-    result would put out every seat in ``active``: then each is left with one (R2.6)."""
+    result would put out every seat in ``active``: then each is left with one (R2.6).
+
+    Raises:
+        ArgumentError: for a negative count, a seat in ``active`` that has no count or none left,
+            or a loss of a seat not in ``active``.
+    """
+    if any(left < 0 for left in remaining):
+        raise ArgumentError(f"remaining losses are counts of 0 or more, not {tuple(remaining)}")
+    if any(not 0 <= seat < len(remaining) or remaining[seat] == 0 for seat in active):
+        raise ArgumentError(f"the seats in the round {tuple(active)} need a count above 0 in {tuple(remaining)}")
+    if any(loss.seat not in active for loss in losses):
+        raise ArgumentError(f"a loss of a seat not in the round {tuple(active)}: {losses}")
     after = list(remaining)
     for loss in losses:
         after[loss.seat] -= loss.lives

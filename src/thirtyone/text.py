@@ -82,7 +82,7 @@ REFUSAL_WORDS: Mapping[RefusalCode, str] = {
     "game_over": "the game is over; start a new game",
     "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
     "not_blind_phase": "{action} belongs to the blind phase before anyone plays ({legal})",
-    "must_look": "{seat} has not looked yet: look at your cards or throw down",
+    "must_look": "{seat} has not looked at its cards yet: the blind phase asks to look or to throw down",
     "not_dealer_choice": "{action} is the Schwimmen dealer's choice after the deal ({legal})",
     "must_choose_hand": "the dealer first keeps the first hand (keep) or takes the second unseen (take widow)",
     "must_discard": "you hold four cards; discard one to end your turn ({legal})",

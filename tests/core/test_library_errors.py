@@ -11,14 +11,18 @@ import pytest
 from thirtyone import (
     ActionError,
     ArgumentError,
+    Card,
     CardError,
     Game,
     IllegalActionError,
     PositionError,
     Rules,
     RulesError,
+    ScriptedChance,
     SeatError,
+    SeededChance,
     ThirtyOneError,
+    full_deck,
     hand_value,
     parse_action,
     parse_cards,
@@ -180,3 +184,40 @@ def test_a_position_with_more_remaining_losses_than_the_rules_give_is_refused():
     position = Game(Rules(), 3, seed=1).position()  # scat: 3 lives and the grace, 4 losses
     with pytest.raises(PositionError, match=r"remaining needs 3 counts from 0 to 4 \(lives plus the grace life"):
         Game.from_position(dataclasses.replace(position, remaining=(4, 5, 4)))
+
+
+def test_numpy_integers_are_whole_numbers_everywhere():
+    np = pytest.importorskip("numpy")
+    game = Game("scat", np.int64(3), seed=np.int64(3))
+    assert (game.players, type(game.players)) == (3, int)
+    assert game.view(np.int64(1)).seat == 1
+    assert type(game.view(np.int64(1)).seat) is int
+    game.apply("draw stock", seat=np.int64(game.current_seat))
+    assert type(Rules.preset("scat", lives=np.int64(3)).lives) is int
+    assert Game.from_position(game.position(), rounds=np.int64(1)).current_seat == game.current_seat
+
+
+@pytest.mark.parametrize(
+    ("make", "wanted"),
+    [
+        (lambda: SeededChance(1.5), "seed is a whole number, a random.Random or None, not 1.5"),
+        (lambda: SeededChance("x"), "seed is a whole number, a random.Random or None, not 'x'"),
+        (lambda: ScriptedChance("x", []), "first_dealer is a seat number, not 'x'"),
+        (lambda: ScriptedChance(0, "As Ks"), "decks is a list of card orders"),
+        (lambda: Game("scat", 3, chance="x"), "chance must be a Chance (such as SeededChance(7)), not 'x'"),
+        (lambda: Game("scat", 3, seed=1, chance=SeededChance(2)), "give a seed or a chance, not both"),
+    ],
+)
+def test_chances_are_checked(make, wanted):
+    with pytest.raises(ArgumentError) as refused:
+        make()
+    assert str(refused.value).startswith(wanted)
+
+
+def test_a_card_is_an_index_not_a_bool_or_text():
+    with pytest.raises(CardError, match="no card has index True"):
+        Card(True)
+    with pytest.raises(CardError, match=r"for text such as 'As' use Card\.parse\('As'\)"):
+        Card("As")  # type: ignore[arg-type]
+    with pytest.raises(CardError, match=r"full_deck takes a deck size, 52 or 32 \(such as rules\.deck\)"):
+        full_deck(Rules())  # type: ignore[arg-type]

@@ -127,7 +127,12 @@ def base_position() -> Position:
         ({"widow": parse_cards("2c 3c 4c")}, None),
         ({"remaining": (0, 0, 3)}, "at least two seats"),
         ({"looked": (True,)}, "looked needs one entry per seat"),
-        ({"turn": -1}, "counts of 0 or more"),
+        ({"turn": -1}, r"turn counts the turns completed: 0 to 199 \(max_turns\), not -1"),
+        ({"turn": 200}, r"turn counts the turns completed: 0 to 199 \(max_turns\), not 200"),
+        ({"passes": 1}, r"passes counts the passes in a row \(R7\.3\): 0 to 0 in draw mode"),
+        ({"round": 0}, "round counts from 1, not 0"),
+        ({"stock": ()}, r"in one place \(hands, stock, discard pile, widow\): missing [2-9TJQKA]"),
+        ({"remaining": (4, 4)}, "hands gives 3 seats but remaining 2: give one entry per seat in each"),
     ],
 )
 def test_impossible_positions_are_refused(change, message):

@@ -533,7 +533,8 @@ def test_recorded_result_differs(finished: Game, finished_text: str) -> None:
     new = f"{{ seat = {loss.seat}, lives = {loss.lives + 1}, kind = "
     message = record_error(edit_round(finished_text, 1, old, new))
     assert message.startswith("round 1: the recorded result differs from the replay: losses:")
-    assert f"the record says seat {loss.seat} lost {loss.lives + 1} ({loss.rule} {loss.kind})" in message
+    named = f", naming seat {', '.join(map(str, loss.seats))}" if loss.seats else ""
+    assert f"the record says seat {loss.seat} lost {loss.lives + 1} ({loss.rule} {loss.kind}{named})" in message
     turns = f"turns = {result.turns}\n"
     message = record_error(edit_round(finished_text, 1, turns, f"turns = {result.turns + 3}\n"))
     assert message == (
@@ -807,3 +808,36 @@ def test_a_version_3_loss_names_a_known_kind(finished_text: str) -> None:
     message = record_error(finished_text.replace(f', kind = "{kind.group(1)}"', ', kind = "bad_luck"', 1))
     assert "kind must be one of blitz, dealt_blitz" in message
     assert "not 'bad_luck'" in message
+
+
+def test_a_loss_naming_other_seats_shows_them_in_a_mismatch(finished: Game, finished_text: str) -> None:
+    match = re.search(r'\{ seat = (\d), lives = (\d), kind = "lowest", rule', finished_text)
+    assert match is not None
+    old = match.group(0)
+    new = old.replace('kind = "lowest", rule', 'kind = "lowest", seats = [2], rule')
+    message = record_error(finished_text.replace(old, new, 1))
+    assert f"the record says seat {match.group(1)} lost {match.group(2)} (R6.5 lowest, naming seat 2)" in message
+
+
+def test_a_record_read_from_an_older_version_says_so(finished_text: str) -> None:
+    assert GameRecord.loads(finished_text).read_version == 3
+    old = GameRecord.loads(as_version(finished_text, 1))
+    assert old.read_version == 1
+    assert old == GameRecord.loads(finished_text)  # the version read is no part of the record's equality
+
+
+def test_every_seat_has_a_name(finished_text: str) -> None:
+    assert record_error(finished_text.replace('seats = ["Ann"', 'seats = [" "', 1)) == (
+        "seats: name 1 is empty; give every seat a name"
+    )
+
+
+def test_a_salt_missing_from_an_ended_round_is_not_called_unrevealed(finished: Game) -> None:
+    record = GameRecord.from_game(finished)
+    salt = "0f" * 32
+    rounds = tuple(
+        dataclasses.replace(rnd, salt=None if rnd.round == 1 else salt, commitment=deal_commitment(salt, rnd.deck))
+        for rnd in record.rounds
+    )
+    with pytest.raises(RecordError, match=r"^round 1: the salt is missing, though the round ended and revealed it$"):
+        dataclasses.replace(record, rounds=rounds).check_commitments()

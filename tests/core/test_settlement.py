@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from thirtyone import Game, Rules
+from thirtyone.errors import ArgumentError, RulesError, ThirtyOneError
 from thirtyone.rules import OPTIONS
 from thirtyone.settlement import (
     KNOCK_PENALTIES,
@@ -168,3 +169,26 @@ def test_the_engine_charges_what_the_settlement_says() -> None:
             assert result.losses == showdown_losses(halves, result.knocker, penalty, result.end)
             checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "wanted"),
+    [
+        (lambda: showdown_losses({0: 30, 1: 40}, None, "bogus", "knock"), RulesError, "unknown knock_penalty 'bogus'"),
+        (lambda: showdown_losses({}, None, "scat", "knock"), ArgumentError, "a showdown needs the hands"),
+        (lambda: showdown_losses({0: 30, 1: 40}, 5, "scat", "knock"), ArgumentError, "knocker 5 has no hand"),
+        (lambda: showdown_losses({0: 30, 1: 40}, None, "scat", "blitz"), ArgumentError, "a showdown ends a round by"),
+        (lambda: settle([1], [0, 1], ()), ArgumentError, "the seats in the round (0, 1) need a count above 0"),
+        (lambda: settle([-1, 4], [1], ()), ArgumentError, "remaining losses are counts of 0 or more"),
+        (lambda: settle([2, 2], [0, 1], (Loss(2, 1, "lowest"),)), ArgumentError, "a loss of a seat not in the round"),
+        (lambda: blitz_losses([0, 1, 2], 7, False), ArgumentError, "seat 7 showed a blitz but is not among"),
+        (lambda: dealt_blitz({}), ArgumentError, "a deal needs the hands"),
+        (lambda: loss_label("bogus"), ArgumentError, "unknown loss kind 'bogus'"),  # type: ignore[arg-type]
+        (lambda: Loss(0, 3, "lowest"), ArgumentError, "a loss is 1 or 2 lives"),
+    ],
+)
+def test_the_settlement_refuses_what_no_round_has(call, error, wanted) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error) as refused:
+        call()
+    assert str(refused.value).startswith(wanted)
+    assert isinstance(refused.value, ThirtyOneError)

@@ -270,7 +270,7 @@ def _check_record_dir(folder: Path) -> None:
 
 
 def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
+    return f"{number:,} {word}{'' if number == 1 else 'es' if word.endswith('z') else 's'}"
 
 
 def _print_tables(console: Console, stats: SimulationStats) -> None:
@@ -281,7 +281,7 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
     console.print(
         f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
         f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
-        f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}".replace("blitzs", "blitzes")
+        f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}"
     )
     places = range(1, len(stats.bots) + 1)
     groups = [("seat", stats.seats), ("bot", list(stats.by_bot().values()))]
@@ -310,9 +310,10 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
             )
         console.print(table)
     table = _table("Places (games finished in each place)", "seat", "bot", *map(str, places))
-    for _, rows in groups:
-        for row in rows:
-            table.add_row(_seat_label(row, stats), row.bot, *(str(row.places.get(place, 0)) for place in places))
+    for index, (_, rows) in enumerate(groups):
+        for number, row in enumerate(rows):
+            cells = (str(row.places.get(place, 0)) for place in places)
+            table.add_row(_seat_label(row, stats), row.bot, *cells, end_section=index == 0 and number == len(rows) - 1)
     console.print(table)
     table = _table("How rounds ended", "end", "rounds")
     for end, count in sorted(stats.ends.items(), key=lambda item: (-item[1], item[0])):

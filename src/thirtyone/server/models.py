@@ -2,17 +2,21 @@
 migrations in ``thirtyone/server/migrations`` (run when the server starts).
 
 ``game_tables``  one row a table: code, status, rules, seat count, the host token's hash, the first
-                 dealer, ``seq`` (actions stored so far), winner, the finished game's record;
-                 whether the lobby lists it (``public``) and the expert's hints are on
-                 (``hints``); the table it is a rematch of (``rematch_of``) and its own rematch
-``seats``        one row a seat: human or bot (with its level), display name, the token's hash;
-                 on a rematch, the hash of the token that held the seat at the old table
-                 (``reserved_hash``: the seat waits for that person)
+                 dealer, ``seq`` (actions stored so far), winner, the finished game's record; the
+                 salt chain it committed to when it was created (``commitment``, the secret
+                 ``chain_key`` and ``chain_length``; ``null`` for a table of an older server,
+                 whose deals commit one by one), the people ``seated``, when a person was last
+                 ``seen_at`` connected, and why it was closed (``close_reason``); whether the
+                 lobby lists it (``public``) and the expert's hints are on (``hints``); the table
+                 it is a rematch of (``rematch_of``) and its own rematch
+``seats``        one row a seat: human or bot (with its level), display name, the token's hash, the
+                 client ``seed`` its person gave; on a rematch, the hash of the token that held the
+                 seat at the old table (``reserved_hash``: the seat waits for that person)
 ``chat_lines``   the table's chat: each line's seat, text or quick reaction, and time
 ``actions``      every action in order: ``(code, seq)`` with seq from 1, round, seat, notation and
                  who played it (``player``, ``bot`` or ``timer``)
-``deals``        every round's deal: deck order, salt and commitment, and the ``seq`` after which
-                 it was dealt
+``deals``        every round's deal: deck order, salt and commitment (the table's chain commitment,
+                 or the deal's own for an older table), and the ``seq`` after which it was dealt
 ``leases``       which server process serves a table (``owner``, a random id made at its start) and
                  until when (``expires_at``); used on PostgreSQL, where several processes share the
                  database (:mod:`thirtyone.server.cluster`)
@@ -53,6 +57,12 @@ class TableRow(Base):
     hints: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     rematch: Mapped[str | None] = mapped_column(String(12), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    chain_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    chain_length: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seated: Mapped[int] = mapped_column(Integer, default=0)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    close_reason: Mapped[str | None] = mapped_column(String(12), nullable=True)
 
 
 class SeatRow(Base):
@@ -67,6 +77,7 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(12), nullable=True)
     name: Mapped[str | None] = mapped_column(String(80), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    seed: Mapped[str | None] = mapped_column(String(128), nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     reserved_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from thirtyone.server.errors import AuthError, ConflictError, ServerError
+from thirtyone.server.fair import new_chain
 from thirtyone.server.limits import hash_token, new_code, new_token
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import TableService
-from thirtyone.server.store import OPEN, PLAYING, SeatData, StaleError, TableData, run_db
+from thirtyone.server.store import OPEN, PLAYING, SeatData, StaleError, TableData
 
 __all__ = ["rematch"]
 
@@ -49,6 +50,7 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
     host_token: str | None = None
     if data.rematch is None:
         host_token = new_token()
+        chain = new_chain()  # its deals no one can choose, as any new table's
         for _ in range(20):
             new = TableData(
                 code=new_code(),
@@ -62,14 +64,17 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
                 public=data.public,
                 hints=data.hints,
                 rematch_of=old.code,
+                commitment=chain.commitment,
+                chain_key=chain.key,
+                chain_length=chain.length,
             )
             try:
-                if await run_db(service.store.create, new):
+                if await service.db.write(service.store.create, new):
                     await old.link_rematch(new.code)
                     break
             except StaleError:  # someone else made it meanwhile (in this process or another)
                 host_token = None
-                stored = await run_db(service.store.load, old.code)
+                stored = await service.db.read(service.store.load, old.code)
                 if stored is not None and stored.rematch is not None:
                     await old.link_rematch(stored.rematch)
                 break

@@ -371,6 +371,8 @@ class ThirtyOneApp(App[None]):
         """Show the showdown until the person closes it; then go on. ``before``: each seat's
         remaining losses before the round."""
         self.waiting_for = "showdown"
+        if self.feedback.plain.startswith("Wait:"):
+            self.set_feedback("")  # the bots' turns it answered are over
         last = self.game.is_over and result == self.game.last_result
         self._showdown = self.session.round_end_view(result)  # not the next deal, dealt already
         self.refresh_table(keys=False)
@@ -388,6 +390,7 @@ class ThirtyOneApp(App[None]):
         """Save the record (with ``--record``) and show the final standings, with the game's seed;
         the table behind them stays as the last round left it."""
         self.waiting_for = "over"
+        self.set_feedback("")  # a "Wait: …" from the last turns is over
         result = self.game.last_result
         if result is not None:
             self._showdown = self.session.round_end_view(result)
@@ -465,8 +468,8 @@ class ThirtyOneApp(App[None]):
 
     def on_key(self, event: events.Key) -> None:
         """The person's keys on the table (the showdown and game-over screens have their own)."""
-        if len(self.screen_stack) == 1 and self.press_key(event.key):
-            event.stop()
+        if (len(self.screen_stack) == 1 or event.key == "f") and self.press_key(event.key):
+            event.stop()  # f (bots fast or slow) also works while the showdown or the standings show
 
     def on_table_panel_picked(self, message: TablePanel.Picked) -> None:
         """A click on a card, the discard pile or the stock: the same as its key."""
@@ -795,7 +798,7 @@ class ThirtyOneApp(App[None]):
         if not view.is_my_turn:
             seat = view.current_seat
             who = names[seat] if seat is not None else "nobody"
-            last = f" Last turns: {knocked} knocked." if knocked and not short else ""
+            last = f" Last turn: {knocked} knocked." if knocked and not short else ""
             if view.seats[view.seat].out:
                 return Text(f"You are out; {who} is to move.{last}")
             if self.session.bot_thinks():

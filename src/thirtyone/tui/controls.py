@@ -158,7 +158,7 @@ class Controls:
         if phase is Phase.DISCARD:
             if key in _HAND_KEYS[: len(hand)]:
                 return Press(Discard(hand[_HAND_KEYS.index(key)]))
-            return self._nothing(key, "discard a card first: press its number")
+            return self._nothing(key, "discard a card first (press its number)")
         if key == "k":
             return Press(Knock())
         if view.rules.mode == "draw":
@@ -183,6 +183,8 @@ class Controls:
                 return Press(message=f"The widow is face down: take all of it (a), pass (space){knock}.")
             return self._nothing(key, f"take the face-down widow (a), pass (space){knock}")
         if key == "escape":
+            if not (self.picked_hand or self.picked_widow):
+                return self._nothing(key, "no card is picked to clear; pick yours (1-3) and a widow card (4-6)")
             self.clear()
             return Press(changed=True)
         any_number = view.rules.exchange == "any"

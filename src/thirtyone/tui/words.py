@@ -250,8 +250,8 @@ class Narrator:
             "dealt_blitz_beaten": f"{named} got {what} in the deal",
             "lowest": "lowest hand",
             "knocker_alone_lowest": f"{knocked} and alone had the lowest hand",
-            "lowest_knocker_saved": f"lowest hand; {named} ({knocked}) tied and is saved",
-            "knocker_among_lowest": f"{knocked} and was among the lowest hands",
+            "lowest_knocker_saved": f"lowest hand; {named} ({knocked}) tied and {self._be(loss.seats)} saved",
+            "knocker_among_lowest": f"{knocked} and held the lowest hand",
             "knocker_not_highest": f"{knocked} without the highest hand",
             "lowest_all_passed": "lowest hand after everyone passed",
             "lowest_turn_limit": "lowest hand at the turn limit",
@@ -378,6 +378,7 @@ class Narrator:
         life without one) does not "lose 1 life": it is out (or, saved by R2.6, would have been)."""
         lines: list[Text] = []
         grace = self.rules.grace_word
+        state = "swimming (schwimmt)" if grace == "schwimmt" else grace  # "was schwimmt" reads wrong
         groups: dict[tuple[str, int, str, str], list[int]] = {}
         for loss in result.losses:
             last = self.remaining[loss.seat] == 1
@@ -394,7 +395,7 @@ class Narrator:
                 lines.append(Text(f"{who} lost {lost}: {why}"))
                 continue
             was = "were" if be == "are" else "was"
-            before = f"{was} {grace}" if self.rules.grace_life else "had one life left"
+            before = f"{was} {state}" if self.rules.grace_life else "had one life left"
             if kind == "out":
                 said_out.update(seats)
                 lines.append(Text(f"{who} {before} and {be} out: {why}", style="bold red"))
@@ -402,7 +403,6 @@ class Narrator:
                 lines.append(Text(f"{who} {before} and would be out: {why}"))
         if not result.losses:
             lines.append(Text("Nobody lost a life."))
-        state = "swimming (schwimmt)" if grace == "schwimmt" else grace
         changed = [
             seat
             for seat, after in enumerate(result.remaining)

@@ -3,6 +3,7 @@
 import { cardElement } from "./cards.js";
 import { api, h, showAlert } from "./common.js";
 import { PRESET_WORDS } from "./howto.js";
+import { clientSeed, noteCommitment } from "./fairness.js";
 
 const form = document.getElementById("create-form");
 const seatsList = document.getElementById("seats");
@@ -180,11 +181,15 @@ async function create(event) {
     return;
   }
   try {
+    // Create first and join after: this page's seed is sent only once it has seen the table's
+    // commitment, so the server cannot have chosen its salts knowing the seed.
     const created = await api("/api/tables", {
-      json: { preset: form.preset.value, options, seats, name, public: form.public.checked, hints: form.hints.checked },
+      json: { preset: form.preset.value, options, seats, public: form.public.checked, hints: form.hints.checked },
     });
-    localStorage.setItem(`thirtyone.token.${created.code}`, created.token);
     localStorage.setItem(`thirtyone.host.${created.code}`, created.host_token);
+    noteCommitment(created.code, created.table);
+    const joined = await api(`/api/tables/${created.code}/join`, { json: { name, seed: clientSeed(created.code) } });
+    localStorage.setItem(`thirtyone.token.${created.code}`, joined.token);
     location.assign(`/t/${created.code}`);
   } catch (error) {
     showAlert(`The table was not created: ${error.message}`);

@@ -5,7 +5,7 @@
 // it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
 // waits on an animation to accept a move.
 import {
-  actedWords, actionWords, api, checkDeal, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
+  actedWords, actionWords, api, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
   resultView, showAlert,
 } from "./common.js";
 import { cardElement, cardLabel, setFourColours } from "./cards.js";
@@ -13,6 +13,7 @@ import { placeSeats } from "./felt.js";
 import { howToPlay } from "./howto.js";
 import { Motion, reducedMotion } from "./motion.js";
 import { play as sound, setSound, soundOn } from "./sound.js";
+import * as fairness from "./fairness.js";
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
@@ -65,6 +66,7 @@ const announced = new Set(); // "round:index" of every event already said or log
 const chatLines = [];
 const mutes = new Set(JSON.parse(localStorage.getItem(muteKey) || "[]"));
 const motion = new Motion($("flyers"));
+let seedSent = null; // the socket this page's client seed was sent on (once seated, before the game starts)
 
 // ---------------------------------------------------------------------------------- words
 
@@ -200,7 +202,7 @@ function connect() {
   const mine = socket;
   mine.addEventListener("open", () => {
     retry = 300;
-    mine.send(JSON.stringify({ ...(token ? { type: "hello", token } : { type: "hello" }), ...fairnessHello() }));
+    mine.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
   });
   mine.addEventListener("message", (event) => {
     if (socket === mine) receive(JSON.parse(event.data)); // an old socket's news is not this page's any more
@@ -280,6 +282,7 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       mySeat = message.seat;
+      fairness.noteSeat(code, mySeat);
       document.body.dataset.role = message.role;
       if (rejoin) {
         if (message.role === "player") {
@@ -292,6 +295,8 @@ function receive(message) {
       break;
     case "state":
       table = message.table;
+      fairness.noteCommitment(code, table);
+      sendSeed();
       seq = message.seq;
       lastPlayed = message.last || null;
       document.body.dataset.seq = String(seq);
@@ -302,6 +307,7 @@ function receive(message) {
       break;
     case "table":
       table = message.table;
+      fairness.noteCommitment(code, table);
       render();
       break;
     case "deal":
@@ -458,6 +464,16 @@ function roundEnd(message) {
   }
   renderLog();
   renderScores();
+}
+
+/** Once seated at a table whose game has not started: send this browser's client seed (the
+ * deck then depends on it too); a seat given its seed with the join has it already. */
+function sendSeed() {
+  if (mySeat === null || !table || table.status !== "open" || seedSent === socket) return;
+  const seat = table.seats[mySeat];
+  if (!seat || seat.seeded) return;
+  seedSent = socket;
+  send({ type: "seed", seed: fairness.clientSeed(code) });
 }
 
 function startShowdown(result) {
@@ -1491,26 +1507,25 @@ function sendChat(message) {
   send({ type: "chat", ...message });
 }
 
-// ---------------------------------------------------------------------------------- fairness hook
-// Provably fair deals: the page checks each revealed deal against the commitment published before
-// it. The server branch's web/js/fairness.js (client seeds) plugs in HERE: fairnessHello() adds its
-// fields to the hello, fairnessDeal() and fairnessRoundEnd() hand it each commitment and reveal.
-
-function fairnessHello() {
-  return {};
-}
+// ---------------------------------------------------------------------------------- fairness
+// Deals no one can choose (fairness.js): the page keeps each commitment it saw and checks every
+// revealed round itself; what it saw can be downloaded for `thirtyone verify RECORD --seen FILE`.
 
 function fairnessDeal(message) {
+  fairness.noteDeal(code, message);
   $("commitment").textContent = message.commitment;
 }
 
 async function fairnessRoundEnd(message) {
   const verify = $("verify");
-  const ok = await checkDeal(message.salt, message.deck, message.commitment);
-  verify.replaceChildren(ok
-    ? h("span", { class: "verified" }, `Round ${message.round}'s deal verified: SHA-256 of its salt and deck matches the commitment ${message.commitment.slice(0, 12)}… published before the deal.`)
-    : h("strong", { class: "warning" }, `WARNING: round ${message.round}'s deal does NOT match its commitment: the deck or the salt was changed after the deal.`));
+  const { ok, text } = await fairness.checkRound(code, message);
+  verify.replaceChildren(ok ? h("span", { class: "verified" }, text) : h("strong", { class: "warning" }, text));
   verify.dataset.state = ok ? "verified" : "failed";
+  const download = $("seen-download");
+  if (download.href.startsWith("blob:")) URL.revokeObjectURL(download.href);
+  download.href = URL.createObjectURL(new Blob([fairness.seenFile(code)], { type: "application/json" }));
+  download.download = fairness.seenFileName(code);
+  download.hidden = false;
 }
 
 // ---------------------------------------------------------------------------------- start
@@ -1634,7 +1649,7 @@ function start() {
       return;
     }
     try {
-      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted } });
+      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted, seed: fairness.clientSeed(code) } });
       localStorage.setItem(tokenKey, joined.token);
       localStorage.setItem("thirtyone.name", wanted);
       showAlert("");

@@ -5,7 +5,7 @@
 waiting for the person who held it at the old table); ``chat_lines`` is new.
 
 Revision ID: 0004
-Revises: 0002 (0003, the other branch's, comes in between when both are merged)
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
