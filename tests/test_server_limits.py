@@ -335,8 +335,9 @@ def test_an_http_flood_from_one_address_is_answered_429(tmp_path: Path) -> None:
 
 def test_a_table_creation_flood_is_refused_and_buries_no_real_table(tmp_path: Path) -> None:
     with served(tmp_path, table_burst=3, tables_per_minute=0.01) as (client, _):
-        real = create(client, ["human", "human"], name="Ann")
-        flood = [client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]}) for _ in range(20)]
+        real = create(client, ["human", "human"], name="Ann", public=True)
+        body = {"seats": [{"type": "human"}, {"type": "bot"}], "public": True}  # listed, as a flood would ask
+        flood = [client.post("/api/tables", json=body) for _ in range(20)]
         assert [answer.status_code for answer in flood].count(201) == 2
         refused = flood[-1]
         assert refused.status_code == 429
@@ -355,9 +356,10 @@ def test_a_table_creation_flood_is_refused_and_buries_no_real_table(tmp_path: Pa
 
 def test_the_lobby_is_paged_fullest_then_newest_first(tmp_path: Path) -> None:
     with served(tmp_path) as (client, _):
-        empty = [create(client, ["human", "human", "human"])["code"] for _ in range(3)]
-        one = create(client, ["human", "human", "human"], name="Ann")["code"]
-        two = create(client, ["human", "human", "human"], name="Bo")["code"]
+        empty = [create(client, ["human", "human", "human"], public=True)["code"] for _ in range(3)]
+        one = create(client, ["human", "human", "human"], name="Ann", public=True)["code"]
+        two = create(client, ["human", "human", "human"], name="Bo", public=True)["code"]
+        create(client, ["human", "human", "human"], name="Di")  # private: never listed
         join(client, two, "Cy")
         first = client.get("/api/tables?status=open&limit=2").json()
         assert [table["code"] for table in first["tables"]] == [two, one]
