@@ -84,13 +84,14 @@ class ReferenceTable:
         self.think = think
         self.measured = measured
         self.rng = rng
+        self.code: str | None = None
 
     async def run(self, stop: asyncio.Event) -> None:
         transport = httpx.AsyncHTTPTransport(local_address=self.address)
         async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as http:
             seats = [{"type": "human"}] * 4
             created = (await http.post("/api/tables", json={"seats": seats})).json()
-            code = created["code"]
+            code = self.code = created["code"]
             tokens = []
             for seat in range(4):
                 body = {"name": f"P{seat}", "seed": os.urandom(16).hex()} if SEEDS else {"name": f"P{seat}"}
@@ -294,9 +295,7 @@ async def main_async(args: argparse.Namespace, base: str) -> list[tuple[str, Mea
     tables = [ReferenceTable(base, reference_address(i), args.think / 1000, measured, rng) for i in range(args.tables)]
     players = [asyncio.create_task(table.run(stop)) for table in tables]
     await asyncio.sleep(5)  # everyone seated and playing
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        lobby = (await http.get("/api/tables?status=playing&limit=100")).json()
-    codes = [table["code"] for table in lobby["tables"]] or ["AAAAAA"]
+    codes = [table.code for table in tables if table.code is not None]  # private tables: not in the lobby
     results = []
     for name in args.only:
         console.print(f"flood: {name} for {args.seconds:g} s …")
