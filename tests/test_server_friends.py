@@ -79,6 +79,9 @@ def play_out(players: dict[int, Player]) -> dict[str, Any]:
         ("A n n", "name_taken"),
         ("Аnn".replace("n", "п"), "name_taken"),  # all Cyrillic: Апп looks like Ann
         ("\u3164", "bad_input"),  # a Hangul filler shows nothing
+        ("Cy (medium)", "name_reserved"),  # reads as the bot's label
+        ("<b>Ben</b>", "name_reserved"),  # markup
+        ("Ben [hard]", "name_reserved"),
     ],
 )
 def test_a_name_that_impersonates_is_refused(client: TestClient, name: str, code: str) -> None:
@@ -91,6 +94,13 @@ def test_a_name_that_impersonates_is_refused(client: TestClient, name: str, code
         True,
     ]
     assert join(client, created["code"], "Ben")["seat"] == 1  # a plain name still joins
+
+
+def test_an_invisible_character_in_a_name_is_named(client: TestClient) -> None:
+    created = create(client, ["human", "human"], name="Ann")
+    message = refused(client.post(f"/api/tables/{created['code']}/join", json={"name": "Be\u200bn"}), 422, "bad_input")
+    assert "invisible character" in message
+    assert join(client, created["code"], "Ben")["seat"] == 1
 
 
 def test_the_creator_cannot_be_you_either(client: TestClient) -> None:

@@ -12,6 +12,7 @@ import hashlib
 import ipaddress
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -63,6 +64,9 @@ def check_name(name: object) -> str:
     if len(clean) > MAX_NAME:
         raise InputError(f"name: at most {MAX_NAME} characters, not {len(clean)}")
     if not clean.isprintable():
+        hidden = any(unicodedata.category(ch) == "Cf" for ch in clean)
+        if hidden:  # a zero-width space or a direction mark, often pasted in unseen
+            raise InputError("name: it holds an invisible character (a zero-width space or direction mark): retype it")
         raise InputError("name: only printable characters (no control characters or line breaks)")
     return clean
 

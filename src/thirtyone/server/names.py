@@ -48,6 +48,8 @@ RESERVED = {
 
 _LABEL = re.compile(r"^(seat|bot|player|spieler|platz)\d+$")
 """A seat's label as the pages write it (``"Seat 3"``, ``"Bot 2"``), as a skeleton."""
+_BRACKETS = frozenset("()[]{}<>（）［］｛｝＜＞")
+"""Characters no name has: a bot's level is shown in brackets ("Cy (medium)"), markup starts with "<"."""
 
 # Letters of other alphabets (and a few Latin ones and digits) that look like Latin letters, after
 # NFKC and with their accents dropped; capitals and small letters apart (a Greek capital eta is an
@@ -108,12 +110,12 @@ def _scripts(name: str) -> set[str]:
 def check_display_name(name: object, others: Iterable[str | None]) -> str:
     """``name`` with the spaces around it removed, if a person may take it at a table whose seats
     have the names ``others`` (``None`` for a free seat): 1–20 printable characters
-    (:func:`~thirtyone.server.limits.check_name`), something visible, one alphabet, and a
-    skeleton that is none of :data:`RESERVED`, no seat label, and no other seat's.
+    (:func:`~thirtyone.server.limits.check_name`), something visible, no brackets, one alphabet,
+    and a skeleton that is none of :data:`RESERVED`, no seat label, and no other seat's.
 
     Raises:
         InputError: ``bad_input`` for a name that is not one; ``name_reserved`` for one that reads
-            as "You", a bot, the host or a seat label; ``name_taken`` for one that is, or looks
+            as "You", a bot, the host or a seat label, or has brackets; ``name_taken`` for one that is, or looks
             like, the name of someone at the table (a bot included).
     """
     clean = check_name(name)
@@ -121,6 +123,13 @@ def check_display_name(name: object, others: Iterable[str | None]) -> str:
         unicodedata.category(ch) == "So" for ch in clean
     ):
         raise InputError(f"the name {clean!r} shows nothing readable: use letters, digits or an emoji")
+    brackets = sorted(set(clean) & _BRACKETS)
+    if brackets:  # the pages put a bot's level in brackets, and markup starts with "<"
+        raise InputError(
+            f"the name {clean!r} has {' '.join(brackets)}: names have no brackets (the pages write a bot's level in "
+            "them); use letters, digits, spaces or an emoji",
+            "name_reserved",
+        )
     scripts = _scripts(clean)
     if "LATIN" in scripts and len(scripts) > 1:
         alphabet = sorted(scripts - {"LATIN"})[0].title()

@@ -122,12 +122,13 @@ class WorkerPool:
     def _release(self) -> None:
         self.running -= 1
 
-    def _reset(self) -> None:
+    def _reset(self, wait: bool = False) -> None:
         self._started = False
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers (jobs waiting are dropped)."""
-        self._reset()
+        """Stop the workers (jobs waiting are dropped), waiting for the one at work to finish:
+        workers left running at exit leak their semaphores (a warning at shutdown)."""
+        self._reset(wait=True)
