@@ -46,8 +46,8 @@ def default_max_rounds(rules: Rules, players: int) -> int:
 class EnvConfig:
     """The checked options of an environment.
 
-    ``rules`` and ``players`` are the game's; ``win_reward`` adds +1 for the winner and -1 for
-    every other seat when the game ends; ``max_rounds`` is the round after which a game that is
+    ``rules`` and ``players`` are the game's; ``win_reward`` adds -1 for a seat when it is put
+    out and +1 for the winner when the game is over; ``max_rounds`` is the round after which a game that is
     not over is truncated.
     """
 

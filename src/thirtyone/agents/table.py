@@ -6,8 +6,9 @@ Rewards (in lives; every environment pays these)
     lost, on average, minus the lives it lost itself: ``mean(d[o] for o != s) - d[s]``, where
     ``d`` is what the round took from each seat's remaining losses (R2.4; a knocker who loses 2
     with 1 left loses 1, and R2.6's saved round takes nothing). The rewards of a round sum to 0
-    over its seats. With ``win_reward`` the game's end pays +1 to the winner and -1 to every
-    other seat. A step that ends no round pays 0. Rounds that end before the first move (a 31
+    over its seats. With ``win_reward`` a seat's game ends with ±1 too: -1 when it is put out (in
+    the step that puts it out), +1 for the winner when the game is over; a truncated game pays
+    no +1. A step that ends no round pays 0. Rounds that end before the first move (a 31
     on the deal, R5.2) are paid with the first step.
 
 Chance
@@ -171,13 +172,14 @@ class Table:
                 after = event.result.remaining
                 for seat, reward in enumerate(round_rewards(self._remaining, after)):
                     rewards[seat] += reward
+                    if config.win_reward and after[seat] == 0 < self._remaining[seat]:
+                        rewards[seat] -= 1.0  # put out: its game is lost
                 self._remaining = list(after)
                 self.rounds += 1
             elif isinstance(event, GameOver):
                 self.over = True
                 if config.win_reward:
-                    for seat in range(config.players):
-                        rewards[seat] += 1.0 if seat == event.winner else -1.0
+                    rewards[event.winner] += 1.0
         self._seen = len(events)
         if not self.over and self.rounds >= config.max_rounds:
             self.truncated = True
