@@ -5,7 +5,7 @@
 >>> game.reset(seed=7)
 >>> observation, reward, termination, truncation, info = game.last()
 >>> game.agent_selection, observation["observation"].shape, int(observation["action_mask"].sum()) > 0
-('player_1', (505,), True)
+('player_1', (603,), True)
 
 Importing this module registers the environment, so that PettingZoo's registry finds it:
 ``pettingzoo.make("aec", "thirtyone/ThirtyOne-v0", preset="widow", players=5)``.
