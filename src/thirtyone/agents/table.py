@@ -15,8 +15,8 @@ Chance
     The game is dealt by :class:`~thirtyone.sim.rng.CounterChance` from its seed, as
     :func:`thirtyone.sim.play_games` deals it, so the compiled vector env
     (:mod:`thirtyone.agents.vector`) plays the same cards for the same seed. A game that would end
-    before anyone moves (one life, no grace, and 31s on the deal) is not played: the seed + 1 is
-    dealt instead.
+    or be truncated before anyone moves (31s on the deal with one life and no grace, or with
+    ``max_rounds=1``) is not played: the seed + 1 is dealt instead.
 
 Length
     A game ends when one seat is left (R2.5), or is truncated once ``config.max_rounds`` rounds
@@ -96,21 +96,20 @@ class Table:
         self.config = config
         number = check_seed(seed)
         while True:
-            game = Game(config.rules, config.players, chance=CounterChance(number))
-            if not game.is_over:
+            self.game = Game(config.rules, config.players, chance=CounterChance(number))
+            self.rounds = 0
+            """Rounds ended so far (counted up to ``max_rounds``)."""
+            self.over = False
+            self.truncated = False
+            self._remaining = [config.full] * config.players
+            self._seen = 0
+            self.pending = self._collect([0.0] * config.players)
+            """The rewards of rounds that ended before the first move, paid with the first step."""
+            if not self.done:
                 break
             number = (number + 1) & MASK64
         self.seed = number
         """The seed of the game dealt (``seed``, or the next that deals a game to play)."""
-        self.game = game
-        self.rounds = 0
-        """Rounds ended so far (counted up to ``max_rounds``)."""
-        self.over = False
-        self.truncated = False
-        self._remaining = [config.full] * config.players
-        self._seen = 0
-        self.pending = self._collect([0.0] * config.players)
-        """The rewards of rounds that ended before the first move, paid with the first step."""
 
     @property
     def done(self) -> bool:
