@@ -26,8 +26,9 @@ Gymnasium envs) plays the game of the same seed with the same action ids: the sa
   (``float64 [N, players]``, what the step paid each seat), ``ended`` (``int8 [N]``: 0 the game
   goes on, 1 terminated, 2 truncated at ``max_rounds``) and ``replaced`` (``int8 [N]``, see
   below). A game that ended is replaced at once by the env's next game (auto-reset): the outputs
-  are then the new game's, and the rewards its last step's. The arrays are the env's buffers,
-  overwritten by the next step: copy what you keep.
+  are then the new game's, and the rewards its last step's. The arrays are read-only views of
+  the env's buffers, which the next step updates in place (the observations only where they
+  change): copy what you keep.
 - An illegal action id (or one outside 0–78) stops the call with a
   :class:`~thirtyone.sim.errors.SimInputError` naming the env, the id and the legal ids, before any
   game changes (``illegal="raise"``, the default); with ``illegal="mask"`` it is replaced by the
@@ -142,6 +143,12 @@ class VectorEnv:
             np.zeros(n, dtype=np.int8),
             np.zeros(n, dtype=np.int8),
         )
+        views = []
+        for buffer in self._out:
+            view = buffer.view()
+            view.flags.writeable = False  # the kernels update the observations in place
+            views.append(view)
+        self._shown = VectorStep(*views)
         self._started = False
 
     @property
@@ -186,7 +193,7 @@ class VectorEnv:
         out.ended[:] = 0
         out.replaced[:] = 0
         self._started = True
-        return out
+        return self._shown
 
     def step(self, actions: Any) -> VectorStep:
         """Play ``actions[i]`` (an action id) in env ``i`` for every env (see the module).
@@ -228,7 +235,7 @@ class VectorEnv:
                 f"env {bad}: action id {number} ({what}) is not legal for seat {int(out.agent[bad])} now; "
                 f"legal ids: {legal} (no env was stepped; illegal='mask' replaces such ids)"
             )
-        return out
+        return self._shown
 
     def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
         try:

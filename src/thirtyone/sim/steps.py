@@ -102,7 +102,8 @@ __all__ = [
 
 X_GAMES, X_ROUND, X_ROUNDS, X_LEFT = range(4)  # games begun by this env, round number, rounds ended, seats in
 X_DISC = 4  # + seat: cards the seat laid face up this round (a bit mask)
-N_X = X_DISC + 9
+X_PREV = X_DISC + 9  # + plane: the bit mask each card plane of the observation shows now
+N_X = X_PREV + 23
 """Length of a game's extra row."""
 
 V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL = range(5)
@@ -317,58 +318,80 @@ def _begin_game(
 
 
 @_jit
-def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i: Int) -> Any:
-    """``obs[i]``: the observation of the seat to move (``thirtyone.agents.observation.encode`` of its view)."""
+def _plane(o: Array, x: Array, i: Int, j: Int, at: Int, new: Int, full: bool) -> None:
+    """Card plane ``j`` of ``o`` (at ``at``) to the bit mask ``new``: only the entries that differ
+    from the mask it last showed (``x[i, X_PREV + j]``) are written, every one when ``full``."""
+    diff = new if full else new ^ x[i, X_PREV + j]
+    x[i, X_PREV + j] = new
+    while diff != 0:
+        low = diff & -diff
+        card = _BIT_INDEX[(np.uint64(low) * _U_DEBRUIJN) >> _U58]
+        o[at + card] = 1.0 if (new & low) != 0 else 0.0
+        diff ^= low
+
+
+@_jit
+def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i: Int, full: bool) -> None:
+    """``obs[i]``: the observation of the seat to move (``thirtyone.agents.observation.encode`` of
+    its view). The card planes are updated in place from the masks they showed (``full``: the row
+    is cleared and written whole, as after a reset); the rest is written whole every time."""
+    o = obs[i]
+    if full:
+        for k in range(lay[L_SIZE]):
+            o[k] = 0.0
     players = vp[V_PLAYERS]
     seat = w[S_SEAT]
-    for k in range(lay[L_SIZE]):
-        obs[i, k] = 0.0
     h = W_HANDS + 4 * seat
+    hand = 0
     if w[W_LOOKED + seat] != 0:
         for k in range(4):
             card = w[h + k]
             if card >= 0:
-                obs[i, lay[L_HAND] + card] = 1.0
-    if w[S_TAKEN] >= 0:
-        obs[i, lay[L_TAKEN] + w[S_TAKEN]] = 1.0
+                hand |= 1 << card
+    _plane(o, x, i, 0, lay[L_HAND], hand, full)
+    _plane(o, x, i, 1, lay[L_TAKEN], (1 << w[S_TAKEN]) if w[S_TAKEN] >= 0 else 0, full)
     draw = c[R_DRAW] != 0
+    top = 0
     if draw and w[S_NP] > 0:
-        obs[i, lay[L_TOP] + w[W_PILE + w[S_NP] - 1]] = 1.0
-    _bits(obs, i, lay[L_PILE], w[S_PMASK])
+        top = 1 << w[W_PILE + w[S_NP] - 1]
+    _plane(o, x, i, 2, lay[L_TOP], top, full)
+    _plane(o, x, i, 3, lay[L_PILE], w[S_PMASK], full)
+    widow = 0
     if not draw and w[S_WUP] != 0:
-        for k in range(3):
-            obs[i, lay[L_WIDOW] + w[W_WIDOW + k]] = 1.0
+        widow = (1 << w[W_WIDOW]) | (1 << w[W_WIDOW + 1]) | (1 << w[W_WIDOW + 2])
+    _plane(o, x, i, 4, lay[L_WIDOW], widow, full)
     grace = c[R_FULL] - vp[V_LIVES]
+    lives = vp[V_LIVES]
+    dealer = w[S_DEALER] - seat
+    if dealer < 0:
+        dealer += players
+    knocker = w[S_KNOCKER] - seat
+    if knocker < 0:
+        knocker += players
+    other = seat
     for k in range(players):
-        other = (seat + k) % players
-        _bits(obs, i, lay[L_KNOWN] + 52 * k, w[W_KNOWN + other])
-        _bits(obs, i, lay[L_DISC] + 52 * k, x[i, X_DISC + other])
+        _plane(o, x, i, 5 + k, lay[L_KNOWN] + 52 * k, w[W_KNOWN + other], full)
+        _plane(o, x, i, 14 + k, lay[L_DISC] + 52 * k, x[i, X_DISC + other], full)
         left = w[W_REM + other]
-        obs[i, lay[L_LIVES] + k] = max(left - grace, 0) / vp[V_LIVES]
-        obs[i, lay[L_GRACE] + k] = 1.0 if grace == 1 and left == 1 else 0.0
-        obs[i, lay[L_OUT] + k] = 1.0 if left == 0 else 0.0
-        obs[i, lay[L_LOOKED] + k] = 1.0 if w[W_LOOKED + other] != 0 else 0.0
-    obs[i, lay[L_DEALER] + (w[S_DEALER] - seat) % players] = 1.0
-    if w[S_KNOCKER] >= 0:
-        obs[i, lay[L_KNOCKER] + (w[S_KNOCKER] - seat) % players] = 1.0
-    obs[i, lay[L_TOMOVE]] = 1.0
+        o[lay[L_LIVES] + k] = max(left - grace, 0) / lives
+        o[lay[L_GRACE] + k] = 1.0 if grace == 1 and left == 1 else 0.0
+        o[lay[L_OUT] + k] = 1.0 if left == 0 else 0.0
+        o[lay[L_LOOKED] + k] = 1.0 if w[W_LOOKED + other] != 0 else 0.0
+        o[lay[L_DEALER] + k] = 1.0 if k == dealer else 0.0
+        o[lay[L_KNOCKER] + k] = 1.0 if k == knocker and w[S_KNOCKER] >= 0 else 0.0
+        o[lay[L_TOMOVE] + k] = 1.0 if k == 0 else 0.0
+        other += 1
+        if other == players:
+            other = 0
     phase = w[S_PHASE]
-    obs[i, lay[L_PHASE] + (0 if phase == PH_LOOK else 1 if phase == PH_DEALER else 3 if phase == PH_DISCARD else 2)] = (
-        1.0
-    )
-    obs[i, lay[L_WDOWN]] = 1.0 if not draw and w[S_WUP] == 0 else 0.0
-    obs[i, lay[L_STOCK]] = w[S_NS] / c[R_DECK]
-    obs[i, lay[L_TURN]] = w[S_TURNS] / c[R_MAXT]
-    obs[i, lay[L_SEATSIN]] = w[S_NACT] / players
-    obs[i, lay[L_PLAYERS]] = players / 9
-
-
-@_jit
-def _bits(obs: Array, i: Int, at: Int, mask: Array) -> Any:
-    while mask != 0:
-        low = mask & -mask
-        obs[i, at + _BIT_INDEX[(np.uint64(low) * _U_DEBRUIJN) >> _U58]] = 1.0
-        mask ^= low
+    code = 0 if phase == PH_LOOK else 1 if phase == PH_DEALER else 3 if phase == PH_DISCARD else 2
+    for k in range(5):
+        o[lay[L_PHASE] + k] = 1.0 if k == code else 0.0
+    o[lay[L_WDOWN]] = 1.0 if not draw and w[S_WUP] == 0 else 0.0
+    o[lay[L_STOCK]] = w[S_NS] / c[R_DECK]
+    o[lay[L_TURN]] = w[S_TURNS] / c[R_MAXT]
+    o[lay[L_SEATSIN]] = w[S_NACT] / players
+    o[lay[L_PLAYERS]] = players / 9
 
 
 @_jit
@@ -404,7 +427,7 @@ def reset_kernel(
     for i in range(ws.shape[0]):
         w = ws[i]
         _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _observe(c, vp, lay, w, xs, obs, i)
+        _observe(c, vp, lay, w, xs, obs, i, True)
         _mask(c, t, aid, w, masks, i)
         agents[i] = w[S_SEAT]
 
@@ -413,10 +436,10 @@ def reset_kernel(
 def observe_kernel(
     c: Array, t: Array, vp: Array, aid: Array, lay: Array, ws: Array, xs: Array, obs: Array, masks: Array, agents: Array
 ) -> Any:
-    """Write every env's outputs again (after a state was loaded)."""
+    """Write every env's outputs again, whole (after a state was loaded)."""
     for i in range(ws.shape[0]):
         w = ws[i]
-        _observe(c, vp, lay, w, xs, obs, i)
+        _observe(c, vp, lay, w, xs, obs, i, True)
         _mask(c, t, aid, w, masks, i)
         agents[i] = w[S_SEAT]
 
@@ -493,7 +516,7 @@ def step_kernel(
         ended[i] = end
         if end != 0:
             _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _observe(c, vp, lay, w, xs, obs, i)
+        _observe(c, vp, lay, w, xs, obs, i, False)
         _mask(c, t, aid, w, masks, i)
         agents[i] = w[S_SEAT]
     return -1
