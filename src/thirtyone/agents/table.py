@@ -49,7 +49,7 @@ from thirtyone.sim.rng import MASK64, CounterChance
 from thirtyone.text import refusal
 from thirtyone.views import PlayerView
 
-__all__ = ["Table", "Step", "round_rewards", "check_seed"]
+__all__ = ["Table", "Ledger", "Step", "round_rewards", "check_seed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,63 @@ def check_seed(seed: object) -> int:
     return number & MASK64
 
 
+class Ledger:
+    """What a game has paid so far (see the module): it reads the game's new events each time it
+    is asked (:meth:`collect`) and keeps each seat's remaining losses, the rounds counted, and
+    whether the game is over or truncated. Copy it with the game (:meth:`copy`)."""
+
+    def __init__(self, config: EnvConfig) -> None:
+        self.config = config
+        self.remaining = [config.full] * config.players
+        self.rounds = 0
+        """Rounds ended so far (counted up to ``max_rounds``)."""
+        self.over = False
+        self.truncated = False
+        self.seen = 0
+        """Events of the game already read."""
+
+    @property
+    def done(self) -> bool:
+        """True once the game is over or truncated."""
+        return self.over or self.truncated
+
+    def copy(self) -> Ledger:
+        """An independent copy."""
+        twin = Ledger.__new__(Ledger)
+        twin.__dict__.update(self.__dict__)
+        twin.remaining = list(self.remaining)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Ledger:
+        return self.copy()
+
+    def collect(self, game: Game, rewards: list[float]) -> tuple[float, ...]:
+        """Add to ``rewards`` what the rounds that ended since the last call paid each seat; mark
+        the game over or truncated. Returns the rewards as a tuple."""
+        config = self.config
+        events = game.events
+        for event in events[self.seen :]:
+            if isinstance(event, RoundEnded):
+                if self.rounds >= config.max_rounds:
+                    self.truncated = True  # a round past the cap: the game was cut before it
+                    break
+                after = event.result.remaining
+                for seat, reward in enumerate(round_rewards(self.remaining, after)):
+                    rewards[seat] += reward
+                    if config.win_reward and after[seat] == 0 < self.remaining[seat]:
+                        rewards[seat] -= 1.0  # put out: its game is lost
+                self.remaining = list(after)
+                self.rounds += 1
+            elif isinstance(event, GameOver):
+                self.over = True
+                if config.win_reward:
+                    rewards[event.winner] += 1.0
+        self.seen = len(events)
+        if not self.over and self.rounds >= config.max_rounds:
+            self.truncated = True
+        return tuple(rewards)
+
+
 class Table:
     """A game of ``config`` dealt from ``seed`` (see the module), stepped by action ids."""
 
@@ -97,13 +154,8 @@ class Table:
         number = check_seed(seed)
         while True:
             self.game = Game(config.rules, config.players, chance=CounterChance(number))
-            self.rounds = 0
-            """Rounds ended so far (counted up to ``max_rounds``)."""
-            self.over = False
-            self.truncated = False
-            self._remaining = [config.full] * config.players
-            self._seen = 0
-            self.pending = self._collect([0.0] * config.players)
+            self.ledger = Ledger(config)
+            self.pending = self.ledger.collect(self.game, [0.0] * config.players)
             """The rewards of rounds that ended before the first move, paid with the first step."""
             if not self.done:
                 break
@@ -114,7 +166,22 @@ class Table:
     @property
     def done(self) -> bool:
         """True once the game is over or truncated: it takes no more steps."""
-        return self.over or self.truncated
+        return self.ledger.done
+
+    @property
+    def over(self) -> bool:
+        """True once one seat is left (R2.5)."""
+        return self.ledger.over
+
+    @property
+    def truncated(self) -> bool:
+        """True once the game was cut at ``max_rounds``."""
+        return self.ledger.truncated
+
+    @property
+    def rounds(self) -> int:
+        """Rounds ended so far (counted up to ``max_rounds``)."""
+        return self.ledger.rounds
 
     @property
     def seat(self) -> int | None:
@@ -153,33 +220,8 @@ class Table:
         game.apply(action_from_id(game, number))  # the engine refuses an illegal one, changing nothing
         rewards = list(self.pending)
         self.pending = (0.0,) * self.config.players
-        before = [left > 0 for left in self._remaining]
-        rounds = self.rounds
-        total = self._collect(rewards)
-        eliminated = tuple(seat for seat, was in enumerate(before) if was and self._remaining[seat] == 0)
-        return Step(total, eliminated, self.over, self.truncated, self.rounds - rounds)
-
-    def _collect(self, rewards: list[float]) -> tuple[float, ...]:
-        """Add the rewards of the rounds that ended since the last call; mark the game over or truncated."""
-        config = self.config
-        events = self.game.events
-        for event in events[self._seen :]:
-            if isinstance(event, RoundEnded):
-                if self.rounds >= config.max_rounds:
-                    self.truncated = True  # a round past the cap: the game was cut before it
-                    break
-                after = event.result.remaining
-                for seat, reward in enumerate(round_rewards(self._remaining, after)):
-                    rewards[seat] += reward
-                    if config.win_reward and after[seat] == 0 < self._remaining[seat]:
-                        rewards[seat] -= 1.0  # put out: its game is lost
-                self._remaining = list(after)
-                self.rounds += 1
-            elif isinstance(event, GameOver):
-                self.over = True
-                if config.win_reward:
-                    rewards[event.winner] += 1.0
-        self._seen = len(events)
-        if not self.over and self.rounds >= config.max_rounds:
-            self.truncated = True
-        return tuple(rewards)
+        before = [left > 0 for left in self.ledger.remaining]
+        rounds = self.ledger.rounds
+        total = self.ledger.collect(game, rewards)
+        eliminated = tuple(seat for seat, was in enumerate(before) if was and self.ledger.remaining[seat] == 0)
+        return Step(total, eliminated, self.over, self.truncated, self.ledger.rounds - rounds)
