@@ -43,6 +43,7 @@ round ``r``; no player sees the order except through the cards dealt and drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -273,6 +274,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         self._returns = [0.0] * config.players
         self._rewards = [0.0] * config.players
         self._prefix = [""] * config.players
+        self._round_prefix: tuple[int, tuple[Any, ...]] | None = None  # a resampled state's round so far
 
     @property
     def _game(self) -> Game | None:
@@ -397,6 +399,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         ]
         twin._returns = list(self._returns)
         twin._ledger.rounds = self._ledger.rounds
+        twin._round_prefix = (self._game.round, tuple(event.for_seat(-1) for event in self._game.round_events()))
         return twin
 
     def __str__(self) -> str:
@@ -450,7 +453,10 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         """``player``'s observation tensor (zeros while the first deal is drawn)."""
         if self._game is None:
             return np.zeros(layout_for(self.config.players).size, dtype=np.float32)
-        return encode(self._game.view(player))
+        view = self._game.view(player)
+        if self._round_prefix is not None and self._round_prefix[0] == view.round:
+            view = dataclasses.replace(view, history=self._round_prefix[1] + view.history)  # the pile, the discards
+        return encode(view)
 
 
 class _Observer:
