@@ -49,7 +49,9 @@ def test_an_episode_is_the_seats_game() -> None:
     for seed in range(5):
         total, terminated, truncated, _ = run_episode(env, seed)
         table = env.table
-        assert table is not None and terminated and not truncated
+        assert table is not None
+        assert terminated
+        assert not truncated
         assert table.game.is_over or table.game.is_out(0)
         assert -env.config.full <= total <= 2 * env.config.full
     assert env.action_masks().sum() == 0
@@ -60,23 +62,26 @@ def test_an_episode_is_the_seats_game() -> None:
 def test_seeded_episodes_repeat() -> None:
     a, b = ThirtyOneEnv("widow", 4, bots="heuristic"), ThirtyOneEnv("widow", 4, bots="heuristic")
     assert run_episode(a, 9) == run_episode(b, 9)
-    assert a.table is not None and b.table is not None and a.table.seed == b.table.seed
+    assert a.table is not None
+    assert b.table is not None
+    assert a.table.seed == b.table.seed
 
 
 def test_truncated_at_max_rounds() -> None:
     env = ThirtyOneEnv("scat", 4, bots="random", max_rounds=1)
     _, terminated, truncated, _ = run_episode(env, 3)
-    assert truncated and not terminated
+    assert truncated
+    assert not terminated
 
 
 def test_illegal_ids() -> None:
     env = ThirtyOneEnv("scat", 3)
     env.reset(seed=1)
-    observation, reward, terminated, truncated, info = env.step(0)
+    _, reward, terminated, truncated, info = env.step(0)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     strict = ThirtyOneEnv("scat", 3, illegal="raise")
-    observation, _ = strict.reset(seed=1)
-    with pytest.raises(IllegalActionError, match="R4.1"):
+    _observation, _ = strict.reset(seed=1)
+    with pytest.raises(IllegalActionError, match=r"R4\.1"):
         strict.step(0)
     with pytest.raises(ValueError, match="action id is a whole number"):
         strict.step(99)

@@ -48,7 +48,9 @@ def test_type_and_info_follow_the_parameters() -> None:
     assert game.max_game_length() == 2 * 3 * 4 * (2 * 200 + 3 + 1)  # max_rounds * (2 max_turns + players + 1)
     assert (game.min_utility(), game.max_utility()) == (-4.0, 8.0)
     assert game.information_state_tensor_shape() == game.observation_tensor_shape() == [52 * 11 + 21 + 10]
-    general = pyspiel.load_game(SHORT_NAME, {"players": 2, "win_reward": True, "max_rounds": 5, "options": "max_turns:9"})
+    general = pyspiel.load_game(
+        SHORT_NAME, {"players": 2, "win_reward": True, "max_rounds": 5, "options": "max_turns:9"}
+    )
     assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert general.max_game_length() == 5 * (2 * 9 + 2 + 1)
 
@@ -81,7 +83,8 @@ def play_to_decision(state: ThirtyOneState, rng: random.Random, moves: int) -> T
 def test_chance_is_explicit() -> None:
     game = pyspiel.load_game(SHORT_NAME, {"players": 3})
     state = game.new_initial_state()
-    assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    assert state.is_chance_node()
+    assert [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
     state.apply_action(1)
     count = 0
     while state.is_chance_node():  # the deck, card by card; the last one is placed without a node
@@ -121,20 +124,17 @@ def test_shimmy_makes_a_pettingzoo_env_of_it() -> None:
 def test_ismcts_plays_through_the_arena_bot() -> None:
     bot = make_bot("ismcts:12", seed=3)
     assert isinstance(bot, IsmctsBot)
-    game = play_game(
-        Rules.preset("scat", lives=1), [bot, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7
-    )
+    game = play_game(Rules.preset("scat", lives=1), [bot, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7)
     assert game.is_over
     again = make_bot("ismcts:12", seed=3)
-    replay = play_game(
-        Rules.preset("scat", lives=1), [again, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7
-    )
+    replay = play_game(Rules.preset("scat", lives=1), [again, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7)
     assert replay.events == game.events, "a count budget is deterministic for a seed"
 
 
 def test_ismcts_time_budget_and_widow_mode() -> None:
     bot = make_bot("ismcts:0.05s", seed=1)
-    assert isinstance(bot, IsmctsBot) and bot.seconds == 0.05
+    assert isinstance(bot, IsmctsBot)
+    assert bot.seconds == 0.05
     game = play_game(Rules.preset("widow", lives=1), [bot, make_bot("basic", 1)], seed=2)
     assert game.is_over
 

@@ -124,7 +124,8 @@ def test_an_illegal_action_names_the_env_and_changes_nothing() -> None:
     actions[1] = 0  # discard 2c on a draw turn
     with pytest.raises(SimInputError, match=r"env 1: action id 0 \(discard 2c\) is not legal for seat \d now"):
         vector.step(actions)
-    assert np.array_equal(vector._w, before[2]) and np.array_equal(out.obs, before[0])
+    assert np.array_equal(vector._w, before[2])
+    assert np.array_equal(out.obs, before[0])
     actions[1] = 79
     with pytest.raises(SimInputError, match="env 1: action id 79 \\(not an action id\\)"):
         vector.step(actions)

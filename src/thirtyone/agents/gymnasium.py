@@ -64,7 +64,7 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
         RulesError: for a bad preset or rule option.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's own attribute
 
     def __init__(
         self,
@@ -99,7 +99,9 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
         self._carry = 0.0
         self._ended = False
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
         self.table = Table(self.config, game_seed)
@@ -176,7 +178,7 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
             raise ArgumentError("call reset() before using the environment")
         return self.table
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         text = describe_table(self._table(), self.seat)

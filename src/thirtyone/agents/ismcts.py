@@ -75,7 +75,8 @@ class HeuristicEvaluator:
         assert seat is not None
         first = rollout_action(game, seat, game.legal_actions())
         after = self._play_out(position, first)
-        return returns + np.array(round_rewards(before, after))
+        total: np.ndarray[Any, Any] = returns + np.array(round_rewards(before, after))
+        return total
 
     def _play_out(self, position: Any, first: Action) -> tuple[int, ...]:
         """Each seat's remaining losses when the position's round ends, after ``first``."""
@@ -158,7 +159,11 @@ class IsmctsBot(SeededBot):
     name = "ismcts"
 
     def __init__(
-        self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS, seconds: float | None = DEFAULT_SECONDS
+        self,
+        seed: int | None = None,
+        *,
+        simulations: int = DEFAULT_SIMULATIONS,
+        seconds: float | None = DEFAULT_SECONDS,
     ) -> None:
         super().__init__(seed)
         self.simulations = simulations

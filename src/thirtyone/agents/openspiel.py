@@ -347,6 +347,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             return
         finally:
             _DESK.script = None
+        assert self._game is not None
         rewards = list(self._ledger.collect(self._game, [0.0] * self.config.players))
         self._rewards = rewards
         self._returns = [total + reward for total, reward in zip(self._returns, rewards, strict=True)]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -56,10 +56,14 @@ ENV_ID = "thirtyone/ThirtyOne-v0"
 Observation = dict[str, npt.NDArray[Any]]
 
 
-class raw_env(pettingzoo.AECEnv[str, Observation, int]):  # noqa: N801 - PettingZoo's name for the unwrapped env
+class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped env
     """The unwrapped AEC environment (see the module)."""
 
-    metadata = {"name": "thirtyone_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "thirtyone_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self, preset: str = "scat", players: int = 4, *, render_mode: str | None = None, **options: Any
@@ -81,11 +85,11 @@ class raw_env(pettingzoo.AECEnv[str, Observation, int]):  # noqa: N801 - Petting
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.table: Table | None = None
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent, as PettingZoo asks
+    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return spaces.Discrete(NUM_ACTIONS)
 

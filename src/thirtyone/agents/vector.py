@@ -143,7 +143,7 @@ class VectorEnv:
             np.zeros(n, dtype=np.int8),
             np.zeros(n, dtype=np.int8),
         )
-        views = []
+        views: list[Any] = []
         for buffer in self._out:
             view = buffer.view()
             view.flags.writeable = False  # the kernels update the observations in place

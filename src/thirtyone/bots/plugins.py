@@ -92,5 +92,7 @@ def external_bot(name: str, seed: int | None, unknown: Exception) -> Bot:
             raise
         raise _error(f"bot {text!r}: its factory raised {type(error).__name__}: {error}") from error
     if not isinstance(getattr(bot, "name", None), str) or not callable(getattr(bot, "choose", None)):
-        raise _error(f"bot {text!r}: its factory returned {bot!r}, not a bot (an object with a name and choose(view, legal))")
+        raise _error(
+            f"bot {text!r}: its factory returned {bot!r}, not a bot (an object with a name and choose(view, legal))"
+        )
     return bot  # type: ignore[no-any-return]

@@ -108,7 +108,8 @@ N_X = X_PREV + 23
 
 V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL = range(5)
 N_V = 5
-"""Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives, illegal (0: stop, 1: replace)."""
+"""Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives, and
+illegal (0: stop at an illegal action, 1: replace it)."""
 
 # The action ids (``aid``): where each kind starts in the layer above's id space.
 I_DISCARD, I_STOCK, I_PILE, I_KNOCK, I_ALL, I_PASS, I_KEEP, I_TAKE, I_LOOK, I_THROW, I_EX1, I_EX2, I_COUNT = range(13)
@@ -473,9 +474,8 @@ def step_kernel(
     players = vp[V_PLAYERS]
     for i in range(n):  # every action is checked before any is played
         number = actions[i]
-        if number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0:
-            if vp[V_ILLEGAL] == 0:
-                return i
+        if (number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0) and vp[V_ILLEGAL] == 0:
+            return i
     for i in range(n):
         w = ws[i]
         for s in range(players):
