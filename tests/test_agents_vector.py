@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from thirtyone.agents.action_ids import action_id
 from thirtyone.agents.pettingzoo import raw_env
 from thirtyone.agents.table import Table
 from thirtyone.agents.vector import VectorEnv
+from thirtyone.bots.basic import BasicBot
+from thirtyone.bots.heuristic import rollout_action
 from thirtyone.errors import ArgumentError
 from thirtyone.sim.errors import SimInputError, UnsupportedRulesError
 
@@ -161,3 +164,123 @@ def test_bad_arrays_and_options() -> None:
     with pytest.raises(ArgumentError, match="seed is a whole number"):
         vector.reset(seed="x")  # type: ignore[arg-type]
     assert UnsupportedRulesError is not None
+
+
+# ---------------------------------------------------------------- seats of the simulator's policies
+
+
+class BotShadow:
+    """One env of a vector env with simulator seats, replayed on a Table whose bot seats play the
+    Python bots the kernels copy (basic: BasicBot, heuristic: rollout_action)."""
+
+    def __init__(self, vector: VectorEnv) -> None:
+        self.vector = vector
+        self.bots = vector.seats
+        self.acc = [0.0] * vector.players
+
+    def reset(self, seed: int) -> None:
+        self.table = Table(self.vector.config, seed)
+        self.play_bots()
+
+    def add(self, rewards: tuple[float, ...]) -> None:
+        self.acc = [a + r for a, r in zip(self.acc, rewards, strict=True)]
+
+    def play_bots(self) -> None:
+        table = self.table
+        while not table.done and self.bots[table.game.current_seat] != "agent":
+            game = table.game
+            seat = game.current_seat
+            legal = game.legal_actions()
+            if self.bots[seat] == "basic":
+                action = BasicBot(0).choose(game.view(seat), legal)
+            else:
+                action = rollout_action(game, seat, legal)
+            self.add(table.step(action_id(game, action)).rewards)
+
+    def teacher(self) -> int:
+        game = self.table.game
+        return action_id(game, rollout_action(game, game.current_seat, game.legal_actions()))
+
+    def step(self, action: int) -> tuple[list[float], int]:
+        self.add(self.table.step(action).rewards)
+        self.play_bots()
+        rewards, self.acc = self.acc, [0.0] * self.vector.players
+        return rewards, 1 if self.table.over else 2 if self.table.truncated else 0
+
+
+SEATED: list[tuple[str, tuple[str, ...], dict[str, object]]] = [
+    ("scat", ("agent", "basic", "basic", "basic"), {}),
+    ("scat", ("heuristic", "agent", "medium", "agent"), {"win_reward": True}),
+    ("widow", ("agent", "easy", "heuristic"), {"exchange": "any"}),
+    ("schwimmen", ("basic", "agent", "heuristic", "basic", "agent"), {"max_rounds": 3}),
+    ("namu", ("AGENT", "heuristic"), {"lives": 1, "grace_life": False}),
+]
+
+
+@pytest.mark.parametrize(("preset", "seats", "options"), SEATED)
+def test_simulator_seats_play_the_bots_moves_and_the_teacher_names_the_heuristics(
+    preset: str, seats: tuple[str, ...], options: dict[str, object]
+) -> None:
+    envs = 3
+    vector = VectorEnv(envs, preset, len(seats), seats=seats, teacher=True, **options)
+    out = vector.reset(seed=7)
+    shadows = [BotShadow(vector) for _ in range(envs)]
+    for i, shadow in enumerate(shadows):
+        shadow.reset(int(vector.seeds[i]))
+    rng = np.random.default_rng(7)
+    finished = 0
+    for _ in range(300):
+        for i, shadow in enumerate(shadows):
+            table = shadow.table
+            seat = int(out.agent[i])
+            assert vector.seats[seat] == "agent"
+            assert table.seat == seat
+            assert np.array_equal(table.observation(seat), out.obs[i])
+            assert np.array_equal(table.mask(), out.mask[i])
+            assert int(out.teacher[i]) == shadow.teacher()
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in out.mask], dtype=np.int64)
+        out = vector.step(actions)
+        for i, shadow in enumerate(shadows):
+            rewards, ended = shadow.step(int(actions[i]))
+            assert out.rewards[i].tolist() == pytest.approx(rewards, abs=1e-12)
+            assert int(out.ended[i]) == ended
+            if ended:
+                finished += 1
+                shadow.reset(int(vector.seeds[i]))
+    assert finished >= 1, "the comparison crossed at least one auto-reset"
+
+
+def test_random_seats_and_the_teacher_off() -> None:
+    vector = VectorEnv(16, "scat", 3, seats=("random", "agent", "random"))
+    out = vector.reset(seed=1)
+    assert out.teacher.tolist() == [-1] * 16  # not asked for: not computed
+    ended = 0
+    for _ in range(400):
+        assert set(out.agent.tolist()) == {1}
+        out = vector.step(out.mask.argmax(axis=1))
+        ended += int(np.count_nonzero(out.ended))
+    assert ended >= 1
+    assert out.teacher.tolist() == [-1] * 16
+
+
+def test_the_teacher_is_always_legal() -> None:
+    vector = VectorEnv(32, "widow", 4, teacher=True, all_pass="new_widow")
+    out = vector.reset(seed=4)
+    for _ in range(200):
+        assert all(out.mask[i, out.teacher[i]] == 1 for i in range(32))
+        out = vector.step(out.teacher.copy())
+
+
+def test_bad_seats_and_teacher() -> None:
+    with pytest.raises(SimInputError, match="seats names who plays each of the 3 seats"):
+        VectorEnv(2, "scat", 3, seats=("agent", "basic"))
+    with pytest.raises(SimInputError, match="seats names who plays each"):
+        VectorEnv(2, "scat", 3, seats="agent")
+    with pytest.raises(SimInputError, match=r"seat 1: 'expert' is not agent, random, basic or heuristic"):
+        VectorEnv(2, "scat", 3, seats=("agent", "expert", "basic"))
+    with pytest.raises(SimInputError, match=r"seat 2: 7 is not agent"):
+        VectorEnv(2, "scat", 3, seats=("agent", "basic", 7))  # type: ignore[arg-type]
+    with pytest.raises(SimInputError, match="at least one agent's seat"):
+        VectorEnv(2, "scat", 3, seats=("basic", "basic", "heuristic"))
+    with pytest.raises(SimInputError, match="teacher is True or False"):
+        VectorEnv(2, "scat", 3, teacher=1)  # type: ignore[arg-type]

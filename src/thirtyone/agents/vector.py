@@ -33,10 +33,23 @@ Gymnasium envs) plays the game of the same seed with the same action ids: the sa
   :class:`~thirtyone.sim.errors.SimInputError` naming the env, the id and the legal ids, before any
   game changes (``illegal="raise"``, the default); with ``illegal="mask"`` it is replaced by the
   simulator's ``random`` policy's legal pick and flagged in ``replaced``.
+- ``seats`` lets the simulator's policies play some seats (``"random"``, ``"basic"`` or
+  ``"heuristic"``, the bots' moves, as :func:`thirtyone.sim.play_games` plays them; ``"easy"`` and
+  ``"medium"`` as the bots' levels): after each agent's action they move until an agent's seat is
+  to move, so ``agent`` only ever names an agent's seat, and ``rewards`` sum what every seat was
+  paid meanwhile (a game the agents are out of is played to its end at once). ``teacher=True``
+  fills ``teacher`` (``int64 [N]``) with the id the heuristic would play for the seat to move — a
+  legal id, for imitation learning; otherwise it stays -1.
+
+>>> env = VectorEnv(4, "scat", 3, seats=["agent", "basic", "heuristic"], teacher=True)
+>>> out = env.reset(seed=2)
+>>> out.agent.tolist(), bool(out.mask[np.arange(4), out.teacher].all())
+([0, 0, 0, 0], True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -62,6 +75,7 @@ from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import check_seed
 from thirtyone.sim import SimUnavailableError, available, unavailable_reason
+from thirtyone.sim.codes import POLICY_ALIASES, POLICY_CODES
 from thirtyone.sim.errors import SimInputError
 from thirtyone.sim.rng import derive
 
@@ -80,11 +94,15 @@ class VectorStep(NamedTuple):
     rewards: npt.NDArray[np.float64]
     ended: npt.NDArray[np.int8]
     replaced: npt.NDArray[np.int8]
+    teacher: npt.NDArray[np.int64]
 
 
 class VectorEnv:
     """``num_envs`` games of one ruleset, stepped together on the kernels (see the module).
-    Options as :class:`~thirtyone.agents.config.EnvConfig`, and ``illegal`` (``"raise"`` or ``"mask"``).
+    Options as :class:`~thirtyone.agents.config.EnvConfig`, ``illegal`` (``"raise"`` or ``"mask"``),
+    ``seats`` (who plays each seat: ``"agent"``, or a policy of the simulator, ``"random"``,
+    ``"basic"``, ``"heuristic"``; default every seat an agent) and ``teacher`` (name the move the
+    heuristic would play for the agent to move, in ``teacher``, for imitation).
 
     Raises:
         SimUnavailableError: without numba.
@@ -100,6 +118,8 @@ class VectorEnv:
         players: int = 4,
         *,
         illegal: str = "raise",
+        seats: Sequence[str] | None = None,
+        teacher: bool = False,
         **options: Any,
     ) -> None:
         if not available():
@@ -112,6 +132,10 @@ class VectorEnv:
         if illegal not in ("raise", "mask"):
             raise SimInputError(f"illegal is 'raise' or 'mask', not {illegal!r}")
         self.config = config = EnvConfig.make(preset, players, **options)
+        self.seats = _seats(seats, config.players)
+        if not isinstance(teacher, bool):
+            raise SimInputError(f"teacher is True or False, not {teacher!r}")
+        self._sp = np.array([-1 if name == "agent" else POLICY_CODES[name] for name in self.seats], dtype=np.int64)
         self.num_envs = n = int(num_envs)
         self.illegal = illegal
         prepared = api._prepared(config.rules, config.players, "random")
@@ -124,6 +148,7 @@ class VectorEnv:
         vp[steps.V_WIN] = config.win_reward
         vp[steps.V_LIVES] = config.rules.lives
         vp[steps.V_ILLEGAL] = illegal == "mask"
+        vp[steps.V_TEACHER] = teacher
         self._vp = vp
         ids = (DISCARD, DRAW_STOCK, DRAW_PILE, KNOCK, EXCHANGE_ALL, PASS, KEEP, TAKE_WIDOW, LOOK, THROW_DOWN)
         self._aid = np.array([*ids, EXCHANGE_ONE, EXCHANGE_TWO, NUM_ACTIONS], dtype=np.int64)
@@ -142,6 +167,7 @@ class VectorEnv:
             np.zeros((n, config.players), dtype=np.float64),
             np.zeros(n, dtype=np.int8),
             np.zeros(n, dtype=np.int8),
+            np.full(n, -1, dtype=np.int64),
         )
         views: list[Any] = []
         for buffer in self._out:
@@ -175,8 +201,10 @@ class VectorEnv:
         prepared, out = self._prepared, self._out
         self._steps.reset_kernel(
             prepared.const,
+            prepared.floats,
             prepared.table,
             self._vp,
+            self._sp,
             self._aid,
             self._lay,
             self._w,
@@ -187,6 +215,8 @@ class VectorEnv:
             out.obs,
             out.mask,
             out.agent,
+            out.ended,
+            out.teacher,
             self._before,
         )
         out.rewards[:] = 0.0
@@ -209,8 +239,10 @@ class VectorEnv:
         prepared, out = self._prepared, self._out
         bad = self._steps.step_kernel(
             prepared.const,
+            prepared.floats,
             prepared.table,
             self._vp,
+            self._sp,
             self._aid,
             self._lay,
             self._w,
@@ -225,6 +257,7 @@ class VectorEnv:
             out.rewards,
             out.ended,
             out.replaced,
+            out.teacher,
             self._before,
         )
         if bad >= 0:
@@ -251,3 +284,25 @@ class VectorEnv:
         if array.dtype.kind == "u" and array.size and int(array.max()) >= 2**63:
             raise SimInputError(f"action id {int(array.max())} is out of range (0-{NUM_ACTIONS - 1})")
         return array.astype(np.int64)
+
+
+def _seats(seats: Sequence[str] | None, players: int) -> tuple[str, ...]:
+    """Who plays each seat: ``"agent"`` or a simulator policy (``easy`` and ``medium`` as the bots).
+
+    Raises:
+        SimInputError: for not one name per seat, an unknown name, or no agent's seat.
+    """
+    if seats is None:
+        return ("agent",) * players
+    if isinstance(seats, str) or len(seats) != players:
+        raise SimInputError(f"seats names who plays each of the {players} seats (agent, random, basic, heuristic)")
+    names: list[str] = []
+    for name in seats:
+        key = str(name).strip().lower()
+        key = POLICY_ALIASES.get(key, key)
+        if key != "agent" and key not in POLICY_CODES:
+            raise SimInputError(f"seat {len(names)}: {name!r} is not agent, random, basic or heuristic")
+        names.append(key)
+    if "agent" not in names:
+        raise SimInputError("seats needs at least one agent's seat")
+    return tuple(names)

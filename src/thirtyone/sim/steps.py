@@ -18,7 +18,9 @@ policy's pick); apply it; when the round ends, pay each seat dealt in ``mean(oth
 loss`` (plus -1 for a seat put out and +1 for the winner with ``win_reward``), deal the next round
 (31s on the deal settle at once), and end the game when one seat is left (``terminated``) or
 ``max_rounds`` rounds have ended (``truncated``); a game that ended is replaced by the env's next
-game (auto-reset). Then write the observation, mask and seat of the move each game waits for.
+game (auto-reset). Seats of the simulator's policies (``sp``) then move until an agent's seat is
+to move. Then write the observation, mask and seat of the move each game waits for (and, with
+``V_TEACHER``, the heuristic's id for it).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from thirtyone.sim.codes import (
     A_STOCK,
     A_TAKE,
     A_THROW,
+    P_BASIC,
+    P_RANDOM,
     PH_DEALER,
     PH_DISCARD,
     PH_DONE,
@@ -77,10 +81,12 @@ from thirtyone.sim.kernels import (
     W_REM,
     W_WIDOW,
     _apply,
+    _basic,
     _bounded,
     _deal,
     _derive,
     _full_deck,
+    _heuristic,
     _legal,
     _splitmix64,
 )
@@ -95,9 +101,9 @@ __all__ = [
     "V_WIN",
     "V_LIVES",
     "V_ILLEGAL",
+    "V_TEACHER",
     "reset_kernel",
     "step_kernel",
-    "observe_kernel",
 ]
 
 X_GAMES, X_ROUND, X_ROUNDS, X_LEFT = range(4)  # games begun by this env, round number, rounds ended, seats in
@@ -106,10 +112,10 @@ X_PREV = X_DISC + 9  # + plane: the bit mask each card plane of the observation 
 N_X = X_PREV + 23
 """Length of a game's extra row."""
 
-V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL = range(5)
-N_V = 5
-"""Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives, and
-illegal (0: stop at an illegal action, 1: replace it)."""
+V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL, V_TEACHER = range(6)
+N_V = 6
+"""Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives,
+illegal (0: stop at an illegal action, 1: replace it) and teacher (1: name the heuristic's move)."""
 
 # The action ids (``aid``): where each kind starts in the layer above's id space.
 I_DISCARD, I_STOCK, I_PILE, I_KNOCK, I_ALL, I_PASS, I_KEEP, I_TAKE, I_LOOK, I_THROW, I_EX1, I_EX2, I_COUNT = range(13)
@@ -408,8 +414,10 @@ def _mask(c: Array, t: Array, aid: Array, w: Array, masks: Array, i: Int) -> Any
 @_jit
 def reset_kernel(
     c: Array,
+    fp: Array,
     t: Array,
     vp: Array,
+    sp: Array,
     aid: Array,
     lay: Array,
     ws: Array,
@@ -420,36 +428,128 @@ def reset_kernel(
     obs: Array,
     masks: Array,
     agents: Array,
+    ended: Array,
+    teacher: Array,
     before: Array,
 ) -> Any:
-    """Begin every env's first game (``xs[:, X_GAMES]`` must be 0) and write its outputs; the rewards
-    of rounds settled before the first move go to ``pending`` (paid with the first step).
-    ``before`` is scratch space (``int64 [9]``)."""
+    """Begin every env's first game (``xs[:, X_GAMES]`` must be 0), let the simulator's policies
+    play their seats until an agent is to move, and write the outputs; the rewards of rounds
+    settled before the first move go to ``pending`` (paid with the first step). ``before`` is
+    scratch space (``int64 [9]``)."""
     for i in range(ws.shape[0]):
         w = ws[i]
+        ended[i] = 0
         _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _observe(c, vp, lay, w, xs, obs, i, True)
-        _mask(c, t, aid, w, masks, i)
-        agents[i] = w[S_SEAT]
+        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, pending, pending, ended, i)
+        ended[i] = 0
+        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, True)
 
 
 @_jit
-def observe_kernel(
-    c: Array, t: Array, vp: Array, aid: Array, lay: Array, ws: Array, xs: Array, obs: Array, masks: Array, agents: Array
+def _play(
+    c: Array, t: Array, vp: Array, w: Array, xs: Array, seeds: Array, i: Int, code: Int, before: Array, rewards: Array
 ) -> Any:
-    """Write every env's outputs again, whole (after a state was loaded)."""
-    for i in range(ws.shape[0]):
-        w = ws[i]
-        _observe(c, vp, lay, w, xs, obs, i, True)
-        _mask(c, t, aid, w, masks, i)
-        agents[i] = w[S_SEAT]
+    """Apply action code ``code`` for the seat to move of env ``i`` (noting the cards it lays face
+    up), settle the round if it ended and deal the next; the game's end code as ``_settle``."""
+    players = vp[V_PLAYERS]
+    seat = w[S_SEAT]
+    h = W_HANDS + 4 * seat
+    if code >= A_EX2:  # the cards this move lays face up
+        keep = (code - A_EX2) // 3
+        for k in range(3):
+            if k != keep:
+                xs[i, X_DISC + seat] |= 1 << w[h + k]
+    elif code >= A_EX1:
+        xs[i, X_DISC + seat] |= 1 << w[h + (code - A_EX1) // 3]
+    elif code >= A_DISCARD:
+        xs[i, X_DISC + seat] |= 1 << (code - A_DISCARD)
+    elif code in (A_ALL, A_TAKE):
+        for k in range(3):
+            xs[i, X_DISC + seat] |= 1 << w[h + k]
+    for s in range(players):
+        before[s] = w[W_REM + s]
+    dkey, skey, _ = _keys(seeds[i], xs[i, X_ROUND])
+    _apply(c, t, w, code, skey, dkey)
+    end = 0
+    if w[S_PHASE] == PH_DONE:
+        end = _settle(c, vp, w, xs, before, rewards, i)
+        if end == 0:
+            end = _next_round(c, t, vp, w, xs, seeds, before, rewards, i)
+    return end
+
+
+@_jit
+def _policy_code(c: Array, fp: Array, t: Array, w: Array, xs: Array, seeds: Array, i: Int, policy: Int) -> Any:
+    """The action code the simulator's ``policy`` plays for the seat to move (as ``kernels._play``)."""
+    if policy == P_BASIC:
+        return _basic(c, t, w)
+    if policy == P_RANDOM:
+        count = _legal(c, t, w)
+        _, _, pkey = _keys(seeds[i], xs[i, X_ROUND])
+        return w[W_LEGAL + _bounded(_derive(pkey, np.uint64(w[S_ACTIONS])), count)]
+    return _heuristic(c, fp, t, w)
+
+
+@_jit
+def _bots(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    sp: Array,
+    w: Array,
+    xs: Array,
+    seeds: Array,
+    base: Array,
+    before: Array,
+    rewards: Array,
+    pending: Array,
+    ended: Array,
+    i: Int,
+) -> None:
+    """Play the seats of the simulator's policies (``sp[seat] >= 0``) until an agent's seat is to
+    move; a game that ends meanwhile is ended (``ended[i]``, if not already) and replaced."""
+    while sp[w[S_SEAT]] >= 0:
+        code = _policy_code(c, fp, t, w, xs, seeds, i, sp[w[S_SEAT]])
+        end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards if ended[i] == 0 else pending)
+        if end != 0:
+            if ended[i] == 0:
+                ended[i] = end
+            _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
+
+
+@_jit
+def _outputs(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    aid: Array,
+    lay: Array,
+    w: Array,
+    xs: Array,
+    obs: Array,
+    masks: Array,
+    agents: Array,
+    teacher: Array,
+    i: Int,
+    full: bool,
+) -> None:
+    """Env ``i``'s outputs for the move it waits for: observation, mask, seat, and the teacher's id."""
+    _observe(c, vp, lay, w, xs, obs, i, full)
+    _mask(c, t, aid, w, masks, i)
+    agents[i] = w[S_SEAT]
+    if vp[V_TEACHER] != 0:
+        teacher[i] = _id_of(aid, w, _heuristic(c, fp, t, w))
 
 
 @_jit
 def step_kernel(
     c: Array,
+    fp: Array,
     t: Array,
     vp: Array,
+    sp: Array,
     aid: Array,
     lay: Array,
     ws: Array,
@@ -464,12 +564,15 @@ def step_kernel(
     rewards: Array,
     ended: Array,
     replaced: Array,
+    teacher: Array,
     before: Array,
 ) -> Any:
-    """Step every env with ``actions[i]`` (see the module). ``ended[i]``: 0 going on, 1 terminated,
-    2 truncated (the outputs are then the new game's). Returns -1, or the first env whose action
-    is not legal (with ``vp[V_ILLEGAL] == 0``; then nothing has changed). ``before`` is scratch
-    space (``int64 [9]``)."""
+    """Step every env with ``actions[i]`` (see the module); then the simulator's policies play
+    their seats (``sp[seat]``: a policy code, -1 for an agent's seat) until an agent is to move.
+    ``ended[i]``: 0 going on, 1 terminated, 2 truncated (the outputs are then the new game's).
+    ``teacher[i]`` (with ``vp[V_TEACHER]``): the id the heuristic would play. Returns -1, or the
+    first env whose action is not legal (with ``vp[V_ILLEGAL] == 0``; then nothing has changed).
+    ``before`` is scratch space (``int64 [9]``)."""
     n = ws.shape[0]
     players = vp[V_PLAYERS]
     for i in range(n):  # every action is checked before any is played
@@ -484,39 +587,14 @@ def step_kernel(
         number = actions[i]
         replaced[i] = 0
         if number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0:  # the random policy's pick instead
-            count = _legal(c, t, w)
-            _, _, pkey = _keys(seeds[i], xs[i, X_ROUND])
-            code = w[W_LEGAL + _bounded(_derive(pkey, np.uint64(w[S_ACTIONS])), count)]
+            code = _policy_code(c, fp, t, w, xs, seeds, i, P_RANDOM)
             replaced[i] = 1
         else:
             code = _code_of(aid, w, number)
-        seat = w[S_SEAT]
-        h = W_HANDS + 4 * seat
-        if code >= A_EX2:  # the cards this move lays face up
-            keep = (code - A_EX2) // 3
-            for k in range(3):
-                if k != keep:
-                    xs[i, X_DISC + seat] |= 1 << w[h + k]
-        elif code >= A_EX1:
-            xs[i, X_DISC + seat] |= 1 << w[h + (code - A_EX1) // 3]
-        elif code >= A_DISCARD:
-            xs[i, X_DISC + seat] |= 1 << (code - A_DISCARD)
-        elif code in (A_ALL, A_TAKE):
-            for k in range(3):
-                xs[i, X_DISC + seat] |= 1 << w[h + k]
-        for s in range(players):
-            before[s] = w[W_REM + s]
-        dkey, skey, _ = _keys(seeds[i], xs[i, X_ROUND])
-        _apply(c, t, w, code, skey, dkey)
-        end = 0
-        if w[S_PHASE] == PH_DONE:
-            end = _settle(c, vp, w, xs, before, rewards, i)
-            if end == 0:
-                end = _next_round(c, t, vp, w, xs, seeds, before, rewards, i)
+        end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards)
         ended[i] = end
         if end != 0:
             _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _observe(c, vp, lay, w, xs, obs, i, False)
-        _mask(c, t, aid, w, masks, i)
-        agents[i] = w[S_SEAT]
+        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, rewards, pending, ended, i)
+        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, False)
     return -1
