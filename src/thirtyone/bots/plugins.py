@@ -88,7 +88,9 @@ def external_bot(name: str, seed: int | None, unknown: Exception) -> Bot:
     try:
         bot = factory(seed) if argument is None else factory(seed, argument)
     except Exception as error:
-        if type(error).__name__ == "UnknownBotError":
+        from thirtyone.bots import UnknownBotError
+
+        if isinstance(error, UnknownBotError):  # the factory's own word on a bad argument (and its subclasses)
             raise
         raise _error(f"bot {text!r}: its factory raised {type(error).__name__}: {error}") from error
     if not isinstance(getattr(bot, "name", None), str) or not callable(getattr(bot, "choose", None)):
