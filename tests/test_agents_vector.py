@@ -284,3 +284,8 @@ def test_bad_seats_and_teacher() -> None:
         VectorEnv(2, "scat", 3, seats=("basic", "basic", "heuristic"))
     with pytest.raises(SimInputError, match="teacher is True or False"):
         VectorEnv(2, "scat", 3, teacher=1)  # type: ignore[arg-type]
+    assert VectorEnv(2, "scat", 3, teacher=np.bool_(True), seats=np.array(["agent", "Basic", "easy"])).seats == (
+        "agent",
+        "basic",
+        "basic",
+    )

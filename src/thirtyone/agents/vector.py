@@ -133,8 +133,9 @@ class VectorEnv:
             raise SimInputError(f"illegal is 'raise' or 'mask', not {illegal!r}")
         self.config = config = EnvConfig.make(preset, players, **options)
         self.seats = _seats(seats, config.players)
-        if not isinstance(teacher, bool):
+        if not isinstance(teacher, (bool, np.bool_)):
             raise SimInputError(f"teacher is True or False, not {teacher!r}")
+        teacher = bool(teacher)
         self._sp = np.array([-1 if name == "agent" else POLICY_CODES[name] for name in self.seats], dtype=np.int64)
         self.num_envs = n = int(num_envs)
         self.illegal = illegal
