@@ -101,7 +101,7 @@ def vector_steps(env: VectorEnv, seconds: float, policy: str) -> Rate:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--envs", type=int, default=256)
     parser.add_argument("--preset", default="scat")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--no-pettingzoo-benchmark", action="store_true")
