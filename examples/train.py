@@ -87,14 +87,18 @@ def evaluate(policy: Policy, preset: str, envs: int, steps: int, seed: int) -> t
     out = env.reset(seed=seed)
     agree = total = games = 0
     won = 0.0
+    running = np.zeros(envs)  # seat 0's lives won so far in each env's game: counted once it ends
     for _ in range(steps):
         actions = policy.act(out.obs, out.mask)
         agree += int((actions == out.teacher).sum())
         total += envs
         out = env.step(actions)
-        won += float(out.rewards[:, 0].sum())
-        games += int(np.count_nonzero(out.ended))
-    return agree / total, won / max(games, 1)
+        running += out.rewards[:, 0]
+        ended = out.ended != 0
+        won += float(running[ended].sum())
+        games += int(ended.sum())
+        running[ended] = 0.0
+    return agree / total, won / games if games else float("nan")
 
 
 def train(args: argparse.Namespace) -> Policy:
@@ -179,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"trained in {seconds:.0f} s; saved {args.out} ({os.path.getsize(args.out) / 1000:.0f} kB)")
     if args.eval_steps > 0:
         agreement, won = evaluate(policy, args.preset, 256, args.eval_steps, seed=args.seed + 1000)
-        print(f"against basic (vector env): agrees with the heuristic {agreement:.1%}, wins {won:+.2f} lives a game")
+        lives = "no game finished" if np.isnan(won) else f"wins {won:+.2f} lives a game"
+        print(f"against basic (vector env): agrees with the heuristic {agreement:.1%}, {lives}")
     if args.arena_games > 0:
         print(arena_share(args.out, args.preset, args.players, args.arena_games, seed=args.seed))
     return 0
