@@ -63,8 +63,19 @@ from thirtyone.server.db import normalize_url
 
 STARTUP_SECONDS = 60.0
 """How long the server may take to answer GET /api/health."""
+STATE_PREFIX = '{"type":"state","seq":'
+"""How the server writes every state message (its type, then its seq, compact JSON)."""
+MY_TURN = '"is_my_turn":true'
+OVER = '"phase":"over"'
 KNOCK_CHANCE = 0.05
 """How often the scripted player knocks when it may (rarely: longer rounds, fewer deals)."""
+
+UNLIMITED = [
+    *("--requests-per-second", "1000000", "--tables-per-minute", "1000000", "--table-burst", "1000000"),
+    *("--max-connections", "1000000", "--max-connections-per-address", "1000000", "--connections-per-second", "1e6"),
+    *("--address-messages-per-second", "1000000", "--max-tables", "1000000"),
+]
+"""The per-address limits raised: every scripted player comes from 127.0.0.1."""
 
 console = Console()
 
@@ -79,14 +90,24 @@ def free_port() -> int:
         return port
 
 
-def start_server(database_url: str, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
-    """``thirtyone serve`` on ``port``, bots at once, rate limits raised; returns once it answers."""
+def start_server(
+    database_url: str, port: int, profile: str | None = None, probe: str | None = None, limits: bool = True
+) -> subprocess.Popen[bytes]:
+    """``thirtyone serve`` on ``port``, bots at once, rate limits raised (``limits=False``: the
+    defaults); returns once it answers. ``probe``: run it under ``probe_server.py``, which writes
+    stall probes to that file."""
     serve = ["-m", "thirtyone", "serve"] if profile is None else ["-m", "cProfile", "-o", profile, "-m", "thirtyone"]
     if profile is not None:
         serve.append("serve")
+    env = dict(os.environ)
+    if probe is not None:
+        serve = [str(Path(__file__).with_name("probe_server.py")), "serve"]
+        env["THIRTYONE_PROBE"] = probe
     command = [sys.executable, *serve, "--port", str(port), "--database-url", database_url, "--bot-delay", "0"]
-    command += ["--messages-per-second", "1000", "--message-burst", "10000", "--log-level", "warning"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    command += ["--log-level", "warning"]
+    if limits:
+        command += ["--messages-per-second", "1000", "--message-burst", "10000", *UNLIMITED]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -176,6 +197,15 @@ class Clients:
         async def seat(number: int, ws: ClientConnection) -> None:
             acted = -1
             async for raw in ws:
+                if isinstance(raw, str) and raw.startswith(STATE_PREFIX) and MY_TURN not in raw and OVER not in raw:
+                    # a state that asks nothing of this seat: only its seq matters (the server writes
+                    # "type" and "seq" first), so the load generator does not parse every view
+                    seq = int(raw[len(STATE_PREFIX) : raw.index(",", len(STATE_PREFIX))])
+                    self.seen_state(number, seq, sent, seen)
+                    if '"status":"playing"' not in raw:
+                        over.set()
+                        return
+                    continue
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "ack":
@@ -186,13 +216,7 @@ class Clients:
                     self.errors[message["code"]] += 1
                 elif kind == "state":
                     seq = message["seq"]
-                    for waiting in [s for s in sent if s <= seq]:
-                        seen[waiting].add(number)
-                        if len(seen[waiting]) == self.players:
-                            started = sent.pop(waiting)
-                            del seen[waiting]
-                            if self.window[0] <= started < self.window[1]:
-                                self.result.latencies.append((time.perf_counter() - started) * 1000)
+                    self.seen_state(number, seq, sent, seen)
                     view = message["view"]
                     if view is None:
                         continue
@@ -217,6 +241,16 @@ class Clients:
             for ws in sockets:
                 await ws.close()
         return over.is_set()
+
+    def seen_state(self, number: int, seq: int, sent: dict[int, float], seen: dict[int, set[int]]) -> None:
+        """Seat ``number`` got the state of ``seq``: an action is done when every seat has its state."""
+        for waiting in [s for s in sent if s <= seq]:
+            seen[waiting].add(number)
+            if len(seen[waiting]) == self.players:
+                started = sent.pop(waiting)
+                del seen[waiting]
+                if self.window[0] <= started < self.window[1]:
+                    self.result.latencies.append((time.perf_counter() - started) * 1000)
 
     def choose(self, view: dict[str, Any]) -> str:
         legal: list[str] = view["legal_actions"]
@@ -317,6 +351,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=0.0, metavar="MS", help="pause before each action, ms (0: none)")
     parser.add_argument("--seed", type=int, default=1, help="the scripted players' seed")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile; no kill phase")
+    parser.add_argument("--probe", metavar="FILE", help="write the server's stall probes (probe_server.py) to FILE")
     args = parser.parse_args()
     if not args.seconds > 0 or args.tables < 1 or not 2 <= args.players <= 9 or args.think < 0:
         parser.error("--seconds above 0, --tables at least 1, --players from 2 to 9, --think at least 0")
@@ -341,7 +376,7 @@ def load_and_kill(args: argparse.Namespace, database_url: str, port: int) -> Run
     then kill the server under load (or, with ``--profile``, stop it cleanly); every process this
     starts has ended when it returns, whatever happens."""
     load_before = os.getloadavg()
-    server = start_server(database_url, port, args.profile)
+    server = start_server(database_url, port, args.profile, args.probe)
     context = multiprocessing.get_context("fork")
     ready = [context.Event() for _ in range(args.client_processes)]
     start, out = context.Event(), context.Queue()

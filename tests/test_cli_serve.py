@@ -63,3 +63,45 @@ def test_bad_arguments_are_one_line_errors(
     line = cli_error_line(capsys, ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args])
     assert words in line
     assert started == []
+
+
+def test_every_limit_is_a_flag_whose_default_is_the_settings_own(tmp_path: Path, started: list[dict[str, Any]]) -> None:
+    from thirtyone.cli.serve import LIMIT_FLAGS
+    from thirtyone.server import ServerSettings
+
+    assert main(serve(tmp_path)) == 0
+    settings = started[-1]["settings"]
+    for name, kind, default, _words in LIMIT_FLAGS:
+        assert getattr(ServerSettings(), name) == kind(default), name
+        assert getattr(settings, name) == kind(default), name
+    args = (
+        "--max-spectators",
+        "3",
+        "--hints-per-round",
+        "0",
+        "--open-table-expiry",
+        "30",
+        "--tables-per-minute",
+        "0.5",
+    )
+    assert main(serve(tmp_path, *args)) == 0
+    settings = started[-1]["settings"]
+    assert (settings.max_spectators, settings.hints_per_round, settings.open_table_expiry) == (3, 0, 30.0)
+    assert settings.tables_per_minute == 0.5
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--max-connections", "0"), "max_connections must be from 1 to 1000000"),
+        (("--max-connections-per-seat", "2.5"), "--max-connections-per-seat '2.5': give a whole number"),
+        (("--hint-workers", "100"), "hint_workers must be from 0 to 64"),
+        (("--open-table-expiry", "soon"), "--open-table-expiry 'soon': give a number"),
+        (("--requests-per-second", "0"), "requests_per_second must be from 0.1"),
+    ],
+)
+def test_bad_limits_are_one_line_errors(
+    tmp_path: Path, started: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str
+) -> None:
+    assert words in cli_error_line(capsys, serve(tmp_path, *args))
+    assert started == []

@@ -598,9 +598,12 @@ def test_the_leases_migration_runs_and_a_second_upgrade_changes_nothing(
             columns = {column["name"] for column in inspect(connection).get_columns("leases")}
             assert columns == {"table_code", "owner", "expires_at"}
             assert {"game_tables", "seats", "actions", "deals", "leases"} <= set(inspect(connection).get_table_names())
+            tables = {column["name"] for column in inspect(connection).get_columns("game_tables")}
+            assert {"commitment", "chain_key", "chain_length", "seated", "seen_at", "close_reason"} <= tables
+            assert "seed" in {column["name"] for column in inspect(connection).get_columns("seats")}
     finally:
         engine.dispose()
-    assert HEAD == "0002"
+    assert HEAD == "0004"
 
 
 def test_on_sqlite_every_lease_is_the_process_own(tmp_path: Path) -> None:
@@ -628,3 +631,44 @@ def test_lease_settings_are_checked() -> None:
     with pytest.raises(InputError, match="lease_seconds"):
         ServerSettings(lease_seconds=0.1)
     assert ServerSettings(lease_seconds=2.0, lease_renew=0.5).lease_renew == 0.5
+
+
+async def test_chat_a_seat_for_a_bot_and_a_rematch_reach_the_other_process(pair: tuple[str, Server, Server]) -> None:
+    """Ann on A and Ben on B: a line Ann says on A reaches Ben on B (once); the host on B gives
+    the seat of Cy, who never came back, to a bot, and A's clients hear of it; the rematch made on
+    B is offered to Ann on A."""
+    _url, a, b = pair
+    created = new_table(a, ["human", "human", "human"], name="Ann", lives=1)
+    code = created["code"]
+    ben = post(b, f"/api/tables/{code}/join", {"name": "Ben"})
+    cy = post(b, f"/api/tables/{code}/join", {"name": "Cy2"})
+    async with client(a, code, created["token"], 0) as ann, client(b, code, ben["token"], 1) as ben_client:
+        await ann.ws.send(json.dumps({"type": "chat", "text": "hi from A"}))
+        line = await ben_client.until("chat")
+        assert (line["seat"], line["text"]) == (0, "hi from A")
+        host = {"Authorization": f"Bearer {created['host_token']}"}
+        answer = httpx.post(f"{b.http}/api/tables/{code}/seats/2/bot", headers=host, json={"level": "easy"})
+        assert answer.status_code == 200, answer.text
+        while (await ann.until("table"))["table"]["seats"][2]["kind"] != "bot":
+            pass
+        players = {0: ann, 1: ben_client}
+        seq = -1
+        while True:
+            states = {seat: await player.settle(seq) for seat, player in players.items()}
+            state = states[0]
+            seq = state["seq"]
+            if state["view"]["phase"] == "over":
+                break
+            if state["view"]["current_seat"] not in players:
+                seq -= 1
+                await ann.next()
+                continue
+            await players[state["view"]["current_seat"]].act(
+                basic_choice(players[state["view"]["current_seat"]].state or {}, seed=seq)
+            )
+        made = httpx.post(f"{b.http}/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {ben['token']}"})
+        assert made.status_code == 200, made.text
+        offer = await ann.until("rematch")
+        assert offer["code"] == made.json()["code"]
+        assert [m["text"] for m in ben_client.messages if m["type"] == "chat"] == ["hi from A"]
+    assert cy["seat"] == 2

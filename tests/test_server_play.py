@@ -33,7 +33,8 @@ from test_server_support import (
 )
 from thirtyone.cards import full_deck
 from thirtyone.engine import Game
-from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.fairness import deal_deck, salt_matches
+from thirtyone.record import GameRecord
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import TIMER_FOLLOW_UP
 from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
@@ -49,6 +50,7 @@ class Played:
     watcher: Player
     record: GameRecord
     actions: int
+    late: dict[int | None, Player]
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +58,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """Two people (seats 0 and 1, played by the basic bot's choices from their views) and an easy
     bot (seat 2), lives=1, played to the end; a spectator watches."""
     db = tmp_path_factory.mktemp("game") / "game.db"
-    with TestClient(make_app(db, messages_per_second=1000.0, message_burst=1000)) as client:
+    with TestClient(make_app(db, messages_per_second=1000.0, message_burst=1000)) as client, ExitStack() as stack:
         created = create(client, ["human", "human", "easy"], name="Ann", lives=1)
         code = created["code"]
         with (
@@ -71,6 +73,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             ben_seat = join(client, code, "Ben")
             ben = hello(ws1, ben_seat["token"], 1)
             players = {0: ann, 1: ben}
+            late: dict[int | None, Player] = {}  # a seat and a spectator that open mid-game (a reload)
             seq, actions = -1, 0
             while True:
                 states = {seat: player.settle(seq) for seat, player in players.items()}
@@ -79,6 +82,17 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
                 assert states[1]["seq"] == seq == watched["seq"]
                 if states[0]["view"]["phase"] == "over":
                     break
+                if actions == 2:  # chat and a reaction go to everyone (and hold no card)
+                    ann.ws.send_json({"type": "chat", "text": "good luck, and 5 < 6"})
+                    ben.ws.send_json({"type": "chat", "reaction": "good_luck"})
+                    for player in (ann, ben, watcher):
+                        player.until("chat")
+                        player.until("chat")
+                if not late and states[0]["view"]["round"] >= 2:
+                    for seat, token in ((1, ben_seat["token"]), (None, None)):
+                        ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{code}"))
+                        late[seat] = hello(ws, token, seat)
+                        late[seat].until("history")
                 mover = players[states[0]["view"]["current_seat"]]
                 mover.act(basic_choice(mover.state or {}, seed=seq))
                 ack = mover.until("ack")
@@ -86,6 +100,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
                 actions += 1
                 assert actions < 2000
             assert states[0]["table"]["status"] == "finished"
+            offer = client.post(f"/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {created['token']}"})
+            assert offer.status_code == 200, offer.text
+            for player in (*players.values(), watcher, *late.values()):
+                player.until("rematch")
             response = client.get(f"/api/tables/{code}/record")
             assert response.status_code == 200
             assert response.headers["content-disposition"] == f'attachment; filename="thirtyone-{code}.toml"'
@@ -93,7 +111,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             assert db_rows(db, "SELECT count(*), max(seq) FROM actions WHERE table_code = ?", code) == [
                 (record.action_count, record.action_count)
             ]
-            yield Played(code, players, watcher, record, actions)
+            yield Played(code, players, watcher, record, actions, late)
 
 
 def test_a_whole_game_of_two_people_and_a_bot(played: Played) -> None:
@@ -137,7 +155,10 @@ def leaks(messages: list[dict[str, Any]], expected: dict[int, tuple[dict[str, An
     found: list[str] = []
     pending: list[dict[str, Any]] = []
     for message in messages:
-        if message["type"] == "ack":  # the sender's own action echoed back
+        if message["type"] in ("ack", "history"):  # the sender's own action echoed back; history: below
+            continue
+        if message["type"] in ("chat", "rematch"):  # what people said, and the next table: never a card
+            found.extend(f"{message['type']} shows {card}" for card in card_texts(message))
             continue
         if message["type"] != "state":
             pending.append(message)
@@ -171,12 +192,49 @@ def leaks(messages: list[dict[str, Any]], expected: dict[int, tuple[dict[str, An
     return found
 
 
+def history_leaks(messages: list[dict[str, Any]], seat: int | None, record: GameRecord) -> list[str]:
+    """Every ``history`` message (the catch-up of a page that opens mid-game) that is not exactly
+    every round so far as the engine shows it to ``seat`` (each event ``for_seat``): the rounds
+    of the game at the seq of the state before it."""
+    games = [game.copy() for game in record.replay_steps()]  # each step: the game is one object, moved on
+    found: list[str] = []
+    seq = None
+    for message in messages:
+        if message["type"] == "state":
+            seq = message["seq"]
+        elif message["type"] == "history":
+            assert seq is not None
+            game = games[seq]
+            viewer = -1 if seat is None else seat
+            for rnd in message["rounds"]:
+                events = game.round_events(rnd["round"])
+                engine = [json.loads(json.dumps(event_json(event.for_seat(viewer)))) for event in events]
+                if rnd["events"] != engine:
+                    found.append(f"history at seq {seq}: round {rnd['round']} is not as the engine shows it")
+            if [rnd["round"] for rnd in message["rounds"]] != list(range(1, game.round + 1)):
+                found.append(f"history at seq {seq}: not every round")
+            found.extend(f"history's chat shows {card}" for card in card_texts(message["chat"]))
+    return found
+
+
 def test_no_message_to_a_seat_holds_a_card_it_may_not_know(played: Played) -> None:
     for seat in (0, 1):
         messages = played.players[seat].messages
         assert sum(1 for m in messages if m["type"] == "state") > played.record.action_count // 2
         expected = seat_views(played.record, seat)
         assert leaks(messages, expected) == []
+        assert {"chat", "rematch"} <= {m["type"] for m in messages}
+    for seat, late in played.late.items():  # a page opened mid-game: its catch-up, then live
+        assert any(m["type"] == "history" for m in late.messages)
+        assert history_leaks(late.messages, seat, played.record) == []
+        assert leaks(late.messages, seat_views(played.record, seat)) == []
+    # the check finds a card planted in a catch-up, and one in a chat line
+    messages = played.late[1].messages
+    at = next(i for i, m in enumerate(messages) if m["type"] == "history")
+    planted = json.loads(json.dumps(messages[at]))
+    planted["rounds"][0]["events"].append({"type": "acted", "seat": 0, "action": "draw stock", "received": ["2c"]})
+    assert history_leaks([*messages[:at], planted], 1, played.record)
+    assert leaks([{"type": "chat", "seat": 0, "text": "I hold Ah", "reaction": None}], {}) == ["chat shows Ah"]
     # the check itself finds a planted card: seat 1's hand in a message to seat 0
     expected = seat_views(played.record, 0)
     state = next(m for m in played.players[0].messages if m["type"] == "state" and m["view"] and m["seq"] > 3)
@@ -209,15 +267,19 @@ def test_every_deal_is_committed_before_it_is_dealt_and_verifies(played: Played)
             elif message["type"] == "round_end":
                 number = message["round"]
                 assert message["commitment"] == published[number]
-                assert deal_commitment(message["salt"], tuple(record.rounds[number - 1].deck)) == published[number]
-                assert message["deck"] == " ".join(map(str, record.rounds[number - 1].deck))
+                assert message["scheme"] == "thirtyone-chain/1"
+                assert salt_matches(published[number], message["salt"], number)
+                deck = deal_deck(message["salt"], number, message["seeds"])
+                assert deck == list(record.rounds[number - 1].deck)
+                assert message["deck"] == " ".join(map(str, deck))
             elif message["type"] == "state" and message["view"] is not None:
                 if message["view"]["round"] not in published:  # connected after the deal: it comes along
                     assert message["table"]["commitment"] is not None, "a deal shown before its commitment"
                     published[message["view"]["round"]] = message["table"]["commitment"]
                 if message["view"]["phase"] != "over":
                     assert message["table"]["commitment"] == published[message["view"]["round"]]
-        assert published == {rnd.round: rnd.commitment for rnd in record.rounds}
+        assert record.fairness is not None
+        assert published == {rnd.round: record.fairness.commitment for rnd in record.rounds}
 
 
 # ---------------------------------------------------------------------------------------------- bad input
@@ -340,13 +402,13 @@ def test_a_silent_connection_is_closed(db: Path) -> None:
 
 
 def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = Store.append
+    real = Store.append_batch
 
-    def slow_append(self: Store, *args: Any, **kwargs: Any) -> None:
+    def slow_append(self: Store, *args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)
-        real(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", slow_append)
+    monkeypatch.setattr(Store, "append_batch", slow_append)
     with two_at_a_table(db) as (code, ann, ben, _ann_token):
         for step in range(4):
             state = ann.settle(step - 1)
@@ -361,16 +423,16 @@ def test_an_action_is_acknowledged_only_once_it_is_in_the_database(db: Path, mon
 def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = Store.append
+    real = Store.append_batch
     failures = [1]
 
-    def flaky(self: Store, *args: Any, **kwargs: Any) -> None:
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> Any:
         if failures:
             failures.pop()
             raise OperationalError("INSERT", {}, Exception("disk I/O error"))
-        real(self, *args, **kwargs)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "append", flaky)
+    monkeypatch.setattr(Store, "append_batch", flaky)
     with two_at_a_table(db) as (_code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state

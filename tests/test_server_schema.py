@@ -25,6 +25,8 @@ ENDPOINTS = [
     ("GET", "/api/tables/{code}"),
     ("POST", "/api/tables/{code}/join"),
     ("POST", "/api/tables/{code}/close"),
+    ("POST", "/api/tables/{code}/seats/{seat}/bot"),
+    ("POST", "/api/tables/{code}/rematch"),
     ("GET", "/api/tables/{code}/deals"),
     ("GET", "/api/tables/{code}/record"),
     ("GET", "/api/tables/{code}/record.json"),
@@ -32,7 +34,12 @@ ENDPOINTS = [
 """Every HTTP endpoint of the spec (checked below, so that a new one is not left unfuzzed)."""
 EXAMPLES = 100
 """Requests per endpoint and mode: enough to find the usual holes, few enough to stay well under a minute."""
-NEGATIVE = {("GET", "/api/tables"), ("POST", "/api/tables"), ("POST", "/api/tables/{code}/join")}
+NEGATIVE = {
+    ("GET", "/api/tables"),
+    ("POST", "/api/tables"),
+    ("POST", "/api/tables/{code}/join"),
+    ("POST", "/api/tables/{code}/seats/{seat}/bot"),
+}
 """The endpoints with something that can be made not to fit the spec (a body or a typed query value)."""
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance", "response_schema_conformance")
 

@@ -25,7 +25,7 @@ def playing_tables(store: Store, count: int) -> list[str]:
         seats = [SeatData(0, "human", None, None), SeatData(1, "human", None, None)]
         store.create(TableData(code, OPEN, "scat", {}, 2, "0" * 64, seats, datetime.now(UTC)))
         store.join(code, 0, "Ann", "1" * 64)
-        store.join(code, 1, "Ben", "2" * 64, (0, []))
+        store.join(code, 1, "Ben", "2" * 64, (0, [], [None, None]))
         codes.append(code)
     return codes
 
@@ -35,7 +35,7 @@ def store(tmp_path: Path) -> Store:
     return Store(open_database(f"sqlite:///{tmp_path / 'store.db'}"))
 
 
-def in_one_batch(store: Store, *appends: Callable[[], None]) -> None:
+def in_one_batch(store: Store, *appends: Callable[[], None]) -> None:  # the threads' own group commit
     """Run ``appends`` on threads of their own while the write lock is held, so that all of them
     wait for it; then let go: whoever takes the lock next writes them all in one transaction."""
     with store._writing:

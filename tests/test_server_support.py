@@ -12,7 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,12 @@ from thirtyone.bots.basic import BasicBot
 from thirtyone.cards import full_deck
 from thirtyone.errors import RecordError
 from thirtyone.events import RoundResult
-from thirtyone.record import GameRecord, deal_commitment, salted_reshuffle
+from thirtyone.fairness import SaltChain, deal_deck, salt_matches
+from thirtyone.record import Fairness, GameRecord, deal_commitment, salted_reshuffle
 from thirtyone.server import ServerSettings, create_app
 from thirtyone.server.autoplay import default_action
 from thirtyone.server.errors import DatabaseError, InputError
-from thirtyone.server.fair import CommittedChance, new_deal
+from thirtyone.server.fair import ChainUsedUpError, CommittedChance, new_chain, new_deal
 from thirtyone.server.limits import (
     RateLimiter,
     check_name,
@@ -50,9 +51,24 @@ CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
 # ---------------------------------------------------------------------------------------------- helpers
 
 
+UNLIMITED: dict[str, Any] = {
+    "requests_per_second": 1e6,
+    "tables_per_minute": 1e6,
+    "table_burst": 1_000_000,
+    "connections_per_second": 1e6,
+}
+"""Limits the tests raise unless they test them: one test client (one address) makes many tables."""
+
+
 def make_app(path: Path, **settings: Any) -> FastAPI:
-    """An app on the SQLite file ``path`` with bots that play at once (unless told otherwise)."""
+    """An app on the SQLite file ``path`` with bots that play at once, the bots and hints on
+    threads of this process (so that a test can patch them), and the per-address limits on
+    requests and new tables raised (unless told otherwise)."""
     settings.setdefault("bot_delay", 0.0)
+    settings.setdefault("worker_kind", "thread")
+    settings.setdefault("freeze_gc", False)
+    for name, value in UNLIMITED.items():
+        settings.setdefault(name, value)
     return create_app(settings=ServerSettings(database_url=f"sqlite:///{path}", **settings))
 
 
@@ -84,7 +100,14 @@ def nothing_more(ws: Any, wait: float = 0.2) -> None:
 
 
 def create(
-    client: TestClient, seats: list[str], *, preset: str = "scat", name: str | None = None, **options: Any
+    client: TestClient,
+    seats: list[str],
+    *,
+    preset: str = "scat",
+    name: str | None = None,
+    public: bool | None = None,
+    hints: bool | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     """Create a table with seats given as ``"human"`` or bot levels (``"easy"``); returns the answer."""
     body: dict[str, Any] = {
@@ -94,6 +117,10 @@ def create(
     }
     if name is not None:
         body["name"] = name
+    if public is not None:
+        body["public"] = public
+    if hints is not None:
+        body["hints"] = hints
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     return dict(response.json())
@@ -239,12 +266,19 @@ def card_texts(value: Any) -> Iterator[str]:
 
 
 def committed_game(
-    rules: Rules, players: int, policy: random.Random, *, force_reshuffle: bool = False
+    rules: Rules,
+    players: int,
+    policy: random.Random,
+    *,
+    force_reshuffle: bool = False,
+    chain: SaltChain | None = None,
+    seeds: Sequence[str | None] = (),
 ) -> tuple[Game, CommittedChance]:
-    """A whole game dealt as a table deals (committed deals, salted reshuffles), played by
-    ``policy`` at random (with ``force_reshuffle``, drawing from the stock and never knocking
-    until the stock has been reshuffled once)."""
-    chance = CommittedChance(policy.randrange(players), {})
+    """A whole game dealt as a table deals (from a salt ``chain`` and the seats' ``seeds``, or
+    without a chain each deal committed to alone; salted reshuffles), played by ``policy`` at
+    random (with ``force_reshuffle``, drawing from the stock and never knocking until the stock has
+    been reshuffled once)."""
+    chance = CommittedChance(policy.randrange(players), {}, chain=chain, seeds=seeds)
     game = Game(rules, players, chance=chance)
     while not game.is_over:
         legal = game.legal_actions()
@@ -259,8 +293,13 @@ def committed_game(
 
 
 def committed_record(game: Game, chance: CommittedChance) -> GameRecord:
-    """The record of a committed game, every deal's commitment and salt in it."""
+    """The record of a committed game: with a chain its commitment and seeds and every round's
+    salt, else every deal's own commitment and salt."""
     record = GameRecord.from_game(game)
+    if chance.chain is not None:
+        rounds = tuple(dataclasses.replace(rnd, salt=chance.deals[rnd.round].salt) for rnd in record.rounds)
+        fairness = Fairness(chance.chain.commitment, tuple(seed or "" for seed in chance.seeds))
+        return dataclasses.replace(record, rounds=rounds, fairness=fairness)
     rounds = tuple(
         dataclasses.replace(rnd, salt=chance.deals[rnd.round].salt, commitment=chance.deals[rnd.round].commitment)
         for rnd in record.rounds
@@ -366,8 +405,30 @@ def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> Non
     assert orders[0] == orders[1] != list(full_deck(32))
 
 
-def test_committed_games_give_records_that_verify() -> None:
-    game, chance = committed_game(Rules.preset("scat", lives=1), 2, random.Random(3), force_reshuffle=True)
+def test_a_chain_deal_comes_from_the_committed_salt_and_every_seed() -> None:
+    chain = new_chain(8)
+    seeds = ["ab" * 16, None, "cd" * 32]
+    chance = CommittedChance(0, {}, chain=chain, seeds=seeds)
+    Game(Rules.preset("scat"), 3, chance=chance)
+    (deal,) = chance.take_new()
+    assert deal.commitment == chain.commitment
+    assert salt_matches(chain.commitment, deal.salt, 1)
+    assert list(deal.deck) == deal_deck(deal.salt, 1, seeds)
+    other = CommittedChance(0, {}, chain=chain, seeds=["ab" * 16, None, "ce" * 32])
+    Game(Rules.preset("scat"), 3, chance=other)
+    assert other.take_new()[0].deck != deal.deck  # another seed, another deck
+    short = CommittedChance(0, {}, chain=new_chain(1), seeds=seeds)
+    Game(Rules.preset("scat"), 3, chance=short)
+    with pytest.raises(ChainUsedUpError, match="salt chain deals 1 rounds"):
+        short.deal_order(full_deck(52), 2)
+
+
+@pytest.mark.parametrize("chained", [True, False], ids=["chain", "older-table"])
+def test_committed_games_give_records_that_verify(chained: bool) -> None:
+    chain, seeds = (new_chain(64), ["12" * 16, None]) if chained else (None, [])
+    game, chance = committed_game(
+        Rules.preset("scat", lives=1), 2, random.Random(3), force_reshuffle=True, chain=chain, seeds=seeds
+    )
     record = GameRecord.loads(committed_record(game, chance).dumps())
     assert any(rnd.reshuffles for rnd in record.rounds)
     assert record.check_commitments() == len(record.rounds)
@@ -466,7 +527,7 @@ def test_the_schema_is_made_by_the_migration_and_is_idempotent(tmp_path: Path) -
     make_app(path)  # a second start migrates nothing
     tables = {row[0] for row in db_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"game_tables", "seats", "actions", "deals", "alembic_version"} <= tables
-    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0002",)]
+    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0004",)]
     assert db_rows(path, "PRAGMA journal_mode") == [("wal",)]
 
 
@@ -487,29 +548,24 @@ def test_a_table_with_a_hard_bot_loads_the_simulator_once_in_the_background(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from thirtyone import sim
-    from thirtyone.server import autoplay
-    from thirtyone.sim import api as sim_api
+    from thirtyone.bots import prepare
 
     loads: list[str] = []
-    monkeypatch.setattr(autoplay, "_warmed", False)
+    monkeypatch.setattr(prepare, "_warmed", False)
     monkeypatch.setattr(sim, "available", lambda: True)
-    monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append(threading.current_thread().name))
-    with TestClient(make_app(tmp_path / "w.db")) as client:
+    monkeypatch.setattr(prepare, "load_simulator", lambda rules=None: loads.append(threading.current_thread().name))
+    with TestClient(make_app(tmp_path / "w.db", worker_kind="thread")) as client:
         create(client, ["human", "easy"])
         assert loads == []  # no hard bot: nothing to load
         create(client, ["human", "hard"])
         create(client, ["human", "hard"])
     for thread in threading.enumerate():
-        if thread.name == "thirtyone-warm-up":
+        if thread.name == prepare.WARM_UP_THREAD:
             thread.join(10)
-    assert loads == ["thirtyone-warm-up"]  # once, on its own thread
+    assert loads == [prepare.WARM_UP_THREAD]  # once, on its own thread
 
-    def broken() -> None:
+    def broken(rules: Rules | None = None) -> None:
         raise RuntimeError("no kernels")
 
-    monkeypatch.setattr(sim_api, "warm_up", broken)
-    autoplay._load_kernels()  # logged; the server goes on
-    monkeypatch.setattr(sim, "available", lambda: False)
-    monkeypatch.setattr(sim_api, "warm_up", lambda: loads.append("again"))
-    autoplay._load_kernels()  # without numba: nothing to load
-    assert loads == ["thirtyone-warm-up"]
+    monkeypatch.setattr(prepare, "load_simulator", broken)
+    prepare._warm_up()  # logged; the server goes on

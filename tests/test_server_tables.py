@@ -100,8 +100,10 @@ def test_join_a_chosen_seat(client: TestClient) -> None:
 
 
 def test_lobby_lists_open_tables_and_playing_ones_to_watch(client: TestClient) -> None:
-    one = create(client, ["human", "human"])["code"]
-    two = create(client, ["human", "easy"])["code"]
+    one = create(client, ["human", "human"], public=True)["code"]
+    two = create(client, ["human", "easy"], public=True)["code"]
+    private = create(client, ["human", "human"])  # the default: reached by its code or link only
+    assert private["table"]["public"] is False
     lobby = client.get("/api/tables").json()["tables"]
     assert {table["code"] for table in lobby} == {one, two}
     assert next(t for t in lobby if t["code"] == one)["free_seats"] == [0, 1]
@@ -213,7 +215,10 @@ def test_bad_requests(client: TestClient) -> None:
     assert error(client.post(f"/api/tables/{code}/join", json={"name": ""}), 422, "bad_input")
     assert error(client.post(f"/api/tables/{code}/join", json={"name": "x" * 21}), 422, "bad_input")
     assert error(client.post(f"/api/tables/{code}/join", json={"name": 5}), 422, "bad_input")
-    assert client.get("/api/tables").json()["tables"][0]["free_seats"] == [0, 1]
+    for seat in (True, "1", 1.0, 2.5, [1], {"seat": 1}):  # a seat number is an int, nothing else
+        message = error(client.post(f"/api/tables/{code}/join", json={"name": "Ann", "seat": seat}), 422, "bad_input")
+        assert message.startswith("seat: "), message
+    assert [s["taken"] for s in client.get(f"/api/tables/{code}").json()["table"]["seats"]] == [False, False]
 
 
 def test_the_share_link_names_the_table(client: TestClient) -> None:

@@ -15,6 +15,8 @@ that fails instead."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import importlib.util
 import json
 import os
@@ -32,7 +34,9 @@ from typing import Any
 
 import pytest
 
-from thirtyone.record import GameRecord
+from thirtyone.cards import format_cards, parse_cards
+from thirtyone.fairness import SaltChain, deal_deck
+from thirtyone.record import GameRecord, deal_commitment
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -57,6 +61,8 @@ if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
     )
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+expect.set_options(timeout=WAIT_MS)  # a loaded machine (two browsers, bots, the server) may be slow
 
 # ---------------------------------------------------------------------------------------------- fixtures
 
@@ -90,6 +96,14 @@ def running_server(folder: Path, *options: str, port: int | None = None) -> Iter
         [
             *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
+            *(
+                "--table-burst",
+                "1000",
+                "--requests-per-second",
+                "1000",
+                "--connections-per-second",
+                "1000",
+            ),  # every page and test here is 127.0.0.1
         ],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -134,6 +148,25 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
+def wait_until(page: Page, expression: str) -> None:
+    """Wait until ``expression`` is true in ``page`` (polled with ``evaluate``, which the pages'
+    Content-Security-Policy allows; Playwright's ``wait_for_function`` evaluates a string, which
+    it forbids, as it should: no ``eval``)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        page.wait_for_timeout(25)
+
+
+def watched(page: Page, console: list[str]) -> Page:
+    """``page``, its script errors and console errors (a Content-Security-Policy refusal is one)
+    collected in ``console``."""
+    page.on("pageerror", lambda error: console.append(f"script error: {error}"))
+    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    return page
+
+
 def new_page(browser: Browser, **options: Any) -> Page:
     page = browser.new_context(**options).new_page()
     page.set_default_timeout(WAIT_MS)
@@ -151,13 +184,13 @@ def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
 def play_one(page: Page) -> bool:
     """Click one action button if the page shows any (knock first, to keep games short); wait for
     the next state. Returns whether it clicked."""
-    buttons = page.locator("#actions-section:not([hidden]) #actions button")
+    buttons = page.locator("#actions-section:not([hidden]) #actions button:not([disabled])")
     if buttons.count() == 0:
         return False
     seq = page.get_attribute("body", "data-seq")
     knock = page.locator("#actions button[data-action=knock]")
     (knock if knock.count() else buttons.first).click()
-    page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)}")
     return True
 
 
@@ -175,13 +208,15 @@ class Game:
     ben: Page
     clicks: int
     alerts: list[str]
+    console: list[str]
 
 
 @pytest.fixture(scope="module")
 def game(server: str, browser: Browser) -> Iterator[Game]:
     """Ann creates a table in the lobby (two people and an easy bot, lives 1); Ben joins from the
     share link; they play it out by clicking the buttons."""
-    ann = new_page(browser)
+    console: list[str] = []
+    ann = watched(new_page(browser), console)
     ann.goto(server + "/")
     ann.fill("#name", "Ann")
     ann.fill("#lives", "1")
@@ -192,7 +227,7 @@ def game(server: str, browser: Browser) -> Iterator[Game]:
     code = ann.url.rstrip("/").rsplit("/", 1)[1]
     expect(ann.locator("#code")).to_have_text(code)
     expect(ann.locator("body")).to_have_attribute("data-role", "player")
-    ben = new_page(browser)
+    ben = watched(new_page(browser), console)
     join_by_ui(ben, server, code, "Ben")
     clicks, alerts = 0, []
     deadline = time.monotonic() + 90
@@ -207,7 +242,7 @@ def game(server: str, browser: Browser) -> Iterator[Game]:
                     alerts.append(alert.inner_text())
         if not moved:
             ann.wait_for_timeout(50)  # bots or the other page: poll again
-    yield Game(code, ann, ben, clicks, alerts)
+    yield Game(code, ann, ben, clicks, alerts, console)
     ann.context.close()
     ben.context.close()
 
@@ -235,12 +270,37 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(game: Game, serve
     assert record.check_commitments() == len(record.rounds)
 
 
-def test_each_rounds_deal_is_verified_in_the_browser(game: Game) -> None:
-    for page in (game.ann, game.ben):
+def test_each_rounds_deal_is_verified_in_the_browser(game: Game, server: str, tmp_path: Path) -> None:
+    record_path = tmp_path / "record.toml"
+    with game.ann.expect_download() as download:
+        game.ann.click("#download")
+    download.value.save_as(record_path)
+    record = GameRecord.loads(record_path.read_text(encoding="utf-8"))
+    assert record.fairness is not None
+    for seat, page in enumerate((game.ann, game.ben)):
         verify = page.locator("#verify")
         expect(verify).to_have_attribute("data-state", "verified")
         assert "verified" in verify.inner_text()
+        assert "your seed among them" in verify.inner_text()
         assert "WARNING" not in verify.inner_text()
+        seen = json.loads(page.evaluate(f"localStorage.getItem('thirtyone.fair.{game.code}')"))
+        assert record.fairness.seeds[seat] == seen["seed"]  # each page's own crypto.getRandomValues seed
+        assert record.fairness.commitment == seen["commitment"]
+        seen_path = tmp_path / f"seen{seat}.json"
+        page.click("#tab-table")  # the fair-deal box lies in the Table panel
+        with page.expect_download() as saved:
+            page.click("#seen-download")
+        saved.value.save_as(seen_path)
+        assert saved.value.suggested_filename == f"thirtyone-{game.code}-seen.json"
+        result = subprocess.run(
+            [sys.executable, "-m", "thirtyone", "verify", str(record_path), "--seen", str(seen_path)],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src")),
+        )
+        assert result.returncode == 0, result.stderr
+        assert f"your seed at seat {seat}" in result.stdout
+    assert game.console == []  # no Content-Security-Policy violation, no script error
 
 
 def test_the_replay_page_steps_through_the_finished_game(game: Game, server: str, browser: Browser) -> None:
@@ -368,23 +428,52 @@ def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, brows
         )
         page.keyboard.press("Enter")
         said = {"draw stock": "You drew from the stock", "draw pile": "You took", "knock": "You knocked"}[action]
-        page.wait_for_function(f"window.said.some((text) => text.includes({json.dumps(said)}))")
+        wait_until(page, f"window.said.some((text) => text.includes({json.dumps(said)}))")
         expect(page.locator("#log")).to_contain_text(said)
     finally:
         page.context.close()
 
 
-def test_the_browser_checks_deals_exactly_as_the_record_does(game: Game, server: str) -> None:
-    deals = _get(f"{server}/api/tables/{game.code}/deals")["deals"]
-    deal = deals[0]
+def test_the_browser_deals_exactly_as_the_record_does(game: Game, server: str) -> None:
+    deals = _get(f"{server}/api/tables/{game.code}/deals")
+    deal = deals["deals"][0]
+    deal_in_page = (
+        "([salt, round, seeds]) => import('/static/js/fairness.js').then((m) => m.dealDeck(salt, round, seeds, 52))"
+        ".then((deck) => deck.join(' '))"
+    )
+    assert game.ann.evaluate(deal_in_page, [deal["salt"], 1, deals["seeds"]]) == deal["deck"]
+    matches = (
+        "([commitment, salt, round]) => import('/static/js/fairness.js')"
+        ".then((m) => m.saltMatches(commitment, salt, round))"
+    )
+    assert game.ann.evaluate(matches, [deals["commitment"], deal["salt"], 1]) is True
+    assert game.ann.evaluate(matches, [deals["commitment"], deal["salt"], 2]) is False
+    # the documented test vectors (tests/core/test_fairness.py), in the browser
+    chain = SaltChain("00" * 32, 3)
+    assert game.ann.evaluate(matches, [chain.commitment, chain.salt(1), 1]) is True
+    seeds = ["00112233445566778899aabbccddeeff", None]
+    expected = format_cards(deal_deck(chain.salt(1), 1, seeds, 32))
+    assert game.ann.evaluate(deal_in_page.replace(", 52)", ", 32)"), [chain.salt(1), 1, seeds]) == expected
+    # the page's own SHA-256 and HMAC (for plain HTTP, where browsers offer no crypto.subtle)
+    plain = "async (args) => (await import('/static/js/fairness.js')).plain"
+    text = "thirtyone-deck/2 1 00112233445566778899aabbccddeeff - 0"
+    for message in ("abc", "", "x" * 200, text):
+        assert (
+            game.ann.evaluate(f"{plain}.sha256Hex({json.dumps(message)})")
+            == hashlib.sha256(message.encode()).hexdigest()
+        )
+    key = chain.salt(1)
+    expected_hmac = hmac.new(bytes.fromhex(key), text.encode(), hashlib.sha256).hexdigest()
+    assert game.ann.evaluate(f"{plain}.hmacSha256Hex({json.dumps(key)}, {json.dumps(text)})") == expected_hmac
+    # the older scheme, each deal committed to alone, still checks
     check = (
         "([salt, deck, commitment]) => import('/static/js/common.js').then((m) => m.checkDeal(salt, deck, commitment))"
     )
-    assert game.ann.evaluate(check, [deal["salt"], deal["deck"], deal["commitment"]]) is True
+    old = deal_commitment(deal["salt"], parse_cards(deal["deck"]))
+    assert game.ann.evaluate(check, [deal["salt"], deal["deck"], old]) is True
     swapped = deal["deck"].split()
     swapped[0], swapped[1] = swapped[1], swapped[0]
-    assert game.ann.evaluate(check, [deal["salt"], " ".join(swapped), deal["commitment"]]) is False
-    assert game.ann.evaluate(check, ["0" * 64, deal["deck"], deal["commitment"]]) is False
+    assert game.ann.evaluate(check, [deal["salt"], " ".join(swapped), old]) is False
 
 
 def test_every_action_notation_is_shown_in_words(game: Game) -> None:
@@ -619,8 +708,9 @@ def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser:
         assert not [a for a in _legal(page) if " for " in a], "exchanges are picked, not one button each"
         confirm = page.locator("#actions button.exchange")
         expect(confirm).to_be_disabled()
-        gives = page.locator("#hand .pick-group:first-child button")
-        takes = page.locator("#hand .pick-group:last-child button")
+        gives = page.locator("#hand button[aria-pressed]")
+        takes = page.locator("#widow button[aria-pressed]")  # the widow is picked where it lies, once
+        expect(page.locator("#widow .card")).to_have_count(3)
         for button in (gives.nth(0), gives.nth(1), takes.nth(2), takes.nth(0)):
             button.focus()
             page.keyboard.press("Space")
@@ -635,9 +725,9 @@ def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser:
         seq = page.get_attribute("body", "data-seq")
         confirm.focus()
         page.keyboard.press("Enter")
-        page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+        wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)}")
         expect(page.locator("#log")).to_contain_text("You exchanged")
-        page.wait_for_function("document.activeElement !== document.body")  # focus stays in the game
+        wait_until(page, "document.activeElement !== document.body")  # focus stays in the game
     finally:
         page.context.close()
 
@@ -734,13 +824,13 @@ def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, se
     mover = ann if ann.locator("#actions button").count() else ben
     my_turn(mover)
     mover.locator('#actions button[data-action="draw stock"]').dblclick()
-    mover.wait_for_function("document.body.dataset.seq === '1'")
+    wait_until(mover, "document.body.dataset.seq === '1'")
     mover.wait_for_timeout(500)  # a second send would be answered within this
     assert mover.locator("#alert").inner_text().strip() == ""
     assert _get(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
     # the other player sees the mover holding four cards until the discard (R4.1)
     other = ben if mover is ann else ann
-    other.wait_for_function("document.body.dataset.seq === '1'")
+    wait_until(other, "document.body.dataset.seq === '1'")
     seat = 0 if mover is ann else 1
     expect(other.locator(f"li[data-seat='{seat}'] .seat-cards")).to_have_attribute(
         "aria-label", re.compile(r"^4 cards")
@@ -752,6 +842,7 @@ def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, se
 def test_the_host_closes_the_table_from_the_page(browser: Browser, server: str) -> None:
     created, ann, ben = _two_people(browser, server)
     expect(ben.locator("#host")).to_be_hidden()  # only the host has the button
+    ann.click("#tab-table")  # the side panel's "Table" tab: invite, the host's tools, the fair deal
     ann.once("dialog", lambda dialog: dialog.accept())
     ann.click("#close-table")
     expect(ann.locator("#over-heading")).to_have_text("Table closed")
@@ -768,8 +859,8 @@ def test_the_page_opens_with_the_first_move_focused_on_your_turn(browser: Browse
     my_turn(page)
     again = _seated(browser, server, created)
     my_turn(again)
-    again.wait_for_function("document.activeElement && document.activeElement.closest('#actions') !== null")
+    wait_until(again, "document.activeElement && document.activeElement.closest('#actions') !== null")
     again.keyboard.press("Enter")
-    again.wait_for_function("document.body.dataset.seq !== '0'")
+    wait_until(again, "document.body.dataset.seq !== '0'")
     page.context.close()
     again.context.close()

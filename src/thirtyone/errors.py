@@ -22,6 +22,7 @@ __all__ = [
     "RecordError",
     "PositionError",
     "SeatError",
+    "SeedError",
     "ArgumentError",
 ]
 
@@ -161,6 +162,11 @@ def _refusal(
 class RecordError(ThirtyOneError):
     """A game record that cannot be read, or whose replay does not match what it says.
     The message names the round, the action index and the rule where it applies."""
+
+
+class SeedError(ThirtyOneError):
+    """A client seed that cannot be used (not hex or base64, too short, too long), or a salt chain
+    asked for a round it does not reach (:mod:`thirtyone.fairness`)."""
 
 
 class SeatError(ThirtyOneError):

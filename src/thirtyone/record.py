@@ -52,8 +52,9 @@ from thirtyone.actions import Action, parse_action
 from thirtyone.cards import Card, format_cards, full_deck, parse_cards
 from thirtyone.chance import check_permutation
 from thirtyone.engine import Game
-from thirtyone.errors import RecordError, ThirtyOneError
+from thirtyone.errors import RecordError, SeedError, ThirtyOneError
 from thirtyone.events import RoundResult
+from thirtyone.fairness import deal_deck, parse_seed, salt_matches
 from thirtyone.rules import OPTIONS, Rules
 from thirtyone.scoring import HandValue
 from thirtyone.settlement import KNOCK_PENALTIES, LOSS_KINDS, LOSS_RULES, NO_KNOCK_KINDS, Loss, LossKind, RoundEnd
@@ -66,6 +67,7 @@ __all__ = [
     "V1_OPTIONS",
     "GameRecord",
     "RoundRecord",
+    "Fairness",
     "format_action",
     "parse_record_action",
     "describe_end",
@@ -80,8 +82,9 @@ FORMAT: Final = "thirtyone-record"
 """The value of the ``format`` key of every record."""
 VERSION: Final = 3
 """The version this library writes: 3, whose losses carry their kind (``kind``, ``seats``; see
-:data:`~thirtyone.settlement.LossKind`) and whose rounds may hold commitments and salts
-(``thirtyone serve``'s provably fair shuffles, as in version 2)."""
+:data:`~thirtyone.settlement.LossKind`), which may hold a ``[fairness]`` table (the salt chain's
+commitment and every seat's client seed: deals no one can choose, :mod:`thirtyone.fairness`), and
+whose rounds may hold their salts (or, as in version 2, each deal's own commitment and salt)."""
 SUPPORTED_VERSIONS: Final = (1, 2, 3)
 """The versions this library reads."""
 V1_OPTIONS: Final = (
@@ -94,6 +97,7 @@ default to the old behaviour; a record that omits it gets that default (``Rules`
 
 _ENDS: Final = frozenset(get_args(RoundEnd))
 _TOP_KEYS: Final = ("format", "version", "event", "date", "comment", "seats", "rules", "outcome", "rounds")
+_TOP_KEYS_V3: Final = (*_TOP_KEYS, "fairness")
 _ROUND_KEYS: Final = ("round", "dealer", "deck", "reshuffles", "actions", "result")
 _ROUND_KEYS_V2: Final = ("round", "dealer", "deck", "commitment", "salt", "reshuffles", "actions", "result")
 DEAL_COMMITMENT_PREFIX: Final = "thirtyone-deal/1"
@@ -137,10 +141,23 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
+class Fairness:
+    """How a game's deals were made so that no one could choose them (:mod:`thirtyone.fairness`):
+    the salt chain's ``commitment`` (64 lowercase hex digits) the table published before anyone
+    sent a seed, and each seat's client ``seeds`` in seat order (lowercase hex; ``""`` for a seat
+    that gave none, such as a bot). Each round's salt is its round's ``salt``."""
+
+    commitment: str
+    seeds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A whole game, finished or not, as its record holds it.
 
     ``seats`` are the players' names (seat 0 first; their number is the number of players, R2.1);
+    ``fairness`` the salt chain's commitment and the seats' client seeds of a game whose deals no
+    one could choose (``None`` for another game);
     ``rounds`` the rounds in order (at least one; the first round's dealer is the first dealer,
     R3.1); ``preset`` the name of the preset the rules are nearest to (informational: ``rules``
     holds every option); ``winner`` and ``places`` (each seat's finishing place, R2.5) are set
@@ -166,6 +183,7 @@ class GameRecord:
     comment: str | None = None
     winner: int | None = None
     places: tuple[int, ...] | None = None
+    fairness: Fairness | None = None
     read_version: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -275,6 +293,9 @@ class GameRecord:
             out.append(f"{name} = {_toml_option(value)}")
         if self.winner is not None and self.places is not None:
             out += ["", "[outcome]", f"winner = {self.winner}", f"places = {_toml_ints(self.places)}"]
+        if self.fairness is not None:
+            seeds = ", ".join(_toml_str(seed) for seed in self.fairness.seeds)
+            out += ["", "[fairness]", f"commitment = {_toml_str(self.fairness.commitment)}", f"seeds = [{seeds}]"]
         for rnd in self.rounds:
             out += ["", "[[rounds]]", f"round = {rnd.round}", f"dealer = {rnd.dealer}"]
             out.append(f"deck = {_toml_str(format_cards(rnd.deck))}")
@@ -351,20 +372,27 @@ class GameRecord:
         return _Replayer(self).steps()
 
     def check_commitments(self) -> int:
-        """Check the provably fair shuffles: that every round has a published ``commitment`` and a
-        revealed ``salt``, that the commitment is :func:`deal_commitment` of that salt and the
-        round's deck order, and that every reshuffle (R4.3) is the order :func:`salted_reshuffle`
-        gives for its cards. Returns the number of rounds checked. (Whether the actions are legal
-        and the results right is :meth:`replay`'s to check.)
+        """Check the provably fair shuffles; returns the number of rounds checked. (Whether the
+        actions are legal and the results right is :meth:`replay`'s to check.)
+
+        With ``fairness`` (deals no one could choose, :mod:`thirtyone.fairness`): every round has
+        its revealed ``salt``, the salt is the round's salt of the committed chain (``link`` applied
+        ``round`` times gives the commitment), and the round's deck is the one the salt and the
+        seats' seeds deal (:func:`~thirtyone.fairness.deal_deck`): so any card changed, dealt or
+        not, fails. Without: every round has a published ``commitment`` and a revealed ``salt``,
+        and the commitment is :func:`deal_commitment` of that salt and the round's deck order.
+        Either way every reshuffle (R4.3) must be the order :func:`salted_reshuffle` gives.
 
         Raises:
-            RecordError: naming the round: no commitment, no salt (not revealed yet), a
+            RecordError: naming the round: no commitment, no salt (not revealed yet), a salt that
+                is not the chain's, a deck that is not the one the salt and the seeds deal, a
                 commitment that does not match the deck and the salt, or a reshuffle that is not
                 the salt's.
         """
+        fairness = self.fairness
         for rnd in self.rounds:
             where = f"round {rnd.round}"
-            if rnd.commitment is None:
+            if fairness is None and rnd.commitment is None:
                 raise RecordError(
                     f"{where}: no commitment: this round was not dealt with a published commitment, "
                     "so its shuffle cannot be verified"
@@ -373,12 +401,28 @@ class GameRecord:
                 if rnd.result is not None:
                     raise RecordError(f"{where}: the salt is missing, though the round ended and revealed it")
                 raise RecordError(f"{where}: the salt is not revealed (the round was still being played)")
-            computed = deal_commitment(rnd.salt, rnd.deck)
-            if computed != rnd.commitment:
-                raise RecordError(
-                    f"{where}: the commitment does not match the deck order and the salt: "
-                    f"{_hash_difference(rnd.commitment, computed)}; the deck or the salt was changed"
-                )
+            if fairness is not None:
+                if not salt_matches(fairness.commitment, rnd.salt, rnd.round):
+                    raise RecordError(
+                        f"{where}: the salt {rnd.salt} is not round {rnd.round}'s salt of the chain committed to "
+                        f"before the game ({fairness.commitment}): SHA-256 of 'thirtyone-chain/1 SALT' taken "
+                        f"{rnd.round} time(s) does not give the commitment; the salt was changed"
+                    )
+                dealt = deal_deck(rnd.salt, rnd.round, fairness.seeds, self.rules.deck)
+                if list(rnd.deck) != dealt:
+                    at = next(i for i, (a, b) in enumerate(zip(rnd.deck, dealt, strict=True)) if a != b)
+                    raise RecordError(
+                        f"{where}: the deck order is not the one the salt and the seats' seeds deal: card "
+                        f"{at + 1} from the top is {rnd.deck[at]} in the record, {dealt[at]} dealt "
+                        "(docs/record-format.md); the deck was changed"
+                    )
+            else:
+                computed = deal_commitment(rnd.salt, rnd.deck)
+                if computed != rnd.commitment:
+                    raise RecordError(
+                        f"{where}: the commitment does not match the deck order and the salt: "
+                        f"{_hash_difference(rnd.commitment or '', computed)}; the deck or the salt was changed"
+                    )
             for number, order in enumerate(rnd.reshuffles, 1):
                 if list(order) != salted_reshuffle(rnd.salt, order, number):
                     raise RecordError(
@@ -425,9 +469,16 @@ class GameRecord:
                     )
             if rnd.result is None and index != last:
                 raise RecordError(f"{where}: no result, but only the last round may be unfinished")
-            _check_fairness_shape(rnd, where)
+            _check_fairness_shape(rnd, where, chained=self.fairness is not None)
+            if self.fairness is not None and rnd.commitment is not None:
+                raise RecordError(
+                    f"{where}: a round of a record with [fairness] has no commitment of its own "
+                    "(the chain's commitment covers every round)"
+                )
             if rnd.result is not None:
                 _check_result_shape(rnd.result, players, where)
+        if self.fairness is not None:
+            _check_fairness(self.fairness, players)
         if (self.winner is None) != (self.places is None):
             raise RecordError("outcome: give both winner and places, or neither (unfinished game)")
         if self.winner is not None and self.places is not None:
@@ -459,7 +510,7 @@ def _hash_difference(published: str, computed: str) -> str:
     )
 
 
-def _check_fairness_shape(rnd: RoundRecord, where: str) -> None:
+def _check_fairness_shape(rnd: RoundRecord, where: str, chained: bool = False) -> None:
     if rnd.commitment is not None and (
         not isinstance(rnd.commitment, str) or not _COMMITMENT.fullmatch(rnd.commitment)
     ):
@@ -471,8 +522,25 @@ def _check_fairness_shape(rnd: RoundRecord, where: str) -> None:
             check_salt(rnd.salt)
         except RecordError as error:
             raise RecordError(f"{where}: {error}") from None
-        if rnd.commitment is None:
+        if rnd.commitment is None and not chained:
             raise RecordError(f"{where}: a salt without a commitment; give the commitment published before the deal")
+
+
+def _check_fairness(fairness: Fairness, players: int) -> None:
+    commitment = fairness.commitment
+    if not isinstance(commitment, str) or not _COMMITMENT.fullmatch(commitment):
+        raise RecordError(f"fairness: commitment must be 64 lowercase hex digits (a SHA-256), not {_show(commitment)}")
+    if len(fairness.seeds) != players:
+        raise RecordError(f'fairness: seeds has {len(fairness.seeds)} entries for {players} seats ("" for none)')
+    for seat, seed in enumerate(fairness.seeds):
+        if seed == "":
+            continue
+        try:
+            clean = parse_seed(seed)
+        except SeedError as error:
+            raise RecordError(f"fairness: the seed of seat {seat}: {error}") from None
+        if clean != seed:
+            raise RecordError(f"fairness: the seed of seat {seat} must be lowercase hex, not {_show(seed)}")
 
 
 def _check_result_shape(result: RoundResult, players: int, where: str) -> None:
@@ -756,7 +824,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         raise RecordError(
             f"record version {version} is not supported: this thirtyone reads versions {readable}; upgrade thirtyone"
         )
-    _keys(data, _TOP_KEYS, "")
+    _keys(data, _TOP_KEYS_V3 if version >= 3 else _TOP_KEYS, "")
     seats = tuple(
         _str(name, f"seats[{index + 1}]") for index, name in enumerate(_list(_need(data, "seats", ""), "seats"))
     )
@@ -772,6 +840,16 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         _keys(outcome, ("winner", "places"), "outcome")
         winner = _int(_need(outcome, "winner", "outcome"), "outcome: winner")
         places = _ints(_need(outcome, "places", "outcome"), "outcome: places")
+    fairness: Fairness | None = None
+    if "fairness" in data:
+        table = _table(data["fairness"], "fairness")
+        _keys(table, ("commitment", "seeds"), "fairness")
+        commitment = _str(_need(table, "commitment", "fairness"), "fairness: commitment")
+        seeds = tuple(
+            _str(seed, f"fairness: seeds[{index + 1}]")
+            for index, seed in enumerate(_list(_need(table, "seeds", "fairness"), "fairness: seeds"))
+        )
+        fairness = Fairness(commitment, seeds)
     rounds_data = _list(_need(data, "rounds", ""), "rounds")
     rounds = tuple(
         _parse_round(_table(item, f"round {index}"), index, rules, len(seats), version)
@@ -787,6 +865,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         comment=_metadata(data, "comment"),
         winner=winner,
         places=places,
+        fairness=fairness,
         read_version=version,
     )
 

@@ -13,14 +13,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "thirtyone"
 
 CORE = (
-    "__init__", "actions", "cards", "chance", "checks", "engine", "errors", "events", "position", "record", "rules",
-    "scoring", "settlement", "strategy", "text", "views",
+    "__init__", "actions", "cards", "chance", "checks", "engine", "errors", "events", "fairness", "position",
+    "record", "rules", "scoring", "settlement", "strategy", "text", "views",
 )  # fmt: skip
 """The core's modules (thirtyone/<name>.py)."""
 
 STANDARD_LIBRARY = {
-    "__future__", "collections", "copy", "dataclasses", "datetime", "enum", "fractions", "functools", "hashlib",
-    "itertools", "operator", "random", "re", "tomllib", "typing",
+    "__future__", "base64", "binascii", "collections", "copy", "dataclasses", "datetime", "enum", "fractions",
+    "functools", "hashlib", "hmac", "itertools", "operator", "random", "re", "tomllib", "typing",
 }  # fmt: skip
 """The standard-library modules the core may use (a new one is a deliberate choice: add it here)."""
 

@@ -42,6 +42,7 @@ __all__ = [
     "make_bot",
     "parse_bot_list",
     "UnknownBotError",
+    "BOT_NAMES",
 ]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
@@ -54,6 +55,10 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 
 LEVELS = {"easy": "basic", "medium": "heuristic", "hard": "expert"}
 """The terminal game's names for the bot levels."""
+
+BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo")
+"""Bots' display names: the server names a bot by its seat (seat 0 Ada, seat 1 Bea, …), the
+terminal game gives them in turn, leaving out one the person goes by."""
 
 MAX_EXPERT_WORLDS = 1_000_000
 """The most sampled worlds per decision an expert budget may ask for (``expert:200``)."""

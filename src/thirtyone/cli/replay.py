@@ -82,8 +82,46 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _too_large(path: Path, size: int | None) -> ReplayError:
+def read_text(path: Path, limit: int, what: str, kind: str) -> str:
+    """The UTF-8 text (a byte-order mark allowed) of ``path``: a regular file of at most ``limit``
+    bytes, checked before anything is read; ``what`` and ``kind`` name it in the errors ("a record
+    file", "a record is UTF-8 TOML").
+
+    Raises:
+        ReplayError: for a missing file, a directory, a device, pipe or socket, a file larger than
+            ``limit``, a file that cannot be read or is not UTF-8.
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise ReplayError(f"{path}: no such file") from None
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ReplayError(f"{path}: is a directory; give {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise ReplayError(f"{path}: not a regular file (a device, pipe or socket); give {what}")
+    if info.st_size > limit:
+        raise _too_large(path, info.st_size, limit)
+    try:
+        with path.open("rb") as file:
+            raw = file.read(limit + 1)  # the file may have grown since
+    except IsADirectoryError:
+        raise ReplayError(f"{path}: is a directory; give {what}") from None
+    except OSError as error:
+        raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
+    if len(raw) > limit:
+        raise _too_large(path, None, limit)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ReplayError(f"{path}: not UTF-8 text (bad byte at offset {error.start}); {kind}") from None
+
+
+def _too_large(path: Path, size: int | None, limit: int = MAX_RECORD_BYTES) -> ReplayError:
     known = f" ({size:,} bytes)" if size is not None else ""
+    if limit != MAX_RECORD_BYTES:
+        return ReplayError(f"{path}: too large{known}: at most {limit:,} bytes")
     return ReplayError(
         f"{path}: larger than a game record can be{known}: a record is at most {MAX_RECORD_BYTES:,} bytes "
         "(16 MiB); give a record file"
@@ -99,33 +137,7 @@ def read_record(path: Path) -> GameRecord:
             :data:`MAX_RECORD_BYTES`, a file that cannot be read or is not UTF-8.
         RecordError: for a bad record (the message starts with the file name).
     """
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise ReplayError(f"{path}: no such file") from None
-    except OSError as error:
-        raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ReplayError(f"{path}: is a directory; give a record file")
-    if not stat.S_ISREG(info.st_mode):
-        raise ReplayError(f"{path}: not a regular file (a device, pipe or socket); give a record file")
-    if info.st_size > MAX_RECORD_BYTES:
-        raise _too_large(path, info.st_size)
-    try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_RECORD_BYTES + 1)  # the file may have grown since
-    except IsADirectoryError:
-        raise ReplayError(f"{path}: is a directory; give a record file") from None
-    except OSError as error:
-        raise ReplayError(f"{path}: cannot read it: {error.strerror or error}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise _too_large(path, None)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ReplayError(
-            f"{path}: not UTF-8 text (bad byte at offset {error.start}); a record is UTF-8 TOML"
-        ) from None
+    text = read_text(path, MAX_RECORD_BYTES, "a record file", "a record is UTF-8 TOML")
     try:
         return GameRecord.loads(text)
     except RecordError as error:

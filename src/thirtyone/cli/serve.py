@@ -15,7 +15,7 @@ import sys
 
 from thirtyone.errors import ThirtyOneError
 
-__all__ = ["configure", "run", "ServeError", "DEFAULT_PORT", "WS_MAX_FRAME"]
+__all__ = ["configure", "run", "ServeError", "DEFAULT_PORT", "WS_MAX_FRAME", "LIMIT_FLAGS"]
 
 DEFAULT_PORT = 8031
 """The port ``thirtyone serve`` listens on unless told otherwise."""
@@ -26,6 +26,48 @@ code 1009); messages over the server's 4 KiB limit but under this get an error a
 
 class ServeError(ThirtyOneError):
     """A ``serve`` argument that cannot be used, a port that cannot be listened on, or a missing extra."""
+
+
+LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
+    # (setting, kind, default, help): each is the flag --setting-with-dashes; the defaults are
+    # ServerSettings' (docs/server-protocol.md, "Limits"), sized for a 2-core machine
+    ("messages_per_second", float, "10", "messages a WebSocket connection may send a second on average (0.1-1000)"),
+    ("message_burst", int, "20", "messages a connection may send at once above that rate (1-10000)"),
+    ("syncs_per_second", float, "1", "sync and ping messages a connection may send a second (5 at once)"),
+    (
+        "address_messages_per_second",
+        float,
+        "200",
+        "WebSocket messages all the connections of one client address may send a second (twice that at once)",
+    ),
+    ("requests_per_second", float, "20", "HTTP requests one client address may make a second (twice that at once)"),
+    (
+        "connections_per_second",
+        float,
+        "5",
+        "new WebSocket connections one client address may open a second (twice that at once, 10 at least)",
+    ),
+    ("max_connections", int, "10000", "WebSocket connections in all"),
+    ("max_connections_per_address", int, "64", "WebSocket connections from one client address (IPv6: one /64)"),
+    ("max_connections_per_table", int, "64", "WebSocket connections to one table, players and spectators"),
+    ("max_connections_per_seat", int, "4", "WebSocket connections holding one seat (a person's tabs and devices)"),
+    ("max_spectators", int, "32", "spectators watching one table"),
+    ("hint_workers", int, "1", "worker processes for the expert's hints, apart from everything else (0: no hints)"),
+    ("hint_queue", int, "4", "hints that may wait for a hint worker; more are answered busy at once"),
+    ("hints_per_round", int, "5", "hints a seat may ask for in one round"),
+    ("bot_workers", int, "1", "worker processes for the medium and hard bots' moves"),
+    ("max_tables", int, "4000", "tables open or being played at once"),
+    ("tables_per_minute", float, "2", "tables one client address may create a minute on average"),
+    ("table_burst", int, "10", "tables one client address may create at once above that rate"),
+    ("open_table_expiry", float, "900", "seconds an open table nobody is connected to waits before it closes"),
+    (
+        "idle_game_expiry",
+        float,
+        "3600",
+        "seconds a game no person is connected to waits before it is closed (its record kept)",
+    ),
+)
+"""The limits ``serve`` takes as flags, each a field of :class:`~thirtyone.server.ServerSettings`."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -53,18 +95,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds a person has for each action before a legal default is played for them (0.1-86400; off or 0: "
         "no timer, the default)",
     )
-    parser.add_argument(
-        "--messages-per-second",
-        default="10",
-        metavar="N",
-        help="messages a WebSocket connection may send a second on average; more are refused (0.1-1000, default 10)",
-    )
-    parser.add_argument(
-        "--message-burst",
-        default="20",
-        metavar="N",
-        help="messages a connection may send at once above that rate (1-10000, default 20)",
-    )
+    limits = parser.add_argument_group("limits (docs/server-protocol.md, Limits)")
+    for name, _kind, default, words in LIMIT_FLAGS:
+        limits.add_argument(
+            f"--{name.replace('_', '-')}",
+            default=default,
+            metavar="S" if name.endswith("expiry") else "N",
+            help=f"{words} (default {default})",
+        )
     parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"), help="server log"
     )
@@ -151,12 +189,15 @@ def run(args: argparse.Namespace) -> int:
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
             "pip install 'thirtyone[server]'"
         ) from None
+    limits: dict[str, int | float] = {}
+    for name, kind, _default, _words in LIMIT_FLAGS:
+        value = _number(getattr(args, name), name.replace("_", "-"), kind)
+        limits[name] = int(value) if kind is int else value
     settings = ServerSettings(
         database_url=args.database_url,
         bot_delay=bot_delay,
         turn_timer=turn_timer,
-        messages_per_second=_number(args.messages_per_second, "messages-per-second", float),
-        message_burst=int(_number(args.message_burst, "message-burst", int)),
+        **limits,  # type: ignore[arg-type]
     )
     _check_port(args.host, port)
     if extra_levels:  # seats may ask for them by name: the server's tables of levels grow by them

@@ -5,11 +5,13 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 =========================================  =====================================================
 ``GET  /api/health``                       ``{"ok": true, "version": …}``
 ``GET  /api/presets``                      presets, every rule option, bot levels, limits
-``GET  /api/tables?status=open``           the lobby: open tables (``playing``: to watch)
+``GET  /api/tables?status=open``           the lobby, a page at a time: open tables (``playing``: to watch)
 ``POST /api/tables``                       create a table → code, share path, host token
 ``GET  /api/tables/{code}``                its public information and the public view
 ``POST /api/tables/{code}/join``           take a seat by name → seat and its token
 ``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
+``POST /api/tables/{code}/seats/{seat}/bot``  give a free or left seat to a bot (host token)
+``POST /api/tables/{code}/rematch``        play again: the rematch's seat (``Bearer SEAT_TOKEN``)
 ``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
 ``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
 ``GET  /``, ``/t/{code}``, ``/r/{code}``   the browser pages: lobby, table, replay (``pages``)
@@ -17,7 +19,13 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 =========================================  =====================================================
 
 Errors are ``{"error": MESSAGE, "code": CODE}`` with an HTTP status (422 bad input, 404 no such
-table, 409 full/closed/not over, 403 bad token, 413 too large, 503 database unavailable).
+table, 409 full/closed/not over, 403 bad token, 413 too large, 429 over a limit, 503 database
+unavailable).
+
+Every HTTP answer carries the security headers of :data:`SECURITY_HEADERS` (a Content-Security-Policy
+that allows no inline script and no framing, ``nosniff``, no referrer); each client address has
+``requests_per_second`` HTTP requests (a burst of twice that), and the WebSocket connections are
+counted and capped (:class:`~thirtyone.server.limits.Admission`).
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -43,21 +51,50 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.db import open_database
-from thirtyone.server.errors import AuthError, InputError, RefusedError, ServerError, TooLargeError
-from thirtyone.server.hints import hint_message
-from thirtyone.server.limits import MAX_NAME, MAX_SEATS, RateLimiter
+from thirtyone.server.errors import (
+    AuthError,
+    ConflictError,
+    InputError,
+    LimitError,
+    RefusedError,
+    ServerError,
+    TooLargeError,
+)
+from thirtyone.server.limits import MAX_NAME, MAX_SEATS, Admission, Buckets, RateLimiter, Ticket, address_key
 from thirtyone.server.pages import add_pages, not_found_page, wants_html
+from thirtyone.server.rematch import rematch
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.service import SeatRequest, TableService
+from thirtyone.server.service import LEVEL_NAMES, LOBBY_PAGE, SeatRequest, TableService
 from thirtyone.server.store import Store
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "SECURITY_HEADERS", "CONTENT_SECURITY_POLICY", "LIMIT_CLOSE"]
 
 log = logging.getLogger("thirtyone.server")
 
 _STRIKES = 100
 """Refused messages in a row after which a connection is closed (code 1008)."""
+LIMIT_CLOSE = 4429
+"""The close code of a WebSocket connection refused for a limit (too many connections)."""
+_SYNC_BURST = 5
+"""Cheap messages (``sync``, ``ping``) a connection may send at once above ``syncs_per_second``."""
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content-Security-Policy: scripts, styles and everything else from this server only
+(no inline script or style, no ``eval``), images also as ``data:`` URLs (the icon), connections
+(the WebSocket) back to this server, and no page of another site may frame these."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+"""The headers every HTTP answer carries."""
 
 
 _MALFORMED = "malformed request: the body is not JSON"
@@ -76,6 +113,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
         (409, "the table is full, closed or not over"),
         (413, "the body is too large"),
         (422, "bad input"),
+        (429, "over a limit: too many requests, tables, connections or hints"),
         (503, "the database is unavailable"),
     )
 }
@@ -94,12 +132,24 @@ class _CreateBody(BaseModel):
     options: dict[str, str | bool | int | float | None] = Field(default_factory=dict)
     seats: list[_SeatBody]
     name: str | None = None
+    public: StrictBool = False
+    hints: StrictBool = True
+    seed: str | None = Field(default=None, description="not taken here: give your seed when you join")
 
 
 class _JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str
-    seat: int | None = None
+    seat: StrictInt | None = None  # a seat number only: not true, "3" or 2.0
+    seed: str | None = Field(
+        default=None,
+        description="your client seed: 16-64 random bytes as hex or base64, made after seeing the table's commitment",
+    )
+
+
+class _BotBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: str = "medium"
 
 
 def create_app(
@@ -143,10 +193,22 @@ def create_app(
         docs_url=None,  # FastAPI's viewers load their scripts from a CDN: blank pages offline
         redoc_url=None,
     )
+    admission = Admission(
+        settings.max_connections,
+        settings.max_connections_per_address,
+        settings.max_connections_per_table,
+        settings.max_connections_per_seat,
+        settings.max_spectators,
+    )
+    messages = Buckets(settings.address_messages_per_second, max(1, int(2 * settings.address_messages_per_second)))
+    arrivals = Buckets(settings.connections_per_second, max(10, int(2 * settings.connections_per_second)))
     app.state.service = service
     app.state.settings = settings
     app.state.engine = engine
+    app.state.admission = admission
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(_RequestLimit, rate=settings.requests_per_second)
+    app.add_middleware(_SecurityHeaders)
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
@@ -198,23 +260,29 @@ def create_app(
                 for name, spec in OPTIONS.items()
             },
             "bot_levels": list(BOT_LEVELS),
-            "limits": {
-                "max_seats": MAX_SEATS,
-                "max_name": MAX_NAME,
-                "max_message_bytes": settings.max_message_bytes,
-                "messages_per_second": settings.messages_per_second,
-                "message_burst": settings.message_burst,
-            },
+            "limits": {"max_seats": MAX_SEATS, "max_name": MAX_NAME, **settings.limits_json()},
         }
 
     @app.get("/api/tables")
-    async def lobby(status: str = "open", limit: int = 100) -> JSON:
-        return {"tables": await service.lobby(status, limit)}
+    async def lobby(status: str = "open", limit: int = LOBBY_PAGE, offset: int = 0) -> JSON:
+        return await service.lobby(status, limit, offset)
 
     @app.post("/api/tables", status_code=201)
     async def create(body: _CreateBody, request: Request) -> JSON:
+        if body.seed is not None:
+            raise InputError(
+                "seed: give your seed when you join, after seeing the table's commitment (create the table "
+                "without a name, then join it with your name and seed)",
+                "bad_seed",
+            )
         created = await service.create(
-            body.preset, body.options, [SeatRequest(seat.type, seat.level) for seat in body.seats], body.name
+            body.preset,
+            body.options,
+            [SeatRequest(seat.type, seat.level) for seat in body.seats],
+            body.name,
+            _address(request.client.host if request.client else None),
+            public=body.public,
+            hints=body.hints,
         )
         created["share_url"] = _share_url(request, created["code"])
         return created
@@ -228,7 +296,7 @@ def create_app(
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: _JoinBody, request: Request) -> JSON:
         runner = await service.runner(code)
-        seat, token = await runner.join(body.name, body.seat)
+        seat, token = await runner.join(body.name, body.seat, body.seed)
         return {
             "code": runner.code,
             "seat": seat,
@@ -241,10 +309,23 @@ def create_app(
     async def close(code: str, request: Request) -> JSON:
         return {"table": await service.close(code, _bearer(request))}
 
+    @app.post("/api/tables/{code}/seats/{seat}/bot")
+    async def seat_bot(code: str, seat: int, request: Request, body: _BotBody | None = None) -> JSON:
+        runner = await service.runner(code)
+        level = LEVEL_NAMES.get((body.level if body else "medium").strip().lower(), "")
+        await runner.give_to_bot(_bearer(request), seat, level)
+        return {"table": runner.table_json()}
+
+    @app.post("/api/tables/{code}/rematch")
+    async def play_again(code: str, request: Request) -> JSON:
+        made = await rematch(service, code, _bearer(request, "seat"))
+        made["share_url"] = _share_url(request, made["code"])
+        return made
+
     @app.get("/api/tables/{code}/deals")
     async def deals(code: str) -> JSON:
         runner = await service.runner(code)
-        return {"code": runner.code, "deals": runner.deals_json()}
+        return runner.deals_json()
 
     @app.get(
         "/api/tables/{code}/record",
@@ -265,6 +346,10 @@ def create_app(
 
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
+        address = _address(websocket.client.host if websocket.client else None)
+        if not arrivals.allow(address):  # a storm of new connections: refused before the handshake ends
+            await websocket.close(LIMIT_CLOSE)
+            return
         await websocket.accept()
 
         async def close_socket(close_code: int) -> None:
@@ -272,21 +357,30 @@ def create_app(
 
         connection = Connection(websocket.send_text, close_socket, settings.send_queue)
         writer = asyncio.create_task(connection.run())
-        reader = _Reader(websocket, connection, settings)
+        ticket: Ticket | None = None
         runner: TableRunner | None = None
         try:
-            runner = await _greet(reader, connection, service, code, settings)
+            try:
+                ticket = admission.enter(address)
+            except LimitError as error:
+                connection.put(_error(error))
+                connection.close(LIMIT_CLOSE)
+                return
+            reader = _Reader(websocket, connection, settings, messages, address)
+            runner = await _greet(reader, connection, service, code, settings, admission, ticket)
             if runner is None:
                 return
             while not connection.closing:
                 message = await reader.next()
                 if message is None:
                     break
-                await _handle(message, connection, runner)
+                await _handle(message, connection, runner, service, reader)
         finally:
             if runner is not None:
                 runner.detach(connection)
                 service.release(runner)
+            if ticket is not None:
+                admission.leave(ticket)
             connection.close(1000)
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 5)
@@ -307,11 +401,21 @@ class _Reader:
     ``max_message_bytes`` of UTF-8, within the rate limit; anything else is answered with an error
     to this client only and skipped."""
 
-    def __init__(self, websocket: WebSocket, connection: Connection, settings: ServerSettings) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        connection: Connection,
+        settings: ServerSettings,
+        address_buckets: Buckets,
+        address: str,
+    ) -> None:
         self.websocket = websocket
         self.connection = connection
         self.settings = settings
         self.limiter = RateLimiter(settings.messages_per_second, settings.message_burst)
+        self.syncs = RateLimiter(settings.syncs_per_second, _SYNC_BURST)
+        self.address_buckets = address_buckets
+        self.address = address
         self.strikes = 0
         self._told_rate = -1.0
 
@@ -335,28 +439,22 @@ class _Reader:
                             'malformed message: send a JSON object with a "type", e.g. {"type": "ping"}'
                         )
                     else:
-                        self.strikes = 0
                         return data
             if refusal.code != "quiet":
                 self.connection.put(_error(refusal))
-            self.strikes += 1
-            if self.strikes >= _STRIKES:
-                self.connection.put(
-                    _error(InputError(f"{_STRIKES} refused messages in a row: disconnected", "disconnected"))
-                )
-                self.connection.close(1008)
+            self.strike()
         return None
 
     def _check(self, message: Message) -> ServerError | None:
         if not self.limiter.allow():
-            now = asyncio.get_running_loop().time()
-            if now - self._told_rate < 1.0:
-                return ServerError("rate limited", "quiet")
-            self._told_rate = now
-            return ServerError(
+            return self.rate_limited(
                 f"too many messages: at most {self.settings.messages_per_second:g} a second "
-                f"({self.settings.message_burst} at once); this one was dropped",
-                "rate_limited",
+                f"({self.settings.message_burst} at once); this one was dropped"
+            )
+        if not self.address_buckets.allow(self.address):
+            return self.rate_limited(
+                f"too many messages from your address: at most {self.settings.address_messages_per_second:g} a "
+                "second for all its connections; this one was dropped"
             )
         text = message.get("text")
         if text is None:
@@ -368,12 +466,38 @@ class _Reader:
             )
         return None
 
+    def rate_limited(self, words: str) -> ServerError:
+        """The error for a message over a rate (``rate_limited``), told at most once a second
+        (``quiet`` the rest: not sent)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._told_rate < 1.0:
+            return ServerError("rate limited", "quiet")
+        self._told_rate = now
+        return LimitError(words, "rate_limited")
+
+    def strike(self) -> None:
+        """Count a refused message (unreadable, over a limit, or refused when handled);
+        :data:`_STRIKES` in a row close the connection (1008)."""
+        self.strikes += 1
+        if self.strikes >= _STRIKES:
+            self.connection.put(
+                _error(InputError(f"{_STRIKES} refused messages in a row: disconnected", "disconnected"))
+            )
+            self.connection.close(1008)
+
 
 async def _greet(
-    reader: _Reader, connection: Connection, service: TableService, code: str, settings: ServerSettings
+    reader: _Reader,
+    connection: Connection,
+    service: TableService,
+    code: str,
+    settings: ServerSettings,
+    admission: Admission,
+    ticket: Ticket,
 ) -> TableRunner | None:
-    """Wait for the client's hello, find the table and the seat its token opens, and attach it.
-    Returns ``None`` (after telling the client why and closing) when that fails."""
+    """Wait for the client's hello, find the table and the seat its token opens, count the
+    connection there (:meth:`Admission.attach`) and attach it. Returns ``None`` (after telling the
+    client why and closing) when that fails."""
     try:
         async with asyncio.timeout(settings.hello_timeout):
             while True:
@@ -397,17 +521,25 @@ async def _greet(
             raise AuthError("the token must be text (or left out to watch)")
         runner = await service.runner(code)
         seat = runner.authenticate(token)
+        admission.attach(ticket, runner.code, seat)
         await runner.attach(connection, seat)
     except ServerError as error:
         connection.put(_error(error))
-        connection.close({404: 4404, 403: 4403}.get(error.status, 1011))
+        connection.close({404: 4404, 403: 4403, 429: LIMIT_CLOSE}.get(error.status, 1011))
         return None
     return runner
 
 
-async def _handle(message: JSON, connection: Connection, runner: TableRunner) -> None:
+async def _handle(
+    message: JSON, connection: Connection, runner: TableRunner, service: TableService, reader: _Reader
+) -> None:
     kind = message["type"]
     try:
+        if kind in ("sync", "ping") and not reader.syncs.allow():
+            raise reader.rate_limited(
+                f"too many {kind} messages: at most {reader.settings.syncs_per_second:g} a second "
+                f"({_SYNC_BURST} at once); this one was dropped"
+            )
         if kind == "action":
             await _act(message, connection, runner)
         elif kind == "ping":
@@ -415,15 +547,39 @@ async def _handle(message: JSON, connection: Connection, runner: TableRunner) ->
         elif kind == "sync":
             await runner.send_state(connection)
         elif kind == "hint":
-            connection.put(await hint_message(runner, connection))
+            if not runner.data.hints:
+                raise ConflictError("the host turned hints off for this game: no hints here", "hints_off")
+            connection.put_text(await service.hints.hint(runner, connection))
+        elif kind == "chat":
+            await runner.chat(connection, message)
+        elif kind == "seed":
+            await _seed(message, connection, runner)
         elif kind == "hello":
             raise InputError("already said hello: this connection holds its seat until it closes", "bad_message")
         else:
-            raise InputError(f"unknown message type {kind[:40]!r}: send action, hint, ping or sync", "bad_message")
+            raise InputError(
+                f"unknown message type {kind[:40]!r}: send action, hint, chat, seed, ping or sync", "bad_message"
+            )
     except ServerError as error:
-        connection.put(_error(error))
+        if error.code != "quiet":
+            connection.put(_error(error))
+        reader.strike()
         if error.code == "stale":
             await runner.send_state(connection)
+    else:
+        reader.strikes = 0
+
+
+async def _seed(message: JSON, connection: Connection, runner: TableRunner) -> None:
+    seat = connection.seat
+    if seat is None:
+        raise AuthError("spectators give no seed: join a seat to play", "spectator")
+    if "seed" not in message:
+        raise InputError(
+            'a seed message needs "seed": 16 to 64 random bytes as hex or base64 (e.g. 32 hex digits)', "bad_message"
+        )
+    seed = await runner.give_seed(seat, message["seed"])
+    connection.put({"type": "seeded", "seat": seat, "seed": seed})
 
 
 async def _act(message: JSON, connection: Connection, runner: TableRunner) -> None:
@@ -447,12 +603,16 @@ async def _act(message: JSON, connection: Connection, runner: TableRunner) -> No
 # ---------------------------------------------------------------------------------------------- HTTP helpers
 
 
-def _bearer(request: Request) -> str:
+def _bearer(request: Request, which: str = "host") -> str:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise AuthError("give the host token: Authorization: Bearer HOST_TOKEN")
+        raise AuthError(f"give the {which} token: Authorization: Bearer {which.upper()}_TOKEN")
     return token.strip()
+
+
+def _address(host: str | None) -> str:
+    return address_key(host)
 
 
 def _share_url(request: Request, code: str) -> str:
@@ -536,3 +696,54 @@ class _BodyLimit:
             return {"type": "http.request", "body": body, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+class _SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP answer (that does not set them itself)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()
+        ]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(name, value) for name, value in self.headers if name not in present]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class _RequestLimit:
+    """Answers 429 (``rate_limited``) to a client address over ``rate`` HTTP requests a second (a
+    burst of twice that, at least 10)."""
+
+    def __init__(self, app: ASGIApp, rate: float) -> None:
+        self.app = app
+        self.rate = rate
+        self.buckets = Buckets(rate, max(10, int(2 * rate)))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            if not self.buckets.allow(address_key(client[0] if client else None)):
+                answer = JSONResponse(
+                    {
+                        "error": f"too many requests from your address: at most {self.rate:g} a second; "
+                        "wait a moment and try again",
+                        "code": "rate_limited",
+                    },
+                    status_code=429,
+                    headers={"Retry-After": "1"},
+                )
+                await answer(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -18,27 +18,28 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from typing import Protocol
 
-from thirtyone.actions import Action
+from thirtyone.actions import Action, parse_action
 from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
+from thirtyone.bots.prepare import warm_up_simulator
+from thirtyone.bots.work import bot_move
 from thirtyone.engine import Game
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import ConflictError, DatabaseError, ServerError
 from thirtyone.server.store import OPEN, PLAYING, TableData
+from thirtyone.server.workers import WorkerPool
 from thirtyone.views import Phase, PlayerView
 
 __all__ = [
     "Autoplay",
     "AutoplayTable",
     "default_action",
-    "warm_up_simulator",
     "BOT_LEVELS",
-    "BOT_NAMES",
+    "THINKING_LEVELS",
     "HARD_SECONDS",
     "RETRY_SECONDS",
     "TIMER_FOLLOW_UP",
@@ -50,8 +51,9 @@ HARD_SECONDS = 0.4
 """Seconds the ``hard`` bot (the expert) searches a move."""
 BOT_LEVELS = {"easy": "basic", "medium": "heuristic", "hard": f"expert:{HARD_SECONDS:g}s", "random": "random"}
 """Bot levels a seat may have, and the bot that plays each (:func:`thirtyone.bots.make_bot`)."""
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy")
-"""Bots' display names, by seat."""
+THINKING_LEVELS = ("medium", "hard")
+"""The levels whose moves take thought: played on the bot workers (``bot_workers``), away from the
+event loop; the others choose on it at once."""
 TIMER_FOLLOW_UP = 1.0
 """Seconds the turn timer waits for the rest of a turn it has begun for an absent player (after
 drawing for them, the discard), instead of a whole turn timer again."""
@@ -73,36 +75,6 @@ def default_action(view: PlayerView) -> Action:
     return choice if choice in legal else legal[0]
 
 
-_warming = threading.Lock()
-_warmed = False
-
-
-def warm_up_simulator() -> None:
-    """Once per process, in the background: load the compiled simulator's kernels (compile them,
-    the first time after installing: up to half a minute), on which the ``hard`` bot's search plays
-    its rollouts, so that its first move does not wait for them. Called when a table with a hard
-    bot is opened; without numba there is nothing to load."""
-    global _warmed
-    with _warming:
-        if _warmed:
-            return
-        _warmed = True
-    threading.Thread(target=_load_kernels, name="thirtyone-warm-up", daemon=True).start()
-
-
-def _load_kernels() -> None:
-    from thirtyone import sim
-
-    if not sim.available():
-        return
-    try:
-        from thirtyone.sim.api import warm_up
-
-        warm_up()
-    except Exception:  # the expert falls back to the engine's rollouts; the server goes on
-        log.exception("the compiled simulator could not be loaded")
-
-
 class AutoplayTable(Protocol):
     """What :class:`Autoplay` reads and calls of its table (:class:`~thirtyone.server.runner.TableRunner`):
     the stored ``data`` and the ``game``, the table's ``lock``, whether it is ``stopped``, whether
@@ -122,18 +94,24 @@ class AutoplayTable(Protocol):
 class Autoplay:
     """The bots and the turn timer of ``table``, with ``settings``' ``bot_delay`` and
     ``turn_timer``: at most one waiting task at a time. ``deadline`` is when the turn timer plays
-    (Unix seconds; ``None`` when it does not run). A table with a ``hard`` bot that is open or being
-    played starts :func:`warm_up_simulator`."""
+    (Unix seconds; ``None`` when it does not run). The ``medium`` and ``hard`` bots think on
+    ``bots`` (a pool of worker processes; without one, on a thread of this process). A table with
+    a ``hard`` bot that is open or being played starts
+    :func:`~thirtyone.bots.prepare.warm_up_simulator` in the process where the hard bot thinks."""
 
-    def __init__(self, table: AutoplayTable, settings: ServerSettings) -> None:
+    def __init__(self, table: AutoplayTable, settings: ServerSettings, bots: WorkerPool | None = None) -> None:
         self.table = table
         self.settings = settings
+        self.bots = bots
         self.deadline: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._bots: dict[int, Bot] = {}
         data = table.data
         if any(seat.level == "hard" for seat in data.seats) and data.status in (OPEN, PLAYING):
-            warm_up_simulator()
+            if bots is None or bots.kind == "thread":
+                warm_up_simulator()
+            else:
+                bots.prestart()
 
     def schedule(self) -> None:
         """After each change (under the table's lock): cancel the waiting bot or timer, and start
@@ -192,18 +170,23 @@ class Autoplay:
         delay = 0.0 if game.phase is Phase.DISCARD else self.settings.bot_delay  # a turn shows at once
         view = game.view(seat)
         legal = view.legal_actions
+        level = self.table.data.seats[seat].level or "easy"
         try:
-            bot = self._bot(seat)
-            if self.table.data.seats[seat].level in ("medium", "hard"):
-                action = await asyncio.to_thread(bot.choose, view, legal)
+            if level in THINKING_LEVELS:
+                spec = BOT_LEVELS.get(level, "basic")
+                if self.bots is None:
+                    notation = await asyncio.to_thread(bot_move, spec, secrets.randbits(64), view)
+                else:
+                    notation = await self.bots.run(bot_move, spec, secrets.randbits(64), view)
+                action = parse_action(notation)
             else:
-                action = bot.choose(view, legal)
+                action = self._bot(seat).choose(view, legal)
             if action not in legal:
                 raise ValueError(f"the bot chose {action}, which is not legal")
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("table %s: the bot of seat %d failed; it plays a default", self.table.code, seat)
+        except Exception as error:
+            log.warning("table %s: the bot of seat %d failed (%r); it plays a default", self.table.code, seat, error)
             action = default_action(view)
         rest = delay - (loop.time() - started)
         if rest > 0:

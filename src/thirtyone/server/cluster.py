@@ -41,9 +41,10 @@ import threading
 from collections.abc import Mapping
 
 from thirtyone.server.config import ServerSettings
+from thirtyone.server.database import Database
 from thirtyone.server.errors import ServerError
 from thirtyone.server.runner import TableRunner
-from thirtyone.server.store import CHANNEL, PLAYING, Store, run_db
+from thirtyone.server.store import CHANNEL, PLAYING
 
 __all__ = ["Cluster", "RECONNECT_SECONDS", "LISTENER_NAME"]
 
@@ -64,8 +65,9 @@ class Cluster:
     docstring). ``runners`` is the service's own mapping of the tables being served, by code.
     Nothing runs unless the store is ``shared`` (PostgreSQL)."""
 
-    def __init__(self, store: Store, settings: ServerSettings, runners: Mapping[str, TableRunner]) -> None:
-        self.store = store
+    def __init__(self, db: Database, settings: ServerSettings, runners: Mapping[str, TableRunner]) -> None:
+        self.db = db
+        self.store = db.store
         self.settings = settings
         self.runners = runners
         self.held: set[str] = set()
@@ -111,7 +113,7 @@ class Cluster:
             if runner is not None:
                 runner.leased = False
         try:
-            await run_db(self.store.release_leases, held)
+            await self.db.write(self.store.release_leases, held)
         except ServerError as error:  # they expire on their own
             log.warning("cluster: the leases were not given back: %s", error)
 
@@ -131,7 +133,7 @@ class Cluster:
         reached no lease is assumed held (the bots and timers stop until it can)."""
         playing = {code: runner for code, runner in list(self.runners.items()) if runner.data.status == PLAYING}
         try:
-            held = await run_db(self.store.take_leases, sorted(playing), self.settings.lease_seconds)
+            held = await self.db.write(self.store.take_leases, sorted(playing), self.settings.lease_seconds)
         except ServerError as error:
             log.warning("cluster: the leases were not renewed: %s", error)
             held = set()
@@ -144,7 +146,7 @@ class Cluster:
                 log.warning("table %s: %s", code, error)
         if done:
             with contextlib.suppress(ServerError):
-                await run_db(self.store.release_leases, done)
+                await self.db.write(self.store.release_leases, done)
 
     # ------------------------------------------------------------------------------ notifications
 

@@ -23,21 +23,50 @@ MAX_TURN_TIMER = 86_400.0
 
 @dataclass(frozen=True)
 class ServerSettings:
-    """How the server runs.
+    """How the server runs, and every limit it keeps (docs/server-protocol.md, "Limits"; each is a
+    ``thirtyone serve`` flag). The defaults are sized for a small machine (2 cores): a few
+    thousand tables being played at a person's pace.
 
-        ``database_url`` is an SQLAlchemy URL (``sqlite:///PATH`` or ``postgresql://USER:PASS@HOST/DB``);
-        ``bot_delay`` the seconds a bot waits before each turn (0–60; 0 plays at once); ``turn_timer`` the
-        seconds a person has for each action before the server plays a legal default for them
-        (1–86400, ``None``: off). The limits: ``max_message_bytes`` per WebSocket message (UTF-8),
-        ``messages_per_second`` on average and ``message_burst`` at once per connection,
-        ``max_body_bytes`` per HTTP request body, ``hello_timeout`` seconds for a new connection to say
-        hello, ``send_queue`` messages waiting for a slow client before it is disconnected. On PostgreSQL,
-    where several processes may serve the same tables (:mod:`thirtyone.server.cluster`), a process
-    holds a table's lease for ``lease_seconds`` (0.5–3600) and renews it every ``lease_renew`` seconds
-    (less than half the lease, so that one missed renewal does not lose it).
+    The game: ``database_url`` is an SQLAlchemy URL (``sqlite:///PATH`` or
+    ``postgresql://USER:PASS@HOST/DB``); ``bot_delay`` the seconds a bot waits before each turn
+    (0–60; 0 plays at once); ``turn_timer`` the seconds a person has for each action before the
+    server plays a legal default for them (0.1–86400, ``None``: off).
 
-        Raises:
-            InputError: for a value out of range (the message names the setting).
+    Messages: ``max_message_bytes`` per WebSocket message (UTF-8), ``messages_per_second`` on
+    average and ``message_burst`` at once per connection, ``syncs_per_second`` for the cheap
+    messages (``sync``, ``ping``) per connection (a burst of 5), ``address_messages_per_second``
+    (and a burst of twice that) for all the connections of one client address together;
+    ``max_body_bytes`` per HTTP request body, ``requests_per_second`` (and a burst of twice that)
+    HTTP requests per client address; ``hello_timeout`` seconds for a new connection to say hello,
+    ``send_queue`` messages waiting for a slow client before it is disconnected.
+
+    Connections: ``connections_per_second`` new ones from one client address (a burst of twice that,
+    10 at least; more are refused at the handshake), ``max_connections`` in all,
+    ``max_connections_per_address`` from one client
+    address (IPv6: one /64), ``max_connections_per_table``, ``max_connections_per_seat`` (tabs of
+    one person), ``max_spectators`` per table.
+
+    Hints: ``hint_workers`` processes work out the expert's hints (apart from everything else),
+    ``hint_queue`` more may wait for one (beyond that a hint is answered ``busy``), each seat has at
+    most one in flight and ``hints_per_round`` a round. ``bot_workers`` processes play the
+    ``medium`` and ``hard`` bots' moves. ``worker_kind`` is ``process`` (the default) or ``thread``
+    (the same process: for tests).
+
+    Tables: ``max_tables`` open or being played at once, ``tables_per_minute`` created per client
+    address on average (``table_burst`` at once); an open table nobody is connected to closes after
+    ``open_table_expiry`` seconds, a game no person is connected to after ``idle_game_expiry``
+    seconds (its record kept).
+
+    On PostgreSQL, where several processes may serve the same tables
+    (:mod:`thirtyone.server.cluster`), a process holds a table's lease for ``lease_seconds``
+    (0.5–3600) and renews it every ``lease_renew`` seconds (less than half the lease, so that one
+    missed renewal does not lose it).
+
+    ``freeze_gc`` keeps the garbage collector's pauses short (:mod:`thirtyone.server.memory`; off in
+    tests that start many servers in one process).
+
+    Raises:
+        InputError: for a value out of range (the message names the setting).
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -46,11 +75,31 @@ class ServerSettings:
     max_message_bytes: int = 4096
     messages_per_second: float = 10.0
     message_burst: int = 20
+    syncs_per_second: float = 1.0
+    address_messages_per_second: float = 200.0
     max_body_bytes: int = 16_384
+    requests_per_second: float = 20.0
     hello_timeout: float = 10.0
     send_queue: int = 256
+    connections_per_second: float = 5.0
+    max_connections: int = 10_000
+    max_connections_per_address: int = 64
+    max_connections_per_table: int = 64
+    max_connections_per_seat: int = 4
+    max_spectators: int = 32
+    hint_workers: int = 1
+    hint_queue: int = 4
+    hints_per_round: int = 5
+    bot_workers: int = 1
+    worker_kind: str = "process"
+    max_tables: int = 4000
+    tables_per_minute: float = 2.0
+    table_burst: int = 10
+    open_table_expiry: float = 900.0
+    idle_game_expiry: float = 3600.0
     lease_seconds: float = 10.0
     lease_renew: float = 3.0
+    freeze_gc: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.database_url, str) or not self.database_url.strip():
@@ -61,15 +110,59 @@ class ServerSettings:
         _check_range("max_message_bytes", self.max_message_bytes, 256, 1 << 20, "bytes")
         _check_range("messages_per_second", self.messages_per_second, 0.1, 1000.0, "messages a second")
         _check_range("message_burst", self.message_burst, 1, 10_000, "messages")
+        _check_range("syncs_per_second", self.syncs_per_second, 0.01, 1000.0, "messages a second")
+        _check_range(
+            "address_messages_per_second", self.address_messages_per_second, 1.0, 1_000_000.0, "messages a second"
+        )
         _check_range("max_body_bytes", self.max_body_bytes, 1024, 1 << 22, "bytes")
+        _check_range("requests_per_second", self.requests_per_second, 0.1, 1_000_000.0, "requests a second")
         _check_range("hello_timeout", self.hello_timeout, 0.1, 600.0, "seconds")
         _check_range("send_queue", self.send_queue, 8, 100_000, "messages")
+        _check_range("connections_per_second", self.connections_per_second, 0.1, 1_000_000.0, "connections a second")
+        _check_int("max_connections", self.max_connections, 1, 1_000_000, "connections")
+        _check_int("max_connections_per_address", self.max_connections_per_address, 1, 1_000_000, "connections")
+        _check_int("max_connections_per_table", self.max_connections_per_table, 1, 100_000, "connections")
+        _check_int("max_connections_per_seat", self.max_connections_per_seat, 1, 1000, "connections")
+        _check_int("max_spectators", self.max_spectators, 0, 100_000, "connections")
+        _check_int("hint_workers", self.hint_workers, 0, 64, "workers (0: no hints)")
+        _check_int("hint_queue", self.hint_queue, 0, 10_000, "hints")
+        _check_int("hints_per_round", self.hints_per_round, 0, 1000, "hints")
+        _check_int("bot_workers", self.bot_workers, 1, 64, "workers")
+        if self.worker_kind not in ("process", "thread"):
+            raise InputError(f"worker_kind must be process or thread, not {self.worker_kind!r}")
+        _check_int("max_tables", self.max_tables, 1, 10_000_000, "tables")
+        _check_range("tables_per_minute", self.tables_per_minute, 0.01, 1_000_000.0, "tables a minute")
+        _check_int("table_burst", self.table_burst, 1, 1_000_000, "tables")
+        _check_range("open_table_expiry", self.open_table_expiry, 1.0, 31_536_000.0, "seconds")
+        _check_range("idle_game_expiry", self.idle_game_expiry, 1.0, 31_536_000.0, "seconds")
         _check_range("lease_seconds", self.lease_seconds, 0.5, 3600.0, "seconds")
         _check_range("lease_renew", self.lease_renew, 0.1, self.lease_seconds / 2, "seconds (under half the lease)")
+
+    def limits_json(self) -> dict[str, float | int]:
+        """The limits a client should know (``welcome`` and ``/api/presets`` send them)."""
+        return {
+            "max_message_bytes": self.max_message_bytes,
+            "messages_per_second": self.messages_per_second,
+            "message_burst": self.message_burst,
+            "syncs_per_second": self.syncs_per_second,
+            "hints_per_round": self.hints_per_round,
+            "max_connections_per_seat": self.max_connections_per_seat,
+        }
+
+
+def _check_int(name: str, value: int, low: int, high: int, unit: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{name} must be a whole number from {low} to {high} {unit}, not {value!r}")
+    _check_range(name, value, low, high, unit)
 
 
 def _check_range(name: str, value: float, low: float, high: float, unit: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError(f"{name} must be a number from {low:g} to {high:g} {unit}, not {value!r}")
+        raise InputError(f"{name} must be a number from {_shown(low)} to {_shown(high)} {unit}, not {value!r}")
     if not low <= value <= high:
-        raise InputError(f"{name} must be from {low:g} to {high:g} {unit}, not {value:g}")
+        raise InputError(f"{name} must be from {_shown(low)} to {_shown(high)} {unit}, not {_shown(value)}")
+
+
+def _shown(number: float) -> str:
+    """A number as a person writes it: ``1000000``, ``0.5``, ``86400``."""
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"

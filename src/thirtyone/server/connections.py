@@ -17,9 +17,14 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 from thirtyone.server.serialize import JSON
 
-__all__ = ["Connection", "Connections"]
+__all__ = ["Connection", "Connections", "dumps"]
 
 log = logging.getLogger("thirtyone.server")
+
+
+def dumps(message: object) -> str:
+    """A message as the text sent: compact JSON, UTF-8 left as it is."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Connection:
@@ -46,13 +51,18 @@ class Connection:
 
     def put(self, message: JSON) -> None:
         """Queue ``message`` (a JSON object) for sending; drops the client if it is too far behind."""
+        if not self.closing:
+            self.put_text(dumps(message))
+
+    def put_text(self, text: str) -> None:
+        """Queue a message already serialized (:func:`dumps`): one text shared by many connections."""
         if self.closing:
             return
         if self._queue.qsize() >= self._limit:
             log.info("a client fell %d messages behind; disconnecting it", self._limit)
             self.close(1008)
             return
-        self._queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        self._queue.put_nowait(text)
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close with ``code``; nothing more is queued after this."""
@@ -113,21 +123,24 @@ class Connections:
         return sum(1 for connection in self._all if connection.seat is None)
 
     def put_all(self, message: JSON, skip: Connection | None = None) -> None:
-        """Queue ``message`` for every connection but ``skip``."""
+        """Queue ``message`` for every connection but ``skip`` (serialized once)."""
+        if not self._all:
+            return
+        text = dumps(message)
         for connection in self._all:
             if connection is not skip:
-                connection.put(message)
+                connection.put_text(text)
 
-    def put_by_seat(self, messages: Callable[[int | None], Sequence[JSON]]) -> None:
+    def put_by_seat(self, messages: Callable[[int | None], Sequence[str]]) -> None:
         """Queue for every connection, in order, the ``messages`` of its seat (``None``: a
-        spectator), each seat's built once."""
-        built: dict[int | None, Sequence[JSON]] = {}
+        spectator; serialized texts, :func:`dumps`), each seat's built once."""
+        built: dict[int | None, Sequence[str]] = {}
         for connection in self._all:
             seat = connection.seat
             if seat not in built:
                 built[seat] = messages(seat)
-            for message in built[seat]:
-                connection.put(message)
+            for text in built[seat]:
+                connection.put_text(text)
 
     def close_all(self, code: int) -> None:
         """Close every connection with ``code`` (after what is queued)."""

@@ -3,6 +3,10 @@ migrations (run on start).
 
 ``sqlite:///PATH`` (the default, ``sqlite:///thirtyone.db``) is an embedded file; its journal is
 write-ahead (WAL) with full synchronisation, so an action once committed survives a killed server.
+The write-ahead log is copied back into the file by the server's own checkpoints, every second on
+a reader thread (:meth:`Store.checkpoint <thirtyone.server.store.Store.checkpoint>`), rather than
+by the commit that happens to fill it (which then waited for the copy and its disk sync: a stall
+of every table's writes); SQLite's own is kept for :data:`AUTOCHECKPOINT_PAGES` as a safety net.
 ``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``).
 """
 
@@ -21,8 +25,11 @@ from thirtyone.server.errors import DatabaseError
 
 __all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
 
-HEAD = "0002"
+HEAD = "0004"
 """The newest migration."""
+AUTOCHECKPOINT_PAGES = 20_000
+"""Pages (80 MB) of write-ahead log after which a commit checkpoints it itself, should the
+server's own checkpoints not keep up."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_LOCK = 0x31_0000_0001
 """The PostgreSQL advisory lock held while migrating (any number that other software is unlikely to use)."""
@@ -134,6 +141,7 @@ def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

@@ -20,6 +20,7 @@ __all__ = [
     "AuthError",
     "DatabaseError",
     "TooLargeError",
+    "LimitError",
 ]
 
 
@@ -86,3 +87,11 @@ class TooLargeError(ServerError):
 
     status = 413
     default_code = "too_large"
+
+
+class LimitError(ServerError):
+    """Over a limit: too many connections, requests, tables or hints (HTTP 429). Nothing changed;
+    the message says which limit and what to do."""
+
+    status = 429
+    default_code = "rate_limited"

@@ -1,15 +1,23 @@
-"""Expert hints over the WebSocket: ``{"type": "hint"}`` asks what the expert bot would play in
-the asking seat's place, from that seat's view only (:meth:`thirtyone.bots.expert.ExpertBot.analyse`,
-the same analysis as the terminal game's ``?``, put in words by :mod:`thirtyone.tui.words`).
+"""Expert hints over the WebSocket, on a budget: ``{"type": "hint"}`` asks what the expert bot
+would play in the asking seat's place, from that seat's view only (the analysis of
+:func:`thirtyone.bots.work.hint_moves`, the same as the terminal game's ``?``).
 
-The answer goes to the asking connection only::
+The answer goes to the asking connection only, as data (each client puts the moves in its own
+words)::
 
     {"type": "hint", "seq": 12, "action": "draw pile",
-     "text": "Hint: take 9♥ from the pile +0.21 · draw from the stock +0.05 · knock −0.30",
-     "moves": [{"action": "draw pile", "words": "take 9♥ from the pile", "value": 0.21}, …]}
+     "moves": [{"action": "draw pile", "value": 0.21}, {"action": "draw stock", "value": 0.05}, …]}
 
-``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round);
-``null`` where no search was needed (a single legal move, or looking at one's cards, R6.6).
+``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
+best move first; ``null`` where no search was needed (a single legal move, or looking at one's
+cards, R6.6).
+
+A search costs :data:`HINT_SECONDS` of a core, so hints have a budget (:class:`Hints`): they are
+worked out on a pool of worker processes of their own (``hint_workers``, with ``hint_queue`` more
+waiting at most: beyond that the answer is ``busy`` at once), so that they can never delay an
+action, a bot's move or a database write; a seat has at most one hint being worked out (its
+other connections asking meanwhile get the same answer) and ``hints_per_round`` a round; the
+last answer of each seat is kept, so asking again at the same position costs nothing.
 """
 
 from __future__ import annotations
@@ -17,74 +25,149 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from dataclasses import dataclass
 
-from thirtyone.bots.expert import ExpertBot
-from thirtyone.server.connections import Connection
-from thirtyone.server.errors import AuthError, ConflictError, ServerError
+from thirtyone.bots.work import hint_moves
+from thirtyone.server.config import ServerSettings
+from thirtyone.server.connections import Connection, dumps
+from thirtyone.server.errors import AuthError, ConflictError, LimitError, ServerError
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import PLAYING
-from thirtyone.tui.words import HINT_LEGEND, hint_text, move_words
-from thirtyone.views import Phase
+from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
+from thirtyone.views import PlayerView
 
-__all__ = ["HINT_SECONDS", "hint_message"]
+__all__ = ["HINT_SECONDS", "HINT_WAIT", "Hints", "hint_json"]
 
 log = logging.getLogger("thirtyone.server")
 
 HINT_SECONDS = 0.3
-"""Seconds the expert searches for one hint (on a worker thread)."""
+"""Seconds the expert searches for one hint (on a hint worker)."""
+HINT_WAIT = 10.0
+"""Seconds a hint may take, its wait for a worker included, before the answer is ``busy``."""
 
 
-async def hint_message(runner: TableRunner, connection: Connection) -> JSON:
-    """The expert's hint for ``connection``'s seat at ``runner``'s table, as the ``hint`` message
-    above (keys ``type``, ``seq``, ``action``, ``text``, ``moves``). The search runs on a worker
-    thread for at most :data:`HINT_SECONDS` seconds with the engine's rollouts (no compilation
-    wait); ``seq`` is the table's seq the hint is for, so a client can drop a hint play has passed.
-
-    Raises:
-        AuthError: for a spectator (``spectator``).
-        ConflictError: when no game is being played (``not_playing``) or it is not the seat's move
-            (``not_your_turn``, R2.1).
-        ServerError: when the expert fails on the position (``no_hint``; logged).
-    """
-    seat = connection.seat
-    if seat is None:
-        raise AuthError("spectators get no hints: join a seat to play", "spectator")
-    async with runner.lock:  # a consistent view: never one half-way through an action being stored
-        game = runner.game
-        if game is None or runner.data.status != PLAYING or game.is_over:
-            raise ConflictError(f"table {runner.code} is {runner.data.status}: no game is being played", "not_playing")
-        seq = runner.data.seq
-        view = game.view(seat)
-    if not view.is_my_turn:
-        current = view.current_seat
-        whose = runner.who(current) if current is not None else "nobody"
-        raise ConflictError(f"R2.1: hints are for your own move; it is {whose}'s turn", "not_your_turn")
-    legal = view.legal_actions
-    if len(legal) == 1 or view.phase is Phase.LOOK:
-        only = legal[0] if len(legal) == 1 else next(a for a in legal if str(a) == "look")
-        words = move_words(only, view).plain
-        why = "only one move is possible" if len(legal) == 1 else "the expert always looks first (R6.6)"
-        return {
-            "type": "hint",
-            "seq": seq,
-            "action": str(only),
-            "text": f"Hint: {words} ({why})",
-            "moves": [{"action": str(only), "words": words, "value": None}],
-        }
-    bot = ExpertBot(secrets.randbits(64), worlds=1_000_000, seconds=HINT_SECONDS, rollouts="engine")
-    try:
-        analysis = await asyncio.to_thread(bot.analyse, view)
-    except Exception as error:  # say why rather than drop the connection
-        log.exception("table %s: the expert's hint for seat %d failed", runner.code, seat)
-        raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
+def hint_json(seq: int, moves: list[tuple[str, float | None]]) -> JSON:
+    """The ``hint`` message for state ``seq``: the best move's notation and every move's estimate."""
     return {
         "type": "hint",
         "seq": seq,
-        "action": str(analysis.best),
-        "text": f"{hint_text(analysis.estimates, view, width=10_000).plain} ({HINT_LEGEND})",
-        "moves": [
-            {"action": str(e.action), "words": move_words(e.action, view).plain, "value": round(e.mean, 3)}
-            for e in analysis.estimates
-        ],
+        "action": moves[0][0],
+        "moves": [{"action": action, "value": value} for action, value in moves],
     }
+
+
+@dataclass
+class _Seat:
+    """What one seat of one table has asked: the round its ``used`` hints were in, the last
+    answer (for its seq) and the hint being worked out (for its seq)."""
+
+    round: int = 0
+    used: int = 0
+    answer: tuple[int, str] | None = None
+    working: tuple[int, asyncio.Future[str]] | None = None
+
+
+class Hints:
+    """The hints of every table (see the module docstring), on their own worker pool."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        self.pool = WorkerPool("hint", settings.hint_workers, settings.hint_queue, settings.worker_kind)
+        self._seats: dict[tuple[str, int], _Seat] = {}
+
+    async def hint(self, runner: TableRunner, connection: Connection) -> str:
+        """The expert's hint for ``connection``'s seat at ``runner``'s table, as the ``hint``
+        message above, serialized; ``seq`` is the table's seq the hint is for, so a client can drop
+        a hint play has passed. Asking again at the same position, or while this seat's hint is
+        being worked out, costs nothing (the same answer).
+
+        Raises:
+            AuthError: for a spectator (``spectator``).
+            ConflictError: when no game is being played (``not_playing``) or it is not the seat's
+                move (``not_your_turn``, R2.1).
+            LimitError: when the seat has had its hints this round (``hint_budget``), or the hint
+                workers are busy (``busy``).
+            ServerError: when the expert fails on the position (``no_hint``; logged).
+        """
+        seat = connection.seat
+        if seat is None:
+            raise AuthError("spectators get no hints: join a seat to play", "spectator")
+        state = self._seats.setdefault((runner.code, seat), _Seat())
+        if not runner.lock.locked():  # nothing being stored: the kept answer or the shared work, at once
+            seq = runner.data.seq
+            if state.answer is not None and state.answer[0] == seq:
+                return state.answer[1]
+            if state.working is not None and state.working[0] == seq:
+                return await asyncio.shield(state.working[1])
+        async with runner.lock:  # a consistent view: never one half-way through an action being stored
+            game = runner.game
+            if game is None or runner.data.status != PLAYING or game.is_over:
+                raise ConflictError(
+                    f"table {runner.code} is {runner.data.status}: no game is being played", "not_playing"
+                )
+            seq = runner.data.seq
+            view = game.view(seat)
+        if not view.is_my_turn:
+            current = view.current_seat
+            whose = runner.who(current) if current is not None else "nobody"
+            raise ConflictError(f"R2.1: hints are for your own move; it is {whose}'s turn", "not_your_turn")
+        if state.answer is not None and state.answer[0] == seq:
+            return state.answer[1]
+        if state.working is not None:
+            working_seq, working = state.working
+            if working_seq == seq:
+                return await asyncio.shield(working)  # another tab of this seat asked first: share it
+            raise LimitError("a hint for your previous move is still being worked out: ask again in a moment", "busy")
+        if len(view.legal_actions) == 1 or view.phase.value == "look":  # no search: nothing spent
+            answer = dumps(hint_json(seq, hint_moves(view, 0, HINT_SECONDS)))
+            state.answer = (seq, answer)
+            return answer
+        if state.round != view.round:
+            state.round, state.used = view.round, 0
+        budget = self.settings.hints_per_round
+        if state.used >= budget:
+            raise LimitError(
+                f"you have had {budget} hint{'s' if budget != 1 else ''} this round, the limit; more in the next round",
+                "hint_budget",
+            )
+        if self.pool.busy:
+            raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy")
+        state.used += 1
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        state.working = (seq, future)
+        try:
+            answer = await self._work(runner, seat, seq, view)
+        except BaseException as error:
+            if not future.done():
+                future.set_exception(error if isinstance(error, Exception) else ServerError("stopped", "busy"))
+            raise
+        else:
+            future.set_result(answer)
+            state.answer = (seq, answer)
+            return answer
+        finally:
+            state.working = None
+
+    async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
+        try:
+            async with asyncio.timeout(HINT_WAIT):
+                moves = await self.pool.run(hint_moves, view, secrets.randbits(64), HINT_SECONDS)
+        except (PoolBusyError, TimeoutError):
+            raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
+        except PoolBrokenError as error:
+            raise ServerError(f"no hint here: {error}; ask again", "no_hint") from None
+        except Exception as error:  # say why rather than drop the connection
+            log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
+            raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
+        return dumps(hint_json(seq, moves))
+
+    def forget(self, code: str) -> None:
+        """Forget what the seats of table ``code`` asked (the table is no longer served)."""
+        for key in [key for key in self._seats if key[0] == code]:
+            del self._seats[key]
+
+    def close(self) -> None:
+        """Stop the hint workers."""
+        self.pool.close()

@@ -112,8 +112,11 @@ def record_json(record: GameRecord) -> JSON:
     (``action_count + 1`` of them), each with ``seat`` and ``action`` (``null`` for the first),
     ``round``, ``line`` (the record's line), ``view`` (what the table shows, as
     :func:`~thirtyone.server.serialize.spectator_view_json` without its history), ``hands`` and
-    ``values`` by seat (every hand open: the game is over; a value only for three cards), and
-    ``ended`` (the result of a round this step ended, else ``null``).
+    ``values`` by seat (every hand open: the game is over; a value only for three cards),
+    ``results`` (the result of each round this step ended, in order: usually none or one, two when
+    the action ended a round and the next deal was a 31, R5.2) and ``ended`` (the last of them,
+    else ``null``). With ``fairness`` the salt chain's ``commitment`` and the seats' ``seeds``
+    (``null`` for a record of an older server, whose rounds each have their own commitment).
 
     Raises:
         ServerError: when the record does not replay (``damaged``; it was stored by this server,
@@ -140,6 +143,7 @@ def record_json(record: GameRecord) -> JSON:
                         value(game.hand_value(s)) if len(game.hand(s)) == 3 and not game.is_out(s) else None
                         for s in range(game.players)
                     ],
+                    "results": [result_json(result.public()) for result in results[before:]],
                     "ended": result_json(results[-1].public()) if len(results) > before else None,
                 }
             )
@@ -155,6 +159,9 @@ def record_json(record: GameRecord) -> JSON:
         "places": None if record.places is None else list(record.places),
         "event": record.event,
         "date": record.date,
+        "fairness": None
+        if record.fairness is None
+        else {"commitment": record.fairness.commitment, "seeds": list(record.fairness.seeds)},
         "rounds": [
             {
                 "round": rnd.round,

@@ -8,16 +8,18 @@ through :meth:`TableRunner.act`, :meth:`TableRunner.join` and :meth:`TableRunner
 time (an :class:`asyncio.Lock`):
 
 1. the engine checks the action (an illegal one raises, naming the rule, and changes nothing);
-2. the action, with any deal it led to (drawn, salted and committed to), is written to the
-   database in one transaction;
+2. the action, with any deal it led to (dealt from the table's committed salt chain and the seats'
+   seeds, :mod:`thirtyone.server.fair`), is written to the database in one transaction;
 3. only then the sender gets ``ack`` and every connection its news: ``round_end`` (with the
    revealed deck and salt), ``deal`` (the next deal's commitment, before any card of it is shown),
    and ``state`` with its own view.
 
 If the write fails, the game is rebuilt from what is stored and the sender gets the error: nothing
 changed. After every change the table's :class:`~thirtyone.server.autoplay.Autoplay` starts the
-bot or turn timer that waits. What is said is built by :mod:`thirtyone.server.messages`, and sent
-to the table's :class:`~thirtyone.server.connections.Connections`.
+bot or turn timer that waits. What each seat is sent of the current state is serialized once and
+kept until the next change, so that a ``sync`` costs almost nothing. What is said is built by
+:mod:`thirtyone.server.messages`, and sent to the table's
+:class:`~thirtyone.server.connections.Connections`.
 
 On PostgreSQL several processes may serve one table (:mod:`thirtyone.server.cluster`): each keeps
 such a runner; :meth:`TableRunner.sync` catches up with another process's writes, and only the
@@ -30,64 +32,91 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 
 from thirtyone.actions import parse_action
+from thirtyone.bots import BOT_NAMES
 from thirtyone.engine import Game
-from thirtyone.errors import ActionError, IllegalActionError, ThirtyOneError
+from thirtyone.errors import ActionError, IllegalActionError, SeedError, ThirtyOneError
+from thirtyone.fairness import SaltChain, parse_seed
 from thirtyone.rules import Rules
-from thirtyone.server import messages
-from thirtyone.server.autoplay import BOT_NAMES, Autoplay
+from thirtyone.server import chat, messages
+from thirtyone.server.autoplay import BOT_LEVELS, Autoplay
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.connections import Connection, Connections
+from thirtyone.server.connections import Connection, Connections, dumps
+from thirtyone.server.database import Database
 from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError
-from thirtyone.server.fair import CommittedChance, Deal
-from thirtyone.server.limits import check_name, hash_token, new_token, token_matches
-from thirtyone.server.serialize import JSON, refusal_json
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, StaleError, Store, TableData, run_db
+from thirtyone.server.fair import ChainUsedUpError, CommittedChance, Deal
+from thirtyone.server.limits import check_name, hash_token, new_token, token_matches, token_matches_hash
+from thirtyone.server.names import check_display_name
+from thirtyone.server.serialize import JSON, event_json, refusal_json, result_json, seats_json, view_json
+from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, ActionData, ChatData, StaleError, TableData
+from thirtyone.server.workers import WorkerPool
 from thirtyone.text import refusal_words
 
-__all__ = ["TableRunner"]
+__all__ = ["TableRunner", "CHAT_KEPT"]
 
 log = logging.getLogger("thirtyone.server")
 
 _TRIES = 3
 """Attempts of a join or close whose stored table changed meanwhile (another process wrote it)."""
+CHAT_KEPT = 100
+"""Chat lines a table keeps at hand for a connection that opens (the database keeps them all)."""
+_Start = tuple[tuple[int, list[Deal], list[str | None]], Game, CommittedChance]
+"""A game about to start: (first dealer, first deals, the seats' seeds), its game and chance."""
 
 
 class TableRunner:
     """One table, served: see the module docstring. Create it with :meth:`open`."""
 
-    def __init__(self, data: TableData, store: Store, settings: ServerSettings) -> None:
+    def __init__(self, data: TableData, db: Database, settings: ServerSettings, bots: WorkerPool | None = None) -> None:
         self.code = data.code
-        self.store = store
+        self.db = db
+        self.store = db.store
         self.settings = settings
         self.lock = asyncio.Lock()
         self.connections = Connections()
         self.stopped = False
-        self.leased = not store.shared
+        self.leased = not db.store.shared
         self.claim: Callable[[], None] | None = None
         self.data = data
         self.rules = Rules(**data.options)
         self.game: Game | None = None
         self.chance: CommittedChance | None = None
+        self._chain: SaltChain | None = None
+        self._texts: dict[int | None, str] = {}  # each seat's state message as sent, until the next change
+        self._texts_deadline: float | None = None
+        self._table_text: str | None = None  # the TABLE object as sent, until the next change
+        self._seats_text: str | None = None  # the views' seats (public), until the next change
+        self._results: dict[int | None, tuple[int, str]] = {}  # each seat's last result, serialized
+        self._events: dict[int | None, tuple[int, list[str]]] = {}  # each seat's round history, serialized
         self._rebuild()
-        self.autoplay = Autoplay(self, settings)
+        self.autoplay = Autoplay(self, settings, bots)
+        self.chat_limits = chat.ChatLimits()
+        self.chat_lines: list[ChatData] = []
+        """The table's newest chat lines (at most :data:`CHAT_KEPT`), oldest first."""
+        self.chat_seen = 0
+        """The id of the newest chat line this process knows."""
 
     @classmethod
-    async def open(cls, code: str, store: Store, settings: ServerSettings) -> TableRunner | None:
-        """The runner of the stored table ``code`` (``None`` when there is none), its game rebuilt.
+    async def open(
+        cls, code: str, db: Database, settings: ServerSettings, bots: WorkerPool | None = None
+    ) -> TableRunner | None:
+        """The runner of the stored table ``code`` (``None`` when there is none), its game rebuilt;
+        ``bots`` is the pool the ``medium`` and ``hard`` bots think on.
 
         Raises:
             DatabaseError: when the database cannot be read.
             ServerError: when the stored actions do not replay (a damaged database).
         """
-        data = await run_db(store.load, code)
+        data = await db.read(db.store.load, code)
         if data is None:
             return None
-        runner = cls(data, store, settings)
+        runner = cls(data, db, settings, bots)
+        runner._remember_chat(await db.read(db.store.chat, code))
         new = runner.chance.take_new() if runner.chance is not None else []
         if new:  # a deal the database lacks (written by an older server): store it before anyone sees it
-            await run_db(store.add_deals, code, new)
+            await db.write(db.store.add_deals, code, new)
             data.deals.extend(new)
         return runner
 
@@ -100,10 +129,18 @@ class TableRunner:
             ServerError: when a stored action does not replay (the database was damaged).
         """
         data = self.data
+        self._texts.clear()
+        self._events.clear()
+        self._results.clear()
         if data.first_dealer is None:
             self.game, self.chance = None, None
             return
-        chance = CommittedChance(data.first_dealer, {deal.round: deal for deal in data.deals})
+        chance = CommittedChance(
+            data.first_dealer,
+            {deal.round: deal for deal in data.deals},
+            chain=self.salt_chain(),
+            seeds=[seat.seed for seat in data.seats],
+        )
         try:
             game = Game(self.rules, data.players, chance=chance)
             for stored in data.actions:
@@ -114,16 +151,26 @@ class TableRunner:
         chance.seq = data.seq
         self.game, self.chance = game, chance
 
+    def salt_chain(self) -> SaltChain | None:
+        """The table's salt chain (``None`` for a table of an older server, whose deals commit one
+        by one); its links are worked out when the first new deal needs them."""
+        data = self.data
+        if data.chain_key is None or data.chain_length is None:
+            return None
+        if self._chain is None or self._chain.key != data.chain_key:
+            self._chain = SaltChain(data.chain_key, data.chain_length, commitment=data.commitment)
+        return self._chain
+
     async def _reload(self) -> None:
         """Read the table again from the database (another writer changed it) and tell everyone."""
-        data = await run_db(self.store.load, self.code)
+        data = await self.db.read(self.store.load, self.code)
         if data is None:  # pragma: no cover - tables are never deleted
             return
         self.data = data
         self._rebuild()
         self.autoplay.schedule()
-        table = self.table_json()
-        self.connections.put_by_seat(lambda seat: [self._state(seat, table)])
+        self._texts.clear()
+        self.connections.put_by_seat(lambda seat: [self.state_text(seat)])
 
     async def sync(self) -> None:
         """Catch up with what another process stored (it notified a change): read only the new
@@ -142,11 +189,19 @@ class TableRunner:
     async def _catch_up(self) -> None:
         old, game, chance = self.data, self.game, self.chance
         last_round = old.deals[-1].round if old.deals else 0
-        news = await run_db(self.store.load, self.code, old.seq, last_round)
+        news = await self.db.read(self.store.load, self.code, old.seq, last_round)
         if news is None:  # pragma: no cover - tables are never deleted
             return
-        seats = [(s.name, s.token_hash) for s in news.seats] != [(s.name, s.token_hash) for s in old.seats]
+        self._tell_chat(await self.db.read(self.store.chat, self.code, self.chat_seen))
+
+        def shown(data: TableData) -> list[tuple[str | None, ...]]:
+            return [(s.name, s.token_hash, s.kind, s.level, s.reserved_hash, s.seed) for s in data.seats]
+
+        seats = shown(news) != shown(old)
         if news.seq == old.seq and news.status == old.status and not seats:
+            if news.rematch != old.rematch:  # another process made this table's rematch
+                old.rematch = news.rematch
+                self._broadcast_rematch()
             return
         actions, deals = news.actions, news.deals
         final = (news.seq, news.status, news.winner, news.record)
@@ -261,6 +316,13 @@ class TableRunner:
             except IllegalActionError as error:  # not this seat's turn (R2.1), or the rules forbid it
                 code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
                 raise RefusedError(refusal_words(error, self.name), code, refusal_json(error)) from None
+            except ChainUsedUpError as error:  # practically never: the game is closed, its record kept
+                chance.forget_new()
+                self._rebuild()
+                await self._close_locked("used_up")
+                raise ConflictError(
+                    f"table {self.code} is closed: {error}; the record of its game is kept", "table_closed"
+                ) from None
             except ThirtyOneError as error:  # a damaged deal: nothing was dealt
                 chance.forget_new()
                 self._rebuild()
@@ -269,7 +331,7 @@ class TableRunner:
             stored = ActionData(seq + 1, round_number, seat, str(action), source)
             finished = (game.winner if game.winner is not None else -1, self._record(game)) if game.is_over else None
             try:
-                await run_db(self.store.append, self.code, stored, deals, finished)
+                await self.db.append(self.code, stored, deals, finished)
             except StaleError:
                 await self._reload()
                 raise ConflictError(
@@ -291,72 +353,242 @@ class TableRunner:
             self._broadcast(ended, deals)
             return stored.seq
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Seat ``name`` (1–20 printable characters) at a free human seat (``seat``, or the first
-        free one); returns the seat and its new token. When the last human seat is taken the game
-        starts: the first dealer is drawn and the first deal committed to, in the same transaction.
+    async def join(
+        self, name: str, seat: int | None = None, seed: str | None = None, claim: str | None = None
+    ) -> tuple[int, str]:
+        """Seat ``name`` at a free human seat (``seat``, or the first free one) with the person's
+        client ``seed`` (hex or base64, 16–64 bytes: :func:`thirtyone.fairness.parse_seed`;
+        ``None``: none); returns the seat and its new token. When the last human seat is taken the
+        game starts: the first dealer is drawn and the first deal dealt from the table's salt chain
+        and every seat's seed, in the same transaction. The name is checked by
+        :func:`~thirtyone.server.names.check_display_name` against every seat's. A seat of a
+        rematch kept for its player is taken only with ``claim``, the hash of the token that held
+        it at the old table (:mod:`thirtyone.server.rematch`).
 
         Raises:
-            InputError: for a bad name or seat number, or a name already at the table.
+            InputError: for a bad name, seat number or seed (``bad_seed``), a name that reads as
+                "You", a bot or a seat label (``name_reserved``), or one that is or looks like a
+                name at the table (``name_taken``).
             ConflictError: the table is full (``table_full``) or closed (``table_closed``), or that
-                seat is a bot's or taken (``seat_taken``).
+                seat is a bot's or taken (``seat_taken``) or kept for a player of the last game
+                (``seat_reserved``).
             DatabaseError: when it could not be stored (nothing changed).
         """
         clean = check_name(name)
+        own_seed = None if seed is None else _seed(seed)
         async with self.lock:
             for _ in range(_TRIES):
                 try:
-                    return await self._join(clean, seat)
+                    return await self._join(clean, seat, own_seed, claim)
                 except StaleError:  # another process seated someone meanwhile: read the seats again
                     await self._reload()
             raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
 
-    async def _join(self, clean: str, seat: int | None) -> tuple[int, str]:
+    async def _join(self, clean: str, seat: int | None, seed: str | None, claim: str | None) -> tuple[int, str]:
         """One attempt of :meth:`join` (under the lock). Raises StaleError when the stored seats changed."""
         data = self.data
         if self.stopped or data.status in (FINISHED, CLOSED):
             raise ConflictError(f"table {self.code} is {data.status}: nobody can join it", "table_closed")
         free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
-        if data.status != OPEN or not free:
+        if claim is not None:
+            kept = [s.seat for s in data.seats if s.seat in free and token_matches_hash(claim, s.reserved_hash)]
+            if data.status != OPEN or not kept:
+                raise ConflictError(f"no seat of table {self.code} is kept for you (any more)", "seat_taken")
+            seat = kept[0]
+        open_seats = [s for s in free if data.seats[s].reserved_hash is None]
+        if claim is None and (data.status != OPEN or not free or (seat is None and not open_seats)):
+            waiting = data.status == OPEN and bool(free)
             raise ConflictError(
-                f"table {self.code} is full: every seat is taken; watch it as a spectator", "table_full"
+                f"table {self.code} is full: every free seat is kept for a player of the last game"
+                if waiting
+                else f"table {self.code} is full: every seat is taken; watch it as a spectator",
+                "table_full",
             )
         if seat is None:
-            seat = free[0]
+            seat = open_seats[0]
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
             raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
         elif seat not in free:
             what = "a bot's" if data.seats[seat].kind == "bot" else "taken"
             raise ConflictError(
-                f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, free))}",
+                f"seat {seat} of table {self.code} is {what}; free seats: {', '.join(map(str, open_seats))}",
                 "seat_taken",
             )
-        if any(s.name is not None and s.name.casefold() == clean.casefold() for s in data.seats):
-            raise InputError(f"the name {clean!r} is taken at table {self.code}; choose another", "name_taken")
+        elif claim is None and seat not in open_seats:
+            raise ConflictError(
+                f"seat {seat} of table {self.code} is kept for {data.seats[seat].name}, who played it in the last "
+                f"game; free seats: {', '.join(map(str, open_seats)) or 'none'}",
+                "seat_reserved",
+            )
+        clean = check_display_name(clean, [s.name for s in data.seats if s.seat != seat])
         token = new_token()
         token_hash = hash_token(token)
-        start: tuple[int, list[Deal]] | None = None
-        game: Game | None = None
-        chance: CommittedChance | None = None
-        if free == [seat]:
-            first_dealer = secrets.SystemRandom().randrange(data.players)  # R3.1
-            chance = CommittedChance(first_dealer, {})
-            game = Game(self.rules, data.players, chance=chance)
-            start = (first_dealer, chance.take_new())
-        await run_db(self.store.join, self.code, seat, clean, token_hash, start)
+        start = self._starting(free, seat, seed)
+        await self.db.write(self.store.join, self.code, seat, clean, token_hash, start[0] if start else None, seed)
         data.seats[seat].name = clean
         data.seats[seat].token_hash = token_hash
-        if start is not None:
-            data.status, data.first_dealer = PLAYING, start[0]
-            data.deals.extend(start[1])
-            self.game, self.chance = game, chance
-            ended = [log.round for log in game.round_logs if log.result is not None] if game else []
-            self.autoplay.schedule()
-            self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
-            self._broadcast(ended, start[1])
-        else:
-            self._broadcast_table()
+        data.seats[seat].reserved_hash = None
+        data.seats[seat].seed = seed
+        self._started(start)
         return seat, token
+
+    def _starting(self, free: list[int], seat: int, seed: str | None) -> _Start | None:
+        """When ``seat`` (whose person gives ``seed``) is the last of the ``free`` human seats: the
+        game that starts (its first dealer drawn, R3.1, and its first deal dealt from the table's
+        salt chain and every seat's seed), not yet stored; else ``None``."""
+        if free != [seat]:
+            return None
+        first_dealer = secrets.SystemRandom().randrange(self.data.players)  # R3.1
+        seeds = [seed if s.seat == seat else s.seed for s in self.data.seats]
+        chance = CommittedChance(first_dealer, {}, chain=self.salt_chain(), seeds=seeds)
+        game = Game(self.rules, self.data.players, chance=chance)
+        return (first_dealer, chance.take_new(), seeds), game, chance
+
+    def _started(self, start: _Start | None) -> None:
+        """After a seat was stored: start the game of :meth:`_starting`, if any, and tell everyone."""
+        if start is None:
+            self.autoplay.schedule()
+            self._broadcast_table()
+            return
+        (first_dealer, deals, _), game, chance = start
+        self.data.status, self.data.first_dealer = PLAYING, first_dealer
+        self.data.deals.extend(deals)
+        self.game, self.chance = game, chance
+        ended = [log.round for log in game.round_logs if log.result is not None]
+        self.autoplay.schedule()
+        self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
+        self._broadcast(ended, deals)
+
+    async def give_to_bot(self, host_token: str, seat: object, level: str) -> None:
+        """Give human seat ``seat`` to a bot of ``level`` (its host only): a free seat of a table
+        waiting for people, or the seat of a player who left (no connection holds it). The bot
+        keeps the player's name and plays on from where they were; their token opens no seat any
+        more. When it was the last free human seat, the game starts.
+
+        Raises:
+            AuthError: when ``host_token`` is not the table's host token.
+            InputError: for a seat that is not one of the table's, or an unknown level.
+            ConflictError: when the table is finished or closed (``table_closed``), the seat is a
+                bot's already or its player is connected (``seat_taken``), or no other human seat
+                would be left (``last_person``).
+            DatabaseError: when it could not be stored (nothing changed).
+        """
+        async with self.lock:
+            if not token_matches(host_token, self.data.host_token_hash):
+                raise AuthError(f"that is not the host token of table {self.code}; only its host can seat a bot")
+            data = self.data
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < data.players:
+                raise InputError(f"seat {seat!r} is not a seat of table {self.code}: seats are 0-{data.players - 1}")
+            if level not in BOT_LEVELS:
+                raise InputError(f"unknown bot level {level!r}: choose one of {', '.join(BOT_LEVELS)}")
+            if self.stopped or data.status not in (OPEN, PLAYING):
+                raise ConflictError(f"table {self.code} is {data.status}: its seats do not change", "table_closed")
+            chosen = data.seats[seat]
+            if chosen.kind == "bot":
+                raise ConflictError(f"seat {seat} of table {self.code} is a bot's already", "seat_taken")
+            if chosen.taken and self._connected()[seat]:
+                raise ConflictError(
+                    f"{chosen.name} is at the table (connected): only the seat of someone who left goes to a bot",
+                    "seat_taken",
+                )
+            if not any(s.kind == "human" and s.seat != seat for s in data.seats):
+                raise ConflictError("a table needs at least one person: this is its last human seat", "last_person")
+            free = [s.seat for s in data.seats if s.kind == "human" and not s.taken]
+            start = self._starting(free, seat, chosen.seed) if data.status == OPEN and not chosen.taken else None
+            try:
+                await self.db.write(
+                    self.store.seat_bot, self.code, seat, level, chosen.token_hash, start[0] if start else None
+                )
+            except StaleError:
+                await self._reload()
+                raise ConflictError(f"seat {seat} of table {self.code} changed meanwhile; try again", "busy") from None
+            chosen.kind, chosen.level, chosen.token_hash, chosen.reserved_hash = "bot", level, None, None
+            if chosen.name is None:
+                chosen.name = BOT_NAMES[seat]
+            self._started(start)
+
+    async def link_rematch(self, code: str) -> None:
+        """The table's rematch is table ``code`` (stored): tell everyone at this table."""
+        async with self.lock:
+            if self.data.rematch != code:
+                self.data.rematch = code
+                self._broadcast_rematch()
+
+    def _broadcast_rematch(self) -> None:
+        if self.data.rematch is not None:
+            self.connections.put_all(messages.rematch_message(self.data))
+        self._broadcast_table()
+
+    async def chat(self, connection: Connection, message: JSON) -> None:
+        """A line of chat (its ``text``) or a quick reaction from ``connection``'s seat, stored and
+        sent to everyone at the table (:mod:`thirtyone.server.chat`).
+
+        Raises:
+            AuthError: for a spectator (``spectator``).
+            InputError: for a line that is empty, too long, not plain text, or an unknown
+                reaction (``bad_chat``), or one sent too soon after the last ones (``chat_too_fast``).
+            DatabaseError: when it could not be stored (nothing was said).
+        """
+        seat = connection.seat
+        if seat is None:
+            raise AuthError("spectators watch: join a seat to chat", "spectator")
+        text, reaction = chat.check_line(message)
+        if not self.chat_limits.allow(seat):
+            raise InputError(chat.TOO_FAST, "chat_too_fast")
+        line = await self.db.write(self.store.add_chat, self.code, seat, text, reaction)
+        async with self.lock:
+            self._tell_chat([line])
+
+    def _remember_chat(self, lines: list[ChatData]) -> list[ChatData]:
+        """Keep the chat ``lines`` this process did not know yet; returns them."""
+        fresh = [line for line in lines if line.id > self.chat_seen]
+        if fresh:
+            self.chat_seen = fresh[-1].id
+            self.chat_lines = (self.chat_lines + fresh)[-CHAT_KEPT:]
+        return fresh
+
+    def _tell_chat(self, lines: list[ChatData]) -> None:
+        for line in self._remember_chat(lines):
+            self.connections.put_all(messages.chat_message(line))
+
+    async def give_seed(self, seat: int, seed: object) -> str:
+        """Keep ``seed`` (hex or base64 text of 16–64 random bytes) as ``seat``'s client seed, for
+        every deal of the game; returns it as stored (lowercase hex). Only before the game starts
+        (its seeds are fixed then), once per seat; everyone hears the seat is seeded.
+
+        Raises:
+            InputError: for a seed that is not hex or base64 of 16–64 bytes (``bad_seed``).
+            ConflictError: once the game has started or the table is closed (``seeds_fixed``), or
+                when the seat has a seed already (``seed_given``).
+            DatabaseError: when it could not be stored (nothing changed).
+        """
+        clean = _seed(seed)
+        async with self.lock:
+            for _ in range(_TRIES):
+                data = self.data
+                if self.stopped or data.status != OPEN:
+                    raise ConflictError(
+                        f"table {self.code} is {data.status}: its seeds are fixed (they are sent before the game "
+                        "starts, with the join or once seated)",
+                        "seeds_fixed",
+                    )
+                if data.seats[seat].seed is not None:
+                    raise ConflictError(
+                        f"seat {seat} of table {self.code} has given its seed already; a seed is given once",
+                        "seed_given",
+                    )
+                try:
+                    given = await self.db.write(self.store.give_seed, self.code, seat, clean)
+                except StaleError:  # the game started meanwhile (another process): read it again
+                    await self._reload()
+                    continue
+                if not given:
+                    await self._reload()
+                    continue
+                data.seats[seat].seed = clean
+                self._broadcast_table()
+                return clean
+            raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
 
     async def close(self, host_token: str) -> None:
         """Close the table (its host only): an open table takes nobody more, a game being played
@@ -372,22 +604,52 @@ class TableRunner:
                 raise AuthError(f"that is not the host token of table {self.code}; only its host can close it")
             if self.data.status not in (OPEN, PLAYING):
                 raise ConflictError(f"table {self.code} is {self.data.status} already", "table_closed")
-            for _ in range(_TRIES):
-                record = None if self.game is None else self._record(self.game, reveal_all=True)
-                try:
-                    await run_db(self.store.close, self.code, record, self.data.seq)
-                    break
-                except StaleError:  # another process stored an action meanwhile: record the game as it is
-                    await self._reload()
-                    if self.data.status not in (OPEN, PLAYING):
-                        raise ConflictError(
-                            f"table {self.code} is {self.data.status} already", "table_closed"
-                        ) from None
-            else:
-                raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
-            self.data.status, self.data.record = CLOSED, record
-            self.autoplay.schedule()
-            self._broadcast([], [])
+            await self._close_locked("host")
+
+    async def expire(self, reason: str, idle_before: datetime) -> bool:
+        """Close the table because it stood idle (``reason``: ``abandoned``, no person connected to
+        its game since ``idle_before``), if nobody is connected here and no person was seen at it
+        since then (another process may serve one); its record is kept. Returns whether it closed.
+
+        Raises:
+            DatabaseError: when it could not be stored (nothing changed).
+        """
+        async with self.lock:
+            if self.data.status not in (OPEN, PLAYING) or self._people_here():
+                return False
+            try:
+                await self._close_locked(reason, idle_before)
+            except ConflictError:
+                return False
+            return True
+
+    async def _close_locked(self, reason: str, idle_before: datetime | None = None) -> None:
+        for _ in range(_TRIES):
+            record = None if self.game is None else self._record(self.game, reveal_all=True)
+            try:
+                await self.db.write(self.store.close, self.code, record, self.data.seq, reason, idle_before)
+                break
+            except StaleError:  # another process stored an action (or saw a person) meanwhile
+                await self._reload()
+                if self.data.status not in (OPEN, PLAYING) or idle_before is not None:
+                    raise ConflictError(f"table {self.code} is {self.data.status} already", "table_closed") from None
+        else:
+            raise ConflictError(f"table {self.code} changed too often meanwhile; try again", "busy")
+        self.data.status, self.data.record, self.data.close_reason = CLOSED, record, reason
+        self.autoplay.schedule()
+        self._broadcast([], [])
+
+    def _people_here(self) -> bool:
+        """Whether a person (a seat's connection) is connected to the table in this process."""
+        return any(connection.seat is not None for connection in self.connections)
+
+    def has_visitors(self) -> bool:
+        """Whether anyone (a person or a spectator) is connected to the table in this process."""
+        return len(self.connections) > 0
+
+    def people_connected(self) -> bool:
+        """Whether a person (not a spectator) is connected to the table in this process."""
+        return self._people_here()
 
     # ------------------------------------------------------------------------------ connections
 
@@ -418,8 +680,11 @@ class TableRunner:
             before = self._connected()
             self.connections.add(connection)
             connection.put(messages.welcome_message(self.data, seat, self.settings))
-            table = self.table_json()
-            connection.put(self._state(seat, table))
+            if seat is not None:  # who is connected changes; a spectator's coming is told with the next change
+                self._texts.clear()
+            connection.put_text(self.state_text(seat))
+            if self._has_history():
+                connection.put(messages.history_message(self.game, self.data, seat, self.chat_lines))
             if self._connected() != before:
                 self._broadcast_table(skip=connection)
 
@@ -430,13 +695,73 @@ class TableRunner:
             return
         before = self._connected()
         self.connections.remove(connection)
+        if connection.seat is not None:
+            self._texts.clear()
         if self._connected() != before:
             self._broadcast_table()
 
     async def send_state(self, connection: Connection) -> None:
-        """Send ``connection`` the current state again."""
-        async with self.lock:
-            connection.put(self._state(connection.seat, self.table_json()))
+        """Send ``connection`` the current state again (as last built for its seat: no work)."""
+        if self.lock.locked():  # a change is being stored: send the state it leads to
+            async with self.lock:
+                pass
+        connection.put_text(self.state_text(connection.seat))
+
+    def state_text(self, seat: int | None) -> str:
+        """The ``state`` message for ``seat`` (``None``: a spectator), serialized; built once per
+        change (each seat's connections and every ``sync`` share it)."""
+        deadline = self.autoplay.deadline
+        if deadline != self._texts_deadline:  # the turn timer was set anew without any change
+            self._texts.clear()
+            self._texts_deadline = deadline
+        if not self._texts:
+            self._table_text = self._seats_text = None
+        text = self._texts.get(seat)
+        if text is None:
+            if self._table_text is None:
+                self._table_text = dumps(self.table_json())
+            last = self.data.actions[-1] if self.data.actions else None
+            played = None if last is None else {"seq": last.seq, "seat": last.seat, "source": last.source}
+            text = (
+                f'{{"type":"state","seq":{self.data.seq},"table":{self._table_text},'
+                f'"view":{self._view_text(seat)},"last":{dumps(played) if played else "null"}}}'
+            )
+            self._texts[seat] = text
+        return text
+
+    def _view_text(self, seat: int | None) -> str:
+        """What ``seat`` sees (``messages.seat_view``), serialized: the view, and its round's
+        history with each event serialized once (the history only grows within a round)."""
+        game = self.game
+        if game is None:
+            return "null"
+        view = game.public_view() if seat is None else game.view(seat)
+        cached = self._events.get(seat)
+        if cached is None or cached[0] != view.round or len(cached[1]) > len(view.history):
+            cached = (view.round, [])
+            self._events[seat] = cached
+        texts = cached[1]
+        for event in view.history[len(texts) :]:
+            texts.append(dumps(event_json(event)))
+        if self._seats_text is None:
+            self._seats_text = dumps(seats_json(view))
+        result = view.last_result
+        number = 0 if result is None else result.round
+        kept = self._results.get(seat)
+        if kept is None or kept[0] != number:
+            kept = self._results[seat] = (number, "null" if result is None else dumps(result_json(result)))
+        head = dumps(view_json(view, history=False, shared=False))
+        return f'{head[:-1]},"seats":{self._seats_text},"last_result":{kept[1]},"history":[{",".join(texts)}]}}'
+
+    def _has_history(self) -> bool:
+        """Whether a connection that opens now needs ``history`` to see what one that was there all
+        along saw: an earlier round, the game's end, a move the timer played, or chat."""
+        game = self.game
+        if self.chat_lines:
+            return True
+        if game is None:
+            return False
+        return len(game.round_logs) > 1 or game.is_over or any(a.source == "timer" for a in self.data.actions)
 
     def _connected(self) -> tuple[bool, ...]:
         return self.connections.connected(self.data.players)
@@ -460,24 +785,25 @@ class TableRunner:
         async with self.lock:
             return self.table_json(), messages.seat_view(self.game, None)
 
-    def deals_json(self) -> list[JSON]:
-        """Every round's commitment; the deck and salt of each round that has ended (every round
-        of a closed table)."""
+    def deals_json(self) -> JSON:
+        """The table's fairness (scheme, commitment, seeds) and every round's deal: its
+        commitment, and the deck and salt of each round that has ended (every round of a closed
+        table)."""
         return messages.deals_json(self.data)
 
-    def _state(self, seat: int | None, table: JSON) -> JSON:
-        return messages.state_message(self.data, table, messages.seat_view(self.game, seat))
-
     def _broadcast_table(self, skip: Connection | None = None) -> None:
+        self._texts.clear()
         self.connections.put_all(messages.table_message(self.table_json()), skip)
 
     def _broadcast(self, ended: list[int], deals: list[Deal]) -> None:
         """Tell every connection: each round that ended (revealed), each new deal (its commitment),
         in round order, then its own state."""
         game = self.game
-        news = messages.round_news(game, ended, deals, self.data.deals)
-        table = self.table_json()
-        self.connections.put_by_seat(lambda seat: [*messages.seat_news(news, game, seat), self._state(seat, table)])
+        self._texts.clear()
+        news = messages.round_news(game, ended, deals, self.data)
+        self.connections.put_by_seat(
+            lambda seat: [*map(dumps, messages.seat_news(news, game, seat)), self.state_text(seat)]
+        )
 
     def _record(self, game: Game, reveal_all: bool = False) -> str:
         deals = {deal.round: deal for deal in self.data.deals}
@@ -498,3 +824,15 @@ class TableRunner:
         self.stopped = True
         await self.autoplay.stop()
         self.connections.close_all(1012)
+
+
+def _seed(seed: object) -> str:
+    """A client seed as stored (lowercase hex).
+
+    Raises:
+        InputError: for a seed that is not hex or base64 of 16–64 bytes (``bad_seed``).
+    """
+    try:
+        return parse_seed(seed)
+    except SeedError as error:
+        raise InputError(f"seed: {error}", "bad_seed") from None

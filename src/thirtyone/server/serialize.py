@@ -29,6 +29,7 @@ __all__ = [
     "event_json",
     "result_json",
     "view_json",
+    "seats_json",
     "spectator_view_json",
     "refusal_json",
 ]
@@ -146,7 +147,12 @@ def _seat_json(status: SeatStatus) -> JSON:
     }
 
 
-def view_json(view: PlayerView | PublicView) -> JSON:
+def seats_json(view: PlayerView | PublicView) -> list[JSON]:
+    """The view's ``seats`` (the same for every viewer at one moment: public)."""
+    return [_seat_json(status) for status in view.seats]
+
+
+def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool = True) -> JSON:
     """A seat's :class:`~thirtyone.views.PlayerView`: everything that seat may know, nothing more;
     or a spectator's :class:`~thirtyone.views.PublicView` (``Game.public_view()``), with ``seat``,
     ``hand``, ``hand_value`` and ``taken_from_pile`` ``null`` and no legal actions.
@@ -157,6 +163,9 @@ def view_json(view: PlayerView | PublicView) -> JSON:
     ``seats`` (each: ``seat``, ``remaining``, ``lives``, ``on_grace``, ``out``, ``has_looked``,
     ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
     events), ``last_result`` and ``legal_actions`` (notation; empty unless it is this seat's move).
+    Without ``history`` the key is left out (the caller adds the events, serialized once each);
+    without ``shared``, ``seats`` and ``last_result`` are too (the caller adds them, serialized
+    once per change and per round).
     """
     own = view if isinstance(view, PlayerView) else None
     return {
@@ -174,12 +183,12 @@ def view_json(view: PlayerView | PublicView) -> JSON:
         "widow": cards(view.widow),
         "widow_face_down": view.widow_face_down,
         "stock_size": view.stock_size,
-        "seats": [_seat_json(status) for status in view.seats],
+        **({"seats": seats_json(view)} if shared else {}),
         "knocker": view.knocker,
         "turn": view.turn,
         "taken_from_pile": None if own is None or own.taken_from_pile is None else str(own.taken_from_pile),
-        "history": [event_json(event) for event in view.history],
-        "last_result": None if view.last_result is None else result_json(view.last_result),
+        **({"history": [event_json(event) for event in view.history]} if history else {}),
+        **({"last_result": None if view.last_result is None else result_json(view.last_result)} if shared else {}),
         "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
     }
 

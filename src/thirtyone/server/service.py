@@ -1,44 +1,60 @@
 """The table service: creating tables, the lobby, and the runners of the tables being served.
 
 A table is created open, with its rules (a preset and any options, R8), its seats (2–9, each a
-person or a bot of a level) and a host token; people join its human seats by name; when the last
-one is taken the game starts. :meth:`TableService.runner` gives the one
+person or a bot of a level), a host token and its salt chain, whose commitment is published at
+once (:mod:`thirtyone.server.fair`); people join its human seats by name, each with a client seed;
+when the last one is taken the game starts. :meth:`TableService.runner` gives the one
 :class:`~thirtyone.server.runner.TableRunner` of a table, loading it from the database on first use;
 on start every table being played is loaded and its bots and timers go on. On PostgreSQL the
 service's :class:`~thirtyone.server.cluster.Cluster` lets several processes serve the same tables.
+
+Tables have a budget too: each client address creates ``tables_per_minute`` (``table_burst`` at
+once), at most ``max_tables`` are open or being played, and a sweep every
+:data:`SWEEP_SECONDS` marks the tables with someone connected as seen, closes the open tables
+nobody came to for ``open_table_expiry`` seconds and the games no person was connected to for
+``idle_game_expiry`` seconds (their records kept), and forgets the runners of tables nobody is
+connected to that have nothing to run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from thirtyone.bots import BOT_NAMES
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
-from thirtyone.server.autoplay import BOT_LEVELS, BOT_NAMES
+from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.errors import ConflictError, InputError, NotFoundError, ServerError
+from thirtyone.server.database import Database
+from thirtyone.server.errors import ConflictError, InputError, LimitError, NotFoundError, ServerError
+from thirtyone.server.fair import new_chain
+from thirtyone.server.hints import Hints
 from thirtyone.server.limits import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_SEATS,
     MIN_SEATS,
-    check_name,
+    Buckets,
     hash_token,
     new_code,
     new_token,
     normalize_code,
 )
+from thirtyone.server.memory import CollectorPolicy
+from thirtyone.server.names import check_display_name
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData, run_db
+from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData
+from thirtyone.server.workers import WorkerPool
 
-__all__ = ["TableService", "SeatRequest", "LEVEL_NAMES"]
+__all__ = ["TableService", "SeatRequest", "LEVEL_NAMES", "SWEEP_SECONDS", "LOBBY_PAGE", "MAX_LOBBY_PAGE", "summary"]
 
 log = logging.getLogger("thirtyone.server")
 
@@ -48,6 +64,12 @@ LEVEL_NAMES = {"easy": "easy", "medium": "medium", "hard": "hard", "random": "ra
     "expert": "hard",
 }
 """The bot levels a seat may ask for (the levels, or the bots' own names), and the level stored."""
+SWEEP_SECONDS = 30.0
+"""How often the tables with someone connected are marked seen and idle tables are closed."""
+LOBBY_PAGE = 50
+"""Tables in a page of the lobby unless asked for fewer or more."""
+MAX_LOBBY_PAGE = 100
+"""The most tables a page of the lobby gives."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +86,15 @@ class TableService:
     def __init__(self, store: Store, settings: ServerSettings) -> None:
         self.store = store
         self.settings = settings
+        self.db = Database(store)
+        self.hints = Hints(settings)
+        self.bots = WorkerPool("bot", settings.bot_workers, 10_000, settings.worker_kind, warm=True)
         self._runners: dict[str, TableRunner] = {}
         self._loading = asyncio.Lock()
-        self.cluster = Cluster(store, settings, self._runners)
+        self._creations = Buckets(settings.tables_per_minute / 60, settings.table_burst)
+        self._sweeper: asyncio.Task[None] | None = None
+        self.collector = CollectorPolicy() if settings.freeze_gc else None
+        self.cluster = Cluster(self.db, settings, self._runners)
 
     # ------------------------------------------------------------------------------ tables
 
@@ -76,8 +104,17 @@ class TableService:
         options: Mapping[str, Any],
         seats: Sequence[SeatRequest],
         name: str | None = None,
+        address: str = "unknown",
+        *,
+        public: bool = False,
+        hints: bool = True,
     ) -> JSON:
-        """Create an open table; with ``name`` its creator takes the first human seat at once.
+        """Create an open table for a client at ``address``; with ``name`` its creator takes the
+        first human seat at once (without a seed: to give one after seeing the table's
+        commitment, create without ``name`` and join). Its salt chain's commitment is in the
+        table's information at once. A ``public`` table is listed in the lobby; a private one
+        (the default) is reached by its code or link only. ``hints``: whether the players may ask
+        the expert for hints.
 
         Returns ``{"code", "host_token", "table"}`` and, with ``name``, ``"seat"`` and ``"token"``.
 
@@ -85,6 +122,8 @@ class TableService:
             InputError: for an unknown preset or option, a bad value, options that contradict each
                 other, fewer than 2 or more than 9 seats (or more than the deck can deal, R2.1), a
                 seat that is neither human nor a bot of a known level, no human seat, or a bad name.
+            LimitError: when ``address`` has created its tables for now (``rate_limited``), or the
+                server has ``max_tables`` open or being played (``too_many_tables``).
             DatabaseError: when the table could not be stored.
         """
         rules = _rules(preset, options)
@@ -94,8 +133,24 @@ class TableService:
         except ThirtyOneError as error:
             raise InputError(str(error)) from None
         if name is not None:
-            check_name(name)
+            check_display_name(name, [seat.name for seat in stored_seats])
+        if not isinstance(public, bool) or not isinstance(hints, bool):
+            raise InputError("public and hints are true or false")
+        settings = self.settings
+        if not self._creations.allow(address):
+            raise LimitError(
+                f"too many new tables from your address: at most {settings.table_burst} at once and "
+                f"{settings.tables_per_minute:g} a minute; join one, or try again in a minute",
+                "rate_limited",
+            )
+        if await self.db.read(self.store.count) >= settings.max_tables:
+            raise LimitError(
+                f"the server has {settings.max_tables} tables open or being played, its limit: join one of the open "
+                "tables, or try again later",
+                "too_many_tables",
+            )
         host_token = new_token()
+        chain = new_chain()
         for _ in range(20):
             data = TableData(
                 code=new_code(),
@@ -106,8 +161,13 @@ class TableService:
                 host_token_hash=hash_token(host_token),
                 seats=stored_seats,
                 created_at=_now(),
+                public=public,
+                hints=hints,
+                commitment=chain.commitment,
+                chain_key=chain.key,
+                chain_length=chain.length,
             )
-            if await run_db(self.store.create, data):
+            if await self.db.write(self.store.create, data):
                 break
         else:  # pragma: no cover - 20 collisions among 887 million codes
             raise ServerError("could not find a free table code; try again", "busy")
@@ -120,19 +180,29 @@ class TableService:
         created["table"] = runner.table_json()
         return created
 
-    async def lobby(self, status: str = OPEN, limit: int = 100) -> list[JSON]:
-        """Tables with ``status`` (``open``: those with a free seat; ``playing``: to watch), newest
-        first, at most ``limit`` (1–500).
+    async def lobby(self, status: str = OPEN, limit: int = LOBBY_PAGE, offset: int = 0) -> JSON:
+        """A page of the tables with ``status`` (``open``: those with a free seat, fullest first,
+        then newest; ``playing``, to watch, and ``finished``: newest first): at most ``limit``
+        (1–100) from the ``offset``-th on. Returns ``{"tables", "offset", "limit", "next"}``,
+        ``next`` the offset of the next page (``null`` on the last).
 
         Raises:
-            InputError: for another status or limit.
+            InputError: for another status, limit or offset.
         """
         if status not in (OPEN, PLAYING, FINISHED):
             raise InputError(f"status must be {OPEN}, {PLAYING} or {FINISHED}, not {status!r}")
-        if not 1 <= limit <= 500:
-            raise InputError(f"limit must be from 1 to 500, not {limit}")
-        tables = await run_db(self.store.lobby, status, limit)
-        return [_summary(table) for table in tables]
+        if not 1 <= limit <= MAX_LOBBY_PAGE:
+            raise InputError(f"limit must be from 1 to {MAX_LOBBY_PAGE}, not {limit}")
+        if not 0 <= offset <= 1_000_000:
+            raise InputError(f"offset must be from 0 to 1000000, not {offset}")
+        tables = await self.db.read(self.store.lobby, status, limit + 1, offset)
+        more = len(tables) > limit
+        return {
+            "tables": [summary(table) for table in tables[:limit]],
+            "offset": offset,
+            "limit": limit,
+            "next": offset + limit if more else None,
+        }
 
     async def runner(self, code: str) -> TableRunner:
         """The runner of table ``code`` (any case, dashes and spaces ignored), loaded on first use.
@@ -150,7 +220,7 @@ class TableService:
         async with self._loading:
             runner = self._runners.get(clean)
             if runner is None:
-                runner = await TableRunner.open(clean, self.store, self.settings)
+                runner = await TableRunner.open(clean, self.db, self.settings, self.bots)
                 if runner is None:
                     raise NotFoundError(f"no table has the code {clean!r}")
                 runner.claim = self.cluster.wake
@@ -199,27 +269,97 @@ class TableService:
         PostgreSQL: start the cluster's listener and leases; a table's bots and timer then run in
         the process that holds its lease). A table that cannot be resumed is logged and left alone;
         the others are served."""
+        self.db.start()
         await self.cluster.start()
-        for code in await run_db(self.store.codes, PLAYING):
+        for code in await self.db.read(self.store.codes, PLAYING):
             try:
                 runner = await self.runner(code)
                 await runner.start()
             except ServerError as error:
                 log.error("table %s is not resumed: %s", code, error)
+        if self.collector is not None:
+            self.collector.start()
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="thirtyone sweep")
 
     async def shutdown(self) -> None:
-        """Stop every runner (bots, timers, connections), and on PostgreSQL the listener, giving
-        back the leases."""
+        """Stop every runner (bots, timers, connections), the sweep and the workers, and on
+        PostgreSQL the listener, giving back the leases."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         await self.cluster.stop()
         runners = list(self._runners.values())
         self._runners.clear()
         for runner in runners:
             await runner.stop()
+        self.hints.close()
+        self.bots.close()
+        await self.db.stop()
+        self.db.close()
+        if self.collector is not None:
+            self.collector.stop()
 
     def release(self, runner: TableRunner) -> None:
         """Forget a finished or closed table's runner once nobody is connected (it loads again when asked)."""
         if not runner.connections and runner.data.status in (FINISHED, CLOSED):
-            self._runners.pop(runner.code, None)
+            self._forget(runner)
+
+    def _forget(self, runner: TableRunner) -> None:
+        if self._runners.get(runner.code) is runner:
+            del self._runners[runner.code]
+            self.hints.forget(runner.code)
+
+    # ------------------------------------------------------------------------------ idle tables
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            if self.collector is not None:
+                self.collector.tick()
+            try:
+                await self.sweep()
+            except ServerError as error:
+                log.warning("the sweep of idle tables failed: %s", error)
+            except Exception:  # a bug must not stop the sweeps
+                log.exception("the sweep of idle tables failed")
+
+    async def sweep(self, now: datetime | None = None) -> None:
+        """Mark the tables someone is connected to as seen (a person, for a game; anyone, for an
+        open table); close the open tables nobody was seen at for ``open_table_expiry`` seconds
+        (``expired``) and the games no person was seen at for ``idle_game_expiry`` seconds
+        (``abandoned``, their records kept); forget the runners nobody is connected to that wait
+        for nothing (an open table, a finished one). ``now`` defaults to the clock.
+
+        Raises:
+            DatabaseError: when the database cannot be read or written.
+        """
+        now = now or _now()
+        runners = list(self._runners.values())
+        seen = [
+            runner.code
+            for runner in runners
+            if runner.people_connected() or (runner.data.status == OPEN and runner.has_visitors())
+        ]
+        await self.db.write(self.store.touch, seen, now)
+        for runner in runners:
+            if runner.code in seen:
+                runner.data.seen_at = now
+        expired = await self.db.write(self.store.expire_open, now - timedelta(seconds=self.settings.open_table_expiry))
+        for code in expired:
+            served = self._runners.get(code)
+            if served is not None:
+                await served.sync()
+        before = now - timedelta(seconds=self.settings.idle_game_expiry)
+        for code in await self.db.read(self.store.idle, PLAYING, before):
+            runner = await self.runner(code)
+            if await runner.expire("abandoned", before):
+                log.info("table %s: closed, no person was connected to its game for a long time", code)
+        for runner in list(self._runners.values()):
+            idle = not runner.connections and not runner.lock.locked()
+            if idle and runner.data.status in (OPEN, FINISHED, CLOSED):
+                self._forget(runner)
 
 
 def _rules(preset: str, options: Mapping[str, Any]) -> Rules:
@@ -261,7 +401,8 @@ def _seats(seats: Sequence[SeatRequest]) -> list[SeatData]:
     return out
 
 
-def _summary(table: TableData) -> JSON:
+def summary(table: TableData) -> JSON:
+    """A table as the lobby lists it: code, status, preset, rules in words, seats (no tokens)."""
     free = [s.seat for s in table.seats if not s.taken]
     rules = Rules(**table.options)
     return {
@@ -274,6 +415,7 @@ def _summary(table: TableData) -> JSON:
         "seats": [
             {"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "taken": s.taken} for s in table.seats
         ],
+        "seated": table.seated,
         "created_at": table.created_at.isoformat(),
         "share_path": f"/t/{table.code}",
     }

@@ -14,38 +14,37 @@ On PostgreSQL (``shared``: several server processes may use the database, see
 PROCESS'`` (``pg_notify`` in the writing transaction, so it is sent only if the change commits), and
 the ``leases`` table says which process runs each table's bots and timer.
 
-The server, on its event loop, calls every method through :func:`run_db`: on a worker thread, a
-database failure turned into :class:`~thirtyone.server.errors.DatabaseError`.
+The server, on its event loop, calls these methods through :class:`~thirtyone.server.database.Database`
+(its own threads: reads on a few, writes on one, so that nothing else waits for them, and a
+database failure turned into :class:`~thirtyone.server.errors.DatabaseError`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import format_cards, parse_cards
-from thirtyone.server.errors import DatabaseError
 from thirtyone.server.fair import Deal
-from thirtyone.server.models import ActionRow, DealRow, LeaseRow, SeatRow, TableRow
+from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
 
 __all__ = [
     "Store",
-    "run_db",
     "TableData",
     "SeatData",
     "ActionData",
+    "ChatData",
     "StaleError",
     "OPEN",
     "PLAYING",
@@ -61,14 +60,14 @@ PLAYING = "playing"
 FINISHED = "finished"
 """The game is over; its record is kept."""
 CLOSED = "closed"
-"""Closed by its host before the game ended; its (unfinished) record is kept."""
+"""Closed before the game ended (by its host, or because it stood idle: ``close_reason``); its
+(unfinished) record is kept."""
+ACTIVE = (OPEN, PLAYING)
+"""The statuses of a table that is not over: what the cap on tables counts."""
 CHANNEL = "thirtyone"
 """The PostgreSQL notification channel of committed changes (payload ``"CODE SEQ PROCESS"``)."""
 
 log = logging.getLogger("thirtyone.server")
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
 
 
 class StaleError(Exception):
@@ -79,13 +78,18 @@ class StaleError(Exception):
 @dataclass
 class SeatData:
     """A seat: ``kind`` ``human`` or ``bot``, the bot's ``level``, the display ``name`` and the
-    token's hash (both ``None`` while a human seat is free)."""
+    token's hash (both ``None`` while a human seat is free; a free seat of a rematch that waits
+    for its player has the player's name and, as ``reserved_hash``, the hash of the token that
+    held the seat at the old table), and the client ``seed`` its person gave (lowercase hex;
+    ``None`` for none)."""
 
     seat: int
     kind: str
     level: str | None
     name: str | None
     token_hash: str | None = None
+    reserved_hash: str | None = None
+    seed: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -105,6 +109,18 @@ class ActionData:
     source: str
 
 
+@dataclass(frozen=True)
+class ChatData:
+    """A stored line of the table's chat: its ``id`` (rising), ``seat``, ``text`` or quick
+    ``reaction`` (one of them is ``None``) and when it was said."""
+
+    id: int
+    seat: int
+    text: str | None
+    reaction: str | None
+    at: datetime
+
+
 @dataclass
 class _Append:
     """One action waiting to be written (see :meth:`Store.append`), and what came of it."""
@@ -119,7 +135,9 @@ class _Append:
 
 @dataclass
 class TableData:
-    """Everything stored about one table, deals and actions in order."""
+    """Everything stored about one table, deals and actions in order; its salt chain
+    (``commitment``, the secret ``chain_key`` and ``chain_length``: ``None`` for a table of an older
+    server, whose deals commit one by one), why it was closed, and when a person was last seen."""
 
     code: str
     status: str
@@ -135,6 +153,20 @@ class TableData:
     record: str | None = None
     deals: list[Deal] = field(default_factory=list)
     actions: list[ActionData] = field(default_factory=list)
+    public: bool = False
+    hints: bool = True
+    rematch: str | None = None
+    rematch_of: str | None = None
+    commitment: str | None = None
+    chain_key: str | None = None
+    chain_length: int | None = None
+    close_reason: str | None = None
+    seen_at: datetime | None = None
+
+    @property
+    def seated(self) -> int:
+        """The people seated (human seats taken)."""
+        return sum(1 for seat in self.seats if seat.kind == "human" and seat.token_hash is not None)
 
 
 def _now() -> datetime:
@@ -143,24 +175,6 @@ def _now() -> datetime:
 
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-async def run_db(function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
-    """Run a :class:`Store` method on a worker thread.
-
-    Raises:
-        DatabaseError: when the database cannot be reached or written (nothing was changed).
-        StaleError: as the method raises it.
-    """
-    try:
-        return await asyncio.to_thread(function, *args, **kwargs)
-    except SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", None) or error).strip().splitlines()
-        log.warning("database error: %s", reason[0] if reason else type(error).__name__)
-        raise DatabaseError(
-            f"the database is unavailable ({reason[0] if reason else type(error).__name__}); nothing was changed, "
-            "try again"
-        ) from None
 
 
 class Store:
@@ -219,12 +233,22 @@ class Store:
             query = select(TableRow.code).where(TableRow.status == status).order_by(TableRow.created_at)
             return list(session.scalars(query))
 
-    def lobby(self, status: str, limit: int) -> list[TableData]:
-        """Up to ``limit`` tables with this status, newest first, with their seats (no deals or actions)."""
+    def lobby(self, status: str, limit: int, offset: int = 0) -> list[TableData]:
+        """Up to ``limit`` public tables with this status from the ``offset``-th on, with their
+        seats (no deals or actions): open tables fullest first (the most people seated), then
+        newest first; the others newest first. A private table (the default) is reached by its
+        code only."""
+        order = [TableRow.created_at.desc(), TableRow.code]
+        if status == OPEN:
+            order.insert(0, TableRow.seated.desc())
         with Session(self.engine) as session:
             rows = list(
                 session.scalars(
-                    select(TableRow).where(TableRow.status == status).order_by(TableRow.created_at.desc()).limit(limit)
+                    select(TableRow)
+                    .where(TableRow.status == status, TableRow.public.is_(True))
+                    .order_by(*order)
+                    .offset(offset)
+                    .limit(limit)
                 )
             )
             codes = [row.code for row in rows]
@@ -235,10 +259,34 @@ class Store:
                     seats[s.table_code].append(_seat_data(s))
             return [_table_data(row, seats[row.code]) for row in rows]
 
+    def count(self, statuses: Sequence[str] = ACTIVE) -> int:
+        """How many tables have one of these statuses (by default: open or being played)."""
+        with Session(self.engine) as session:
+            query = select(func.count()).select_from(TableRow).where(TableRow.status.in_(list(statuses)))
+            return int(session.scalar(query) or 0)
+
+    def idle(self, status: str, before: datetime, limit: int = 100) -> list[str]:
+        """The codes of up to ``limit`` tables with this status whose person was last seen before
+        ``before`` (the longest idle first)."""
+        with Session(self.engine) as session:
+            query = (
+                select(TableRow.code)
+                .where(TableRow.status == status, TableRow.seen_at < before)
+                .order_by(TableRow.seen_at)
+                .limit(limit)
+            )
+            return list(session.scalars(query))
+
     # ------------------------------------------------------------------------------ writing
 
     def create(self, table: TableData) -> bool:
-        """Store a new table and its seats (status ``open``). False when the code is taken."""
+        """Store a new table and its seats (status ``open``). False when the code is taken. A
+        rematch (``table.rematch_of`` set) is named as the old table's ``rematch`` in the same
+        transaction.
+
+        Raises:
+            StaleError: when the old table has a rematch already (nothing is stored).
+        """
         now = _now()
         try:
             with self._writing, Session(self.engine) as session, session.begin():
@@ -253,6 +301,14 @@ class Store:
                         seq=0,
                         created_at=now,
                         updated_at=now,
+                        public=table.public,
+                        hints=table.hints,
+                        rematch_of=table.rematch_of,
+                        commitment=table.commitment,
+                        chain_key=table.chain_key,
+                        chain_length=table.chain_length,
+                        seated=table.seated,
+                        seen_at=now,
                     )
                 )
                 session.flush()
@@ -265,40 +321,65 @@ class Store:
                             level=seat.level,
                             name=seat.name,
                             token_hash=seat.token_hash,
+                            reserved_hash=seat.reserved_hash,
+                            seed=seat.seed,
                         )
                     )
+                if table.rematch_of is not None:  # the old table names it, once: a second rematch loses
+                    linked = session.execute(
+                        update(TableRow)
+                        .where(TableRow.code == table.rematch_of, TableRow.rematch.is_(None))
+                        .values(rematch=table.code, updated_at=now)
+                    )
+                    if _rowcount(linked) != 1:
+                        raise StaleError(f"table {table.rematch_of} has a rematch already")
+                    self._notify(session, table.rematch_of)
         except IntegrityError:
             return False
         return True
 
     def join(
-        self, code: str, seat: int, name: str, token_hash: str, start: tuple[int, Sequence[Deal]] | None = None
+        self,
+        code: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        start: tuple[int, Sequence[Deal], Sequence[str | None]] | None = None,
+        seed: str | None = None,
     ) -> None:
-        """Give free human seat ``seat`` to ``name`` with the token's hash; with ``start`` (the first
-        dealer and the first deals) the game starts in the same transaction.
+        """Give free human seat ``seat`` to ``name`` with the token's hash and the person's client
+        ``seed``; with ``start`` (the first dealer, the first deals and the seats' seeds they were
+        dealt with) the game starts in the same transaction.
 
         Raises:
-            StaleError: when the seat was taken meanwhile or the table is no longer open.
+            StaleError: when the seat was taken meanwhile, the table is no longer open, or (with
+                ``start``) the stored seeds are not the ones the deals were dealt with.
         """
         now = _now()
         with self._writing, Session(self.engine) as session, session.begin():
             taken = session.execute(
                 update(SeatRow)
                 .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.token_hash.is_(None))
-                .values(name=name, token_hash=token_hash, joined_at=now)
+                .values(name=name, token_hash=token_hash, seed=seed, joined_at=now, reserved_hash=None)
             )
             if _rowcount(taken) != 1:
                 raise StaleError(f"seat {seat} of table {code} is no longer free")
-            values: dict[str, Any] = {"updated_at": now}
+            values: dict[str, Any] = {"updated_at": now, "seen_at": now, "seated": TableRow.seated + 1}
             if start is not None:
                 values.update(status=PLAYING, first_dealer=start[0])
-                self._add_deals(session, code, start[1], now)
-            changed = session.execute(
+            changed = session.execute(  # the table's row is locked from here on: no seed can change
                 update(TableRow).where(TableRow.code == code, TableRow.status == OPEN).values(**values)
             )
             if _rowcount(changed) != 1:
                 raise StaleError(f"table {code} is no longer open")
-            if start is None:  # a replica that missed another's join must not take the last seat without starting
+            if start is not None:
+                stored = list(
+                    session.scalars(select(SeatRow.seed).where(SeatRow.table_code == code).order_by(SeatRow.seat))
+                )
+                if [seed or None for seed in stored] != [seed or None for seed in start[2]]:
+                    raise StaleError(f"table {code}: a seat's seed changed meanwhile")
+                self._add_deals(session, code, start[1], now)
+            else:  # a replica that missed another's join must not take the last seat without starting
                 free = session.scalar(
                     select(SeatRow.seat).where(
                         SeatRow.table_code == code, SeatRow.kind == "human", SeatRow.token_hash.is_(None)
@@ -307,6 +388,68 @@ class Store:
                 if free is None:
                     raise StaleError(f"seat {seat} is the last free seat of table {code}: the game must start")
             self._notify(session, code)
+
+    def give_seed(self, code: str, seat: int, seed: str) -> bool:
+        """Keep ``seed`` as seat ``seat``'s client seed while the table is open (its game not
+        started: the seeds are not fixed yet). False when the seat has a seed already.
+
+        Raises:
+            StaleError: when the table is no longer open (its seeds are fixed).
+        """
+        now = _now()
+        with self._writing, Session(self.engine) as session, session.begin():
+            changed = session.execute(  # locks the table's row: a join that starts the game waits
+                update(TableRow).where(TableRow.code == code, TableRow.status == OPEN).values(updated_at=now)
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"table {code} is no longer open: its seeds are fixed")
+            given = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_code == code,
+                    SeatRow.seat == seat,
+                    SeatRow.token_hash.is_not(None),
+                    SeatRow.seed.is_(None),
+                )
+                .values(seed=seed)
+            )
+            if _rowcount(given) != 1:
+                return False
+            self._notify(session, code)
+        return True
+
+    def touch(self, codes: Sequence[str], now: datetime | None = None) -> None:
+        """Someone is connected to each of these tables ``now`` (default: the clock): mark them
+        seen (idle tables expire)."""
+        if not codes:
+            return
+        with self._writing, Session(self.engine) as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.code.in_(list(codes))).values(seen_at=now or _now()))
+
+    def expire_open(self, before: datetime, limit: int = 500) -> list[str]:
+        """Close up to ``limit`` open tables nobody was seen at since ``before`` (reason
+        ``expired``; they had no game, so no record); returns their codes."""
+        with self._writing, Session(self.engine) as session, session.begin():
+            codes = list(
+                session.scalars(
+                    select(TableRow.code)
+                    .where(TableRow.status == OPEN, TableRow.seen_at < before)
+                    .order_by(TableRow.seen_at)
+                    .limit(limit)
+                )
+            )
+            if not codes:
+                return []
+            closed = session.scalars(
+                update(TableRow)
+                .where(TableRow.code.in_(codes), TableRow.status == OPEN, TableRow.seen_at < before)
+                .values(status=CLOSED, close_reason="expired", updated_at=_now())
+                .returning(TableRow.code)
+            )
+            done = list(closed)
+            for code in done:
+                self._notify(session, code)
+            return done
 
     def append(
         self,
@@ -329,6 +472,39 @@ class Store:
         if job.error is not None:
             raise job.error
 
+    def append_batch(
+        self, jobs: Sequence[tuple[str, ActionData, Sequence[Deal], tuple[int, str] | None]]
+    ) -> list[Exception | None]:
+        """Store several actions (each as :meth:`append` takes them) at once: on SQLite in one
+        transaction with one commit, each with its own compare-and-set; on PostgreSQL each in a
+        transaction of its own. Returns each one's error (``StaleError``, or the database's when
+        it could not be written) or ``None`` when it was stored, in order. If the transaction fails
+        as a whole, each action is tried again on its own, so that each gets its own answer."""
+        batch = [_Append(code, action, deals, finished) for code, action, deals, finished in jobs]
+        if self.shared:
+            for job in batch:
+                self._write_alone(job)
+        else:
+            with self._writing:
+                self._write_batch(batch)
+        return [job.error for job in batch]
+
+    def _write_batch(self, batch: list[_Append]) -> None:
+        try:
+            with self.engine.begin() as connection:
+                self._write_many(connection, batch)
+            for item in batch:
+                item.done = True
+        except SQLAlchemyError:
+            for item in batch:
+                item.error = None
+                self._write_alone(item)
+        finally:
+            for item in batch:
+                if not item.done:  # interrupted, stored or not: its table must reload to know
+                    item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
+                    item.done = True
+
     def _group_commit(self, job: _Append) -> None:
         """SQLite: one writer at a time, and a commit waits for the disk (fsync); so whoever holds
         the write lock writes every action waiting for it in one transaction with one commit.
@@ -342,21 +518,7 @@ class Store:
                 return
             with self._queue_lock:
                 batch, self._queue = self._queue, []
-            try:
-                with self.engine.begin() as connection:
-                    for item in batch:
-                        self._write(connection, item)
-                for item in batch:
-                    item.done = True
-            except SQLAlchemyError:
-                for item in batch:
-                    item.error = None
-                    self._write_alone(item)
-            finally:
-                for item in batch:
-                    if not item.done:  # interrupted, stored or not: its table must reload to know
-                        item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
-                        item.done = True
+            self._write_batch(batch)
 
     def _write_alone(self, job: _Append) -> None:
         """Write one action in a transaction of its own; its error, if any, goes in ``job.error``."""
@@ -372,34 +534,46 @@ class Store:
     def _write(self, connection: Connection, job: _Append) -> None:
         """Write one action in ``connection``'s transaction, or set ``job.error`` (StaleError) and
         write nothing when the table is not at the seq before it."""
-        # SQLAlchemy Core, not the ORM: this is the write of every action, and the ORM's unit of
-        # work cost about a third of it (benchmarks/bench_server.py)
+        self._write_many(connection, [job])
+
+    def _write_many(self, connection: Connection, jobs: Sequence[_Append]) -> None:
+        """Write actions in ``connection``'s transaction: each table's compare-and-set on its own
+        (one that finds its table moved on gets its StaleError and writes nothing), then the
+        actions and deals of the others in one statement each."""
+        # SQLAlchemy Core with statements built once, not the ORM: this is the write of every
+        # action (benchmarks/bench_server.py: the ORM's unit of work cost a third of it, building
+        # each statement anew another fifth)
         now = _now()
-        action, code = job.action, job.code
-        values: dict[str, Any] = {"seq": action.seq, "updated_at": now}
-        if job.finished is not None:
-            values.update(status=FINISHED, winner=job.finished[0], record=job.finished[1])
-        moved = connection.execute(
-            update(TableRow)
-            .where(TableRow.code == code, TableRow.seq == action.seq - 1, TableRow.status == PLAYING)
-            .values(**values)
-        )
-        if _rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
-            job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
-            return
-        connection.execute(
-            insert(ActionRow).values(
-                table_code=code,
-                seq=action.seq,
-                round=action.round,
-                seat=action.seat,
-                action=action.action,
-                source=action.source,
-                created_at=now,
+        actions: list[dict[str, Any]] = []
+        deals: list[dict[str, Any]] = []
+        for job in jobs:
+            action, code = job.action, job.code
+            params: dict[str, Any] = {"b_code": code, "b_before": action.seq - 1, "b_seq": action.seq, "b_now": now}
+            if job.finished is None:
+                moved = connection.execute(_ADVANCE, params)
+            else:
+                params.update(b_winner=job.finished[0], b_record=job.finished[1])
+                moved = connection.execute(_FINISH, params)
+            if _rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
+                job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
+                continue
+            actions.append(
+                {
+                    "table_code": code,
+                    "seq": action.seq,
+                    "round": action.round,
+                    "seat": action.seat,
+                    "action": action.action,
+                    "source": action.source,
+                    "created_at": now,
+                }
             )
-        )
-        self._add_deals(connection, code, job.deals, now)
-        self._notify(connection, code)
+            deals.extend(_deal_row(code, deal, now) for deal in job.deals)
+            self._notify(connection, code)
+        if actions:
+            connection.execute(insert(ActionRow), actions)
+        if deals:
+            connection.execute(insert(DealRow), deals)
 
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""
@@ -407,22 +581,103 @@ class Store:
         with self._writing, Session(self.engine) as session, session.begin():
             self._add_deals(session, code, deals, now)
 
-    def close(self, code: str, record: str | None, seq: int) -> None:
+    def close(
+        self, code: str, record: str | None, seq: int, reason: str = "host", idle_before: datetime | None = None
+    ) -> None:
         """Close an open or playing table at ``seq`` (the record is of the game after that many
-        actions), keeping ``record`` (the unfinished game's, if it started).
+        actions), keeping ``record`` (the unfinished game's, if it started) and the ``reason``
+        (``host``; ``abandoned``: nobody came back; ``used_up``: its salt chain dealt every round it
+        could). With ``idle_before`` only if no person was seen at it since then.
 
         Raises:
-            StaleError: when the table is finished or closed already, or no longer at ``seq``.
+            StaleError: when the table is finished or closed already, no longer at ``seq``, or (with
+                ``idle_before``) a person was seen at it since.
         """
         with self._writing, Session(self.engine) as session, session.begin():
+            where = [TableRow.code == code, TableRow.seq == seq, TableRow.status.in_(ACTIVE)]
+            if idle_before is not None:
+                where.append(TableRow.seen_at < idle_before)
             changed = session.execute(
                 update(TableRow)
-                .where(TableRow.code == code, TableRow.seq == seq, TableRow.status.in_((OPEN, PLAYING)))
-                .values(status=CLOSED, record=record, updated_at=_now())
+                .where(*where)
+                .values(status=CLOSED, record=record, close_reason=reason, updated_at=_now())
             )
             if _rowcount(changed) != 1:
                 raise StaleError(f"table {code} is not open or playing at seq {seq}")
             self._notify(session, code)
+
+    def seat_bot(
+        self,
+        code: str,
+        seat: int,
+        level: str,
+        token_hash: str | None,
+        start: tuple[int, Sequence[Deal], Sequence[str | None]] | None = None,
+    ) -> None:
+        """Give human seat ``seat`` to a bot of ``level`` (it keeps the person's name, if any):
+        the seat that held ``token_hash`` (``None``: a free seat) opens to no token any more. With
+        ``start`` (the first dealer, the first deals and the seats' seeds they were dealt with) the
+        game starts in the same transaction.
+
+        Raises:
+            StaleError: when the seat changed meanwhile (someone took it, or it is a bot's), or the
+                table is finished or closed.
+        """
+        now = _now()
+        guard = SeatRow.token_hash.is_(None) if token_hash is None else SeatRow.token_hash == token_hash
+        with self._writing, Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(SeatRow)
+                .where(SeatRow.table_code == code, SeatRow.seat == seat, SeatRow.kind == "human", guard)
+                .values(kind="bot", level=level, token_hash=None, reserved_hash=None)
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"seat {seat} of table {code} changed meanwhile")
+            values: dict[str, Any] = {"updated_at": now}
+            if token_hash is not None:  # a person's seat: one person fewer seated
+                values["seated"] = TableRow.seated - 1
+            if start is not None:
+                values.update(status=PLAYING, first_dealer=start[0])
+                self._add_deals(session, code, start[1], now)
+            statuses = (OPEN,) if start is not None else (OPEN, PLAYING)
+            moved = session.execute(
+                update(TableRow).where(TableRow.code == code, TableRow.status.in_(statuses)).values(**values)
+            )
+            if _rowcount(moved) != 1:
+                raise StaleError(f"table {code} is no longer open or playing")
+            self._notify(session, code)
+
+    def add_chat(self, code: str, seat: int, text: str | None, reaction: str | None) -> ChatData:
+        """Store a line of the table's chat; returns it with its id and time."""
+        now = _now()
+        with self._writing, Session(self.engine) as session, session.begin():
+            row = ChatRow(table_code=code, seat=seat, text=text, reaction=reaction, created_at=now)
+            session.add(row)
+            session.flush()
+            line = ChatData(row.id, seat, text, reaction, now)
+            self._notify(session, code)
+        return line
+
+    def chat(self, code: str, after: int = 0, limit: int = 100) -> list[ChatData]:
+        """The table's chat lines after id ``after``, oldest first: the newest ``limit`` of them."""
+        with Session(self.engine) as session:
+            rows = list(
+                session.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.table_code == code, ChatRow.id > after)
+                    .order_by(ChatRow.id.desc())
+                    .limit(limit)
+                )
+            )
+        return [ChatData(r.id, r.seat, r.text, r.reaction, _utc(r.created_at)) for r in reversed(rows)]
+
+    def checkpoint(self) -> None:
+        """SQLite: copy what the write-ahead log holds back into the database file, as far as it
+        can without waiting (a passive checkpoint: writers go on meanwhile). Nothing elsewhere."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # ------------------------------------------------------------------------------ leases (shared only)
 
@@ -471,22 +726,34 @@ class Store:
 
     @staticmethod
     def _add_deals(session: Session | Connection, code: str, deals: Sequence[Deal], now: datetime) -> None:
-        for deal in deals:
-            session.execute(
-                insert(DealRow).values(
-                    table_code=code,
-                    round=deal.round,
-                    deck=format_cards(deal.deck),
-                    salt=deal.salt,
-                    commitment=deal.commitment,
-                    seq=deal.seq,
-                    created_at=now,
-                )
-            )
+        if deals:
+            session.execute(insert(DealRow), [_deal_row(code, deal, now) for deal in deals])
+
+
+_ADVANCE = (
+    update(TableRow)
+    .where(TableRow.code == bindparam("b_code"), TableRow.seq == bindparam("b_before"), TableRow.status == PLAYING)
+    .values(seq=bindparam("b_seq"), updated_at=bindparam("b_now"))
+)
+"""An action's compare-and-set: the table moves from seq ``b_before`` to ``b_seq`` (built once)."""
+_FINISH = _ADVANCE.values(status=FINISHED, winner=bindparam("b_winner"), record=bindparam("b_record"))
+"""The same for the action that ends the game: the table is finished with its winner and record."""
+
+
+def _deal_row(code: str, deal: Deal, now: datetime) -> dict[str, Any]:
+    return {
+        "table_code": code,
+        "round": deal.round,
+        "deck": format_cards(deal.deck),
+        "salt": deal.salt,
+        "commitment": deal.commitment,
+        "seq": deal.seq,
+        "created_at": now,
+    }
 
 
 def _seat_data(row: SeatRow) -> SeatData:
-    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash)
+    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash, row.reserved_hash, row.seed)
 
 
 def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
@@ -503,6 +770,15 @@ def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
         first_dealer=row.first_dealer,
         seq=row.seq,
         winner=row.winner,
+        public=bool(row.public),
+        hints=bool(row.hints),
+        rematch=row.rematch,
+        rematch_of=row.rematch_of,
+        commitment=row.commitment,
+        chain_key=row.chain_key,
+        chain_length=row.chain_length,
+        close_reason=row.close_reason,
+        seen_at=None if row.seen_at is None else _utc(row.seen_at),
         **more,
     )
 

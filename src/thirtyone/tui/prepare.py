@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from thirtyone.bots.prepare import load_simulator
 from thirtyone.rules import Rules
 
 __all__ = ["Preparation", "load_simulator", "simulator_preparation", "PREPARING"]
@@ -33,42 +34,6 @@ __all__ = ["Preparation", "load_simulator", "simulator_preparation", "PREPARING"
 PREPARING = "preparing the expert (first use compiles it, up to ~30 s)…"
 """What the screen says while a hint or an expert move waits for the preparation (the seconds
 waited so far follow it)."""
-
-_loading = threading.Lock()
-_loaded = False
-
-
-def load_simulator(rules: Rules) -> None:
-    """Load the compiled kernels the expert's rollouts use for ``rules`` (compile them, the first
-    time after installing), once per process; a later call returns at once, a call while another
-    thread loads them waits for it. Without numba, or for rules the simulator does not cover (the
-    expert then plays its rollouts on the engine), there is nothing to load.
-
-    Raises:
-        Exception: whatever loading the simulator raised (the expert then falls back on its own).
-    """
-    global _loaded
-    from thirtyone import sim  # imports numba: on the preparing thread, never the screen's
-
-    if not sim.available():
-        return
-    from thirtyone.sim.params import check_covered
-
-    try:
-        check_covered(rules)
-    except sim.UnsupportedRulesError:
-        return
-    with _loading:
-        if _loaded:
-            return
-        from thirtyone.bots.expert import ExpertBot
-        from thirtyone.engine import Game
-
-        game = Game(Rules(), 2, seed=0)  # the kernels are the same for every ruleset and table size
-        seat = game.current_seat
-        assert seat is not None
-        ExpertBot(0, worlds=2, seconds=None, rollouts="sim").analyse(game.view(seat))
-        _loaded = True
 
 
 class Preparation:

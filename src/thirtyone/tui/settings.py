@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from thirtyone.bots import LEVELS, parse_bot_list
+from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 
@@ -35,9 +35,6 @@ __all__ = [
     "bot_kind",
     "play_bot_spec",
 ]
-
-BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo")
-"""Friendly names for the bots, by seat (the person's own name is skipped if it is one of them)."""
 
 MAX_NAME = 12
 """The longest player name, in characters (it has to fit the 80-column table)."""

@@ -1,5 +1,6 @@
-// Shared by the pages: the HTTP API, a DOM builder, cards (SVG, words) and actions in words.
-// Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td").
+// Shared by the pages: the HTTP API, a DOM builder, cards (their art is cards.js) and actions in
+// words. Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td").
+import { cardElement } from "./cards.js";
 
 const SUITS = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
 const RANKS = {
@@ -7,7 +8,6 @@ const RANKS = {
   9: ["9", "Nine"], 8: ["8", "Eight"], 7: ["7", "Seven"], 6: ["6", "Six"], 5: ["5", "Five"],
   4: ["4", "Four"], 3: ["3", "Three"], 2: ["2", "Two"],
 };
-const SVG = "http://www.w3.org/2000/svg";
 
 /** Build an element: h("button", {class: "x", onclick: f}, "text", child). */
 export function h(tag, attrs = {}, ...children) {
@@ -73,36 +73,17 @@ export function prettyCards(cards) {
   return (cards || []).map(pretty).join(" ");
 }
 
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** A card as an SVG image: rank and suit symbol, red or black; null or "back": the card back. */
-export function cardImage(card) {
-  const image = svg("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false" });
-  if (!isCard(card)) {
-    image.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "back" }));
-    image.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "back-inner" }));
-    return image;
-  }
-  const red = card[1] === "h" || card[1] === "d";
-  const [rank, suit] = [RANKS[card[0]][0], SUITS[card[1]][0]];
-  image.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "face" }));
-  const color = red ? "red" : "black";
-  image.append(svg("text", { x: 6, y: 20, class: `rank ${color}` }, rank));
-  image.append(svg("text", { x: 6, y: 36, class: `suit-small ${color}` }, suit));
-  image.append(svg("text", { x: 30, y: 62, "text-anchor": "middle", class: `suit-big ${color}` }, suit));
-  return image;
-}
-
-/** A card for reading: its SVG with an aria-label ("Ace of spades"), role img. */
+/** A card for reading: ``<span class="card">`` with its face (cards.js) or its back, role img and
+ * its name as the label ("Ace of spades"); ``extra`` attributes override (``null`` removes one). */
 export function cardView(card, extra = {}) {
-  const label = isCard(card) ? cardName(card) : "face-down card";
-  return h("span", { class: "card", role: "img", "aria-label": label, title: isCard(card) ? pretty(card) : label, ...extra },
-    cardImage(card));
+  const node = cardElement(card);
+  node.title = isCard(card) ? pretty(card) : "face-down card";
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === null || value === undefined || value === false) node.removeAttribute(key);
+    else if (key === "class") node.classList.add(...String(value).split(/\s+/).filter(Boolean));
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  return node;
 }
 
 /** A value as the rules write it: 30.5 -> "30½". */
@@ -193,7 +174,7 @@ function baseActedWords(who, notation, received) {
 
 /** How a round ended, in words, after "Round N ended" (rule ids as in RULES.md). A 31 after a knock
  * is R5.3, else R5.1. */
-function endWords(result) {
+export function endWords(result) {
   switch (result.end) {
     case "knock": return "after a knock (R6.2)";
     case "blitz": return `with a 31, Blitz (${result.knocker !== null ? "R5.3" : "R5.1"})`;
@@ -297,15 +278,17 @@ export async function checkDeal(salt, deck, commitment) {
   return (await sha256Hex(`thirtyone-deal/1 ${salt} ${cards}`)) === commitment;
 }
 
-/** The stock, the discard pile and the widow of a view, drawn into the three boxes. */
+/** The stock, the discard pile and the widow of a view, drawn into the three boxes (the replay
+ * page). In widow mode there is no stock to draw from, so none is shown. */
 export function drawMiddle(view, boxes) {
+  const widowMode = view.widow !== null || view.widow_face_down;
+  boxes.stock.hidden = widowMode;
   boxes.stock.replaceChildren(h("h3", {}, "Stock"),
     view.stock_size ? cardView(null) : h("span", { class: "empty" }, "empty"),
     h("p", { class: "muted" }, `${view.stock_size} ${view.stock_size === 1 ? "card" : "cards"}`));
-  const widowMode = view.widow !== null || view.widow_face_down;
   boxes.discard.hidden = widowMode && !view.discard_size;
   boxes.discard.replaceChildren(h("h3", {}, "Discard pile"),
-    view.discard_top ? cardView(view.discard_top, { class: "card top", "data-card": view.discard_top }) : h("span", { class: "empty" }, "empty"),
+    view.discard_top ? cardView(view.discard_top, { class: "top", "data-card": view.discard_top }) : h("span", { class: "empty" }, "empty"),
     h("p", { class: "muted" }, `${view.discard_size} ${view.discard_size === 1 ? "card" : "cards"}`));
   boxes.widow.hidden = !widowMode;
   if (widowMode) {

@@ -1,15 +1,55 @@
-// The lobby: open tables to join, games to watch, and the form to create a table.
+// The lobby: join a table by its code, the public tables to join or watch, and the form to
+// create a table (private unless listed, hints on or off).
+import { cardElement } from "./cards.js";
 import { api, h, showAlert } from "./common.js";
+import { PRESET_WORDS } from "./howto.js";
+import { clientSeed, noteCommitment } from "./fairness.js";
 
 const form = document.getElementById("create-form");
 const seatsList = document.getElementById("seats");
 let presets = null;
 
 function tableItem(table, verb) {
-  const people = table.seats.map((s) => (s.kind === "bot" ? `bot (${s.level})` : s.name || "free seat")).join(", ");
+  const people = table.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot, ${s.level})` : s.name || "free seat")).join(", ");
   return h("li", { class: "table-item" },
     h("a", { href: table.share_path, class: "button" }, `${verb} ${table.code}`),
     h("span", {}, ` ${table.describe}, ${table.players} seats: ${people}`));
+}
+
+/** A code typed or pasted (K7QW2M, k7qw-2m, or a whole share link): the table's code, or null. */
+function codeOf(text) {
+  const link = text.trim().match(/\/t\/([A-Za-z0-9 -]+)\/?$/);
+  const clean = (link ? link[1] : text).replace(/[\s-]/g, "").toUpperCase();
+  return /^[2-9A-HJKMNP-Z]{6}$/.test(clean) ? clean : null;
+}
+
+async function joinByCode(event) {
+  event.preventDefault();
+  const input = document.getElementById("join-code");
+  const typed = input.value;
+  const clean = codeOf(typed);
+  if (!clean) {
+    input.setAttribute("aria-invalid", "true");
+    showAlert(typed.trim()
+      ? `"${typed.trim().slice(0, 30)}" is not a table code: a code is six letters and digits (no 0, O, 1, I or L), like K7QW2M.`
+      : "Type the table's code (six letters and digits) to join it.");
+    input.focus();
+    return;
+  }
+  try {
+    await api(`/api/tables/${clean}`);
+  } catch (error) {
+    input.setAttribute("aria-invalid", "true");
+    showAlert(error.code === "not_found" ? `No table has the code ${clean}: check it with the friend who gave it to you.` : `Could not open ${clean}: ${error.message}`);
+    input.focus();
+    return;
+  }
+  input.removeAttribute("aria-invalid");
+  location.assign(`/t/${clean}`);
+}
+
+function showPresetWords() {
+  document.getElementById("preset-words").textContent = PRESET_WORDS[form.preset.value] || "";
 }
 
 async function loadTables() {
@@ -141,9 +181,15 @@ async function create(event) {
     return;
   }
   try {
-    const created = await api("/api/tables", { json: { preset: form.preset.value, options, seats, name } });
-    localStorage.setItem(`thirtyone.token.${created.code}`, created.token);
+    // Create first and join after: this page's seed is sent only once it has seen the table's
+    // commitment, so the server cannot have chosen its salts knowing the seed.
+    const created = await api("/api/tables", {
+      json: { preset: form.preset.value, options, seats, public: form.public.checked, hints: form.hints.checked },
+    });
     localStorage.setItem(`thirtyone.host.${created.code}`, created.host_token);
+    noteCommitment(created.code, created.table);
+    const joined = await api(`/api/tables/${created.code}/join`, { json: { name, seed: clientSeed(created.code) } });
+    localStorage.setItem(`thirtyone.token.${created.code}`, joined.token);
     location.assign(`/t/${created.code}`);
   } catch (error) {
     showAlert(`The table was not created: ${error.message}`);
@@ -157,8 +203,13 @@ async function start() {
     showAlert(`Could not read the rules: ${error.message}`);
     return;
   }
-  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, name)));
-  form.preset.addEventListener("change", showOptions);
+  const titles = { scat: "Scat", widow: "Widow (31 with a widow)", namu: "Namu (Scat, no extra life)", schwimmen: "Schwimmen" };
+  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, titles[name] || name)));
+  form.preset.addEventListener("change", () => { showOptions(); showPresetWords(); });
+  showPresetWords();
+  document.getElementById("code-form").addEventListener("submit", joinByCode);
+  document.getElementById("hero").replaceChildren(cardElement("Ah", { label: false }), cardElement("Kh", { label: false }), cardElement("Th", { label: false }),
+    h("p", {}, "Collect 31 in one suit, knock when you are ahead, and keep your pennies: the last player with a life wins."));
   form.lives.max = presets.options.lives.high;
   showOptions();
   setSeats(3);

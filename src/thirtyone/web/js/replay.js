@@ -27,8 +27,9 @@ function show(next) {
       h("p", { class: "muted" }, step.values[seat] !== null ? `${points(step.values[seat])} points` : ""));
   }));
   drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
-  $("result").hidden = !step.ended;
-  if (step.ended) $("result-body").replaceChildren(...resultView(step.ended, record.seats));
+  const results = step.results || (step.ended ? [step.ended] : []); // two when a deal's 31 followed (R5.2)
+  $("result").hidden = !results.length;
+  if (results.length) $("result-body").replaceChildren(...results.flatMap((result) => resultView(result, record.seats)));
   const last = index === steps.length - 1;
   $("winner").textContent = last && record.winner !== null ? `${record.seats[record.winner]} won the game.` : "";
   $("first").disabled = $("prev").disabled = index === 0;

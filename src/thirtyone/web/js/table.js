@@ -1,17 +1,38 @@
 // The table page: play at a seat (its token kept in localStorage per table code) or watch.
-// The server is the authority: this page only draws the latest state and sends the actions the
-// state lists as legal (view.legal_actions), with the state's seq.
+// The server is the authority: this page draws the latest state at once and sends only the
+// actions the state lists as legal (view.legal_actions), with the state's seq. What happened is
+// told and shown from the events' data (never from sentences): the log and the live region say
+// it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
+// waits on an animation to accept a move.
 import {
-  actedWords, actionWords, api, cardName, cardView, checkDeal, drawMiddle, h, livesText, points, pretty, prettyCards,
-  refusalWords, resultView, showAlert,
+  actedWords, actionWords, api, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
+  resultView, showAlert,
 } from "./common.js";
+import { cardElement, cardLabel, setFourColours } from "./cards.js";
+import { placeSeats } from "./felt.js";
+import { howToPlay } from "./howto.js";
+import { Motion, reducedMotion } from "./motion.js";
+import { play as sound, setSound, soundOn } from "./sound.js";
+import * as fairness from "./fairness.js";
 
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
 const hostKey = `thirtyone.host.${code}`; // the lobby keeps the host token of a table created here
+const muteKey = `thirtyone.mute.${code}`;
 const $ = (id) => document.getElementById(id);
 const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
-const RESULT_MS = 12000; // how long a round's result stays up unless hidden sooner (the game's end stays)
+const SHOWDOWN_MS = 3600; // how long every hand lies face up at its seat after a round
+const BUBBLE_MS = 1900;
+const MOMENT_MS = 2400; // a knock's or a Blitz's banner
+const AVATARS = ["#d1495b", "#2e86ab", "#e0a526", "#4f9d69", "#8d6a9f", "#e07a5f", "#3d6aa8", "#b5838d", "#00897b"];
+const LIGHT_AVATARS = new Set(["#e0a526"]);
+const REACTIONS = {
+  good_luck: "Good luck!", nice_hand: "Nice hand!", well_played: "Well played", good_game: "Good game",
+  unlucky: "Unlucky…", wow: "Wow!", laugh: "Ha ha!", thinking: "Hmm…",
+};
+const GRACE_MARK = { widow: "bus", schwimmen: "schw." }; // the grace life, still to come, on a seat's plate
+const PLATE = { w: 172, h: 104 }; // a seat's size at scale 1: its cards (44) above its plate
+const CARD = { w: 66, h: 92 }; // a card in the middle at scale 1
 
 let socket = null;
 let retry = 300; // ms before reconnecting; doubles up to MAX_RETRY_MS
@@ -21,17 +42,31 @@ let table = null;
 let view = null;
 let seq = null;
 let mySeat = null;
-let seen = { round: null, count: 0, turn: false }; // history already announced
+let lastPlayed = null; // the newest stored action's {seq, seat, source} (who played it: player, bot, timer)
 let presets = null;
-let lastTop = null;
-let shownResult = null;
-let resultTimer = null;
-let wasOver = null; // whether the last drawing showed the game over (null: nothing drawn yet)
-let blitzRound = 0; // the round whose Blitz the banner shows
 let picks = { seq: null, hand: new Set(), widow: new Set() }; // an exchange being picked (widow mode)
 let sentFor = null; // the seq an action was sent for: one action per state (a double tap plays once)
-let lastPlayed = null; // the newest stored action's {seq, seat, source} (who played it: player, bot, timer)
 let focusedOnce = false; // the first move got the focus when the page opened on your turn
+let wasMyTurn = false;
+let showdown = null; // {round, result}: every hand face up at its seat for a moment after a round
+let showdownTimer = null;
+let resultShown = null; // the round whose result the centre panel shows
+let lastResultRound = null;
+let blitzRound = 0; // the round whose Blitz the banner shows
+let rematchBy = null; // who asked for the rematch (heard live)
+let rejoin = null; // {token, previous}: a rejoin link being tried
+let drag = null; // a card being dragged
+let suppressClick = false;
+let panel = "log";
+let sideOpen = false;
+let unread = 0;
+let layoutKey = "";
+const rounds = new Map(); // round -> {events, sources, result}
+const announced = new Set(); // "round:index" of every event already said or logged
+const chatLines = [];
+const mutes = new Set(JSON.parse(localStorage.getItem(muteKey) || "[]"));
+const motion = new Motion($("flyers"));
+let seedSent = null; // the socket this page's client seed was sent on (once seated, before the game starts)
 
 // ---------------------------------------------------------------------------------- words
 
@@ -40,56 +75,85 @@ function name(seat) {
   const s = table && table.seats[seat];
   if (!s) return `Seat ${seat + 1}`;
   if (s.name) return s.name;
-  return s.kind === "bot" ? `Bot ${seat + 1} (${s.level})` : `Seat ${seat + 1} (free)`;
+  return s.kind === "bot" ? `Bot ${seat + 1}` : `Seat ${seat + 1} (free)`;
 }
 
 function names() {
   return table ? table.seats.map((s) => name(s.seat)) : [];
 }
 
+function graceWord() {
+  return { widow: "on the bus", schwimmen: "schwimmt" }[table && table.preset] || "on the dole";
+}
+
 /** The expert's hint from its moves (notation and value in lives): "Hint: Take 9♥ from the pile +0.21 · …". */
 function hintWords(moves) {
   if (!Array.isArray(moves) || !moves.length) return "";
   const shown = moves.slice(0, 5).map((move) => actionWords(move.action, view)
-    + (move.value === null ? "" : ` ${move.value < 0 ? "−" : "+"}${Math.abs(move.value).toFixed(2)}`));
+    + (move.value === null || move.value === undefined ? "" : ` ${move.value < 0 ? "−" : "+"}${Math.abs(move.value).toFixed(2)}`));
   const more = moves.length > 5 ? ` · ${moves.length - 5} more` : "";
-  const legend = moves[0].value === null
+  const legend = moves[0].value === null || moves[0].value === undefined
     ? (moves.length === 1 ? " (the only move)" : "")
     : " (value = lives the others lose minus lives you lose this round, on average)";
   return `Hint: ${shown.join(" · ")}${more}${legend}`;
 }
 
-/** Say lines in the live region (together) and log each, oldest first (the log shows the newest on top). */
+/** Say lines in the live region (together). */
 function announce(...lines) {
-  if (!lines.length) return;
-  $("announce").textContent = lines.join(". ");
-  record(...lines);
+  if (lines.length) $("announce").textContent = lines.join(". ");
 }
 
-/** Log lines without reading them aloud (what happened before the page opened). */
-function record(...lines) {
-  if (!lines.length) return;
-  const log = $("log");
-  for (const line of lines) log.prepend(h("li", {}, line));
-  while (log.children.length > 80) log.lastElementChild.remove();
-  $("log-section").hidden = false;
+function lifeWords(count) {
+  return `${count} ${count === 1 ? "life" : "lives"}`;
 }
 
-function eventWords(event) {
+/** A round's result as one line: "Blitz! Ben has 31. Round 2 is over. Ann loses 1 life (R6.5)". */
+function resultLine(result) {
+  const blitz = result.blitz.length
+    ? `Blitz! ${result.blitz.map(name).join(", ")} ${result.blitz.length === 1 && result.blitz[0] !== mySeat ? "has" : "have"} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}. `
+    : "";
+  const losses = result.losses
+    .map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${lifeWords(l.lives)} (${l.rule})`)
+    .join(", ");
+  return `${blitz}Round ${result.round} is over. ${losses || "Nobody loses a life"}.`;
+}
+
+/** One event in words (the log and the live region); null for one that is not told. */
+function eventWords(event, source) {
   switch (event.type) {
     case "round_started":
       return `Round ${event.round} is dealt; ${name(event.dealer)} ${event.dealer === mySeat ? "deal" : "deals"}`
         + (event.upcard ? `; ${prettyCards([event.upcard])} is face up on the pile` : "");
     case "acted":
-      return actedWords(name(event.seat), event.action, event.received, event.revealed);
+      return actedWords(name(event.seat), event.action, event.received, event.revealed)
+        + (source === "timer" ? " (played by the turn timer)" : "");
     case "reshuffled":
       return `The discard pile was shuffled into a new stock of ${event.stock_size} cards (R4.3)`;
     case "new_widow":
       return `Everyone passed: a new widow is dealt: ${prettyCards(event.widow)} (R7.3)`;
+    case "round_ended":
+      return resultLine(event.result);
     case "game_over":
       return `Game over: ${name(event.winner)} ${event.winner === mySeat ? "win" : "wins"}`;
     default:
       return null;
+  }
+}
+
+/** What an action looks like at the table, in two or three words (a bubble at the seat). */
+function bubbleWords(event) {
+  const words = event.action.split(/\s+/);
+  switch (words[0]) {
+    case "draw": return words[1] === "pile" ? `Takes ${event.received && event.received[0] ? pretty(event.received[0]) : "the pile's card"}` : "Draws";
+    case "discard": return `Discards ${pretty(words[1])}`;
+    case "knock": return "Knocks!";
+    case "pass": return "Passes";
+    case "exchange": return words[1] === "all" ? "Swaps all three" : "Swaps";
+    case "keep": return "Keeps this hand";
+    case "take": return "Takes the other hand";
+    case "look": return "Looks";
+    case "throw": return "Throws down!";
+    default: return event.action;
   }
 }
 
@@ -110,13 +174,17 @@ function myTurn() {
   return Boolean(view && view.is_my_turn && table && table.status === "playing" && view.phase !== "over");
 }
 
+function ended() {
+  return Boolean(table) && (table.status === "finished" || table.status === "closed" || Boolean(view && view.phase === "over"));
+}
+
 /** Why this seat may not knock now (R6.1, R6.3, R6.4), from the table's rules and the view; null
  * when knocking is listed or not a choice at this point of the turn (after drawing, R4.1). */
 function knockRefusal() {
   if (!myTurn() || view.phase !== "turn" || view.legal_actions.includes("knock")) return null;
   if (view.legal_actions.some((a) => a.startsWith("discard "))) return null;
   const rules = table.rules;
-  if (view.knocker !== null) return `${name(view.knocker)} knocked already: only one knock per round (R6.1).`;
+  if (view.knocker !== null) return null; // the status says "last turns", the seat wears the knock (R6.1)
   const active = view.seats.filter((s) => !s.out).length;
   if (rules.knock_from_round === 2 && view.turn < active) return "Knocking is allowed once every player has had a turn (R6.3).";
   if (rules.min_knock_value && view.hand_value !== null && view.hand_value < rules.min_knock_value) {
@@ -128,7 +196,7 @@ function knockRefusal() {
 // ---------------------------------------------------------------------------------- the socket
 
 function connect() {
-  const token = localStorage.getItem(tokenKey);
+  const token = rejoin ? rejoin.token : localStorage.getItem(tokenKey);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
   const mine = socket;
@@ -136,13 +204,22 @@ function connect() {
     retry = 300;
     mine.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
   });
-  mine.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  mine.addEventListener("message", (event) => {
+    if (socket === mine) receive(JSON.parse(event.data)); // an old socket's news is not this page's any more
+  });
   mine.addEventListener("close", (event) => {
     if (socket !== mine) return;
     setOnline(false);
+    if (event.code === 4403 && rejoin) {
+      if (rejoin.previous) localStorage.setItem(tokenKey, rejoin.previous);
+      rejoin = null;
+      showAlert(`This rejoin link opens no seat at table ${code} (the link is old, or its seat went to a bot): nothing changed; you are watching.`);
+      connect();
+      return;
+    }
     if (event.code === 4403 && localStorage.getItem(tokenKey)) {
       localStorage.removeItem(tokenKey);
-      showAlert("Your seat's token was not accepted (it belongs to another table or server); you are watching.");
+      showAlert("Your seat's token was not accepted (it belongs to another table or server, or the host gave your seat to a bot); you are watching.");
       connect();
       return;
     }
@@ -169,22 +246,28 @@ function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN || !online) {
     showAlert("Not connected to the server: reconnecting, try again in a moment.");
     staleAlert = true;
-    return;
+    return false;
   }
   socket.send(JSON.stringify(message));
+  return true;
 }
 
 function act(notation) {
   if (sentFor === seq) return; // already sent for this state: wait for the answer
   $("hint-text").textContent = "";
+  motion.skip(); // the player moves on: everything still flying lands now
+  endShowdown();
   sentFor = seq;
-  send({ type: "action", action: notation, seq });
-  if (!online) sentFor = null;
+  if (!send({ type: "action", action: notation, seq })) sentFor = null;
 }
 
 function askHint() {
   if (table && table.status === "closed") {
     showAlert("The host closed the table: there are no more moves.");
+    return;
+  }
+  if (table && table.hints === false) {
+    showAlert("The host turned hints off for this game.", "info");
     return;
   }
   if (!myTurn()) {
@@ -199,25 +282,48 @@ function receive(message) {
   switch (message.type) {
     case "welcome":
       mySeat = message.seat;
+      fairness.noteSeat(code, mySeat);
       document.body.dataset.role = message.role;
+      if (rejoin) {
+        if (message.role === "player") {
+          localStorage.setItem(tokenKey, rejoin.token);
+          toast("Welcome back: you are in your seat again.");
+        }
+        rejoin = null;
+      }
       setOnline(true);
       break;
     case "state":
       table = message.table;
+      fairness.noteCommitment(code, table);
+      sendSeed();
       seq = message.seq;
       lastPlayed = message.last || null;
       document.body.dataset.seq = String(seq);
       newState(message.view);
       break;
+    case "history":
+      catchUp(message);
+      break;
     case "table":
       table = message.table;
+      fairness.noteCommitment(code, table);
       render();
       break;
     case "deal":
-      $("commitment").textContent = message.commitment;
+      fairnessDeal(message);
       break;
     case "round_end":
       roundEnd(message);
+      fairnessRoundEnd(message);
+      break;
+    case "chat":
+      hearChat(message, true);
+      break;
+    case "rematch":
+      table = table ? { ...table, rematch: message.code } : table;
+      renderOver();
+      announce("A rematch is ready: play again with the same seats");
       break;
     case "ack":
       if (!staleAlert) showAlert("");
@@ -229,184 +335,592 @@ function receive(message) {
       sentFor = null; // refused: the player may try another move
       showAlert(message.refusal ? refusalWords(message.refusal, names()) : message.message);
       $("hint-text").textContent = "";
+      if (message.code === "chat_too_fast" || message.code === "bad_chat" || message.code === "spectator") $("chat-note").textContent = message.message;
       break;
     default:
       break;
   }
 }
 
-function newState(next) {
-  const first = view === null && seen.round === null;
-  view = next;
-  if (view) {
-    const history = view.history || [];
-    if (first) {  // this round so far, in the log only: the live region reads what happens from now on
-      record(...history.map(eventWords).filter(Boolean));
-      seen = { round: view.round, count: history.length, turn: false };
-    } else {
-      if (view.round !== seen.round) seen = { round: view.round, count: 0, turn: false };
-      const fresh = history.slice(seen.count).map(eventWords);
-      if (lastPlayed && lastPlayed.source === "timer" && lastPlayed.seq === seq) {
-        const index = history.length - 1 - seen.count; // the newest event is the timer's move
-        if (index >= 0 && fresh[index] && history[history.length - 1].type === "acted") {
-          fresh[index] += " (played by the turn timer)";
-        }
-      }
-      announce(...fresh.filter(Boolean));
-      seen.count = Math.max(seen.count, history.length);
-      if (view.round > blitzRound && history.some((e) => e.type === "acted") && $("banner").dataset.kind === "blitz") {
-        banner("", ""); // the next round is under way
-      }
+// ---------------------------------------------------------------------------------- what happened
+
+function roundOf(number) {
+  let entry = rounds.get(number);
+  if (!entry) {
+    entry = { events: [], sources: [], result: null };
+    rounds.set(number, entry);
+  }
+  return entry;
+}
+
+/** Take a round's events as far as they go; returns the new ones, each {round, index, event}. */
+function absorb(number, events) {
+  const entry = roundOf(number);
+  const fresh = [];
+  for (let index = entry.events.length; index < events.length; index++) fresh.push({ round: number, index, event: events[index] });
+  if (events.length > entry.events.length) entry.events = events.slice();
+  for (const item of fresh) if (item.event.type === "round_ended" && !entry.result) entry.result = item.event.result;
+  return fresh;
+}
+
+/** The source (player, bot, timer) of the newest acted event: who played the action of ``last``. */
+function noteSource() {
+  if (!lastPlayed || lastPlayed.seq !== seq) return;
+  const numbers = [...rounds.keys()].sort((a, b) => b - a);
+  for (const number of numbers) {
+    const entry = rounds.get(number);
+    const acted = entry.events.filter((e) => e.type === "acted").length;
+    if (acted) {
+      entry.sources[acted - 1] = lastPlayed.source;
+      return;
     }
+  }
+}
+
+function sourceOf(number, index) {
+  const entry = rounds.get(number);
+  const acted = entry.events.slice(0, index + 1).filter((e) => e.type === "acted").length;
+  return entry.events[index].type === "acted" ? entry.sources[acted - 1] : null;
+}
+
+function say(fresh) {
+  const lines = [];
+  for (const item of fresh) {
+    const key = `${item.round}:${item.index}`;
+    if (announced.has(key)) continue;
+    announced.add(key);
+    const line = eventWords(item.event, sourceOf(item.round, item.index));
+    if (line) lines.push(line);
+  }
+  announce(...lines);
+}
+
+function silently(fresh) {
+  for (const item of fresh) announced.add(`${item.round}:${item.index}`);
+}
+
+/** The catch-up of a page that opens mid-game: every round so far, and the chat. Logged, not read out. */
+function catchUp(message) {
+  for (const rnd of message.rounds || []) {
+    silently(absorb(rnd.round, rnd.events || []));
+    const entry = roundOf(rnd.round);
+    (rnd.sources || []).forEach((source, i) => { entry.sources[i] = source; });
+  }
+  chatLines.length = 0;
+  for (const line of message.chat || []) hearChat(line, false);
+  renderLog();
+  renderScores();
+  renderChat();
+  if (view && view.phase === "over") render();
+}
+
+function newState(next) {
+  const first = view === null && !rounds.size;
+  const before = snapshot();
+  view = next;
+  let fresh = [];
+  if (view) {
+    fresh = absorb(view.round, view.history || []);
+    noteSource();
+    if (first) silently(fresh);
+    else say(fresh);
     const turn = turnWords();
-    if (turn && !seen.turn) announce(turn);
-    seen.turn = Boolean(turn);
-    if (!shownResult && view.last_result && view.phase === "over") showResult(view.last_result, false);
+    if (turn && !wasMyTurn) {
+      announce(turn);
+      if (!first) sound("turn");
+    }
+    wasMyTurn = Boolean(turn);
+    if (view.round > blitzRound && fresh.some((item) => item.event.type === "acted") && $("banner").dataset.kind === "blitz") banner("", "");
+    if (resultShown !== null && view.round > resultShown && fresh.some((item) => item.event.type === "acted") && !ended() && !showdown) hideResult();
+    if (!lastResultRound && view.last_result) lastResultRound = view.last_result.round;
   }
   render();
+  if (!first) animate(fresh, before);
+  renderLog();
+  renderScores();
 }
 
-async function roundEnd(message) {
-  // The move that ended the round is in no state (the next state is the next round's): log the
-  // round's moves not announced yet first, then the result.
+function roundEnd(message) {
+  // The move that ended the round is in no state (the next state is the next round's): take the
+  // round's last events from here, then show the showdown.
+  const before = snapshot();
   const history = Array.isArray(message.history) ? message.history : [];
-  const stop = history.findIndex((e) => e.type === "round_ended" || e.type === "game_over");
-  const end = stop < 0 ? history.length : stop;
-  const moves = seen.round === message.round ? history.slice(seen.count, end).map(eventWords).filter(Boolean) : [];
-  if (seen.round === message.round) seen.count = Math.max(seen.count, end);
+  const fresh = absorb(message.round, history);
+  const entry = roundOf(message.round);
+  if (message.result) entry.result = message.result;
+  say(fresh);
+  animate(fresh.filter((item) => item.event.type !== "round_ended" && item.event.type !== "game_over"), before);
   if (message.result) {
     const result = message.result;
-    showResult(result, true);
-    const blitz = result.blitz.length ? `Blitz! ${result.blitz.map(name).join(", ")} ${result.blitz.length === 1 && result.blitz[0] !== mySeat ? "has" : "have"} 31. ` : "";
-    const losses = result.losses
-      .map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${l.lives} ${l.lives === 1 ? "life" : "lives"} (${l.rule})`)
-      .join(", ");
-    announce(...moves, `${blitz}Round ${message.round} is over. ${losses || "Nobody loses a life"}.`);
+    lastResultRound = result.round;
+    startShowdown(result);
     if (result.blitz.length) {
       blitzRound = message.round;
-      banner(blitz.trim(), "blitz");
+      inOrder(() => {
+        banner(`Blitz! ${result.blitz.map(name).join(", ")} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}`, "blitz", SHOWDOWN_MS);
+        sound("blitz");
+      });
     }
-  } else {
-    announce(...moves);
   }
-  const verify = $("verify");
-  const ok = await checkDeal(message.salt, message.deck, message.commitment);
-  verify.replaceChildren(ok
-    ? h("span", { class: "verified" }, `Round ${message.round}'s deal verified: SHA-256 of its salt and deck matches the commitment ${message.commitment.slice(0, 12)}… published before the deal.`)
-    : h("strong", { class: "warning" }, `WARNING: round ${message.round}'s deal does NOT match its commitment: the deck or the salt was changed after the deal.`));
-  verify.dataset.state = ok ? "verified" : "failed";
+  renderLog();
+  renderScores();
 }
 
-/** Show a round's result at the top; `fresh` (it just ended): hide it again after RESULT_MS unless the game is over. */
-function showResult(result, fresh) {
-  shownResult = result;
-  $("result-heading").textContent = `Round ${result.round}: result`;
-  $("result-body").replaceChildren(...resultView(result, names()));
-  $("result").hidden = false;
-  clearTimeout(resultTimer);
-  if (fresh) {
-    resultTimer = setTimeout(() => {
-      if (!ended()) $("result").hidden = true;
-    }, RESULT_MS);
+/** Once seated at a table whose game has not started: send this browser's client seed (the
+ * deck then depends on it too); a seat given its seed with the join has it already. */
+function sendSeed() {
+  if (mySeat === null || !table || table.status !== "open" || seedSent === socket) return;
+  const seat = table.seats[mySeat];
+  if (!seat || seat.seeded) return;
+  seedSent = socket;
+  send({ type: "seed", seed: fairness.clientSeed(code) });
+}
+
+function startShowdown(result) {
+  showdown = { round: result.round, result };
+  showResult(result);
+  clearTimeout(showdownTimer);
+  showdownTimer = setTimeout(endShowdown, SHOWDOWN_MS);
+  render();
+  motion.add(async (speed) => {
+    const seats = [...document.querySelectorAll(".seat .seat-cards.shown")];
+    await Promise.all(seats.map((row, i) => Promise.all([...row.querySelectorAll(".card")].map((card) => motion.wait(i * 60, speed).then(() => motion.turnOver(card, speed))))));
+    for (const loss of result.losses) {
+      const lives = document.querySelector(`.seat[data-seat="${loss.seat}"] .lives`);
+      if (lives) for (let i = 0; i < loss.lives; i++) motion.flyOff(lives.getBoundingClientRect(), speed);
+    }
+    for (const seat of result.blitz) motion.pulse(document.querySelector(`.seat[data-seat="${seat}"] .plate`), speed);
+    await motion.wait(SHOWDOWN_MS - 600, 1);
+  });
+}
+
+function endShowdown() {
+  if (!showdown) return;
+  showdown = null;
+  clearTimeout(showdownTimer);
+  if (!ended()) hideResult();
+  if (table) render();
+}
+
+// ---------------------------------------------------------------------------------- motion
+
+/** Where things are before a redraw: the stock, the pile's top card, the widow's cards, your
+ * hand's cards and each seat's cards, as rectangles. */
+function snapshot() {
+  const rect = (node) => (node ? node.getBoundingClientRect() : null);
+  const shot = {
+    stock: rect(document.querySelector("#stock .stack") || $("stock")),
+    pile: rect(document.querySelector("#discard .card") || $("discard")),
+    widow: new Map(), widowAll: rect(document.querySelector("#widow .widow-cards")), hand: new Map(), seats: new Map(),
+  };
+  for (const node of document.querySelectorAll("#widow [data-card]")) shot.widow.set(node.dataset.card, rect(node));
+  for (const node of document.querySelectorAll("#hand [data-card]")) if (node.dataset.card) shot.hand.set(node.dataset.card, rect(node));
+  for (const node of document.querySelectorAll(".seat")) {
+    shot.seats.set(Number(node.dataset.seat), rect(node.querySelector(".seat-cards") || node));
+  }
+  return shot;
+}
+
+function seatCardsNode(seat) {
+  return document.querySelector(`.seat[data-seat="${seat}"] .seat-cards`) || document.querySelector(`.seat[data-seat="${seat}"]`);
+}
+
+/** Where a card given to ``seat`` lands: your hand's card, or the last card at the seat. */
+function landingFor(seat, card, n = 0) {
+  if (seat === mySeat && !$("hand-section").hidden) {
+    const mine = card ? document.querySelector(`#hand [data-card="${CSS.escape(card)}"]`) : null;
+    return mine || document.querySelectorAll("#hand .card-button, #hand > .card")[n] || $("hand");
+  }
+  const cards = document.querySelectorAll(`.seat[data-seat="${seat}"] .seat-cards .card`);
+  return cards[Math.min(n, cards.length - 1)] || cards[cards.length - 1] || seatCardsNode(seat);
+}
+
+function fromSeat(seat, card, before) {
+  if (seat === mySeat && card && before.hand.has(card)) return before.hand.get(card);
+  return before.seats.get(seat) || (seatCardsNode(seat) && seatCardsNode(seat).getBoundingClientRect());
+}
+
+/** Run ``show`` in its turn among the motion steps (at once when motion is reduced): what is
+ * said at a seat, or a moment's banner, comes in the order things happened. */
+function inOrder(show) {
+  if (reducedMotion()) show();
+  else motion.add(async () => show());
+}
+
+function animate(fresh, before) {
+  for (const item of fresh) {
+    const event = item.event;
+    const live = () => !roundOf(item.round).result; // a round already over says no more at its seats
+    if (event.type === "acted") {
+      inOrder(() => live() && bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : ""));
+      if (event.action === "knock") {
+        inOrder(() => {
+          if (!live()) return;
+          sound("knock");
+          banner(`${name(event.seat)} knocked: last turns!`, "knock", MOMENT_MS);
+        });
+        motion.add((speed) => motion.pulse(document.querySelector(`.seat[data-seat="${event.seat}"] .plate`), speed));
+      } else if (/^(draw|exchange|take)/.test(event.action)) {
+        inOrder(() => sound("draw"));
+      }
+      motion.add((speed) => flyAction(event, before, speed));
+    } else if (event.type === "round_started" && view && event.round === view.round) {
+      inOrder(() => sound("deal"));
+      motion.add((speed) => dealCards(event, speed));
+    } else if (event.type === "reshuffled") {
+      motion.add((speed) => Promise.all([0, 1, 2].map((i) => motion.fly(before.pile, document.querySelector("#stock .stack .card") || $("stock"), { delay: i * 90, speed }))));
+    } else if (event.type === "new_widow") {
+      motion.add((speed) => Promise.all([...document.querySelectorAll("#widow .card")].map((node) => motion.turnOver(node, speed))));
+    }
   }
 }
 
-function banner(text, kind) {
-  const box = $("banner");
-  box.hidden = !text;
-  box.dataset.kind = kind || "";
-  $("banner-text").textContent = text || "";
-  box.classList.remove("pop");
-  void box.offsetWidth; // restart the animation
-  box.classList.add("pop");
+function flyAction(event, before, speed) {
+  const words = event.action.split(/\s+/);
+  const seat = event.seat;
+  const got = event.received || [];
+  const flights = [];
+  if (words[0] === "draw") {
+    const card = got[0] || (words[1] === "pile" ? null : null);
+    const from = words[1] === "pile" ? before.pile : before.stock;
+    const known = words[1] === "pile" || seat === mySeat ? card : null;
+    flights.push(motion.fly(from, landingFor(seat, card, 3), { card: known, turn: words[1] === "stock" && known ? "up" : null, speed }));
+  } else if (words[0] === "discard") {
+    const card = words[1];
+    const top = document.querySelector("#discard .card");
+    flights.push(motion.fly(fromSeat(seat, card, before), top || $("discard"), { card, speed }));
+  } else if (words[0] === "exchange") {
+    const split = words.indexOf("for");
+    const give = words[1] === "all" ? (event.revealed || []) : words.slice(1, split);
+    const take = words[1] === "all" ? got : words.slice(split + 1);
+    give.forEach((card, i) => {
+      const slot = document.querySelector(`#widow [data-card="${CSS.escape(card)}"]`) || document.querySelectorAll("#widow .card")[i];
+      flights.push(motion.fly(fromSeat(seat, card, before), slot, { card, delay: i * 70, speed }));
+    });
+    const count = words[1] === "all" ? 3 : take.length;
+    for (let i = 0; i < count; i++) {
+      const card = take[i] || null;
+      const from = (card && before.widow.get(card)) || before.widowAll;
+      const known = seat === mySeat || words[1] !== "all" ? card : null;
+      flights.push(motion.fly(from, landingFor(seat, card, i), { card: known, delay: 120 + i * 70, speed }));
+    }
+  } else if (words[0] === "take") { // the Schwimmen dealer takes the other hand unseen (R7.6)
+    (event.revealed || []).forEach((card, i) => {
+      flights.push(motion.fly(fromSeat(seat, null, before), document.querySelectorAll("#widow .card")[i], { card, delay: i * 70, speed }));
+    });
+    for (let i = 0; i < 3; i++) flights.push(motion.fly(before.widowAll, landingFor(seat, got[i] || null, i), { card: seat === mySeat ? got[i] || null : null, turn: seat === mySeat && got[i] ? "up" : null, delay: 150 + i * 70, speed }));
+  } else if ((event.revealed || []).length) { // keep, pass or knock that turned the widow up (R7.2, R7.6)
+    for (const node of document.querySelectorAll("#widow .card")) flights.push(motion.turnOver(node, speed));
+  }
+  return Promise.all(flights);
+}
+
+function dealCards(event, speed) {
+  const stock = document.querySelector("#stock .stack") || $("middle");
+  const from = stock.getBoundingClientRect();
+  const order = event.seats.slice();
+  const at = order.indexOf(event.dealer);
+  const seats = order.slice(at + 1).concat(order.slice(0, at + 1));
+  const flights = [];
+  let n = 0;
+  for (let i = 0; i < 3; i++) {
+    for (const seat of seats) {
+      const card = seat === mySeat && view.hand ? view.hand[i] : null;
+      flights.push(motion.fly(from, landingFor(seat, card, i), { card, turn: card ? "up" : null, delay: n * 55, speed, duration: 320 }));
+      n++;
+    }
+  }
+  const widow = document.querySelectorAll("#widow .card");
+  widow.forEach((node, i) => flights.push(motion.fly(from, node, { card: node.dataset.card || null, delay: (n + i) * 55, speed, duration: 320 })));
+  n += widow.length;
+  if (event.upcard) {
+    const top = document.querySelector("#discard .card");
+    if (top) flights.push(motion.fly(from, top, { card: event.upcard, turn: "up", delay: n * 55, speed }));
+  }
+  return Promise.all(flights);
+}
+
+/** A speech bubble over ``seat`` for a moment (what it did, or said). */
+const bubbles = new Map(); // seat -> its bubble showing now
+
+function bubble(seat, text, kind = "") {
+  const anchor = document.querySelector(`.seat[data-seat="${seat}"]`);
+  if (!anchor || !text) return;
+  if (bubbles.has(seat)) bubbles.get(seat).remove();
+  const box = anchor.getBoundingClientRect();
+  const node = h("div", { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" }, text);
+  node.style.left = `${box.left + box.width / 2}px`;
+  node.style.top = `${Math.max(18, box.top - 2)}px`;
+  $("flyers").append(node);
+  bubbles.set(seat, node);
+  setTimeout(() => {
+    node.remove();
+    if (bubbles.get(seat) === node) bubbles.delete(seat);
+  }, BUBBLE_MS);
 }
 
 // ---------------------------------------------------------------------------------- drawing
-
-function ended() {
-  return Boolean(table) && (table.status === "finished" || table.status === "closed" || Boolean(view && view.phase === "over"));
-}
 
 function render() {
   if (!table) return;
   const focusKey = focusedKey();
   const over = ended();
   document.body.dataset.status = table.status;
+  $("stage").dataset.over = over ? "yes" : "no";
   document.body.dataset.turn = myTurn() ? "me" : "other";
-  const freeSeats = table.seats.filter((s) => s.kind === "human" && !s.taken);
+  const freeSeats = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
   $("join").hidden = !(mySeat === null && table.status === "open" && freeSeats.length > 0);
+  $("join-free").textContent = `${freeSeats.length} ${freeSeats.length === 1 ? "seat is" : "seats are"} free.`;
   $("commitment").textContent = table.commitment && !over ? table.commitment : over ? "(no more deals: every deal is revealed in the record)" : "–";
+  layoutStage();
   renderSeats();
+  renderMiddle(over);
   renderStatus(over);
   renderTimer();
-  $("middle").hidden = !view;
-  if (view) {
-    drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
-    if (view.discard_top && view.discard_top !== lastTop && lastTop !== null) {
-      const top = $("discard").querySelector(".card.top");
-      if (top) top.classList.add("moved");
-    }
-    lastTop = view.discard_top;
-  }
   if (!view || picks.seq !== seq) picks = { seq, hand: new Set(), widow: new Set() };
   renderHand();
   renderActions();
-  renderOver(over);
-  $("host").hidden = !(localStorage.getItem(hostKey) && (table.status === "open" || table.status === "playing"));
-  $("log-section").hidden = $("log").children.length === 0;
+  renderOver();
+  renderTableTools();
   renderRules();
   restoreFocus(focusKey);
 }
 
-// The host (whoever created the table in this browser: the lobby keeps the host token) may close it,
-// e.g. when someone left a game for good.
-async function closeTable() {
-  const hostToken = localStorage.getItem(hostKey);
-  if (!hostToken || !confirm("Close this table for everyone? A game being played ends where it is.")) return;
-  try {
-    const closed = await api(`/api/tables/${code}/close`, { method: "POST", headers: { Authorization: `Bearer ${hostToken}` } });
-    table = closed.table;
-    render();
-  } catch (error) {
-    showAlert(`The table was not closed: ${error.message}`);
-  }
+/** The seats' places around the felt for this stage's size and the number of seats. */
+function layoutStage() {
+  const stage = $("stage");
+  const box = stage.getBoundingClientRect();
+  const count = table.players;
+  const widow = table.rules.mode === "widow";
+  const key = `${Math.round(box.width)}x${Math.round(box.height)}:${count}:${widow}:${mySeat}`;
+  if (key === layoutKey) return;
+  layoutKey = key;
+  const cardAt = (scale) => Math.round(Math.max(40, Math.min(96, CARD.w * scale)));
+  const centre = (scale) => {
+    const w = cardAt(scale);
+    const cards = widow ? 3 * w + 2 * 6 : 2 * w + 16;
+    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 };
+  };
+  const layout = placeSeats({ width: box.width, height: box.height, count, plate: PLATE, centre, scales: [1.25, 0.5] });
+  stage.dataset.scale = layout.scale.toFixed(2);
+  const s = layout.plate.w / PLATE.w;
+  stage.dataset.compact = s < 0.8 ? "yes" : "no";
+  stage.style.setProperty("--s", String(s));
+  stage.style.setProperty("--mini-w", `${Math.round(28 * Math.max(s, 0.62))}px`);
+  stage.style.setProperty("--mini-h", `${Math.round(39 * Math.max(s, 0.62))}px`);
+  const cardW = cardAt(layout.scale);
+  stage.style.setProperty("--card-w", `${cardW}px`);
+  stage.style.setProperty("--card-h", `${Math.round(cardW * 1.4)}px`);
+  $("middle").style.width = `${Math.round(layout.centre.w)}px`;
+  $("middle").style.height = `${Math.round(layout.centre.h)}px`;
+  stage.style.setProperty("--centre-w", `${Math.round(Math.max(layout.centre.w + 40, 220))}px`);
+  const felt = $("felt");
+  felt.style.left = `${layout.felt.x}px`;
+  felt.style.top = `${layout.felt.y}px`;
+  felt.style.width = `${layout.felt.w}px`;
+  felt.style.height = `${layout.felt.h}px`;
+  stage.layout = layout;
 }
 
-function renderOver(over) {
-  $("over").hidden = !over;
-  if (!over) {
-    wasOver = false;
-    return;
+function avatarColour(seat) {
+  return AVATARS[seat % AVATARS.length];
+}
+
+/** A seat's lives as tokens (R2.2-R2.4): a penny for each life, then the grace life as its own
+ * mark (on the dole / on the bus / schwimmt), lit when it is all that is left. */
+function livesView(status) {
+  const rules = table.rules;
+  const node = h("p", { class: "lives" });
+  if (status.out || status.remaining <= 0) {
+    node.append(h("span", { class: "out-word" }, "out"));
+    node.setAttribute("aria-label", "out of the game");
+    return node;
   }
-  const closed = table.status === "closed";
-  $("over-heading").textContent = closed ? "Table closed" : "Game over";
-  const winner = table.winner ?? null;
-  $("winner").textContent = closed
-    ? "The host closed the table: the game ends here."
-    : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
-  $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
-  if (table.record_path) $("download").href = table.record_path;
-  $("replay-link").href = `/r/${code}`;
-  if (wasOver === false) $("over").scrollIntoView({ block: "nearest" }); // it just ended: show who won
-  wasOver = true;
+  const shown = Math.min(rules.lives, 5);
+  for (let i = 0; i < shown; i++) node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
+  if (rules.lives > 5) node.append(h("span", { class: "more", "aria-hidden": "true" }, `${status.lives}`));
+  if (rules.grace_life) node.append(h("span", { class: `grace${status.on_grace ? " now" : ""}`, title: `the grace life: ${graceWord()} (R2.3)`, "aria-hidden": "true" }, h("span", { class: "grace-word" }, status.on_grace ? graceWord() : GRACE_MARK[table.preset] || "dole")));
+  const words = status.on_grace ? graceWord() : `${lifeWords(status.lives)}${rules.grace_life ? `, then ${graceWord()}` : ""}`;
+  node.setAttribute("aria-label", words);
+  node.setAttribute("role", "img");
+  return node;
+}
+
+/** A seat's cards: the ones everyone saw it take face up, the rest face down; in a showdown, its
+ * hand face up with its value. */
+function seatCards(seatInfo, status) {
+  const seat = seatInfo.seat;
+  if (showdown) {
+    const hand = showdown.result.hands[seat];
+    const value = showdown.result.values[seat];
+    if (hand) {
+      const lost = showdown.result.losses.filter((l) => l.seat === seat).reduce((sum, l) => sum + l.lives, 0);
+      const blitz = showdown.result.blitz.includes(seat);
+      return h("div", { class: "seat-cards shown", role: "img", "aria-label": `shows ${hand.map(cardLabel).join(", ")}: ${points(value)}` },
+        hand.map((card) => cardElement(card, { label: false })),
+        h("span", { class: `value-badge${blitz ? " blitz" : lost ? " low" : ""}` }, `${points(value)}${lost ? ` −${lost}` : ""}`));
+    }
+  }
+  if (!view || ended() || !status || status.out || seat === mySeat) return h("div", { class: "seat-cards" });
+  const known = status.known_cards || [];
+  const held = view.current_seat === seat && view.phase === "discard" ? 4 : 3; // drawn, not yet discarded
+  const hidden = Math.max(0, held - known.length);
+  const label = known.length
+    ? `${held} cards: ${known.map(cardLabel).join(", ")} known, ${hidden} face down`
+    : `${held} cards face down`;
+  return h("div", { class: "seat-cards", role: "img", "aria-label": label },
+    known.map((card) => cardElement(card, { label: false })),
+    Array.from({ length: hidden }, () => cardElement(null, { label: false })));
+}
+
+function renderSeats() {
+  const layout = $("stage").layout;
+  const playing = table.status === "playing";
+  const bottom = mySeat ?? 0;
+  const count = table.players;
+  const items = table.seats.map((s) => {
+    const status = view ? view.seats[s.seat] : null;
+    const current = playing && view && view.current_seat === s.seat && view.phase !== "over";
+    const connected = s.seat === mySeat ? online : s.connected;
+    const chips = [];
+    if (s.kind === "bot") chips.push(`bot, ${s.level}`);
+    else if (!s.taken) chips.push(s.reserved ? "kept for them" : "free seat");
+    else if (!connected) chips.push("not connected");
+    if (current) chips.unshift("to move");
+    const offline = s.kind === "human" && s.taken && !connected;
+    const winner = ended() && table.winner === s.seat;
+    const colour = avatarColour(s.seat);
+    const avatar = h("span", { class: `avatar${LIGHT_AVATARS.has(colour) ? " light" : ""}`, "aria-hidden": "true" },
+      (name(s.seat) === "You" && s.name ? s.name : name(s.seat)).trim().charAt(0).toUpperCase() || "?",
+      h("span", { class: `dot${s.kind === "bot" ? " bot" : connected ? "" : " offline"}` }));
+    avatar.style.setProperty("--avatar", colour);
+    if (current && table.turn_deadline && online) avatar.append(timerRing());
+    const marks = h("span", { class: "marks" },
+      view && view.dealer === s.seat && !ended() ? h("span", { class: "dealer-button", title: "Dealer", "aria-label": "dealer" }, "D") : null,
+      view && view.knocker === s.seat && !ended() ? h("span", { class: "knock-mark", title: "Knocked (R6.1)" }, "Knocked") : null);
+    const item = h("li", {
+      class: `seat${s.seat === mySeat ? " me" : ""}${current ? " current" : ""}${status && status.out ? " out" : ""}${offline ? " offline" : ""}${winner ? " winner" : ""}`,
+      "aria-current": current ? "true" : null, "data-seat": s.seat,
+    },
+    seatCards(s, status),
+    h("div", { class: "plate-wrap" }, h("div", { class: "plate" }, avatar,
+      h("div", { class: "who" }, h("h3", { title: s.name || name(s.seat) }, name(s.seat)),
+        status ? livesView(status) : h("p", { class: "lives" }, `${lifeWords(table.rules.lives)}`),
+        h("p", { class: "chips" }, chips.join(" · ")))),
+      marks));
+    if (layout) {
+      const spot = layout.spots[(s.seat - bottom + count) % count];
+      item.style.left = `${spot.x}px`;
+      item.style.top = `${spot.y}px`;
+      item.style.width = `${layout.plate.w}px`;
+      item.style.height = `${layout.plate.h}px`;
+    }
+    return item;
+  });
+  $("seats").replaceChildren(...items);
+}
+
+function timerRing() {
+  const ring = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  ring.setAttribute("viewBox", "0 0 40 40");
+  ring.setAttribute("class", "ring");
+  ring.setAttribute("aria-hidden", "true");
+  for (const kind of ["track", "left"]) {
+    const circle = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    circle.setAttribute("cx", "20");
+    circle.setAttribute("cy", "20");
+    circle.setAttribute("r", "18");
+    circle.setAttribute("class", kind);
+    circle.setAttribute("pathLength", "100");
+    circle.setAttribute("stroke-dasharray", "100");
+    ring.append(circle);
+  }
+  tickRing(ring);
+  return ring;
+}
+
+function tickRing(ring) {
+  const left = ring.querySelector(".left");
+  if (!left || !table || !table.turn_deadline || !table.turn_timer) return;
+  const seconds = Math.max(0, table.turn_deadline - Date.now() / 1000);
+  const part = Math.max(0, Math.min(1, seconds / table.turn_timer));
+  left.setAttribute("stroke-dashoffset", String(100 - part * 100));
+  left.classList.toggle("hurry", seconds <= 10);
+}
+
+function compact() {
+  return Number($("stage").dataset.scale || 1) < 0.85;
+}
+
+function renderMiddle(over) {
+  const middle = $("middle");
+  middle.hidden = !view || over;
+  if (middle.hidden) return;
+  const widowMode = view.widow !== null || view.widow_face_down;
+  const mine = myTurn();
+  const canStock = mine && view.legal_actions.includes("draw stock");
+  const canPile = mine && view.legal_actions.includes("draw pile");
+  const stock = $("stock");
+  stock.hidden = widowMode; // widow mode: nobody draws from the stock
+  stock.disabled = !canStock;
+  stock.setAttribute("aria-label", canStock ? "Draw from the stock" : `The stock: ${view.stock_size} ${view.stock_size === 1 ? "card" : "cards"}`);
+  stock.replaceChildren(
+    view.stock_size ? h("span", { class: "stack" }, ...Array.from({ length: Math.min(3, view.stock_size) }, () => cardElement(null, { label: false })))
+      : h("span", { class: "empty" }, "empty"),
+    h("span", { class: "pile-label" }, `Stock${compact() ? "" : ` · ${view.stock_size}`}`));
+  const discard = $("discard");
+  discard.hidden = widowMode && !view.discard_size;
+  discard.disabled = !canPile;
+  discard.setAttribute("aria-label", canPile ? actionWords("draw pile", view) : view.discard_top ? `The discard pile: ${cardLabel(view.discard_top)} on top` : "The discard pile: empty");
+  discard.replaceChildren(
+    view.discard_top ? cardElement(view.discard_top, { className: "top" }) : h("span", { class: "empty" }, "empty"),
+    h("span", { class: "pile-label" }, compact() ? "Pile" : `Discard pile${view.discard_size ? ` · ${view.discard_size}` : ""}`));
+  const widow = $("widow");
+  widow.hidden = !widowMode;
+  if (widowMode) {
+    const swaps = exchanges();
+    const cards = view.widow
+      ? view.widow.map((card) => (swaps.size
+        ? h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.widow.has(card)), "aria-label": `Take ${cardLabel(card)} from the widow`, "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(picks.widow, card) }, cardElement(card, { label: false }))
+        : cardElement(card)))
+      : [cardElement(null), cardElement(null), cardElement(null)];
+    widow.replaceChildren(h("div", { class: "widow-cards" }, cards), h("span", { class: "pile-label" }, view.widow ? "The widow" : "The widow (face down)"));
+  }
 }
 
 function renderStatus(over) {
   let text;
   const free = table.seats.filter((s) => s.kind === "human" && !s.taken).length;
-  if (table.status === "open") text = `Waiting for players: ${free} ${free === 1 ? "seat is" : "seats are"} free. Share the link below.`;
-  else if (table.status === "closed") text = "The host closed the table.";
+  if (table.status === "open") {
+    const kept = table.seats.filter((s) => s.reserved).map((s) => s.name);
+    text = kept.length
+      ? `Waiting for ${kept.join(", ")} to take ${kept.length === 1 ? "their seat" : "their seats"} again.`
+      : `Waiting for players: ${free} ${free === 1 ? "seat is" : "seats are"} free. Share the link.`;
+  } else if (table.status === "closed") text = "The host closed the table.";
   else if (over) text = "The game is over.";
-  else if (view) text = `Round ${view.round}, turn ${view.turn + 1}. ${myTurn() ? "Your turn." : `${name(view.current_seat)} to move.`}`;
+  else if (view) text = myTurn() ? (view.phase === "discard" ? "Your turn: discard a card" : "Your turn") : `${name(view.current_seat)} to move`;
   else text = "";
-  if (mySeat === null && table.status !== "open") text += " You are watching.";
+  if (mySeat === null && table.status !== "open" && !over) text += " · You are watching.";
+  else if (mySeat === null && over) text += " You were watching.";
+  if (view && !over) text = `Round ${view.round} · ${text}`;
   $("status").textContent = text;
-  if (view && view.knocker !== null && !over) {
-    const knocked = `${name(view.knocker)} knocked: last turns!`;
-    if ($("banner-text").textContent !== knocked) banner(knocked, "knock");
-  } else if ($("banner").dataset.kind === "knock") {
-    banner("", "");
+  const chip = lastResultRound && !over && !showdown && $("result").hidden ? lastResultRound : null;
+  let button = $("last-result");
+  if (chip && !button) {
+    button = h("button", { type: "button", id: "last-result", class: "last-result", onclick: () => { const r = roundOf(lastResultRound).result; if (r) showResult(r); } });
+    $("middle").append(button);
   }
+  if (button) {
+    button.hidden = !chip;
+    if (chip) button.textContent = `Round ${chip}: ${shortResult(roundOf(chip).result)} ▸`;
+  }
+  if (view && view.knocker !== null && !over) $("status").textContent += " · last turns"; // the seat wears the knock too
+}
+
+function shortResult(result) {
+  if (!result) return "result";
+  if (!result.losses.length) return "nobody loses a life";
+  return result.losses.map((l) => `${name(l.seat)} −${l.lives}`).join(", ");
 }
 
 // The turn timer (`thirtyone serve --turn-timer`): seconds left before the server plays a legal
@@ -416,52 +930,58 @@ function renderTimer() {
   const deadline = online && table && table.status === "playing" && view && view.phase !== "over" ? table.turn_deadline : null;
   const timer = $("timer");
   timer.hidden = deadline === null || deadline === undefined;
+  for (const ring of document.querySelectorAll(".seat .ring")) tickRing(ring);
   if (timer.hidden) return;
   const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
   const mine = myTurn();
   const who = mine ? "you have" : `${name(view.current_seat)} has`;
-  timer.textContent = `Turn timer: ${who} ${left} s left, then a legal move is played for ${mine ? "you" : "them"}.`;
+  timer.textContent = `Turn timer: ${who} ${left} s left`;
+  timer.title = `then a legal move is played for ${mine ? "you" : "them"} (--turn-timer)`;
   if (mine && left === 10) announce("10 seconds left for your move.");
 }
 setInterval(renderTimer, 1000);
 
-/** The small cards of another seat: the ones everyone saw it take face up, the rest face down. */
-function seatCards(status) {
-  if (!view || ended() || status.out || status.seat === mySeat) return null;
-  const known = status.known_cards || [];
-  const held = view.current_seat === status.seat && view.phase === "discard" ? 4 : 3; // drawn, not yet discarded
-  const hidden = Math.max(0, held - known.length);
-  const label = known.length
-    ? `${held} cards: ${known.map(cardName).join(", ")} known, ${hidden} face down`
-    : `${held} cards face down`;
-  return h("div", { class: "seat-cards", role: "img", "aria-label": label },
-    known.map((c) => cardView(c, { "aria-hidden": "true", role: null })),
-    Array.from({ length: hidden }, () => cardView(null, { "aria-hidden": "true", role: null })),
-    known.length ? h("span", { class: "known", "aria-hidden": "true" }, prettyCards(known)) : null);
+function banner(text, kind, ms = 0) {
+  const box = $("banner");
+  clearTimeout(banner.timer);
+  if (ms) banner.timer = setTimeout(() => { if (box.dataset.kind === kind) banner("", ""); }, ms);
+  box.hidden = !text;
+  box.dataset.kind = kind || "";
+  $("banner-text").textContent = text || "";
+  box.classList.remove("pop");
+  void box.offsetWidth; // restart the animation
+  if (!reducedMotion()) box.classList.add("pop");
 }
 
-function renderSeats() {
-  const playing = table.status === "playing";
-  const items = table.seats.map((s) => {
-    const status = view ? view.seats[s.seat] : null;
-    const current = playing && view && view.current_seat === s.seat && view.phase !== "over";
-    const connected = s.seat === mySeat ? online : s.connected;
-    const chips = [];
-    if (current) chips.push("to move");
-    if (s.kind === "bot") chips.push(`bot, ${s.level}`);
-    else if (!connected) chips.push(s.taken ? "not connected" : "free seat");
-    else if (s.seat !== mySeat) chips.push("connected");
-    if (view && view.dealer === s.seat) chips.push("dealer");
-    if (view && view.knocker === s.seat) chips.push("knocked");
-    const offline = s.kind === "human" && s.taken && !connected;
-    return h("li", { class: `seat${current ? " current" : ""}${status && status.out ? " out" : ""}${offline ? " offline" : ""}`, "aria-current": current ? "true" : null, "data-seat": s.seat },
-      h("h3", { title: name(s.seat) }, current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, name(s.seat)),
-      h("p", { class: "lives" }, status ? livesText(status, table.preset) : `${table.rules.lives} lives`),
-      h("p", { class: "chips" }, chips.join(" · ")),
-      status ? seatCards(status) : null);
-  });
-  $("seats").replaceChildren(...items);
+/** A round's result in a few lines for the middle of the table (the hands are at the seats; every
+ * detail is in the scores panel): how it ended, who lost how many lives and why, who is out. */
+function resultSummary(result) {
+  const who = names();
+  const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, `${who[loss.seat]} ${loss.seat === mySeat ? "lose" : "loses"} ${lifeWords(loss.lives)}`),
+    `: ${lossWords(loss, result, who)} `, h("span", { class: "rule", title: `Rule ${loss.rule}` }, `(${loss.rule})`)));
+  if (!losses.length) losses.push(h("li", {}, "Nobody loses a life."));
+  return [
+    h("p", { class: "how" }, `Ended ${endWords(result)}.${result.knocker !== null ? ` ${who[result.knocker]} ${result.end === "throw_down" ? "threw down" : "knocked"}.` : ""}`),
+    h("ul", { class: "losses" }, losses),
+    result.eliminated.length ? h("p", { class: "out-line" }, `Out of the game: ${result.eliminated.map((s) => who[s]).join(", ")}.`) : null,
+  ].filter(Boolean);
 }
+
+function showResult(result) {
+  resultShown = result.round;
+  $("result-heading").textContent = `Round ${result.round}`;
+  $("result-body").replaceChildren(...resultSummary(result));
+  $("result").hidden = false;
+  renderStatus(ended());
+}
+
+function hideResult() {
+  $("result").hidden = true;
+  resultShown = null;
+  if (table) renderStatus(ended());
+}
+
+// ---------------------------------------------------------------------------------- your hand and moves
 
 /** The exchanges the view lists ("exchange Kd 2s for 4h 2h"), keyed by the cards given and taken. */
 function exchanges() {
@@ -481,70 +1001,133 @@ function pickKey(give, take) {
 }
 
 function togglePick(set, card) {
+  if (suppressClick) return;
   if (set.has(card)) set.delete(card);
   else set.add(card);
   showAlert("");
+  renderMiddle(ended());
   renderHand();
   renderActions();
 }
 
+const RANK_VALUE = { A: 14, K: 13, Q: 12, J: 11, T: 10 };
+
+/** Your cards as a player holds them: suits together (the suit with most cards, then the most
+ * points, first), high cards first within a suit. */
+function sortHand(hand) {
+  const count = {};
+  const total = {};
+  for (const card of hand) {
+    count[card[1]] = (count[card[1]] || 0) + 1;
+    total[card[1]] = (total[card[1]] || 0) + (RANK_VALUE[card[0]] || Number(card[0]));
+  }
+  const rank = (card) => RANK_VALUE[card[0]] || Number(card[0]);
+  return [...hand].sort((a, b) => count[b[1]] - count[a[1]] || total[b[1]] - total[a[1]] || b[1].localeCompare(a[1]) || rank(b) - rank(a));
+}
+
+/** The card this seat got this turn (drawn, not yet discarded: R4.1), from its own events. */
+function justDrawn() {
+  if (!myTurn() || view.phase !== "discard") return null;
+  const events = roundOf(view.round).events;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event.type === "acted" && event.seat === mySeat) return event.action.startsWith("draw") && event.received ? event.received[0] : null;
+  }
+  return null;
+}
+
+let handKey = "";
+let actionsKey = "";
+let paint = 0; // bumped when the cards are drawn anew (the four-colour deck)
+
 function renderHand() {
+  const key = JSON.stringify([paint, seq, mySeat, ended(), view && view.hand, view && view.legal_actions, view && view.taken_from_pile, [...picks.hand], [...picks.widow], drag !== null]);
+  if (key === handKey && $("hand").children.length) return;
+  handKey = key;
   const box = $("hand");
-  $("hand-section").hidden = mySeat === null || !view;
-  if (mySeat === null || !view) return;
+  $("hand-section").hidden = mySeat === null || !view || ended();
+  if ($("hand-section").hidden) {
+    box.replaceChildren();
+    $("hand-value").textContent = "";
+    return;
+  }
   if (view.seats[mySeat].out) {
     box.replaceChildren();
-    $("hand-value").textContent = "You are out of this game; you can watch it to the end.";
+    $("hand-value").textContent = "You are out of this game; the others play on.";
     return;
   }
   const mine = myTurn();
   const discards = new Map(mine ? view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]) : []);
   const swaps = exchanges();
   const kept = mine && view.taken_from_pile;
-  const hand = view.hand || [null, null, null];
-  const cards = hand.map((card) => {
+  const fresh = justDrawn();
+  const hand = view.hand ? sortHand(view.hand) : [null, null, null];
+  const cards = hand.map((card, i) => {
+    let node;
+    const face = cardElement(card, { label: false });
     if (card && kept === card && discards.size) {
       const why = `You took ${pretty(card)} from the pile this turn: you keep it and may not discard it (R4.2). Discard one of the others.`;
-      return h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": `${cardName(card)}: taken from the pile, kept this turn (R4.2)`, onclick: () => showAlert(why, "info") },
-        cardView(card), h("span", { class: "kept-mark" }, "kept this turn (R4.2)"));
+      node = h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": `${cardLabel(card)}: taken from the pile, kept this turn (R4.2)`, title: "R4.2: a card taken from the pile stays this turn", onclick: () => showAlert(why, "info") },
+        face, h("span", { class: "tag kept-mark" }, "kept", h("span", { class: "sr-only" }, " this turn (R4.2)")));
+    } else if (card && discards.has(card)) {
+      node = h("button", { type: "button", class: "card-button", "aria-label": `Discard ${cardLabel(card)}`, "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: () => { if (!suppressClick) act(discards.get(card)); } }, face);
+    } else if (card && swaps.size) {
+      node = h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": `Give ${cardLabel(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, face);
+    } else {
+      node = cardElement(card);
+      if (!card) node.dataset.card = "";
     }
-    if (card && discards.has(card)) {
-      return h("button", { type: "button", class: "card-button", "aria-label": `Discard ${cardName(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => act(discards.get(card)) }, cardView(card));
-    }
-    if (card && swaps.size) {
-      return h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": `Give ${cardName(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, cardView(card));
-    }
-    return cardView(card, { "data-card": card || "" });
+    if (card && card === fresh) node.append(h("span", { class: "tag new-mark" }, "new"));
+    node.style.setProperty("--i", String(i));
+    node.style.setProperty("--n", String(hand.length));
+    const middle = (hand.length - 1) / 2;
+    node.style.setProperty("--arc", `${Math.round(Math.abs(i - middle) ** 2 * 4)}px`);
+    if (node.tagName === "BUTTON" && (discards.has(card) || swaps.size)) node.addEventListener("pointerdown", (event) => startDrag(event, node, card));
+    return node;
   });
-  if (swaps.size) {
-    const widow = (view.widow || []).map((card) => h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.widow.has(card)), "aria-label": `Take ${cardName(card)} from the widow`, "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(picks.widow, card) }, cardView(card)));
-    box.replaceChildren(h("div", { class: "pick-group", role: "group", "aria-label": "Give from your hand" }, h("p", {}, "Give"), h("div", { class: "hand" }, cards)),
-      h("div", { class: "pick-group", role: "group", "aria-label": "Take from the widow" }, h("p", {}, "Take from the widow"), h("div", { class: "hand" }, widow)));
-  } else {
-    box.replaceChildren(...cards);
-  }
+  box.replaceChildren(...cards);
   const words = handWords(); // the card kept by R4.2 is marked on the card itself
-  $("hand-value").textContent = `${words[0].toUpperCase()}${words.slice(1)}.`;
+  $("hand-value").replaceChildren(view.hand && view.hand.length === 3 && view.hand_value !== null
+    ? h("strong", {}, `${points(view.hand_value)} points`)
+    : `${words[0].toUpperCase()}${words.slice(1)}.`);
 }
 
 /** Pick-then-confirm for exchanges with the widow (R7.1, R7.5): pick cards of your hand and as
- * many of the widow (toggle buttons beside your hand), then this button; only a pick the view
- * lists as legal can be sent. */
+ * many of the widow (toggle buttons), then this button; only a pick the view lists as legal can be sent. */
 function exchangeButton(swaps) {
   const give = [...picks.hand];
   const take = [...picks.widow];
   const chosen = swaps.get(pickKey(give, take));
-  let label = "Exchange: pick the cards to swap";
+  let label = "Swap: pick a card of yours and one of the widow";
   if (chosen) label = actionWords(chosen, view);
-  else if (give.length && give.length === take.length) label = "Exchange: not that many at once (R7.5)";
-  else if (give.length || take.length) label = `Exchange: pick ${take.length < give.length ? "widow cards" : "cards of your hand"} to match`;
+  else if (give.length && give.length === take.length) label = "Swap: not that many at once (R7.5)";
+  else if (give.length || take.length) label = `Swap: now pick ${take.length < give.length ? "a widow card" : "a card of yours"}`;
   return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: () => chosen && act(chosen) }, label);
 }
 
+/** A move in a word or two, for a narrow screen (the button's full words stay for screen readers). */
+function shortWords(notation) {
+  const words = notation.split(/\s+/);
+  if (notation === "draw stock") return "Draw";
+  if (notation === "draw pile") return view.discard_top ? `Take ${pretty(view.discard_top)}` : "Take";
+  if (words[0] === "discard") return pretty(words[1]);
+  if (notation === "exchange all") return view.widow === null ? "Take widow" : "Swap all";
+  if (notation === "take widow") return "Other hand";
+  if (notation === "keep") return "Keep";
+  if (notation === "throw down") return "Throw down";
+  return actionWords(notation, view);
+}
+
+const ORDER = ["draw stock", "draw pile", "look", "keep", "take widow", "exchange all", "pass", "throw down", "knock"];
+
 function renderActions() {
+  const key = JSON.stringify([seq, myTurn(), view && view.legal_actions, view && view.discard_top, [...picks.hand], [...picks.widow], table.hints]);
+  if (key === actionsKey) return;
+  actionsKey = key;
   const section = $("actions-section");
   section.hidden = !myTurn();
   $("knock-note").hidden = true;
+  $("hint").hidden = table.hints === false;
   if (section.hidden) {
     $("hint-text").textContent = "";
     $("actions").replaceChildren();
@@ -552,25 +1135,98 @@ function renderActions() {
   }
   const swaps = exchanges();
   const plain = view.legal_actions.filter((notation) => !(notation.startsWith("exchange ") && notation.includes(" for ")));
+  const rank = (notation) => (notation.startsWith("discard ") ? 0.5 : ORDER.indexOf(notation) >= 0 ? ORDER.indexOf(notation) : 5);
+  plain.sort((a, b) => rank(a) - rank(b));
+  const first = plain.find((n) => n !== "knock");
   $("actions").replaceChildren(
     ...(swaps.size ? [exchangeButton(swaps)] : []),
-    ...plain.map((notation) => h("button", { type: "button", class: notation === "knock" ? "action knock" : "action", "data-action": notation, "data-key": `action ${notation}`, onclick: () => act(notation) }, actionWords(notation, view))));
+    ...plain.map((notation) => h("button", {
+      type: "button", class: `action${notation === "knock" ? " knock" : notation === first && !swaps.size && !notation.startsWith("discard ") ? " primary" : ""}`,
+      "data-action": notation, "data-key": `action ${notation}`, onclick: () => act(notation),
+    }, h("span", { class: "long" }, actionWords(notation, view)), h("span", { class: "short", "aria-hidden": "true" }, shortWords(notation)))));
   const why = knockRefusal();
   $("knock-note").hidden = !why;
   $("knock-note").textContent = why || "";
+}
+
+// Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
+// anywhere else it goes back, and the page says where it may go.
+function startDrag(event, node, card) {
+  if (event.button !== 0 || !myTurn()) return;
+  drag = { node, card, x: event.clientX, y: event.clientY, moved: false, pointer: event.pointerId };
+  node.setPointerCapture(event.pointerId);
+  node.addEventListener("pointermove", moveDrag);
+  node.addEventListener("pointerup", endDrag);
+  node.addEventListener("pointercancel", cancelDrag);
+}
+
+function dropTargets() {
+  const targets = [];
+  if (!drag) return targets;
+  if (view.legal_actions.includes(`discard ${drag.card}`)) targets.push({ node: $("discard"), action: `discard ${drag.card}` });
+  for (const node of document.querySelectorAll("#widow [data-card]")) {
+    const notation = `exchange ${drag.card} for ${node.dataset.card}`;
+    if (view.legal_actions.includes(notation)) targets.push({ node, action: notation });
+  }
+  return targets;
+}
+
+function moveDrag(event) {
+  if (!drag || event.pointerId !== drag.pointer) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.moved && Math.hypot(dx, dy) < 8) return;
+  if (!drag.moved) {
+    drag.moved = true;
+    drag.node.classList.add("dragging");
+    for (const target of dropTargets()) target.node.classList.add("drop-target");
+  }
+  drag.node.style.translate = `${dx}px ${dy}px`;
+}
+
+function endDrag(event) {
+  if (!drag || event.pointerId !== drag.pointer) return;
+  const { node, card, moved } = drag;
+  const targets = dropTargets();
+  cancelDrag();
+  if (!moved) return;
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  const under = document.elementsFromPoint(event.clientX, event.clientY);
+  const hit = targets.find((target) => under.some((element) => target.node === element || target.node.contains(element)));
+  if (hit) {
+    act(hit.action);
+    return;
+  }
+  if (card === view.taken_from_pile) showAlert(`You took ${pretty(card)} from the pile this turn: it stays in your hand (R4.2). Drop another card on the pile.`, "info");
+  else if (targets.length) showAlert(`${pretty(card)} went back to your hand: drop it on ${targets.some((t) => t.node === $("discard")) ? "the discard pile to discard it" : "a widow card to swap the two"}.`, "info");
+  else showAlert(`${pretty(card)} went back: this is no time to play it.`, "info");
+  void node;
+}
+
+function cancelDrag() {
+  if (!drag) return;
+  const { node } = drag;
+  node.classList.remove("dragging");
+  node.style.translate = "";
+  node.removeEventListener("pointermove", moveDrag);
+  node.removeEventListener("pointerup", endDrag);
+  node.removeEventListener("pointercancel", cancelDrag);
+  for (const target of document.querySelectorAll(".drop-target")) target.classList.remove("drop-target");
+  drag = null;
 }
 
 // Keyboard focus survives redrawing: the same control if it is still there, else the first move
 // when it is your turn, else your hand's region (never <body>).
 function focusedKey() {
   const active = document.activeElement;
-  if (!active || !$("me").contains(active)) return null;
+  if (!active || !($("me").contains(active) || $("middle").contains(active))) return null;
   return active.dataset.key || "region";
 }
 
 function restoreFocus(key) {
+  const first = $("actions").querySelector("button:not(:disabled):not(.knock)") || $("actions").querySelector("button:not(:disabled)");
   if (key === null && !focusedOnce && myTurn() && document.activeElement === document.body) {
-    const first = $("actions").querySelector("button:not(:disabled)");
     if (first) {
       focusedOnce = true;
       first.focus({ preventScroll: true });
@@ -579,50 +1235,409 @@ function restoreFocus(key) {
   }
   if (key === null) return;
   const same = key !== "region" ? document.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
-  const first = $("actions").querySelector("button:not(:disabled)");
   const target = same && !same.closest("[hidden]") ? same : myTurn() && first ? first : !$("hand-section").hidden ? $("hand-section") : null;
   if (target && target !== document.activeElement) target.focus({ preventScroll: true });
 }
 
+// ---------------------------------------------------------------------------------- the end, and play again
+
+/** Places at the end (R2.5): the winner first, then the reverse order of elimination; players put
+ * out by the same round share a place. */
+function standings() {
+  const results = [...rounds.keys()].sort((a, b) => a - b).map((n) => rounds.get(n).result).filter(Boolean);
+  const out = [];
+  for (const result of results) if (result.eliminated.length) out.push(result.eliminated);
+  const places = [];
+  if (table.winner !== null && table.winner !== undefined) places.push({ place: 1, seats: [table.winner] });
+  let place = places.length + 1;
+  for (const group of out.reverse()) {
+    places.push({ place, seats: group });
+    place += group.length;
+  }
+  const placed = new Set(places.flatMap((p) => p.seats));
+  const rest = table.seats.map((s) => s.seat).filter((seat) => !placed.has(seat));
+  if (rest.length) places.push({ place, seats: rest }); // a closed game: the others, still in
+  return places;
+}
+
+function renderOver() {
+  if (!table) return;
+  const over = ended();
+  const opening = over && $("over").hidden;
+  $("over").hidden = !over;
+  $("centre").classList.toggle("ending", over);
+  if (!over) return;
+  if (opening) motion.skip(); // the end: what still flies lands, under the final standings
+  const closed = table.status === "closed";
+  $("over-heading").textContent = closed ? "Table closed" : "Game over";
+  const winner = table.winner ?? null;
+  $("winner").textContent = closed
+    ? "The host closed the table: the game ends here."
+    : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
+  const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
+  $("standings").replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
+    h("caption", { class: "sr-only" }, "Final standings, with the losses each player had left after each round"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
+      ...numbers.map((n) => h("th", { scope: "col", title: `lives left after round ${n}` }, `R${n}`)))),
+    h("tbody", {}, ...standings().flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
+      h("td", { class: "place" }, closed ? "–" : `${place}.`),
+      h("th", { scope: "row", class: "name" }, name(seat)),
+      ...numbers.map((n) => {
+        const left = rounds.get(n).result.remaining[seat];
+        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : String(left));
+      }))))))]));
+  $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
+  if (table.record_path) $("download").href = table.record_path;
+  $("replay-link").href = `/r/${code}`;
+  const next = table.rematch;
+  const mine = next && localStorage.getItem(`thirtyone.token.${next}`);
+  const rematch = $("rematch");
+  rematch.hidden = mySeat === null;
+  rematch.textContent = mine ? "Go to the rematch" : next ? "Play again: take your seat" : "Play again";
+  $("rematch-link").hidden = !(next && mySeat === null);
+  if (next) $("rematch-link").href = `/t/${next}`;
+  $("rematch-note").textContent = next
+    ? `${rematchBy !== null ? `${name(rematchBy)} asked for` : "There is"} a rematch: the same seats, people and bots, at table ${next}.`
+    : mySeat === null ? "When a player asks for a rematch, you can watch it from here." : "Same seats, same people and bots: everyone here is offered a seat.";
+  if (table.record_path) $("result").hidden = false;
+  const last = [...rounds.keys()].sort((a, b) => b - a).map((n) => rounds.get(n).result).find(Boolean);
+  if (last && resultShown !== last.round) showResult(last);
+}
+
+async function playAgain() {
+  const next = table && table.rematch;
+  if (next && localStorage.getItem(`thirtyone.token.${next}`)) {
+    location.assign(`/t/${next}`);
+    return;
+  }
+  const token = localStorage.getItem(tokenKey);
+  if (!token) {
+    showAlert("Only a player at this table can ask for a rematch.");
+    return;
+  }
+  $("rematch").disabled = true;
+  try {
+    const made = await api(`/api/tables/${code}/rematch`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    localStorage.setItem(`thirtyone.token.${made.code}`, made.token);
+    if (made.host_token) localStorage.setItem(`thirtyone.host.${made.code}`, made.host_token);
+    location.assign(`/t/${made.code}`);
+  } catch (error) {
+    $("rematch").disabled = false;
+    if (error.code === "seat_taken" && next) showAlert(`You have taken your seat at the rematch already (in another tab or browser): open /t/${next} there, or use your rejoin link.`, "info");
+    else showAlert(`No rematch: ${error.message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------- the side panels
+
+/** Whether the side panel stands beside the table (a wide screen) rather than over it. */
+function wide() {
+  return window.matchMedia("(min-width: 1000px)").matches;
+}
+
+function openPanel(which, toggle = false) {
+  if (toggle && sideOpen && panel === which) {
+    sideOpen = false;
+  } else {
+    panel = which;
+    sideOpen = true;
+  }
+  $("side").classList.toggle("open", sideOpen);
+  for (const tab of document.querySelectorAll(".side-tabs [role=tab]")) {
+    const on = tab.dataset.panel === panel;
+    tab.setAttribute("aria-selected", String(on));
+    $(`${tab.dataset.panel}-section`).hidden = !on;
+  }
+  if (panel === "chat") {
+    unread = 0;
+    renderUnread();
+  }
+  renderLog();
+}
+
+function renderLog() {
+  const lines = [];
+  for (const number of [...rounds.keys()].sort((a, b) => a - b)) {
+    const entry = rounds.get(number);
+    entry.events.forEach((event, index) => {
+      const line = eventWords(event, sourceOf(number, index));
+      if (line) lines.push(h("li", { class: event.type === "round_started" ? "round-line" : event.type === "round_ended" ? "result-line" : null }, line));
+    });
+  }
+  lines.reverse();
+  $("log").replaceChildren(...lines.slice(0, 400));
+}
+
+function renderScores() {
+  if (!table) return;
+  const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
+  const start = table.rules.lives + (table.rules.grace_life ? 1 : 0);
+  const head = h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col", title: "at the start" }, "Start"),
+    ...numbers.map((n) => h("th", { scope: "col" }, `R${n}`)));
+  const rows = table.seats.map((s) => {
+    let before = start;
+    const cells = numbers.map((n) => {
+      const result = rounds.get(n).result;
+      const left = result.remaining[s.seat];
+      const lost = result.losses.filter((l) => l.seat === s.seat).reduce((sum, l) => sum + l.lives, 0);
+      const text = left <= 0 ? (before > 0 ? "out" : "–") : `${left}${lost ? ` (−${lost})` : ""}`;
+      before = left;
+      return h("td", { class: lost ? "lost" : null }, text);
+    });
+    return h("tr", {}, h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)), h("td", {}, String(start)), ...cells);
+  });
+  $("scores").replaceChildren(
+    h("p", { class: "muted small-text" }, `Losses left after each round (${table.rules.lives} ${table.rules.lives === 1 ? "life" : "lives"}${table.rules.grace_life ? ` and one ${graceWord()}` : ""}).`),
+    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
+  $("results").replaceChildren(...numbers.slice().reverse().map((n) => {
+    const result = rounds.get(n).result;
+    return h("details", { open: n === numbers[numbers.length - 1] ? true : null }, h("summary", {}, `Round ${n}: ${shortResult(result)}`), ...resultView(result, names()));
+  }));
+}
+
 function renderRules() {
-  if (!presets || !table || $("rules").dataset.done === "yes") return;
+  if (!table || $("howto").dataset.done === "yes") return;
+  const sections = howToPlay(table.rules, table.preset);
+  $("howto").replaceChildren(...sections.flatMap((section) => [h("h3", {}, section.title),
+    h("p", {}, ...section.lines.flatMap(([text, rule]) => [h("span", { title: `Rule ${rule}` }, text), " "]))]));
+  $("howto").dataset.done = "yes";
+  if (!presets) return;
   const rows = Object.entries(table.rules).filter(([, value]) => value !== null).map(([option, value]) => {
     const spec = presets.options[option] || {};
     return h("tr", {}, h("th", { scope: "row" }, option.replaceAll("_", " ")), h("td", {}, String(value)), h("td", {}, spec.rule || ""), h("td", {}, spec.help || ""));
   });
   $("rules").replaceChildren(h("p", {}, `${table.describe} (nearest preset: ${table.preset})`),
     h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Option"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, "Rule"), h("th", { scope: "col" }, "What it does"))), h("tbody", {}, rows))));
-  $("rules").dataset.done = "yes";
+}
+
+function renderTableTools() {
+  $("privacy").textContent = table.public
+    ? "This table is listed in the lobby: anyone can join a free seat."
+    : "This table is private: only people with the link or the code can find it.";
+  const token = localStorage.getItem(tokenKey);
+  $("rejoin-box").hidden = mySeat === null || !token;
+  if (token && mySeat !== null) $("rejoin-link").value = `${location.origin}/t/${code}#seat=${code}.${token}`;
+  const hostToken = localStorage.getItem(hostKey);
+  const hosting = Boolean(hostToken) && (table.status === "open" || table.status === "playing");
+  $("host").hidden = !hosting;
+  if (!hosting) return;
+  const gone = table.seats.filter((s) => s.kind === "human" && s.seat !== mySeat && (!s.taken || !s.connected));
+  $("host-seats").replaceChildren(...(gone.length ? [h("p", { class: "small-text" }, "A seat whose player is gone (or never came) can be played by a bot:")] : []),
+    ...gone.map((s) => {
+      const level = h("select", { "aria-label": `Bot level for seat ${s.seat + 1}`, class: "small" }, ...["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" ? true : null }, l)));
+      return h("div", { class: "row" }, h("span", {}, `${s.name || `Seat ${s.seat + 1}`} ${s.taken ? "(left)" : s.reserved ? "(not back yet)" : "(free)"}`),
+        h("span", { class: "row" }, level, h("button", { type: "button", class: "small", "data-seat": s.seat, onclick: () => seatBot(s.seat, level.value) }, "Give to a bot")));
+    }));
+}
+
+async function seatBot(seat, level) {
+  const hostToken = localStorage.getItem(hostKey);
+  try {
+    const answer = await api(`/api/tables/${code}/seats/${seat}/bot`, { json: { level }, headers: { Authorization: `Bearer ${hostToken}` } });
+    table = answer.table;
+    render();
+    toast(`A bot (${level}) plays seat ${seat + 1} now.`);
+  } catch (error) {
+    showAlert(`The seat was not given to a bot: ${error.message}`);
+  }
+}
+
+// The host (whoever created the table in this browser: the lobby keeps the host token) may close it,
+// e.g. when someone left a game for good.
+async function closeTable() {
+  const hostToken = localStorage.getItem(hostKey);
+  if (!hostToken || !confirm("Close this table for everyone? A game being played ends where it is.")) return;
+  try {
+    const closed = await api(`/api/tables/${code}/close`, { method: "POST", headers: { Authorization: `Bearer ${hostToken}` } });
+    table = closed.table;
+    render();
+  } catch (error) {
+    showAlert(`The table was not closed: ${error.message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------- chat
+
+function hearChat(line, live) {
+  if (chatLines.some((known) => known.id === line.id)) return;
+  chatLines.push(line);
+  if (chatLines.length > 200) chatLines.shift();
+  if (live && !mutes.has(line.seat)) {
+    bubble(line.seat, line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text, "chat");
+    if (!(sideOpen || wide()) || panel !== "chat") {
+      if (line.seat !== mySeat) unread++;
+    }
+    if (line.seat !== mySeat) announce(`${name(line.seat)} says: ${line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text}`);
+  }
+  renderUnread();
+  renderChat();
+}
+
+function renderUnread() {
+  for (const id of ["chat-unread", "chat-unread-tab"]) {
+    $(id).hidden = !unread;
+    $(id).textContent = unread ? String(unread) : "";
+  }
+}
+
+function renderChat() {
+  const list = $("chat-lines");
+  const shown = chatLines.filter((line) => !mutes.has(line.seat));
+  list.replaceChildren(...shown.map((line) => h("li", { class: line.seat === mySeat ? "mine" : null, "data-id": line.id },
+    h("span", { class: "from" }, `${name(line.seat)}:`),
+    line.reaction ? h("span", { class: "reaction" }, REACTIONS[line.reaction] || line.reaction) : h("span", { class: "text" }, line.text))));
+  list.scrollTop = list.scrollHeight;
+  const others = table ? table.seats.filter((s) => s.kind === "human" && s.taken && s.seat !== mySeat) : [];
+  $("mute-list").replaceChildren(...others.map((s) => h("li", {}, h("span", {}, name(s.seat)),
+    h("button", { type: "button", class: "small", "aria-pressed": String(mutes.has(s.seat)), "data-seat": s.seat, onclick: () => toggleMute(s.seat) }, mutes.has(s.seat) ? "Muted" : "Mute"))));
+  $("chat-form").hidden = mySeat === null;
+  $("reactions").hidden = mySeat === null;
+  if (mySeat === null) $("chat-note").textContent = "Only the players chat; you can read along.";
+}
+
+function toggleMute(seat) {
+  if (mutes.has(seat)) mutes.delete(seat);
+  else mutes.add(seat);
+  localStorage.setItem(muteKey, JSON.stringify([...mutes]));
+  renderChat();
+}
+
+function sendChat(message) {
+  $("chat-note").textContent = "";
+  send({ type: "chat", ...message });
+}
+
+// ---------------------------------------------------------------------------------- fairness
+// Deals no one can choose (fairness.js): the page keeps each commitment it saw and checks every
+// revealed round itself; what it saw can be downloaded for `thirtyone verify RECORD --seen FILE`.
+
+function fairnessDeal(message) {
+  fairness.noteDeal(code, message);
+  $("commitment").textContent = message.commitment;
+}
+
+async function fairnessRoundEnd(message) {
+  const verify = $("verify");
+  const { ok, text } = await fairness.checkRound(code, message);
+  verify.replaceChildren(ok ? h("span", { class: "verified" }, text) : h("strong", { class: "warning" }, text));
+  verify.dataset.state = ok ? "verified" : "failed";
+  const download = $("seen-download");
+  if (download.href.startsWith("blob:")) URL.revokeObjectURL(download.href);
+  download.href = URL.createObjectURL(new Blob([fairness.seenFile(code)], { type: "application/json" }));
+  download.download = fairness.seenFileName(code);
+  download.hidden = false;
 }
 
 // ---------------------------------------------------------------------------------- start
 
-async function copy(text, what) {
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  announce(text);
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 2600);
+}
+
+async function copy(text, what, button) {
+  const label = button.textContent;
   try {
     await navigator.clipboard.writeText(text);
-    announce(`${what} copied`);
+    button.textContent = "Copied ✓";
+    toast(`${what} copied`);
   } catch {
-    showAlert(`Could not copy: select and copy it yourself: ${text}`);
+    const field = $("rejoin-link");
+    if (button.id === "copy-rejoin") {
+      field.hidden = false;
+      field.select();
+    }
+    showAlert(`Could not copy: select and copy it yourself: ${text}`, "info");
   }
+  setTimeout(() => { button.textContent = label; }, 2000);
+}
+
+/** A personal rejoin link (/t/CODE#seat=CODE.TOKEN): its seat's token, if it is this table's. */
+function readRejoinLink() {
+  const found = location.hash.match(/^#seat=([^.]+)\.([A-Za-z0-9_-]{20,100})$/);
+  if (!location.hash.startsWith("#seat=")) return;
+  history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
+  if (!found) {
+    showAlert("This rejoin link is damaged (copy it again): nothing changed.");
+    return;
+  }
+  if (found[1].toUpperCase() !== code) {
+    showAlert(`This rejoin link is for table ${found[1].toUpperCase()}, not table ${code}: nothing changed. Open it as it was given to you.`);
+    return;
+  }
+  rejoin = { token: found[2], previous: localStorage.getItem(tokenKey) };
 }
 
 function start() {
+  readRejoinLink();
   const link = `${location.origin}/t/${code}`;
   $("share-link").href = link;
   $("share-link").textContent = link;
-  $("copy-link").addEventListener("click", () => copy(link, "The link"));
-  $("copy-code").addEventListener("click", () => copy(code, "The code"));
+  $("copy-link").addEventListener("click", (event) => copy(link, "The link", event.currentTarget));
+  $("copy-code").addEventListener("click", (event) => copy(code, "The code", event.currentTarget));
+  $("copy-rejoin").addEventListener("click", (event) => copy($("rejoin-link").value, "Your private rejoin link", event.currentTarget));
   $("hint").addEventListener("click", askHint);
   $("close-table").addEventListener("click", closeTable);
-  $("result-close").addEventListener("click", () => {
-    $("result").hidden = true;
-    clearTimeout(resultTimer);
+  $("rematch").addEventListener("click", playAgain);
+  $("stock").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw stock") && act("draw stock"));
+  $("discard").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw pile") && act("draw pile"));
+  $("result-close").addEventListener("click", hideResult);
+  for (const button of document.querySelectorAll("[data-panel]")) {
+    button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side") && !wide()));
+  }
+  $("side-close").addEventListener("click", () => { sideOpen = false; $("side").classList.remove("open"); });
+  const showSound = () => {
+    for (const button of [$("sound"), $("sound-2")]) button.setAttribute("aria-pressed", String(soundOn()));
+    $("sound").title = soundOn() ? "Sounds (on)" : "Sounds (off)";
+  };
+  showSound();
+  for (const button of [$("sound"), $("sound-2")]) {
+    button.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? "Sounds on" : "Sounds off"); });
+  }
+  const four = $("four-colours");
+  const fourOn = localStorage.getItem("thirtyone.four") === "on";
+  setFourColours(fourOn);
+  four.setAttribute("aria-pressed", String(fourOn));
+  four.addEventListener("click", () => {
+    const on = four.getAttribute("aria-pressed") !== "true";
+    localStorage.setItem("thirtyone.four", on ? "on" : "off");
+    four.setAttribute("aria-pressed", String(on));
+    setFourColours(on);
+    toast(on ? "Four-colour deck: spades black, hearts red, diamonds blue, clubs green" : "Two-colour deck");
+    layoutKey = "";
+    paint++;
+    render();
+  });
+  $("reactions").replaceChildren(...Object.entries(REACTIONS).map(([id, words]) => h("button", { type: "button", "data-reaction": id, onclick: () => sendChat({ reaction: id }) }, words)));
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value;
+    if (!text.trim()) {
+      $("chat-note").textContent = "Write something first (at most 200 characters).";
+      return;
+    }
+    sendChat({ text });
+    $("chat-text").value = "";
   });
   document.addEventListener("keydown", (event) => {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
-    if (event.key === "?" && !typing && !event.ctrlKey && !event.metaKey) {
+    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.target instanceof HTMLTextAreaElement;
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "?") {
       event.preventDefault();
       askHint();
+    } else if (/^[1-4]$/.test(event.key) && myTurn()) {
+      const button = $("hand").querySelectorAll(".card-button")[Number(event.key) - 1];
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
+    } else if (event.key === "Escape" && sideOpen) {
+      sideOpen = false;
+      $("side").classList.remove("open");
     }
   });
   $("join-name").value = localStorage.getItem("thirtyone.name") || "";
@@ -634,21 +1649,28 @@ function start() {
       return;
     }
     try {
-      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted } });
+      const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted, seed: fairness.clientSeed(code) } });
       localStorage.setItem(tokenKey, joined.token);
       localStorage.setItem("thirtyone.name", wanted);
       showAlert("");
       const old = socket;
-      socket = null;
+      socket = null; // its messages are no longer this page's: the new connection tells everything again
       if (old) old.close();
       view = null;
-      seen = { round: null, count: 0, turn: false };
+      rounds.clear();
+      announced.clear();
       connect();
     } catch (error) {
       showAlert(`Could not join: ${error.message}`);
     }
   });
-  api("/api/presets").then((data) => { presets = data; renderRules(); }).catch(() => {});
+  new ResizeObserver(() => {
+    if (!table) return;
+    layoutStage();
+    renderSeats();
+  }).observe($("stage"));
+  if (wide()) openPanel("log");
+  api("/api/presets").then((data) => { presets = data; $("howto").dataset.done = ""; renderRules(); }).catch(() => {});
   connect();
 }
 

@@ -1,0 +1,367 @@
+"""Floods against ``thirtyone serve`` while reference tables play at a person's pace (issue: a
+server one client cannot drown).
+
+Starts ``thirtyone serve`` (SQLite in a temp folder) with its default limits, then ``--tables``
+reference tables (default 40) of 4 people who think about ``--think`` ms a move (default 3000),
+each table's clients from a loopback address of its own (127.0.1.N, as people come from their own
+addresses). While they play, each flood runs for ``--seconds`` (default 20), one after another,
+from other loopback addresses (127.0.2.N):
+
+- ``none``: no flood (the baseline);
+- ``hints``: 24 tables whose one person's seat is flooded with hint requests by 4 connections
+  each (96 in all), as fast as the server lets them;
+- ``sync``: 1,000 spectator connections (16 addresses) on the reference tables, each sending
+  ``sync`` as fast as it can;
+- ``tables``: table creation as fast as possible from 4 addresses (3,000 tries);
+- ``idle``: 1,000 connections that say hello and then nothing;
+- ``slow``: 200 spectators that never read their socket.
+
+For each flood it prints the reference tables' acknowledgement latency (send → ``ack``) p50 and
+p99, and the latency to the last seat's state, the actions acknowledged, and what the flood got
+(its messages answered, refused, connections refused). Figures vary with the machine and with
+whatever else it runs; no figure here is a test.
+
+Usage: ``python benchmarks/bench_floods.py [--tables N] [--think MS] [--seconds S] [--only FLOOD,…]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_server import free_port, percentile, start_server
+
+console = Console()
+FLOODS = ("none", "hints", "sync", "tables", "idle", "slow")
+SEEDS = True
+"""Whether the reference players send client seeds (``--no-seeds``: for a server from before them)."""
+
+
+def reference_address(index: int) -> str:
+    return f"127.0.1.{1 + index % 250}"
+
+
+def flood_address(index: int) -> str:
+    return f"127.0.2.{1 + index % 250}"
+
+
+@dataclass
+class Measured:
+    acks: list[float] = field(default_factory=list)
+    states: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    recording: bool = False
+
+
+class ReferenceTable:
+    """One table of 4 people who think about ``think`` seconds a move, from one address."""
+
+    def __init__(self, base: str, address: str, think: float, measured: Measured, rng: random.Random) -> None:
+        self.base = base
+        self.address = address
+        self.think = think
+        self.measured = measured
+        self.rng = rng
+        self.code: str | None = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=self.address)
+        async with httpx.AsyncClient(base_url=self.base, transport=transport, timeout=30) as http:
+            seats = [{"type": "human"}] * 4
+            created = (await http.post("/api/tables", json={"seats": seats})).json()
+            code = self.code = created["code"]
+            tokens = []
+            for seat in range(4):
+                body = {"name": f"P{seat}", "seed": os.urandom(16).hex()} if SEEDS else {"name": f"P{seat}"}
+                tokens.append((await http.post(f"/api/tables/{code}/join", json=body)).json()["token"])
+        ws_base = self.base.replace("http", "ws")
+        sockets = [
+            await connect(f"{ws_base}/ws/tables/{code}", local_addr=(self.address, 0), max_size=None) for _ in tokens
+        ]
+        for ws, token in zip(sockets, tokens, strict=True):
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent: dict[int, float] = {}
+        seen: dict[int, set[int]] = {}
+
+        async def seat(number: int, ws: ClientConnection) -> None:
+            acted = -1
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message["type"]
+                now = time.perf_counter()
+                if kind == "ack" and message["seq"] in sent and self.measured.recording:
+                    self.measured.acks.append((now - sent[message["seq"]]) * 1000)
+                elif kind == "error":
+                    self.measured.errors[message["code"]] += 1
+                elif kind == "state":
+                    seq = message["seq"]
+                    for waiting in [s for s in sent if s <= seq]:
+                        seen.setdefault(waiting, set()).add(number)
+                        if len(seen[waiting]) == 4:
+                            started = sent.pop(waiting)
+                            seen.pop(waiting)
+                            if self.measured.recording:
+                                self.measured.states.append((now - started) * 1000)
+                    view = message["view"]
+                    if view is None or view["phase"] == "over" or message["table"]["status"] != "playing":
+                        if view is not None:
+                            return
+                        continue
+                    if view["is_my_turn"] and seq > acted and not stop.is_set():
+                        acted = seq
+                        await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+                        legal = [a for a in view["legal_actions"] if a != "knock"] or view["legal_actions"]
+                        sent[seq + 1] = time.perf_counter()
+                        await ws.send(json.dumps({"type": "action", "action": self.rng.choice(legal), "seq": seq}))
+
+        tasks = [asyncio.create_task(seat(number, ws)) for number, ws in enumerate(sockets)]
+        await stop.wait()
+        for task in tasks:
+            task.cancel()
+        for ws in sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+@dataclass
+class FloodResult:
+    answered: Counter[str] = field(default_factory=Counter)
+    refused_connections: int = 0
+    connections: int = 0
+
+
+async def flood_hints(base: str, seconds: float, result: FloodResult) -> None:
+    ws_base = base.replace("http", "ws")
+
+    async def one_table(index: int) -> None:
+        address = flood_address(index)
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+            created = (await http.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]})).json()
+            joined = (await http.post(f"/api/tables/{created['code']}/join", json={"name": "F"})).json()
+        deadline = time.monotonic() + seconds
+
+        async def asker() -> None:
+            try:
+                async with connect(f"{ws_base}/ws/tables/{created['code']}", local_addr=(address, 0)) as ws:
+                    result.connections += 1
+                    await ws.send(json.dumps({"type": "hello", "token": joined["token"]}))
+                    while time.monotonic() < deadline:
+                        await ws.send(json.dumps({"type": "hint"}))
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), 0.2)
+                            message = json.loads(raw)
+                            result.answered[message.get("code") or message["type"]] += 1
+                        except TimeoutError:
+                            pass
+            except (ConnectionClosed, InvalidStatus, OSError):
+                result.refused_connections += 1
+
+        await asyncio.gather(*(asker() for _ in range(4)))
+
+    await asyncio.gather(*(one_table(index) for index in range(24)))
+
+
+async def spectators(base: str, codes: list[str], count: int, seconds: float, result: FloodResult, mode: str) -> None:
+    ws_base = base.replace("http", "ws")
+    deadline = time.monotonic() + seconds
+
+    async def one(index: int) -> None:
+        address = flood_address(index // 63)
+        try:
+            async with connect(f"{ws_base}/ws/tables/{codes[index % len(codes)]}", local_addr=(address, 0)) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                first = json.loads(await ws.recv())
+                if first["type"] == "error":
+                    result.refused_connections += 1
+                    return
+                result.connections += 1
+                while time.monotonic() < deadline:
+                    if mode == "sync":
+                        await ws.send(json.dumps({"type": "sync"}))
+                        try:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), 0.05))
+                            result.answered[message.get("code") or message["type"]] += 1
+                        except TimeoutError:
+                            pass
+                    else:
+                        await asyncio.sleep(0.5)
+                        with contextlib.suppress(TimeoutError):
+                            while True:
+                                await asyncio.wait_for(ws.recv(), 0.001)
+        except (ConnectionClosed, InvalidStatus, OSError):
+            result.refused_connections += 1
+
+    await asyncio.gather(*(one(index) for index in range(count)))
+
+
+async def flood_tables(base: str, seconds: float, result: FloodResult) -> None:
+    deadline = time.monotonic() + seconds
+
+    async def one(address: str) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+            for _ in range(750):
+                if time.monotonic() > deadline:
+                    return
+                answer = await http.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]})
+                result.answered[str(answer.status_code)] += 1
+
+    await asyncio.gather(*(one(flood_address(index)) for index in range(4)))
+
+
+async def slow_readers(base: str, codes: list[str], count: int, seconds: float, result: FloodResult) -> None:
+    """Spectators that say hello and then never read: a raw socket with a small receive buffer."""
+    host, port = base.removeprefix("http://").split(":")
+    writers = []
+    for index in range(count):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.bind((flood_address(100 + index // 60), 0))
+        sock.setblocking(False)
+        try:
+            await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+            reader, writer = await asyncio.open_connection(sock=sock)
+            key = base64.b64encode(os.urandom(16)).decode()
+            writer.write(
+                (
+                    f"GET /ws/tables/{codes[index % len(codes)]} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                    f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n"
+                ).encode()
+            )
+            await reader.readuntil(b"\r\n\r\n")
+            payload = json.dumps({"type": "hello"}).encode()
+            mask = os.urandom(4)
+            masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+            writer.write(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+            writers.append(writer)
+            result.connections += 1
+        except (OSError, asyncio.IncompleteReadError):
+            result.refused_connections += 1
+    await asyncio.sleep(seconds)  # never reading
+    for writer in writers:
+        writer.close()
+
+
+def run_flood(name: str, base: str, codes: list[str], seconds: float, out: Any) -> None:
+    """One flood, in a process of its own; its result goes to ``out``."""
+    result = FloodResult()
+
+    async def flood() -> None:
+        if name == "none":
+            await asyncio.sleep(seconds)
+        elif name == "hints":
+            await flood_hints(base, seconds, result)
+        elif name == "sync":
+            await spectators(base, codes, 1000, seconds, result, "sync")
+        elif name == "tables":
+            await flood_tables(base, seconds, result)
+        elif name == "idle":
+            await spectators(base, codes, 1000, seconds, result, "idle")
+        elif name == "slow":
+            await slow_readers(base, codes, 200, seconds, result)
+
+    asyncio.run(flood())
+    out.put(result)
+
+
+async def main_async(args: argparse.Namespace, base: str) -> list[tuple[str, Measured, FloodResult]]:
+    measured = Measured()
+    stop = asyncio.Event()
+    rng = random.Random(args.seed)
+    tables = [ReferenceTable(base, reference_address(i), args.think / 1000, measured, rng) for i in range(args.tables)]
+    players = [asyncio.create_task(table.run(stop)) for table in tables]
+    await asyncio.sleep(5)  # everyone seated and playing
+    codes = [table.code for table in tables if table.code is not None]  # private tables: not in the lobby
+    results = []
+    for name in args.only:
+        console.print(f"flood: {name} for {args.seconds:g} s …")
+        before = Measured(recording=True)
+        measured.acks, measured.states, measured.recording = before.acks, before.states, True
+        measured.errors.clear()
+        # the flood runs in a process of its own, so that its clients' work does not slow the
+        # reference tables' clients (whose latency is what is measured)
+        context = multiprocessing.get_context("fork")
+        out = context.Queue()
+        flooder = context.Process(target=run_flood, args=(name, base, codes, args.seconds, out))
+        flooder.start()
+        while flooder.is_alive():
+            await asyncio.sleep(0.2)
+        result = out.get() if not out.empty() else FloodResult()
+        measured.recording = False
+        results.append((name, Measured(list(measured.acks), list(measured.states), Counter(measured.errors)), result))
+        await asyncio.sleep(2)  # the flood's connections close
+    stop.set()
+    for task in players:
+        task.cancel()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--think", type=float, default=3000.0, metavar="MS")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", default=",".join(FLOODS), help=f"floods to run, of {', '.join(FLOODS)}")
+    parser.add_argument("--no-seeds", action="store_true", help="send no client seeds (a server from before them)")
+    args = parser.parse_args()
+    global SEEDS
+    SEEDS = not args.no_seeds
+    args.only = [name for name in args.only.split(",") if name]
+    if not set(args.only) <= set(FLOODS):
+        parser.error(f"--only: choose among {', '.join(FLOODS)}")
+    folder = tempfile.mkdtemp(prefix="bench-floods-")
+    port = free_port()
+    server = start_server(f"sqlite:///{folder}/floods.db", port, limits=False)
+    try:
+        results = asyncio.run(main_async(args, f"http://127.0.0.1:{port}"))
+    finally:
+        server.terminate()
+        server.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+    summary = Table(title=f"floods against {args.tables} reference tables of 4 people thinking ~{args.think:g} ms")
+    for column in ("flood", "acks", "ack p50", "ack p99", "state p99", "reference errors", "the flood got"):
+        summary.add_column(column, justify="right" if column.startswith(("ack", "state")) else "left")
+    for name, measured, result in results:
+        got = ", ".join(f"{k}: {v}" for k, v in result.answered.most_common(4))
+        got += f"; connections {result.connections} in, {result.refused_connections} refused"
+        summary.add_row(
+            name,
+            str(len(measured.acks)),
+            f"{percentile(measured.acks, 0.5):.1f} ms",
+            f"{percentile(measured.acks, 0.99):.1f} ms",
+            f"{percentile(measured.states, 0.99):.1f} ms",
+            ", ".join(f"{k}: {v}" for k, v in measured.errors.items()) or "none",
+            got,
+        )
+    console.print(summary)
+    console.print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""``thirtyone serve`` with stall probes: what holds up the event loop under load.
+
+Runs ``python -m thirtyone serve ARGS…`` in this process with probes installed first, and every
+``PROBE_EVERY`` seconds writes one JSON line to the file named by ``THIRTYONE_PROBE`` (the
+bench's ``--probe FILE`` sets it):
+
+- ``lag``: how late a 10 ms timer on the event loop fired (p50, p99, max, ms), and every lag over
+  50 ms with the wall time it happened;
+- ``gc``: each collection's generation and pause (ms), the slow ones listed;
+- ``commit``: each batch of actions written (its size, its time on the writer thread, ms), and
+  how long a call sent to asyncio's default thread pool waited for a thread (ms).
+
+Nothing of this is part of the server: the probes wrap its functions from outside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+from typing import Any
+
+PROBE_EVERY = 2.0
+
+
+class Probe:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lags: list[float] = []
+        self.big_lags: list[tuple[float, float]] = []
+        self.gcs: list[tuple[int, float, int]] = []
+        self.commits: list[tuple[int, float, float]] = []
+        self.waits: list[float] = []
+        self._gc_start = 0.0
+        self._lock = threading.Lock()
+        self.started = time.time()
+        self.census_done = False
+
+    # ------------------------------------------------------------------ gc
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            pause = (time.perf_counter() - self._gc_start) * 1000
+            with self._lock:
+                self.gcs.append((info["generation"], pause, info.get("collected", 0)))
+
+    # ------------------------------------------------------------------ the loop
+    async def watch_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            planned = loop.time() + 0.010
+            await asyncio.sleep(0.010)
+            lag = (loop.time() - planned) * 1000
+            self.lags.append(lag)
+            if lag > 50:
+                self.big_lags.append((round(time.time() - self.started, 3), round(lag, 1)))
+
+    async def report(self) -> None:
+        while True:
+            await asyncio.sleep(PROBE_EVERY)
+            try:
+                self.flush()
+            except Exception as error:  # a probe must not stop
+                with open(self.path, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"error": repr(error)}) + "\n")
+
+    def flush(self) -> None:
+        with self._lock:
+            lags, self.lags = self.lags, []
+            big, self.big_lags = self.big_lags, []
+            gcs, self.gcs = self.gcs, []
+            commits, self.commits = self.commits, []
+            waits, self.waits = self.waits, []
+
+        def summary(values: list[float]) -> dict[str, float]:
+            if not values:
+                return {}
+            ordered = sorted(values)
+            return {
+                "n": len(ordered),
+                "p50": round(statistics.median(ordered), 2),
+                "p99": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], 2),
+                "max": round(ordered[-1], 2),
+                "sum": round(sum(ordered), 1),
+            }
+
+        line = {
+            "t": round(time.time() - self.started, 2),
+            "lag": summary(lags),
+            "big_lags": big[:40],
+            "gc": {str(g): summary([p for gen, p, _ in gcs if gen == g]) for g in (0, 1, 2)},
+            "slow_gc": [(g, round(p, 1), c) for g, p, c in gcs if p > 20][:20],
+            "commit_batch": summary([float(b) for b, _, _ in commits]),
+            "commit_ms": summary([d for _, d, _ in commits]),
+            "commit_slow": [(b, round(d, 1)) for b, d, _ in commits if d > 50][:20],
+            "executor_wait_ms": summary(waits),
+            "objects": len(gc.get_objects()),
+        }
+        if os.environ.get("THIRTYONE_PROBE_OBJECTS") and not self.census_done and line["t"] > 40:
+            self.census_done = True
+            counts: dict[str, int] = {}
+            for item in gc.get_objects():
+                kind = type(item)
+                name = f"{getattr(kind, '__module__', '?')}.{getattr(kind, '__qualname__', '?')}"
+                counts[name] = counts.get(name, 0) + 1
+            line["census"] = sorted(counts.items(), key=lambda kv: -kv[1])[:40]
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
+
+
+def install(path: str) -> None:
+    probe = Probe(path)
+    gc.callbacks.append(probe.on_gc)
+
+    from thirtyone.server import service, store
+
+    original_batch = store.Store.append_batch
+
+    def append_batch(self: Any, jobs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return original_batch(self, jobs)
+        finally:
+            with probe._lock:
+                probe.commits.append((len(jobs), (time.perf_counter() - started) * 1000, 0.0))
+
+    store.Store.append_batch = append_batch  # type: ignore[method-assign]
+
+    original_to_thread = asyncio.to_thread
+
+    async def to_thread(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        queued = time.perf_counter()
+
+        def timed() -> Any:
+            probe.waits.append((time.perf_counter() - queued) * 1000)
+            return function(*args, **kwargs)
+
+        return await original_to_thread(timed)
+
+    asyncio.to_thread = to_thread  # type: ignore[assignment]
+
+    original_startup = service.TableService.startup
+
+    async def startup(self: Any) -> None:
+        await original_startup(self)
+        self._probe_tasks = [asyncio.create_task(probe.watch_loop()), asyncio.create_task(probe.report())]
+
+    service.TableService.startup = startup  # type: ignore[method-assign]
+
+
+def main() -> int:
+    path = os.environ.get("THIRTYONE_PROBE")
+    if path:
+        install(path)
+    from thirtyone.cli import main as cli_main
+
+    return int(cli_main(sys.argv[1:]) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The table chat: what a line may hold, the quick reactions, and how often a seat may speak.
+
+A player's connection sends ``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat",
+"reaction": "good_game"}``; the table stores the line and sends everyone ``{"type": "chat", "id",
+"seat", "text", "reaction", "at"}`` (:func:`thirtyone.server.messages.chat_message`). A line is
+plain text: 1 to :data:`MAX_CHARS` characters, nothing that is not printable (no line breaks,
+control or formatting characters, no bytes that are not text), and nothing that reads as HTML or a
+script (``<b>``, ``</p>``, ``<!--``, ``javascript:``), so that no page, however it shows it, can be
+made to run or show markup. The pages show it as text in any case. A seat may say
+:data:`BURST` lines at once and then one every ``1 / RATE`` seconds (:class:`ChatLimits`).
+Reactions are ids from :data:`REACTIONS`; each page words and draws them itself.
+
+>>> check_line({"text": "  good luck!  "})
+('good luck!', None)
+>>> check_line({"reaction": "good_game"})
+(None, 'good_game')
+>>> check_line({"text": "<img src=x onerror=alert(1)>"})
+Traceback (most recent call last):
+...
+thirtyone.server.errors.InputError: chat is plain text: no HTML tags or scripts ('<' then a letter, '/', '!' or '?')
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from thirtyone.server.errors import InputError
+from thirtyone.server.limits import RateLimiter
+
+__all__ = ["REACTIONS", "MAX_CHARS", "RATE", "BURST", "TOO_FAST", "check_line", "ChatLimits"]
+
+REACTIONS = ("good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking")
+"""The quick reactions, by id."""
+MAX_CHARS = 200
+"""The longest line, in characters."""
+RATE = 0.5
+"""Lines a second a seat may say on average."""
+BURST = 4
+"""Lines a seat may say at once."""
+TOO_FAST = f"you are chatting too fast: {BURST} lines at once, then one every {1 / RATE:g} seconds; wait a moment"
+
+_MARKUP = re.compile(r"<\s*[A-Za-z!/?]|javascript\s*:|vbscript\s*:|data\s*:\s*text/html", re.IGNORECASE)
+_ALLOWED_FORMAT = {"\u200d"}
+"""Formatting characters a line may hold: the zero-width joiner that builds emoji (👩‍👩‍👧)."""
+
+
+def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The ``(text, reaction)`` of a chat message (one of them ``None``), the text with the spaces
+    around it removed.
+
+    Raises:
+        InputError: ``bad_chat``, saying what is wrong: neither or both given, not text, empty, over
+            :data:`MAX_CHARS` characters, a character that is not printable text, markup, or an
+            unknown reaction.
+    """
+    text, reaction = message.get("text"), message.get("reaction")
+    if (text is None) == (reaction is None):
+        raise InputError('a chat message has "text" (a line) or "reaction" (one of the quick reactions)', "bad_chat")
+    if reaction is not None:
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            shown = reaction[:20] if isinstance(reaction, str) else type(reaction).__name__
+            raise InputError(f"unknown reaction {shown!r}: choose one of {', '.join(REACTIONS)}", "bad_chat")
+        return None, reaction
+    if not isinstance(text, str):
+        raise InputError(f"chat text must be text, not {type(text).__name__}", "bad_chat")
+    clean = unicodedata.normalize("NFC", text).strip()
+    if not clean:
+        raise InputError("an empty line: write something (at most 200 characters)", "bad_chat")
+    if len(clean) > MAX_CHARS:
+        raise InputError(f"a chat line has at most {MAX_CHARS} characters, not {len(clean)}", "bad_chat")
+    for char in clean:
+        if char == " " or char in _ALLOWED_FORMAT:
+            continue
+        if unicodedata.category(char)[0] in ("C", "Z") and char not in "\u3000\u00a0":
+            raise InputError(
+                f"chat is one line of printable text: no line breaks, control or formatting characters "
+                f"(found U+{ord(char):04X})",
+                "bad_chat",
+            )
+    if _MARKUP.search(clean):
+        raise InputError("chat is plain text: no HTML tags or scripts ('<' then a letter, '/', '!' or '?')", "bad_chat")
+    return clean, None
+
+
+class ChatLimits:
+    """How often each seat may speak: :data:`BURST` lines at once, then :data:`RATE` a second
+    (a token bucket per seat, :class:`~thirtyone.server.limits.RateLimiter`). ``clock`` gives
+    seconds (default :func:`time.monotonic`)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._seats: dict[int, RateLimiter] = {}
+
+    def allow(self, seat: int) -> bool:
+        """Take one line's token for ``seat``: True if it may be said now."""
+        limiter = self._seats.get(seat)
+        if limiter is None:
+            limiter = self._seats[seat] = RateLimiter(RATE, BURST, self._clock)
+        return limiter.allow()

@@ -1,0 +1,133 @@
+"""Bounded pools of worker processes for the server's CPU work: the expert's hints, and the
+``medium`` and ``hard`` bots' moves (:mod:`thirtyone.bots.work`).
+
+Each kind of work has its own pool, so that a flood of one never delays another, and none of them
+runs in the server's own process: there a search would hold the interpreter's lock (the GIL) for
+its whole 0.3 s while every table waited for the event loop. A pool runs at most ``workers`` jobs
+at once and lets ``queue`` more wait; one more is refused at once (:class:`PoolBusyError`) rather
+than queued for ever. Workers start when the first job comes, at a lower priority than the server
+(:func:`thirtyone.bots.work.start_worker`); a worker that dies is replaced with the whole pool, and
+its job fails (:class:`PoolBrokenError`).
+
+``kind="thread"`` runs the jobs on threads of this process instead (for tests, where the work is
+patched, and for platforms without process pools).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import ParamSpec, TypeVar
+
+from thirtyone.bots.work import ready, start_worker
+
+__all__ = ["WorkerPool", "PoolBusyError", "PoolBrokenError"]
+
+log = logging.getLogger("thirtyone.server")
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class PoolBusyError(Exception):
+    """Every worker is busy and the queue is full: the job was not taken (try again later)."""
+
+
+class PoolBrokenError(Exception):
+    """A worker process died while it had the job (the pool is started again for the next one)."""
+
+
+class WorkerPool:
+    """A pool named ``name`` of ``workers`` worker processes (``kind="thread"``: threads) with room
+    for ``queue`` more jobs waiting. ``running`` counts the jobs taken and not yet done."""
+
+    def __init__(self, name: str, workers: int, queue: int = 0, kind: str = "process", warm: bool = False) -> None:
+        self.name = name
+        self.workers = workers
+        self.capacity = workers + queue
+        self.kind = kind
+        self.warm = warm
+        self.running = 0
+        self._executor: Executor | None = None
+        self._started = False
+
+    @property
+    def busy(self) -> bool:
+        """True when a job now would be refused."""
+        return self.workers == 0 or self.running >= self.capacity
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.kind == "thread":
+                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix=f"thirtyone-{self.name}")
+            else:
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_worker,
+                    initargs=(10, self.warm),
+                )
+        return self._executor
+
+    def prestart(self) -> None:
+        """Start the workers now (with their warm-up) rather than when the first job comes."""
+        if self._started or self.workers == 0 or self.kind == "thread":
+            return
+        self._started = True
+        try:
+            self._pool().submit(ready)
+        except (BrokenProcessPool, RuntimeError):  # pragma: no cover - started again with the first job
+            self._reset()
+
+    async def run(self, function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """``function(*args, **kwargs)`` on a worker (``function`` and its arguments must pickle).
+
+        Raises:
+            PoolBusyError: when every worker is busy and the queue is full (nothing was started).
+            PoolBrokenError: when the worker died meanwhile.
+            Exception: whatever ``function`` raised.
+        """
+        if self.busy:
+            raise PoolBusyError(f"the {self.name} workers are busy ({self.running} jobs)")
+        self.running += 1
+        try:
+            executor = self._pool()
+            try:
+                future = executor.submit(function, *args, **kwargs)
+            except (BrokenProcessPool, RuntimeError):  # died since the last job: start it again
+                self._reset()
+                future = self._pool().submit(function, *args, **kwargs)
+        except BaseException:
+            self.running -= 1
+            raise
+        loop = asyncio.get_running_loop()
+        future.add_done_callback(lambda _: self._done(loop))
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            log.warning("a %s worker died; the pool is started again", self.name)
+            self._reset()
+            raise PoolBrokenError(f"a {self.name} worker stopped while working") from None
+
+    def _done(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The job has ended on its worker (not when its caller stopped waiting): one less running."""
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the server is stopping
+            loop.call_soon_threadsafe(self._release)
+
+    def _release(self) -> None:
+        self.running -= 1
+
+    def _reset(self) -> None:
+        self._started = False
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (jobs waiting are dropped)."""
+        self._reset()
