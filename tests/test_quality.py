@@ -16,12 +16,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_lint():
-    result = run("ruff", "check", "src", "tests", "benchmarks")
+    result = run("ruff", "check", "src", "tests", "benchmarks", "examples")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format():
-    result = run("ruff", "format", "--check", "src", "tests", "benchmarks")
+    result = run("ruff", "format", "--check", "src", "tests", "benchmarks", "examples")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -87,7 +87,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     base = LEVELS.get(base, base)
     factory = BOTS.get(base)
     if factory is None:
-        raise _unknown(name)
+        from thirtyone.bots.plugins import external_bot  # bots from other packages (entry points, module:factory)
+
+        return external_bot(name, seed, _unknown(name))
     if not budget:
         return factory(seed)
     if base != "expert":
@@ -113,6 +115,13 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         ) from None
 
 
+def _normal(name: str) -> str:
+    """A bot name as the list keeps it: lowercase, but for a ``module:factory`` (case matters there)."""
+    name = name.strip()
+    head = name.partition(":")[0].lower()
+    return name if ":" in name and head not in BOTS and head not in LEVELS else name.lower()
+
+
 def parse_bot_list(text: str, count: int) -> list[str]:
     """Bot names for ``count`` seats from a comma list, the last name repeating:
     ``"basic,random"`` for 3 seats → ``["basic", "random", "random"]``.
@@ -120,7 +129,7 @@ def parse_bot_list(text: str, count: int) -> list[str]:
     Raises:
         UnknownBotError: for an unknown name or an empty list.
     """
-    names = [name.strip().lower() for name in text.split(",")]
+    names = [_normal(name) for name in text.split(",")]
     if not any(names):
         raise UnknownBotError(f"no bot named in {text!r}: give names such as {','.join(BOTS)}")
     if not all(names):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from thirtyone import __version__
-from thirtyone.cli import arena, bench, play, replay, serve, simulate, verify
+from thirtyone.cli import arena, bench, bots, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError
 
 __all__ = ["main", "build_parser", "parse_args"]
@@ -26,6 +26,7 @@ _COMMANDS = {
     "bench": (bench, "measure the engine and the compiled simulator side by side"),
     "serve": (serve, "serve tables to play over the network (HTTP and WebSockets)"),
     "verify": (verify, "check a game record's committed shuffles and replay it"),
+    "bots": (bots, "list the bots --bots accepts: built in, installed, your own"),
 }
 
 

@@ -106,6 +106,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"), help="server log"
     )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="LEVEL=BOT",
+        help="offer another bot level for seats: LEVEL a new word, BOT any name --bots takes (an installed bot, "
+        "module:factory); repeatable, e.g. --bot greedy=mybots.greedy:make_bot",
+    )
+
+
+def bot_levels(specs: list[str]) -> dict[str, str]:
+    """The extra bot levels of ``--bot LEVEL=BOT`` options, each bot made once to check it.
+
+    Raises:
+        ServeError: for a malformed option, a level that exists already, or a bot that cannot be made.
+    """
+    from thirtyone.bots import make_bot
+
+    levels: dict[str, str] = {}
+    for spec in specs:
+        level, equals, bot = spec.partition("=")
+        level, bot = level.strip().lower(), bot.strip()
+        if not equals or not level.isidentifier() or not bot:
+            raise ServeError(f"--bot {spec!r}: give LEVEL=BOT, such as greedy=mybots.greedy:make_bot")
+        if level in ("easy", "medium", "hard", "random", "basic", "heuristic", "expert") or level in levels:
+            raise ServeError(f"--bot {spec!r}: level {level!r} exists already; choose another word")
+        try:
+            make_bot(bot, 0)
+        except ThirtyOneError as error:
+            raise ServeError(f"--bot {spec!r}: {error}") from None
+        levels[level] = bot
+    return levels
 
 
 def _seconds(text: str, what: str) -> float:
@@ -144,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= port <= 65535:
         raise ServeError(f"--port {port}: give a whole number from 1 to 65535")
     bot_delay = _seconds(args.bot_delay, "bot-delay")
+    extra_levels = bot_levels(list(args.bot))
     timer_text = str(args.turn_timer).strip().lower()
     turn_timer = None if timer_text in ("off", "none", "0") else _seconds(timer_text, "turn-timer")
     try:
@@ -167,6 +200,12 @@ def run(args: argparse.Namespace) -> int:
         **limits,  # type: ignore[arg-type]
     )
     _check_port(args.host, port)
+    if extra_levels:  # seats may ask for them by name: the server's tables of levels grow by them
+        from thirtyone.server.autoplay import BOT_LEVELS
+        from thirtyone.server.service import LEVEL_NAMES
+
+        BOT_LEVELS.update(extra_levels)
+        LEVEL_NAMES.update({level: level for level in extra_levels})
     app = create_app(settings=settings)
     shown = args.host if ":" not in args.host else f"[{args.host}]"
     timer = "off" if turn_timer is None else f"{turn_timer:g} s"

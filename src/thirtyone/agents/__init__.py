@@ -1,0 +1,46 @@
+"""``thirtyone.agents``: the game for agents and researchers — a fixed action id space with a
+legal-action mask, observation tensors built from a seat's view only, and environments for
+PettingZoo, Gymnasium and OpenSpiel, plus a vector env on the compiled simulator.
+
+- :mod:`~thirtyone.agents.action_ids`: ``action_id``, ``action_from_id``, ``legal_mask`` (79 ids).
+- :mod:`~thirtyone.agents.observation`: ``encode(view)`` and its :class:`ObservationLayout`.
+- :mod:`~thirtyone.agents.config`: the options every environment takes (:class:`EnvConfig`).
+- :mod:`~thirtyone.agents.table`: one game stepped by ids, with the rewards (:class:`Table`).
+- :mod:`~thirtyone.agents.pettingzoo` (PettingZoo AEC), :mod:`~thirtyone.agents.gymnasium`
+  (one seat against bots), :mod:`~thirtyone.agents.openspiel` (``python_thirtyone``),
+  :mod:`~thirtyone.agents.vector` (N games at once on the kernels): each needs its package
+  (``pip install 'thirtyone[agents]'``, ``'thirtyone[openspiel]'``).
+
+See docs/agents.md for the tables.
+"""
+
+from __future__ import annotations
+
+from thirtyone.agents.action_ids import (
+    ACTION_NAMES,
+    NUM_ACTIONS,
+    action_from_id,
+    action_id,
+    describe_id,
+    legal_ids,
+    legal_mask,
+)
+from thirtyone.agents.config import EnvConfig
+from thirtyone.agents.observation import ObservationLayout, encode, layout_for
+from thirtyone.agents.table import Step, Table
+
+__all__ = [
+    "ACTION_NAMES",
+    "NUM_ACTIONS",
+    "action_from_id",
+    "action_id",
+    "describe_id",
+    "legal_ids",
+    "legal_mask",
+    "EnvConfig",
+    "ObservationLayout",
+    "encode",
+    "layout_for",
+    "Step",
+    "Table",
+]

@@ -1,0 +1,600 @@
+"""Step-wise kernels: many whole games advanced one action at a time, for vector environments
+(:mod:`thirtyone.agents.vector` is the Python side; numba, ``cache=True``).
+
+Each game lives in one row of ``W`` (the work vector of :mod:`thirtyone.sim.kernels`, so a step is
+``kernels._apply``: the same state machine as the engine, line for line) and one row of ``X``
+(``X_*``: the game's seed counter, round, rounds ended, each seat's cards laid face up this round).
+Games are dealt exactly as :func:`thirtyone.sim.play_games` and
+:class:`~thirtyone.sim.rng.CounterChance` deal them.
+
+The encoding of actions and observations belongs to the layer above (:mod:`thirtyone.agents`):
+the kernels take it as data, ``aid`` (the action ids, :func:`action_id_table`) and ``lay`` (the
+observation's slice offsets, in the order of ``thirtyone.agents.observation.BLOCKS``), so this
+module never imports that layer; the tests play the same games through both.
+
+What a step does for game ``i`` (:func:`step_kernel`): check every action first (an illegal one
+stops the call before any game changes, or with ``illegal=1`` is replaced by the ``random``
+policy's pick); apply it; when the round ends, pay each seat dealt in ``mean(others' loss) - own
+loss`` (plus -1 for a seat put out and +1 for the winner with ``win_reward``), deal the next round
+(31s on the deal settle at once), and end the game when one seat is left (``terminated``) or
+``max_rounds`` rounds have ended (``truncated``); a game that ended is replaced by the env's next
+game (auto-reset). Seats of the simulator's policies (``sp``) then move until an agent's seat is
+to move. Then write the observation, mask and seat of the move each game waits for (and, with
+``V_TEACHER``, the heuristic's id for it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from thirtyone.sim.codes import (
+    A_ALL,
+    A_DISCARD,
+    A_EX1,
+    A_EX2,
+    A_KEEP,
+    A_KNOCK,
+    A_LOOK,
+    A_PASS,
+    A_PILE,
+    A_STOCK,
+    A_TAKE,
+    A_THROW,
+    P_BASIC,
+    P_RANDOM,
+    PH_DEALER,
+    PH_DISCARD,
+    PH_DONE,
+    PH_LOOK,
+)
+from thirtyone.sim.kernels import (
+    _BIT_INDEX,
+    _OPTIONS,
+    _U58,
+    _U_DEBRUIJN,
+    _U_TAG_DEAL,
+    _U_TAG_DEALER,
+    _U_TAG_POLICY,
+    _U_TAG_RESHUFFLE,
+    S_ACTIONS,
+    S_DEALER,
+    S_KNOCKER,
+    S_NACT,
+    S_NP,
+    S_NS,
+    S_PHASE,
+    S_PLAYERS,
+    S_PMASK,
+    S_SEAT,
+    S_TAKEN,
+    S_TURNS,
+    S_WUP,
+    W_HANDS,
+    W_KNOWN,
+    W_LEGAL,
+    W_LOOKED,
+    W_PILE,
+    W_REM,
+    W_WIDOW,
+    _apply,
+    _basic,
+    _bounded,
+    _deal,
+    _derive,
+    _full_deck,
+    _heuristic,
+    _legal,
+    _splitmix64,
+)
+from thirtyone.sim.params import R_DECK, R_DRAW, R_FULL, R_MAXT
+
+__all__ = [
+    "N_X",
+    "N_V",
+    "N_AID",
+    "V_PLAYERS",
+    "V_MAX_ROUNDS",
+    "V_WIN",
+    "V_LIVES",
+    "V_ILLEGAL",
+    "V_TEACHER",
+    "reset_kernel",
+    "step_kernel",
+]
+
+X_GAMES, X_ROUND, X_ROUNDS, X_LEFT = range(4)  # games begun by this env, round number, rounds ended, seats in
+X_DISC = 4  # + seat: cards the seat laid face up this round (a bit mask)
+X_PREV = X_DISC + 9  # + plane: the bit mask each card plane of the observation shows now
+N_X = X_PREV + 23
+"""Length of a game's extra row."""
+
+V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL, V_TEACHER = range(6)
+N_V = 6
+"""Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives,
+illegal (0: stop at an illegal action, 1: replace it) and teacher (1: name the heuristic's move)."""
+
+# The action ids (``aid``): where each kind starts in the layer above's id space.
+I_DISCARD, I_STOCK, I_PILE, I_KNOCK, I_ALL, I_PASS, I_KEEP, I_TAKE, I_LOOK, I_THROW, I_EX1, I_EX2, I_COUNT = range(13)
+N_AID = 13
+"""Length of the action-id table."""
+
+# The observation's slices (``lay``), in the order of thirtyone.agents.observation.BLOCKS.
+(
+    L_HAND, L_TAKEN, L_TOP, L_PILE, L_WIDOW, L_KNOWN, L_DISC, L_LIVES, L_GRACE, L_OUT, L_LOOKED,
+    L_DEALER, L_KNOCKER, L_TOMOVE, L_PHASE, L_WDOWN, L_STOCK, L_TURN, L_SEATSIN, L_PLAYERS, L_SIZE,
+) = range(21)  # fmt: skip
+
+F = TypeVar("F", bound=Callable[..., Any])
+Array = Any  # a numpy array inside the kernels
+Int = Any  # an integer inside the kernels
+
+
+def _jit(fn: F) -> F:
+    return cast(F, numba.njit(**_OPTIONS)(fn))
+
+
+@_jit
+def _rank(a: Int, b: Int, c: Array, x: Array) -> Any:
+    """The place of ``x`` among ``a, b, c`` sorted by card index (0 lowest)."""
+    return (1 if a < x else 0) + (1 if b < x else 0) + (1 if c < x else 0)
+
+
+@_jit
+def _place(w: Array, at: Int, rank: Int) -> Any:
+    """The index k (0–2) of the card of sorted place ``rank`` among ``w[at : at + 3]``."""
+    for k in range(3):
+        if _rank(w[at], w[at + 1], w[at + 2], w[at + k]) == rank:
+            return k
+    return -1
+
+
+@_jit
+def _code_of(aid: Array, w: Array, number: Int) -> Any:
+    """The kernels' action code of action id ``number`` for the seat to move (-1: no such action now)."""
+    if number < aid[I_DISCARD] + 52 and number >= aid[I_DISCARD]:
+        return A_DISCARD + number - aid[I_DISCARD]
+    if number == aid[I_STOCK]:
+        return A_STOCK
+    if number == aid[I_PILE]:
+        return A_PILE
+    if number == aid[I_KNOCK]:
+        return A_KNOCK
+    if number == aid[I_ALL]:
+        return A_ALL
+    if number == aid[I_PASS]:
+        return A_PASS
+    if number == aid[I_KEEP]:
+        return A_KEEP
+    if number == aid[I_TAKE]:
+        return A_TAKE
+    if number == aid[I_LOOK]:
+        return A_LOOK
+    if number == aid[I_THROW]:
+        return A_THROW
+    h = W_HANDS + 4 * w[S_SEAT]
+    if aid[I_EX1] <= number < aid[I_EX1] + 9:
+        i = (number - aid[I_EX1]) // 3
+        j = (number - aid[I_EX1]) % 3
+        return A_EX1 + 3 * _place(w, h, i) + _place(w, W_WIDOW, j)
+    if aid[I_EX2] <= number < aid[I_EX2] + 9:
+        i = (number - aid[I_EX2]) // 3
+        j = (number - aid[I_EX2]) % 3
+        return A_EX2 + 3 * _place(w, h, i) + _place(w, W_WIDOW, j)
+    return -1
+
+
+@_jit
+def _id_of(aid: Array, w: Array, code: Int) -> Any:
+    """The action id of the kernels' action code ``code`` for the seat to move."""
+    if code >= A_EX2:
+        h = W_HANDS + 4 * w[S_SEAT]
+        hi = (code - A_EX2) // 3
+        wj = (code - A_EX2) % 3
+        i = _rank(w[h], w[h + 1], w[h + 2], w[h + hi])
+        j = _rank(w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2], w[W_WIDOW + wj])
+        return aid[I_EX2] + 3 * i + j
+    if code >= A_EX1:
+        h = W_HANDS + 4 * w[S_SEAT]
+        hi = (code - A_EX1) // 3
+        wj = (code - A_EX1) % 3
+        i = _rank(w[h], w[h + 1], w[h + 2], w[h + hi])
+        j = _rank(w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2], w[W_WIDOW + wj])
+        return aid[I_EX1] + 3 * i + j
+    if code >= A_DISCARD:
+        return aid[I_DISCARD] + code - A_DISCARD
+    if code == A_STOCK:
+        return aid[I_STOCK]
+    if code == A_PILE:
+        return aid[I_PILE]
+    if code == A_KNOCK:
+        return aid[I_KNOCK]
+    if code == A_ALL:
+        return aid[I_ALL]
+    if code == A_PASS:
+        return aid[I_PASS]
+    if code == A_KEEP:
+        return aid[I_KEEP]
+    if code == A_TAKE:
+        return aid[I_TAKE]
+    if code == A_LOOK:
+        return aid[I_LOOK]
+    return aid[I_THROW]
+
+
+@_jit
+def _keys(seed: Int, rnd: Int) -> Any:
+    """The deal, reshuffle and policy keys of round ``rnd`` of the game of ``seed`` (rng.CounterChance)."""
+    key = _derive(_splitmix64(seed), np.uint64(rnd))
+    return _derive(key, _U_TAG_DEAL), _derive(key, _U_TAG_RESHUFFLE), _derive(key, _U_TAG_POLICY)
+
+
+@_jit
+def _settle(c: Array, vp: Array, w: Array, x: Array, before: Array, rewards: Array, i: Int) -> Any:
+    """A round has ended: pay it (``rewards[i]``), count it; 1 when the game is over, 2 when it
+    is truncated, 0 when it goes on."""
+    players = vp[V_PLAYERS]
+    seats = 0
+    total = 0
+    for s in range(players):
+        if before[s] > 0:
+            seats += 1
+            total += before[s] - w[W_REM + s]
+    left = 0
+    winner = -1
+    for s in range(players):
+        if before[s] > 0:
+            lost = before[s] - w[W_REM + s]
+            rewards[i, s] += (total - lost) / (seats - 1) - lost
+            if vp[V_WIN] != 0 and w[W_REM + s] == 0:
+                rewards[i, s] -= 1.0
+        if w[W_REM + s] > 0:
+            left += 1
+            winner = s
+    x[i, X_ROUNDS] += 1
+    x[i, X_LEFT] = left
+    if left <= 1:
+        if vp[V_WIN] != 0:
+            rewards[i, winner] += 1.0
+        return 1
+    if x[i, X_ROUNDS] >= vp[V_MAX_ROUNDS]:
+        return 2
+    return 0
+
+
+@_jit
+def _next_round(
+    c: Array, t: Array, vp: Array, w: Array, x: Array, seeds: Array, before: Array, rewards: Array, i: Int
+) -> Any:
+    """Deal the next round (settling 31s on the deal as they come); the game's end code as ``_settle``."""
+    players = vp[V_PLAYERS]
+    while True:
+        dealer = (w[S_DEALER] + 1) % players  # R3.1
+        while w[W_REM + dealer] == 0:
+            dealer = (dealer + 1) % players
+        x[i, X_ROUND] += 1
+        dkey, _, _ = _keys(seeds[i], x[i, X_ROUND])
+        for s in range(players):
+            before[s] = w[W_REM + s]
+            x[i, X_DISC + s] = 0
+        _full_deck(c, w)
+        _deal(c, t, w, dealer, dkey)
+        if w[S_PHASE] != PH_DONE:
+            return 0
+        end = _settle(c, vp, w, x, before, rewards, i)
+        if end != 0:
+            return end
+
+
+@_jit
+def _begin_game(
+    c: Array, t: Array, vp: Array, w: Array, x: Array, seeds: Array, base: Array, before: Array, rewards: Array, i: Int
+) -> Any:
+    """Deal env ``i``'s next game: seed ``derive(base[i], games)``, or the next seed while a game
+    would end before its first move. Rounds settled before it go to ``rewards[i]`` (the pending pay)."""
+    players = vp[V_PLAYERS]
+    seed = _derive(base[i], np.uint64(x[i, X_GAMES]))
+    x[i, X_GAMES] += 1
+    while True:
+        for s in range(players):
+            rewards[i, s] = 0.0
+            w[W_REM + s] = c[R_FULL]
+            x[i, X_DISC + s] = 0
+        seeds[i] = seed
+        x[i, X_ROUNDS] = 0
+        x[i, X_ROUND] = 1
+        x[i, X_LEFT] = players
+        w[S_PLAYERS] = players
+        dealer = _bounded(_derive(_splitmix64(seed), _U_TAG_DEALER), players)
+        dkey, _, _ = _keys(seed, 1)
+        for s in range(players):
+            before[s] = w[W_REM + s]
+        _full_deck(c, w)
+        _deal(c, t, w, dealer, dkey)
+        end = 0
+        if w[S_PHASE] == PH_DONE:
+            end = _settle(c, vp, w, x, before, rewards, i)
+            if end == 0:
+                end = _next_round(c, t, vp, w, x, seeds, before, rewards, i)
+        if end == 0:
+            return
+        seed = seed + np.uint64(1)
+
+
+@_jit
+def _plane(o: Array, x: Array, i: Int, j: Int, at: Int, new: Int, full: bool) -> None:
+    """Card plane ``j`` of ``o`` (at ``at``) to the bit mask ``new``: only the entries that differ
+    from the mask it last showed (``x[i, X_PREV + j]``) are written, every one when ``full``."""
+    diff = new if full else new ^ x[i, X_PREV + j]
+    x[i, X_PREV + j] = new
+    while diff != 0:
+        low = diff & -diff
+        card = _BIT_INDEX[(np.uint64(low) * _U_DEBRUIJN) >> _U58]
+        o[at + card] = 1.0 if (new & low) != 0 else 0.0
+        diff ^= low
+
+
+@_jit
+def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i: Int, full: bool) -> None:
+    """``obs[i]``: the observation of the seat to move (``thirtyone.agents.observation.encode`` of
+    its view). The card planes are updated in place from the masks they showed (``full``: the row
+    is cleared and written whole, as after a reset); the rest is written whole every time."""
+    o = obs[i]
+    if full:
+        for k in range(lay[L_SIZE]):
+            o[k] = 0.0
+    players = vp[V_PLAYERS]
+    seat = w[S_SEAT]
+    h = W_HANDS + 4 * seat
+    hand = 0
+    if w[W_LOOKED + seat] != 0:
+        for k in range(4):
+            card = w[h + k]
+            if card >= 0:
+                hand |= 1 << card
+    _plane(o, x, i, 0, lay[L_HAND], hand, full)
+    _plane(o, x, i, 1, lay[L_TAKEN], (1 << w[S_TAKEN]) if w[S_TAKEN] >= 0 else 0, full)
+    draw = c[R_DRAW] != 0
+    top = 0
+    if draw and w[S_NP] > 0:
+        top = 1 << w[W_PILE + w[S_NP] - 1]
+    _plane(o, x, i, 2, lay[L_TOP], top, full)
+    _plane(o, x, i, 3, lay[L_PILE], w[S_PMASK], full)
+    widow = 0
+    if not draw and w[S_WUP] != 0:
+        widow = (1 << w[W_WIDOW]) | (1 << w[W_WIDOW + 1]) | (1 << w[W_WIDOW + 2])
+    _plane(o, x, i, 4, lay[L_WIDOW], widow, full)
+    grace = c[R_FULL] - vp[V_LIVES]
+    lives = vp[V_LIVES]
+    dealer = w[S_DEALER] - seat
+    if dealer < 0:
+        dealer += players
+    knocker = w[S_KNOCKER] - seat
+    if knocker < 0:
+        knocker += players
+    other = seat
+    for k in range(players):
+        _plane(o, x, i, 5 + k, lay[L_KNOWN] + 52 * k, w[W_KNOWN + other], full)
+        _plane(o, x, i, 14 + k, lay[L_DISC] + 52 * k, x[i, X_DISC + other], full)
+        left = w[W_REM + other]
+        o[lay[L_LIVES] + k] = max(left - grace, 0) / lives
+        o[lay[L_GRACE] + k] = 1.0 if grace == 1 and left == 1 else 0.0
+        o[lay[L_OUT] + k] = 1.0 if left == 0 else 0.0
+        o[lay[L_LOOKED] + k] = 1.0 if w[W_LOOKED + other] != 0 else 0.0
+        o[lay[L_DEALER] + k] = 1.0 if k == dealer else 0.0
+        o[lay[L_KNOCKER] + k] = 1.0 if k == knocker and w[S_KNOCKER] >= 0 else 0.0
+        o[lay[L_TOMOVE] + k] = 1.0 if k == 0 else 0.0
+        other += 1
+        if other == players:
+            other = 0
+    phase = w[S_PHASE]
+    code = 0 if phase == PH_LOOK else 1 if phase == PH_DEALER else 3 if phase == PH_DISCARD else 2
+    for k in range(5):
+        o[lay[L_PHASE] + k] = 1.0 if k == code else 0.0
+    o[lay[L_WDOWN]] = 1.0 if not draw and w[S_WUP] == 0 else 0.0
+    o[lay[L_STOCK]] = w[S_NS] / c[R_DECK]
+    o[lay[L_TURN]] = w[S_TURNS] / c[R_MAXT]
+    o[lay[L_SEATSIN]] = w[S_NACT] / players
+    o[lay[L_PLAYERS]] = players / 9
+
+
+@_jit
+def _mask(c: Array, t: Array, aid: Array, w: Array, masks: Array, i: Int) -> Any:
+    """``masks[i]``: the legal action ids of the seat to move."""
+    for k in range(aid[I_COUNT]):
+        masks[i, k] = 0
+    n = _legal(c, t, w)
+    for k in range(n):
+        masks[i, _id_of(aid, w, w[W_LEGAL + k])] = 1
+
+
+@_jit
+def reset_kernel(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    sp: Array,
+    aid: Array,
+    lay: Array,
+    ws: Array,
+    xs: Array,
+    seeds: Array,
+    base: Array,
+    pending: Array,
+    obs: Array,
+    masks: Array,
+    agents: Array,
+    ended: Array,
+    teacher: Array,
+    before: Array,
+) -> Any:
+    """Begin every env's first game (``xs[:, X_GAMES]`` must be 0), let the simulator's policies
+    play their seats until an agent is to move, and write the outputs; the rewards of rounds
+    settled before the first move go to ``pending`` (paid with the first step). ``before`` is
+    scratch space (``int64 [9]``)."""
+    for i in range(ws.shape[0]):
+        w = ws[i]
+        ended[i] = 0
+        _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
+        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, pending, pending, ended, i)
+        ended[i] = 0
+        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, True)
+
+
+@_jit
+def _play(
+    c: Array, t: Array, vp: Array, w: Array, xs: Array, seeds: Array, i: Int, code: Int, before: Array, rewards: Array
+) -> Any:
+    """Apply action code ``code`` for the seat to move of env ``i`` (noting the cards it lays face
+    up), settle the round if it ended and deal the next; the game's end code as ``_settle``."""
+    players = vp[V_PLAYERS]
+    seat = w[S_SEAT]
+    h = W_HANDS + 4 * seat
+    if code >= A_EX2:  # the cards this move lays face up
+        keep = (code - A_EX2) // 3
+        for k in range(3):
+            if k != keep:
+                xs[i, X_DISC + seat] |= 1 << w[h + k]
+    elif code >= A_EX1:
+        xs[i, X_DISC + seat] |= 1 << w[h + (code - A_EX1) // 3]
+    elif code >= A_DISCARD:
+        xs[i, X_DISC + seat] |= 1 << (code - A_DISCARD)
+    elif code in (A_ALL, A_TAKE):
+        for k in range(3):
+            xs[i, X_DISC + seat] |= 1 << w[h + k]
+    for s in range(players):
+        before[s] = w[W_REM + s]
+    dkey, skey, _ = _keys(seeds[i], xs[i, X_ROUND])
+    _apply(c, t, w, code, skey, dkey)
+    end = 0
+    if w[S_PHASE] == PH_DONE:
+        end = _settle(c, vp, w, xs, before, rewards, i)
+        if end == 0:
+            end = _next_round(c, t, vp, w, xs, seeds, before, rewards, i)
+    return end
+
+
+@_jit
+def _policy_code(c: Array, fp: Array, t: Array, w: Array, xs: Array, seeds: Array, i: Int, policy: Int) -> Any:
+    """The action code the simulator's ``policy`` plays for the seat to move (as ``kernels._play``)."""
+    if policy == P_BASIC:
+        return _basic(c, t, w)
+    if policy == P_RANDOM:
+        count = _legal(c, t, w)
+        _, _, pkey = _keys(seeds[i], xs[i, X_ROUND])
+        return w[W_LEGAL + _bounded(_derive(pkey, np.uint64(w[S_ACTIONS])), count)]
+    return _heuristic(c, fp, t, w)
+
+
+@_jit
+def _bots(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    sp: Array,
+    w: Array,
+    xs: Array,
+    seeds: Array,
+    base: Array,
+    before: Array,
+    rewards: Array,
+    pending: Array,
+    ended: Array,
+    i: Int,
+) -> None:
+    """Play the seats of the simulator's policies (``sp[seat] >= 0``) until an agent's seat is to
+    move; a game that ends meanwhile is ended (``ended[i]``, if not already) and replaced."""
+    while sp[w[S_SEAT]] >= 0:
+        code = _policy_code(c, fp, t, w, xs, seeds, i, sp[w[S_SEAT]])
+        end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards if ended[i] == 0 else pending)
+        if end != 0:
+            if ended[i] == 0:
+                ended[i] = end
+            _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
+
+
+@_jit
+def _outputs(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    aid: Array,
+    lay: Array,
+    w: Array,
+    xs: Array,
+    obs: Array,
+    masks: Array,
+    agents: Array,
+    teacher: Array,
+    i: Int,
+    full: bool,
+) -> None:
+    """Env ``i``'s outputs for the move it waits for: observation, mask, seat, and the teacher's id."""
+    _observe(c, vp, lay, w, xs, obs, i, full)
+    _mask(c, t, aid, w, masks, i)
+    agents[i] = w[S_SEAT]
+    if vp[V_TEACHER] != 0:
+        teacher[i] = _id_of(aid, w, _heuristic(c, fp, t, w))
+
+
+@_jit
+def step_kernel(
+    c: Array,
+    fp: Array,
+    t: Array,
+    vp: Array,
+    sp: Array,
+    aid: Array,
+    lay: Array,
+    ws: Array,
+    xs: Array,
+    seeds: Array,
+    base: Array,
+    pending: Array,
+    actions: Array,
+    obs: Array,
+    masks: Array,
+    agents: Array,
+    rewards: Array,
+    ended: Array,
+    replaced: Array,
+    teacher: Array,
+    before: Array,
+) -> Any:
+    """Step every env with ``actions[i]`` (see the module); then the simulator's policies play
+    their seats (``sp[seat]``: a policy code, -1 for an agent's seat) until an agent is to move.
+    ``ended[i]``: 0 going on, 1 terminated, 2 truncated (the outputs are then the new game's).
+    ``teacher[i]`` (with ``vp[V_TEACHER]``): the id the heuristic would play. Returns -1, or the
+    first env whose action is not legal (with ``vp[V_ILLEGAL] == 0``; then nothing has changed).
+    ``before`` is scratch space (``int64 [9]``)."""
+    n = ws.shape[0]
+    players = vp[V_PLAYERS]
+    for i in range(n):  # every action is checked before any is played
+        number = actions[i]
+        if (number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0) and vp[V_ILLEGAL] == 0:
+            return i
+    for i in range(n):
+        w = ws[i]
+        for s in range(players):
+            rewards[i, s] = pending[i, s]
+            pending[i, s] = 0.0
+        number = actions[i]
+        replaced[i] = 0
+        if number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0:  # the random policy's pick instead
+            code = _policy_code(c, fp, t, w, xs, seeds, i, P_RANDOM)
+            replaced[i] = 1
+        else:
+            code = _code_of(aid, w, number)
+        end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards)
+        ended[i] = end
+        if end != 0:
+            _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
+        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, rewards, pending, ended, i)
+        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, False)
+    return -1

@@ -1,0 +1,101 @@
+"""The Gymnasium environment (one seat against bots): Gymnasium's check_env, the registry,
+rewards, episode ends, illegal ids and bad options."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from thirtyone.agents.gymnasium import ENV_ID, ThirtyOneEnv
+from thirtyone.bots import UnknownBotError
+from thirtyone.errors import ArgumentError, IllegalActionError
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"preset": "widow", "players": 5, "bots": "heuristic", "seat": 2},
+        {"preset": "schwimmen", "players": 3, "bots": ["random", "basic"], "render_mode": "ansi"},
+        {"preset": "scat", "players": 2, "throw_down": True, "lives": 1, "win_reward": True},
+    ],
+)
+def test_gymnasium_check_env_passes(options: dict[str, object]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env's warnings too
+        check_env(gymnasium.make(ENV_ID, **options).unwrapped)
+
+
+def run_episode(env: ThirtyOneEnv, seed: int) -> tuple[float, bool, bool, int]:
+    observation, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        assert env.observation_space.contains(observation)
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        steps += 1
+        if terminated or truncated:
+            return total, terminated, truncated, steps
+
+
+def test_an_episode_is_the_seats_game() -> None:
+    env = ThirtyOneEnv("scat", 3, bots="basic")
+    for seed in range(5):
+        total, terminated, truncated, _ = run_episode(env, seed)
+        table = env.table
+        assert table is not None
+        assert terminated
+        assert not truncated
+        assert table.game.is_over or table.game.is_out(0)
+        assert -env.config.full <= total <= 2 * env.config.full
+    assert env.action_masks().sum() == 0
+    with pytest.raises(ArgumentError, match="episode is over"):
+        env.step(52)
+
+
+def test_seeded_episodes_repeat() -> None:
+    a, b = ThirtyOneEnv("widow", 4, bots="heuristic"), ThirtyOneEnv("widow", 4, bots="heuristic")
+    assert run_episode(a, 9) == run_episode(b, 9)
+    assert a.table is not None
+    assert b.table is not None
+    assert a.table.seed == b.table.seed
+
+
+def test_truncated_at_max_rounds() -> None:
+    env = ThirtyOneEnv("scat", 4, bots="random", max_rounds=1)
+    _, terminated, truncated, _ = run_episode(env, 3)
+    assert truncated
+    assert not terminated
+
+
+def test_illegal_ids() -> None:
+    env = ThirtyOneEnv("scat", 3)
+    env.reset(seed=1)
+    _, reward, terminated, truncated, info = env.step(0)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    strict = ThirtyOneEnv("scat", 3, illegal="raise")
+    _observation, _ = strict.reset(seed=1)
+    with pytest.raises(IllegalActionError, match=r"R4\.1"):
+        strict.step(0)
+    with pytest.raises(ValueError, match="action id is a whole number"):
+        strict.step(99)
+    assert np.array_equal(strict.step(52)[0][: 52 * 5].sum() > 0, True)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ArgumentError, match="seat is the agent's seat"):
+        ThirtyOneEnv(players=3, seat=3)
+    with pytest.raises(ArgumentError, match="illegal is"):
+        ThirtyOneEnv(illegal="ignore")
+    with pytest.raises(UnknownBotError, match="unknown bot"):
+        ThirtyOneEnv(bots="grandmaster")
+    with pytest.raises(ArgumentError, match="unknown environment option"):
+        ThirtyOneEnv(colour="red")
+    with pytest.raises(ArgumentError, match="call reset"):
+        ThirtyOneEnv().step(52)

@@ -1,0 +1,145 @@
+"""The OpenSpiel game python_thirtyone: pyspiel.random_sim_test for several rulesets, its type and
+info from the parameters, explicit chance, strings that hide what a player may not know,
+resampling, shimmy's PettingZoo wrapper; and the arena bot ismcts (OpenSpiel's ISMCTSBot)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pyspiel
+import pytest
+from pettingzoo.test import api_test
+from shimmy import OpenSpielCompatibilityV0
+
+from thirtyone import Rules
+from thirtyone.agents.ismcts import IsmctsBot
+from thirtyone.agents.openspiel import SHORT_NAME, ThirtyOneState
+from thirtyone.bots import UnknownBotError, make_bot
+from thirtyone.bots.runner import play_game
+from thirtyone.errors import ArgumentError, RulesError
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 3, "lives": 1},
+        {"players": 2, "preset": "widow", "options": "exchange:any"},
+        {"players": 4, "preset": "schwimmen", "win_reward": True, "lives": 1},
+        {"players": 2, "lives": 1, "options": "grace_life:off+throw_down:on+max_turns:20"},
+        {"players": 5, "preset": "namu", "lives": 1, "max_rounds": 2},
+    ],
+)
+def test_random_sim_test_passes(params: dict[str, object]) -> None:
+    game = pyspiel.load_game(SHORT_NAME, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_type_and_info_follow_the_parameters() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "preset": "scat"})
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert game.num_distinct_actions() == 79
+    assert game.max_chance_outcomes() == 52
+    assert game.max_game_length() == 2 * 3 * 4 * (2 * 200 + 3 + 1)  # max_rounds * (2 max_turns + players + 1)
+    assert (game.min_utility(), game.max_utility()) == (-4.0, 8.0)
+    assert game.information_state_tensor_shape() == game.observation_tensor_shape() == [52 * 11 + 21 + 10]
+    general = pyspiel.load_game(
+        SHORT_NAME, {"players": 2, "win_reward": True, "max_rounds": 5, "options": "max_turns:9"}
+    )
+    assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert general.max_game_length() == 5 * (2 * 9 + 2 + 1)
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter"):
+        pyspiel.load_game(SHORT_NAME, {"colour": "red"})
+    with pytest.raises((ArgumentError, RuntimeError), match="name:value"):
+        pyspiel.load_game(SHORT_NAME, {"options": "exchange=any"})
+    with pytest.raises((RulesError, RuntimeError), match="unknown preset"):
+        pyspiel.load_game(SHORT_NAME, {"preset": "bridge"})
+
+
+def play_to_decision(state: ThirtyOneState, rng: random.Random, moves: int) -> ThirtyOneState:
+    """Random chance and moves until ``moves`` decisions were made (or the game ended)."""
+    made = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+            assert sum(chances) == pytest.approx(1.0)
+            state.apply_action(rng.choices(outcomes, chances)[0])
+            continue
+        if made == moves:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        made += 1
+    return state
+
+
+def test_chance_is_explicit() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
+    state.apply_action(1)
+    count = 0
+    while state.is_chance_node():  # the deck, card by card; the last one is placed without a node
+        assert len(state.chance_outcomes()) == 52 - count
+        state.apply_action(state.chance_outcomes()[0][0])
+        count += 1
+    assert count == 51
+    assert state.current_player() == 2, "dealer 1 deals, seat 2 opens"
+
+
+def test_strings_hide_what_a_player_may_not_know() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    rng = random.Random(4)
+    for moves in (0, 3, 9, 25):
+        state = play_to_decision(game.new_initial_state(), rng, moves)
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        for _ in range(5):
+            twin = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert twin.information_state_string(player) == state.information_state_string(player)
+            assert twin.observation_string(player) == state.observation_string(player)
+            assert twin.legal_actions() == state.legal_actions()
+            assert np.array_equal(twin.observation_tensor(player), state.observation_tensor(player))
+        other = (player + 1) % 3
+        hand = " ".join(map(str, state._game.hand(other)))  # type: ignore[union-attr]
+        assert hand not in state.observation_string(player)
+
+
+def test_shimmy_makes_a_pettingzoo_env_of_it() -> None:
+    env = OpenSpielCompatibilityV0(game_name=SHORT_NAME, config={"players": 2, "lives": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=60)
+
+
+def test_ismcts_plays_through_the_arena_bot() -> None:
+    bot = make_bot("ismcts:12", seed=3)
+    assert isinstance(bot, IsmctsBot)
+    game = play_game(Rules.preset("scat", lives=1), [bot, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7)
+    assert game.is_over
+    again = make_bot("ismcts:12", seed=3)
+    replay = play_game(Rules.preset("scat", lives=1), [again, make_bot("basic", 1), make_bot("heuristic", 2)], seed=7)
+    assert replay.events == game.events, "a count budget is deterministic for a seed"
+
+
+def test_ismcts_time_budget_and_widow_mode() -> None:
+    bot = make_bot("ismcts:0.05s", seed=1)
+    assert isinstance(bot, IsmctsBot)
+    assert bot.seconds == 0.05
+    game = play_game(Rules.preset("widow", lives=1), [bot, make_bot("basic", 1)], seed=2)
+    assert game.is_over
+
+
+def test_ismcts_budgets_are_checked() -> None:
+    for bad in ("ismcts:0", "ismcts:lots", "ismcts:-1s", "ismcts:99999s"):
+        with pytest.raises(UnknownBotError, match="bad ismcts budget"):
+            make_bot(bad)
