@@ -287,6 +287,7 @@ def test_each_rounds_deal_is_verified_in_the_browser(game: Game, server: str, tm
         assert record.fairness.seeds[seat] == seen["seed"]  # each page's own crypto.getRandomValues seed
         assert record.fairness.commitment == seen["commitment"]
         seen_path = tmp_path / f"seen{seat}.json"
+        page.click("#tab-table")  # the fair-deal box lies in the Table panel
         with page.expect_download() as saved:
             page.click("#seen-download")
         saved.value.save_as(seen_path)

@@ -255,7 +255,7 @@ def test_knock_is_never_the_default_or_the_most_prominent_move(server: str, brow
         knock = page.locator("#actions button[data-action=knock]")
         expect(knock).to_have_count(1)
         assert "primary" not in (knock.get_attribute("class") or "")
-        page.wait_for_function("document.activeElement && document.activeElement.closest('#actions')")
+        page.wait_for_function("() => document.activeElement && document.activeElement.closest('#actions')")
         assert page.evaluate("document.activeElement.dataset.action") != "knock"
         actions = [page.locator("#actions button").nth(i).get_attribute("data-action") for i in range(3)]
         assert actions[-1] == "knock"
@@ -306,7 +306,7 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         assert len(set(angles)) == 3  # each card turned its own way: a fan
         seq = page.get_attribute("body", "data-seq")
         page.click("#actions button[data-action='draw stock']")
-        page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
         expect(page.locator("#hand .card")).to_have_count(4)
         new = page.locator("#hand .card-button:has(.new-mark)")
         expect(new).to_have_count(1)
@@ -318,7 +318,7 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         assert page.get_attribute("body", "data-seq") == seq
         expect(page.locator("#hand .card")).to_have_count(4)
         new.drag_to(page.locator("#discard"))
-        page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
         expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
     finally:
         page.context.close()
@@ -340,7 +340,7 @@ def test_the_four_colour_deck_is_switched_on_at_the_table(server: str, browser: 
         page.click("#four-colours")
         expect(page.locator("#four-colours")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#toast")).to_contain_text("Four-colour deck")
-        page.wait_for_function(f"{colour}.every((c) => ['#1b1b1b', '#0b5e2e', '#d7263d', '#1f5fbf'].includes(c))")
+        page.wait_for_function(f"() => {colour}.every((c) => ['#1b1b1b', '#0b5e2e', '#d7263d', '#1f5fbf'].includes(c))")
         page.reload()
         expect(page.locator("#four-colours")).to_have_attribute("aria-pressed", "true")  # remembered
     finally:
@@ -372,9 +372,9 @@ def test_cards_fly_unless_motion_is_reduced_and_nothing_waits_for_them(
             my_turn(page)
             seq = page.get_attribute("body", "data-seq")
             page.click("#actions button[data-action='draw stock']")  # at once: nothing waits on a flight
-            page.wait_for_function(f"document.body.dataset.seq !== {json.dumps(seq)}")
+            page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
             page.locator("#hand .card-button").first.click()
-            page.wait_for_function(f"Number(document.body.dataset.seq) >= {int(seq or 0) + 2}")
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {int(seq or 0) + 2}")
         page.wait_for_timeout(400)
         flights, moving = page.evaluate("[window.flights, window.moving]")
         if motion == "reduce":
