@@ -1,11 +1,11 @@
 // "How to play this table", in plain words, from the table's rules (every option, R8): what a
 // player needs to know to sit down, not the options' names. Each sentence keeps its rule's id in
 // a tooltip. And one line about each preset for the lobby's form. In the reader's language.
-import { graceWord } from "./common.js";
 import { t, tn } from "./i18n.js";
 
 const PRESETS = ["scat", "widow", "namu", "schwimmen"];
 const PENALTIES = ["scat", "namu", "namu_risky", "widow", "plain"];
+const GRACE = { widow: "bus", schwimmen: "schwimmt" };
 
 /** A one-line description of a preset (R8), for the lobby. */
 export function presetWords(preset) {
@@ -49,7 +49,7 @@ export function howToPlay(rules, preset) {
   knock.push([t("howto.blitz"), "R5.1"]);
   sections.push({ title: t("howto.knocking"), lines: knock });
   const lives = [[tn("howto.start_lives", rules.lives), "R2.2"]];
-  lives.push(rules.grace_life ? [t("howto.grace", { grace: graceWord(preset) }), "R2.3"] : [t("howto.no_grace"), "R2.3"]);
+  lives.push(rules.grace_life ? [t("howto.grace", { grace: t(`grace.sentence.${GRACE[preset] || "dole"}`) }), "R2.3"] : [t("howto.no_grace"), "R2.3"]);
   lives.push([t("howto.last_wins"), "R2.5"]);
   sections.push({ title: t("howto.lives"), lines: lives });
   return sections;
