@@ -125,7 +125,7 @@ function resultLine(result) {
 function eventWords(event, source) {
   switch (event.type) {
     case "round_started":
-      return t(`${event.upcard ? "line.dealt_upcard" : "line.dealt"}${event.dealer === mySeat ? "_you" : ""}`,
+      return t(event.upcard ? (event.dealer === mySeat ? "line.dealt_upcard_you" : "line.dealt_upcard") : event.dealer === mySeat ? "line.dealt_you" : "line.dealt",
         { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" });
     case "acted":
       return source === "timer"
