@@ -168,15 +168,16 @@ def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang
         lobby.goto(f"{server}/")
         expect(lobby.locator("#preset option").first).to_be_attached()
         expect(lobby.locator("#lang-switch")).to_have_value(lang)
-        check_page(lobby, lang, "lobby")
         _shot(lobby, lang, size, "lobby")
+        check_page(lobby, lang, "lobby")
     finally:
         lobby.context.close()
-    created = _table(server, lives=2, grace_life=False)
+    created = _table(server, lives=3, grace_life=False)  # no round can end it: a showdown first
     page = _seated(browser, server, created, **options)
     try:
         my_turn(page)
         expect(page.locator("#status")).not_to_be_empty()
+        _shot(page, lang, size, "your-turn")
         check_page(page, lang, "your turn")
         if lang == "ur":  # mirrored: the side panel (or the tools) on the left, the hand still left to right
             assert page.evaluate("getComputedStyle(document.querySelector('#hand')).direction") == "ltr"
@@ -186,18 +187,18 @@ def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang
                 stage = page.locator("#stage").bounding_box()
                 assert side is not None and stage is not None
                 assert side["x"] < stage["x"], "the side panel stands on the left of a right-to-left page"
-        _shot(page, lang, size, "your-turn")
         rounds_seen = False
         while not page.locator("#over").is_visible():
             if page.locator("#result").is_visible() and not rounds_seen:
                 rounds_seen = True
-                check_page(page, lang, "showdown")
                 _shot(page, lang, size, "showdown")
+                check_page(page, lang, "showdown")
             if not play_one(page):
                 page.wait_for_timeout(50)
+        assert rounds_seen, "a round's showdown was shown before the game's end"
         expect(page.locator("#winner")).not_to_be_empty()
-        check_page(page, lang, "game over")
         _shot(page, lang, size, "game-over")
+        check_page(page, lang, "game over")
     finally:
         page.context.close()
 

@@ -61,7 +61,9 @@ export function isCard(text) {
 
 /** "As" -> "A♠", "Td" -> "10♦": card faces are signs, the same in every language. */
 export function pretty(card) {
-  return isCard(card) ? (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]] : String(card);
+  if (!isCard(card)) return String(card);
+  const text = (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]];
+  return rtl ? `\u2066${text}\u2069` : text; // "2♥" stays "2♥" inside a right-to-left sentence
 }
 
 /** "As" -> "Ace of spades", in the page's language. */
@@ -71,7 +73,7 @@ export function cardName(card) {
 
 /** Cards as signs, kept left to right in a right-to-left page (a bidi isolate: U+2066 … U+2069). */
 export function prettyCards(cards) {
-  const text = (cards || []).map(pretty).join(" ");
+  const text = (cards || []).map((card) => (isCard(card) ? (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]] : String(card))).join(" ");
   return rtl && text ? `\u2066${text}\u2069` : text;
 }
 
