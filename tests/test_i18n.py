@@ -34,7 +34,12 @@ from thirtyone.i18n import (
 from thirtyone.settlement import LossKind
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "thirtyone"
-SOURCES = [*PACKAGE.glob("web/js/*.js"), *PACKAGE.glob("web/*.html"), *PACKAGE.glob("server/*.py"), *PACKAGE.glob("tui/*.py")]
+SOURCES = [
+    *PACKAGE.glob("web/js/*.js"),
+    *PACKAGE.glob("web/*.html"),
+    *PACKAGE.glob("server/*.py"),
+    *PACKAGE.glob("tui/*.py"),
+]
 RULE_ID = re.compile(r"\bR\d+\.\d+\b")
 
 
@@ -52,7 +57,8 @@ def forms(value: object) -> list[str]:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_catalog_is_complete_compiles_and_agrees_with_english(lang: str) -> None:
     assert check_catalog(lang) == []
-    assert messages(lang).lang == lang and messages(lang).notice is None
+    assert messages(lang).lang == lang
+    assert messages(lang).notice is None
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -117,7 +123,8 @@ def test_the_page_gets_plurals_by_cldr_category() -> None:
     cs = catalog_json("cs")["messages"]["cards.count"]
     assert set(cs) == {"one", "few", "other"}
     assert catalog_json("ko")["messages"]["cards.count"] == {"other": "{count}장"}
-    assert catalog_json("ur")["dir"] == "rtl" and catalog_json("de")["dir"] == "ltr"
+    assert catalog_json("ur")["dir"] == "rtl"
+    assert catalog_json("de")["dir"] == "ltr"
     json.dumps(catalog_json("km"))  # plain JSON, nothing for the page to evaluate
 
 
@@ -181,14 +188,18 @@ def test_every_message_is_used_and_every_key_asked_for_exists() -> None:
     asked |= set(re.findall(r'data-i18n="([^"]+)"', text))
     missing = asked - keys
     assert not missing, f"keys asked for that no catalog has: {sorted(missing)}"
-    unknown_families = {f for f in families if not f.startswith("thirtyone")} - set(members) - {"option", "value", "error"}
+    unknown_families = (
+        {f for f in families if not f.startswith("thirtyone")} - set(members) - {"option", "value", "error"}
+    )
     assert not unknown_families, unknown_families
 
 
 def test_the_server_error_codes_have_words() -> None:
     from thirtyone.server import errors
 
-    codes = {cls.default_code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "default_code")}
+    codes = {
+        cls.default_code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "default_code")
+    }
     for code in codes - {"stopped"}:
         assert f"error.{code}" in english(), code
 
@@ -235,7 +246,8 @@ def test_a_language_code_is_chosen_or_english_is_said(code: str | None, lang: st
     assert chosen == lang
     assert (notice is not None) == noticed
     if notice:
-        assert "\n" not in notice and "showing English" in notice
+        assert "\n" not in notice
+        assert "showing English" in notice
 
 
 def test_an_unknown_language_is_a_typed_error() -> None:
@@ -279,14 +291,17 @@ def test_a_plural_with_too_few_forms_is_found(tmp_path: Path) -> None:
     assert "cs: lives.count is empty" in check_catalog("cs", folder)  # the reader pads the missing form
 
 
-def test_a_broken_catalog_gives_english_with_a_notice_never_a_mix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_broken_catalog_gives_english_with_a_notice_never_a_mix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = _broken(tmp_path, "de", 'msgstr "{who}: legt {card} ab"', 'msgstr "{wer}: legt {card} ab"')
     monkeypatch.setattr(i18n, "LOCALE_DIR", folder)
     monkeypatch.setattr(i18n, "check_catalog", lambda lang, directory=folder: check_catalog(lang, directory))
     i18n._messages.cache_clear()
     try:
         words = i18n.messages("de")
-        assert words.lang == "en" and words.notice == "The de messages are broken; showing English."
+        assert words.lang == "en"
+        assert words.notice == "The de messages are broken; showing English."
         assert words("move.knock") == "Knock"
     finally:
         i18n._messages.cache_clear()

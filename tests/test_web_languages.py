@@ -60,6 +60,9 @@ _TEXTS = """() => {
 }"""
 
 
+_OWN_TEXT = "function () { return [...this.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(''); }"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("languages")) as base:
@@ -77,7 +80,12 @@ def browser() -> Iterator[Browser]:
 
 
 def _table(base: str, **options: Any) -> dict[str, Any]:
-    body = {"preset": "scat", "name": "Ann", "options": options, "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}]}
+    body = {
+        "preset": "scat",
+        "name": "Ann",
+        "options": options,
+        "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
+    }
     return dict(_post(f"{base}/api/tables", body))
 
 
@@ -121,7 +129,9 @@ def _check_fonts(page: Page, lang: str, what: str) -> None:
         session.send("DOM.enable")
         session.send("CSS.enable")
         root = session.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
-        ids = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "body *:not(script):not(style)"})["nodeIds"]
+        ids = session.send("DOM.querySelectorAll", {"nodeId": root, "selector": "body *:not(script):not(style)"})[
+            "nodeIds"
+        ]
         checked = 0
         for node in ids[:600]:
             try:
@@ -136,7 +146,7 @@ def _check_fonts(page: Page, lang: str, what: str) -> None:
                 "Runtime.callFunctionOn",
                 {
                     "objectId": object_id,
-                    "functionDeclaration": "function () { return [...this.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(''); }",
+                    "functionDeclaration": _OWN_TEXT,
                     "returnByValue": True,
                 },
             )["result"].get("value", "")
@@ -185,7 +195,8 @@ def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang
             if size == "laptop":
                 side = page.locator("#side").bounding_box()
                 stage = page.locator("#stage").bounding_box()
-                assert side is not None and stage is not None
+                assert side is not None
+                assert stage is not None
                 assert side["x"] < stage["x"], "the side panel stands on the left of a right-to-left page"
         rounds_seen = False
         while not page.locator("#over").is_visible():

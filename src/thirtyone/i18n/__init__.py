@@ -240,7 +240,7 @@ def choose(code: str | None) -> tuple[str, str | None]:
     if code is None or not code.strip():
         return DEFAULT, None
     base = _base(code)
-    if base in LANGUAGES:
+    if base is not None and base in LANGUAGES:
         return base, None
     shown = code.strip()[:20]
     return DEFAULT, f'Language "{shown}" is not available; showing English.'
@@ -263,7 +263,7 @@ def negotiate(accept: str | Iterable[str]) -> str:
             except ValueError:
                 continue
         base = _base(code)
-        if base in LANGUAGES and quality > 0:
+        if base is not None and base in LANGUAGES and quality > 0:
             ranked.append((-quality, index, base))
     return min(ranked)[2] if ranked else DEFAULT
 

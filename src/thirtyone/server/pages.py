@@ -86,7 +86,10 @@ def add_pages(app: FastAPI, service: TableService) -> None:
                 raise  # an API client: the JSON error
             words = messages(negotiate(request.headers.get("accept-language", "")))
             return not_found_page(
-                words("notfound.heading", code=code[:40]), words("notfound.advice"), lang=words.lang, link=words("notfound.link")
+                words("notfound.heading", code=code[:40]),
+                words("notfound.advice"),
+                lang=words.lang,
+                link=words("notfound.link"),
             )
         text = (STATIC / name).read_text(encoding="utf-8")
         for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
