@@ -45,7 +45,8 @@ def terminal_language(asked: str | None, environ: Mapping[str, str]) -> tuple[st
     """The language the game plays in and a one-line notice when it is not the one asked for.
     ``asked`` is ``--lang`` (``None`` when not given: the environment decides, and a C/POSIX or
     unknown locale there is quietly English). Raises :class:`PlayError` for a malformed ``--lang``."""
-    if asked is not None and not _CODE.match(asked.strip()):
+    if asked is not None and (not isinstance(asked, str) or not _CODE.match(asked.strip())):
+        asked = str(asked)  # argparse hands "--lang=--" over as a list
         raise PlayError(
             f"--lang {asked[:40]!r}: give a language code such as ko or de-AT (the languages: {', '.join(LANGUAGES)})"
         )
