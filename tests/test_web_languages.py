@@ -172,7 +172,7 @@ def _shot(page: Page, lang: str, size: str, name: str) -> None:
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang: str, size: str) -> None:
-    options = {**SIZES[size], "locale": lang}
+    options = {**SIZES[size], "locale": lang, "reduced_motion": "reduce"}  # still pictures: nothing in flight
     lobby = new_page(browser, **options)
     try:
         lobby.goto(f"{server}/")
