@@ -40,6 +40,24 @@ SCRIPT_FONTS = {
 
 # Every text node the page shows, its element's box and whether the box clips it.
 _TEXTS = """() => {
+  // the text itself (a range over it, not its element's box) beyond an ancestor that hides what
+  // overflows; an ancestor that scrolls ends the search (the text is reachable), and an ellipsis
+  // is a deliberate cut with the whole text one hover away
+  const cutByAncestor = (node, el) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const r = range.getBoundingClientRect();
+    if (!r.width || !r.height) return false;
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.textOverflow === "ellipsis") return false;
+      if (/auto|scroll/.test(st.overflowX + st.overflowY)) return false;
+      const box = a.getBoundingClientRect();
+      if (/hidden|clip/.test(st.overflowX) && (r.left < box.left - 1 || r.right > box.right + 1)) return `${a.tagName}.${a.className}: the text at x ${Math.round(r.left)}-${Math.round(r.right)}, the box ${Math.round(box.left)}-${Math.round(box.right)}`;
+      if (/hidden|clip/.test(st.overflowY) && (r.top < box.top - 2 || r.bottom > box.bottom + 2)) return `${a.tagName}.${a.className}: the text at ${Math.round(r.top)}-${Math.round(r.bottom)}, the box ${Math.round(box.top)}-${Math.round(box.bottom)}`;
+    }
+    return false;
+  };
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
@@ -53,8 +71,9 @@ _TEXTS = """() => {
     const clips = style.overflowX !== "visible" || style.overflowY !== "visible";
     const wide = el.scrollWidth > el.clientWidth + 1 && clips && el.clientWidth > 0;
     const tall = el.scrollHeight > el.clientHeight + 2 && clips && el.clientHeight > 0 && style.overflowY !== "auto";
+    const own = (wide || tall) && style.textOverflow !== "ellipsis" && style.overflowX !== "auto";
     found.push({ text, tag: el.tagName, id: el.id, cls: el.className && String(el.className),
-      clipped: (wide || tall) && style.textOverflow !== "ellipsis" && style.overflowX !== "auto" });
+      clipped: own || cutByAncestor(node, el) });
   }
   return found;
 }"""

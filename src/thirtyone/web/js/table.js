@@ -704,7 +704,7 @@ function layoutStage() {
   const centre = (scale) => {
     const w = cardAt(scale);
     const cards = widow ? 3 * w + 2 * 6 : 2 * w + 16;
-    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 };
+    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 + 14 }; // + a label's second line
   };
   const layout = placeSeats({ width: box.width, height: box.height, count, plate: PLATE, centre, scales: [1.25, 0.5] });
   stage.dataset.scale = layout.scale.toFixed(2);
@@ -962,7 +962,7 @@ function banner(text, kind, ms = 0) {
 function resultSummary(result) {
   const who = names();
   const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, tn(loss.seat === mySeat ? "summary.loses_you" : "summary.loses", loss.lives, { who: who[loss.seat] })),
-    " ", t("summary.why", { why: lossWords(loss, result, who) }), " ", h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`)));
+    t("summary.why", { why: lossWords(loss, result, who) }), " ", h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`)));
   if (!losses.length) losses.push(h("li", {}, t("result.nobody")));
   const how = result.knocker === null ? endWords(result)
     : t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", { text: endWords(result), who: who[result.knocker] });
