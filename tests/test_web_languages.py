@@ -53,8 +53,14 @@ _TEXTS = """() => {
       if (st.textOverflow === "ellipsis") return false;
       if (/auto|scroll/.test(st.overflowX + st.overflowY)) return false;
       const box = a.getBoundingClientRect();
-      if (/hidden|clip/.test(st.overflowX) && (r.left < box.left - 1 || r.right > box.right + 1)) return `${a.tagName}.${a.className}: the text at x ${Math.round(r.left)}-${Math.round(r.right)}, the box ${Math.round(box.left)}-${Math.round(box.right)}`;
-      if (/hidden|clip/.test(st.overflowY) && (r.top < box.top - 2 || r.bottom > box.bottom + 2)) return `${a.tagName}.${a.className}: the text at ${Math.round(r.top)}-${Math.round(r.bottom)}, the box ${Math.round(box.top)}-${Math.round(box.bottom)}`;
+      const where = (low, high) => `${a.tagName}.${a.className}: the text at ${Math.round(r[low])}-`
+        + `${Math.round(r[high])}, the box ${Math.round(box[low])}-${Math.round(box[high])}`;
+      if (/hidden|clip/.test(st.overflowX) && (r.left < box.left - 1 || r.right > box.right + 1)) {
+        return where("left", "right");
+      }
+      if (/hidden|clip/.test(st.overflowY) && (r.top < box.top - 2 || r.bottom > box.bottom + 2)) {
+        return where("top", "bottom");
+      }
     }
     return false;
   };
