@@ -88,6 +88,7 @@ def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(clie
         "fairness.js",
         "felt.js",
         "howto.js",
+        "i18n.js",
         "lobby.js",
         "motion.js",
         "replay.js",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments, check_bot_budgets, rules_from_args
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
+from thirtyone.tui.language import terminal_language
 from thirtyone.tui.settings import (
     MAX_DELAY,
     MAX_HINT_SECONDS,
@@ -92,6 +94,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="let --record replace existing record files",
     )
     parser.add_argument("--name", default="you", metavar="NAME", help=f"your name, at most {MAX_NAME} characters")
+    parser.add_argument(
+        "--lang",
+        default=None,
+        metavar="CODE",
+        help="the language of the game's screen (ko, de-AT, ...; default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); "
+        "the terminal game speaks English only so far and says so for another language",
+    )
     add_rules_arguments(parser)
 
 
@@ -113,6 +122,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
             without ``--record``.
     """
     rules = rules_from_args(args)
+    _lang, notice = terminal_language(getattr(args, "lang", None), os.environ)
     players = _whole("--players", args.players)
     check_bot_budgets(args.bots)
     seed = None if args.seed is None else _whole("--seed", args.seed)
@@ -146,6 +156,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         delay=0.0 if args.fast else delay,
         hint_seconds=hint_seconds,
         overwrite=args.overwrite,
+        notice=notice,
     )
 
 
@@ -200,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
             app.run()
         finally:
             app.autosave()  # every way out: the record as the game stands
+    if settings.notice:
+        print(f"thirtyone: {settings.notice}", file=sys.stderr)  # said on the screen too, and kept here
     for note in app.notes:
         if not note.startswith("The game record could not be saved"):
             print(note, file=sys.stderr)

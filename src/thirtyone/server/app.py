@@ -46,6 +46,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from thirtyone import __version__
 from thirtyone.errors import ThirtyOneError
+from thirtyone.i18n import messages as language_messages
+from thirtyone.i18n import negotiate
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
@@ -220,7 +222,13 @@ def create_app(
         if error.status_code == 400:
             return JSONResponse({"error": _MALFORMED, "code": "bad_input"}, status_code=422)
         if error.status_code == 404 and wants_html(request):
-            return not_found_page("No such page", f"Nothing is served at {request.url.path[:80]}.")
+            said = language_messages(negotiate(request.headers.get("accept-language", "")))
+            return not_found_page(
+                said("notfound.page"),
+                said("notfound.nothing", path=request.url.path[:80]),
+                lang=said.lang,
+                link=said("notfound.link"),
+            )
         words = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
         codes = {404: "not_found", 405: "bad_method"}
         return JSONResponse(

@@ -8,6 +8,8 @@ build step, nothing third-party), and the JSON form of a finished game's record 
                                 HTML page linking to the lobby for browsers, JSON otherwise)
 ``GET /r/{code}``               a finished game's step-through replay (``web/replay.html``)
 ``GET /static/…``               the CSS and the ES modules
+``GET /i18n/{lang}.json``       a language's messages for the pages (:func:`thirtyone.i18n.catalog_json`);
+                                404 for a language without a catalog
 ``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
 ==============================  ==============================================================
 """
@@ -18,10 +20,11 @@ import html
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from thirtyone.errors import RecordError
+from thirtyone.i18n import LANGUAGES, RTL, catalog_json, messages, negotiate
 from thirtyone.record import GameRecord, format_action
 from thirtyone.server.errors import NotFoundError, ServerError
 from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
@@ -43,7 +46,7 @@ _NOT_FOUND = """<!doctype html>
 <header class="bar" role="banner"><h1>Thirty-One</h1></header>
 <main id="main"><h2>{heading}</h2>
 <p>{advice}</p>
-<p><a class="button primary" href="/">See the open tables and create one</a></p></main>
+<p><a class="button primary" href="/">{link}</a></p></main>
 </body>
 </html>
 """
@@ -54,11 +57,13 @@ def wants_html(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "")
 
 
-def not_found_page(heading: str, advice: str) -> HTMLResponse:
+def not_found_page(
+    heading: str, advice: str, *, lang: str = "en", link: str = "See the open tables and create one"
+) -> HTMLResponse:
     """The 404 page a browser gets: ``heading`` and ``advice`` (plain text, escaped here) and a
-    link to the lobby."""
-    text = _NOT_FOUND
-    for key, shown in (("title", heading), ("heading", heading), ("advice", advice)):
+    link to the lobby (its words ``link``), in the language ``lang``."""
+    text = _NOT_FOUND.replace('lang="en"', f'lang="{html.escape(lang)}" dir="{"rtl" if lang in RTL else "ltr"}"')
+    for key, shown in (("title", heading), ("heading", heading), ("advice", advice), ("link", link)):
         text = text.replace("{" + key + "}", html.escape(shown))
     return HTMLResponse(text, status_code=404, headers=_NO_STORE)
 
@@ -79,14 +84,24 @@ def add_pages(app: FastAPI, service: TableService) -> None:
         except NotFoundError:
             if not wants_html(request):
                 raise  # an API client: the JSON error
+            words = messages(negotiate(request.headers.get("accept-language", "")))
             return not_found_page(
-                f"No table has the code {code[:40]}",
-                "Check the link or the code you were given (six letters and digits), or ask for a new link.",
+                words("notfound.heading", code=code[:40]),
+                words("notfound.advice"),
+                lang=words.lang,
+                link=words("notfound.link"),
             )
         text = (STATIC / name).read_text(encoding="utf-8")
         for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
             text = text.replace("{{" + key + "}}", html.escape(shown))
         return HTMLResponse(text, headers=_NO_STORE)
+
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalog(lang: str) -> Response:
+        if lang not in LANGUAGES:
+            raise NotFoundError(f"no messages for the language {lang[:20]!r}: use one of {', '.join(LANGUAGES)}")
+        # the catalogs change only with a new server version: a day in the browser's cache is safe
+        return JSONResponse(catalog_json(lang), headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str, request: Request) -> Response:

@@ -210,6 +210,8 @@ class ThirtyOneApp(App[None]):
         self.query_one("#table").border_title = "Table"
         self.query_one("#log").border_title = "Log"
         self._check_size(*self.size)
+        if self.settings.notice:  # the language asked for is not the game's: said before anything else
+            self.set_feedback(self.settings.notice)
         self._set_widths(self.size.width)
         self.advance()
 

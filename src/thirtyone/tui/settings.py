@@ -94,6 +94,8 @@ class PlaySettings:
     hint_seconds: float = 0.5
     hint_worlds: int | None = None
     overwrite: bool = False
+    notice: str | None = None
+    """A line the screen says first (the language asked for is not the game's, :mod:`~thirtyone.tui.language`)."""
 
     @classmethod
     def create(
@@ -110,6 +112,7 @@ class PlaySettings:
         hint_seconds: float = 0.5,
         hint_worlds: int | None = None,
         overwrite: bool = False,
+        notice: str | None = None,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -134,7 +137,9 @@ class PlaySettings:
             )
         if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
             raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
-        return cls(rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds, overwrite)
+        return cls(
+            rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds, overwrite, notice
+        )
 
     def seat_names(self) -> tuple[str, ...]:
         """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on, each bot

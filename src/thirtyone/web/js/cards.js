@@ -5,13 +5,10 @@
 // four-colour deck's (spades black, hearts red, diamonds blue, clubs green), chosen so that each
 // suit also differs in lightness for colour-blind players.
 
+import { t } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
-export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-export const RANK_NAMES = {
-  A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven", 6: "Six",
-  5: "Five", 4: "Four", 3: "Three", 2: "Two",
-};
 const RANK_SHOWN = { T: "10" };
 
 const TWO_COLOURS = { s: "#1b1b1b", c: "#1b1b1b", h: "#c8102e", d: "#c8102e" };
@@ -36,9 +33,9 @@ export function isCard(text) {
   return typeof text === "string" && /^[2-9TJQKA][cdhs]$/.test(text);
 }
 
-/** "As" -> "Ace of spades"; anything else -> "a face-down card". */
+/** "As" -> "Ace of spades" (in the page's language); anything else -> "face-down card". */
 export function cardLabel(card) {
-  return isCard(card) ? `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}` : "face-down card";
+  return isCard(card) ? t("card.name", { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) }) : t("card.hidden");
 }
 
 function el(tag, attrs = {}, ...children) {

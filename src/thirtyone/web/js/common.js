@@ -2,12 +2,10 @@
 // words. Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td").
 import { cardElement } from "./cards.js";
 
-const SUITS = { c: ["♣", "clubs"], d: ["♦", "diamonds"], h: ["♥", "hearts"], s: ["♠", "spades"] };
-const RANKS = {
-  A: ["A", "Ace"], K: ["K", "King"], Q: ["Q", "Queen"], J: ["J", "Jack"], T: ["10", "Ten"],
-  9: ["9", "Nine"], 8: ["8", "Eight"], 7: ["7", "Seven"], 6: ["6", "Six"], 5: ["5", "Five"],
-  4: ["4", "Four"], 3: ["3", "Three"], 2: ["2", "Two"],
-};
+import { has, lang, list, rtl, t, tn } from "./i18n.js";
+
+const SUIT_SIGNS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RANK_SIGNS = { T: "10" };
 
 /** Build an element: h("button", {class: "x", onclick: f}, "text", child). */
 export function h(tag, attrs = {}, ...children) {
@@ -36,11 +34,13 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch (error) {
-    throw new Error(`the server cannot be reached (${error.message}); check the connection and try again`);
+    throw new Error(t("error.unreachable", { detail: error.message }));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = new Error((data && data.error) || `the server answered ${response.status}`);
+    // the server's one-line error is English; a player reads its code's words in their language
+    const known = lang !== "en" && data && data.code && has(`error.${data.code}`);
+    const error = new Error(known ? t(`error.${data.code}`) : (data && data.error) || t("error.status", { status: response.status }));
     error.code = data && data.code;
     throw error;
   }
@@ -59,25 +59,29 @@ export function isCard(text) {
   return typeof text === "string" && /^[2-9TJQKA][cdhs]$/.test(text);
 }
 
-/** "As" -> "A♠", "Td" -> "10♦". */
+/** "As" -> "A♠", "Td" -> "10♦": card faces are signs, the same in every language. */
 export function pretty(card) {
-  return isCard(card) ? RANKS[card[0]][0] + SUITS[card[1]][0] : String(card);
+  if (!isCard(card)) return String(card);
+  const text = (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]];
+  return rtl ? `\u2066${text}\u2069` : text; // "2♥" stays "2♥" inside a right-to-left sentence
 }
 
-/** "As" -> "Ace of spades". */
+/** "As" -> "Ace of spades", in the page's language. */
 export function cardName(card) {
-  return isCard(card) ? `${RANKS[card[0]][1]} of ${SUITS[card[1]][1]}` : "a hidden card";
+  return isCard(card) ? t("card.name", { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) }) : t("card.hidden");
 }
 
+/** Cards as signs, kept left to right in a right-to-left page (a bidi isolate: U+2066 … U+2069). */
 export function prettyCards(cards) {
-  return (cards || []).map(pretty).join(" ");
+  const text = (cards || []).map((card) => (isCard(card) ? (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]] : String(card))).join(" ");
+  return rtl && text ? `\u2066${text}\u2069` : text;
 }
 
 /** A card for reading: ``<span class="card">`` with its face (cards.js) or its back, role img and
  * its name as the label ("Ace of spades"); ``extra`` attributes override (``null`` removes one). */
 export function cardView(card, extra = {}) {
   const node = cardElement(card);
-  node.title = isCard(card) ? pretty(card) : "face-down card";
+  node.title = isCard(card) ? pretty(card) : t("card.hidden");
   for (const [key, value] of Object.entries(extra)) {
     if (value === null || value === undefined || value === false) node.removeAttribute(key);
     else if (key === "class") node.classList.add(...String(value).split(/\s+/).filter(Boolean));
@@ -92,16 +96,28 @@ export function points(value) {
   return Number.isInteger(value) ? String(value) : `${Math.floor(value)}½`;
 }
 
+const GRACE = { widow: "bus", schwimmen: "schwimmt" };
+
+/** A hand's value with its unit: "24 points", "30½ points" (a half is "other" in every plural rule). */
+export function pointsWords(value) {
+  return Number.isInteger(value) ? tn("points.count", value) : t("points.half", { value: points(value) });
+}
+
 /** What a player on the grace life (R2.3) is called under the table's preset. */
 export function graceWord(preset) {
-  return { widow: "on the bus", schwimmen: "schwimmt" }[preset] || "on the dole";
+  return t(`grace.${GRACE[preset] || "dole"}`);
 }
 
 /** A seat's lives in words (R2.4): "3 lives", "1 life", "on the dole", "out". */
 export function livesText(status, preset) {
-  if (status.out || status.remaining <= 0) return "out";
+  if (status.out || status.remaining <= 0) return t("lives.out");
   if (status.on_grace) return graceWord(preset);
-  return `${status.lives} ${status.lives === 1 ? "life" : "lives"}`;
+  return tn("lives.count", status.lives);
+}
+
+function exchangeParts(words) {
+  const split = words.indexOf("for");
+  return { give: prettyCards(words.slice(1, split)), take: prettyCards(words.slice(split + 1)) };
 }
 
 /** One of the person's own moves in words, from its notation (thirtyone.actions). */
@@ -109,27 +125,25 @@ export function actionWords(notation, view) {
   const words = notation.trim().split(/\s+/);
   switch (words[0]) {
     case "draw":
-      if (words[1] === "pile") return view && view.discard_top ? `Take ${pretty(view.discard_top)} from the pile` : "Draw from the pile";
-      return "Draw from the stock";
+      if (words[1] === "pile") return view && view.discard_top ? t("move.take_pile", { card: pretty(view.discard_top) }) : t("move.draw_pile");
+      return t("move.draw_stock");
     case "discard":
-      return `Discard ${pretty(words[1])}`;
+      return t("move.discard", { card: pretty(words[1]) });
     case "knock":
-      return "Knock";
-    case "exchange": {
-      if (words[1] === "all") return view && view.widow === null ? "Take the widow unseen" : "Exchange all three";
-      const split = words.indexOf("for");
-      return `Exchange ${prettyCards(words.slice(1, split))} for ${prettyCards(words.slice(split + 1))}`;
-    }
+      return t("move.knock");
+    case "exchange":
+      if (words[1] === "all") return view && view.widow === null ? t("move.take_widow_unseen") : t("move.exchange_all");
+      return t("move.exchange", exchangeParts(words));
     case "pass":
-      return "Pass";
+      return t("move.pass");
     case "keep":
-      return "Keep your hand";
+      return t("move.keep");
     case "take":
-      return "Take the other hand unseen";
+      return t("move.take_other");
     case "look":
-      return "Look at your cards";
+      return t("move.look");
     case "throw":
-      return "Throw down unseen";
+      return t("move.throw");
     default:
       return notation;
   }
@@ -139,75 +153,78 @@ export function actionWords(notation, view) {
  * they got when the viewer may know it; `revealed` the cards the action turned face up (R7.2, R7.6). */
 export function actedWords(who, notation, received, revealed) {
   const words = baseActedWords(who, notation, received);
-  return revealed && revealed.length ? `${words}; face up now: ${prettyCards(revealed)}` : words;
+  return revealed && revealed.length ? t("acted.revealed", { action: words, cards: prettyCards(revealed) }) : words;
 }
 
 function baseActedWords(who, notation, received) {
   const words = notation.trim().split(/\s+/);
+  const got = received && received[0] && isCard(received[0]) ? pretty(received[0]) : null;
   switch (words[0]) {
     case "draw":
-      if (words[1] === "pile") return `${who} took ${received && received[0] ? pretty(received[0]) : "the top card"} from the pile`;
-      return `${who} drew from the stock` + (received && received[0] ? ` (${pretty(received[0])})` : "");
+      if (words[1] === "pile") return got ? t("acted.take_pile", { who, card: got }) : t("acted.take_pile_top", { who });
+      return got ? t("acted.draw_stock_seen", { who, card: got }) : t("acted.draw_stock", { who });
     case "discard":
-      return `${who} discarded ${pretty(words[1])}`;
+      return t("acted.discard", { who, card: pretty(words[1]) });
     case "knock":
-      return `${who} knocked: everyone else has one last turn`;
+      return t("acted.knock", { who });
     case "exchange":
       if (words[1] === "all") {
-        return `${who} exchanged all three cards` + (received && received.every(isCard) ? ` for ${prettyCards(received)}` : "");
+        return received && received.length && received.every(isCard)
+          ? t("acted.exchange_all_seen", { who, cards: prettyCards(received) }) : t("acted.exchange_all", { who });
       }
-      return `${who} exchanged ${prettyCards(words.slice(1, words.indexOf("for")))} for ${prettyCards(words.slice(words.indexOf("for") + 1))}`;
+      return t("acted.exchange", { who, ...exchangeParts(words) });
     case "pass":
-      return `${who} passed`;
+      return t("acted.pass", { who });
     case "keep":
-      return `${who} kept the first hand`;
+      return t("acted.keep", { who });
     case "take":
-      return `${who} took the other hand`;
+      return t("acted.take_other", { who });
     case "look":
-      return `${who} looked at their cards`;
+      return t("acted.look", { who });
     case "throw":
-      return `${who} threw down unseen`;
+      return t("acted.throw", { who });
     default:
       return `${who}: ${notation}`;
   }
 }
 
-/** How a round ended, in words, after "Round N ended" (rule ids as in RULES.md). A 31 after a knock
+const ENDS = ["knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"];
+
+/** How round `result.round` ended, as a sentence (rule ids as in RULES.md). A 31 after a knock
  * is R5.3, else R5.1. */
 export function endWords(result) {
-  switch (result.end) {
-    case "knock": return "after a knock (R6.2)";
-    case "blitz": return `with a 31, Blitz (${result.knocker !== null ? "R5.3" : "R5.1"})`;
-    case "dealt_blitz": return "with a 31 dealt, Blitz on the deal (R5.2)";
-    case "stock_exhausted": return "when the stock ran out (R4.3)";
-    case "max_turns": return "at the turn limit (R6.7)";
-    case "all_pass": return "when everyone passed (R7.3)";
-    case "throw_down": return "with a throw-down (R6.6)";
-    default: return `(${result.end})`;
-  }
+  const key = ENDS.includes(result.end) ? result.end : "other";
+  return t(`end.${key}`, { round: result.round, rule: result.knocker !== null ? "R5.3" : "R5.1", end: result.end });
 }
+
+/** Names as a list, the language's way. */
+export function namesList(seats, names) {
+  return list((seats || []).map((seat) => names[seat]));
+}
+
+const LOSSES = [
+  "blitz", "blitz_after_knock", "dealt_blitz", "dealt_blitz_beaten", "lowest", "knocker_alone_lowest",
+  "lowest_knocker_saved", "knocker_among_lowest", "knocker_not_highest", "lowest_all_passed", "lowest_turn_limit",
+  "lowest_stock_out",
+];
+const KNOCKER_LOSSES = new Set(["knocker_alone_lowest", "lowest_knocker_saved", "knocker_among_lowest", "knocker_not_highest"]);
 
 /** Why a seat lost lives, from the loss's kind and the seats it names (thirtyone.settlement.LossKind). */
 export function lossWords(loss, result, names) {
-  const who = (loss.seats || []).map((seat) => names[seat]).join(" and ");
-  const shown = loss.seats && loss.seats.length && result.values[loss.seats[0]] === 33 ? "three aces (33)" : "31";
-  const knocked = result.end === "throw_down" ? "threw down" : "knocked";
-  switch (loss.kind) {
-    case "blitz": return `${who} showed ${shown}`;
-    case "blitz_after_knock": return `${who} showed ${shown} after the knock`;
-    case "dealt_blitz":
-    case "dealt_blitz_beaten": return `${who} got ${shown} in the deal`;
-    case "lowest": return "lowest hand";
-    case "knocker_alone_lowest": return `${knocked} and alone had the lowest hand`;
-    case "lowest_knocker_saved": return `lowest hand; ${who} (${knocked}) tied and is saved`;
-    case "knocker_among_lowest": return `${knocked} and was among the lowest hands`;
-    case "knocker_not_highest": return `${knocked} without the highest hand`;
-    case "lowest_all_passed": return "lowest hand after everyone passed";
-    case "lowest_turn_limit": return "lowest hand at the turn limit";
-    case "lowest_stock_out": return "lowest hand when the stock ran out";
-    default: return loss.kind;
-  }
+  if (!LOSSES.includes(loss.kind)) return loss.kind;
+  const who = namesList(loss.seats, names);
+  const shown = loss.seats && loss.seats.length && result.values[loss.seats[0]] === 33 ? t("shown.three_aces") : t("shown.31");
+  // a throw-down ends the round as a knock does (R6.6): its own words, the same rule
+  const kind = result.end === "throw_down" && KNOCKER_LOSSES.has(loss.kind) ? `${loss.kind}.throw` : loss.kind;
+  return t(`loss.${kind}`, { who, shown });
 }
+
+const REFUSALS = [
+  "game_over", "not_your_turn", "not_blind_phase", "must_look", "not_dealer_choice", "must_choose_hand",
+  "must_discard", "discard_not_in_hand", "discard_taken_card", "draw_first", "draw_or_knock", "pile_empty",
+  "stock_empty", "widow_turn", "widow_face_down", "exchange_two_needs_any", "exchange_not_in_hand",
+  "exchange_not_in_widow", "second_knock", "knock_too_early", "knock_too_low",
+];
 
 /** A move the rules refused, in words, from the refusal's data (its code, cards and seats; see
  * thirtyone.errors.RefusalCode), with the rule id first: "R4.2: you cannot discard 9♥, …". */
@@ -215,53 +232,37 @@ export function refusalWords(refusal, names) {
   const other = refusal.seats && refusal.seats.length ? names[refusal.seats[0]] : "";
   const card = refusal.cards && refusal.cards.length ? pretty(refusal.cards[0]) : "";
   const values = refusal.values || [];
-  const words = {
-    game_over: "the game is over",
-    not_your_turn: `it is ${other}'s turn`,
-    not_blind_phase: "that belongs to the blind phase, before anyone plays",
-    must_look: "look at your cards or throw down first",
-    not_dealer_choice: "that is the dealer's choice after the deal",
-    must_choose_hand: "the dealer first keeps this hand or takes the other one unseen",
-    must_discard: "you hold four cards: discard one to end your turn",
-    discard_not_in_hand: `${card} is not in your hand`,
-    discard_taken_card: `you cannot discard ${card}, just taken from the discard pile; discard another`,
-    draw_first: "draw a card before you discard",
-    draw_or_knock: "draw a card or knock",
-    pile_empty: "the discard pile is empty: draw from the stock",
-    stock_empty: "the stock is empty and there is nothing to reshuffle: take the pile's card",
-    widow_turn: "exchange with the widow, pass or knock",
-    widow_face_down: "the widow is face down: take all of it, pass or knock",
-    exchange_two_needs_any: "exchange one card or all three",
-    exchange_not_in_hand: `${card} is not in your hand`,
-    exchange_not_in_widow: `${card} is not in the widow`,
-    second_knock: `${other} has already knocked; only one knock per round`,
-    knock_too_early: "you may knock only after every player has had a turn",
-    knock_too_low: `knocking needs a hand worth at least ${points(values[0])}; yours is ${points(values[1])}`,
-  }[refusal.code] || refusal.code;
-  return `${refusal.rule}: ${words}`;
+  const text = REFUSALS.includes(refusal.code)
+    ? t(`refusal.${refusal.code}`, { other, card, need: points(values[0]), value: points(values[1]) })
+    : refusal.code;
+  return t("refusal.line", { rule: refusal.rule, text });
 }
 
 /** A round's result as a list: who lost lives and why (rule ids), then each hand as shown (a seat
- * out before the round: "out"; a hand the table did not see after a 31: "not shown", R5.1). */
-export function resultView(result, names) {
-  const list = h("ul", { class: "result" });
+ * out before the round: "out"; a hand the table did not see after a 31: "not shown", R5.1).
+ * `you`: the viewer's seat (their lines say "You lose"), or null. */
+export function resultView(result, names, you = null) {
+  const hands = h("ul", { class: "result" });
   result.hands.forEach((hand, seat) => {
     const value = result.values[seat];
     const out = !hand && result.remaining[seat] <= 0 && !result.eliminated.includes(seat);
-    const shown = hand ? prettyCards(hand) : out ? "out" : "not shown (R5.1)";
-    list.append(h("li", {}, `${names[seat]}: ${shown}${value !== null && value !== undefined ? ` = ${points(value)}` : ""}`));
+    const cards = hand ? prettyCards(hand) : out ? t("result.out") : t("result.not_shown");
+    hands.append(h("li", {}, value !== null && value !== undefined
+      ? t("result.hand_value", { who: names[seat], cards, value: points(value) })
+      : t("result.hand", { who: names[seat], cards })));
   });
-  const lines = [h("p", {}, `Round ${result.round} ended ${endWords(result)}.`
-    + (result.knocker !== null ? ` ${names[result.knocker]} knocked.` : "")
-    + (result.blitz.length ? ` Blitz: ${result.blitz.map((s) => names[s]).join(", ")}.` : ""))];
+  let how = endWords(result);
+  if (result.knocker !== null) how = t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", { text: how, who: names[result.knocker] });
+  if (result.blitz.length) how = t("result.with_blitz", { text: how, who: namesList(result.blitz, names) });
+  const lines = [h("p", {}, how)];
   const losses = h("ul", { class: "losses" });
   for (const loss of result.losses) {
-    const verb = names[loss.seat] === "You" ? "lose" : "loses";
-    losses.append(h("li", {}, `${names[loss.seat]} ${verb} ${loss.lives} ${loss.lives === 1 ? "life" : "lives"}: ${lossWords(loss, result, names)} (${loss.rule})`));
+    losses.append(h("li", {}, tn(loss.seat === you || names[loss.seat] === t("seat.you") ? "result.loss_you" : "result.loss", loss.lives,
+      { who: names[loss.seat], why: lossWords(loss, result, names), rule: loss.rule })));
   }
-  if (!result.losses.length) losses.append(h("li", {}, "Nobody loses a life."));
-  lines.push(losses, list);
-  if (result.eliminated.length) lines.push(h("p", {}, `Out of the game: ${result.eliminated.map((s) => names[s]).join(", ")}.`));
+  if (!result.losses.length) losses.append(h("li", {}, t("result.nobody")));
+  lines.push(losses, hands);
+  if (result.eliminated.length) lines.push(h("p", {}, t("result.eliminated", { who: namesList(result.eliminated, names) })));
   return lines;
 }
 
@@ -283,16 +284,16 @@ export async function checkDeal(salt, deck, commitment) {
 export function drawMiddle(view, boxes) {
   const widowMode = view.widow !== null || view.widow_face_down;
   boxes.stock.hidden = widowMode;
-  boxes.stock.replaceChildren(h("h3", {}, "Stock"),
-    view.stock_size ? cardView(null) : h("span", { class: "empty" }, "empty"),
-    h("p", { class: "muted" }, `${view.stock_size} ${view.stock_size === 1 ? "card" : "cards"}`));
+  boxes.stock.replaceChildren(h("h3", {}, t("pile.stock")),
+    view.stock_size ? cardView(null) : h("span", { class: "empty" }, t("pile.empty")),
+    h("p", { class: "muted" }, tn("cards.count", view.stock_size)));
   boxes.discard.hidden = widowMode && !view.discard_size;
-  boxes.discard.replaceChildren(h("h3", {}, "Discard pile"),
-    view.discard_top ? cardView(view.discard_top, { class: "top", "data-card": view.discard_top }) : h("span", { class: "empty" }, "empty"),
-    h("p", { class: "muted" }, `${view.discard_size} ${view.discard_size === 1 ? "card" : "cards"}`));
+  boxes.discard.replaceChildren(h("h3", {}, t("pile.discard")),
+    view.discard_top ? cardView(view.discard_top, { class: "top", "data-card": view.discard_top }) : h("span", { class: "empty" }, t("pile.empty")),
+    h("p", { class: "muted" }, tn("cards.count", view.discard_size)));
   boxes.widow.hidden = !widowMode;
   if (widowMode) {
     const cards = view.widow ? view.widow.map((card) => cardView(card)) : [cardView(null), cardView(null), cardView(null)];
-    boxes.widow.replaceChildren(h("h3", {}, view.widow ? "Widow (face up)" : "Widow (face down)"), h("div", { class: "hand small" }, cards));
+    boxes.widow.replaceChildren(h("h3", {}, view.widow ? t("pile.widow_up") : t("pile.widow_down")), h("div", { class: "hand small" }, cards));
   }
 }

@@ -27,6 +27,7 @@
 // dealDeck(salt, round, seeds, size), sha256Hex(text), hmacSha256(keyHex, text), and `plain`, the
 // SHA-256 and HMAC in plain JavaScript used where crypto.subtle is missing.
 
+import { num, t } from "./i18n.js";
 const CHAIN = "thirtyone-chain/1";
 const DECK = "thirtyone-deck/2";
 const RANKS = "23456789TJQKA";
@@ -267,33 +268,33 @@ export async function checkRound(code, message) {
     return {
       ok,
       text: ok
-        ? `Round ${round}'s deal verified: SHA-256 of its salt and deck matches the commitment ${String(message.commitment).slice(0, 12)}… published before the deal.`
-        : `WARNING: round ${round}'s deal does NOT match its commitment: the deck or the salt was changed after the deal.`,
+        ? t("fair.old_ok", { round: num(round), commitment: String(message.commitment).slice(0, 12) })
+        : t("fair.old_bad", { round: num(round) }),
     };
   }
   const seen = load(code);
   const problems = [];
   const commitment = seen.commitment || message.commitment;
-  if (!seen.commitment) problems.push("this page never saw the table's commitment before the deal");
-  else if (message.commitment !== seen.commitment) problems.push("the commitment is not the one this page saw before the deal");
-  if (!(await saltMatches(commitment, message.salt, round))) problems.push(`the salt is not round ${round}'s salt of the committed chain`);
+  if (!seen.commitment) problems.push(t("fair.not_seen"));
+  else if (message.commitment !== seen.commitment) problems.push(t("fair.other_commitment"));
+  if (!(await saltMatches(commitment, message.salt, round))) problems.push(t("fair.salt", { round: num(round) }));
   const seeds = Array.isArray(message.seeds) ? message.seeds : [];
   const announced = seen.deals[round];
-  if (announced && JSON.stringify(announced) !== JSON.stringify(seeds)) problems.push("the seeds are not the ones announced with the deal");
+  if (announced && JSON.stringify(announced) !== JSON.stringify(seeds)) problems.push(t("fair.seeds"));
   if (seen.seat !== null && seen.seat !== undefined && seen.seed && seeds[seen.seat] !== seen.seed) {
-    problems.push("your own seed was not used");
+    problems.push(t("fair.own_seed"));
   }
   const dealt = await dealDeck(message.salt, round, seeds, deck.length);
-  if (dealt.join(" ") !== deck.join(" ")) problems.push("the deck is not the one the salt and the seeds deal");
+  if (dealt.join(" ") !== deck.join(" ")) problems.push(t("fair.deck"));
   const ok = problems.length === 0;
   seen.rounds[round] = { salt: message.salt, deck: deck.join(" "), seeds, ok };
   save(code, seen);
-  const mine = seen.seat !== null && seen.seat !== undefined && seen.seed ? ", your seed among them" : "";
+  const mine = seen.seat !== null && seen.seat !== undefined && seen.seed;
   return {
     ok,
     text: ok
-      ? `Round ${round}'s deal verified: its salt is the one committed to before anyone sent a seed (${commitment.slice(0, 12)}…), and the deck is the one the salt and every seat's seed deal${mine}.`
-      : `WARNING: round ${round}'s deal does NOT check: ${problems.join("; ")}.`,
+      ? t(mine ? "fair.ok_mine" : "fair.ok", { round: num(round), commitment: commitment.slice(0, 12) })
+      : t("fair.bad", { round: num(round), problems: problems.join("; ") }),
   };
 }
 

@@ -2,7 +2,10 @@
 // create a table (private unless listed, hints on or off).
 import { cardElement } from "./cards.js";
 import { api, h, showAlert } from "./common.js";
-import { PRESET_WORDS } from "./howto.js";
+import { presetWords } from "./howto.js";
+import { list, num, t, translatePage } from "./i18n.js";
+
+translatePage();
 import { clientSeed, noteCommitment } from "./fairness.js";
 
 const form = document.getElementById("create-form");
@@ -10,10 +13,12 @@ const seatsList = document.getElementById("seats");
 let presets = null;
 
 function tableItem(table, verb) {
-  const people = table.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot, ${s.level})` : s.name || "free seat")).join(", ");
+  const people = list(table.seats.map((s) => (s.kind === "bot" ? t("lobby.bot_seat", { who: s.name, level: t(`level.${s.level}`) }) : s.name || t("chip.free"))));
+  const presets = ["scat", "widow", "namu", "schwimmen"];
+  const describe = document.documentElement.lang === "en" || !presets.includes(table.preset) ? table.describe : t(`preset.${table.preset}`);
   return h("li", { class: "table-item" },
-    h("a", { href: table.share_path, class: "button" }, `${verb} ${table.code}`),
-    h("span", {}, ` ${table.describe}, ${table.players} seats: ${people}`));
+    h("a", { href: table.share_path, class: "button" }, t(verb, { code: table.code })),
+    h("span", {}, " ", t("lobby.table_line", { describe, seats: num(table.players), people })));
 }
 
 /** A code typed or pasted (K7QW2M, k7qw-2m, or a whole share link): the table's code, or null. */
@@ -30,9 +35,7 @@ async function joinByCode(event) {
   const clean = codeOf(typed);
   if (!clean) {
     input.setAttribute("aria-invalid", "true");
-    showAlert(typed.trim()
-      ? `"${typed.trim().slice(0, 30)}" is not a table code: a code is six letters and digits (no 0, O, 1, I or L), like K7QW2M.`
-      : "Type the table's code (six letters and digits) to join it.");
+    showAlert(typed.trim() ? t("lobby.bad_code", { typed: typed.trim().slice(0, 30) }) : t("lobby.no_code"));
     input.focus();
     return;
   }
@@ -40,7 +43,7 @@ async function joinByCode(event) {
     await api(`/api/tables/${clean}`);
   } catch (error) {
     input.setAttribute("aria-invalid", "true");
-    showAlert(error.code === "not_found" ? `No table has the code ${clean}: check it with the friend who gave it to you.` : `Could not open ${clean}: ${error.message}`);
+    showAlert(error.code === "not_found" ? t("lobby.not_found", { code: clean }) : t("lobby.open_failed", { code: clean, error: error.message }));
     input.focus();
     return;
   }
@@ -49,31 +52,32 @@ async function joinByCode(event) {
 }
 
 function showPresetWords() {
-  document.getElementById("preset-words").textContent = PRESET_WORDS[form.preset.value] || "";
+  document.getElementById("preset-words").textContent = presetWords(form.preset.value);
 }
 
 async function loadTables() {
-  for (const [status, verb] of [["open", "Join"], ["playing", "Watch"]]) {
+  for (const [status, verb] of [["open", "lobby.join_code"], ["playing", "lobby.watch_code"]]) {
     try {
       const { tables } = await api(`/api/tables?status=${status}`);
       document.getElementById(`${status}-tables`).replaceChildren(...tables.map((t) => tableItem(t, verb)));
       document.getElementById(`${status}-empty`).hidden = tables.length > 0;
     } catch (error) {
-      showAlert(`Could not list the tables: ${error.message}`);
+      showAlert(t("lobby.list_failed", { error: error.message }));
     }
   }
 }
 
 function seatRow(index) {
   const levels = presets.bot_levels;
-  const select = h("select", { id: `seat-${index}`, "aria-label": `Seat ${index + 1}` },
-    h("option", { value: "human" }, "Person"),
-    ...levels.map((level) => h("option", { value: level }, `Bot: ${level}`)));
+  const seat = t("seat.number", { n: num(index + 1) });
+  const select = h("select", { id: `seat-${index}`, "aria-label": seat },
+    h("option", { value: "human" }, t("lobby.person")),
+    ...levels.map((level) => h("option", { value: level }, t("lobby.bot_level", { level: t(`level.${level}`) }))));
   if (index === 0) {
-    return h("li", {}, h("span", {}, "Seat 1: you"));
+    return h("li", {}, h("span", {}, t("lobby.seat_you")));
   }
   select.value = index === 1 ? "human" : "medium";
-  return h("li", {}, h("label", { for: `seat-${index}` }, `Seat ${index + 1}`), select);
+  return h("li", {}, h("label", { for: `seat-${index}` }, seat), select);
 }
 
 function setSeats(count) {
@@ -96,18 +100,34 @@ function optionInput(name, spec, value) {
     input = h("input", { id, type: "checkbox", "data-option": name });
     input.checked = Boolean(value);
   } else if (numbers) {
-    input = h("select", { id, "data-option": name }, ...numbers.map((n) => h("option", { value: n }, String(n))));
+    input = h("select", { id, "data-option": name }, ...numbers.map((n) => h("option", { value: n }, num(n))));
     input.value = String(value);
   } else if (spec.kind === "int") {
     input = h("input", { id, type: "number", min: spec.low, max: spec.high, "data-option": name, inputmode: "numeric" });
     input.value = value ?? "";
   } else {
     // the value sent stays the option's own word; what is shown reads as words ("one or all")
-    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choice.replaceAll("_", " "))));
+    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choiceWords(choice))));
     if (value !== null && value !== undefined) input.value = String(value);
   }
-  return h("div", { class: "field", "data-mode": spec.mode || null }, h("label", { for: id }, `${name.replaceAll("_", " ")} (${spec.rule})`), input,
-    h("small", { class: "muted" }, spec.help));
+  return h("div", { class: "field", "data-mode": spec.mode || null }, h("label", { for: id }, t("lobby.option_label", { option: optionWords(name), rule: spec.rule })), input,
+    h("small", { class: "muted" }, helpWords(name, spec)));
+}
+
+// An option's name, value and help in the reader's language (the server's English help on an English page).
+function optionWords(name) {
+  const key = `option.${name}`;
+  return t(key) === key ? name.replaceAll("_", " ") : t(key);
+}
+
+function choiceWords(choice) {
+  const key = `value.${choice}`;
+  return t(key) === key ? choice.replaceAll("_", " ") : t(key);
+}
+
+function helpWords(name, spec) {
+  const key = `option.${name}.help`;
+  return document.documentElement.lang === "en" || t(key) === key ? spec.help : t(key);
 }
 
 function showOptions() {
@@ -133,7 +153,8 @@ function wholeNumber(input, label, low, high) {
   const number = Number(text);
   if (!/^\d+$/.test(text) || number < low || number > high) {
     input.setAttribute("aria-invalid", "true");
-    const error = new Error(`${label} must be a whole number from ${low} to ${high}${text ? `, not "${text}"` : ": the box is empty"}.`);
+    const values = { label, low: num(low), high: num(high), text: text.slice(0, 20) };
+    const error = new Error(text ? t("lobby.not_number", values) : t("lobby.empty_number", values));
     error.input = input;
     throw error;
   }
@@ -150,10 +171,10 @@ function chosenOptions() {
     const spec = presets.options[name];
     let value = input.value;
     if (spec.kind === "bool") value = input.checked;
-    else if (spec.kind === "int") value = wholeNumber(input, name.replaceAll("_", " "), spec.low, spec.high);
+    else if (spec.kind === "int") value = wholeNumber(input, optionWords(name), spec.low, spec.high);
     if (value !== base[name]) options[name] = value;
   }
-  const lives = wholeNumber(form.lives, "Lives", presets.options.lives.low, presets.options.lives.high);
+  const lives = wholeNumber(form.lives, t("lobby.lives"), presets.options.lives.low, presets.options.lives.high);
   if (lives !== base.lives) options.lives = lives;
   return options;
 }
@@ -162,7 +183,7 @@ async function create(event) {
   event.preventDefault();
   const name = form.name.value.trim();
   if (!name) {
-    showAlert("Give your name (1 to 20 characters) to create a table.");
+    showAlert(t("lobby.no_name"));
     form.name.focus();
     return;
   }
@@ -192,7 +213,7 @@ async function create(event) {
     localStorage.setItem(`thirtyone.token.${created.code}`, joined.token);
     location.assign(`/t/${created.code}`);
   } catch (error) {
-    showAlert(`The table was not created: ${error.message}`);
+    showAlert(t("lobby.create_failed", { error: error.message }));
   }
 }
 
@@ -200,16 +221,15 @@ async function start() {
   try {
     presets = await api("/api/presets");
   } catch (error) {
-    showAlert(`Could not read the rules: ${error.message}`);
+    showAlert(t("lobby.rules_failed", { error: error.message }));
     return;
   }
-  const titles = { scat: "Scat", widow: "Widow (31 with a widow)", namu: "Namu (Scat, no extra life)", schwimmen: "Schwimmen" };
-  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, titles[name] || name)));
+  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`))));
   form.preset.addEventListener("change", () => { showOptions(); showPresetWords(); });
   showPresetWords();
   document.getElementById("code-form").addEventListener("submit", joinByCode);
   document.getElementById("hero").replaceChildren(cardElement("Ah", { label: false }), cardElement("Kh", { label: false }), cardElement("Th", { label: false }),
-    h("p", {}, "Collect 31 in one suit, knock when you are ahead, and keep your pennies: the last player with a life wins."));
+    h("p", {}, t("lobby.hero")));
   form.lives.max = presets.options.lives.high;
   showOptions();
   setSeats(3);

@@ -6,8 +6,9 @@
 // waits on an animation to accept a move.
 import {
   actedWords, actionWords, api, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
-  resultView, showAlert,
+  graceWord as presetGrace, namesList, pointsWords, resultView, showAlert,
 } from "./common.js";
+import { has, lang, list, num, t, tn, translatePage } from "./i18n.js";
 import { cardElement, cardLabel, setFourColours } from "./cards.js";
 import { placeSeats } from "./felt.js";
 import { howToPlay } from "./howto.js";
@@ -15,6 +16,7 @@ import { Motion, reducedMotion } from "./motion.js";
 import { play as sound, setSound, soundOn } from "./sound.js";
 import * as fairness from "./fairness.js";
 
+translatePage();
 const code = document.getElementById("code").textContent.trim(); // as the server wrote it (normalized)
 const tokenKey = `thirtyone.token.${code}`;
 const hostKey = `thirtyone.host.${code}`; // the lobby keeps the host token of a table created here
@@ -26,11 +28,11 @@ const BUBBLE_MS = 1900;
 const MOMENT_MS = 2400; // a knock's or a Blitz's banner
 const AVATARS = ["#d1495b", "#2e86ab", "#e0a526", "#4f9d69", "#8d6a9f", "#e07a5f", "#3d6aa8", "#b5838d", "#00897b"];
 const LIGHT_AVATARS = new Set(["#e0a526"]);
-const REACTIONS = {
-  good_luck: "Good luck!", nice_hand: "Nice hand!", well_played: "Well played", good_game: "Good game",
-  unlucky: "Unlucky…", wow: "Wow!", laugh: "Ha ha!", thinking: "Hmm…",
-};
-const GRACE_MARK = { widow: "bus", schwimmen: "schw." }; // the grace life, still to come, on a seat's plate
+// the reactions' words are the reader's: each is sent as its key and shown in the language of whoever reads it
+const REACTIONS = Object.fromEntries(["good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking"]
+  .map((key) => [key, t(`reaction.${key}`)]));
+const PRESETS = ["scat", "widow", "namu", "schwimmen"];
+const GRACE_MARK = { widow: t("grace_mark.bus"), schwimmen: t("grace_mark.schwimmt") }; // the grace life, still to come, on a seat's plate
 const PLATE = { w: 172, h: 104 }; // a seat's size at scale 1: its cards (44) above its plate
 const CARD = { w: 66, h: 92 }; // a card in the middle at scale 1
 
@@ -71,11 +73,11 @@ let seedSent = null; // the socket this page's client seed was sent on (once sea
 // ---------------------------------------------------------------------------------- words
 
 function name(seat) {
-  if (seat === mySeat) return "You";
+  if (seat === mySeat) return t("seat.you");
   const s = table && table.seats[seat];
-  if (!s) return `Seat ${seat + 1}`;
+  if (!s) return t("seat.number", { n: num(seat + 1) });
   if (s.name) return s.name;
-  return s.kind === "bot" ? `Bot ${seat + 1}` : `Seat ${seat + 1} (free)`;
+  return s.kind === "bot" ? t("seat.bot", { n: num(seat + 1) }) : t("seat.free", { n: num(seat + 1) });
 }
 
 function names() {
@@ -83,19 +85,25 @@ function names() {
 }
 
 function graceWord() {
-  return { widow: "on the bus", schwimmen: "schwimmt" }[table && table.preset] || "on the dole";
+  return presetGrace(table && table.preset);
 }
 
 /** The expert's hint from its moves (notation and value in lives): "Hint: Take 9♥ from the pile +0.21 · …". */
 function hintWords(moves) {
   if (!Array.isArray(moves) || !moves.length) return "";
-  const shown = moves.slice(0, 5).map((move) => actionWords(move.action, view)
-    + (move.value === null || move.value === undefined ? "" : ` ${move.value < 0 ? "−" : "+"}${Math.abs(move.value).toFixed(2)}`));
-  const more = moves.length > 5 ? ` · ${moves.length - 5} more` : "";
-  const legend = moves[0].value === null || moves[0].value === undefined
-    ? (moves.length === 1 ? " (the only move)" : "")
-    : " (value = lives the others lose minus lives you lose this round, on average)";
-  return `Hint: ${shown.join(" · ")}${more}${legend}`;
+  const signed = new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "always" });
+  const shown = moves.slice(0, 5).map((move) => (move.value === null || move.value === undefined
+    ? actionWords(move.action, view)
+    : t("hint.move", { move: actionWords(move.action, view), value: `\u2066${signed.format(move.value).replace("-", "−")}\u2069` })));
+  if (moves.length > 5) shown.push(tn("hint.more", moves.length - 5));
+  const legend = moves[0].value === null || moves[0].value === undefined ? (moves.length === 1 ? "hint.only" : "hint.plain") : "hint.legend";
+  return t(legend, { moves: shown.join(" · ") });
+}
+
+/** A server's error message for the reader: its code's words in their language (the server
+ * writes English; an English page shows the server's own more detailed line). */
+function serverWords(message) {
+  return lang !== "en" && message.code && has(`error.${message.code}`) ? t(`error.${message.code}`) : message.message;
 }
 
 /** Say lines in the live region (together). */
@@ -103,38 +111,34 @@ function announce(...lines) {
   if (lines.length) $("announce").textContent = lines.join(". ");
 }
 
-function lifeWords(count) {
-  return `${count} ${count === 1 ? "life" : "lives"}`;
-}
-
 /** A round's result as one line: "Blitz! Ben has 31. Round 2 is over. Ann loses 1 life (R6.5)". */
 function resultLine(result) {
-  const blitz = result.blitz.length
-    ? `Blitz! ${result.blitz.map(name).join(", ")} ${result.blitz.length === 1 && result.blitz[0] !== mySeat ? "has" : "have"} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}. `
-    : "";
-  const losses = result.losses
-    .map((l) => `${name(l.seat)} ${l.seat === mySeat ? "lose" : "loses"} ${lifeWords(l.lives)} (${l.rule})`)
-    .join(", ");
-  return `${blitz}Round ${result.round} is over. ${losses || "Nobody loses a life"}.`;
+  const losses = result.losses.map((l) => tn(l.seat === mySeat ? "line.loss_you" : "line.loss", l.lives, { who: name(l.seat), rule: l.rule }));
+  const over = losses.length ? t("line.round_over", { round: num(result.round), losses: list(losses) }) : t("line.round_over_nobody", { round: num(result.round) });
+  if (!result.blitz.length) return over;
+  const you = result.blitz.length === 1 && result.blitz[0] === mySeat;
+  const key = result.values[result.blitz[0]] === 33 ? (you ? "line.blitz_aces_you" : "line.blitz_aces") : you ? "line.blitz_you" : "line.blitz";
+  return t("line.blitz_then", { blitz: t(key, { who: list(result.blitz.map(name)) }), text: over });
 }
 
 /** One event in words (the log and the live region); null for one that is not told. */
 function eventWords(event, source) {
   switch (event.type) {
     case "round_started":
-      return `Round ${event.round} is dealt; ${name(event.dealer)} ${event.dealer === mySeat ? "deal" : "deals"}`
-        + (event.upcard ? `; ${prettyCards([event.upcard])} is face up on the pile` : "");
+      return t(event.upcard ? (event.dealer === mySeat ? "line.dealt_upcard_you" : "line.dealt_upcard") : event.dealer === mySeat ? "line.dealt_you" : "line.dealt",
+        { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" });
     case "acted":
-      return actedWords(name(event.seat), event.action, event.received, event.revealed)
-        + (source === "timer" ? " (played by the turn timer)" : "");
+      return source === "timer"
+        ? t("line.by_timer", { text: actedWords(name(event.seat), event.action, event.received, event.revealed) })
+        : actedWords(name(event.seat), event.action, event.received, event.revealed);
     case "reshuffled":
-      return `The discard pile was shuffled into a new stock of ${event.stock_size} cards (R4.3)`;
+      return tn("line.reshuffled", event.stock_size);
     case "new_widow":
-      return `Everyone passed: a new widow is dealt: ${prettyCards(event.widow)} (R7.3)`;
+      return t("line.new_widow", { cards: prettyCards(event.widow) });
     case "round_ended":
       return resultLine(event.result);
     case "game_over":
-      return `Game over: ${name(event.winner)} ${event.winner === mySeat ? "win" : "wins"}`;
+      return t(event.winner === mySeat ? "line.game_over_you" : "line.game_over", { who: name(event.winner) });
     default:
       return null;
   }
@@ -144,30 +148,30 @@ function eventWords(event, source) {
 function bubbleWords(event) {
   const words = event.action.split(/\s+/);
   switch (words[0]) {
-    case "draw": return words[1] === "pile" ? `Takes ${event.received && event.received[0] ? pretty(event.received[0]) : "the pile's card"}` : "Draws";
-    case "discard": return `Discards ${pretty(words[1])}`;
-    case "knock": return "Knocks!";
-    case "pass": return "Passes";
-    case "exchange": return words[1] === "all" ? "Swaps all three" : "Swaps";
-    case "keep": return "Keeps this hand";
-    case "take": return "Takes the other hand";
-    case "look": return "Looks";
-    case "throw": return "Throws down!";
+    case "draw": return words[1] === "pile" ? (event.received && event.received[0] ? t("bubble.takes", { card: pretty(event.received[0]) }) : t("bubble.takes_top")) : t("bubble.draws");
+    case "discard": return t("bubble.discards", { card: pretty(words[1]) });
+    case "knock": return t("bubble.knocks");
+    case "pass": return t("bubble.passes");
+    case "exchange": return words[1] === "all" ? t("bubble.swaps_all") : t("bubble.swaps");
+    case "keep": return t("bubble.keeps");
+    case "take": return t("bubble.takes_other");
+    case "look": return t("bubble.looks");
+    case "throw": return t("bubble.throws");
     default: return event.action;
   }
 }
 
 /** The hand's value in words: three cards have a value; four (after drawing) must lose one first. */
 function handWords() {
-  if (!view.hand) return "your cards are face down (R6.6)";
-  if (view.hand.length !== 3 || view.hand_value === null) return "discard one to get back to three cards (R4.1)";
-  return `${points(view.hand_value)} points`;
+  if (!view.hand) return t("hand.face_down");
+  if (view.hand.length !== 3 || view.hand_value === null) return t("hand.discard_one");
+  return pointsWords(view.hand_value);
 }
 
 function turnWords() {
   if (!myTurn()) return null;
-  if (!view.hand) return "Your turn: look at your cards or throw down unseen";
-  return `Your turn: you hold ${prettyCards(view.hand)}; ${handWords()}`;
+  if (!view.hand) return t("turn.blind");
+  return t("turn.hold", { cards: prettyCards(view.hand), value: handWords() });
 }
 
 function myTurn() {
@@ -186,9 +190,9 @@ function knockRefusal() {
   const rules = table.rules;
   if (view.knocker !== null) return null; // the status says "last turns", the seat wears the knock (R6.1)
   const active = view.seats.filter((s) => !s.out).length;
-  if (rules.knock_from_round === 2 && view.turn < active) return "Knocking is allowed once every player has had a turn (R6.3).";
+  if (rules.knock_from_round === 2 && view.turn < active) return t("knock.too_early");
   if (rules.min_knock_value && view.hand_value !== null && view.hand_value < rules.min_knock_value) {
-    return `Knocking needs ${rules.min_knock_value} points or more (R6.4); you have ${points(view.hand_value)}.`;
+    return t("knock.too_low", { need: num(rules.min_knock_value), value: points(view.hand_value) });
   }
   return null;
 }
@@ -213,19 +217,19 @@ function connect() {
     if (event.code === 4403 && rejoin) {
       if (rejoin.previous) localStorage.setItem(tokenKey, rejoin.previous);
       rejoin = null;
-      showAlert(`This rejoin link opens no seat at table ${code} (the link is old, or its seat went to a bot): nothing changed; you are watching.`);
+      showAlert(t("alert.rejoin_no_seat", { code }));
       connect();
       return;
     }
     if (event.code === 4403 && localStorage.getItem(tokenKey)) {
       localStorage.removeItem(tokenKey);
-      showAlert("Your seat's token was not accepted (it belongs to another table or server, or the host gave your seat to a bot); you are watching.");
+      showAlert(t("alert.token_refused"));
       connect();
       return;
     }
     if (event.code === 4404) {
       $("conn").hidden = true;
-      showAlert(`There is no table ${code}.`);
+      showAlert(t("alert.no_table", { code }));
       return;
     }
     setTimeout(connect, retry);
@@ -244,7 +248,7 @@ function setOnline(yes) {
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN || !online) {
-    showAlert("Not connected to the server: reconnecting, try again in a moment.");
+    showAlert(t("alert.not_connected"));
     staleAlert = true;
     return false;
   }
@@ -263,18 +267,18 @@ function act(notation) {
 
 function askHint() {
   if (table && table.status === "closed") {
-    showAlert("The host closed the table: there are no more moves.");
+    showAlert(t("alert.closed_no_moves"));
     return;
   }
   if (table && table.hints === false) {
-    showAlert("The host turned hints off for this game.", "info");
+    showAlert(t("alert.hints_off"), "info");
     return;
   }
   if (!myTurn()) {
-    showAlert(mySeat === null ? "Hints are for players: join a seat to play." : "Hints are for your own move: wait for your turn.");
+    showAlert(mySeat === null ? t("alert.hints_players") : t("alert.hints_own_move"));
     return;
   }
-  $("hint-text").textContent = "The expert is thinking…";
+  $("hint-text").textContent = t("hint.thinking");
   send({ type: "hint" });
 }
 
@@ -287,7 +291,7 @@ function receive(message) {
       if (rejoin) {
         if (message.role === "player") {
           localStorage.setItem(tokenKey, rejoin.token);
-          toast("Welcome back: you are in your seat again.");
+          toast(t("toast.welcome_back"));
         }
         rejoin = null;
       }
@@ -323,7 +327,7 @@ function receive(message) {
     case "rematch":
       table = table ? { ...table, rematch: message.code } : table;
       renderOver();
-      announce("A rematch is ready: play again with the same seats");
+      announce(t("announce.rematch"));
       break;
     case "ack":
       if (!staleAlert) showAlert("");
@@ -333,9 +337,9 @@ function receive(message) {
       break;
     case "error":
       sentFor = null; // refused: the player may try another move
-      showAlert(message.refusal ? refusalWords(message.refusal, names()) : message.message);
+      showAlert(message.refusal ? refusalWords(message.refusal, names()) : serverWords(message));
       $("hint-text").textContent = "";
-      if (message.code === "chat_too_fast" || message.code === "bad_chat" || message.code === "spectator") $("chat-note").textContent = message.message;
+      if (message.code === "chat_too_fast" || message.code === "bad_chat" || message.code === "spectator") $("chat-note").textContent = serverWords(message);
       break;
     default:
       break;
@@ -457,7 +461,7 @@ function roundEnd(message) {
     if (result.blitz.length) {
       blitzRound = message.round;
       inOrder(() => {
-        banner(`Blitz! ${result.blitz.map(name).join(", ")} ${result.values[result.blitz[0]] === 33 ? "three aces" : "31"}`, "blitz", SHOWDOWN_MS);
+        banner(t(result.values[result.blitz[0]] === 33 ? "banner.blitz_aces" : "banner.blitz", { who: list(result.blitz.map(name)) }), "blitz", SHOWDOWN_MS);
         sound("blitz");
       });
     }
@@ -557,7 +561,7 @@ function animate(fresh, before) {
         inOrder(() => {
           if (!live()) return;
           sound("knock");
-          banner(`${name(event.seat)} knocked: last turns!`, "knock", MOMENT_MS);
+          banner(t("banner.knocked", { who: name(event.seat) }), "knock", MOMENT_MS);
         });
         motion.add((speed) => motion.pulse(document.querySelector(`.seat[data-seat="${event.seat}"] .plate`), speed));
       } else if (/^(draw|exchange|take)/.test(event.action)) {
@@ -666,12 +670,13 @@ function render() {
   const focusKey = focusedKey();
   const over = ended();
   document.body.dataset.status = table.status;
+  if (lang !== "en") $("describe").textContent = describeRules(); // the server writes the rules in English
   $("stage").dataset.over = over ? "yes" : "no";
   document.body.dataset.turn = myTurn() ? "me" : "other";
   const freeSeats = table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
   $("join").hidden = !(mySeat === null && table.status === "open" && freeSeats.length > 0);
-  $("join-free").textContent = `${freeSeats.length} ${freeSeats.length === 1 ? "seat is" : "seats are"} free.`;
-  $("commitment").textContent = table.commitment && !over ? table.commitment : over ? "(no more deals: every deal is revealed in the record)" : "–";
+  $("join-free").textContent = tn("join.free", freeSeats.length);
+  $("commitment").textContent = table.commitment && !over ? table.commitment : over ? t("fair.no_more") : "–";
   layoutStage();
   renderSeats();
   renderMiddle(over);
@@ -699,7 +704,7 @@ function layoutStage() {
   const centre = (scale) => {
     const w = cardAt(scale);
     const cards = widow ? 3 * w + 2 * 6 : 2 * w + 16;
-    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 };
+    return { w: Math.max(cards + 12, 176), h: Math.round(w * 1.4) + 16 + 40 + 16 + 26 + 14 }; // + a label's second line
   };
   const layout = placeSeats({ width: box.width, height: box.height, count, plate: PLATE, centre, scales: [1.25, 0.5] });
   stage.dataset.scale = layout.scale.toFixed(2);
@@ -732,15 +737,15 @@ function livesView(status) {
   const rules = table.rules;
   const node = h("p", { class: "lives" });
   if (status.out || status.remaining <= 0) {
-    node.append(h("span", { class: "out-word" }, "out"));
-    node.setAttribute("aria-label", "out of the game");
+    node.append(h("span", { class: "out-word" }, t("lives.out")));
+    node.setAttribute("aria-label", t("lives.out_long"));
     return node;
   }
   const shown = Math.min(rules.lives, 5);
   for (let i = 0; i < shown; i++) node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
-  if (rules.lives > 5) node.append(h("span", { class: "more", "aria-hidden": "true" }, `${status.lives}`));
-  if (rules.grace_life) node.append(h("span", { class: `grace${status.on_grace ? " now" : ""}`, title: `the grace life: ${graceWord()} (R2.3)`, "aria-hidden": "true" }, h("span", { class: "grace-word" }, status.on_grace ? graceWord() : GRACE_MARK[table.preset] || "dole")));
-  const words = status.on_grace ? graceWord() : `${lifeWords(status.lives)}${rules.grace_life ? `, then ${graceWord()}` : ""}`;
+  if (rules.lives > 5) node.append(h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)));
+  if (rules.grace_life) node.append(h("span", { class: `grace${status.on_grace ? " now" : ""}`, title: t("grace.title", { grace: graceWord() }), "aria-hidden": "true" }, h("span", { class: "grace-word" }, status.on_grace ? graceWord() : GRACE_MARK[table.preset] || t("grace_mark.dole"))));
+  const words = status.on_grace ? graceWord() : rules.grace_life ? tn("lives.then_grace", status.lives, { grace: graceWord() }) : tn("lives.count", status.lives);
   node.setAttribute("aria-label", words);
   node.setAttribute("role", "img");
   return node;
@@ -756,7 +761,7 @@ function seatCards(seatInfo, status) {
     if (hand) {
       const lost = showdown.result.losses.filter((l) => l.seat === seat).reduce((sum, l) => sum + l.lives, 0);
       const blitz = showdown.result.blitz.includes(seat);
-      return h("div", { class: "seat-cards shown", role: "img", "aria-label": `shows ${hand.map(cardLabel).join(", ")}: ${points(value)}` },
+      return h("div", { class: "seat-cards shown", role: "img", "aria-label": t("seat.shows", { cards: list(hand.map(cardLabel)), value: points(value) }) },
         hand.map((card) => cardElement(card, { label: false })),
         h("span", { class: `value-badge${blitz ? " blitz" : lost ? " low" : ""}` }, `${points(value)}${lost ? ` −${lost}` : ""}`));
     }
@@ -766,8 +771,8 @@ function seatCards(seatInfo, status) {
   const held = view.current_seat === seat && view.phase === "discard" ? 4 : 3; // drawn, not yet discarded
   const hidden = Math.max(0, held - known.length);
   const label = known.length
-    ? `${held} cards: ${known.map(cardLabel).join(", ")} known, ${hidden} face down`
-    : `${held} cards face down`;
+    ? tn("seat.cards_known", held, { known: list(known.map(cardLabel)), hidden: num(hidden) })
+    : tn("seat.cards_down", held);
   return h("div", { class: "seat-cards", role: "img", "aria-label": label },
     known.map((card) => cardElement(card, { label: false })),
     Array.from({ length: hidden }, () => cardElement(null, { label: false })));
@@ -783,21 +788,21 @@ function renderSeats() {
     const current = playing && view && view.current_seat === s.seat && view.phase !== "over";
     const connected = s.seat === mySeat ? online : s.connected;
     const chips = [];
-    if (s.kind === "bot") chips.push(`bot, ${s.level}`);
-    else if (!s.taken) chips.push(s.reserved ? "kept for them" : "free seat");
-    else if (!connected) chips.push("not connected");
-    if (current) chips.unshift("to move");
+    if (s.kind === "bot") chips.push(t("chip.bot", { level: t(`level.${s.level}`) }));
+    else if (!s.taken) chips.push(s.reserved ? t("chip.kept") : t("chip.free"));
+    else if (!connected) chips.push(t("chip.offline"));
+    if (current) chips.unshift(t("chip.to_move"));
     const offline = s.kind === "human" && s.taken && !connected;
     const winner = ended() && table.winner === s.seat;
     const colour = avatarColour(s.seat);
     const avatar = h("span", { class: `avatar${LIGHT_AVATARS.has(colour) ? " light" : ""}`, "aria-hidden": "true" },
-      (name(s.seat) === "You" && s.name ? s.name : name(s.seat)).trim().charAt(0).toUpperCase() || "?",
+      (s.seat === mySeat && s.name ? s.name : name(s.seat)).trim().charAt(0).toUpperCase() || "?",
       h("span", { class: `dot${s.kind === "bot" ? " bot" : connected ? "" : " offline"}` }));
     avatar.style.setProperty("--avatar", colour);
     if (current && table.turn_deadline && online) avatar.append(timerRing());
     const marks = h("span", { class: "marks" },
-      view && view.dealer === s.seat && !ended() ? h("span", { class: "dealer-button", title: "Dealer", "aria-label": "dealer" }, "D") : null,
-      view && view.knocker === s.seat && !ended() ? h("span", { class: "knock-mark", title: "Knocked (R6.1)" }, "Knocked") : null);
+      view && view.dealer === s.seat && !ended() ? h("span", { class: "dealer-button", title: t("seat.dealer_title"), "aria-label": t("seat.dealer") }, t("seat.dealer_mark")) : null,
+      view && view.knocker === s.seat && !ended() ? h("span", { class: "knock-mark", title: t("seat.knocked_title") }, t("seat.knocked")) : null);
     const item = h("li", {
       class: `seat${s.seat === mySeat ? " me" : ""}${current ? " current" : ""}${status && status.out ? " out" : ""}${offline ? " offline" : ""}${winner ? " winner" : ""}`,
       "aria-current": current ? "true" : null, "data-seat": s.seat,
@@ -805,7 +810,7 @@ function renderSeats() {
     seatCards(s, status),
     h("div", { class: "plate-wrap" }, h("div", { class: "plate" }, avatar,
       h("div", { class: "who" }, h("h3", { title: s.name || name(s.seat) }, name(s.seat)),
-        status ? livesView(status) : h("p", { class: "lives" }, `${lifeWords(table.rules.lives)}`),
+        status ? livesView(status) : h("p", { class: "lives" }, tn("lives.count", table.rules.lives)),
         h("p", { class: "chips" }, chips.join(" · ")))),
       marks));
     if (layout) {
@@ -863,28 +868,28 @@ function renderMiddle(over) {
   const stock = $("stock");
   stock.hidden = widowMode; // widow mode: nobody draws from the stock
   stock.disabled = !canStock;
-  stock.setAttribute("aria-label", canStock ? "Draw from the stock" : `The stock: ${view.stock_size} ${view.stock_size === 1 ? "card" : "cards"}`);
+  stock.setAttribute("aria-label", canStock ? t("move.draw_stock") : tn("pile.stock_label", view.stock_size));
   stock.replaceChildren(
     view.stock_size ? h("span", { class: "stack" }, ...Array.from({ length: Math.min(3, view.stock_size) }, () => cardElement(null, { label: false })))
-      : h("span", { class: "empty" }, "empty"),
-    h("span", { class: "pile-label" }, `Stock${compact() ? "" : ` · ${view.stock_size}`}`));
+      : h("span", { class: "empty" }, t("pile.empty")),
+    h("span", { class: "pile-label" }, compact() ? t("pile.stock") : t("pile.with_count", { pile: t("pile.stock"), count: num(view.stock_size) })));
   const discard = $("discard");
   discard.hidden = widowMode && !view.discard_size;
   discard.disabled = !canPile;
-  discard.setAttribute("aria-label", canPile ? actionWords("draw pile", view) : view.discard_top ? `The discard pile: ${cardLabel(view.discard_top)} on top` : "The discard pile: empty");
+  discard.setAttribute("aria-label", canPile ? actionWords("draw pile", view) : view.discard_top ? t("pile.discard_top", { card: cardLabel(view.discard_top) }) : t("pile.discard_empty"));
   discard.replaceChildren(
-    view.discard_top ? cardElement(view.discard_top, { className: "top" }) : h("span", { class: "empty" }, "empty"),
-    h("span", { class: "pile-label" }, compact() ? "Pile" : `Discard pile${view.discard_size ? ` · ${view.discard_size}` : ""}`));
+    view.discard_top ? cardElement(view.discard_top, { className: "top" }) : h("span", { class: "empty" }, t("pile.empty")),
+    h("span", { class: "pile-label" }, compact() ? t("pile.short") : view.discard_size ? t("pile.with_count", { pile: t("pile.discard"), count: num(view.discard_size) }) : t("pile.discard")));
   const widow = $("widow");
   widow.hidden = !widowMode;
   if (widowMode) {
     const swaps = exchanges();
     const cards = view.widow
       ? view.widow.map((card) => (swaps.size
-        ? h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.widow.has(card)), "aria-label": `Take ${cardLabel(card)} from the widow`, "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(picks.widow, card) }, cardElement(card, { label: false }))
+        ? h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.widow.has(card)), "aria-label": t("widow.take", { card: cardLabel(card) }), "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(picks.widow, card) }, cardElement(card, { label: false }))
         : cardElement(card)))
       : [cardElement(null), cardElement(null), cardElement(null)];
-    widow.replaceChildren(h("div", { class: "widow-cards" }, cards), h("span", { class: "pile-label" }, view.widow ? "The widow" : "The widow (face down)"));
+    widow.replaceChildren(h("div", { class: "widow-cards" }, cards), h("span", { class: "pile-label" }, view.widow ? t("pile.widow") : t("pile.widow_face_down")));
   }
 }
 
@@ -894,15 +899,15 @@ function renderStatus(over) {
   if (table.status === "open") {
     const kept = table.seats.filter((s) => s.reserved).map((s) => s.name);
     text = kept.length
-      ? `Waiting for ${kept.join(", ")} to take ${kept.length === 1 ? "their seat" : "their seats"} again.`
-      : `Waiting for players: ${free} ${free === 1 ? "seat is" : "seats are"} free. Share the link.`;
-  } else if (table.status === "closed") text = "The host closed the table.";
-  else if (over) text = "The game is over.";
-  else if (view) text = myTurn() ? (view.phase === "discard" ? "Your turn: discard a card" : "Your turn") : `${name(view.current_seat)} to move`;
+      ? tn("status.waiting_for", kept.length, { who: list(kept) })
+      : tn("status.waiting", free);
+  } else if (table.status === "closed") text = t("status.closed");
+  else if (over) text = t("status.over");
+  else if (view) text = myTurn() ? (view.phase === "discard" ? t("status.your_turn_discard") : t("status.your_turn")) : t("status.to_move", { who: name(view.current_seat) });
   else text = "";
-  if (mySeat === null && table.status !== "open" && !over) text += " · You are watching.";
-  else if (mySeat === null && over) text += " You were watching.";
-  if (view && !over) text = `Round ${view.round} · ${text}`;
+  if (mySeat === null && table.status !== "open" && !over) text = t("status.watching", { text });
+  else if (mySeat === null && over) text = t("status.watched", { text });
+  if (view && !over) text = t("status.round", { round: num(view.round), text });
   $("status").textContent = text;
   const chip = lastResultRound && !over && !showdown && $("result").hidden ? lastResultRound : null;
   let button = $("last-result");
@@ -912,15 +917,15 @@ function renderStatus(over) {
   }
   if (button) {
     button.hidden = !chip;
-    if (chip) button.textContent = `Round ${chip}: ${shortResult(roundOf(chip).result)} ▸`;
+    if (chip) button.textContent = t("status.last_result", { round: num(chip), text: shortResult(roundOf(chip).result) });
   }
-  if (view && view.knocker !== null && !over) $("status").textContent += " · last turns"; // the seat wears the knock too
+  if (view && view.knocker !== null && !over) $("status").textContent = t("status.last_turns", { text: $("status").textContent }); // the seat wears the knock too
 }
 
 function shortResult(result) {
-  if (!result) return "result";
-  if (!result.losses.length) return "nobody loses a life";
-  return result.losses.map((l) => `${name(l.seat)} −${l.lives}`).join(", ");
+  if (!result) return t("status.result");
+  if (!result.losses.length) return t("status.nobody");
+  return list(result.losses.map((l) => t("status.lost", { who: name(l.seat), lives: num(l.lives) })));
 }
 
 // The turn timer (`thirtyone serve --turn-timer`): seconds left before the server plays a legal
@@ -934,10 +939,9 @@ function renderTimer() {
   if (timer.hidden) return;
   const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
   const mine = myTurn();
-  const who = mine ? "you have" : `${name(view.current_seat)} has`;
-  timer.textContent = `Turn timer: ${who} ${left} s left`;
-  timer.title = `then a legal move is played for ${mine ? "you" : "them"} (--turn-timer)`;
-  if (mine && left === 10) announce("10 seconds left for your move.");
+  timer.textContent = mine ? t("timer.you", { seconds: num(left) }) : t("timer.other", { who: name(view.current_seat), seconds: num(left) });
+  timer.title = mine ? t("timer.title_you") : t("timer.title_other");
+  if (mine && left === 10) announce(t("timer.ten"));
 }
 setInterval(renderTimer, 1000);
 
@@ -957,19 +961,21 @@ function banner(text, kind, ms = 0) {
  * detail is in the scores panel): how it ended, who lost how many lives and why, who is out. */
 function resultSummary(result) {
   const who = names();
-  const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, `${who[loss.seat]} ${loss.seat === mySeat ? "lose" : "loses"} ${lifeWords(loss.lives)}`),
-    `: ${lossWords(loss, result, who)} `, h("span", { class: "rule", title: `Rule ${loss.rule}` }, `(${loss.rule})`)));
-  if (!losses.length) losses.push(h("li", {}, "Nobody loses a life."));
+  const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, tn(loss.seat === mySeat ? "summary.loses_you" : "summary.loses", loss.lives, { who: who[loss.seat] })),
+    t("summary.why", { why: lossWords(loss, result, who) }), " ", h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`)));
+  if (!losses.length) losses.push(h("li", {}, t("result.nobody")));
+  const how = result.knocker === null ? endWords(result)
+    : t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", { text: endWords(result), who: who[result.knocker] });
   return [
-    h("p", { class: "how" }, `Ended ${endWords(result)}.${result.knocker !== null ? ` ${who[result.knocker]} ${result.end === "throw_down" ? "threw down" : "knocked"}.` : ""}`),
+    h("p", { class: "how" }, how),
     h("ul", { class: "losses" }, losses),
-    result.eliminated.length ? h("p", { class: "out-line" }, `Out of the game: ${result.eliminated.map((s) => who[s]).join(", ")}.`) : null,
+    result.eliminated.length ? h("p", { class: "out-line" }, t("result.eliminated", { who: namesList(result.eliminated, who) })) : null,
   ].filter(Boolean);
 }
 
 function showResult(result) {
   resultShown = result.round;
-  $("result-heading").textContent = `Round ${result.round}`;
+  $("result-heading").textContent = t("result.heading", { round: num(result.round) });
   $("result-body").replaceChildren(...resultSummary(result));
   $("result").hidden = false;
   renderStatus(ended());
@@ -1053,7 +1059,7 @@ function renderHand() {
   }
   if (view.seats[mySeat].out) {
     box.replaceChildren();
-    $("hand-value").textContent = "You are out of this game; the others play on.";
+    $("hand-value").textContent = t("hand.out");
     return;
   }
   const mine = myTurn();
@@ -1066,18 +1072,18 @@ function renderHand() {
     let node;
     const face = cardElement(card, { label: false });
     if (card && kept === card && discards.size) {
-      const why = `You took ${pretty(card)} from the pile this turn: you keep it and may not discard it (R4.2). Discard one of the others.`;
-      node = h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": `${cardLabel(card)}: taken from the pile, kept this turn (R4.2)`, title: "R4.2: a card taken from the pile stays this turn", onclick: () => showAlert(why, "info") },
-        face, h("span", { class: "tag kept-mark" }, "kept", h("span", { class: "sr-only" }, " this turn (R4.2)")));
+      const why = t("kept.why", { card: pretty(card) });
+      node = h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": t("kept.label", { card: cardLabel(card) }), title: t("kept.title"), onclick: () => showAlert(why, "info") },
+        face, h("span", { class: "tag kept-mark" }, t("kept.tag"), h("span", { class: "sr-only" }, t("kept.sr"))));
     } else if (card && discards.has(card)) {
-      node = h("button", { type: "button", class: "card-button", "aria-label": `Discard ${cardLabel(card)}`, "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: () => { if (!suppressClick) act(discards.get(card)); } }, face);
+      node = h("button", { type: "button", class: "card-button", "aria-label": t("move.discard", { card: cardLabel(card) }), "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: () => { if (!suppressClick) act(discards.get(card)); } }, face);
     } else if (card && swaps.size) {
-      node = h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": `Give ${cardLabel(card)}`, "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, face);
+      node = h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": t("widow.give", { card: cardLabel(card) }), "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, face);
     } else {
       node = cardElement(card);
       if (!card) node.dataset.card = "";
     }
-    if (card && card === fresh) node.append(h("span", { class: "tag new-mark" }, "new"));
+    if (card && card === fresh) node.append(h("span", { class: "tag new-mark" }, t("hand.new")));
     node.style.setProperty("--i", String(i));
     node.style.setProperty("--n", String(hand.length));
     const middle = (hand.length - 1) / 2;
@@ -1088,7 +1094,7 @@ function renderHand() {
   box.replaceChildren(...cards);
   const words = handWords(); // the card kept by R4.2 is marked on the card itself
   $("hand-value").replaceChildren(view.hand && view.hand.length === 3 && view.hand_value !== null
-    ? h("strong", {}, `${points(view.hand_value)} points`)
+    ? h("strong", {}, pointsWords(view.hand_value))
     : `${words[0].toUpperCase()}${words.slice(1)}.`);
 }
 
@@ -1098,23 +1104,23 @@ function exchangeButton(swaps) {
   const give = [...picks.hand];
   const take = [...picks.widow];
   const chosen = swaps.get(pickKey(give, take));
-  let label = "Swap: pick a card of yours and one of the widow";
+  let label = t("swap.pick");
   if (chosen) label = actionWords(chosen, view);
-  else if (give.length && give.length === take.length) label = "Swap: not that many at once (R7.5)";
-  else if (give.length || take.length) label = `Swap: now pick ${take.length < give.length ? "a widow card" : "a card of yours"}`;
+  else if (give.length && give.length === take.length) label = t("swap.too_many");
+  else if (give.length || take.length) label = take.length < give.length ? t("swap.now_widow") : t("swap.now_yours");
   return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: () => chosen && act(chosen) }, label);
 }
 
 /** A move in a word or two, for a narrow screen (the button's full words stay for screen readers). */
 function shortWords(notation) {
   const words = notation.split(/\s+/);
-  if (notation === "draw stock") return "Draw";
-  if (notation === "draw pile") return view.discard_top ? `Take ${pretty(view.discard_top)}` : "Take";
+  if (notation === "draw stock") return t("short.draw");
+  if (notation === "draw pile") return view.discard_top ? t("short.take_card", { card: pretty(view.discard_top) }) : t("short.take");
   if (words[0] === "discard") return pretty(words[1]);
-  if (notation === "exchange all") return view.widow === null ? "Take widow" : "Swap all";
-  if (notation === "take widow") return "Other hand";
-  if (notation === "keep") return "Keep";
-  if (notation === "throw down") return "Throw down";
+  if (notation === "exchange all") return view.widow === null ? t("short.take_widow") : t("short.swap_all");
+  if (notation === "take widow") return t("short.other_hand");
+  if (notation === "keep") return t("short.keep");
+  if (notation === "throw down") return t("short.throw");
   return actionWords(notation, view);
 }
 
@@ -1198,9 +1204,9 @@ function endDrag(event) {
     act(hit.action);
     return;
   }
-  if (card === view.taken_from_pile) showAlert(`You took ${pretty(card)} from the pile this turn: it stays in your hand (R4.2). Drop another card on the pile.`, "info");
-  else if (targets.length) showAlert(`${pretty(card)} went back to your hand: drop it on ${targets.some((t) => t.node === $("discard")) ? "the discard pile to discard it" : "a widow card to swap the two"}.`, "info");
-  else showAlert(`${pretty(card)} went back: this is no time to play it.`, "info");
+  if (card === view.taken_from_pile) showAlert(t("drag.kept", { card: pretty(card) }), "info");
+  else if (targets.length) showAlert(t(targets.some((target) => target.node === $("discard")) ? "drag.back_pile" : "drag.back_widow", { card: pretty(card) }), "info");
+  else showAlert(t("drag.back", { card: pretty(card) }), "info");
   void node;
 }
 
@@ -1269,22 +1275,22 @@ function renderOver() {
   if (!over) return;
   if (opening) motion.skip(); // the end: what still flies lands, under the final standings
   const closed = table.status === "closed";
-  $("over-heading").textContent = closed ? "Table closed" : "Game over";
+  $("over-heading").textContent = closed ? t("over.closed_heading") : t("table.game_over");
   const winner = table.winner ?? null;
   $("winner").textContent = closed
-    ? "The host closed the table: the game ends here."
-    : winner !== null ? `${name(winner)} ${winner === mySeat ? "win" : "wins"} the game!` : "The game is over.";
+    ? t("over.closed")
+    : winner !== null ? t(winner === mySeat ? "over.winner_you" : "over.winner", { who: name(winner) }) : t("status.over");
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
   $("standings").replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
-    h("caption", { class: "sr-only" }, "Final standings, with the losses each player had left after each round"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"),
-      ...numbers.map((n) => h("th", { scope: "col", title: `lives left after round ${n}` }, `R${n}`)))),
+    h("caption", { class: "sr-only" }, t("over.caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("over.place")), h("th", { scope: "col" }, t("over.player")),
+      ...numbers.map((n) => h("th", { scope: "col", title: t("over.round_title", { round: num(n) }) }, t("over.round_col", { round: num(n) }))))),
     h("tbody", {}, ...standings().flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
-      h("td", { class: "place" }, closed ? "–" : `${place}.`),
+      h("td", { class: "place" }, closed ? "–" : t("over.place_n", { place: num(place) })),
       h("th", { scope: "row", class: "name" }, name(seat)),
       ...numbers.map((n) => {
         const left = rounds.get(n).result.remaining[seat];
-        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : String(left));
+        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
       }))))))]));
   $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
   if (table.record_path) $("download").href = table.record_path;
@@ -1293,12 +1299,12 @@ function renderOver() {
   const mine = next && localStorage.getItem(`thirtyone.token.${next}`);
   const rematch = $("rematch");
   rematch.hidden = mySeat === null;
-  rematch.textContent = mine ? "Go to the rematch" : next ? "Play again: take your seat" : "Play again";
+  rematch.textContent = mine ? t("rematch.go") : next ? t("rematch.take_seat") : t("table.play_again");
   $("rematch-link").hidden = !(next && mySeat === null);
   if (next) $("rematch-link").href = `/t/${next}`;
   $("rematch-note").textContent = next
-    ? `${rematchBy !== null ? `${name(rematchBy)} asked for` : "There is"} a rematch: the same seats, people and bots, at table ${next}.`
-    : mySeat === null ? "When a player asks for a rematch, you can watch it from here." : "Same seats, same people and bots: everyone here is offered a seat.";
+    ? (rematchBy !== null ? t("rematch.asked", { who: name(rematchBy), code: next }) : t("rematch.there", { code: next }))
+    : mySeat === null ? t("rematch.watch") : t("rematch.offer");
   if (table.record_path) $("result").hidden = false;
   const last = [...rounds.keys()].sort((a, b) => b - a).map((n) => rounds.get(n).result).find(Boolean);
   if (last && resultShown !== last.round) showResult(last);
@@ -1312,7 +1318,7 @@ async function playAgain() {
   }
   const token = localStorage.getItem(tokenKey);
   if (!token) {
-    showAlert("Only a player at this table can ask for a rematch.");
+    showAlert(t("rematch.players_only"));
     return;
   }
   $("rematch").disabled = true;
@@ -1323,8 +1329,8 @@ async function playAgain() {
     location.assign(`/t/${made.code}`);
   } catch (error) {
     $("rematch").disabled = false;
-    if (error.code === "seat_taken" && next) showAlert(`You have taken your seat at the rematch already (in another tab or browser): open /t/${next} there, or use your rejoin link.`, "info");
-    else showAlert(`No rematch: ${error.message}`);
+    if (error.code === "seat_taken" && next) showAlert(t("rematch.seated", { code: next }), "info");
+    else showAlert(t("rematch.failed", { error: error.message }));
   }
 }
 
@@ -1372,26 +1378,26 @@ function renderScores() {
   if (!table) return;
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
   const start = table.rules.lives + (table.rules.grace_life ? 1 : 0);
-  const head = h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col", title: "at the start" }, "Start"),
-    ...numbers.map((n) => h("th", { scope: "col" }, `R${n}`)));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("over.player")), h("th", { scope: "col", title: t("scores.start_title") }, t("scores.start")),
+    ...numbers.map((n) => h("th", { scope: "col" }, t("over.round_col", { round: num(n) }))));
   const rows = table.seats.map((s) => {
     let before = start;
     const cells = numbers.map((n) => {
       const result = rounds.get(n).result;
       const left = result.remaining[s.seat];
       const lost = result.losses.filter((l) => l.seat === s.seat).reduce((sum, l) => sum + l.lives, 0);
-      const text = left <= 0 ? (before > 0 ? "out" : "–") : `${left}${lost ? ` (−${lost})` : ""}`;
+      const text = left <= 0 ? (before > 0 ? t("lives.out") : "–") : lost ? t("scores.left_lost", { left: num(left), lost: num(lost) }) : num(left);
       before = left;
       return h("td", { class: lost ? "lost" : null }, text);
     });
-    return h("tr", {}, h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)), h("td", {}, String(start)), ...cells);
+    return h("tr", {}, h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)), h("td", {}, num(start)), ...cells);
   });
   $("scores").replaceChildren(
-    h("p", { class: "muted small-text" }, `Losses left after each round (${table.rules.lives} ${table.rules.lives === 1 ? "life" : "lives"}${table.rules.grace_life ? ` and one ${graceWord()}` : ""}).`),
+    h("p", { class: "muted small-text" }, table.rules.grace_life ? tn("scores.note_grace", table.rules.lives, { grace: graceWord() }) : tn("scores.note", table.rules.lives)),
     h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
   $("results").replaceChildren(...numbers.slice().reverse().map((n) => {
     const result = rounds.get(n).result;
-    return h("details", { open: n === numbers[numbers.length - 1] ? true : null }, h("summary", {}, `Round ${n}: ${shortResult(result)}`), ...resultView(result, names()));
+    return h("details", { open: n === numbers[numbers.length - 1] ? true : null }, h("summary", {}, t("scores.round", { round: num(n), text: shortResult(result) })), ...resultView(result, names(), mySeat));
   }));
 }
 
@@ -1399,21 +1405,45 @@ function renderRules() {
   if (!table || $("howto").dataset.done === "yes") return;
   const sections = howToPlay(table.rules, table.preset);
   $("howto").replaceChildren(...sections.flatMap((section) => [h("h3", {}, section.title),
-    h("p", {}, ...section.lines.flatMap(([text, rule]) => [h("span", { title: `Rule ${rule}` }, text), " "]))]));
+    h("p", {}, ...section.lines.flatMap(([text, rule]) => [h("span", { title: t("summary.rule", { rule }) }, text), " "]))]));
   $("howto").dataset.done = "yes";
   if (!presets) return;
   const rows = Object.entries(table.rules).filter(([, value]) => value !== null).map(([option, value]) => {
     const spec = presets.options[option] || {};
-    return h("tr", {}, h("th", { scope: "row" }, option.replaceAll("_", " ")), h("td", {}, String(value)), h("td", {}, spec.rule || ""), h("td", {}, spec.help || ""));
+    return h("tr", {}, h("th", { scope: "row" }, optionName(option)), h("td", {}, optionValue(option, value)), h("td", {}, spec.rule || ""), h("td", {}, optionHelp(option, spec)));
   });
-  $("rules").replaceChildren(h("p", {}, `${table.describe} (nearest preset: ${table.preset})`),
-    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Option"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, "Rule"), h("th", { scope: "col" }, "What it does"))), h("tbody", {}, rows))));
+  $("rules").replaceChildren(h("p", {}, t("rules.nearest", { describe: describeRules(), preset: presetName(table.preset) })),
+    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("rules.option")), h("th", { scope: "col" }, t("rules.value")), h("th", { scope: "col" }, t("rules.rule")), h("th", { scope: "col" }, t("rules.what")))), h("tbody", {}, rows))));
+}
+
+/** The name of a preset (R8) in the reader's language. */
+function presetName(preset) {
+  return PRESETS.includes(preset) ? t(`preset.${preset}`) : preset;
+}
+
+/** The table's rules in a line: the server's English for an English page, else the preset's name
+ * and the lives (every option is in the table under it). */
+function describeRules() {
+  if (lang === "en") return table.describe;
+  return t("rules.describe", { preset: presetName(table.preset), lives: tn("lives.count", table.rules.lives) });
+}
+
+function optionName(option) {
+  return has(`option.${option}`) ? t(`option.${option}`) : option.replaceAll("_", " ");
+}
+
+function optionHelp(option, spec) {
+  return lang !== "en" && has(`option.${option}.help`) ? t(`option.${option}.help`) : spec.help || "";
+}
+
+function optionValue(option, value) {
+  if (typeof value === "boolean") return value ? t("value.on") : t("value.off");
+  if (typeof value === "number") return num(value);
+  return has(`value.${value}`) ? t(`value.${value}`) : String(value).replaceAll("_", " ");
 }
 
 function renderTableTools() {
-  $("privacy").textContent = table.public
-    ? "This table is listed in the lobby: anyone can join a free seat."
-    : "This table is private: only people with the link or the code can find it.";
+  $("privacy").textContent = table.public ? t("privacy.public") : t("privacy.private");
   const token = localStorage.getItem(tokenKey);
   $("rejoin-box").hidden = mySeat === null || !token;
   if (token && mySeat !== null) $("rejoin-link").value = `${location.origin}/t/${code}#seat=${code}.${token}`;
@@ -1422,11 +1452,12 @@ function renderTableTools() {
   $("host").hidden = !hosting;
   if (!hosting) return;
   const gone = table.seats.filter((s) => s.kind === "human" && s.seat !== mySeat && (!s.taken || !s.connected));
-  $("host-seats").replaceChildren(...(gone.length ? [h("p", { class: "small-text" }, "A seat whose player is gone (or never came) can be played by a bot:")] : []),
+  $("host-seats").replaceChildren(...(gone.length ? [h("p", { class: "small-text" }, t("host.gone"))] : []),
     ...gone.map((s) => {
-      const level = h("select", { "aria-label": `Bot level for seat ${s.seat + 1}`, class: "small" }, ...["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" ? true : null }, l)));
-      return h("div", { class: "row" }, h("span", {}, `${s.name || `Seat ${s.seat + 1}`} ${s.taken ? "(left)" : s.reserved ? "(not back yet)" : "(free)"}`),
-        h("span", { class: "row" }, level, h("button", { type: "button", class: "small", "data-seat": s.seat, onclick: () => seatBot(s.seat, level.value) }, "Give to a bot")));
+      const level = h("select", { "aria-label": t("host.level", { n: num(s.seat + 1) }), class: "small" }, ...["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" ? true : null }, t(`level.${l}`))));
+      const who = s.name || t("seat.number", { n: num(s.seat + 1) });
+      return h("div", { class: "row" }, h("span", {}, t(s.taken ? "host.left" : s.reserved ? "host.not_back" : "host.free", { who })),
+        h("span", { class: "row" }, level, h("button", { type: "button", class: "small", "data-seat": s.seat, onclick: () => seatBot(s.seat, level.value) }, t("host.give"))));
     }));
 }
 
@@ -1436,9 +1467,9 @@ async function seatBot(seat, level) {
     const answer = await api(`/api/tables/${code}/seats/${seat}/bot`, { json: { level }, headers: { Authorization: `Bearer ${hostToken}` } });
     table = answer.table;
     render();
-    toast(`A bot (${level}) plays seat ${seat + 1} now.`);
+    toast(t("host.bot_plays", { level: t(`level.${level}`), n: num(seat + 1) }));
   } catch (error) {
-    showAlert(`The seat was not given to a bot: ${error.message}`);
+    showAlert(t("host.bot_failed", { error: error.message }));
   }
 }
 
@@ -1446,13 +1477,13 @@ async function seatBot(seat, level) {
 // e.g. when someone left a game for good.
 async function closeTable() {
   const hostToken = localStorage.getItem(hostKey);
-  if (!hostToken || !confirm("Close this table for everyone? A game being played ends where it is.")) return;
+  if (!hostToken || !confirm(t("host.confirm_close"))) return;
   try {
     const closed = await api(`/api/tables/${code}/close`, { method: "POST", headers: { Authorization: `Bearer ${hostToken}` } });
     table = closed.table;
     render();
   } catch (error) {
-    showAlert(`The table was not closed: ${error.message}`);
+    showAlert(t("host.close_failed", { error: error.message }));
   }
 }
 
@@ -1492,7 +1523,7 @@ function renderChat() {
     h("button", { type: "button", class: "small", "aria-pressed": String(mutes.has(s.seat)), "data-seat": s.seat, onclick: () => toggleMute(s.seat) }, mutes.has(s.seat) ? "Muted" : "Mute"))));
   $("chat-form").hidden = mySeat === null;
   $("reactions").hidden = mySeat === null;
-  if (mySeat === null) $("chat-note").textContent = "Only the players chat; you can read along.";
+  if (mySeat === null) $("chat-note").textContent = t("chat.spectator");
 }
 
 function toggleMute(seat) {
@@ -1543,15 +1574,15 @@ async function copy(text, what, button) {
   const label = button.textContent;
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = "Copied ✓";
-    toast(`${what} copied`);
+    button.textContent = t("copy.done");
+    toast(t("copy.toast", { what }));
   } catch {
     const field = $("rejoin-link");
     if (button.id === "copy-rejoin") {
       field.hidden = false;
       field.select();
     }
-    showAlert(`Could not copy: select and copy it yourself: ${text}`, "info");
+    showAlert(t("copy.failed", { text }), "info");
   }
   setTimeout(() => { button.textContent = label; }, 2000);
 }
@@ -1562,11 +1593,11 @@ function readRejoinLink() {
   if (!location.hash.startsWith("#seat=")) return;
   history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
   if (!found) {
-    showAlert("This rejoin link is damaged (copy it again): nothing changed.");
+    showAlert(t("rejoin.damaged"));
     return;
   }
   if (found[1].toUpperCase() !== code) {
-    showAlert(`This rejoin link is for table ${found[1].toUpperCase()}, not table ${code}: nothing changed. Open it as it was given to you.`);
+    showAlert(t("rejoin.other_table", { other: found[1].toUpperCase(), code }));
     return;
   }
   rejoin = { token: found[2], previous: localStorage.getItem(tokenKey) };
@@ -1577,9 +1608,9 @@ function start() {
   const link = `${location.origin}/t/${code}`;
   $("share-link").href = link;
   $("share-link").textContent = link;
-  $("copy-link").addEventListener("click", (event) => copy(link, "The link", event.currentTarget));
-  $("copy-code").addEventListener("click", (event) => copy(code, "The code", event.currentTarget));
-  $("copy-rejoin").addEventListener("click", (event) => copy($("rejoin-link").value, "Your private rejoin link", event.currentTarget));
+  $("copy-link").addEventListener("click", (event) => copy(link, t("copy.link"), event.currentTarget));
+  $("copy-code").addEventListener("click", (event) => copy(code, t("copy.code"), event.currentTarget));
+  $("copy-rejoin").addEventListener("click", (event) => copy($("rejoin-link").value, t("copy.rejoin"), event.currentTarget));
   $("hint").addEventListener("click", askHint);
   $("close-table").addEventListener("click", closeTable);
   $("rematch").addEventListener("click", playAgain);
@@ -1592,11 +1623,11 @@ function start() {
   $("side-close").addEventListener("click", () => { sideOpen = false; $("side").classList.remove("open"); });
   const showSound = () => {
     for (const button of [$("sound"), $("sound-2")]) button.setAttribute("aria-pressed", String(soundOn()));
-    $("sound").title = soundOn() ? "Sounds (on)" : "Sounds (off)";
+    $("sound").title = soundOn() ? t("table.sounds_on") : t("table.sounds_off");
   };
   showSound();
   for (const button of [$("sound"), $("sound-2")]) {
-    button.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? "Sounds on" : "Sounds off"); });
+    button.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? t("toast.sounds_on") : t("toast.sounds_off")); });
   }
   const four = $("four-colours");
   const fourOn = localStorage.getItem("thirtyone.four") === "on";
@@ -1607,7 +1638,7 @@ function start() {
     localStorage.setItem("thirtyone.four", on ? "on" : "off");
     four.setAttribute("aria-pressed", String(on));
     setFourColours(on);
-    toast(on ? "Four-colour deck: spades black, hearts red, diamonds blue, clubs green" : "Two-colour deck");
+    toast(on ? t("toast.four_colours") : t("toast.two_colours"));
     layoutKey = "";
     paint++;
     render();
@@ -1617,7 +1648,7 @@ function start() {
     event.preventDefault();
     const text = $("chat-text").value;
     if (!text.trim()) {
-      $("chat-note").textContent = "Write something first (at most 200 characters).";
+      $("chat-note").textContent = t("chat.empty");
       return;
     }
     sendChat({ text });
@@ -1645,7 +1676,7 @@ function start() {
     event.preventDefault();
     const wanted = $("join-name").value.trim();
     if (!wanted) {
-      showAlert("Give your name (1 to 20 characters) to take a seat.");
+      showAlert(t("join.no_name"));
       return;
     }
     try {
@@ -1661,7 +1692,7 @@ function start() {
       announced.clear();
       connect();
     } catch (error) {
-      showAlert(`Could not join: ${error.message}`);
+      showAlert(t("join.failed", { error: error.message }));
     }
   });
   new ResizeObserver(() => {

@@ -1,0 +1,71 @@
+"""The language of ``thirtyone play``, from ``--lang`` or the environment (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, as gettext reads them).
+
+The terminal game's screens are written in English only so far (the browser game speaks every
+language of :data:`thirtyone.i18n.LANGUAGES`): a language it does not speak is said in one line
+and the game plays in English, never in a mix. Urdu is said differently: a terminal neither
+shapes Arabic script nor reorders right-to-left text, so Urdu would show as disjoint letters in
+reverse order there, whatever the catalog says.
+
+>>> lang, notice = terminal_language("ur", {})
+>>> lang, notice.split(":")[0]
+('en', 'Urdu needs right-to-left shaping that terminals do not do')
+>>> terminal_language(None, {"LANG": "C.UTF-8"}), terminal_language("en-GB", {})
+(('en', None), ('en', None))
+>>> terminal_language(None, {"LANG": "ko_KR.UTF-8"})[1]
+'The terminal game speaks English only so far: playing in English (the browser game, thirtyone serve, speaks 한국어).'
+>>> terminal_language("tlh", {})[1]
+'Language "tlh" is not available; playing in English.'
+>>> terminal_language("ko;rm -rf", {})
+Traceback (most recent call last):
+...
+thirtyone.tui.settings.PlayError: --lang 'ko;rm -rf': give a language code such as ko or de-AT (...)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from thirtyone.i18n import LANGUAGES, choose
+from thirtyone.tui.settings import PlayError
+
+__all__ = ["TERMINAL_LANGUAGES", "ENVIRONMENT", "terminal_language"]
+
+TERMINAL_LANGUAGES = ("en",)
+"""The languages the terminal game's screens are written in."""
+
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""Where the language is looked for without ``--lang``, first found first (gettext's order)."""
+
+_CODE = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*(?:\.[A-Za-z0-9-]{1,20})?(?:@[A-Za-z0-9]{1,20})?$")
+
+
+def terminal_language(asked: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
+    """The language the game plays in and a one-line notice when it is not the one asked for.
+    ``asked`` is ``--lang`` (``None`` when not given: the environment decides, and a C/POSIX or
+    unknown locale there is quietly English). Raises :class:`PlayError` for a malformed ``--lang``."""
+    if asked is not None and (not isinstance(asked, str) or not _CODE.match(asked.strip())):
+        asked = str(asked)  # argparse hands "--lang=--" over as a list
+        raise PlayError(
+            f"--lang {asked[:40]!r}: give a language code such as ko or de-AT (the languages: {', '.join(LANGUAGES)})"
+        )
+    code = asked
+    if code is None:
+        # LANGUAGE is a colon list of preferences; the others are one locale each
+        found = (environ.get(name, "").split(":")[0] for name in ENVIRONMENT)
+        code = next((value for value in found if value.strip()), None)
+    lang, notice = choose(code)
+    if notice is not None:
+        return "en", notice.replace("showing English", "playing in English") if asked is not None else None
+    if lang == "ur":
+        return "en", (
+            "Urdu needs right-to-left shaping that terminals do not do: playing in English "
+            "(the browser game, thirtyone serve, speaks Urdu)."
+        )
+    if lang not in TERMINAL_LANGUAGES:
+        return "en", (
+            "The terminal game speaks English only so far: playing in English "
+            f"(the browser game, thirtyone serve, speaks {LANGUAGES[lang]})."
+        )
+    return lang, None

@@ -1,0 +1,80 @@
+"""``thirtyone play --lang`` and the environment's language: a malformed code is a one-line error
+(exit 2); a language the terminal game does not speak (Urdu: terminals neither shape nor reorder
+it) is said in one line, on the screen first and on standard error after, and the game plays in
+English, never in a mix."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cli_helpers import cli_error_line
+from test_tui import SIZE, make_app, screen_text
+from thirtyone.cli import main
+from thirtyone.cli import play as play_cli
+from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.language import terminal_language
+
+
+@pytest.mark.parametrize("bad", ["ko;rm -rf /", "--", "k", "ko_KR.UTF-8.extra.x!", "\u0627\u0631\u062f\u0648"])
+def test_a_malformed_lang_is_a_one_line_error(capsys: pytest.CaptureFixture[str], bad: str) -> None:
+    line = cli_error_line(capsys, ["play", f"--lang={bad}"])
+    assert "--lang" in line
+    assert "give a language code such as ko" in line
+
+
+def _played(monkeypatch: pytest.MonkeyPatch) -> list[ThirtyOneApp]:
+    apps: list[ThirtyOneApp] = []
+    monkeypatch.setattr(ThirtyOneApp, "run", lambda app: apps.append(app))
+    monkeypatch.setattr(ThirtyOneApp, "autosave", lambda app: None)
+    monkeypatch.setattr(play_cli, "interactive", lambda: True)
+    return apps
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["--lang", "ur"], {}, "Urdu needs right-to-left shaping that terminals do not do"),
+        (["--lang", "ko"], {}, "speaks 한국어"),
+        (["--lang", "tlh"], {}, 'Language "tlh" is not available; playing in English.'),
+        ([], {"LANG": "cs_CZ.UTF-8"}, "speaks Čeština"),
+        ([], {"LC_ALL": "ur_PK.UTF-8", "LANG": "en_US.UTF-8"}, "Urdu needs"),
+        ([], {"LANGUAGE": "de:en", "LANG": "C"}, "speaks Deutsch"),
+    ],
+)
+def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], said: str
+) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    apps = _played(monkeypatch)
+    assert main(["play", *args]) == 0
+    assert len(apps) == 1
+    assert apps[0].settings.notice is not None
+    assert said in apps[0].settings.notice
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("thirtyone: ")
+    assert said in err[0]
+
+
+@pytest.mark.parametrize(
+    "env", [{}, {"LANG": "C.UTF-8"}, {"LANG": "POSIX"}, {"LANG": "en_GB.UTF-8"}, {"LANG": "fr_FR"}]
+)
+def test_english_or_an_unknown_environment_plays_quietly_in_english(env: dict[str, str]) -> None:
+    assert terminal_language(None, env) == ("en", None)
+
+
+async def test_the_notice_is_the_first_thing_the_screen_says() -> None:
+    app = make_app()
+    lang, notice = terminal_language("ur", {})
+    assert lang == "en"
+    app.settings = replace(app.settings, notice=notice)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Urdu needs right-to-left shaping" in text
+        assert "Players" in text  # the table itself, in English
