@@ -456,10 +456,13 @@ def test_the_chat_is_plain_text_limited_and_mutable(server: str, browser: Browse
         ann.fill("#chat-text", '<img src=x onerror="document.title=1">')
         ann.click("#chat-form button[type=submit]")
         expect(ann.locator("#chat-note")).to_contain_text("plain text")
+        expect(ann.locator("#alert")).to_be_hidden()  # said under the chat box, not over the table
         assert ben.evaluate("document.querySelectorAll('#chat-lines img').length") == 0
         expect(ben.locator("#chat-lines li")).to_have_count(1)  # the refused line reached nobody
         ben.click("#reactions button[data-reaction='good_luck']")
         expect(ann.locator("#chat-lines li").last).to_contain_text("Good luck!")
+        ann.click("#reactions button[data-reaction='wow']")
+        expect(ann.locator("#chat-note")).to_have_text("")  # a line said: the refusal no longer holds
         for i in range(6):  # too fast: four at once, then one every two seconds
             ann.fill("#chat-text", f"line {i}")
             ann.click("#chat-form button[type=submit]")
@@ -577,6 +580,20 @@ def test_a_reload_shows_the_same_log_and_scores(server: str, browser: Browser) -
         page.context.close()
 
 
+def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: str, browser: Browser) -> None:
+    created = _table(server, "scat", ["human", "human"], lives=5)
+    page = _seated(browser, server, created, viewport={"width": 375, "height": 667})
+    try:
+        expect(page.locator("#status")).to_contain_text("Share the link")
+        expect(page.locator("#invite-button")).to_be_visible()  # what there is to do while nobody else came
+        expect(page.locator("#panel-scores")).to_be_hidden()
+        page.click("#invite-button")
+        expect(page.locator("#share-link")).to_be_visible()
+        expect(page.locator("#copy-code")).to_be_visible()
+    finally:
+        page.context.close()
+
+
 def test_a_personal_rejoin_link_opens_the_seat_in_a_fresh_browser(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], lives=5)
     other = _table(server, "scat", ["human", "easy"], lives=5)
@@ -597,6 +614,12 @@ def test_a_personal_rejoin_link_opens_the_seat_in_a_fresh_browser(server: str, b
                 fresh.locator("#hand [data-card]").evaluate_all("(nodes) => nodes.map((n) => n.dataset.card)") == hand
             )
             assert "#" not in fresh.url  # the token left the address bar
+            fresh.evaluate("localStorage.clear()")
+            fresh.reload()
+            expect(fresh.locator("body")).to_have_attribute("data-role", "spectator")
+            fresh.evaluate(f"location.hash = {json.dumps('#seat=' + created['code'] + '.' + created['token'])}")
+            expect(fresh.locator("body")).to_have_attribute("data-role", "player")  # pasted into the open page
+            assert "#" not in fresh.url
             fresh.reload()
             expect(fresh.locator("body")).to_have_attribute("data-role", "player")  # kept in this browser now
             # the link of another table, or one whose token opens no seat: refused, nothing changed

@@ -39,6 +39,7 @@ const CARD = { w: 66, h: 92 }; // a card in the middle at scale 1
 let socket = null;
 let retry = 300; // ms before reconnecting; doubles up to MAX_RETRY_MS
 let online = false; // welcomed on an open socket
+const CHAT_ERRORS = new Set(["chat_too_fast", "bad_chat"]); // refusals of a chat line
 let staleAlert = false; // the alert says "not connected": cleared once connected again
 let table = null;
 let view = null;
@@ -336,10 +337,13 @@ function receive(message) {
       if (message.seq === seq) $("hint-text").textContent = hintWords(message.moves);
       break;
     case "error":
+      if (CHAT_ERRORS.has(message.code)) { // said under the chat box, where it was asked, and gone with the next line
+        $("chat-note").textContent = serverWords(message);
+        break;
+      }
       sentFor = null; // refused: the player may try another move
       showAlert(message.refusal ? refusalWords(message.refusal, names()) : serverWords(message));
       $("hint-text").textContent = "";
-      if (message.code === "chat_too_fast" || message.code === "bad_chat" || message.code === "spectator") $("chat-note").textContent = serverWords(message);
       break;
     default:
       break;
@@ -1491,6 +1495,7 @@ async function closeTable() {
 
 function hearChat(line, live) {
   if (chatLines.some((known) => known.id === line.id)) return;
+  if (live && line.seat === mySeat) $("chat-note").textContent = ""; // said: an earlier refusal no longer holds
   chatLines.push(line);
   if (chatLines.length > 200) chatLines.shift();
   if (live && !mutes.has(line.seat)) {
@@ -1605,6 +1610,10 @@ function readRejoinLink() {
 
 function start() {
   readRejoinLink();
+  window.addEventListener("hashchange", () => { // a rejoin link pasted into this open page: only the #… changed
+    readRejoinLink();
+    if (rejoin) connect();
+  });
   const link = `${location.origin}/t/${code}`;
   $("share-link").href = link;
   $("share-link").textContent = link;
