@@ -1,7 +1,8 @@
 """The pages in every language, as a reader of it sees them (the real server, Debian's Chromium):
 for each language the browser asks for (Accept-Language and navigator.languages, Playwright's
 ``locale``), the lobby, your turn, a showdown and the game's end at 1280x800 and 375x667, each
-screenshot kept under ``docs/screenshots/languages/``, and checked: the page is in that language
+screenshot (kept under ``docs/screenshots/languages/`` with THIRTYONE_SCREENSHOTS=1) and
+checked: the page is in that language
 (``<html lang>``; Urdu ``dir="rtl"`` and mirrored, cards still left to right), no English word of the
 catalog's shows up, no text is clipped by its box, and no character is drawn with a font that lacks
 it (Chromium's own account of the fonts that rendered each text node). Then the switch: another
@@ -12,7 +13,9 @@ Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWS
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +31,12 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from thirtyone.i18n import LANGUAGES
 
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "languages"
+SHOTS = (
+    Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "languages"
+    if os.environ.get("THIRTYONE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "thirtyone-language-shots"
+)
+"""Where the pictures go: docs/ when THIRTYONE_SCREENSHOTS=1 (the README shows some), else a temporary folder."""
 SIZES = {"laptop": {"viewport": {"width": 1280, "height": 800}}, "phone": PHONE}
 
 # The fonts that may draw each script (the page's CSS names them; .ci/run installs them).
