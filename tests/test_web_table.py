@@ -585,6 +585,7 @@ def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: 
     page = _seated(browser, server, created, viewport={"width": 375, "height": 667})
     try:
         expect(page.locator("#status")).to_contain_text("Share the link")
+        expect(page.locator("#status")).to_be_visible()  # said in the middle of the felt
         expect(page.locator("#invite-button")).to_be_visible()  # what there is to do while nobody else came
         expect(page.locator("#panel-scores")).to_be_hidden()
         page.click("#invite-button")

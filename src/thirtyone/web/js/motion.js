@@ -104,25 +104,15 @@ export class Motion {
     const faces = card ? (turn === "up" ? [180, 0] : turn === "down" ? [0, 180] : [0, 0]) : [180, 180];
     const flip = inner.animate([{ transform: `rotateY(${faces[0]}deg)` }, { transform: `rotateY(${faces[1]}deg)` }],
       { duration: ms, delay: delay * speed, fill: "both", easing: "ease-in-out" });
-    this.running.add(path);
     this.running.add(flip);
-    try {
-      await path.finished;
-    } catch {
-      // cancelled
-    } finally {
-      this.running.delete(path);
-      this.running.delete(flip);
-      flyer.remove();
-      if (target) target.classList.remove("landing");
-    }
+    await this.settle(path);
+    this.running.delete(flip);
+    flyer.remove();
+    if (target) target.classList.remove("landing");
   }
 
-  /** Turn a card over where it lies (the element ``node``): from its back to its face. */
-  async turnOver(node, speed = 1) {
-    if (!node) return;
-    const animation = node.animate([{ transform: "rotateY(90deg)" }, { transform: "rotateY(0deg)" }],
-      { duration: 300 * speed, easing: "ease-out" });
+  /** Wait for ``animation`` to end (or be cancelled by a skip), holding it among the running ones. */
+  async settle(animation) {
     this.running.add(animation);
     try {
       await animation.finished;
@@ -131,6 +121,14 @@ export class Motion {
     } finally {
       this.running.delete(animation);
     }
+  }
+
+  /** Turn a card over where it lies (the element ``node``): from its back to its face. */
+  async turnOver(node, speed = 1) {
+    if (!node) return;
+    const animation = node.animate([{ transform: "rotateY(90deg)" }, { transform: "rotateY(0deg)" }],
+      { duration: 300 * speed, easing: "ease-out" });
+    await this.settle(animation);
   }
 
   /** A short pulse of ``node`` (a seat that knocked, a hand of 31). */
@@ -140,14 +138,7 @@ export class Motion {
       [{ transform: "scale(1)" }, { transform: "scale(1.08)" }, { transform: "scale(1)" }],
       { duration: 520 * speed, easing: "ease-in-out" },
     );
-    this.running.add(animation);
-    try {
-      await animation.finished;
-    } catch {
-      // cancelled
-    } finally {
-      this.running.delete(animation);
-    }
+    await this.settle(animation);
   }
 
   /** A token (a penny, a life lost) flying off ``from`` and fading out, upward. */
@@ -162,15 +153,8 @@ export class Motion {
       [{ transform: "translate(0, 0) scale(1)", opacity: 1 }, { transform: "translate(0, -70px) scale(1.6)", opacity: 0 }],
       { duration: 900 * speed, easing: "ease-out" },
     );
-    this.running.add(animation);
-    try {
-      await animation.finished;
-    } catch {
-      // cancelled
-    } finally {
-      this.running.delete(animation);
-      coin.remove();
-    }
+    await this.settle(animation);
+    coin.remove();
   }
 
   /** Wait ``ms`` (times ``speed``), unless the queue is skipped meanwhile. */

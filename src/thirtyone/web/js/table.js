@@ -863,8 +863,10 @@ function compact() {
 
 function renderMiddle(over) {
   const middle = $("middle");
-  middle.hidden = !view || over;
-  if (middle.hidden) return;
+  const waiting = !view && table.status === "open"; // nothing dealt yet: the middle says who is awaited
+  middle.hidden = (!view && !waiting) || over;
+  middle.querySelector(".piles").hidden = waiting;
+  if (middle.hidden || waiting) return;
   const widowMode = view.widow !== null || view.widow_face_down;
   const mine = myTurn();
   const canStock = mine && view.legal_actions.includes("draw stock");
