@@ -218,6 +218,7 @@ def game(server: str, browser: Browser) -> Iterator[Game]:
     console: list[str] = []
     ann = watched(new_page(browser), console)
     ann.goto(server + "/")
+    expect(ann.locator("#seat-2")).to_be_attached()  # the lobby is ready: its seats drawn, its form listened to
     ann.fill("#name", "Ann")
     ann.fill("#lives", "1")
     ann.select_option("#seat-1", "human")

@@ -236,7 +236,7 @@ async function start() {
   document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsList.children.length + 1));
   document.getElementById("remove-seat").addEventListener("click", () => setSeats(seatsList.children.length - 1));
   form.addEventListener("submit", create);
-  form.name.value = localStorage.getItem("thirtyone.name") || "";
+  if (!form.name.value) form.name.value = localStorage.getItem("thirtyone.name") || ""; // not over what was typed meanwhile
   form.name.addEventListener("change", () => localStorage.setItem("thirtyone.name", form.name.value.trim()));
   await loadTables();
 }
