@@ -32,33 +32,69 @@ def _played(monkeypatch: pytest.MonkeyPatch) -> list[ThirtyOneApp]:
     return apps
 
 
+def _clean_environment(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "lang"),
+    [
+        (["--lang", "ko"], {}, "ko"),
+        (["--lang", "de-AT"], {}, "de"),
+        (["--lang", "km"], {}, "km"),
+        (["--lang", "ms"], {"LANG": "de_DE.UTF-8"}, "ms"),
+        ([], {"LANG": "cs_CZ.UTF-8"}, "cs"),
+        ([], {"LANGUAGE": "de:en", "LANG": "C"}, "de"),
+        ([], {"LC_MESSAGES": "ko_KR.UTF-8"}, "ko"),
+    ],
+)
+def test_lang_and_the_environment_choose_the_screens_language_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], lang: str
+) -> None:
+    _clean_environment(monkeypatch, env)
+    apps = _played(monkeypatch)
+    assert main(["play", *args]) == 0
+    assert len(apps) == 1
+    assert apps[0].settings.lang == lang
+    assert apps[0].t.lang == lang
+    assert apps[0].settings.notice is None
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(
     ("args", "env", "said"),
     [
         (["--lang", "ur"], {}, "Urdu needs right-to-left shaping that terminals do not do"),
-        (["--lang", "ko"], {}, "speaks 한국어"),
         (["--lang", "tlh"], {}, 'Language "tlh" is not available; playing in English.'),
-        ([], {"LANG": "cs_CZ.UTF-8"}, "speaks Čeština"),
         ([], {"LC_ALL": "ur_PK.UTF-8", "LANG": "en_US.UTF-8"}, "Urdu needs"),
-        ([], {"LANGUAGE": "de:en", "LANG": "C"}, "speaks Deutsch"),
     ],
 )
 def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], said: str
 ) -> None:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+    _clean_environment(monkeypatch, env)
     apps = _played(monkeypatch)
     assert main(["play", *args]) == 0
     assert len(apps) == 1
+    assert apps[0].settings.lang == "en"
     assert apps[0].settings.notice is not None
     assert said in apps[0].settings.notice
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("thirtyone: ")
     assert said in err[0]
+
+
+def test_a_broken_catalog_plays_in_english_with_its_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from thirtyone import i18n
+    from thirtyone.tui import language
+
+    broken = i18n.Messages("en", i18n.messages("en").translations, "The ko messages are broken; showing English.")
+    monkeypatch.setattr(language, "messages", lambda lang: broken if lang == "ko" else i18n.messages(lang))
+    assert terminal_language("ko", {}) == ("en", "The ko messages are broken; playing in English.")
 
 
 @pytest.mark.parametrize(

@@ -26,18 +26,21 @@ from thirtyone.cli import play as play_cli
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
-from thirtyone.tui.prepare import PREPARING, Preparation, simulator_preparation
+from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
-    HINT_LEGEND,
+    ENGLISH,
     hint_text,
     lives_text,
     move_words,
     value_text,
 )
 from thirtyone.views import Phase, PlayerView
+
+PREPARING = ENGLISH("tui.preparing")
+HINT_LEGEND = ENGLISH("tui.hint.legend")
 
 SIZE = (80, 24)
 KEY_NAMES = {"esc": "escape", ".": "full_stop"}
@@ -68,6 +71,7 @@ def make_app(
     fast = bool(options.pop("fast", True))
     delay = float(options.pop("delay", 0.8))  # type: ignore[arg-type]
     hint_worlds = int(options.pop("hint_worlds", HINT_WORLDS))  # type: ignore[call-overload]
+    lang = str(options.pop("lang", "en"))
     rules = Rules.preset(preset, **options)
     settings = PlaySettings.create(
         rules,
@@ -80,6 +84,7 @@ def make_app(
         delay=delay,
         hint_worlds=hint_worlds,
         overwrite=overwrite,
+        lang=lang,
     )
     return ThirtyOneApp(settings, preparation=preparation or ready_preparation())
 
@@ -195,7 +200,7 @@ async def test_whole_game_through_the_keys(preset: str, options: dict[str, objec
         for standing in game.standings:
             assert app.session.names[standing.seat] in text
         winner = app.session.names[game.winner]
-        assert ("You win the game!" if game.winner == 0 else f"{winner} wins the game.") in text
+        assert ("You win the game!" if game.winner == 0 else f"{winner} wins the game!") in text
         assert any("wins the game" in line or "win the game" in line for line in app.log_lines)
 
 
@@ -342,7 +347,7 @@ async def test_the_screen_shows_hand_values_lives_table_turn_and_log() -> None:
         assert f"value {format_value(view.hand_value)}" in text
         assert re.search(rf"Discard +{view.discard_top.pretty} ", text)
         assert f"{view.discard_size} in the pile" in text
-        assert f"Stock   {view.stock_size} cards" in text
+        assert f"Stock    {view.stock_size} cards" in text
         names = app.session.names
         assert names == ("you", "Ada (basic)", "Bea (random)", "Cy (random)")
         seats = plain(app.query_one(SeatsPanel)).splitlines()
@@ -742,7 +747,7 @@ async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
         for estimate in analysis.estimates:  # every legal move with its value, in words and suit symbols
             assert f"{move_words(estimate.action, view).plain} {value_text(estimate.mean)}" in hint
         assert view.discard_top is not None
-        assert f"take {view.discard_top.pretty} from the pile" in hint
+        assert f"Take {view.discard_top.pretty} from the pile" in hint
         assert HINT_LEGEND in hint
         for line in hint.splitlines():
             assert line in text
@@ -761,7 +766,7 @@ async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
         assert app.hint_analysis is not None
         assert app.hint_analysis.estimates == expected_hint(app).estimates
         assert all(isinstance(estimate.action, Discard) for estimate in app.hint_analysis.estimates)
-        assert "Hint: discard " in screen_text(app)
+        assert "Hint: Discard " in screen_text(app)
         await pilot.press("1")
         await settle(app, pilot)
         assert app.hint.plain == "" or app.session.human_to_move  # cleared, unless asked anew
@@ -822,7 +827,7 @@ async def test_hint_out_of_turn_and_before_looking_explains() -> None:
         await to_my_move(app, pilot)
         assert app.session.view().phase is Phase.LOOK
         await pilot.press("?")
-        assert app.hint.plain.startswith("Hint: look at your cards")
+        assert app.hint.plain.startswith("Hint: Look at your cards")
         assert not app.workers
 
 
@@ -885,13 +890,13 @@ def test_hint_words() -> None:
         Estimate(knock, -0.3, 0.1, 30),
     ]
     text = hint_text(estimates, view).plain
-    assert text == f"Hint: take {view.discard_top.pretty} from the pile +0.21 · draw from the stock +0.05 · knock −0.30"
+    assert text == f"Hint: Take {view.discard_top.pretty} from the pile +0.21 · Draw from the stock +0.05 · Knock −0.30"
     many = [Estimate(knock, -0.1 * i, 0.0, 1) for i in range(8)]
-    assert hint_text(many, view).plain.replace(" ·\n", " · ").endswith("knock −0.40 · 3 more moves")
-    assert hint_text(many, view).plain.count("knock") == 5
+    assert hint_text(many, view).plain.replace(" ·\n", " · ").endswith("Knock −0.40 · 3 more")
+    assert hint_text(many, view).plain.count("Knock") == 5
     narrow = hint_text(estimates, view, width=40).plain.splitlines()
     top = view.discard_top.pretty
-    assert narrow == [f"Hint: take {top} from the pile +0.21 ·", "draw from the stock +0.05 · knock −0.30"]
+    assert narrow == [f"Hint: Take {top} from the pile +0.21 ·", "Draw from the stock +0.05 · Knock −0.30"]
     hand = view.hand
     assert hand is not None
     assert move_words(Exchange(hand[0], hand[1]), view).plain == f"exchange {hand[0].pretty} for {hand[1].pretty}"
@@ -1112,7 +1117,7 @@ async def test_log_keeps_its_newest_line_when_the_lines_under_it_grow() -> None:
             await pilot.press("space" if view.phase is Phase.TURN else "h")
         for i in range(12):  # long lines, each wrapped onto two lines
             app.write_log(Text(f"line {i}: " + "a long rule message that wraps " * 3))
-        await pilot.press("k")  # R6.3: a feedback of two lines makes the log shorter
+        app.set_feedback("R6.3: " + "a refusal long enough to wrap " * 3, error=True)  # two lines: a shorter log
         await pilot.pause()
         assert len(app.feedback.plain) > SIZE[0]
         assert_log_shows_newest_line(app)
@@ -1149,7 +1154,7 @@ async def test_status_never_cuts_words_and_the_title_keeps_game_round_and_seed()
         await to_my_move(app, pilot)
         title = screen_text(app).splitlines()[0]
         assert title.rstrip().endswith("· game 1 · round 1 · seed 7")
-        assert title.startswith(" Thirty-One · scat, ")
+        assert title.startswith(" Thirty-One · Scat, ")
         await pilot.press("l")
         await to_my_move(app, pilot)
         for width in (80, 90):
@@ -1539,7 +1544,7 @@ async def test_item10_the_stock_shows_only_where_a_new_widow_takes_from_it() -> 
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         view = app.session.view()
-        assert f"Stock   {view.stock_size} for a new widow" in plain(app.query_one(TablePanel))
+        assert f"Stock    {view.stock_size} for a new widow" in plain(app.query_one(TablePanel))
 
 
 async def test_item10_wide_names_keep_the_lives_column() -> None:

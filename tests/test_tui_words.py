@@ -141,7 +141,7 @@ def test_r5_2_a_31_on_the_deal_is_got_in_the_deal() -> None:
     narrator = Narrator(("Sam", "Ada (basic)", "Bea (basic)", "Cy (random)"), rules)
     assert lines_of(narrator, result) == [
         "Round 1: Bea was dealt 31!",
-        "Sam, Ada and Cy lost 1 life: Bea got 31 in the deal (R5.2).",
+        "Sam, Ada, and Cy lost 1 life: Bea got 31 in the deal (R5.2).",
     ]
 
 

@@ -98,8 +98,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--lang",
         default=None,
         metavar="CODE",
-        help="the language of the game's screen (ko, de-AT, ...; default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); "
-        "the terminal game speaks English only so far and says so for another language",
+        help="the language of the game's screen: en, de, cs, ms, km or ko (de-AT and ko_KR.UTF-8 work too; "
+        "default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); Urdu, which terminals cannot shape, and any other "
+        "language are said in one line and played in English",
     )
     add_rules_arguments(parser)
 
@@ -122,7 +123,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
             without ``--record``.
     """
     rules = rules_from_args(args)
-    _lang, notice = terminal_language(getattr(args, "lang", None), os.environ)
+    lang, notice = terminal_language(getattr(args, "lang", None), os.environ)
     players = _whole("--players", args.players)
     check_bot_budgets(args.bots)
     seed = None if args.seed is None else _whole("--seed", args.seed)
@@ -157,6 +158,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         hint_seconds=hint_seconds,
         overwrite=args.overwrite,
         notice=notice,
+        lang=lang,
     )
 
 

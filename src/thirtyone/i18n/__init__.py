@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from babel import Locale
 from babel.lists import format_list
@@ -189,13 +189,19 @@ class Messages:
         """The form of ``key`` for ``count`` (written as ``{count}``), its placeholders filled."""
         return self._fill(self.translations.ngettext(key, key, count), {"count": self.number(count), **values})
 
+    def template(self, key: str, count: int | None = None) -> str:
+        """The message ``key`` with its placeholders unfilled (the form for ``count`` of a plural),
+        for a face that fills them with styled text of its own (the terminal's coloured cards)."""
+        return self.translations.gettext(key) if count is None else self.translations.ngettext(key, key, count)
+
     def number(self, value: float) -> str:
         """A number as the language writes it (digits, grouping, decimal sign)."""
         return str(format_decimal(value, locale=self.lang))
 
-    def list(self, items: Sequence[str]) -> str:
-        """Items joined as the language joins them: ``Ada, Bea and Cy``, ``Ada, Bea a Cy``."""
-        return format_list(list(items), locale=self.lang) if items else ""
+    def list(self, items: Sequence[str], *, style: Literal["standard", "or"] = "standard") -> str:
+        """Items joined as the language joins them: ``Ada, Bea and Cy``, ``Ada, Bea a Cy``;
+        ``style="or"`` for a choice (``pass or knock``)."""
+        return format_list(list(items), style=style, locale=self.lang) if items else ""
 
     @staticmethod
     def _fill(text: str, values: Mapping[str, object]) -> str:

@@ -34,7 +34,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import ClassVar, TypeVar
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -48,9 +47,11 @@ from thirtyone.bots.expert import Analysis, ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
+from thirtyone.i18n import messages
+from thirtyone.rules import OPTIONS
 from thirtyone.scoring import format_value
 from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
-from thirtyone.tui.prepare import PREPARING, Preparation, simulator_preparation
+from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import (
@@ -64,15 +65,17 @@ from thirtyone.tui.widgets import (
     SeatsPanel,
     TablePanel,
     TooSmall,
+    cells,
 )
 from thirtyone.tui.words import (
-    HINT_LEGEND,
     HINT_TOP,
     Narrator,
     cards_text,
     hint_text,
     move_words,
     refusal_text,
+    say,
+    say_plural,
     short_name,
 )
 from thirtyone.views import Phase, PlayerView
@@ -140,12 +143,14 @@ class ThirtyOneApp(App[None]):
     def __init__(self, settings: PlaySettings, *, preparation: Preparation | None = None) -> None:
         super().__init__()
         self.settings = settings
+        self.t = messages(settings.lang)
+        """The language of every screen (``settings.lang``)."""
         self.session = PlaySession(settings)
         self.preparation = simulator_preparation(settings.rules) if preparation is None else preparation
         """Loads the expert's compiled simulator from the moment the app opens (see the module
         docstring); a hint or an expert move waits for it."""
-        self.controls = Controls()
-        self.narrator = Narrator(self.session.names, settings.rules, HUMAN)
+        self.controls = Controls(self.t)
+        self.narrator = Narrator(self.session.names, settings.rules, HUMAN, self.t)
         self.fast = settings.fast
         self.log_lines: list[str] = []
         self._notes: dict[int, str] = {}
@@ -162,6 +167,8 @@ class ThirtyOneApp(App[None]):
         last, cut to the lines the screen has room for."""
         self._hint_view: PlayerView | None = None  # the view the analysis is about
         self._latest = "hint"  # which of the hint and the feedback came last
+        self._said_wait = False  # the feedback is "Wait: … is to move", until the bots' turns end
+        self._hint_preparing = False  # the hint says the expert is being prepared (its seconds count)
         self._preparing: Timer | None = None  # counts the seconds while someone waits for the expert
         self._showdown: PlayerView | None = None  # the table as the round ended, while its showdown shows
         self.waiting_for: str = "start"
@@ -190,12 +197,12 @@ class ThirtyOneApp(App[None]):
     def compose(self) -> ComposeResult:
         """The title line, the players and the table, the log, the status line and the keys (and
         the notice for a terminal too small, hidden until then)."""
-        yield TooSmall()
+        yield TooSmall(self.t)
         with Vertical(id="game", classes="game"):
             yield Static(id="title")
             with Horizontal(id="top"):
-                yield SeatsPanel(id="seats")
-                yield TablePanel(id="table")
+                yield SeatsPanel(id="seats", t=self.t)
+                yield TablePanel(id="table", t=self.t)
             yield GameLog(id="log")
             yield Static(id="status")
             yield Static(id="message")
@@ -206,9 +213,10 @@ class ThirtyOneApp(App[None]):
         self._event_loop = asyncio.get_running_loop()
         self.preparation.start()
         self._set_top_height(self.settings.players)
-        self.query_one("#seats").border_title = "Players"
-        self.query_one("#table").border_title = "Table"
-        self.query_one("#log").border_title = "Log"
+        self.title = self.t("app.name")
+        self.query_one("#seats").border_title = self.t("table.players")
+        self.query_one("#table").border_title = self.t("table.table_tab")
+        self.query_one("#log").border_title = self.t("table.log")
         self._check_size(*self.size)
         if self.settings.notice:  # the language asked for is not the game's: said before anything else
             self.set_feedback(self.settings.notice)
@@ -235,7 +243,7 @@ class ThirtyOneApp(App[None]):
     def _set_widths(self, width: int) -> None:
         """The players panel as wide as its rows need (border and padding: 4 columns), leaving
         the table at least :data:`MIN_TABLE`; the table takes the rest."""
-        need = SeatsPanel.natural_width(self.session.names, self.settings.rules) + 4
+        need = SeatsPanel.natural_width(self.session.names, self.settings.rules, self.t) + 4
         self.query_one("#seats").styles.width = max(min(need, width - MIN_TABLE), 20)
 
     def _set_top_height(self, lines: int) -> None:
@@ -272,7 +280,7 @@ class ThirtyOneApp(App[None]):
             self.refresh_table()
             if self.session.human_to_move:
                 self.waiting_for = "you"
-                if self.feedback.plain.startswith("Wait:"):
+                if self._said_wait:
                     self.set_feedback("")  # the wait is over
                 return
             self.waiting_for = "bots"
@@ -306,7 +314,7 @@ class ThirtyOneApp(App[None]):
 
     def _bot_failed(self, error: Exception) -> None:
         self.waiting_for = "broken"
-        self.set_feedback(f"A bot failed: {self._words(error)}", error=True)
+        self.set_feedback(self.t("tui.bot_failed", error=self._words(error)), error=True)
 
     def _start_thinking(self) -> None:
         turn = self.session.bot_turn()
@@ -373,13 +381,13 @@ class ThirtyOneApp(App[None]):
         """Show the showdown until the person closes it; then go on. ``before``: each seat's
         remaining losses before the round."""
         self.waiting_for = "showdown"
-        if self.feedback.plain.startswith("Wait:"):
+        if self._said_wait:
             self.set_feedback("")  # the bots' turns it answered are over
         last = self.game.is_over and result == self.game.last_result
         self._showdown = self.session.round_end_view(result)  # not the next deal, dealt already
         self.refresh_table(keys=False)
         screen = RoundEndScreen(
-            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before
+            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before, t=self.t
         )
         self.push_screen(screen, callback=lambda _: self._after_showdown())
 
@@ -405,6 +413,7 @@ class ThirtyOneApp(App[None]):
             note,
             viewer=HUMAN,
             seed=self.session.game_seed,
+            t=self.t,
         )
         self.push_screen(screen, callback=self._after_game)
 
@@ -421,7 +430,7 @@ class ThirtyOneApp(App[None]):
         self._showdown = None
         self.session.new_game()
         self.controls.clear()
-        self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN)
+        self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN, self.t)
         self.log_lines.clear()
         self.query_one(GameLog).clear_entries()
         self.set_feedback("")
@@ -446,10 +455,10 @@ class ThirtyOneApp(App[None]):
             path = self.session.save_record()
         except (OSError, ThirtyOneError) as error:
             reason = f"{error.strerror}: {error.filename}" if isinstance(error, OSError) and error.strerror else error
-            note = f"The game record could not be saved: {reason}"
+            note = self.t("tui.record.failed", reason=reason)
             self._record_errors[number] = note
         else:
-            note = f"Game record saved to {path}"
+            note = self.t("tui.record.saved", path=path)
             self._record_errors.pop(number, None)
         self._notes[number] = note
         if self.is_running:
@@ -489,7 +498,7 @@ class ThirtyOneApp(App[None]):
             return True
         if key == "f":
             self.fast = not self.fast
-            self.set_feedback("Bots move at once." if self.fast else "Bots move one turn at a time.")
+            self.set_feedback(self.t("tui.fast_on" if self.fast else "tui.fast_off"))
             if self.waiting_for == "bots":
                 self.advance()
             else:
@@ -503,8 +512,9 @@ class ThirtyOneApp(App[None]):
             game_key = key in KEY_NAMES or (len(key) == 1 and key.isalnum())
             if game_key and self.waiting_for == "bots":
                 seat = self.game.current_seat
-                who = self.session.names[seat] if seat is not None else "nobody"
-                self.set_feedback(f"Wait: {who} is to move (f: let the bots move at once).")
+                if seat is not None:
+                    self.set_feedback(self.t("tui.wait", who=self.session.names[seat]))
+                    self._said_wait = True
             return False
         press = self.controls.press(view, key)
         if press is None:
@@ -530,7 +540,7 @@ class ThirtyOneApp(App[None]):
     def _words(self, error: Exception) -> str:
         """An error in words: a refusal from its data, with the players' names (R6.1: "Ada has…")."""
         if isinstance(error, IllegalActionError):
-            return refusal_text(error, self.session.names, HUMAN)
+            return refusal_text(error, self.session.names, HUMAN, self.t)
         return str(error)
 
     # ------------------------------------------------------------------ hints
@@ -542,48 +552,54 @@ class ThirtyOneApp(App[None]):
         expert…", with the seconds so far); its answer shows only if the position is still the
         same when it ends. Asked again at the same position, the hint shows again (in place of a
         newer answer to a key). Out of turn, a short explanation."""
+        t = self.t
         view = self.session.view()
         if not view.is_my_turn:
             seat = view.current_seat
             if view.seats[view.seat].out:
-                why = "you are out of this game"
+                why = t("tui.hint.why_out")
             elif seat is None:
-                why = "nobody is to move"
+                why = t("tui.hint.why_nobody")
             else:
-                why = f"{short_name(self.session.names[seat])} is to move"
-            self.set_feedback(f"Hints are for your own move: ask with ? when it is your turn ({why}).")
+                why = t("tui.hint.why_other", who=short_name(self.session.names[seat]))
+            self.set_feedback(t("tui.hint.not_yours", why=why))
             return
         position = self.session.position
         if self._hint_for == position:
-            self.show_hint(self.hint)  # shown already, or being worked out: in front again
+            self.show_hint(
+                self.hint, preparing=self._hint_preparing
+            )  # shown already, or being worked out: in front again
             return
         self._hint_for = position
         self.hint_analysis = None
         legal = view.legal_actions
         if view.phase is Phase.LOOK:
-            line = Text().append("Hint: ", style="bold").append_text(move_words(Look(), view))
-            self.show_hint(line.append(" — the expert always looks: it weighs a hand only once it knows it."))
+            self.show_hint(say(t, "tui.hint.look", move=move_words(Look(), view, t)))
             return
         if len(legal) == 1:
-            only = Text().append("Hint: only one move is possible: ", style="bold")
-            self.show_hint(only.append_text(move_words(legal[0], view)))
+            self.show_hint(say(t, "hint.only", moves=move_words(legal[0], view, t)))
             return
         bot = self.session.hint_bot()
         if self.preparation.ready:
             self.show_hint(self._thinking_text(bot))
         else:
-            self.show_hint(self._preparing_text())
+            self.show_hint(self._preparing_text(), preparing=True)
             self._count_preparation()
         self.run_worker(self._work_out_hint(position, view, bot), name="hint", group="hint", exit_on_error=False)
 
-    @staticmethod
-    def _thinking_text(bot: ExpertBot) -> Text:
-        budget = f"{bot.worlds} deals" if bot.seconds is None else f"{bot.seconds:g} s"
-        return Text(f"Hint: the expert is thinking… ({budget})", style="italic")
+    def _thinking_text(self, bot: ExpertBot) -> Text:
+        t = self.t
+        if bot.seconds is None:
+            budget = t.plural("tui.hint.deals", bot.worlds)
+        else:
+            budget = t("tui.hint.seconds", seconds=t.number(bot.seconds))
+        return say(t, "tui.hint.thinking", "italic", budget=budget)
 
     def _preparing_text(self) -> Text:
         """The hint while the expert's preparation is under way: what, and the seconds so far."""
-        return Text(f"Hint: {PREPARING} {self.preparation.elapsed():.0f} s", style="italic")
+        t = self.t
+        seconds = t.number(round(self.preparation.elapsed()))
+        return say(t, "tui.hint.preparing", "italic", preparing=t("tui.preparing"), seconds=seconds)
 
     async def _work_out_hint(self, position: Position, view: PlayerView, bot: ExpertBot) -> None:
         if not self.preparation.ready:
@@ -595,7 +611,7 @@ class ThirtyOneApp(App[None]):
             analysis = await off_thread(lambda: bot.analyse(view))
         except Exception as error:  # say why rather than think for ever
             if self._hint_for == position == self.session.position:
-                self.show_hint(Text(f"No hint here: {self._words(error)}", style="dim"))
+                self.show_hint(say(self.t, "tui.hint.failed", "dim", error=self._words(error)))
             return
         if self._hint_for != position or self.session.position != position:
             return  # play has moved on: the hint is stale
@@ -607,12 +623,14 @@ class ThirtyOneApp(App[None]):
         """The analysis shown now in words, ``top`` moves named, with the legend or not."""
         assert self.hint_analysis is not None
         assert self._hint_view is not None
-        answer = hint_text(self.hint_analysis.estimates, self._hint_view, top=top, width=width)
-        return Text("\n").join([answer, Text(HINT_LEGEND, style="dim")]) if legend else answer
+        answer = hint_text(self.hint_analysis.estimates, self._hint_view, top=top, width=width, t=self.t)
+        return Text("\n").join([answer, Text(self.t("tui.hint.legend"), style="dim")]) if legend else answer
 
-    def show_hint(self, text: Text) -> None:
-        """Show a hint in the message under the status line (an empty text: no hint)."""
+    def show_hint(self, text: Text, *, preparing: bool = False) -> None:
+        """Show a hint in the message under the status line (an empty text: no hint);
+        ``preparing``: it says the expert is being prepared (its seconds are counted on)."""
         self.hint = text
+        self._hint_preparing = preparing
         if text.plain:
             self._latest = "hint"
         self._show_message()
@@ -635,8 +653,8 @@ class ThirtyOneApp(App[None]):
         if ready and self._preparing is not None:
             self._preparing.stop()
             self._preparing = None
-        if not ready and self.hint.plain.startswith(f"Hint: {PREPARING}"):
-            self.show_hint(self._preparing_text())
+        if not ready and self._hint_preparing:
+            self.show_hint(self._preparing_text(), preparing=True)
         if self.waiting_for in ("you", "bots"):
             self._part("#status").update(self.status_text(self.session.view()))
 
@@ -682,6 +700,7 @@ class ThirtyOneApp(App[None]):
         With nothing else to say, the message says why the record could not be saved, if it
         could not."""
         self.feedback = Text(text, style="bold red" if error else "green")
+        self._said_wait = False
         self._latest = "feedback" if text else "hint"
         self._show_message()
 
@@ -755,10 +774,11 @@ class ThirtyOneApp(App[None]):
         table = self.screen_stack[0].query_one(TablePanel).show(view, self.controls)
         self._set_top_height(max(lines, table, self.settings.players))
         self._part("#status").update(self.status_text(view))
+        t = self.t
         hints = self.controls.hints(view) if keys else []
         if hints:
-            hints.append(KeyHint("?", "hint"))
-        extra = [KeyHint("f", "slow bots" if self.fast else "fast bots"), KeyHint("q", "quit")]
+            hints.append(KeyHint("?", t("tui.key.hint")))
+        extra = [KeyHint("f", t("tui.key.slow" if self.fast else "tui.key.fast")), KeyHint("q", t("tui.key.quit"))]
         self.screen_stack[0].query_one(KeyBar).show([*hints, *extra])
         if self._hint_for is not None and self._hint_for != self.session.position:
             self.clear_hint()
@@ -768,17 +788,34 @@ class ThirtyOneApp(App[None]):
     def title_text(self, view: PlayerView) -> Text:
         """The title line: the rules, the game, the round and the seed. The game, round and seed
         always show; when the line is too long the rule options are counted instead of named
-        (``scat, three_of_a_kind=30.5, +1 more``)."""
+        (``Scat, three of a kind 30.5, +1 more``)."""
+        t = self.t
         width = max(self.size.width - 2, 1)
-        tail = f" · game {self.session.game_number} · round {view.round} · seed {self.session.game_seed}"
-        parts = self.settings.rules.describe().split(", ")
-        for head in ("Thirty-One · ", ""):
+        number = self.session.game_number
+        game = t("tui.title.tail", game=t.number(number), round=t.number(view.round), seed=self.session.game_seed)
+        parts = self.rules_words()
+        for head in (t("app.name"), ""):
             for named in range(len(parts), 0, -1):
                 rest = len(parts) - named
-                rules = ", ".join(parts[:named] + ([f"+{rest} more"] if rest else []))
-                if cell_len(head + rules + tail) <= width:
-                    return Text(head + rules + tail)
-        return Text(tail.removeprefix(" · "))
+                rules = ", ".join(parts[:named] + ([t.plural("tui.title.more", rest)] if rest else []))
+                line = " · ".join(part for part in (head, rules, game) if part)
+                if cells(line) <= width:
+                    return Text(line)
+        return Text(game)
+
+    def rules_words(self) -> list[str]:
+        """The rules in words: the nearest preset's name, then each option that differs from it
+        with its value (``["Scat", "lives 5"]``)."""
+        t = self.t
+        preset, differences = self.settings.rules.nearest_preset()
+        words = [t(_PRESETS[preset])] if preset in _PRESETS else [preset]
+        for name, value in differences.items():
+            shown = OPTIONS[name].format(value)
+            value_key = f"value.{shown}"
+            if t.translations.gettext(value_key) != value_key:  # a word of the catalog: on, off, reshuffle …
+                shown = t(value_key)
+            words.append(t("tui.title.option", option=t(f"option.{name}"), value=shown))
+        return words
 
     def status_text(self, view: PlayerView) -> Text:
         """Whose turn it is, and what the person can do now, built from the legal actions: a
@@ -786,92 +823,109 @@ class ThirtyOneApp(App[None]):
         (else it wraps onto a second line, between words)."""
         width = max(self.size.width - 2, 1)
         text = self._status(view, short=False)
-        if text.cell_len > width:
+        if cells(text.plain) > width:
             text = self._status(view, short=True)
         return text
 
     def _status(self, view: PlayerView, *, short: bool) -> Text:
+        t = self.t
         names = self.session.names
         knocked = short_name(names[view.knocker]) if view.knocker is not None else None
+        last = t("tui.status.last_turn", who=knocked) if knocked is not None else ""
         if view.phase is Phase.OVER:
             if self.waiting_for == "showdown":
-                return Text(f"Round {view.round} is over: the showdown.")
-            return Text("Game over.")
+                return Text(t("tui.status.showdown", round=t.number(view.round)))
+            return Text(t("status.over"))
         if not view.is_my_turn:
             seat = view.current_seat
-            who = names[seat] if seat is not None else "nobody"
-            last = f" Last turn: {knocked} knocked." if knocked and not short else ""
+            if seat is None:  # pragma: no cover - a game not over always has a seat to move
+                return Text("")
+            who = names[seat]
+            then = last if not short else ""
             if view.seats[view.seat].out:
-                return Text(f"You are out; {who} is to move.{last}")
+                return Text(_sentences(t("tui.status.out", who=who), then))
             if self.session.bot_thinks():
                 if not self.preparation.ready:
-                    seconds = f"{self.preparation.elapsed():.0f} s"
+                    seconds = t.number(round(self.preparation.elapsed()))
                     waiting = short_name(who) if short else who
-                    return Text(f"{waiting} waits: {PREPARING} {seconds}{last}", style="cyan")
-                return Text(f"{who} is thinking…{last}", style="cyan")
-            return Text(f"{who} is to move…{last}", style="cyan")
+                    waits = t("tui.status.waits", who=waiting, preparing=t("tui.preparing"), seconds=seconds)
+                    return Text(_sentences(waits, then), style="cyan")
+                return Text(_sentences(t("tui.status.thinking", who=who), then), style="cyan")
+            return Text(_sentences(t("tui.status.to_move", who=who), then), style="cyan")
         what = self._what_to_do(view, short=short)
         if knocked is not None:  # a new sentence
-            return Text(f"Last turn: {knocked} knocked. ", style="bold magenta").append_text(
-                Text(what.plain[:1].upper()) + what[1:]
-            )
-        return Text("Your turn: ", style="bold green").append_text(what)
+            return Text(last + " ", style="bold magenta").append_text(Text(what.plain[:1].upper()) + what[1:])
+        head, _, tail = t.template("tui.status.your_turn").partition("{what}")
+        return Text(head, style="bold green").append_text(what).append(tail)
 
     def _what_to_do(self, view: PlayerView, *, short: bool) -> Text:
         """The person's choices now, in words, from the legal actions."""
+        t = self.t
         if view.phase is Phase.LOOK:
-            return Text("look at your cards, or throw down without looking.")
+            return Text(t("tui.what.look"))
         if view.phase is Phase.DEALER_CHOICE:
-            return Text("you deal: keep this hand, or take the other one unseen.")
+            return Text(t("tui.what.dealer"))
         if view.phase is Phase.DISCARD:
             taken = view.taken_from_pile
-            text = Text("discard one card")
-            if taken is not None:
-                text.append(" (not ").append_text(cards_text([taken]))
-                text.append(")" if short else ", taken from the pile)")
-            return text.append(".")
+            if taken is None:
+                return Text(t("tui.what.discard"))
+            key = "tui.what.discard_not_short" if short else "tui.what.discard_not"
+            return say(t, key, card=cards_text([taken]))
         picks = self._picks_text(view)
         if picks is not None:
             return picks
         legal = view.legal_actions
         choices: list[str] = []
         if any(isinstance(action, Draw) for action in legal):
-            choices.append("draw a card")
+            choices.append(t("tui.choice.draw"))
         if view.widow is None and ExchangeAll() in legal:
-            choices.append("take the face-down widow")
+            choices.append(t("tui.choice.widow_down"))
         elif any(isinstance(action, (Exchange, ExchangeAll)) for action in legal):
-            choices.append("exchange with the widow")
+            choices.append(t("tui.choice.widow"))
         if Pass() in legal:
-            choices.append("pass")
+            choices.append(t("tui.choice.pass"))
         if Knock() in legal:
-            choices.append("knock")
-        said = choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+            choices.append(t("tui.choice.knock"))
+        said = t.list(choices, style="or")
         value = format_value(view.hand_value) if view.hand_value is not None else "?"
-        return Text(f"{said} ({value})." if short else f"{said} (you hold {value}).")
+        return Text(t("tui.what.choices_short" if short else "tui.what.choices", choices=said, value=value))
 
     def _picks_text(self, view: PlayerView) -> Text | None:
         """The cards picked for an exchange, named (widow mode), and what to do next; ``None``
         when nothing is picked."""
+        t = self.t
         hand, widow = view.hand or (), view.widow or ()
         give = [hand[i] for i in sorted(self.controls.picked_hand) if i < len(hand)]
         take = [widow[i] for i in sorted(self.controls.picked_widow) if i < len(widow)]
         if not give and not take:
             return None
-        text = Text("")
-        if give:
-            text.append("give ").append_text(cards_text(give))
-            if take:
-                text.append(" for ").append_text(cards_text(take))
+        if give and take:
+            picks = say(t, "tui.pick.give_for", give=cards_text(give), take=cards_text(take))
+        elif give:
+            picks = say(t, "tui.pick.give", give=cards_text(give))
         else:
-            text.append("take ").append_text(cards_text(take)).append(" from the widow")
+            picks = say(t, "tui.pick.take", take=cards_text(take))
         if view.rules.exchange != "any":
-            step = "now pick the widow card to take (4-6)" if give else "now pick the card of yours to give (1-3)"
-            return text.append(f": {step}.")
+            return say(t, "tui.pick.then_widow" if give else "tui.pick.then_yours", picks=picks)
         if len(give) == len(take):
-            return text.append(": enter exchanges them (esc clears).")
+            return say(t, "tui.pick.ready", picks=picks)
         more = abs(len(give) - len(take))
         if len(give) > len(take):
-            what, keys = f"{'more ' if take else ''}widow card{'s' if more != 1 else ''}", "4-6"
+            key = "tui.pick.more_widow_cards" if take else "tui.pick.widow_cards"
         else:
-            what, keys = f"{'more ' if give else ''}of yours", "1-3"
-        return text.append(f": pick {more} {what} ({keys}), then enter.")
+            key = "tui.pick.more_yours" if give else "tui.pick.yours"
+        return say_plural(t, key, more, picks=picks)
+
+
+_PRESETS = {
+    "scat": "preset.scat",
+    "widow": "preset.widow",
+    "namu": "preset.namu",
+    "schwimmen": "preset.schwimmen",
+}
+"""Each preset (R8) and the message of its name."""
+
+
+def _sentences(*sentences: str) -> str:
+    """Whole sentences one after the other, a space apart (an empty one is left out)."""
+    return " ".join(sentence for sentence in sentences if sentence)

@@ -49,6 +49,7 @@ from thirtyone.actions import (
     ThrowDown,
 )
 from thirtyone.cards import Card
+from thirtyone.i18n import Messages, messages
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["KeyHint", "Press", "Controls", "PASS_KEYS", "CONFIRM_KEYS", "HINT_KEYS", "KEY_NAMES"]
@@ -87,9 +88,13 @@ class Press:
 
 class Controls:
     """Maps keys to the person's actions for a view, and keeps the cards picked for an exchange
-    (widow mode: ``picked_hand`` and ``picked_widow`` are card positions from 0)."""
+    (widow mode: ``picked_hand`` and ``picked_widow`` are card positions from 0). Labels and
+    answers are in the language of ``t`` (English by default); the keys themselves are the keys
+    on the keyboard in every language."""
 
-    def __init__(self) -> None:
+    def __init__(self, t: Messages | None = None) -> None:
+        self.t = t if t is not None else messages()
+        """The language of the key line and of the answers to keys."""
         self.picked_hand: list[int] = []
         self.picked_widow: list[int] = []
 
@@ -105,37 +110,38 @@ class Controls:
         only legal moves are offered."""
         if not view.is_my_turn:
             return []
+        t = self.t
         legal = view.legal_actions
         hints: list[KeyHint] = []
         if view.phase is Phase.LOOK:
-            return [KeyHint("l", "look at your cards"), KeyHint("t", "throw down unseen")]
+            return [KeyHint("l", t("tui.key.look")), KeyHint("t", t("tui.key.throw"))]
         if view.phase is Phase.DEALER_CHOICE:
-            return [KeyHint("h", "keep this hand"), KeyHint("w", "take the other hand unseen")]
+            return [KeyHint("h", t("tui.key.keep")), KeyHint("w", t("tui.key.take_other"))]
         hand = view.hand or ()
         if view.phase is Phase.DISCARD:
             keys = [_HAND_KEYS[i] for i, card in enumerate(hand) if Discard(card) in legal]
-            return [KeyHint(" ".join(keys), "discard that card")]
+            return [KeyHint(" ".join(keys), t("tui.key.discard"))]
         if view.rules.mode == "draw":
             if Draw(STOCK) in legal:
-                hints.append(KeyHint("s", "draw from the stock"))
+                hints.append(KeyHint("s", t("tui.key.draw")))
             if Draw(PILE) in legal and view.discard_top is not None:
-                hints.append(KeyHint("p", f"take {view.discard_top.pretty}"))
+                hints.append(KeyHint("p", t("tui.key.take", card=view.discard_top.pretty)))
         else:
             if view.widow is not None and any(isinstance(action, Exchange) for action in legal):
-                hints.append(KeyHint("1-3", "pick yours"))
-                hints.append(KeyHint("4-6", "pick widow"))
+                hints.append(KeyHint("1-3", t("tui.key.pick_yours")))
+                hints.append(KeyHint("4-6", t("tui.key.pick_widow")))
                 picked = len(self.picked_hand)
                 if view.rules.exchange == "any" and picked and picked == len(self.picked_widow):
-                    hints.append(KeyHint("enter", "exchange"))
+                    hints.append(KeyHint("enter", t("tui.key.exchange")))
                 if self.picked_hand or self.picked_widow:
-                    hints.append(KeyHint("esc", "clear"))
+                    hints.append(KeyHint("esc", t("tui.key.clear")))
             if ExchangeAll() in legal:
-                label = "take the widow unseen" if view.widow is None else "exchange all"
+                label = t("tui.key.take_widow") if view.widow is None else t("tui.key.exchange_all")
                 hints.append(KeyHint("a", label))
             if Pass() in legal:
-                hints.append(KeyHint("space", "pass"))
+                hints.append(KeyHint("space", t("tui.key.pass")))
         if Knock() in legal:
-            hints.append(KeyHint("k", "knock"))
+            hints.append(KeyHint("k", t("tui.key.knock")))
         return hints
 
     # ------------------------------------------------------------------ pressing a key
@@ -151,14 +157,14 @@ class Controls:
             return None
         phase = view.phase
         if phase is Phase.LOOK:
-            return {"l": Press(Look()), "t": Press(ThrowDown())}.get(key) or self._nothing(key, "press l or t")
+            return {"l": Press(Look()), "t": Press(ThrowDown())}.get(key) or self._nothing(key, "tui.do.look")
         if phase is Phase.DEALER_CHOICE:
-            return {"h": Press(Keep()), "w": Press(TakeWidow())}.get(key) or self._nothing(key, "press h or w")
+            return {"h": Press(Keep()), "w": Press(TakeWidow())}.get(key) or self._nothing(key, "tui.do.dealer")
         hand = view.hand or ()
         if phase is Phase.DISCARD:
             if key in _HAND_KEYS[: len(hand)]:
                 return Press(Discard(hand[_HAND_KEYS.index(key)]))
-            return self._nothing(key, "discard a card first (press its number)")
+            return self._nothing(key, "tui.do.discard")
         if key == "k":
             return Press(Knock())
         if view.rules.mode == "draw":
@@ -166,8 +172,7 @@ class Controls:
                 return Press(Draw(STOCK))
             if key == "p":
                 return Press(Draw(PILE))
-            knock = " or knock (k)" if Knock() in view.legal_actions else ""
-            return self._nothing(key, f"draw from the stock (s) or the pile (p){knock}")
+            return self._nothing(key, "tui.do.draw_knock" if Knock() in view.legal_actions else "tui.do.draw")
         return self._widow_turn(view, key)
 
     def _widow_turn(self, view: PlayerView, key: str) -> Press | None:
@@ -177,14 +182,14 @@ class Controls:
             return Press(Pass())
         hand, widow = view.hand or (), view.widow
         picking = key in ("1", "2", "3", "4", "5", "6", "escape", *CONFIRM_KEYS)
-        knock = ", knock (k)" if Knock() in view.legal_actions else ""
+        knock = Knock() in view.legal_actions
         if widow is None:
             if picking:
-                return Press(message=f"The widow is face down: take all of it (a), pass (space){knock}.")
-            return self._nothing(key, f"take the face-down widow (a), pass (space){knock}")
+                return Press(message=self.t("tui.msg.widow_down_knock" if knock else "tui.msg.widow_down"))
+            return self._nothing(key, "tui.do.widow_down_knock" if knock else "tui.do.widow_down")
         if key == "escape":
             if not (self.picked_hand or self.picked_widow):
-                return self._nothing(key, "no card is picked to clear; pick yours (1-3) and a widow card (4-6)")
+                return self._nothing(key, "tui.do.nothing_picked")
             self.clear()
             return Press(changed=True)
         any_number = view.rules.exchange == "any"
@@ -194,10 +199,10 @@ class Controls:
             self._pick(self.picked_widow, _WIDOW_KEYS.index(key), any_number)
         elif key in CONFIRM_KEYS:
             if not any_number:
-                return Press(message="Pick one of your cards (1-3) and one widow card (4-6) to exchange them.")
+                return Press(message=self.t("tui.msg.pick_one_each"))
             return self._confirm(hand, widow)
         else:
-            return self._nothing(key, f"pick yours (1-3) and a widow card (4-6), exchange all (a), pass (space){knock}")
+            return self._nothing(key, "tui.do.widow_knock" if knock else "tui.do.widow")
         if not any_number and self.picked_hand and self.picked_widow:
             return Press(Exchange(hand[self.picked_hand[0]], widow[self.picked_widow[0]]), changed=True)
         return Press(changed=True)
@@ -214,22 +219,22 @@ class Controls:
     def _confirm(self, hand: tuple[Card, ...], widow: tuple[Card, ...]) -> Press:
         give, take = len(self.picked_hand), len(self.picked_widow)
         if give == 0 or give != take:
-            return Press(message="Pick as many widow cards (4-6) as cards of yours (1-3), then press enter.")
+            return Press(message=self.t("tui.msg.pick_as_many"))
         if give == 3:
             return Press(ExchangeAll())
         gave = tuple(hand[i] for i in sorted(self.picked_hand))
         took = tuple(widow[i] for i in sorted(self.picked_widow))
         return Press(Exchange(gave, took))
 
-    @staticmethod
-    def _nothing(key: str, hint: str) -> Press | None:
-        """The answer to a key that means nothing now: a letter, a digit, or one of the named
-        keys that mean something at other times (space, ``.``, enter, esc); ``None`` for any other
-        key (arrows, tab, …), which the app may use."""
+    def _nothing(self, key: str, hint: str) -> Press | None:
+        """The answer to a key that means nothing now — a letter, a digit, or one of the named
+        keys that mean something at other times (space, ``.``, enter, esc) — with the message
+        ``hint`` saying what to press; ``None`` for any other key (arrows, tab, …), which the app
+        may use."""
         if key in KEY_NAMES:
             shown = KEY_NAMES[key]
         elif len(key) == 1 and key.isalnum():
             shown = key
         else:
             return None
-        return Press(message=f"The key {shown} does nothing now: {hint}.")
+        return Press(message=self.t("tui.nothing", pressed=shown, hint=self.t(hint)))

@@ -1,19 +1,20 @@
 """The language of ``thirtyone play``, from ``--lang`` or the environment (``LANGUAGE``, ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``, as gettext reads them).
 
-The terminal game's screens are written in English only so far (the browser game speaks every
-language of :data:`thirtyone.i18n.LANGUAGES`): a language it does not speak is said in one line
-and the game plays in English, never in a mix. Urdu is said differently: a terminal neither
-shapes Arabic script nor reorders right-to-left text, so Urdu would show as disjoint letters in
-reverse order there, whatever the catalog says.
+The terminal game speaks every language of :data:`thirtyone.i18n.LANGUAGES` but Urdu: a
+terminal neither shapes Arabic script nor reorders right-to-left text, so Urdu would show as
+disjoint letters in reverse order there, whatever the catalog says; ``--lang ur`` says so in
+one line and the game plays in English (the browser game speaks Urdu). A language that has no
+catalog is said the same way, and a broken catalog gives English with its notice: never a mix
+of two languages on one screen.
 
+>>> terminal_language("ko", {}), terminal_language(None, {"LANG": "cs_CZ.UTF-8"})
+(('ko', None), ('cs', None))
 >>> lang, notice = terminal_language("ur", {})
 >>> lang, notice.split(":")[0]
 ('en', 'Urdu needs right-to-left shaping that terminals do not do')
 >>> terminal_language(None, {"LANG": "C.UTF-8"}), terminal_language("en-GB", {})
 (('en', None), ('en', None))
->>> terminal_language(None, {"LANG": "ko_KR.UTF-8"})[1]
-'The terminal game speaks English only so far: playing in English (the browser game, thirtyone serve, speaks 한국어).'
 >>> terminal_language("tlh", {})[1]
 'Language "tlh" is not available; playing in English.'
 >>> terminal_language("ko;rm -rf", {})
@@ -27,13 +28,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from thirtyone.i18n import LANGUAGES, choose
+from thirtyone.i18n import LANGUAGES, choose, messages
 from thirtyone.tui.settings import PlayError
 
 __all__ = ["TERMINAL_LANGUAGES", "ENVIRONMENT", "terminal_language"]
 
-TERMINAL_LANGUAGES = ("en",)
-"""The languages the terminal game's screens are written in."""
+TERMINAL_LANGUAGES = ("en", "de", "cs", "ms", "km", "ko")
+"""The languages the terminal game's screens are written in (Urdu is the browser's only)."""
 
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is looked for without ``--lang``, first found first (gettext's order)."""
@@ -63,9 +64,9 @@ def terminal_language(asked: str | None, environ: Mapping[str, str]) -> tuple[st
             "Urdu needs right-to-left shaping that terminals do not do: playing in English "
             "(the browser game, thirtyone serve, speaks Urdu)."
         )
-    if lang not in TERMINAL_LANGUAGES:
-        return "en", (
-            "The terminal game speaks English only so far: playing in English "
-            f"(the browser game, thirtyone serve, speaks {LANGUAGES[lang]})."
-        )
+    if lang not in TERMINAL_LANGUAGES:  # pragma: no cover - every catalog but Urdu's is spoken
+        return "en", f"The terminal game does not speak {LANGUAGES[lang]}: playing in English."
+    broken = messages(lang).notice
+    if broken is not None:
+        return "en", broken.replace("showing English", "playing in English")
     return lang, None

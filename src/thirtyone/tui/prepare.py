@@ -29,11 +29,7 @@ from collections.abc import Callable
 from thirtyone.bots.prepare import load_simulator
 from thirtyone.rules import Rules
 
-__all__ = ["Preparation", "load_simulator", "simulator_preparation", "PREPARING"]
-
-PREPARING = "preparing the expert (first use compiles it, up to ~30 s)…"
-"""What the screen says while a hint or an expert move waits for the preparation (the seconds
-waited so far follow it)."""
+__all__ = ["Preparation", "load_simulator", "simulator_preparation"]
 
 
 class Preparation:

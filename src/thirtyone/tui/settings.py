@@ -21,6 +21,7 @@ from pathlib import Path
 
 from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.errors import ThirtyOneError
+from thirtyone.i18n import Messages, messages
 from thirtyone.rules import Rules
 
 __all__ = [
@@ -68,6 +69,20 @@ def play_bot_spec(spec: str) -> str:
     return spec
 
 
+_KIND_WORDS = {
+    "basic": "tui.kind.basic",
+    "heuristic": "tui.kind.heuristic",
+    "expert": "tui.kind.expert",
+    "random": "level.random",
+}
+
+
+def _kind_word(kind: str, t: Messages) -> str:
+    """A bot kind as the players panel shows it; a kind the catalog does not know (a plugin, a
+    ``policy:`` file) keeps its own name."""
+    return t(_KIND_WORDS[kind]) if kind in _KIND_WORDS else kind
+
+
 class PlayError(ThirtyOneError):
     """A bad argument to ``thirtyone play`` (the player's name, the seed, the pacing)."""
 
@@ -96,6 +111,8 @@ class PlaySettings:
     overwrite: bool = False
     notice: str | None = None
     """A line the screen says first (the language asked for is not the game's, :mod:`~thirtyone.tui.language`)."""
+    lang: str = "en"
+    """The language of the screen (a code of :data:`~thirtyone.tui.language.TERMINAL_LANGUAGES`)."""
 
     @classmethod
     def create(
@@ -113,6 +130,7 @@ class PlaySettings:
         hint_worlds: int | None = None,
         overwrite: bool = False,
         notice: str | None = None,
+        lang: str = "en",
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -120,7 +138,8 @@ class PlaySettings:
             RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
             UnknownBotError: for an unknown bot name or more names than bot seats.
             PlayError: for an empty or too long name, a delay outside 0–10 seconds, a hint time
-                outside 0.1–5 seconds or a hint budget outside 1–1,000,000 deals.
+                outside 0.1–5 seconds, a hint budget outside 1–1,000,000 deals or a language the
+                terminal game does not speak.
         """
         rules.check_players(players)
         names = parse_bot_list(bots, players - 1)
@@ -137,16 +156,39 @@ class PlaySettings:
             )
         if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
             raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
+        from thirtyone.tui.language import TERMINAL_LANGUAGES  # the language module checks with PlayError
+
+        if lang not in TERMINAL_LANGUAGES:
+            raise PlayError(f"language {lang!r}: the terminal game speaks {', '.join(TERMINAL_LANGUAGES)}")
         return cls(
-            rules, players, tuple(names), seed, fast, record, clean, delay, hint_seconds, hint_worlds, overwrite, notice
+            rules,
+            players,
+            tuple(names),
+            seed,
+            fast,
+            record,
+            clean,
+            delay,
+            hint_seconds,
+            hint_worlds,
+            overwrite,
+            notice,
+            lang,
         )
 
-    def seat_names(self) -> tuple[str, ...]:
+    def seat_names(self, t: Messages | None = None) -> tuple[str, ...]:
         """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on, each bot
-        with its kind (:func:`bot_kind`: ``hard`` shows as ``expert``)."""
+        with its kind (:func:`bot_kind`: ``hard`` shows as ``expert``), in the language of ``t``
+        (the settings' own by default): the default name "you" and the kinds are translated.
+
+        >>> PlaySettings.create(Rules.preset("scat"), players=3, bots="easy,hard", lang="de").seat_names()
+        ('du', 'Ada (einfach)', 'Bea (Experte)')
+        """
+        t = t if t is not None else messages(self.lang)
         taken = self.name.split(" (", 1)[0].lower()
         friendly = [name for name in BOT_NAMES if name.lower() != taken]
-        return (self.name, *(f"{friendly[i]} ({bot_kind(bot)})" for i, bot in enumerate(self.bots)))
+        person = t("tui.you") if self.name == "you" else self.name
+        return (person, *(f"{friendly[i]} ({_kind_word(bot_kind(bot), t)})" for i, bot in enumerate(self.bots)))
 
     def record_path(self, game_number: int) -> Path | None:
         """Where the ``game_number``-th game of the session (from 1) is saved: ``record`` for the

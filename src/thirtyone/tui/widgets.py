@@ -1,14 +1,18 @@
 """The panels of the game table and the screens shown between rounds.
 
 Every panel is a :class:`~textual.widgets.Static` that renders rich :class:`~rich.text.Text`
-from the person's :class:`~thirtyone.views.PlayerView`; ``panel.content`` is that text.
+from the person's :class:`~thirtyone.views.PlayerView`; ``panel.content`` is that text. Panels
+and screens speak the language of the :class:`~thirtyone.i18n.Messages` they are given
+(English by default), and measure every label in terminal cells, so that a longer word or a
+wide script moves the columns instead of breaking them.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -21,10 +25,11 @@ from textual.widgets import RichLog, Static
 
 from thirtyone.cards import Card
 from thirtyone.events import RoundResult
+from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value, hand_value
 from thirtyone.tui.controls import Controls, KeyHint
-from thirtyone.tui.words import cards_text, lives_text
+from thirtyone.tui.words import ENGLISH, cards_text, lives_text, say, say_plural
 from thirtyone.views import Phase, PlayerView, Standing
 
 __all__ = [
@@ -81,8 +86,36 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(width - cell_len(text), 0)
 
 
-TAGS_WIDTH = cell_len("dealer, knocked")
-"""The widest tags of a seat in the players panel."""
+def terminal_width(text: str) -> int:
+    """Cells ``text`` takes in a terminal that counts by the C library's ``wcwidth`` (xterm, VTE):
+    a spacing vowel sign such as Khmer ា takes a cell there, where Rich (and so Textual) counts
+    none; a non-spacing mark takes none, an East Asian wide character two."""
+    width = 0
+    for char in text:
+        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def cells(text: str) -> int:
+    """The cells ``text`` may take in any terminal: the more of Rich's count and
+    :func:`terminal_width`'s, so that a line measured with it fits in either kind of terminal."""
+    return max(cell_len(text), terminal_width(text))
+
+
+def _centre(text: str, width: int) -> str:
+    """``text`` centred in ``width`` terminal cells (cut to them if it is wider)."""
+    if cell_len(text) >= width:
+        return set_cell_size(text, width)
+    room = width - cell_len(text)
+    return " " * (room // 2) + text + " " * (room - room // 2)
+
+
+def tags_width(t: Messages) -> int:
+    """The widest tags of a seat in the players panel ("dealer, knocked"), in cells."""
+    dealer = t("seat.dealer")
+    return max(cell_len(f"{dealer}, {t(tag)}") for tag in ("tui.tag.knocked", "tui.tag.threw"))
 
 
 class SeatsPanel(Static):
@@ -95,28 +128,33 @@ class SeatsPanel(Static):
     DEFAULT_WIDTH = 44
     """The content width assumed before the panel has been laid out (an 80-column terminal)."""
 
+    def __init__(self, *, id: str | None = None, t: Messages = ENGLISH) -> None:
+        super().__init__(id=id)
+        self.t = t
+
     @staticmethod
-    def natural_width(names: Sequence[str], rules: Rules) -> int:
+    def natural_width(names: Sequence[str], rules: Rules, t: Messages = ENGLISH) -> int:
         """The content width the panel needs for every seat's row with both tags on it, whatever
         the lives come to in the game (in cells: a wide character counts two)."""
         start = rules.lives + (1 if rules.grace_life else 0)
-        lives = max(cell_len(lives_text(remaining, rules)) for remaining in range(start + 1))
-        return 2 + max(cell_len(name) for name in names) + 2 + lives + 2 + TAGS_WIDTH
+        lives = max(cell_len(lives_text(remaining, rules, t)) for remaining in range(start + 1))
+        return 2 + max(cell_len(name) for name in names) + 2 + lives + 2 + tags_width(t)
 
     def show(self, view: PlayerView, names: Sequence[str]) -> int:
         """Redraw from the person's view and the seats' names; returns the number of lines."""
+        t = self.t
         width = self.content_size.width or self.DEFAULT_WIDTH
         rows: list[tuple[int, str, list[Text]]] = []
         for status in view.seats:
             seat = status.seat
             tags: list[Text] = []
             if seat == view.dealer and not status.out:
-                tags.append(Text("dealer", style="cyan"))
+                tags.append(Text(t("seat.dealer"), style="cyan"))
             if seat == view.knocker:
                 ended = view.last_result if view.phase is Phase.OVER else None
                 threw = ended is not None and ended.round == view.round and ended.end == "throw_down"
-                tags.append(Text("threw down" if threw else "knocked", style="bold magenta"))
-            rows.append((seat, lives_text(status.remaining, view.rules), tags))
+                tags.append(Text(t("tui.tag.threw" if threw else "tui.tag.knocked"), style="bold magenta"))
+            rows.append((seat, lives_text(status.remaining, view.rules, t), tags))
         name_width = max(cell_len(name) for name in names)
         lives_width = max(cell_len(lives) for _, lives, _ in rows)
         column = 2 + name_width + 2 + lives_width + 2  # where the tags start
@@ -129,6 +167,11 @@ class SeatsPanel(Static):
             lives_style = "dim" if status.out else ("bold yellow" if status.on_grace else "")
             line.append("  ").append(_pad(lives, lives_width), style=lives_style)
             together = Text(", ").join(tags)
+            if tags and column + max(tag.cell_len for tag in tags) > width:  # no room: under the name
+                line.rstrip()
+                lines.append(line)
+                lines.append(Text(" " * 4).append_text(together))
+                continue
             if tags and column + together.cell_len > width:  # one tag a line
                 lines.append(line.append("  ").append_text(tags[0]))
                 lines += [Text(" " * column).append_text(tag) for tag in tags[1:]]
@@ -182,11 +225,13 @@ class TablePanel(Static):
     DEFAULT_WIDTH = 28
     """The content width assumed before the panel has been laid out (an 80-column terminal)."""
 
-    VALUES_LABEL = "value if you discard it"
-    """What the row of values under the hand means, while the person discards."""
-
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, t: Messages = ENGLISH) -> None:
         super().__init__(id=id)
+        self.t = t
+        labels = ("tui.table.discard", "tui.table.stock", "tui.table.widow", "tui.table.second_hand")
+        self.label_width = max(8, *(cell_len(t(label)) + 1 for label in labels))
+        """Cells of the labels in front of the piles' cards ("Discard", "Stock", …): the widest and
+        a space, at least 8."""
         self.targets: list[tuple[int, int, int, str]] = []
         """Clickable places: (line, first column, last column + 1, key) in the content."""
         self.large = False
@@ -196,33 +241,40 @@ class TablePanel(Static):
     def show(self, view: PlayerView, controls: Controls) -> int:
         """Redraw from the person's view and the exchange picks; returns the lines the panel
         needs in this game at this size (the same on every turn, so that the table never jumps)."""
+        t = self.t
         width = self.content_size.width or self.DEFAULT_WIDTH
         self.large = width >= BIG_TABLE[0] and self.app.size.height >= BIG_TABLE[1]
         slot, high = (BIG_WIDTH + 1, 3) if self.large else (SLOT, 1)
+        at = self.label_width
         lines: list[Text] = []
         targets: list[tuple[int, int, int, str]] = []
         if view.rules.mode == "draw":
             top = view.discard_top
             if top is not None:
                 faces = self._faces([top])
-                lines.append(Text("Discard ").append_text(faces[0]).append(f" {view.discard_size} in the pile"))
-                lines += [Text(" " * 8).append_text(face) for face in faces[1:]]
-                targets += [(line, 8, 8 + slot - 1, "p") for line in range(high)]
+                line = self._label("tui.table.discard").append_text(faces[0]).append(" ")
+                pile = say_plural(t, "tui.table.in_pile", view.discard_size)
+                if line.cell_len + pile.cell_len > width:  # a long language: the count alone
+                    pile = Text(f"({t.number(view.discard_size)})")
+                lines.append(line.append_text(pile))
+                lines += [Text(" " * at).append_text(face) for face in faces[1:]]
+                targets += [(line, at, at + slot - 1, "p") for line in range(high)]
             else:
-                lines += [Text("Discard empty")] + [Text("")] * (high - 1)
-            targets.append((len(lines), 0, 30, "s"))
-            lines.append(Text(f"Stock   {view.stock_size} cards"))
+                lines += [self._label("tui.table.discard").append(t("pile.empty"))] + [Text("")] * (high - 1)
+            stock = self._label("tui.table.stock").append_text(say_plural(t, "cards.count", view.stock_size))
+            targets.append((len(lines), 0, max(30, stock.cell_len), "s"))
+            lines.append(stock)
         else:
             lines += self._widow_lines(view, controls, width)
             if view.widow is not None:
                 targets += [
-                    (line, 8 + i * slot, 8 + i * slot + slot - 1, str(4 + i))
+                    (line, at + i * slot, at + i * slot + slot - 1, str(4 + i))
                     for line in range(1, 1 + high)
                     for i in range(3)
                 ]
         lines.append(Text(""))
         first = len(lines)
-        inline = width >= 4 * slot + 2 + cell_len(self.VALUES_LABEL) + 2
+        inline = width >= 4 * slot + 2 + cell_len(t("tui.hand.values")) + 2
         lines += self._hand_lines(view, controls, inline=inline)
         if view.hand is not None and not view.seats[view.seat].out:
             targets += [
@@ -272,42 +324,51 @@ class TablePanel(Static):
             return _keys_row(keys)
         return Text("".join(f"{key:^{BIG_WIDTH}} " for key in keys), style="bold cyan")
 
-    @staticmethod
-    def _stock_line(view: PlayerView, width: int) -> Text:
+    def _label(self, key: str) -> Text:
+        """A pile's label padded to :attr:`label_width` cells, the cards following it."""
+        return Text(_pad(self.t(key), self.label_width))
+
+    def _stock_line(self, view: PlayerView, width: int) -> Text:
         """The stock in widow mode: only the new widow of ``all_pass=new_widow`` (Schwimmen)
         takes cards from it (R7.3), so only then is it shown, with what it is for."""
         if view.rules.all_pass != "new_widow":
             return Text("")
-        long = f"Stock   {view.stock_size} cards, for a new widow when all pass"
-        if cell_len(long) <= width:
-            return Text(long)
-        return Text(f"Stock   {view.stock_size} for a new widow")
+        for key in ("tui.table.stock_for_widow", "tui.table.stock_for_widow_short", "cards.count"):
+            line = self._label("tui.table.stock").append_text(say_plural(self.t, key, view.stock_size))
+            if line.cell_len <= width:
+                break
+        return line
 
     def _widow_lines(self, view: PlayerView, controls: Controls, width: int) -> list[Text]:
         stock = self._stock_line(view, width)
-        pad = Text(" " * 8)
+        pad = Text(" " * self.label_width)
         if view.widow is not None:
             picking = view.is_my_turn and view.phase is Phase.TURN
             keys = self._keys(["4", "5", "6"]) if picking else Text("")
             faces = self._faces(view.widow, controls.picked_widow)
-            return [Text("Widow   ").append_text(keys), *(pad + face for face in faces), stock]
-        label = "2nd hand" if view.phase is Phase.DEALER_CHOICE else "Widow"
+            return [self._label("tui.table.widow").append_text(keys), *(pad + face for face in faces), stock]
+        label = self._label("tui.table.second_hand" if view.phase is Phase.DEALER_CHOICE else "tui.table.widow")
+        down = self.t("tui.table.face_down")
         backs = self._faces([None] * 3)
         if self.large:
-            return [Text(f"{label:<8}face down"), *(pad + back for back in backs), stock]
-        return [Text(f"{label:<8}").append_text(backs[0]), Text("        face down"), stock]
+            return [label.append(down), *(pad + back for back in backs), stock]
+        return [label.append_text(backs[0]), pad + Text(down), stock]
 
     def _hand_lines(self, view: PlayerView, controls: Controls, *, inline: bool) -> list[Text]:
+        t = self.t
         me = view.seats[view.seat]
         if me.out:
-            return [Text("You are out:", style="bold"), Text("watching the others play.")]
+            width = self.content_size.width or self.DEFAULT_WIDTH
+            out = Text(t("tui.hand.out"), style="bold").wrap(self.app.console, width)
+            return [*list(out)[:2], *([Text("")] * (2 - len(out)))]
         hand = view.hand
         if hand is None:
-            return [Text("Your hand: not looked at", style="bold"), Text(""), *self._faces([None] * 3)]
+            return [Text(t("tui.hand.not_looked"), style="bold"), Text(""), *self._faces([None] * 3)]
         rules = view.rules
-        title = Text("Your hand", style="bold")
+        title = Text(t("table.your_hand"), style="bold")
         if view.hand_value is not None:
-            title.append("  value ").append(format_value(view.hand_value), style="bold green")
+            value = Text(format_value(view.hand_value), style="bold green")
+            title.append("  ").append_text(say(t, "tui.hand.value", value=value))
         my_move = view.is_my_turn
         discarding = view.phase is Phase.DISCARD and my_move
         taken = view.taken_from_pile
@@ -316,19 +377,21 @@ class TablePanel(Static):
         keys = self._keys([str(i + 1) for i in range(len(hand))]) if show_keys else Text("")
         lines = [title, keys, *faces]
         if discarding:
-            title.append("  discard one:")
+            title.append("  " + t("tui.hand.discard_one"))
             slot = BIG_WIDTH + 1 if self.large else SLOT
             after = Text("")
+            kept = t("kept.tag")
             for card in hand:
                 if card == taken:
-                    after.append(f"{'kept':^{slot - 1}} ", style="dim")
+                    after.append(_centre(kept, slot - 1) + " ", style="dim")
                 else:
                     rest = [other for other in hand if other != card]
                     after.append(f"{'=' + format_value(hand_value(rest, rules)):^{slot - 1}} ", style="green")
+            values = t("tui.hand.values")
             if inline:
-                lines.append(after.append(f" ← {self.VALUES_LABEL}", style="dim"))
+                lines.append(after.append(f" ← {values}", style="dim"))
             else:
-                lines += [after, Text(f"↑ {self.VALUES_LABEL}", style="dim")]
+                lines += [after, Text(f"↑ {values}", style="dim")]
         return lines
 
 
@@ -355,7 +418,24 @@ class GameLog(RichLog):
     def add(self, line: Text) -> None:
         """Add a line at the bottom and show it."""
         self.entries.append(line)
-        self.write(line, scroll_end=True)
+        self._write(line)
+
+    def _write(self, line: Text) -> None:
+        """Write ``line`` wrapped so that each of its lines fits the log in any terminal (see
+        :func:`cells`): a Khmer line is wrapped shorter, since a terminal may draw it wider than
+        Rich counts."""
+        width = self.scrollable_content_region.width
+        if not self._size_known or width <= 0 or cells(line.plain) == line.cell_len:
+            self.write(line, scroll_end=True)
+            return
+        room = width
+        for _ in range(8):
+            pieces = line.wrap(self.app.console, room)
+            widest = max(cells(piece.plain) for piece in pieces)
+            if widest <= width or room <= 10:
+                break
+            room -= widest - width
+        self.write(Text("\n").join(pieces), scroll_end=True)
 
     def clear_entries(self) -> None:
         """Forget every line."""
@@ -368,23 +448,17 @@ class GameLog(RichLog):
         if self._size_known and self._width and width != self._width:
             self.clear()
             for line in self.entries:
-                self.write(line, scroll_end=True)
+                self._write(line)
         self._width = width
-
-
-TOO_SMALL = (
-    "The terminal is {width}×{height}: too small for the table.\n"
-    "Make the terminal at least {min_width}×{min_height} to play (q quits)."
-)
-"""The notice shown instead of the table in a terminal smaller than the table needs."""
 
 
 class TooSmall(Static):
     """The notice shown instead of a screen while the terminal is smaller than 80×24 (the app
     sets the class ``-too-small``; the style sheet shows this and hides the rest)."""
 
-    def __init__(self) -> None:
+    def __init__(self, t: Messages = ENGLISH) -> None:
         super().__init__(classes="too-small")
+        self.t = t
 
     def on_mount(self) -> None:
         """Say how big the terminal is."""
@@ -392,7 +466,9 @@ class TooSmall(Static):
 
     def refresh_notice(self, width: int, height: int) -> None:
         """Redraw for a terminal of ``width`` × ``height``."""
-        text = TOO_SMALL.format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+        t = self.t
+        size = {"width": width, "height": height, "min_width": MIN_WIDTH, "min_height": MIN_HEIGHT}
+        text = "\n".join((t("tui.too_small", **size), t("tui.too_small_fix", **size)))
         self.update(Text(text, style="bold"))
 
 
@@ -418,14 +494,15 @@ class KeyBar(Static):
         column = 0
         for hint in self.hints:
             piece = Text.assemble((f" {hint.keys} ", "bold reverse"), f" {hint.label}")
-            if column and column + 2 + piece.cell_len > width:  # a hint never breaks across lines
+            size = cells(piece.plain)
+            if column and column + 2 + size > width:  # a hint never breaks across lines
                 text.append("\n")
                 column = 0
             elif column:
                 text.append("  ")
                 column += 2
             text.append_text(piece)
-            column += piece.cell_len
+            column += size
         self.update(text)
 
     @property
@@ -473,8 +550,10 @@ class RoundEndScreen(ModalScreen[None]):
         viewer: int = 0,
         last: bool = False,
         before: Sequence[int] | None = None,
+        t: Messages = ENGLISH,
     ) -> None:
         super().__init__()
+        self.t = t
         self.result = result
         self.lines = tuple(lines)
         self.names = tuple(names)
@@ -485,27 +564,31 @@ class RoundEndScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The result and the keys (or, in a terminal too small, a notice)."""
-        yield TooSmall()
+        t = self.t
+        yield TooSmall(t)
         with Vertical(classes="game"):
             yield Static(self.render_result(), id="result")
-            hint = "final standings" if self.last else "next round"
+            hint = t("tui.key.standings" if self.last else "tui.key.next_round")
+            quit_ = t("tui.key.quit")
             yield Static(
-                Text.assemble((" enter ", "bold reverse"), f" {hint}   ", (" q ", "bold reverse"), " quit"), id="hint"
+                Text.assemble((" enter ", "bold reverse"), f" {hint}   ", (" q ", "bold reverse"), f" {quit_}"),
+                id="hint",
             )
 
     def render_result(self) -> Group:
         """The headline, a table of hands, values, lives lost and lives left, the legend after a
         blitz, and the loss lines."""
+        t = self.t
         result = self.result
         table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
         for column, justify in (
-            ("player", "left"),
-            ("hand", "left"),
-            ("value", "right"),
-            ("lost", "right"),
-            ("now", "left"),
+            ("tui.col.player", "left"),
+            ("tui.col.hand", "left"),
+            ("tui.col.value", "right"),
+            ("tui.col.lost", "right"),
+            ("tui.col.now", "left"),
         ):
-            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+            table.add_column(t(column), justify=justify)  # type: ignore[arg-type]
         hidden = False
         for seat, name in enumerate(self.names):
             after = result.remaining[seat]
@@ -515,17 +598,18 @@ class RoundEndScreen(ModalScreen[None]):
             value = result.values[seat]
             who = Text(name, style="bold" if seat == self.viewer else "")
             if seat == result.knocker:
-                who.append(" threw down" if result.end == "throw_down" else " knocked", style="bold magenta")
+                tag = t("tui.tag.threw" if result.end == "throw_down" else "tui.tag.knocked")
+                who.append(f" {tag}", style="bold magenta")
             if seat in result.blitz:
                 who.append(f" {BLITZ_MARK}", style="bold yellow")
             if hand is None:
                 hidden = True
             table.add_row(
                 who,
-                cards_text(hand) if hand is not None else Text("not shown", style="dim"),
+                cards_text(hand) if hand is not None else Text(t("tui.not_shown"), style="dim"),
                 format_value(value) if value is not None else "",
                 self._lost(seat),
-                Text(lives_text(after, self.rules), style="bold red" if after <= 0 else ""),
+                Text(lives_text(after, self.rules, t), style="bold red" if after <= 0 else ""),
             )
         head, *rest = self.lines
         parts: list[Text | Table] = [head, table]
@@ -549,16 +633,18 @@ class RoundEndScreen(ModalScreen[None]):
 
     def _legend(self, hidden: bool) -> Text:
         """After a blitz: what ★ marks, and why the other hands are not shown (R5.1)."""
+        t = self.t
         result = self.result
         if not result.blitz:
             return Text("")
-        shown = [result.values[seat] for seat in result.blitz]
-        aces = 33 in shown
-        verb = "was dealt" if result.end == "dealt_blitz" else "showed"
+        aces = 33 in [result.values[seat] for seat in result.blitz]
+        key = "tui.legend.dealt" if result.end == "dealt_blitz" else "tui.legend.showed"
         rule = result.losses[0].rule if result.losses else "R5.1"
-        legend = Text(f"{BLITZ_MARK} {verb} {'three aces (33)' if aces else '31'}", style="yellow")
+        shown = t("shown.three_aces" if aces else "shown.31")
+        legend = say(t, key, "yellow", mark=BLITZ_MARK, shown=shown)
         if hidden:
-            legend.append(f"   not shown: {'a blitz' if aces else 'a 31'} ends the round at once ({rule})", style="dim")
+            why = t("tui.legend.hidden_blitz" if aces else "tui.legend.hidden_31", rule=rule)
+            legend.append(f"   {why}", style="dim")
         return legend
 
     def on_key(self, event: events.Key) -> None:
@@ -593,8 +679,10 @@ class GameOverScreen(ModalScreen[str]):
         viewer: int = 0,
         *,
         seed: int | None = None,
+        t: Messages = ENGLISH,
     ) -> None:
         super().__init__()
+        self.t = t
         self.standings = tuple(standings)
         self.names = tuple(names)
         self.rules = rules
@@ -604,32 +692,39 @@ class GameOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         """The standings and the keys (or, in a terminal too small, a notice)."""
-        yield TooSmall()
+        t = self.t
+        yield TooSmall(t)
         with Vertical(classes="game"):
             yield Static(self.render_standings(), id="standings")
+            another, quit_ = t("tui.key.another"), t("tui.key.quit")
             yield Static(
-                Text.assemble((" n ", "bold reverse"), " another game   ", (" q ", "bold reverse"), " quit"), id="hint"
+                Text.assemble((" n ", "bold reverse"), f" {another}   ", (" q ", "bold reverse"), f" {quit_}"),
+                id="hint",
             )
 
     def render_standings(self) -> Group:
         """The winner, the table of places, the seed, and the note (where the record was saved)."""
+        t = self.t
         winner = self.standings[0].seat
-        headline = "You win the game!" if winner == self.viewer else f"{self.names[winner]} wins the game."
+        if winner == self.viewer:
+            headline = t("over.winner_you", who=t("seat.you"))
+        else:
+            headline = t("over.winner", who=self.names[winner])
         table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-        table.add_column("place", justify="right")
-        table.add_column("player")
-        table.add_column("lives")
+        table.add_column(t("tui.col.place"), justify="right")
+        table.add_column(t("tui.col.player"))
+        table.add_column(t("tui.col.lives"))
         for standing in self.standings:
             style = "bold" if standing.seat == self.viewer else ""
             table.add_row(
-                str(standing.place),
+                t.number(standing.place),
                 Text(self.names[standing.seat], style=style),
-                lives_text(standing.remaining, self.rules),
+                lives_text(standing.remaining, self.rules, t),
             )
-        parts: list[Text | Table] = [Text(f"Game over. {headline}", style="bold green"), Text(""), table]
+        parts: list[Text | Table] = [say(t, "tui.over.title", "bold green", winner=headline), Text(""), table]
         if self.seed is not None:
-            replay = Text.assemble(f"Seed {self.seed}: ", (f"--seed {self.seed}", "bold"), " deals this game again.")
-            parts += [Text(""), replay]
+            option = Text(f"--seed {self.seed}", style="bold")
+            parts += [Text(""), say(t, "tui.over.seed", seed=str(self.seed), option=option)]
         if self.note:
             parts += [Text(""), Text(self.note)]
         return Group(*parts)

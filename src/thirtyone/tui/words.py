@@ -1,28 +1,38 @@
-"""Events and round results in words, as the person in one seat may see them.
+"""Events and round results in words, as the person in one seat may see them, in the person's
+language.
 
 The log of the terminal game is made of these lines; they are rich :class:`~rich.text.Text`
 with red and black suits. Everything here is written from the core's data — events, a loss's
-kind, a refusal's code — never from the engine's own English sentences.
+kind, a refusal's code — never from the engine's own English sentences, through the one message
+catalog of the terminal game and the page (:mod:`thirtyone.i18n`): :func:`say` fills a message's
+``{placeholders}`` with styled text, so cards keep their colours inside any language's sentence.
 
 Hand values are written with :func:`thirtyone.scoring.format_value` (``30½``) and the grace
-life with :attr:`thirtyone.rules.Rules.grace_word` ("on the dole", "on the bus", "schwimmt").
+life in the catalog's words for :attr:`thirtyone.rules.Rules.grace_word` ("on the dole", "on the
+bus", "schwimmt").
 
 >>> from thirtyone.rules import Rules
 >>> lives_text(1, Rules.preset("widow")), lives_text(1, Rules.preset("scat")), lives_text(3, Rules.preset("namu"))
 ('on the bus', 'on the dole', '3 lives')
+>>> lives_text(3, Rules.preset("namu"), messages("cs")), lives_text(1, Rules.preset("schwimmen"), messages("de"))
+('3 životy', 'schwimmt')
 >>> from thirtyone.text import refusal
 >>> refusal_text(refusal("second_knock", seat=0, seats=(1,)), ("you", "Ada (basic)"))
 'R6.1: Ada has already knocked; only one knock per round'
 >>> refusal_text(refusal("not_your_turn", seat=0, seats=(1,)), ("you", "Ada (basic)"))
 "R2.1: it is Ada's turn"
->>> value_text(0.214), value_text(-0.3), value_text(-0.001)
-('+0.21', '−0.30', '+0.00')
+>>> value_text(0.214), value_text(-0.3), value_text(-0.001), value_text(0.214, messages("de"))
+('+0.21', '−0.30', '+0.00', '+0,21')
+>>> say(ENGLISH, "tui.acted.discarded", who="Ada", card=card_text(Card.parse("9h"))).spans[0].style
+'bold red'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import string
+from collections.abc import Mapping, Sequence
 
+from babel.numbers import format_decimal
 from rich.text import Text
 
 from thirtyone.actions import (
@@ -43,12 +53,17 @@ from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
+from thirtyone.i18n import Messages, messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
 from thirtyone.settlement import Loss
 from thirtyone.views import PlayerView
 
 __all__ = [
+    "ENGLISH",
+    "say",
+    "say_plural",
+    "grace_key",
     "lives_text",
     "card_text",
     "cards_text",
@@ -57,10 +72,12 @@ __all__ = [
     "move_words",
     "value_text",
     "hint_text",
-    "HINT_LEGEND",
     "HINT_TOP",
     "Narrator",
 ]
+
+ENGLISH = messages("en")
+"""The messages a function uses when it is given none."""
 
 RED = "bold red"
 """Style of hearts and diamonds in the log."""
@@ -68,16 +85,59 @@ BLACK = "bold"
 """Style of clubs and spades in the log (the terminal's own text colour, readable on any theme)."""
 
 
-def lives_text(remaining: int, rules: Rules) -> str:
+def say(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
+    """The message ``key`` of ``t`` as rich text, its ``{placeholders}`` filled with ``values``:
+    a :class:`~rich.text.Text` value keeps its own styles (red and black cards), a string takes
+    ``style``, the style of the whole line."""
+    return _fill(t.template(key), style, values)
+
+
+def say_plural(t: Messages, key: str, count: int, style: str = "", **values: str | Text) -> Text:
+    """The form of the plural message ``key`` for ``count`` (written as ``{count}``), as :func:`say`."""
+    return _fill(t.template(key, count), style, {"count": t.number(count), **values})
+
+
+def _fill(template: str, style: str, values: Mapping[str, str | Text]) -> Text:
+    text = Text(style=style)
+    for literal, field, _, _ in string.Formatter().parse(template):
+        text.append(literal)
+        if field:
+            value = values[field]
+            if isinstance(value, Text):
+                text.append_text(value)
+            else:
+                text.append(str(value))
+    return text
+
+
+_GRACE_KEYS = {"on the dole": "dole", "on the bus": "bus", "schwimmt": "schwimmt"}
+
+
+def grace_key(rules: Rules) -> str:
+    """Which grace life the rules have (R2.3): ``dole``, ``bus`` or ``schwimmt`` (the catalog's
+    ``grace.*`` and ``tui.state.*`` keys)."""
+    return _GRACE_KEYS[rules.grace_word]
+
+
+def grace_text(rules: Rules, t: Messages = ENGLISH) -> str:
+    """What a player on the grace life is called, as a label: ``on the dole``, ``schwimmt``."""
+    return t({"dole": "grace.dole", "bus": "grace.bus", "schwimmt": "grace.schwimmt"}[grace_key(rules)])
+
+
+def _state(rules: Rules, t: Messages) -> str:
+    """The grace life inside a sentence ("Ada was {state} and is out")."""
+    return t({"dole": "tui.state.dole", "bus": "tui.state.bus", "schwimmt": "tui.state.schwimmt"}[grace_key(rules)])
+
+
+def lives_text(remaining: int, rules: Rules, t: Messages = ENGLISH) -> str:
     """A seat's lives in words from its remaining losses (R2.4): ``3 lives``, ``1 life``, the
     grace label when only the grace is left, ``out`` at 0."""
     if remaining <= 0:
-        return "out"
+        return t("lives.out")
     grace = 1 if rules.grace_life else 0
     if grace and remaining == 1:
-        return rules.grace_word
-    lives = remaining - grace
-    return f"{lives} {'life' if lives == 1 else 'lives'}"
+        return grace_text(rules, t)
+    return t.plural("lives.count", remaining - grace)
 
 
 def card_text(card: Card) -> Text:
@@ -91,109 +151,107 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 
 _REFUSALS: dict[str, str] = {
-    "game_over": "the game is over",
-    "not_your_turn": "it is {to_move}'s turn",
-    "not_blind_phase": "{action} belongs to the blind phase, before anyone plays",
-    "must_look": "look at your cards or throw down first",
-    "not_dealer_choice": "{action} is the dealer's choice after the deal",
-    "must_choose_hand": "the dealer first keeps this hand or takes the other one unseen",
-    "must_discard": "you hold four cards: discard one to end your turn",
-    "discard_not_in_hand": "{card} is not in your hand",
-    "discard_taken_card": "you cannot discard {card}, just taken from the discard pile; discard another",
-    "draw_first": "draw a card before you discard",
-    "draw_or_knock": "draw a card or knock",
-    "pile_empty": "the discard pile is empty: draw from the stock",
-    "stock_empty": "the stock is empty and there is nothing to reshuffle: take the pile's card",
-    "widow_turn": "exchange with the widow, pass or knock",
-    "widow_face_down": "the widow is face down: take all of it, pass or knock",
-    "exchange_two_needs_any": "exchange one card or all three",
-    "exchange_not_in_hand": "{card} is not in your hand",
-    "exchange_not_in_widow": "{card} is not in the widow",
-    "second_knock": "{knocker} has already knocked; only one knock per round",
-    "knock_too_early": "you may knock only after every player has had a turn: no knock in the first round of turns",
-    "knock_too_low": "knocking needs a hand worth at least {need}; yours is {value}",
+    "game_over": "refusal.game_over",
+    "not_your_turn": "refusal.not_your_turn",
+    "not_blind_phase": "refusal.not_blind_phase",
+    "must_look": "refusal.must_look",
+    "not_dealer_choice": "refusal.not_dealer_choice",
+    "must_choose_hand": "refusal.must_choose_hand",
+    "must_discard": "refusal.must_discard",
+    "discard_not_in_hand": "refusal.discard_not_in_hand",
+    "discard_taken_card": "refusal.discard_taken_card",
+    "draw_first": "refusal.draw_first",
+    "draw_or_knock": "refusal.draw_or_knock",
+    "pile_empty": "refusal.pile_empty",
+    "stock_empty": "refusal.stock_empty",
+    "widow_turn": "refusal.widow_turn",
+    "widow_face_down": "refusal.widow_face_down",
+    "exchange_two_needs_any": "refusal.exchange_two_needs_any",
+    "exchange_not_in_hand": "refusal.exchange_not_in_hand",
+    "exchange_not_in_widow": "refusal.exchange_not_in_widow",
+    "second_knock": "refusal.second_knock",
+    "knock_too_early": "refusal.knock_too_early",
+    "knock_too_low": "refusal.knock_too_low",
 }
+"""Each refusal code (:data:`thirtyone.errors.RefusalCode`) and its message."""
 
 
-def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 0) -> str:
+def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 0, t: Messages = ENGLISH) -> str:
     """A refused move in words for the person in seat ``viewer``, from the refusal's data (its
     code, cards and seats), the rule id first: ``R4.2: you cannot discard 9♥, just taken …``."""
     seats = error.seats
-    who = short_name(names[seats[0]]) if seats and seats[0] < len(names) else ""
-    if seats and seats[0] == viewer and who.lower() == "you":
-        who = "you"
-    words = _REFUSALS[error.code].format(
-        to_move=who,
-        knocker=who,
+    other = short_name(names[seats[0]]) if seats and seats[0] < len(names) else ""
+    words = t(
+        _REFUSALS[error.code],
+        other=other,
         card=error.cards[0].pretty if error.cards else "",
-        action=error.action if error.action is not None else "",
         need=format_value(error.values[0]) if error.values else "",
         value=format_value(error.values[1]) if len(error.values) > 1 else "",
     )
-    return f"{error.rule}: {words}"
+    return t("refusal.line", rule=error.rule, text=words)
 
 
 HINT_TOP = 5
 """The most moves a hint lists by name; the rest are counted."""
 
-HINT_LEGEND = "value = lives the others lose minus lives you lose this round, on average"
-"""What the numbers of a hint mean (the expert's utility, :class:`~thirtyone.bots.expert.Estimate`)."""
 
-
-def move_words(action: Action, view: PlayerView) -> Text:
-    """One of the person's moves in words, cards with their suits: ``draw from the stock``,
-    ``take 9♥ from the pile``, ``discard 7♣``, ``exchange 2♦ for A♠``, ``knock``."""
+def move_words(action: Action, view: PlayerView, t: Messages = ENGLISH) -> Text:
+    """One of the person's moves in words, cards with their suits: ``Draw from the stock``,
+    ``Take 9♥ from the pile``, ``Discard 7♣``, ``Exchange 2♦ for A♠``, ``Knock``."""
     if isinstance(action, Draw):
         if action.source == PILE and view.discard_top is not None:
-            return Text("take ").append_text(card_text(view.discard_top)).append(" from the pile")
-        return Text("draw from the pile" if action.source == PILE else "draw from the stock")
+            return say(t, "move.take_pile", card=card_text(view.discard_top))
+        return say(t, "move.draw_pile" if action.source == PILE else "move.draw_stock")
     if isinstance(action, Discard):
-        return Text("discard ").append_text(card_text(action.card))
+        return say(t, "move.discard", card=card_text(action.card))
     if isinstance(action, Knock):
-        return Text("knock")
+        return say(t, "move.knock")
     if isinstance(action, Exchange):
-        give, take = cards_text(action.give), cards_text(action.take)
-        return Text("exchange ").append_text(give).append(" for ").append_text(take)
+        return say(t, "move.exchange", give=cards_text(action.give), take=cards_text(action.take))
     if isinstance(action, ExchangeAll):
-        return Text("take the widow unseen" if view.widow is None else "exchange all three")
+        return say(t, "move.take_widow_unseen" if view.widow is None else "move.exchange_all")
     if isinstance(action, Pass):
-        return Text("pass")
+        return say(t, "move.pass")
     if isinstance(action, Keep):
-        return Text("keep your hand")
+        return say(t, "move.keep")
     if isinstance(action, TakeWidow):
-        return Text("take the other hand unseen")
+        return say(t, "move.take_other")
     if isinstance(action, Look):
-        return Text("look at your cards")
+        return say(t, "move.look")
     if isinstance(action, ThrowDown):
-        return Text("throw down unseen")
+        return say(t, "move.throw")
     return Text(str(action))  # pragma: no cover - every action kind is handled above
 
 
-def value_text(mean: float) -> str:
-    """An estimated value in lives with its sign and two decimals: ``+0.21``, ``−0.30``."""
-    text = f"{mean:+.2f}"
-    if text == "-0.00":
-        return "+0.00"
-    return text.replace("-", "−")
+def value_text(mean: float, t: Messages = ENGLISH) -> str:
+    """An estimated value in lives with its sign and two decimals, as the language writes
+    decimals: ``+0.21``, ``−0.30`` (``+0,21`` in German)."""
+    shown = str(format_decimal(abs(mean), format="0.00", locale=t.lang))
+    negative = mean < 0 and shown.strip("0.,٫") != ""
+    return ("−" if negative else "+") + shown
 
 
-def hint_text(estimates: Sequence[Estimate], view: PlayerView, *, top: int = HINT_TOP, width: int = 78) -> Text:
+def hint_text(
+    estimates: Sequence[Estimate], view: PlayerView, *, top: int = HINT_TOP, width: int = 78, t: Messages = ENGLISH
+) -> Text:
     """The expert's answer: its choice, then the other moves, each with its estimated value (best
     first; at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
     break a move::
 
-        Hint: take 9♥ from the pile +0.21 · draw from the stock +0.05 · knock −0.30
+        Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05 · Knock −0.30
     """
     pieces: list[Text] = []
     for i, estimate in enumerate(estimates[:top]):
-        words = move_words(estimate.action, view)
+        words = move_words(estimate.action, view, t)
         if i == 0:
             words.style = "bold green"  # the base style: the cards keep their colours
-        pieces.append(words.append(" ").append(value_text(estimate.mean), style="bold" if i == 0 else ""))
+        value = Text(value_text(estimate.mean, t), style="bold" if i == 0 else "")
+        pieces.append(say(t, "hint.move", move=words, value=value))
     rest = len(estimates) - top
     if rest > 0:
-        pieces.append(Text(f"{rest} more move{'s' if rest != 1 else ''}", style="dim"))
-    text = Text().append("Hint: ", style="bold")
+        pieces.append(say_plural(t, "hint.more", rest, style="dim"))
+    head, _, tail = t.template("hint.plain").partition("{moves}")
+    text = Text().append(head, style="bold")
     column = text.cell_len
     for i, piece in enumerate(pieces):
         if i and column + 3 + piece.cell_len > width:
@@ -204,7 +262,7 @@ def hint_text(estimates: Sequence[Estimate], view: PlayerView, *, top: int = HIN
             column += 3
         text.append_text(piece)
         column += piece.cell_len
-    return text
+    return text.append(tail)
 
 
 def short_name(name: str) -> str:
@@ -212,75 +270,101 @@ def short_name(name: str) -> str:
     return name.split(" (", 1)[0]
 
 
+_WHY: dict[str, str] = {
+    "blitz": "loss.blitz",
+    "blitz_after_knock": "loss.blitz_after_knock",
+    "dealt_blitz": "loss.dealt_blitz",
+    "dealt_blitz_beaten": "loss.dealt_blitz_beaten",
+    "lowest": "loss.lowest",
+    "knocker_alone_lowest": "loss.knocker_alone_lowest",
+    "lowest_knocker_saved": "loss.lowest_knocker_saved",
+    "knocker_among_lowest": "tui.why.knocker_among_lowest",
+    "knocker_not_highest": "loss.knocker_not_highest",
+    "lowest_all_passed": "loss.lowest_all_passed",
+    "lowest_turn_limit": "loss.lowest_turn_limit",
+    "lowest_stock_out": "loss.lowest_stock_out",
+}
+"""Each loss kind (:data:`thirtyone.settlement.LossKind`) and the message of its reason."""
+
+_WHY_THROWN: dict[str, str] = {
+    "knocker_alone_lowest": "loss.knocker_alone_lowest.throw",
+    "lowest_knocker_saved": "loss.lowest_knocker_saved.throw",
+    "knocker_among_lowest": "tui.why.knocker_among_lowest.throw",
+    "knocker_not_highest": "loss.knocker_not_highest.throw",
+}
+"""The reasons that name the knock, after a throw-down instead (R6.6 ends the round as a knock)."""
+
+_HEADLINES: dict[str, str] = {
+    "knock": "tui.head.knock",
+    "throw_down": "tui.head.throw",
+    "all_pass": "tui.head.all_pass",
+    "stock_exhausted": "tui.head.stock_out",
+}
+
+
 class Narrator:
-    """Turns events into log lines for the person in seat ``viewer``.
+    """Turns events into log lines for the person in seat ``viewer``, in the language of ``t``.
 
     ``names`` are the seats' names (``"you"``, ``"Ada (basic)"``, …); the log uses the short
-    form (``Ada``) and ``You`` for a viewer called "you". The narrator follows the lives of every
-    seat through the results it is shown, to say who has just gone onto the grace life or out.
+    form (``Ada``) and ``You`` for the viewer when they kept the default name (the catalog's
+    ``tui.you``). The narrator follows the lives of every seat through the results it is shown,
+    to say who has just gone onto the grace life or out.
     """
 
-    def __init__(self, names: Sequence[str], rules: Rules, viewer: int = 0) -> None:
+    def __init__(self, names: Sequence[str], rules: Rules, viewer: int = 0, t: Messages = ENGLISH) -> None:
         self.names = tuple(names)
         self.rules = rules
         self.viewer = viewer
+        self.t = t
         self.remaining = [rules.lives + (1 if rules.grace_life else 0)] * len(self.names)
 
     def who(self, seat: int, *, start: bool = True) -> str:
-        """The short name of a seat (``Ada``); the viewer called "you" is ``You`` at the start of
-        a sentence and ``you`` elsewhere."""
+        """The short name of a seat (``Ada``); the viewer with the default name is ``You`` at the
+        start of a sentence and ``you`` elsewhere (the catalog's ``seat.you`` and ``tui.you``)."""
         name = short_name(self.names[seat])
-        if seat == self.viewer and name.lower() == "you":
-            return "You" if start else "you"
+        if self._is_you(seat):
+            return self.t("seat.you") if start else self.t("tui.you")
         return name
 
     def _is_you(self, seat: int) -> bool:
-        return self.who(seat) == "You"
+        name = short_name(self.names[seat]).lower()
+        return seat == self.viewer and name in (self.t("tui.you").lower(), "you")
+
+    def _shown(self, seats: Sequence[int], result: RoundResult) -> str:
+        """What the blitz seats showed: ``31`` or ``three aces (33)``."""
+        shown = result.values[seats[0]] if seats else None
+        return self.t("shown.three_aces" if shown == 33 else "shown.31")
 
     def why(self, loss: Loss, result: RoundResult) -> str:
         """Why ``loss`` was charged, in a player's words: ``Ada showed 31``, ``lowest hand``."""
         named = self.names_of(loss.seats, start=False) if loss.seats else ""
-        shown = result.values[loss.seats[0]] if loss.seats else None
-        what = "three aces (33)" if shown == 33 else "31"
-        knocked = "threw down" if result.end == "throw_down" else "knocked"
-        return {
-            "blitz": f"{named} showed {what}",
-            "blitz_after_knock": f"{named} showed {what} after the knock",
-            "dealt_blitz": f"{named} got {what} in the deal",
-            "dealt_blitz_beaten": f"{named} got {what} in the deal",
-            "lowest": "lowest hand",
-            "knocker_alone_lowest": f"{knocked} and alone had the lowest hand",
-            "lowest_knocker_saved": f"lowest hand; {named} ({knocked}) tied and {self._be(loss.seats)} saved",
-            "knocker_among_lowest": f"{knocked} and held the lowest hand",
-            "knocker_not_highest": f"{knocked} without the highest hand",
-            "lowest_all_passed": "lowest hand after everyone passed",
-            "lowest_turn_limit": "lowest hand at the turn limit",
-            "lowest_stock_out": "lowest hand when the stock ran out",
-        }[loss.kind]
+        thrown = result.end == "throw_down"
+        key = _WHY_THROWN.get(loss.kind, _WHY[loss.kind]) if thrown else _WHY[loss.kind]
+        if loss.kind == "lowest_knocker_saved" and loss.seats and self._many(loss.seats):
+            key = "tui.why.saved_you.throw" if thrown else "tui.why.saved_you"
+        return self.t(key, who=named, shown=self._shown(loss.seats, result))
 
     def describe(self, event: Event) -> list[Text]:
         """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
+        t = self.t
         if isinstance(event, Acted):
             return self.acted(event)
         if isinstance(event, RoundStarted):
-            line = Text(f"Round {event.round}: {self.who(event.dealer)} dealt.", style="bold cyan")
+            who = self.who(event.dealer)
             if event.upcard is not None:
-                line.append(" Turned up: ").append_text(card_text(event.upcard))
-            elif self.rules.dealer_hand:
-                line.append(" The dealer has a second hand.")
-            else:
-                line.append(" The widow lies face down.")
-            return [line]
+                card = card_text(event.upcard)
+                return [say(t, "tui.dealt_upcard", "bold cyan", round=t.number(event.round), who=who, card=card)]
+            key = "tui.dealt_second_hand" if self.rules.dealer_hand else "tui.dealt_widow_down"
+            return [say(t, key, "bold cyan", round=t.number(event.round), who=who)]
         if isinstance(event, Reshuffled):
-            return [Text(f"The discard pile was shuffled into a new stock of {event.stock_size} cards.")]
+            return [say_plural(t, "tui.reshuffled", event.stock_size)]
         if isinstance(event, NewWidow):
-            line = Text("Everyone passed: the widow is set aside; the new widow is ")
-            return [line.append_text(cards_text(event.widow)).append(".")]
+            return [say(t, "tui.new_widow", cards=cards_text(event.widow))]
         if isinstance(event, RoundEnded):
             return self.result_lines(event.result)
         if isinstance(event, GameOver):
-            verb = "win" if self._is_you(event.winner) else "wins"
-            return [Text(f"{self.who(event.winner)} {verb} the game!", style="bold green")]
+            key = "over.winner_you" if self._is_you(event.winner) else "over.winner"
+            return [say(t, key, "bold green", who=self.who(event.winner))]
         return []  # pragma: no cover - every event kind is handled above
 
     def acted(self, event: Acted) -> list[Text]:
@@ -288,97 +372,88 @@ class Narrator:
         the cards it turned face up (``event.revealed``) in a clause or a second line."""
         widow = event.revealed
         line = self._acted(event, widow)
-        action = event.action
-        if widow and isinstance(action, (Pass, Knock)):  # R7.2: the opener's pass or knock
-            turned = Text("The widow is turned face up: ").append_text(cards_text(widow)).append(".")
-            return [line, turned]
+        if widow and isinstance(event.action, (Pass, Knock)):  # R7.2: the opener's pass or knock
+            return [line, say(self.t, "tui.widow_turned", cards=cards_text(widow))]
         return [line]
 
     def _acted(self, event: Acted, widow: Sequence[Card]) -> Text:
+        t = self.t
         who = self.who(event.seat)
         action = event.action
         got = event.received
-        line = Text(f"{who} ")
         if isinstance(action, Draw):
             if action.source == PILE and got:
-                return line.append("took ").append_text(cards_text(got)).append(" from the discard pile")
+                return say(t, "tui.acted.took_pile", who=who, cards=cards_text(got))
             if got:
-                return line.append("drew ").append_text(cards_text(got)).append(" from the stock")
-            return line.append("drew from the stock")
+                return say(t, "tui.acted.drew_seen", who=who, cards=cards_text(got))
+            return say(t, "tui.acted.drew", who=who)
         if isinstance(action, Discard):
-            return line.append("discarded ").append_text(card_text(action.card))
+            return say(t, "tui.acted.discarded", who=who, card=card_text(action.card))
         if isinstance(action, Knock):
-            return line.append("knocked!", style="bold magenta")
+            return say(t, "tui.acted.knocked", "bold magenta", who=who)
         if isinstance(action, Exchange):
-            line.append("exchanged ").append_text(cards_text(action.give))
-            return line.append(" for ").append_text(cards_text(action.take)).append(" from the widow")
+            return say(t, "tui.acted.exchanged", who=who, give=cards_text(action.give), take=cards_text(action.take))
         if isinstance(action, ExchangeAll):
             if event.private:
-                line.append("took the face-down widow")
-                if got:
-                    line.append(" (").append_text(cards_text(got)).append(")")
-                line.append("; the old hand lies face up")
-                if widow:
-                    line.append(": ").append_text(cards_text(widow))
-                return line
-            line.append("exchanged the whole hand")
-            if got:
-                line.append(": took ").append_text(cards_text(got))
-            if widow:
-                line.append(", laid down ").append_text(cards_text(widow))
-            return line
+                line = (
+                    say(t, "tui.acted.took_widow_seen", who=who, cards=cards_text(got))
+                    if got
+                    else say(t, "tui.acted.took_widow", who=who)
+                )
+                return self._revealed("tui.revealed.old_hand", line, widow)
+            line = (
+                say(t, "tui.acted.exchanged_all_seen", who=who, cards=cards_text(got))
+                if got
+                else say(t, "tui.acted.exchanged_all", who=who)
+            )
+            return self._revealed("tui.revealed.laid_down", line, widow)
         if isinstance(action, Pass):
-            return line.append("passed")
+            return say(t, "tui.acted.passed", who=who)
         if isinstance(action, Keep):
-            line.append("kept the first hand; the second lies face up as the widow")
-            if widow:
-                line.append(": ").append_text(cards_text(widow))
-            return line
+            return self._revealed("tui.revealed.second_widow", say(t, "tui.acted.kept", who=who), widow)
         if isinstance(action, TakeWidow):
-            line.append("took the second hand unseen")
-            if got:
-                line.append(" (").append_text(cards_text(got)).append(")")
-            line.append("; the first lies face up as the widow")
-            if widow:
-                line.append(": ").append_text(cards_text(widow))
-            return line
+            line = (
+                say(t, "tui.acted.took_second_seen", who=who, cards=cards_text(got))
+                if got
+                else say(t, "tui.acted.took_second", who=who)
+            )
+            return self._revealed("tui.revealed.first_widow", line, widow)
         if isinstance(action, Look):
-            return line.append("looked at the cards")
+            return say(t, "tui.acted.looked", who=who)
         if isinstance(action, ThrowDown):
-            return line.append("threw down!", style="bold magenta")
-        return line.append(str(action))  # pragma: no cover - every action kind is handled above
+            return say(t, "tui.acted.threw", "bold magenta", who=who)
+        return Text(f"{who} {action}")  # pragma: no cover - every action kind is handled above
+
+    def _revealed(self, key: str, line: Text, cards: Sequence[Card]) -> Text:
+        """``line`` with the cards an action turned face up, when it turned any."""
+        return say(self.t, key, action=line, cards=cards_text(cards)) if cards else line
 
     def headline(self, result: RoundResult) -> Text:
         """How a round ended, in one line (R5, R6, R7.3)."""
+        t = self.t
         end = result.end
+        number = t.number(result.round)
         if end in ("blitz", "dealt_blitz"):
-            who = " and ".join(self.who(seat, start=i == 0) for i, seat in enumerate(result.blitz))
-            shown = [result.values[seat] for seat in result.blitz]
-            what = "three aces (33)" if shown and shown[0] == 33 else "31"
-            verb = "were dealt" if end == "dealt_blitz" else "showed"
-            if end == "dealt_blitz" and len(result.blitz) == 1 and not self._is_you(result.blitz[0]):
-                verb = "was dealt"
-            return Text(f"Round {result.round}: {who} {verb} {what}!", style="bold yellow")
-        if end == "knock" and result.knocker is not None:
-            how = f"{self.who(result.knocker, start=False)} knocked"
-        elif end == "throw_down" and result.knocker is not None:
-            how = f"{self.who(result.knocker, start=False)} threw down"
-        elif end == "all_pass":
-            how = "everyone passed"
-        elif end == "stock_exhausted":
-            how = "the stock ran out"
-        else:
-            how = f"the turn limit ({result.turns} turns) was reached"
-        return Text(f"Round {result.round}: showdown, {how}.", style="bold yellow")
+            who = self.names_of(result.blitz)
+            shown = self._shown(result.blitz, result)
+            key = "tui.head.blitz"
+            if end == "dealt_blitz":
+                key = "tui.head.dealt_many" if self._many(result.blitz) else "tui.head.dealt_one"
+            return say(t, key, "bold yellow", round=number, who=who, shown=shown)
+        if end in _HEADLINES:
+            who = self.who(result.knocker, start=False) if result.knocker is not None else ""
+            return say(t, _HEADLINES[end], "bold yellow", round=number, who=who)
+        return say_plural(t, "tui.head.turn_limit", result.turns, "bold yellow", round=number)
 
     def loss_lines(self, result: RoundResult) -> list[Text]:
         """Who lost how many lives under which rule, who went onto the grace life or out, and the
         R2.6 note, one line for each group of seats that fared alike; updates the lives the
         narrator follows. A seat that had only its last loss left (the grace life, or the last
         life without one) does not "lose 1 life": it is out (or, saved by R2.6, would have been)."""
+        t = self.t
         lines: list[Text] = []
-        grace = self.rules.grace_word
-        state = "swimming (schwimmt)" if grace == "schwimmt" else grace  # "was schwimmt" reads wrong
+        state = _state(self.rules, t)
+        grace = self.rules.grace_life
         groups: dict[tuple[str, int, str, str], list[int]] = {}
         for loss in result.losses:
             last = self.remaining[loss.seat] == 1
@@ -388,21 +463,23 @@ class Narrator:
             )
         said_out: set[int] = set()
         for (kind, lives, rule, reason), seats in groups.items():
-            why = f"{reason} ({rule})."
-            who, be = self.names_of(seats), self._be(seats)
+            who, many = self.names_of(seats), self._many(seats)
+            values = {"who": who, "why": reason, "rule": rule, "state": state}
             if kind == "lost":
-                lost = "1 life" if lives == 1 else f"{lives} lives"
-                lines.append(Text(f"{who} lost {lost}: {why}"))
+                lines.append(say_plural(t, "tui.loss.lost", lives, **values))
                 continue
-            was = "were" if be == "are" else "was"
-            before = f"{was} {state}" if self.rules.grace_life else "had one life left"
             if kind == "out":
                 said_out.update(seats)
-                lines.append(Text(f"{who} {before} and {be} out: {why}", style="bold red"))
+                if grace:
+                    key = "tui.loss.out_many" if many else "tui.loss.out_one"
+                else:
+                    key = "tui.loss.out_last_many" if many else "tui.loss.out_last_one"
+                lines.append(say(t, key, "bold red", **values))
             else:  # R2.6 keeps everyone in
-                lines.append(Text(f"{who} {before} and would be out: {why}"))
+                key = ("tui.loss.saved_many" if many else "tui.loss.saved_one") if grace else "tui.loss.saved_last"
+                lines.append(say(t, key, **values))
         if not result.losses:
-            lines.append(Text("Nobody lost a life."))
+            lines.append(say(t, "tui.loss.nobody"))
         changed = [
             seat
             for seat, after in enumerate(result.remaining)
@@ -410,38 +487,25 @@ class Narrator:
         ]
         out = [seat for seat in changed if seat in result.eliminated and seat not in said_out]
         if out:
-            lines.append(Text(f"{self.names_of(out)} {self._be(out)} out.", style="bold red"))
-        on_grace = [
-            seat
-            for seat in changed
-            if self.rules.grace_life and result.remaining[seat] == 1 and self.remaining[seat] > 1
-        ]
+            key = "tui.out_many" if self._many(out) else "tui.out_one"
+            lines.append(say(t, key, "bold red", who=self.names_of(out)))
+        on_grace = [seat for seat in changed if grace and result.remaining[seat] == 1 and self.remaining[seat] > 1]
         if on_grace:
-            lines.append(
-                Text(
-                    f"{self.names_of(on_grace)} {self._be(on_grace)} {state} now: one more loss and out.",
-                    style="yellow",
-                )
-            )
+            key = "tui.grace_now_many" if self._many(on_grace) else "tui.grace_now_one"
+            lines.append(say(t, key, "yellow", who=self.names_of(on_grace), state=state))
         if result.saved_by_r2_6:
-            lines.append(
-                Text(
-                    "R2.6: that result would have put every player out, so nobody is out: "
-                    "each is left with one last loss.",
-                    style="yellow",
-                )
-            )
+            lines.append(say(t, "tui.r2_6", "yellow"))
         self.remaining = list(result.remaining)
         return lines
 
     def names_of(self, seats: Sequence[int], *, start: bool = True) -> str:
-        """Seats' short names as a list: ``You``, ``Ada and Bea``, ``You, Ada and Bea`` (``you``
-        when not at the ``start`` of a sentence)."""
-        names = [self.who(seat, start=start and i == 0) for i, seat in enumerate(seats)]
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        """Seats' short names as a list, the language's way: ``You``, ``Ada and Bea``, ``You,
+        Ada, and Bea`` (``you`` when not at the ``start`` of a sentence)."""
+        return self.t.list([self.who(seat, start=start and i == 0) for i, seat in enumerate(seats)])
 
-    def _be(self, seats: Sequence[int]) -> str:
-        return "is" if len(seats) == 1 and not self._is_you(seats[0]) else "are"
+    def _many(self, seats: Sequence[int]) -> bool:
+        """True when English says "are" of these seats: more than one, or the viewer."""
+        return len(seats) != 1 or self._is_you(seats[0])
 
     def result_lines(self, result: RoundResult) -> list[Text]:
         """The headline and the losses of a round (see :meth:`headline`, :meth:`loss_lines`)."""

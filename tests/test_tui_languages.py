@@ -1,0 +1,167 @@
+"""The terminal game in every language it speaks, played as a person would at 80×24: a whole game
+through the keys in each language and preset, the screen read at the person's turn, at each
+showdown and at the final standings. Nothing English shows in a translated game (every word of
+the English catalog that the language's catalog does not also use is looked for), every panel's
+lines fit the panel, and Khmer — whose vowel signs Rich counts as no cell and many terminals as
+one — never loses text off the screen's edge: a line of it ends at most :data:`KHMER_SLACK` cells
+further right in such a terminal (the panels' right borders move by as much on that line)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from rich.cells import cell_len
+from rich.text import Text
+from textual.pilot import Pilot
+
+from test_tui import SIZE, make_app, screen_text, settle
+from thirtyone.i18n import load_catalog
+from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.language import TERMINAL_LANGUAGES
+from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel, terminal_width
+
+TRANSLATED = [lang for lang in TERMINAL_LANGUAGES if lang != "en"]
+WORD = re.compile(r"[A-Za-z]{4,}")
+ALLOWED = {
+    # names, the game's proper names and what the keys are called on a keyboard
+    "Thirty", "Scat", "Blitz", "Schwimmen", "Namu", "Feuer",
+    "enter", "space", "seed",
+}  # fmt: skip
+BORDERS = " │┃╮╯╭╰─━▔▀▁▂▃▄▅▆▇█▉▊▋▌▍▎▏▐"
+"""What may end a line of the screen after its text: padding, the panels' borders and scroll bars."""
+KHMER_SLACK = 20
+"""How many cells further than Rich's count a line of Khmer may end in a terminal that gives each
+vowel sign a cell of its own (the panels' right borders move by as much on that line)."""
+
+
+def _catalog_words(lang: str) -> set[str]:
+    words: set[str] = set()
+    for message in load_catalog(lang):
+        if not message.id:
+            continue
+        forms = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        for form in forms:
+            for literal in re.split(r"\{[a-z_]+\}", form):
+                words |= {word.lower() for word in WORD.findall(literal)}
+    return words
+
+
+def english_only_words(lang: str) -> set[str]:
+    """Words of the English catalog that the catalog of ``lang`` never uses."""
+    return _catalog_words("en") - _catalog_words(lang) - {word.lower() for word in ALLOWED}
+
+
+def check_screen(app: ThirtyOneApp, lang: str, english: set[str], seen: list[str]) -> None:
+    text = screen_text(app)
+    seen.append(text)
+    if lang != "en":
+        leaked = {word for word in WORD.findall(text) if word.lower() in english}
+        names = {"Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal"}
+        assert not leaked - names, f"{lang}: English on the screen: {sorted(leaked - names)}\n{text}"
+    if len(app.screen_stack) == 1:
+        for panel in (app.query_one(SeatsPanel), app.query_one(TablePanel)):
+            content = panel.content
+            assert isinstance(content, Text)
+            width = panel.content_size.width
+            for line in content.split():
+                assert line.cell_len <= width, f"{lang}: {line.plain!r} is wider than its panel ({width})"
+        keys = app.query_one(KeyBar).content
+        assert isinstance(keys, Text)
+        assert all(line.cell_len <= app.size.width for line in keys.split())
+    for line in text.splitlines():
+        assert cell_len(line.rstrip()) <= app.size.width
+        if lang == "km":  # the text itself within the screen in either kind of terminal, the border nearly
+            assert terminal_width(line.rstrip(BORDERS)) <= app.size.width, f"{line!r}"
+            assert terminal_width(line.rstrip()) <= app.size.width + KHMER_SLACK, f"{line!r}"
+
+
+async def play_a_game(app: ThirtyOneApp, pilot: Pilot[None], lang: str, seed: int) -> list[str]:
+    """Press offered keys at random and close every showdown until the standings show; read the
+    screen at the person's turns, the showdowns and the standings."""
+    english = english_only_words(lang)
+    rng = random.Random(seed)
+    seen: list[str] = []
+    for _ in range(3000):
+        await settle(app, pilot)
+        screen = app.screen
+        if isinstance(screen, GameOverScreen):
+            check_screen(app, lang, english, seen)
+            return seen
+        if isinstance(screen, RoundEndScreen):
+            check_screen(app, lang, english, seen)
+            await pilot.press("enter")
+            continue
+        if not app.session.human_to_move:
+            await pilot.pause()
+            continue
+        if len(seen) < 40:
+            check_screen(app, lang, english, seen)
+        keys = [key for key in app.query_one(KeyBar).keys if key not in ("f", "q", "?")]
+        key = rng.choice(keys)
+        await pilot.press({"esc": "escape", ".": "full_stop"}.get(key, key))
+        if "1" in keys and "4" in keys and app.session.view().rules.mode == "widow":
+            await pilot.press(rng.choice(["4", "5", "6"]))  # a pick wants its partner
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("lang", TERMINAL_LANGUAGES)
+@pytest.mark.parametrize(("preset", "seed"), [("scat", 3), ("widow", 4), ("schwimmen", 5)])
+async def test_a_whole_game_in_each_language_at_80x24(lang: str, preset: str, seed: int) -> None:
+    app = make_app(preset, 4, seed, lang=lang, bots="basic,heuristic,random")
+    async with app.run_test(size=SIZE) as pilot:
+        seen = await play_a_game(app, pilot, lang, seed)
+        assert app.game.is_over
+        assert app.t.lang == lang
+        names = app.session.names
+        assert all(names[standing.seat] in seen[-1] for standing in app.game.standings)
+        log = "\n".join(app.log_lines)
+        assert log, "nothing was logged"
+        if lang != "en":
+            leaked = {word for word in WORD.findall(log) if word.lower() in english_only_words(lang)}
+            assert not leaked - {"Ada", "Bea", "Cy"}, f"{lang}: English in the log: {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+async def test_the_hint_and_the_answers_to_keys_are_translated(lang: str) -> None:
+    app = make_app("scat", 3, 2, lang=lang)
+    english = english_only_words(lang)
+    async with app.run_test(size=SIZE) as pilot:
+        while not app.session.human_to_move:
+            await settle(app, pilot)
+            await pilot.pause()
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        hint = app.hint.plain
+        assert hint
+        assert not {word for word in WORD.findall(hint) if word.lower() in english}, hint
+        await pilot.press("z")  # a key that means nothing now
+        answer = app.feedback.plain
+        assert "z" in answer
+        assert not {word for word in WORD.findall(answer) if word.lower() in english}, answer
+        await pilot.press("f")
+        assert not {word for word in WORD.findall(app.feedback.plain) if word.lower() in english}
+
+
+def test_the_leak_check_finds_english() -> None:
+    """The English words looked for are real ones: a German screen with an English line is caught."""
+    english = english_only_words("de")
+    assert {"stock", "discard", "knocked"} <= english
+    assert "talon" not in english
+    assert terminal_width("សាមញ្ញ") == 5 > cell_len("សាមញ្ញ")
+
+
+@pytest.mark.parametrize("lang", ["ko", "km"])
+async def test_wide_and_combining_scripts_keep_the_table_in_80_columns(lang: str) -> None:
+    app = make_app("scat", 9, 6, lang=lang, name="王小明")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await settle(app, pilot)
+            if app.session.human_to_move:
+                break
+            await pilot.pause()
+        check_screen(app, lang, english_only_words(lang), [])
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        check_screen(app, lang, english_only_words(lang), [])
