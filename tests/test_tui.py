@@ -899,7 +899,7 @@ def test_hint_words() -> None:
     assert narrow == [f"Hint: Take {top} from the pile +0.21 ·", "Draw from the stock +0.05 · Knock −0.30"]
     hand = view.hand
     assert hand is not None
-    assert move_words(Exchange(hand[0], hand[1]), view).plain == f"exchange {hand[0].pretty} for {hand[1].pretty}"
+    assert move_words(Exchange(hand[0], hand[1]), view).plain == f"Exchange {hand[0].pretty} for {hand[1].pretty}"
 
 
 @pytest.mark.usefixtures("terminal")
