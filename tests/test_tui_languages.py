@@ -165,3 +165,19 @@ async def test_wide_and_combining_scripts_keep_the_table_in_80_columns(lang: str
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         check_screen(app, lang, english_only_words(lang), [])
+
+
+async def test_r4_2_a_kept_word_too_long_for_its_card_gives_the_rule_instead() -> None:
+    """Czech "zůstává" does not fit the five cells under a card: the rule id stands there, not a cut word."""
+    app = make_app("scat", 4, 5, lang="cs")
+    async with app.run_test(size=SIZE) as pilot:
+        while not app.session.human_to_move:
+            await settle(app, pilot)
+            await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        content = app.query_one(TablePanel).content
+        assert isinstance(content, Text)
+        assert app.session.view().taken_from_pile is not None
+        assert "R4.2" in content.plain
+        assert "zůstá" not in content.plain

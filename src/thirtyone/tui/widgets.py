@@ -381,6 +381,8 @@ class TablePanel(Static):
             slot = BIG_WIDTH + 1 if self.large else SLOT
             after = Text("")
             kept = t("kept.tag")
+            if cell_len(kept) > slot - 1:  # the word does not fit under a card: its rule says it
+                kept = "R4.2"
             for card in hand:
                 if card == taken:
                     after.append(_centre(kept, slot - 1) + " ", style="dim")
