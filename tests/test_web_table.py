@@ -248,7 +248,8 @@ def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> Non
 
 
 def test_knock_is_never_the_default_or_the_most_prominent_move(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"])
+    # knock_from_round=1: knocking is legal on every turn, also when the deal makes you first (R6.3)
+    created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
     page = _seated(browser, server, created)
     try:
         my_turn(page)
