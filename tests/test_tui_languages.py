@@ -181,3 +181,23 @@ async def test_r4_2_a_kept_word_too_long_for_its_card_gives_the_rule_instead() -
         assert app.session.view().taken_from_pile is not None
         assert "R4.2" in content.plain
         assert "zůstá" not in content.plain
+
+
+@pytest.mark.parametrize(("lang", "own", "other"), [("de", "Du ziehst", ": zieht"), ("cs", "Vy lížete", ": líže")])
+async def test_the_persons_own_moves_are_conjugated_for_you(lang: str, own: str, other: str) -> None:
+    """German and Czech say "Du ziehst vom Talon", not "Du: zieht"; the others stay "Ada: zieht"."""
+    app = make_app("scat", 3, 2, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(6):
+            while not app.session.human_to_move:
+                await settle(app, pilot)
+                await pilot.pause()
+            await pilot.press("s")
+            await pilot.press("1")
+            await settle(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                break
+        log = "\n".join(app.log_lines)
+        assert own in log
+        assert other in log
+        assert f"{own.split()[0]}{other}" not in log  # not "Du: zieht"

@@ -302,6 +302,31 @@ _HEADLINES: dict[str, str] = {
 }
 
 
+_YOURS = {
+    "tui.acted.discarded": "tui.acted_you.discarded",
+    "tui.acted.drew": "tui.acted_you.drew",
+    "tui.acted.drew_seen": "tui.acted_you.drew_seen",
+    "tui.acted.exchanged": "tui.acted_you.exchanged",
+    "tui.acted.exchanged_all": "tui.acted_you.exchanged_all",
+    "tui.acted.exchanged_all_seen": "tui.acted_you.exchanged_all_seen",
+    "tui.acted.kept": "tui.acted_you.kept",
+    "tui.acted.knocked": "tui.acted_you.knocked",
+    "tui.acted.looked": "tui.acted_you.looked",
+    "tui.acted.passed": "tui.acted_you.passed",
+    "tui.acted.threw": "tui.acted_you.threw",
+    "tui.acted.took_pile": "tui.acted_you.took_pile",
+    "tui.acted.took_second": "tui.acted_you.took_second",
+    "tui.acted.took_second_seen": "tui.acted_you.took_second_seen",
+    "tui.acted.took_widow": "tui.acted_you.took_widow",
+    "tui.acted.took_widow_seen": "tui.acted_you.took_widow_seen",
+}
+"""The person's own moves in the forms German and Czech conjugate for "you" ("Du nimmst", "Vy
+berete"; the others' moves are "Ada: nimmt")."""
+
+
+_say = say
+
+
 class Narrator:
     """Turns events into log lines for the person in seat ``viewer``, in the language of ``t``.
 
@@ -379,6 +404,11 @@ class Narrator:
     def _acted(self, event: Acted, widow: Sequence[Card]) -> Text:
         t = self.t
         who = self.who(event.seat)
+        mine = self._is_you(event.seat)
+
+        def say(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
+            return _say(t, _YOURS.get(key, key) if mine else key, style, **values)
+
         action = event.action
         got = event.received
         if isinstance(action, Draw):
@@ -442,7 +472,10 @@ class Narrator:
             return say(t, key, "bold yellow", round=number, who=who, shown=shown)
         if end in _HEADLINES:
             who = self.who(result.knocker, start=False) if result.knocker is not None else ""
-            return say(t, _HEADLINES[end], "bold yellow", round=number, who=who)
+            key = _HEADLINES[end]
+            if result.knocker is not None and self._is_you(result.knocker) and end in ("knock", "throw_down"):
+                key = {"tui.head.knock": "tui.head.knock_you", "tui.head.throw": "tui.head.throw_you"}[key]
+            return say(t, key, "bold yellow", round=number, who=who)
         return say_plural(t, "tui.head.turn_limit", result.turns, "bold yellow", round=number)
 
     def loss_lines(self, result: RoundResult) -> list[Text]:
