@@ -45,6 +45,7 @@ Rollouts = Literal["auto", "sim", "engine"]
 
 __all__ = [
     "ExpertBot",
+    "ExpertV1Bot",
     "Rollouts",
     "Analysis",
     "Estimate",
@@ -229,6 +230,14 @@ class ExpertBot(SeededBot):
             self._sim_refused = True
             return False
         return True
+
+
+class ExpertV1Bot(ExpertBot):
+    """``expert-v1``: the expert as it plays today, under a name that stays when ``expert`` grows
+    stronger, so that the new one can be measured against it (``thirtyone arena --bots
+    expert,expert-v1``). Same seed, same budget: the same moves as :class:`ExpertBot` now."""
+
+    name = "expert-v1"
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
