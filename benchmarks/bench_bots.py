@@ -12,8 +12,10 @@ Prints, for ``scat`` and ``widow`` (4 players):
   installed) over a fixed set of views, deterministic budgets (no time cap).
 
 Every figure is the best of ``--repeat`` measurements of ``--seconds`` of this process's CPU time
-each (CPU time, and the best: the figures least disturbed by other load on the machine). Usage: ``python benchmarks/bench_bots.py [--seconds S] [--repeat R]``. Figures vary with
-the machine; compare the numbers of one run (or of two trees run one after the other:
+each (CPU time, and the best: the figures least disturbed by other load on the machine).
+
+Usage: ``python benchmarks/bench_bots.py [--seconds S] [--repeat R]``. Figures vary with the
+machine; compare the numbers of one run (or of two trees run one after the other:
 ``PYTHONPATH=OTHER/src python benchmarks/bench_bots.py``).
 """
 
