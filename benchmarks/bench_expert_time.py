@@ -1,6 +1,6 @@
 """The expert's time per decision over whole games at its default budget (issue: bots, item 6).
 
-Plays ``--games`` games of ``expert`` (default budget: up to 400 worlds, at most 1 s a decision)
+Plays ``--games`` games of ``expert`` (default budget: up to 1,000 worlds, at most 1 s a decision)
 against three ``heuristic`` bots, 4 players, ``scat``, and prints the number of expert decisions
 that needed a search (forced moves are instant and not counted) with the mean, median, p99 and
 maximum seconds per decision.

@@ -1,4 +1,5 @@
-"""Never a second truth: :mod:`thirtyone.sim` against the engine, round by round and game by game.
+"""Never a second truth: :mod:`thirtyone.sim` against the engine, round by round and game by game,
+and the heuristic's three players against its one policy, decision by decision.
 
 Every test plays the same deck orders, the same reshuffles (:class:`thirtyone.sim.RoundChance`,
 :class:`thirtyone.sim.CounterChance`) and the same deterministic choices (the real ``BasicBot`` and
@@ -9,6 +10,11 @@ engine's reason for R6.5), the turns (``RoundResult.turns``), the remaining loss
 R2.6, the blitz seats, every final hand value, the reshuffles, new widows and actions.
 The deterministic tests also check that they met what they are meant to meet (reshuffles, dealt
 blitzes, knocks on the first turn, throw-downs, all-pass rounds, …).
+
+The heuristic is written once (:func:`thirtyone.bots.heuristic.heuristic_action` of a
+:class:`~thirtyone.bots.situation.Situation`) and played three ways: ``HeuristicBot.choose`` on a
+view, ``rollout_action`` on a game, and the kernels' compiled ``_heuristic``; at every decision of
+many games all three are asked, with the policy on each adapter's situation (section "one policy").
 """
 
 from __future__ import annotations
@@ -34,12 +40,14 @@ from test_sim_support import (
     sim_summary,
 )
 from thirtyone import Game, Rules, full_deck
-from thirtyone.actions import Knock
+from thirtyone.actions import Action, Knock
 from thirtyone.bots import heuristic
 from thirtyone.bots.basic import knock_threshold
+from thirtyone.bots.heuristic import HeuristicBot, heuristic_action, rollout_action
+from thirtyone.bots.situation import Situation
 from thirtyone.rules import PRESETS
 from thirtyone.settlement import KNOCK_PENALTIES, LOSS_RULES
-from thirtyone.sim import params, play_games, play_rounds, rollout
+from thirtyone.sim import api, kernels, params, play_games, play_rounds, rollout
 from thirtyone.sim.rng import round_key
 
 POLICIES = ("random", "basic", "heuristic")
@@ -494,3 +502,107 @@ def test_heuristic_tables_are_the_bots() -> None:
                                 expected = heuristic.knock_bar(rules, turn, active, offset, remaining)
                                 assert bars[min(turn // active, 9), active, offset, int(low)] == expected
     assert [int(bar) for bar in params.basic_bars()] == [knock_threshold(turn) for turn in range(10)]
+
+
+# ---------------------------------------------------------------------------- one policy, every decision
+
+
+def kernel_heuristic(game: Game) -> Action:
+    """The compiled heuristic's move (``kernels._heuristic``) for the seat to move in ``game``,
+    from the kernels' own state of the game's position."""
+    position = game.position()
+    prepared = api._prepared(position.rules, position.players, "heuristic")
+    work = prepared.work()
+    kernels._load(work, api.positions_to_states([position]), 0, position.players)
+    code = kernels._heuristic(prepared.const, prepared.floats, prepared.table, work)
+    (action,) = [action for action in game.legal_actions() if api.action_code(position, action) == code]
+    return action
+
+
+ONE_POLICY_RULES = [
+    ("scat", {}),
+    ("scat", {"deck": 32, "knock_penalty": "plain"}),
+    ("scat", {"throw_down": True, "three_of_a_kind": "30", "lives": 2}),
+    ("namu", {"knock_penalty": "namu_risky", "straight_flush": True}),
+    ("namu", {"min_knock_value": 21, "stock_exhausted": "showdown"}),
+    ("widow", {}),
+    ("widow", {"exchange": "any", "all_pass": "new_widow"}),
+    ("widow", {"dealer_hand": True, "knock_from_round": 2}),
+    ("schwimmen", {}),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides"), ONE_POLICY_RULES)
+def test_the_bot_the_rollouts_and_the_kernel_play_the_one_heuristic_policy(
+    preset: str, overrides: dict[str, object]
+) -> None:
+    """Seeded games of 2-6 players; at every decision the heuristic is asked four ways. The bot's
+    move (``HeuristicBot.choose`` on the view) is the policy's on the view's situation;
+    ``rollout_action``'s and the kernel's are the policy's on the game's situation; the two
+    situations are equal but for ``opponents_known``, which only the bot reads (before knocking),
+    and without it the bot's situation gives the rollouts' move. The games go on with the bot's,
+    the rollouts' or a random move (and knocks out of turn), so that they meet every phase, final
+    turns, seats put out and the bot's reading of the opponents."""
+    rules = Rules.preset(preset, **overrides)
+    rng = random.Random(f"one policy: {rules.describe()}")
+    met: Counter[str] = Counter()
+    for _ in range(24):
+        players = rng.randrange(2, min(6, most_players(rules)) + 1)
+        game = Game(rules, players, seed=rng.getrandbits(32))
+        bots = [HeuristicBot(rng.getrandbits(32)) for _ in range(players)]
+        while not game.is_over:
+            seat = game.current_seat
+            assert seat is not None
+            view = game.view(seat)
+            legal = game.legal_actions()
+            mine = Situation.from_view(view, view.legal_actions)
+            its = Situation.from_game(game, seat, legal)
+            bot = bots[seat].choose(view, view.legal_actions)
+            rolled = rollout_action(game, seat, legal)
+            assert bot == heuristic_action(mine)
+            assert rolled == heuristic_action(its) == kernel_heuristic(game), f"{its}"
+            assert mine._replace(opponents_known=None, legal=()) == its._replace(legal=()), f"{mine} / {its}"
+            assert heuristic_action(mine._replace(opponents_known=None)) == rolled
+            met[game.phase.value] += 1
+            met["the bot read the opponents"] += bot != rolled
+            met["knock"] += rolled == Knock()
+            choice = rng.random()
+            if Knock() in legal and choice < 0.04:
+                action = Knock()
+            elif choice < 0.45:
+                action = bot
+            elif choice < 0.9:
+                action = rolled
+            else:
+                action = legal[rng.randrange(len(legal))]
+            game.apply(action)
+    phases = {"turn", "discard"} if rules.mode == "draw" else {"turn"}
+    if rules.throw_down:
+        phases.add("look")
+    if rules.dealer_hand:
+        phases.add("dealer_choice")
+    assert phases <= set(met), f"never met {phases - set(met)}"
+    assert met["knock"] > 0
+    assert sum(met.values()) > 1000
+
+
+def test_the_bot_reads_the_opponents_where_the_rollouts_do_not() -> None:
+    """Where they differ at all, the bot and the rollouts differ by the bot's reading of what the
+    opponents are known to hold before it knocks: over many decisions that happens, and only on a
+    knock (one plays it, the other does not)."""
+    rng = random.Random(3)
+    differ = 0
+    for number in range(40):
+        game = Game(Rules.preset("scat" if number % 2 else "widow"), 2 + number % 3, seed=number)
+        bot = HeuristicBot(number)
+        while not game.is_over:
+            seat = game.current_seat
+            assert seat is not None
+            view = game.view(seat)
+            legal = game.legal_actions()
+            mine, rolled = bot.choose(view, view.legal_actions), rollout_action(game, seat, legal)
+            if mine != rolled:
+                differ += 1
+                assert Knock() in (mine, rolled)
+            game.apply(mine if rng.random() < 0.5 else rolled)
+    assert differ > 0

@@ -74,8 +74,9 @@ from thirtyone.agents.action_ids import (
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import check_seed
+from thirtyone.bots.levels import sim_policy
 from thirtyone.sim import SimUnavailableError, available, unavailable_reason
-from thirtyone.sim.codes import POLICY_ALIASES, POLICY_CODES
+from thirtyone.sim.codes import POLICY_CODES
 from thirtyone.sim.errors import SimInputError
 from thirtyone.sim.rng import derive
 
@@ -288,7 +289,8 @@ class VectorEnv:
 
 
 def _seats(seats: Sequence[str] | None, players: int) -> tuple[str, ...]:
-    """Who plays each seat: ``"agent"`` or a simulator policy (``easy`` and ``medium`` as the bots).
+    """Who plays each seat: ``"agent"`` or a simulator policy (``easy`` and ``medium`` as the bots:
+    :func:`thirtyone.bots.levels.sim_policy`).
 
     Raises:
         SimInputError: for not one name per seat, an unknown name, or no agent's seat.
@@ -300,7 +302,7 @@ def _seats(seats: Sequence[str] | None, players: int) -> tuple[str, ...]:
     names: list[str] = []
     for name in seats:
         key = str(name).strip().lower()
-        key = POLICY_ALIASES.get(key, key)
+        key = "agent" if key == "agent" else sim_policy(key) or key  # a bot or a level (the registry's)
         if key != "agent" and key not in POLICY_CODES:
             raise SimInputError(f"seat {len(names)}: {name!r} is not agent, random, basic or heuristic")
         names.append(key)

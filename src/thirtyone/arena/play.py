@@ -20,6 +20,7 @@ from thirtyone.actions import Action, Knock
 from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
+from thirtyone.bots.levels import SIM_BOTS
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded, RoundStarted
@@ -27,9 +28,6 @@ from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 
 __all__ = ["Failure", "GameResult", "Task", "play_games_fast", "play_game_safely", "play_task", "SIM_BOTS"]
-
-SIM_BOTS = {"random": "random", "basic": "basic", "easy": "basic"}
-"""Bot names the compiled simulator plays exactly, and its policy for each."""
 
 
 @dataclass(frozen=True)

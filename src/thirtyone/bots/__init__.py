@@ -4,17 +4,19 @@ A bot is named by its level — ``random``, ``basic``, ``heuristic``, ``expert``
 game's words for them: ``easy`` (basic), ``medium`` (heuristic), ``hard`` (expert). The expert takes
 a budget after a colon: ``expert:200`` samples 200 worlds per decision, ``expert:0.25s`` stops after
 a quarter of a second, and ``expert:200:engine`` plays its rollouts on the reference engine instead of
-the compiled simulator (``:sim``; by default the simulator when numba is installed).
+the compiled simulator (``:sim``; by default the simulator when numba is installed). ``expert-v1`` is
+today's expert under a name that stays (budgets as ``expert``'s), to measure a stronger one against.
+The bots, the levels and their budgets are registered once, in :mod:`thirtyone.bots.levels`.
 
 >>> make_bot("basic", seed=1).name
 'basic'
->>> make_bot("expert:50").worlds
-50
+>>> make_bot("expert:50").worlds, make_bot("expert-v1:0.05s").name
+(50, 'expert-v1')
 >>> make_bot("grandmaster")
 Traceback (most recent call last):
 ...
-thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert \
-(or easy, medium, hard)
+thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, \
+expert-v1 (or easy, medium, hard)
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from collections.abc import Callable
 
 from thirtyone.bots.base import Bot, SeededBot
 from thirtyone.bots.basic import BasicBot
-from thirtyone.bots.expert import ExpertBot, Rollouts
+from thirtyone.bots.expert import ExpertBot, ExpertV1Bot
 from thirtyone.bots.heuristic import HeuristicBot
+from thirtyone.bots.levels import BOT_INFO, LEVELS, MAX_EXPERT_SECONDS, MAX_EXPERT_WORLDS, parse_budget
 from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
 
@@ -36,6 +39,7 @@ __all__ = [
     "BasicBot",
     "HeuristicBot",
     "ExpertBot",
+    "ExpertV1Bot",
     "RandomBot",
     "BOTS",
     "LEVELS",
@@ -45,25 +49,12 @@ __all__ = [
     "BOT_NAMES",
 ]
 
-BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "random": RandomBot,
-    "basic": BasicBot,
-    "heuristic": HeuristicBot,
-    "expert": ExpertBot,
-}
-"""Bot factories by name: each takes a seed."""
-
-LEVELS = {"easy": "basic", "medium": "heuristic", "hard": "expert"}
-"""The terminal game's names for the bot levels."""
+BOTS: dict[str, Callable[[int | None], Bot]] = {name: info.factory for name, info in BOT_INFO.items()}
+"""Bot factories by name: each takes a seed (:data:`thirtyone.bots.levels.BOT_INFO`)."""
 
 BOT_NAMES = ("Ada", "Bea", "Cy", "Dot", "Eli", "Flo", "Gus", "Hal", "Ivy", "Jo")
 """Bots' display names: the server names a bot by its seat (seat 0 Ada, seat 1 Bea, …), the
 terminal game gives them in turn, leaving out one the person goes by."""
-
-MAX_EXPERT_WORLDS = 1_000_000
-"""The most sampled worlds per decision an expert budget may ask for (``expert:200``)."""
-MAX_EXPERT_SECONDS = 3600.0
-"""The most seconds per decision an expert budget may ask for (``expert:0.5s``)."""
 
 
 class UnknownBotError(ThirtyOneError):
@@ -75,10 +66,11 @@ def _unknown(name: str) -> UnknownBotError:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot by name (``basic``, ``hard``, ``expert:200``, ``expert:0.5s``), seeded.
+    """A new bot by name (``basic``, ``hard``, ``expert:200``, ``expert:0.5s``, ``expert-v1``), seeded;
+    or a bot of another package (:mod:`thirtyone.bots.plugins`).
 
     Raises:
-        UnknownBotError: for an unknown name or a bad budget.
+        UnknownBotError: for an unknown name or a bad budget (:func:`~thirtyone.bots.levels.parse_budget`).
     """
     if not isinstance(name, str):
         raise _unknown(repr(name))
@@ -92,27 +84,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return external_bot(name, seed, _unknown(name))
     if not budget:
         return factory(seed)
-    if base != "expert":
-        raise UnknownBotError(f"bot {base!r} takes no budget: only expert does (expert:200, expert:0.5s)")
-    budget, _, rollouts = budget.partition(":")
-    if rollouts not in ("", "auto", "sim", "engine"):
-        raise UnknownBotError(f"bad expert rollouts {rollouts!r}: give sim, engine or auto (expert:200:engine)")
-    mode: Rollouts = "sim" if rollouts == "sim" else "engine" if rollouts == "engine" else "auto"
-    try:
-        if budget.endswith("s"):
-            seconds = float(budget[:-1])
-            if not 0 < seconds <= MAX_EXPERT_SECONDS:
-                raise ValueError
-            return ExpertBot(seed, worlds=MAX_EXPERT_WORLDS, seconds=seconds, rollouts=mode)
-        worlds = int(budget)
-        if not 1 <= worlds <= MAX_EXPERT_WORLDS:
-            raise ValueError
-        return ExpertBot(seed, worlds=worlds, seconds=None, rollouts=mode)
-    except ValueError:
-        raise UnknownBotError(
-            f"bad expert budget {budget!r} in {name.strip()!r}: give 1 to {MAX_EXPERT_WORLDS:,} worlds per "
-            f"decision (expert:200) or more than 0 and up to {MAX_EXPERT_SECONDS:,.0f} seconds (expert:0.5s)"
-        ) from None
+    worlds, seconds, rollouts = parse_budget(name)
+    return BOT_INFO[base].factory(seed, worlds=worlds, seconds=seconds, rollouts=rollouts)
 
 
 def _normal(name: str) -> str:

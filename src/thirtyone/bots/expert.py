@@ -30,6 +30,7 @@ from typing import Literal
 
 from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
+from thirtyone.bots.hands import hand_index
 from thirtyone.bots.heuristic import HeuristicBot, rollout_action
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
@@ -42,7 +43,16 @@ from thirtyone.views import Phase, PlayerView
 
 Rollouts = Literal["auto", "sim", "engine"]
 
-__all__ = ["ExpertBot", "Rollouts", "Analysis", "Estimate", "sample_position", "DEFAULT_WORLDS", "DEFAULT_SECONDS"]
+__all__ = [
+    "ExpertBot",
+    "ExpertV1Bot",
+    "Rollouts",
+    "Analysis",
+    "Estimate",
+    "sample_position",
+    "DEFAULT_WORLDS",
+    "DEFAULT_SECONDS",
+]
 
 DEFAULT_WORLDS = 1000
 """Worlds sampled per decision by default."""
@@ -222,6 +232,14 @@ class ExpertBot(SeededBot):
         return True
 
 
+class ExpertV1Bot(ExpertBot):
+    """``expert-v1``: the expert as it plays today, under a name that stays when ``expert`` grows
+    stronger, so that the new one can be measured against it (``thirtyone arena --bots
+    expert,expert-v1``). Same seed, same budget: the same moves as :class:`ExpertBot` now."""
+
+    name = "expert-v1"
+
+
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     """The mean of ``values`` and its standard error."""
     n = len(values)
@@ -292,7 +310,7 @@ def _likely_completion(
     best: tuple[int, tuple[Card, ...]] | None = None
     for chosen in combinations(candidates, missing):
         hand = known + chosen
-        value = table[hand[0] * 2704 + hand[1] * 52 + hand[2]]
+        value = table[hand_index(hand)]
         if best is None or value > best[0]:
             best = (value, chosen)
     assert best is not None

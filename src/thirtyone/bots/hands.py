@@ -1,23 +1,66 @@
-"""Hand arithmetic bots share: the best three of four cards, the best exchange with a widow."""
+"""Hand arithmetic the bots share, written once: where three cards sit in the value table, the
+best three of four, the best value with a given card, the best exchange with a widow, the exact
+expected value of a stock draw.
+
+Every value is in *half points* (31 = 62, 30½ = 61), read from the table
+:func:`thirtyone.scoring.half_points` builds for the rules, which is indexed by three cards
+(:func:`hand_index`; any order). The core's engine and the compiled simulator read the same table
+with their own copy of the index (the core imports no bot, the kernels no Python); everything in
+the bots' layer calls these functions.
+
+>>> from thirtyone.cards import parse_cards
+>>> from thirtyone.rules import Rules
+>>> hand = parse_cards("As Ks 2h")
+>>> half_value(hand, Rules())
+42
+>>> best_with(hand, parse_cards("Qs")[0], half_points(Rules()))
+62
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 from thirtyone.cards import Card
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 
-__all__ = ["half_value", "best_discard", "best_after_taking"]
+__all__ = [
+    "half_points",
+    "hand_index",
+    "pair_index",
+    "half_value",
+    "best_with",
+    "best_discard",
+    "best_after_taking",
+    "stock_draw_value",
+]
 
-_AB = 52 * 52
+_AB = 52 * 52  # the table's stride of the first card (the second's is 52, the third's 1)
+
+
+def pair_index(a: int, b: int) -> int:
+    """Where the hands of cards ``a``, ``b`` and a third card ``c`` begin in the value table: the
+    hand sits at ``pair_index(a, b) + c`` (for loops over the third card)."""
+    return a * _AB + b * 52
+
+
+def hand_index(cards: Sequence[Card]) -> int:
+    """Where three cards sit in :func:`~thirtyone.scoring.half_points`'s table (``a * 2704 + b * 52 + c``)."""
+    a, b, c = cards
+    return a * _AB + b * 52 + c
 
 
 def half_value(cards: Sequence[Card], rules: Rules) -> int:
     """The value of three cards in half points (31 = 62)."""
-    a, b, c = cards
-    return half_points(rules)[a * _AB + b * 52 + c]
+    return half_points(rules)[hand_index(cards)]
+
+
+def best_with(hand: Sequence[Card], card: Card, table: Sequence[int]) -> int:
+    """The best value (half points) of three of the three cards ``hand`` and ``card``, keeping
+    ``card`` (a card taken from the pile, R4.2); ``table`` is :func:`half_points` of the rules."""
+    a, b, c = hand
+    return max(table[a * _AB + b * 52 + card], table[a * _AB + c * 52 + card], table[b * _AB + c * 52 + card])
 
 
 def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) -> tuple[int, Card]:
@@ -31,8 +74,7 @@ def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) 
     for i, card in enumerate(cards):
         if card == keep:
             continue
-        a, b, c = (other for j, other in enumerate(cards) if j != i)
-        key = (table[a * _AB + b * 52 + c], -card.points, card)
+        key = (table[hand_index([other for j, other in enumerate(cards) if j != i])], -card.points, card)
         if best is None or key > best:
             best = key
     assert best is not None
@@ -40,6 +82,31 @@ def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) 
 
 
 def best_after_taking(hand: Sequence[Card], card: Card, rules: Rules) -> int:
-    """The best value (half points) of three cards from ``hand`` plus ``card``, keeping ``card``."""
-    table = half_points(rules)
-    return max(table[a * _AB + b * 52 + card] for a, b in combinations(hand, 2))
+    """The best value (half points) of three cards from ``hand`` (three cards) plus ``card``,
+    keeping ``card``: :func:`best_with` for the rules."""
+    return best_with(hand, card, half_points(rules))
+
+
+def stock_draw_value(hand: Sequence[Card], unseen: Sequence[Card], table: Sequence[int]) -> float:
+    """Expected half points after drawing one of ``unseen`` at random and discarding the best card
+    (the exact mean over the unseen cards of the best three of four); the hand's value when
+    nothing is unseen."""
+    a, b, c = hand
+    base = table[a * _AB + b * 52 + c]
+    ab = a * _AB + b * 52
+    ac = a * _AB + c * 52
+    bc = b * _AB + c * 52
+    total = 0
+    for d in unseen:
+        best = base
+        x = table[ab + d]
+        if x > best:
+            best = x
+        x = table[ac + d]
+        if x > best:
+            best = x
+        x = table[bc + d]
+        if x > best:
+            best = x
+        total += best
+    return total / len(unseen) if unseen else float(base)

@@ -13,8 +13,11 @@
   penalty, the number of players left, the seat (later seats need more), its own lives and the
   opponents' known cards; never below a floor, never on a first turn with a weak hand.
 
-The same policy drives the expert's rollouts, through :func:`rollout_action`, which reads the
-simulated :class:`~thirtyone.engine.Game` directly instead of a view.
+The policy is written once, as a pure function of a :class:`~thirtyone.bots.situation.Situation`
+(:func:`heuristic_action`). :class:`HeuristicBot` asks it with the situation read from its view;
+the expert's rollouts ask it through :func:`rollout_action`, which reads the simulated
+:class:`~thirtyone.engine.Game` directly instead of a view and leaves the opponents' known cards
+unread when knocking (as the compiled simulator's copy does; the tests hold all three equal).
 """
 
 from __future__ import annotations
@@ -36,48 +39,129 @@ from thirtyone.actions import (
     TakeWidow,
 )
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.knowledge import Knowledge
+from thirtyone.bots.hands import best_with, hand_index, stock_draw_value
+from thirtyone.bots.situation import Situation
 from thirtyone.cards import Card
 from thirtyone.engine import Game
+from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 from thirtyone.settlement import KNOCK_PENALTIES
 from thirtyone.strategy import Style, style_for
 from thirtyone.strategy import heuristic_knock_bar as knock_bar
 from thirtyone.views import Phase, PlayerView
 
-__all__ = ["HeuristicBot", "Style", "style_for", "knock_bar", "rollout_action", "stock_draw_value"]
+__all__ = [
+    "HeuristicBot",
+    "Situation",
+    "Style",
+    "style_for",
+    "knock_bar",
+    "heuristic_action",
+    "rollout_action",
+    "stock_draw_value",
+]
 
-_AB = 52 * 52
 _DRAW_STOCK, _DRAW_PILE, _KNOCK, _PASS = Draw(STOCK), Draw(PILE), Knock(), Pass()
+_LOOK, _DEALER_CHOICE, _DISCARD = Phase.LOOK, Phase.DEALER_CHOICE, Phase.DISCARD
 
 
-def stock_draw_value(hand: Sequence[Card], unseen: Sequence[Card], table: Sequence[int]) -> float:
-    """Expected half points after drawing one of ``unseen`` at random and discarding the best card."""
-    a, b, c = hand
-    base = table[a * _AB + b * 52 + c]
-    ab = a * _AB + b * 52
-    ac = a * _AB + c * 52
-    bc = b * _AB + c * 52
-    total = 0
-    for d in unseen:
-        best = base
-        x = table[ab + d]
-        if x > best:
-            best = x
-        x = table[ac + d]
-        if x > best:
-            best = x
-        x = table[bc + d]
-        if x > best:
-            best = x
-        total += best
-    return total / len(unseen) if unseen else float(base)
+def heuristic_action(situation: Situation) -> Action:
+    """The heuristic's move in ``situation`` (one of ``situation.legal``): the whole policy of
+    the module docstring, a pure function of the record."""
+    phase = situation.phase
+    if phase is _LOOK:
+        return Look()
+    memo = _memo(situation.rules)
+    table = memo.table
+    style = memo.style(situation.players_in)
+    hand = situation.hand
+    if phase is _DEALER_CHOICE:
+        return Keep() if table[hand_index(hand)] >= 2 * style.blind_widow else TakeWidow()
+    if phase is _DISCARD:
+        return Discard(_discard(hand, situation.taken_from_pile, situation.collector, table, style))
+    legal = situation.legal
+    value = table[hand_index(hand)]
+    if _KNOCK in legal:
+        opponents = situation.opponents_known
+        strong = 0 if opponents is None else sum(1 for cards in opponents if len({c.suit for c in cards}) < len(cards))
+        bar = memo.bar(situation.turn, situation.players_in, situation.seat_offset, situation.remaining, strong)
+        if value >= bar and not (opponents is not None and _surely_lowest(opponents, value, memo.tie_saves)):
+            return _KNOCK
+    if situation.rules.mode == "draw":
+        if _DRAW_STOCK not in legal:
+            return _DRAW_PILE
+        top = situation.pile_top
+        if top is None or _DRAW_PILE not in legal:
+            return _DRAW_STOCK
+        taking = best_with(hand, top, table)
+        return _DRAW_PILE if taking >= stock_draw_value(hand, situation.unseen, table) else _DRAW_STOCK
+    return _widow_choice(hand, situation.widow, legal, situation.collector, table, style)
 
 
-def _best_with(hand: Sequence[Card], card: Card, table: Sequence[int]) -> int:
-    """Best half points of three from ``hand`` plus ``card``, keeping ``card``."""
-    a, b, c = hand
-    return max(table[a * _AB + b * 52 + card], table[a * _AB + c * 52 + card], table[b * _AB + c * 52 + card])
+class _Memo:
+    """What the policy reads of one ruleset, each computed once (pure functions of the rules,
+    kept: the rollouts ask for them at every move): the value table (:func:`half_points`), the
+    style by players in (:func:`style_for`), the knock bars by their arguments (:func:`knock_bar`),
+    and whether a tie at the showdown saves the knocker (R6.5)."""
+
+    __slots__ = ("_bars", "_styles", "rules", "table", "tie_saves")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.table = half_points(rules)
+        self.tie_saves = KNOCK_PENALTIES[rules.knock_penalty].tie_saves
+        self._styles: dict[int, Style] = {}
+        self._bars: dict[tuple[int, int, int, int, int], int] = {}
+
+    def style(self, players: int) -> Style:
+        style = self._styles.get(players)
+        if style is None:
+            style = self._styles[players] = style_for(self.rules, players)
+        return style
+
+    def bar(self, turn: int, players: int, offset: int, remaining: int, strong: int) -> int:
+        key = (turn, players, offset, remaining, strong)
+        bar = self._bars.get(key)
+        if bar is None:
+            if len(self._bars) >= 4096:  # (long rounds: the turns keep counting)
+                self._bars.clear()
+            bar = self._bars[key] = knock_bar(self.rules, turn, players, offset, remaining, strong)
+        return bar
+
+
+_MEMOS: dict[Rules, _Memo] = {}
+_last: tuple[Rules | None, _Memo | None] = (None, None)  # the last rules asked for: found by identity
+
+
+def _memo(rules: Rules) -> _Memo:
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last[0] is rules:
+        assert last[1] is not None
+        return last[1]
+    memo = _MEMOS.get(rules)
+    if memo is None:
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        memo = _MEMOS[rules] = _Memo(rules)
+    _last = (rules, memo)
+    return memo
+
+
+class HeuristicBot(SeededBot):
+    """The card-counting heuristic player; see the module docstring."""
+
+    name = "heuristic"
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        return heuristic_action(Situation.from_view(view, legal))
+
+
+def rollout_action(game: Game, seat: int, legal: Sequence[Action]) -> Action:
+    """The heuristic's move for ``seat`` in a simulated game, read from the game itself
+    (:meth:`Situation.from_game`: the discard pile and the known cards taken from the game rather
+    than rebuilt from a history; the opponents' known cards not read before knocking)."""
+    return heuristic_action(Situation.from_game(game, seat, legal))
 
 
 def _feed(card: Card, collector: Sequence[Card]) -> int:
@@ -88,50 +172,6 @@ def _feed(card: Card, collector: Sequence[Card]) -> int:
     return 2 * (card.points + sum(other.points for other in same))
 
 
-class HeuristicBot(SeededBot):
-    """The card-counting heuristic player; see the module docstring."""
-
-    name = "heuristic"
-
-    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        phase = view.phase
-        if phase is Phase.LOOK:
-            return Look()
-        hand = view.hand
-        assert hand is not None, "a bot is asked to move only once it has looked"
-        rules = view.rules
-        table = half_points(rules)
-        style = style_for(rules, len(view.active_seats))
-        if phase is Phase.DEALER_CHOICE:
-            return Keep() if table[_index(hand)] >= 2 * style.blind_widow else TakeWidow()
-        knowledge = Knowledge.from_view(view)
-        nxt = _next_player(view)
-        if phase is Phase.DISCARD:
-            return Discard(_discard(hand, view.taken_from_pile, knowledge.known[nxt], table, style))
-        value = table[_index(hand)]
-        if _KNOCK in legal and value >= self._bar(view, knowledge) and not _surely_lowest(view, knowledge, value):
-            return _KNOCK
-        if rules.mode == "draw":
-            top = view.discard_top
-            if _DRAW_STOCK not in legal:
-                return _DRAW_PILE
-            if top is None or _DRAW_PILE not in legal:
-                return _DRAW_STOCK
-            taking = _best_with(hand, top, table)
-            return _DRAW_PILE if taking >= stock_draw_value(hand, knowledge.unseen, table) else _DRAW_STOCK
-        return _widow_choice(hand, view.widow, legal, knowledge.known[nxt], table, style)
-
-    def _bar(self, view: PlayerView, knowledge: Knowledge) -> int:
-        active = view.active_seats
-        offset = (view.seat - view.dealer) % view.players
-        strong = sum(
-            1
-            for seat in active
-            if seat != view.seat and len({card.suit for card in knowledge.known[seat]}) < len(knowledge.known[seat])
-        )
-        return knock_bar(view.rules, view.turn, len(active), offset, view.seats[view.seat].remaining, strong)
-
-
 def _known_floor(cards: Sequence[Card]) -> int:
     """Half points a hand holding ``cards`` is worth at least (its best suit among them)."""
     suits = [0, 0, 0, 0]
@@ -140,24 +180,11 @@ def _known_floor(cards: Sequence[Card]) -> int:
     return 2 * max(suits)
 
 
-def _surely_lowest(view: PlayerView, knowledge: Knowledge, value: int) -> bool:
-    """True when every opponent is known to hold more than ``value`` (as much, where a tie does not
-    save the knocker, R6.5): a knock would lose."""
-    tie_saves = KNOCK_PENALTIES[view.rules.knock_penalty].tie_saves
-    floors = [_known_floor(knowledge.known[seat]) for seat in view.active_seats if seat != view.seat]
+def _surely_lowest(opponents: Sequence[Sequence[Card]], value: int, tie_saves: bool) -> bool:
+    """True when every opponent is known (``opponents``: their known cards) to hold more than
+    ``value`` (as much, where a tie does not save the knocker, R6.5): a knock would lose."""
+    floors = [_known_floor(cards) for cards in opponents]
     return all(floor > value or (floor == value and not tie_saves) for floor in floors)
-
-
-def _index(hand: Sequence[Card]) -> int:
-    a, b, c = hand
-    return a * _AB + b * 52 + c
-
-
-def _next_player(view: PlayerView) -> int:
-    seat = (view.seat + 1) % view.players
-    while view.seats[seat].out:
-        seat = (seat + 1) % view.players
-    return seat
 
 
 def _discard(
@@ -168,8 +195,7 @@ def _discard(
     for i, card in enumerate(hand):
         if card == taken:
             continue
-        a, b, c = (other for j, other in enumerate(hand) if j != i)
-        kept = table[a * _AB + b * 52 + c]
+        kept = table[hand_index([other for j, other in enumerate(hand) if j != i])]
         fed = _feed(card, collector)
         score = kept - (1000 if fed >= 62 else 2 * style.feed_cost * (fed > 0))
         key = (score, -card.points, card)
@@ -187,7 +213,7 @@ def _widow_choice(
     table: Sequence[int],
     style: Style,
 ) -> Action:
-    value = table[_index(hand)]
+    value = table[hand_index(hand)]
     if widow is None:  # R7.2: the face-down widow is worth a blind average hand
         return ExchangeAll() if value < 2 * style.blind_widow and ExchangeAll() in legal else _PASS
     best: tuple[float, Action] = (value - _leftover(widow, collector, table, style), _PASS)
@@ -199,7 +225,7 @@ def _widow_choice(
             kept, left = list(widow), list(hand)
         else:
             continue
-        score = table[_index(kept)] - _leftover(left, collector, table, style)
+        score = table[hand_index(kept)] - _leftover(left, collector, table, style)
         if score > best[0]:
             best = (score, action)
     return best[1]
@@ -207,44 +233,8 @@ def _widow_choice(
 
 def _leftover(widow: Sequence[Card], collector: Sequence[Card], table: Sequence[int], style: Style) -> float:
     """How much the widow left behind would help the next player: a 31 in it is a disaster."""
-    whole = table[_index(widow)]
+    whole = table[hand_index(widow)]
     if whole >= 62:
         return 1000.0
     fed = max((_feed(card, collector) for card in widow), default=0)
     return 2 * style.feed_cost if fed >= 50 else 0.0
-
-
-def rollout_action(game: Game, seat: int, legal: Sequence[Action]) -> Action:
-    """The heuristic's move for ``seat`` in a simulated game, read from the game itself (the
-    same decisions as :class:`HeuristicBot`, with the discard pile and the known cards taken
-    from the game rather than rebuilt from a history)."""
-    phase = game.phase
-    rules = game.rules
-    table = half_points(rules)
-    style = style_for(rules, len(game.active_seats))
-    if phase is Phase.LOOK:
-        return Look()
-    hand = game.hand(seat)
-    if phase is Phase.DEALER_CHOICE:
-        return Keep() if table[_index(hand)] >= 2 * style.blind_widow else TakeWidow()
-    nxt = game.next_seat(seat)
-    collector = game.known_cards(nxt)
-    if phase is Phase.DISCARD:
-        return Discard(_discard(hand, game.taken_from_pile, collector, table, style))
-    value = table[_index(hand)]
-    if _KNOCK in legal:
-        active = game.active_seats
-        bar = knock_bar(rules, game.turn, len(active), (seat - game.dealer) % game.players, game.remaining(seat))
-        if value >= bar:
-            return _KNOCK
-    if rules.mode == "draw":
-        pile = game.discard_pile
-        if _DRAW_STOCK not in legal:
-            return _DRAW_PILE
-        if not pile or _DRAW_PILE not in legal:
-            return _DRAW_STOCK
-        top = pile[-1]
-        unseen = game.unseen_by(seat)
-        return _DRAW_PILE if _best_with(hand, top, table) >= stock_draw_value(hand, unseen, table) else _DRAW_STOCK
-    widow = game.widow if game.widow_face_up else None
-    return _widow_choice(hand, widow, legal, collector, table, style)

@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 
 from thirtyone.arena import ArenaError, make_backend, make_schedule, run_arena
-from thirtyone.arena.play import SIM_BOTS, GameResult
+from thirtyone.arena.play import GameResult
 from thirtyone.arena.report import (
     FailureRecords,
     GamesWriter,
@@ -27,6 +27,7 @@ from thirtyone.arena.report import (
     write_summary,
 )
 from thirtyone.bots import BOTS
+from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
 from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.rules import Rules
 
@@ -84,8 +85,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("auto", "reference", "sim"),
         default="auto",
-        help="what plays the games: the compiled simulator (sim: random and basic bots only; needs numba), "
-        "the reference engine, or auto: sim when it can (default)",
+        help=f"what plays the games: the compiled simulator (sim: {' and '.join(SIM_EXACT_BOTS)} bots only; "
+        "needs numba), the reference engine, or auto: sim when it can (default)",
     )
     add_rules_arguments(parser)
 
@@ -96,7 +97,7 @@ def _engine(choice: str, names: list[str], rules: Rules) -> str:
         return "reference"
     reasons = []
     if any(name not in SIM_BOTS for name in names):
-        reasons.append("it plays only the random and basic bots exactly")
+        reasons.append(f"it plays only the {' and '.join(SIM_EXACT_BOTS)} bots exactly")
     else:
         from thirtyone import sim
 

@@ -6,17 +6,11 @@ from __future__ import annotations
 
 import argparse
 
-from thirtyone.bots import BOTS, LEVELS, plugins
+from thirtyone.bots import LEVELS, plugins
+from thirtyone.bots.levels import BOT_INFO
 from thirtyone.bots.plugins import ENTRY_POINT_GROUP
 
 __all__ = ["configure", "run"]
-
-_BUILT_IN = {
-    "random": "uniform over the legal actions",
-    "basic": "takes the pile card when it helps, knocks above a rising bar",
-    "heuristic": "counts cards, compares the stock's expected value with the pile card",
-    "expert": "samples the hidden cards and plays every move out (expert:200, expert:0.5s)",
-}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +22,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the bots; returns 0 (1 with ``--check`` when an installed bot does not load)."""
     levels = {base: level for level, base in LEVELS.items()}
     print("built in:")
-    for name in BOTS:
+    for name, info in BOT_INFO.items():
         level = f" ({levels[name]})" if name in levels else ""
-        print(f"  {name + level:<20} {_BUILT_IN.get(name, '')}")
+        print(f"  {name + level:<20} {info.summary}")
     installed = plugins.installed_bots()
     print(f"installed (entry-point group {ENTRY_POINT_GROUP}):")
     status = 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from thirtyone.bots import LEVELS, make_bot, parse_bot_list
+from thirtyone.bots import make_bot, parse_bot_list
+from thirtyone.bots.levels import takes_budget
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
@@ -67,8 +68,7 @@ def check_bot_budgets(text: str) -> None:
 per decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)
     """
     for name in text.split(","):
-        base = name.strip().lower().partition(":")[0]
-        if LEVELS.get(base, base) == "expert":
+        if takes_budget(name):
             make_bot(name)
 
 

@@ -123,6 +123,7 @@ def bot_levels(specs: list[str]) -> dict[str, str]:
         ServeError: for a malformed option, a level that exists already, or a bot that cannot be made.
     """
     from thirtyone.bots import make_bot
+    from thirtyone.bots.levels import BOT_INFO, LEVEL_INFO
 
     levels: dict[str, str] = {}
     for spec in specs:
@@ -130,7 +131,7 @@ def bot_levels(specs: list[str]) -> dict[str, str]:
         level, bot = level.strip().lower(), bot.strip()
         if not equals or not level.isidentifier() or not bot:
             raise ServeError(f"--bot {spec!r}: give LEVEL=BOT, such as greedy=mybots.greedy:make_bot")
-        if level in ("easy", "medium", "hard", "random", "basic", "heuristic", "expert") or level in levels:
+        if level in LEVEL_INFO or level in BOT_INFO or level in levels:
             raise ServeError(f"--bot {spec!r}: level {level!r} exists already; choose another word")
         try:
             make_bot(bot, 0)

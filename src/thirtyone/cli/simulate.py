@@ -22,9 +22,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from thirtyone.actions import Action
-from thirtyone.arena.play import SIM_BOTS
 from thirtyone.bots import BOTS, make_bot
 from thirtyone.bots.base import Bot
+from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
 from thirtyone.bots.runner import SeatStats, SimulationStats, bot_action, game_seeds
 from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
 from thirtyone.engine import Game
@@ -66,7 +66,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("auto", "reference", "sim"),
         default="auto",
-        help="what plays the games: the compiled simulator (sim, for random and basic bots; needs "
+        help=f"what plays the games: the compiled simulator (sim, for {' and '.join(SIM_EXACT_BOTS)} bots; needs "
         "numba), the reference engine, or auto: sim when it can, else the engine (default); both give "
         "the same results for the same seed",
     )
@@ -157,7 +157,7 @@ def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rule
         return False
     reasons = []
     if any(name not in SIM_BOTS for name in names):
-        reasons.append("it plays only the random and basic bots exactly")
+        reasons.append(f"it plays only the {' and '.join(SIM_EXACT_BOTS)} bots exactly")
     if record_dir is not None:
         reasons.append("it keeps no game records (--record plays on the reference engine, with the same results)")
     if not reasons:

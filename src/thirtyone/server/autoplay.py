@@ -25,6 +25,7 @@ from typing import Protocol
 from thirtyone.actions import Action, parse_action
 from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
+from thirtyone.bots.levels import LEVEL_SPECS, TABLE_EXPERT_SECONDS, THINKING_LEVELS
 from thirtyone.bots.prepare import warm_up_simulator
 from thirtyone.bots.work import bot_move
 from thirtyone.engine import Game
@@ -47,13 +48,12 @@ __all__ = [
 
 log = logging.getLogger("thirtyone.server")
 
-HARD_SECONDS = 0.4
-"""Seconds the ``hard`` bot (the expert) searches a move."""
-BOT_LEVELS = {"easy": "basic", "medium": "heuristic", "hard": f"expert:{HARD_SECONDS:g}s", "random": "random"}
-"""Bot levels a seat may have, and the bot that plays each (:func:`thirtyone.bots.make_bot`)."""
-THINKING_LEVELS = ("medium", "hard")
-"""The levels whose moves take thought: played on the bot workers (``bot_workers``), away from the
-event loop; the others choose on it at once."""
+HARD_SECONDS = TABLE_EXPERT_SECONDS
+"""Seconds the ``hard`` bot (the expert) searches a move (the registry's
+:data:`~thirtyone.bots.levels.TABLE_EXPERT_SECONDS`, the ``hard`` level's budget)."""
+BOT_LEVELS: dict[str, str] = dict(LEVEL_SPECS)
+"""Bot levels a seat may have, and the bot that plays each (:func:`thirtyone.bots.make_bot`): the
+registry's levels (:data:`thirtyone.bots.levels.LEVEL_SPECS`), and those ``serve --bot`` adds."""
 TIMER_FOLLOW_UP = 1.0
 """Seconds the turn timer waits for the rest of a turn it has begun for an absent player (after
 drawing for them, the discard), instead of a whole turn timer again."""

@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from thirtyone.bots import BOT_NAMES
+from thirtyone.bots.levels import LEVEL_INFO
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 from thirtyone.server.autoplay import BOT_LEVELS
@@ -58,12 +59,11 @@ __all__ = ["TableService", "SeatRequest", "LEVEL_NAMES", "SWEEP_SECONDS", "LOBBY
 
 log = logging.getLogger("thirtyone.server")
 
-LEVEL_NAMES = {"easy": "easy", "medium": "medium", "hard": "hard", "random": "random"} | {
-    "basic": "easy",
-    "heuristic": "medium",
-    "expert": "hard",
+LEVEL_NAMES = {name: name for name in LEVEL_INFO} | {
+    level.bot: name for name, level in LEVEL_INFO.items() if level.bot not in LEVEL_INFO
 }
-"""The bot levels a seat may ask for (the levels, or the bots' own names), and the level stored."""
+"""The bot levels a seat may ask for (the levels of :data:`thirtyone.bots.levels.LEVEL_INFO`, or
+their bots' own names: ``basic`` is ``easy``), and the level stored."""
 SWEEP_SECONDS = 30.0
 """How often the tables with someone connected are marked seen and idle tables are closed."""
 LOBBY_PAGE = 50
@@ -391,7 +391,7 @@ def _seats(seats: Sequence[SeatRequest]) -> list[SeatData]:
             level = LEVEL_NAMES.get((seat.level or "easy").strip().lower())
             if level is None or level not in BOT_LEVELS:
                 raise InputError(
-                    f"seat {index}: unknown bot level {seat.level!r}: choose one of easy, medium, hard, random"
+                    f"seat {index}: unknown bot level {seat.level!r}: choose one of {', '.join(LEVEL_INFO)}"
                 )
             out.append(SeatData(index, "bot", level, BOT_NAMES[index]))
         else:

@@ -51,7 +51,6 @@ from thirtyone.sim.codes import (
     LOSS_NAMES,
     PHASE_CODES,
     POLICIES,
-    POLICY_ALIASES,
     POLICY_CODES,
 )
 from thirtyone.sim.errors import SimInputError
@@ -158,7 +157,7 @@ def _policies(policy: Policy, players: int) -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str):
             raise SimInputError(f"a policy is a name ({', '.join(POLICIES)}), not {name!r}")
-        key = POLICY_ALIASES.get(name.strip().lower(), name.strip().lower())
+        key = name.strip().lower()
         if key not in POLICY_CODES:
             raise SimInputError(f"unknown policy {name!r}: the simulator plays {', '.join(POLICIES)}")
         out.append(key)

@@ -40,10 +40,10 @@ L_LOW_ALLPASS, L_LOW_MAXT, L_LOW_STOCK = (
 POLICIES = ("random", "basic", "heuristic")
 """The policies the kernels play, by code 0–2: ``random`` (uniform over the legal actions, from the
 counter generator of :mod:`thirtyone.sim.rng`), ``basic`` (:class:`thirtyone.bots.basic.BasicBot`)
-and ``heuristic`` (:func:`thirtyone.bots.heuristic.rollout_action`)."""
+and ``heuristic`` (:func:`thirtyone.bots.heuristic.rollout_action`). Which bots and levels they
+play is the bots' registry's to say (:mod:`thirtyone.bots.levels`, a layer above: the simulator
+knows its policies by these names only)."""
 POLICY_CODES = {name: code for code, name in enumerate(POLICIES)}
-POLICY_ALIASES = {"easy": "basic", "medium": "heuristic"}
-"""The terminal game's level names for the policies the simulator plays."""
 P_RANDOM, P_BASIC, P_HEURISTIC = range(3)
 
 

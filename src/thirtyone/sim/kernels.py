@@ -441,7 +441,8 @@ def _leftover(c: Array, fp: Array, t: Array, w: Array, w0: int, w1: int, w2: int
 
 @_jit
 def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
-    """``thirtyone.bots.heuristic.rollout_action``."""
+    """``thirtyone.bots.heuristic.heuristic_action`` of ``Situation.from_game`` (``rollout_action``):
+    the one policy, compiled; the tests ask both at every decision of many games."""
     s = w[S_SEAT]
     h = W_HANDS + 4 * s
     ph = w[S_PHASE]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
+from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages, messages
 from thirtyone.rules import Rules
@@ -48,9 +49,10 @@ MIN_HINT_SECONDS = 0.1
 MAX_HINT_SECONDS = 5.0
 """The longest time the expert may think about a hint, in seconds."""
 
-PLAY_EXPERT_SECONDS = 0.4
+PLAY_EXPERT_SECONDS = TABLE_EXPERT_SECONDS
 """The time an ``expert`` (``hard``) bot named without a budget thinks about each move in the
-terminal game, so that the game keeps its pace (``expert:200`` or ``hard:0.8s`` set another)."""
+terminal game, so that the game keeps its pace (``expert:200`` or ``hard:0.8s`` set another): the
+registry's :data:`~thirtyone.bots.levels.TABLE_EXPERT_SECONDS`."""
 
 
 def bot_kind(spec: str) -> str:
@@ -62,10 +64,10 @@ def bot_kind(spec: str) -> str:
 
 
 def play_bot_spec(spec: str) -> str:
-    """The bot name the terminal game makes a bot from: an ``expert`` (``hard``) without a budget
+    """The bot name the terminal game makes a bot from: an ``expert`` (``hard``, ``expert-v1``) without a budget
     gets :data:`PLAY_EXPERT_SECONDS` per move; every other name is kept."""
-    if bot_kind(spec) == "expert" and ":" not in spec:
-        return f"expert:{PLAY_EXPERT_SECONDS:g}s"
+    if takes_budget(spec) and ":" not in spec:
+        return f"{bot_kind(spec)}:{PLAY_EXPERT_SECONDS:g}s"
     return spec
 
 
