@@ -1188,6 +1188,7 @@ async def test_showdown_after_a_31_says_why_hands_are_hidden() -> None:
         assert mine is not None
         assert " ".join(card.pretty for card in mine) in text  # your own hand is shown to you
         assert re.search(r"Ada \(basic\) +not shown", text)
+        assert plain(app.query_one("#status")) == f"Round {screen.result.round} is over."  # no showdown after a 31
 
 
 async def test_showdown_of_a_throw_down_says_threw_down() -> None:

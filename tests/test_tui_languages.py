@@ -201,3 +201,23 @@ async def test_the_persons_own_moves_are_conjugated_for_you(lang: str, own: str,
         assert own in log
         assert other in log
         assert f"{own.split()[0]}{other}" not in log  # not "Du: zieht"
+
+
+async def test_a_long_status_never_hides_the_quit_key() -> None:
+    """German widow picks make a two-line status; the key line keeps its three rows, q included."""
+    app = make_app("widow", 4, 21, lang="de", exchange="any")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(30):
+            await settle(app, pilot)
+            view = app.session.view()
+            if app.session.human_to_move and view.widow is not None and view.phase.name == "TURN":
+                break
+            if app.session.human_to_move:
+                await pilot.press("space" if view.phase.name == "TURN" else "h")
+            await pilot.pause()
+        await pilot.press("1", "2", "4", "5")
+        await pilot.pause()
+        rows = app.query_one(KeyBar).content
+        assert isinstance(rows, Text)
+        assert len(rows.plain.splitlines()) == 3  # the case: a key line of three rows
+        assert "beenden" in screen_text(app).splitlines()[-1]

@@ -834,7 +834,10 @@ class ThirtyOneApp(App[None]):
         last = t("tui.status.last_turn", who=knocked) if knocked is not None else ""
         if view.phase is Phase.OVER:
             if self.waiting_for == "showdown":
-                return Text(t("tui.status.showdown", round=t.number(view.round)))
+                result = view.last_result
+                blitz = result is not None and result.end in ("blitz", "dealt_blitz")  # no showdown after a 31
+                key = "tui.status.round_over" if blitz else "tui.status.showdown"
+                return Text(t(key, round=t.number(view.round)))
             return Text(t("status.over"))
         if not view.is_my_turn:
             seat = view.current_seat
