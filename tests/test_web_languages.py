@@ -290,3 +290,26 @@ def test_a_browser_asking_for_no_language_of_ours_reads_english_without_a_notice
         expect(page.locator(".lang-notice")).to_have_count(0)
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "own", "not_own"),
+    [
+        ("de", r"\bDu (ziehst|nimmst|legst|klopfst)\b", r"\bDu: (zieht|nimmt|legt|klopft)\b"),
+        ("cs", r"\bVy (lížete|berete|odhazujete|klepete)\b", r"\bVy: (líže|bere|odhazuje|klepe)\b"),
+    ],
+)
+def test_your_own_moves_are_conjugated_for_you(
+    server: str, browser: Browser, lang: str, own: str, not_own: str
+) -> None:
+    """The log says "Du ziehst vom Talon" of your moves; "Ada: zieht vom Talon" stays for the others."""
+    page = _seated(browser, server, _table(server, lives=9), **SIZES["laptop"], locale=lang, reduced_motion="reduce")
+    try:
+        for _ in range(2):
+            my_turn(page)
+            play_one(page)
+        log = page.locator("#log").inner_text()
+        assert re.search(own, log), log
+        assert not re.search(not_own, log), log
+    finally:
+        page.context.close()

@@ -156,33 +156,54 @@ export function actedWords(who, notation, received, revealed) {
   return revealed && revealed.length ? t("acted.revealed", { action: words, cards: prettyCards(revealed) }) : words;
 }
 
+/** The viewer's own moves: German and Czech conjugate for "you" ("Du ziehst", "Vy lížete"), where
+ * the others' moves read "Ada: zieht". */
+const YOURS = {
+  "acted.discard": "acted.discard_you",
+  "acted.draw_stock": "acted.draw_stock_you",
+  "acted.draw_stock_seen": "acted.draw_stock_seen_you",
+  "acted.exchange": "acted.exchange_you",
+  "acted.exchange_all": "acted.exchange_all_you",
+  "acted.exchange_all_seen": "acted.exchange_all_seen_you",
+  "acted.keep": "acted.keep_you",
+  "acted.knock": "acted.knock_you",
+  "acted.look": "acted.look_you",
+  "acted.pass": "acted.pass_you",
+  "acted.take_other": "acted.take_other_you",
+  "acted.take_pile": "acted.take_pile_you",
+  "acted.take_pile_top": "acted.take_pile_top_you",
+  "acted.throw": "acted.throw_you",
+};
+
 function baseActedWords(who, notation, received) {
+  const mine = who === t("seat.you");
+  const say = (key, values) => t(mine && YOURS[key] ? YOURS[key] : key, values);
   const words = notation.trim().split(/\s+/);
   const got = received && received[0] && isCard(received[0]) ? pretty(received[0]) : null;
   switch (words[0]) {
     case "draw":
-      if (words[1] === "pile") return got ? t("acted.take_pile", { who, card: got }) : t("acted.take_pile_top", { who });
-      return got ? t("acted.draw_stock_seen", { who, card: got }) : t("acted.draw_stock", { who });
+      if (words[1] === "pile") return got ? say("acted.take_pile", { who, card: got }) : say("acted.take_pile_top", { who });
+      return got ? say("acted.draw_stock_seen", { who, card: got }) : say("acted.draw_stock", { who });
     case "discard":
-      return t("acted.discard", { who, card: pretty(words[1]) });
+      return say("acted.discard", { who, card: pretty(words[1]) });
     case "knock":
-      return t("acted.knock", { who });
+      return say("acted.knock", { who });
     case "exchange":
       if (words[1] === "all") {
         return received && received.length && received.every(isCard)
-          ? t("acted.exchange_all_seen", { who, cards: prettyCards(received) }) : t("acted.exchange_all", { who });
+          ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) }) : say("acted.exchange_all", { who });
       }
-      return t("acted.exchange", { who, ...exchangeParts(words) });
+      return say("acted.exchange", { who, ...exchangeParts(words) });
     case "pass":
-      return t("acted.pass", { who });
+      return say("acted.pass", { who });
     case "keep":
-      return t("acted.keep", { who });
+      return say("acted.keep", { who });
     case "take":
-      return t("acted.take_other", { who });
+      return say("acted.take_other", { who });
     case "look":
-      return t("acted.look", { who });
+      return say("acted.look", { who });
     case "throw":
-      return t("acted.throw", { who });
+      return say("acted.throw", { who });
     default:
       return `${who}: ${notation}`;
   }
