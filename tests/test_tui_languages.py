@@ -3,8 +3,7 @@ through the keys in each language and preset, the screen read at the person's tu
 showdown and at the final standings. Nothing English shows in a translated game (every word of
 the English catalog that the language's catalog does not also use is looked for), every panel's
 lines fit the panel, and Khmer — whose vowel signs Rich counts as no cell and many terminals as
-one — never loses text off the screen's edge: a line of it ends at most :data:`KHMER_SLACK` cells
-further right in such a terminal (the panels' right borders move by as much on that line)."""
+one — is laid out in Khmer as those terminals draw it, every border in its place."""
 
 from __future__ import annotations
 
@@ -19,8 +18,9 @@ from textual.pilot import Pilot
 from test_tui import SIZE, make_app, screen_text, settle
 from thirtyone.i18n import load_catalog
 from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.cells import terminal_width
 from thirtyone.tui.language import TERMINAL_LANGUAGES
-from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel, terminal_width
+from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 
 TRANSLATED = [lang for lang in TERMINAL_LANGUAGES if lang != "en"]
 WORD = re.compile(r"[A-Za-z]{4,}")
@@ -29,11 +29,6 @@ ALLOWED = {
     "Thirty", "Scat", "Blitz", "Schwimmen", "Namu", "Feuer",
     "enter", "space", "seed",
 }  # fmt: skip
-BORDERS = " │┃╮╯╭╰─━▔▀▁▂▃▄▅▆▇█▉▊▋▌▍▎▏▐"
-"""What may end a line of the screen after its text: padding, the panels' borders and scroll bars."""
-KHMER_SLACK = 20
-"""How many cells further than Rich's count a line of Khmer may end in a terminal that gives each
-vowel sign a cell of its own (the panels' right borders move by as much on that line)."""
 
 
 def _catalog_words(lang: str) -> set[str]:
@@ -72,9 +67,8 @@ def check_screen(app: ThirtyOneApp, lang: str, english: set[str], seen: list[str
         assert all(line.cell_len <= app.size.width for line in keys.split())
     for line in text.splitlines():
         assert cell_len(line.rstrip()) <= app.size.width
-        if lang == "km":  # the text itself within the screen in either kind of terminal, the border nearly
-            assert terminal_width(line.rstrip(BORDERS)) <= app.size.width, f"{line!r}"
-            assert terminal_width(line.rstrip()) <= app.size.width + KHMER_SLACK, f"{line!r}"
+        if lang == "km":  # laid out as a wcwidth terminal draws it: every border where Textual put it
+            assert terminal_width(line.rstrip()) == cell_len(line.rstrip()), f"{line!r}"
 
 
 async def play_a_game(app: ThirtyOneApp, pilot: Pilot[None], lang: str, seed: int) -> list[str]:
@@ -221,3 +215,12 @@ async def test_a_long_status_never_hides_the_quit_key() -> None:
         assert isinstance(rows, Text)
         assert len(rows.plain.splitlines()) == 3  # the case: a key line of three rows
         assert "beenden" in screen_text(app).splitlines()[-1]
+
+
+async def test_rich_counts_khmer_as_terminals_do_only_while_a_khmer_game_runs() -> None:
+    assert cell_len("សាមញ្ញ") == 4
+    app = make_app("scat", 3, 2, lang="km")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert cell_len("សាមញ្ញ") == 5 == terminal_width("សាមញ្ញ")
+    assert cell_len("សាមញ្ញ") == 4

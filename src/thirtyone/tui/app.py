@@ -50,6 +50,7 @@ from thirtyone.events import RoundEnded, RoundResult
 from thirtyone.i18n import messages
 from thirtyone.rules import OPTIONS
 from thirtyone.scoring import format_value
+from thirtyone.tui.cells import cells, count_spacing_signs
 from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
 from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
@@ -65,7 +66,6 @@ from thirtyone.tui.widgets import (
     SeatsPanel,
     TablePanel,
     TooSmall,
-    cells,
 )
 from thirtyone.tui.words import (
     HINT_TOP,
@@ -176,6 +176,11 @@ class ThirtyOneApp(App[None]):
         self._hint_for: Position | None = None  # the position of the hint shown or being worked out
         self._thinking: Position | None = None  # the position a bot is choosing its move for
         self._event_loop: asyncio.AbstractEventLoop | None = None
+        self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
+
+    def on_unmount(self) -> None:
+        """Give Rich its own cell counts back."""
+        self._widths.close()
 
     @property
     def game(self) -> Game:
@@ -209,7 +214,10 @@ class ThirtyOneApp(App[None]):
             yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
-        """Lay out the table for the number of players and start playing."""
+        """Lay out the table for the number of players and start playing (in Khmer, with Rich
+        counting cells as ``wcwidth`` terminals do: :func:`~thirtyone.tui.cells.count_spacing_signs`)."""
+        if self.t.lang == "km":
+            self._widths.enter_context(count_spacing_signs())
         self._event_loop = asyncio.get_running_loop()
         self.preparation.start()
         self._set_top_height(self.settings.players)

@@ -9,7 +9,6 @@ wide script moves the columns instead of breaking them.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
@@ -28,6 +27,7 @@ from thirtyone.events import RoundResult
 from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value, hand_value
+from thirtyone.tui.cells import cells
 from thirtyone.tui.controls import Controls, KeyHint
 from thirtyone.tui.words import ENGLISH, cards_text, lives_text, say, say_plural
 from thirtyone.views import Phase, PlayerView, Standing
@@ -84,24 +84,6 @@ def _pad(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` terminal cells (a wide character such as 王
     takes two)."""
     return text + " " * max(width - cell_len(text), 0)
-
-
-def terminal_width(text: str) -> int:
-    """Cells ``text`` takes in a terminal that counts by the C library's ``wcwidth`` (xterm, VTE):
-    a spacing vowel sign such as Khmer ា takes a cell there, where Rich (and so Textual) counts
-    none; a non-spacing mark takes none, an East Asian wide character two."""
-    width = 0
-    for char in text:
-        if unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
-
-
-def cells(text: str) -> int:
-    """The cells ``text`` may take in any terminal: the more of Rich's count and
-    :func:`terminal_width`'s, so that a line measured with it fits in either kind of terminal."""
-    return max(cell_len(text), terminal_width(text))
 
 
 def _centre(text: str, width: int) -> str:
