@@ -39,6 +39,16 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> 
         monkeypatch.setenv(name, value)
 
 
+def _play(monkeypatch: pytest.MonkeyPatch, args: list[str], env: dict[str, str]) -> ThirtyOneApp:
+    """``thirtyone play ARGS`` in the environment ``env`` (no other language variable set), up to
+    the app it would run."""
+    _clean_environment(monkeypatch, env)
+    apps = _played(monkeypatch)
+    assert main(["play", *args]) == 0
+    assert len(apps) == 1
+    return apps[0]
+
+
 @pytest.mark.parametrize(
     ("args", "env", "lang"),
     [
@@ -54,13 +64,10 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> 
 def test_lang_and_the_environment_choose_the_screens_language_quietly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], lang: str
 ) -> None:
-    _clean_environment(monkeypatch, env)
-    apps = _played(monkeypatch)
-    assert main(["play", *args]) == 0
-    assert len(apps) == 1
-    assert apps[0].settings.lang == lang
-    assert apps[0].t.lang == lang
-    assert apps[0].settings.notice is None
+    app = _play(monkeypatch, args, env)
+    assert app.settings.lang == lang
+    assert app.t.lang == lang
+    assert app.settings.notice is None
     assert capsys.readouterr().err == ""
 
 
@@ -75,13 +82,10 @@ def test_lang_and_the_environment_choose_the_screens_language_quietly(
 def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], said: str
 ) -> None:
-    _clean_environment(monkeypatch, env)
-    apps = _played(monkeypatch)
-    assert main(["play", *args]) == 0
-    assert len(apps) == 1
-    assert apps[0].settings.lang == "en"
-    assert apps[0].settings.notice is not None
-    assert said in apps[0].settings.notice
+    app = _play(monkeypatch, args, env)
+    assert app.settings.lang == "en"
+    assert app.settings.notice is not None
+    assert said in app.settings.notice
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("thirtyone: ")
