@@ -324,9 +324,6 @@ _YOURS = {
 berete"; the others' moves are "Ada: nimmt")."""
 
 
-_say = say
-
-
 class Narrator:
     """Turns events into log lines for the person in seat ``viewer``, in the language of ``t``.
 
@@ -406,52 +403,52 @@ class Narrator:
         who = self.who(event.seat)
         mine = self._is_you(event.seat)
 
-        def say(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
-            return _say(t, _YOURS.get(key, key) if mine else key, style, **values)
+        def tell(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
+            return say(t, _YOURS.get(key, key) if mine else key, style, **values)
 
         action = event.action
         got = event.received
         if isinstance(action, Draw):
             if action.source == PILE and got:
-                return say(t, "tui.acted.took_pile", who=who, cards=cards_text(got))
+                return tell(t, "tui.acted.took_pile", who=who, cards=cards_text(got))
             if got:
-                return say(t, "tui.acted.drew_seen", who=who, cards=cards_text(got))
-            return say(t, "tui.acted.drew", who=who)
+                return tell(t, "tui.acted.drew_seen", who=who, cards=cards_text(got))
+            return tell(t, "tui.acted.drew", who=who)
         if isinstance(action, Discard):
-            return say(t, "tui.acted.discarded", who=who, card=card_text(action.card))
+            return tell(t, "tui.acted.discarded", who=who, card=card_text(action.card))
         if isinstance(action, Knock):
-            return say(t, "tui.acted.knocked", "bold magenta", who=who)
+            return tell(t, "tui.acted.knocked", "bold magenta", who=who)
         if isinstance(action, Exchange):
-            return say(t, "tui.acted.exchanged", who=who, give=cards_text(action.give), take=cards_text(action.take))
+            return tell(t, "tui.acted.exchanged", who=who, give=cards_text(action.give), take=cards_text(action.take))
         if isinstance(action, ExchangeAll):
             if event.private:
                 line = (
-                    say(t, "tui.acted.took_widow_seen", who=who, cards=cards_text(got))
+                    tell(t, "tui.acted.took_widow_seen", who=who, cards=cards_text(got))
                     if got
-                    else say(t, "tui.acted.took_widow", who=who)
+                    else tell(t, "tui.acted.took_widow", who=who)
                 )
                 return self._revealed("tui.revealed.old_hand", line, widow)
             line = (
-                say(t, "tui.acted.exchanged_all_seen", who=who, cards=cards_text(got))
+                tell(t, "tui.acted.exchanged_all_seen", who=who, cards=cards_text(got))
                 if got
-                else say(t, "tui.acted.exchanged_all", who=who)
+                else tell(t, "tui.acted.exchanged_all", who=who)
             )
             return self._revealed("tui.revealed.laid_down", line, widow)
         if isinstance(action, Pass):
-            return say(t, "tui.acted.passed", who=who)
+            return tell(t, "tui.acted.passed", who=who)
         if isinstance(action, Keep):
-            return self._revealed("tui.revealed.second_widow", say(t, "tui.acted.kept", who=who), widow)
+            return self._revealed("tui.revealed.second_widow", tell(t, "tui.acted.kept", who=who), widow)
         if isinstance(action, TakeWidow):
             line = (
-                say(t, "tui.acted.took_second_seen", who=who, cards=cards_text(got))
+                tell(t, "tui.acted.took_second_seen", who=who, cards=cards_text(got))
                 if got
-                else say(t, "tui.acted.took_second", who=who)
+                else tell(t, "tui.acted.took_second", who=who)
             )
             return self._revealed("tui.revealed.first_widow", line, widow)
         if isinstance(action, Look):
-            return say(t, "tui.acted.looked", who=who)
+            return tell(t, "tui.acted.looked", who=who)
         if isinstance(action, ThrowDown):
-            return say(t, "tui.acted.threw", "bold magenta", who=who)
+            return tell(t, "tui.acted.threw", "bold magenta", who=who)
         return Text(f"{who} {action}")  # pragma: no cover - every action kind is handled above
 
     def _revealed(self, key: str, line: Text, cards: Sequence[Card]) -> Text:
