@@ -51,7 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import free_port, percentile, start_server
+from bench_server import cpu_seconds, free_port, percentile, start_server
 
 console = Console()
 FLOODS = ("none", "hints", "sync", "tables", "idle", "slow")
@@ -73,6 +73,8 @@ class Measured:
     states: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     recording: bool = False
+    client_lags: list[float] = field(default_factory=list)
+    cpu: dict[str, float] = field(default_factory=dict)
 
 
 class ReferenceTable:
@@ -288,8 +290,30 @@ def run_flood(name: str, base: str, codes: list[str], seconds: float, out: Any) 
     out.put(result)
 
 
-async def main_async(args: argparse.Namespace, base: str) -> list[tuple[str, Measured, FloodResult]]:
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of process ``pid`` and of its live children (the server's worker processes)."""
+    total = cpu_seconds(pid)
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            with contextlib.suppress(OSError, ValueError):
+                total += cpu_seconds(int(child))
+    return total
+
+
+async def watch_lag(measured: Measured) -> None:
+    """How late a 10 ms timer fires in the reference clients' own loop (ms): a late client reads
+    its acks late, whatever the server did."""
+    loop = asyncio.get_running_loop()
+    while True:
+        planned = loop.time() + 0.010
+        await asyncio.sleep(0.010)
+        if measured.recording:
+            measured.client_lags.append((loop.time() - planned) * 1000)
+
+
+async def main_async(args: argparse.Namespace, base: str, server_pid: int) -> list[tuple[str, Measured, FloodResult]]:
     measured = Measured()
+    watcher = asyncio.create_task(watch_lag(measured))
     stop = asyncio.Event()
     rng = random.Random(args.seed)
     tables = [ReferenceTable(base, reference_address(i), args.think / 1000, measured, rng) for i in range(args.tables)]
@@ -300,21 +324,43 @@ async def main_async(args: argparse.Namespace, base: str) -> list[tuple[str, Mea
     for name in args.only:
         console.print(f"flood: {name} for {args.seconds:g} s …")
         before = Measured(recording=True)
-        measured.acks, measured.states, measured.recording = before.acks, before.states, True
+        measured.acks, measured.states, measured.client_lags = before.acks, before.states, before.client_lags
+        measured.recording = True
         measured.errors.clear()
+        cpu_before = {"server": tree_cpu_seconds(server_pid), "reference clients": cpu_seconds(os.getpid())}
+        started = time.perf_counter()
         # the flood runs in a process of its own, so that its clients' work does not slow the
         # reference tables' clients (whose latency is what is measured)
         context = multiprocessing.get_context("fork")
         out = context.Queue()
         flooder = context.Process(target=run_flood, args=(name, base, codes, args.seconds, out))
         flooder.start()
+        flood_cpu = 0.0
         while flooder.is_alive():
+            with contextlib.suppress(OSError):
+                flood_cpu = cpu_seconds(flooder.pid or 0)
             await asyncio.sleep(0.2)
         result = out.get() if not out.empty() else FloodResult()
         measured.recording = False
-        results.append((name, Measured(list(measured.acks), list(measured.states), Counter(measured.errors)), result))
+        elapsed = time.perf_counter() - started
+        cpu = {"server": tree_cpu_seconds(server_pid), "reference clients": cpu_seconds(os.getpid())}
+        shares = {who: (cpu[who] - cpu_before[who]) / elapsed for who in cpu} | {"flood": flood_cpu / elapsed}
+        results.append(
+            (
+                name,
+                Measured(
+                    list(measured.acks),
+                    list(measured.states),
+                    Counter(measured.errors),
+                    client_lags=list(measured.client_lags),
+                    cpu=shares,
+                ),
+                result,
+            )
+        )
         await asyncio.sleep(2)  # the flood's connections close
     stop.set()
+    watcher.cancel()
     for task in players:
         task.cancel()
     return results
@@ -328,6 +374,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default=",".join(FLOODS), help=f"floods to run, of {', '.join(FLOODS)}")
     parser.add_argument("--no-seeds", action="store_true", help="send no client seeds (a server from before them)")
+    parser.add_argument("--probe", metavar="FILE", help="write the server's stall probes (probe_server.py) to FILE")
     args = parser.parse_args()
     global SEEDS
     SEEDS = not args.no_seeds
@@ -336,16 +383,18 @@ def main() -> int:
         parser.error(f"--only: choose among {', '.join(FLOODS)}")
     folder = tempfile.mkdtemp(prefix="bench-floods-")
     port = free_port()
-    server = start_server(f"sqlite:///{folder}/floods.db", port, limits=False)
+    server = start_server(f"sqlite:///{folder}/floods.db", port, probe=args.probe, limits=False)
     try:
-        results = asyncio.run(main_async(args, f"http://127.0.0.1:{port}"))
+        results = asyncio.run(main_async(args, f"http://127.0.0.1:{port}", server.pid))
     finally:
         server.terminate()
         server.wait(30)
         shutil.rmtree(folder, ignore_errors=True)
     summary = Table(title=f"floods against {args.tables} reference tables of 4 people thinking ~{args.think:g} ms")
-    for column in ("flood", "acks", "ack p50", "ack p99", "state p99", "reference errors", "the flood got"):
-        summary.add_column(column, justify="right" if column.startswith(("ack", "state")) else "left")
+    columns = ("flood", "acks", "ack p50", "ack p99", "state p99", "client lag p99", "cores used", "reference errors")
+    for column in (*columns, "the flood got"):
+        left = column in ("flood", "reference errors", "the flood got")
+        summary.add_column(column, justify="left" if left else "right")
     for name, measured, result in results:
         got = ", ".join(f"{k}: {v}" for k, v in result.answered.most_common(4))
         got += f"; connections {result.connections} in, {result.refused_connections} refused"
@@ -355,10 +404,13 @@ def main() -> int:
             f"{percentile(measured.acks, 0.5):.1f} ms",
             f"{percentile(measured.acks, 0.99):.1f} ms",
             f"{percentile(measured.states, 0.99):.1f} ms",
+            f"{percentile(measured.client_lags, 0.99):.1f} ms",
+            " / ".join(f"{share:.2f}" for share in measured.cpu.values()),
             ", ".join(f"{k}: {v}" for k, v in measured.errors.items()) or "none",
             got,
         )
     console.print(summary)
+    console.print("cores used: the server with its workers / the reference clients / the flood's process")
     console.print(f"load average (1 min) at the end: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}")
     return 0
 

@@ -142,9 +142,12 @@ def cpu_seconds(pid: int) -> float:
 @dataclass
 class ClientResult:
     """What one client process measured: latencies (ms) and acks within the window, every ack
-    ``(code, seq, action)``, errors, tables played, the process's CPU seconds."""
+    ``(code, seq, action)``, errors, tables played, the process's CPU seconds, and how late a 10 ms
+    timer fired in its own event loop within the window (ms: a late client reads its states late,
+    whatever the server did)."""
 
     latencies: list[float] = field(default_factory=list)
+    lags: list[float] = field(default_factory=list)
     acks_in_window: int = 0
     acks: list[tuple[str, int, str]] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
@@ -271,6 +274,13 @@ class Clients:
             except (httpx.HTTPError, OSError, ConnectionClosed):
                 return  # the server was killed meanwhile
 
+    async def watch_lag(self) -> None:
+        loop = asyncio.get_running_loop()
+        while time.perf_counter() < self.window[1]:
+            planned = loop.time() + 0.010
+            await asyncio.sleep(0.010)
+            self.result.lags.append((loop.time() - planned) * 1000)
+
     async def run(self, tables: int, ready: Any, start: Any, seconds: float) -> ClientResult:
         limits = httpx.Limits(max_connections=20)
         async with httpx.AsyncClient(base_url=self.base, timeout=60, limits=limits) as http:
@@ -283,7 +293,9 @@ class Clients:
             cpu_start = time.process_time()
             now = time.perf_counter()
             self.window = (now, now + seconds)
+            watcher = asyncio.create_task(self.watch_lag())
             await asyncio.gather(*(self.table_loop(http, table) for table in opened))
+            watcher.cancel()
         self.result.errors = dict(self.errors)
         self.result.cpu = time.process_time() - cpu_start
         return self.result
@@ -464,6 +476,8 @@ def main() -> int:
     for name, share in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99)):
         summary.add_row(f"latency {name} (send → last seat's state)", f"{percentile(latencies, share):.1f} ms")
     summary.add_row("latency max", f"{latencies[-1] if latencies else 0.0:.1f} ms")
+    lags = sorted(lag for r in results for lag in r.lags)
+    summary.add_row("clients' own loop lag p99 / max", f"{percentile(lags, 0.99):.1f} / {max(lags, default=0):.1f} ms")
     played = f"{sum(r.tables for r in results)} ({sum(r.games_finished for r in results)})"
     summary.add_row("tables played (games finished)", played)
     summary.add_row("errors from the server", ", ".join(f"{k}: {v}" for k, v in errors.items()) or "none")

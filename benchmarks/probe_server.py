@@ -8,7 +8,9 @@ bench's ``--probe FILE`` sets it):
   50 ms with the wall time it happened;
 - ``gc``: each collection's generation and pause (ms), the slow ones listed;
 - ``commit``: each batch of actions written (its size, its time on the writer thread, ms), and
-  how long a call sent to asyncio's default thread pool waited for a thread (ms).
+  how long a call sent to asyncio's default thread pool waited for a thread (ms);
+- ``act``: each action's time in ``TableRunner.act`` (lock, rules, write, ms), the slow ones
+  listed with their wall time and the part spent waiting for the write.
 
 Nothing of this is part of the server: the probes wrap its functions from outside.
 """
@@ -36,6 +38,7 @@ class Probe:
         self.gcs: list[tuple[int, float, int]] = []
         self.commits: list[tuple[int, float, float]] = []
         self.waits: list[float] = []
+        self.acts: list[tuple[float, float, float]] = []  # (wall time, act ms, of it append ms)
         self._gc_start = 0.0
         self._lock = threading.Lock()
         self.started = time.time()
@@ -77,6 +80,7 @@ class Probe:
             gcs, self.gcs = self.gcs, []
             commits, self.commits = self.commits, []
             waits, self.waits = self.waits, []
+            acts, self.acts = self.acts, []
 
         def summary(values: list[float]) -> dict[str, float]:
             if not values:
@@ -100,6 +104,8 @@ class Probe:
             "commit_ms": summary([d for _, d, _ in commits]),
             "commit_slow": [(b, round(d, 1)) for b, d, _ in commits if d > 50][:20],
             "executor_wait_ms": summary(waits),
+            "act_ms": summary([total for _, total, _ in acts]),
+            "act_slow": [(round(at, 3), round(t, 1), round(append, 1)) for at, t, append in acts if t > 50][:20],
             "objects": len(gc.get_objects()),
         }
         if os.environ.get("THIRTYONE_PROBE_OBJECTS") and not self.census_done and line["t"] > 40:
@@ -132,6 +138,34 @@ def install(path: str) -> None:
 
     store.Store.append_batch = append_batch  # type: ignore[method-assign]
 
+    from thirtyone.server import database, runner
+
+    appends: dict[int, float] = {}
+    original_append = database.Database.append
+
+    async def append(self: Any, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original_append(self, *args, **kwargs)
+        finally:
+            task = asyncio.current_task()
+            appends[id(task)] = (time.perf_counter() - started) * 1000
+
+    database.Database.append = append  # type: ignore[method-assign]
+    original_act = runner.TableRunner.act
+
+    async def act(self: Any, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original_act(self, *args, **kwargs)
+        finally:
+            took = (time.perf_counter() - started) * 1000
+            appended = appends.pop(id(asyncio.current_task()), 0.0)
+            with probe._lock:
+                probe.acts.append((time.time() - probe.started, took, appended))
+
+    runner.TableRunner.act = act  # type: ignore[method-assign]
+
     original_to_thread = asyncio.to_thread
 
     async def to_thread(function: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -150,6 +184,10 @@ def install(path: str) -> None:
     async def startup(self: Any) -> None:
         await original_startup(self)
         self._probe_tasks = [asyncio.create_task(probe.watch_loop()), asyncio.create_task(probe.report())]
+        if os.environ.get("THIRTYONE_PROBE_SLOW"):  # asyncio's debug mode names each slow callback
+            loop = asyncio.get_running_loop()
+            loop.set_debug(True)
+            loop.slow_callback_duration = float(os.environ["THIRTYONE_PROBE_SLOW"])
 
     service.TableService.startup = startup  # type: ignore[method-assign]
 

@@ -129,3 +129,46 @@ def test_a_failed_batch_gives_each_action_its_own_answer(store: Store, tmp_path:
     # the batch failed once; written again one by one, both are stored
     assert outcomes == {first: "stored", second: "stored"}
     assert db_rows(tmp_path / "store.db", "SELECT count(*) FROM actions") == [(2,)]
+
+
+def test_actions_take_the_next_turn_to_write_ahead_of_other_writes_waiting(store: Store, tmp_path: Path) -> None:
+    """A burst of other writes (tables created, seats joined) delays an action by one write at
+    most: while one write holds SQLite's turn, an action that comes after eight waiting table
+    creations is written before them (were the turns a plain lock, it would come first one time
+    in nine)."""
+    (code,) = playing_tables(store, 1)
+    order: list[str] = []
+    turns = store._writing
+    original_write = store._write_batch
+
+    def write_batch(batch: Any) -> None:
+        order.append("action")
+        original_write(batch)
+
+    store._write_batch = write_batch  # type: ignore[method-assign]
+    created = []
+
+    def create(index: int) -> None:
+        seats = [SeatData(0, "human", None, None)]
+        new = f"N{index:05d}"
+        store.create(TableData(new, OPEN, "scat", {}, 1, "0" * 64, seats, datetime.now(UTC)))
+        order.append(f"create {index}")
+        created.append(new)
+
+    with turns:  # one write holds the turn
+        creators = [threading.Thread(target=create, args=(index,)) for index in range(8)]
+        for thread in creators:
+            thread.start()
+        while turns.waiting < 8:  # type: ignore[attr-defined]
+            threading.Event().wait(0.01)
+        action = ActionData(1, 1, 0, "draw stock", "player")
+        actor = threading.Thread(target=store.append_batch, args=([(code, action, [], None)],))
+        actor.start()
+        while turns.waiting < 9:  # type: ignore[attr-defined]
+            threading.Event().wait(0.01)
+    for thread in [*creators, actor]:
+        thread.join(10)
+    assert order[0] == "action"
+    assert sorted(order[1:]) == [f"create {index}" for index in range(8)]
+    assert sorted(created) == [f"N{index:05d}" for index in range(8)]
+    assert db_rows(tmp_path / "store.db", "SELECT seq FROM actions") == [(1,)]

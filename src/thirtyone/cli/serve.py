@@ -185,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
 
         from thirtyone.server import ServerSettings, create_app
         from thirtyone.server.db import describe_url
+        from thirtyone.server.door import paced_protocols
     except ImportError as error:
         raise ServeError(
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
@@ -217,8 +218,16 @@ def run(args: argparse.Namespace) -> int:
     )
     # no per-message compression: messages are a few KB, and deflating each one cost a fifth of the
     # server's time under load (benchmarks/bench_server.py: 364 → 404 actions/s, 126 → 107 MB)
+    # what connections without a seat send is let in a few reads each turn of the event loop
+    # (server/door.py): a storm of them costs the tables being played a few milliseconds a turn
     uvicorn.run(
-        app, host=args.host, port=port, log_level=args.log_level, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False
+        app,
+        host=args.host,
+        port=port,
+        log_level=args.log_level,
+        ws_max_size=WS_MAX_FRAME,
+        ws_per_message_deflate=False,
+        **paced_protocols(app.state.door),  # type: ignore[arg-type]
     )
     return 0
 

@@ -53,6 +53,7 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.db import open_database
+from thirtyone.server.door import Door
 from thirtyone.server.errors import (
     AuthError,
     ConflictError,
@@ -208,6 +209,7 @@ def create_app(
     app.state.settings = settings
     app.state.engine = engine
     app.state.admission = admission
+    door = app.state.door = Door()  # in front of the connections when serve runs uvicorn with it
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(_RequestLimit, rate=settings.requests_per_second)
     app.add_middleware(_SecurityHeaders)
@@ -378,12 +380,15 @@ def create_app(
             runner = await _greet(reader, connection, service, code, settings, admission, ticket)
             if runner is None:
                 return
+            if connection.seat is not None:  # a player: what they send no longer waits at the door
+                door.trust(websocket.client)
             while not connection.closing:
                 message = await reader.next()
                 if message is None:
                     break
                 await _handle(message, connection, runner, service, reader)
         finally:
+            door.forget(websocket.client)
             if runner is not None:
                 runner.detach(connection)
                 service.release(runner)

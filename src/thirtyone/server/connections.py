@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Sequence
+
+import orjson
 
 from thirtyone.server.serialize import JSON
 
@@ -23,8 +24,12 @@ log = logging.getLogger("thirtyone.server")
 
 
 def dumps(message: object) -> str:
-    """A message as the text sent: compact JSON, UTF-8 left as it is."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A message as the text sent: compact JSON, UTF-8 left as it is (dict keys made text).
+
+    orjson rather than the standard library: every action serializes each seat's state, and this
+    was a fifth of the server's event loop at 2,000 tables (``benchmarks/bench_server.py``); orjson
+    writes the same text about ten times faster."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:

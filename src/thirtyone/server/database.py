@@ -5,8 +5,10 @@ write wait, and a write never makes the loop wait.
 * **Reads** (loading a table, the lobby) run on a few reader threads (``readers``).
 * **Writes** run on writer threads of their own: one on SQLite, which has one writer at a time
   anyway; a few on PostgreSQL.
-* **Actions** are the writes that matter most, and on SQLite they are written together: every
-  action that arrives while the writer thread is busy waits on the event loop, and the next batch
+* **Actions** are the writes that matter most: they have a thread of their own, and on SQLite they
+  take the next turn to write ahead of any other write waiting, so that a burst of other writes
+  (tables created, seats joined) delays an action by one write at most. They are written
+  together: every action that arrives while their thread is busy waits on the event loop, and the next batch
   takes them all, in one transaction with one commit (one wait for the disk), each with its own
   compare-and-set and its own answer (:meth:`Store.append_batch
   <thirtyone.server.store.Store.append_batch>`). However many actions come at once, none waits for
@@ -39,8 +41,6 @@ from thirtyone.server.store import ActionData, Store
 
 __all__ = ["Database", "database_error", "CHECKPOINT_SECONDS"]
 
-_ANSWERS_AT_ONCE = 4
-"""Actions of a written batch resumed together before the loop sends what they said."""
 CHECKPOINT_SECONDS = 1.0
 """How often the SQLite write-ahead log is copied back into the database file."""
 
@@ -77,6 +77,7 @@ class Database:
         self.writers = max(1, 4 if store.shared else 1) if writers is None else max(1, writers)
         self._read_pool: ThreadPoolExecutor | None = None
         self._write_pool: ThreadPoolExecutor | None = None
+        self._append_pool: ThreadPoolExecutor | None = None
         self._waiting: list[tuple[_Job, asyncio.Future[None]]] = []
         self._flushing = False
         self._checkpoints: asyncio.Task[None] | None = None
@@ -94,6 +95,14 @@ class Database:
         if self._write_pool is None:
             self._write_pool = ThreadPoolExecutor(self.writers, thread_name_prefix="thirtyone-db-write")
         return self._write_pool
+
+    @property
+    def _appends(self) -> ThreadPoolExecutor:
+        # a thread of their own: a batch of actions never queues behind other writes (and on
+        # SQLite it takes the next turn to write, Store's _WriteTurns)
+        if self._append_pool is None:
+            self._append_pool = ThreadPoolExecutor(1, thread_name_prefix="thirtyone-db-append")
+        return self._append_pool
 
     async def read(self, function: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """``function(*args, **kwargs)`` (a Store method that reads) on a reader thread.
@@ -146,7 +155,7 @@ class Database:
                 batch, self._waiting = self._waiting, []
                 try:
                     errors: list[Exception | None] = await loop.run_in_executor(
-                        self._writes, self.store.append_batch, [job for job, _ in batch]
+                        self._appends, self.store.append_batch, [job for job, _ in batch]
                     )
                 except Exception as error:  # the batch as a whole failed: each caller hears it
                     errors = [error] * len(batch)
@@ -156,11 +165,11 @@ class Database:
                             future.set_exception(RuntimeError("the server stopped while writing"))
                     raise
                 self.batches += 1
-                for index, ((_, future), failure) in enumerate(zip(batch, errors, strict=True)):
-                    if index and index % _ANSWERS_AT_ONCE == 0:
-                        # let the tables answered so far send their acks and states before the rest
-                        # of a large batch resumes: a batch's last ack does not wait for every table
-                        await asyncio.sleep(0)
+                # every table of the batch resumes in the loop's next turn, and the next batch is
+                # written meanwhile: answering a batch a few tables a turn made the next one wait
+                # for all those turns, so under load the batches (and the acks' times) grew
+                # without end (benchmarks/bench_server.py --tables 2000: batches of 600, p90 377 ms)
+                for (_, future), failure in zip(batch, errors, strict=True):
                     if future.done():
                         continue
                     if failure is None:
@@ -193,7 +202,7 @@ class Database:
 
     def close(self) -> None:
         """End the threads (after what they are doing); they start again when next needed."""
-        for pool in (self._read_pool, self._write_pool):
+        for pool in (self._read_pool, self._write_pool, self._append_pool):
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
-        self._read_pool = self._write_pool = None
+        self._read_pool = self._write_pool = self._append_pool = None

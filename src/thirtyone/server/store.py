@@ -177,6 +177,56 @@ def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+class _WriteTurns:
+    """SQLite's one writer at a time, in turns: ``with turns:`` waits for a turn; ``with
+    _FirstTurn(turns):`` (actions, whose players wait for their ack) takes the next turn ahead of every
+    other write waiting, so that a burst of other writes (tables created, seats joined) delays an
+    action by one write at most, not by all of them."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._busy = False
+        self._first_waiting = 0
+        self.waiting = 0
+        """Writers waiting for a turn now."""
+
+    def _take(self, first: bool) -> None:
+        with self._changed:
+            self._first_waiting += int(first)
+            self.waiting += 1
+            try:
+                while self._busy or (not first and self._first_waiting):
+                    self._changed.wait()
+            finally:
+                self._first_waiting -= int(first)
+                self.waiting -= 1
+            self._busy = True
+
+    def _give(self) -> None:
+        with self._changed:
+            self._busy = False
+            self._changed.notify_all()
+
+    def __enter__(self) -> None:
+        self._take(first=False)
+
+    def __exit__(self, *_: object) -> None:
+        self._give()
+
+
+class _FirstTurn:
+    """``with``: a turn of ``turns`` ahead of the other writes waiting (see :class:`_WriteTurns`)."""
+
+    def __init__(self, turns: _WriteTurns) -> None:
+        self._turns = turns
+
+    def __enter__(self) -> None:
+        self._turns._take(first=True)
+
+    def __exit__(self, *_: object) -> None:
+        self._turns._give()
+
+
 class Store:
     """Reads and writes tables in the database behind ``engine`` (already migrated).
 
@@ -195,9 +245,12 @@ class Store:
         # one snapshot for a whole load, so that a table's row, actions and deals agree while others write
         self._reader = engine.execution_options(isolation_level="REPEATABLE READ") if self.shared else engine
         # SQLite has one writer at a time, and a writer that finds it taken sleeps and retries (up to
-        # 100 ms a try): the server's writes wait for each other here instead, woken at once
-        self._writing: contextlib.AbstractContextManager[Any] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        # 100 ms a try): the server's writes wait for each other here instead, woken at once, and
+        # actions (whose players wait for their ack) go before any other write waiting
+        turns = _WriteTurns() if engine.dialect.name == "sqlite" else None
+        self._writing: contextlib.AbstractContextManager[Any] = turns or contextlib.nullcontext()
+        self._writing_actions: contextlib.AbstractContextManager[Any] = (
+            _FirstTurn(turns) if turns is not None else contextlib.nullcontext()
         )
         self._queue: list[_Append] = []  # SQLite: actions waiting for the next group commit
         self._queue_lock = threading.Lock()
@@ -485,7 +538,7 @@ class Store:
             for job in batch:
                 self._write_alone(job)
         else:
-            with self._writing:
+            with self._writing_actions:
                 self._write_batch(batch)
         return [job.error for job in batch]
 
@@ -513,7 +566,7 @@ class Store:
         (a full disk, say), each action is tried again on its own, so that each gets its own answer."""
         with self._queue_lock:
             self._queue.append(job)
-        with self._writing:
+        with self._writing_actions:
             if job.done:  # an earlier holder of the lock wrote it
                 return
             with self._queue_lock:
