@@ -17,43 +17,46 @@ import json
 import subprocess
 import sys
 import time
+from typing import Any, NamedTuple
 
 CONFIGS = [("scat", 4), ("widow", 4), ("schwimmen", 4), ("scat", 2)]
 
 
-def measure(preset: str, players: int, strong: str, weak: str, games: int, jobs: int, seed: int) -> str:
+class ArenaResult(NamedTuple):
+    """The strong bot's row of the arena's summary, its rank by rating (1: best) among the
+    ``rated`` bots, the games finished and the seconds the run took."""
+
+    row: dict[str, Any]
+    rank: int
+    rated: int
+    games: int
+    seconds: float
+
+
+def arena_row(preset: str, players: int, strong: str, weak: str, games: int, jobs: int, seed: int) -> ArenaResult:
+    """``strong`` against ``players - 1`` copies of ``weak`` on duplicate deals (``thirtyone arena
+    --json``)."""
     bots = ",".join([strong] + [weak] * (players - 1))
-    command = [
-        sys.executable,
-        "-m",
-        "thirtyone",
-        "arena",
-        "--bots",
-        bots,
-        "--players",
-        str(players),
-        "--games",
-        str(games),
-        "--preset",
-        preset,
-        "--jobs",
-        str(jobs),
-        "--seed",
-        str(seed),
-        "--json",
-    ]
+    command = [sys.executable, "-m", "thirtyone", "arena", "--bots", bots, "--players", str(players)]
+    command += ["--games", str(games), "--preset", preset, "--jobs", str(jobs), "--seed", str(seed), "--json"]
     start = time.perf_counter()
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     seconds = time.perf_counter() - start
     summary = json.loads(output)
     names = [bot["bot"] for bot in summary["results"]]  # best rating first
-    row = summary["results"][names.index(strong)]
+    return ArenaResult(
+        summary["results"][names.index(strong)], names.index(strong) + 1, len(names), summary["games_finished"], seconds
+    )
+
+
+def measure(preset: str, players: int, strong: str, weak: str, games: int, jobs: int, seed: int) -> str:
+    row, rank, rated, finished, seconds = arena_row(preset, players, strong, weak, games, jobs, seed)
     low, high = row["win_share_low"], row["win_share_high"]
     verdict = "above fair share" if low > row["fair_share"] else "NOT significant"
     return (
-        f"{preset:<9} {players}p  {strong:>12} vs {weak:<9} {summary['games_finished']:>5} games  "
+        f"{preset:<9} {players}p  {strong:>12} vs {weak:<9} {finished:>5} games  "
         f"share {row['win_share']:.3f}  95% [{low:.3f}, {high:.3f}]  fair {row['fair_share']:.3f}  "
-        f"{verdict}  place {row['mean_place']:.2f}  rated {names.index(strong) + 1} of {len(names)}  ({seconds:.0f} s)"
+        f"{verdict}  place {row['mean_place']:.2f}  rated {rank} of {rated}  ({seconds:.0f} s)"
     )
 
 
