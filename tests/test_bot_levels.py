@@ -195,6 +195,8 @@ LIMITS = (
         ("expert:nans", f"bad expert budget 'nans' in 'expert:nans': {LIMITS}"),
         ("expert:infs", f"bad expert budget 'infs' in 'expert:infs': {LIMITS}"),
         ("expert:abc", f"bad expert budget 'abc' in 'expert:abc': {LIMITS}"),
+        ("expert:", f"bad expert budget '' in 'expert:': {LIMITS}"),
+        ("basic:", "bot 'basic' takes no budget: only expert and expert-v1 do (expert:200, expert:0.5s)"),
         ("Hard:abc", f"bad expert budget 'abc' in 'Hard:abc': {LIMITS}"),
         ("expert-v1:abc", "bad expert-v1 budget 'abc' in 'expert-v1:abc': give 1 to 1,000,000 worlds per decision "
          "(expert-v1:200) or more than 0 and up to 3,600 seconds (expert-v1:0.5s)"),

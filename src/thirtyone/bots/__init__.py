@@ -75,15 +75,15 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if not isinstance(name, str):
         raise _unknown(repr(name))
     spec = name.strip().lower()
-    base, _, budget = spec.partition(":")
+    base, colon, _ = spec.partition(":")
     base = LEVELS.get(base, base)
     factory = BOTS.get(base)
     if factory is None:
         from thirtyone.bots.plugins import external_bot  # bots from other packages (entry points, module:factory)
 
         return external_bot(name, seed, _unknown(name))
-    if not budget:
-        return factory(seed)
+    if not colon:
+        return factory(seed)  # "expert:" is a budget left out by mistake: parse_budget refuses it
     worlds, seconds, rollouts = parse_budget(name)
     return BOT_INFO[base].factory(seed, worlds=worlds, seconds=seconds, rollouts=rollouts)
 
