@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from thirtyone import Game, Rules
 from thirtyone.bots import make_bot
-from thirtyone.bots.belief import EPSILON, POOL_SIZE, PROXY_WEIGHT, UNIFORM_SHARE, Belief
+from thirtyone.bots.belief import EPSILON, PROXY_WEIGHT, UNIFORM_SHARE, Belief, pool_size
 from thirtyone.bots.expert import _passes, sample_position
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
@@ -220,10 +220,10 @@ def main() -> None:
     parser.add_argument("--fit", action="store_true")
     parser.add_argument("--epsilon", type=float, default=EPSILON)
     parser.add_argument("--proxy-weight", type=float, default=PROXY_WEIGHT)
-    parser.add_argument(
-        "--pool", type=int, default=POOL_SIZE, help="completions an opponent (the expert's at 200+ worlds)"
-    )
+    parser.add_argument("--pool", type=int, help="completions an opponent (default: the expert's for --worlds)")
     args = parser.parse_args()
+    if args.pool is None:
+        args.pool = pool_size(args.worlds)
     (fit if args.fit else bench)(args)
 
 

@@ -1,38 +1,52 @@
-"""Belief: how likely a sampled world's hidden hands are, given what every opponent did this round.
+"""Belief: how likely an opponent's hidden hand is, given what it did this round.
 
-A world gives each opponent a hand. The belief scores it by the likelihood of that opponent's
+A world gives each opponent a hand. The belief scores a hand by the likelihood of that opponent's
 public choices this round (its *steps*) under a trembling heuristic: at each step the opponent
 plays the heuristic's move (:func:`~thirtyone.bots.heuristic.heuristic_action`) with probability
 ``1 - epsilon`` and, with probability ``epsilon``, any of its legal actions at random::
 
     P(observed | hand) = (1 - epsilon) * [heuristic(step, hand) == observed] + epsilon / legal
 
-The steps read from the round's history:
+The steps, read from the round's history (:func:`_read_steps`):
 
 - **draw mode**: each turn's draw (from the stock while the pile's top card lay there, from the
-  pile, or a knock instead: not knocking is evidence too) and each discard (the heuristic's
-  discard rule on the hand plus the card thrown);
-- **widow mode**: each exchange, exchange all, pass or knock against the widow of the moment, and
-  the Schwimmen dealer's ``keep``.
+  pile, or a knock instead: each turn it did not knock is evidence too) and each discard (the
+  heuristic's discard rule on the hand plus the card thrown, exact in a world);
+- **widow mode**: each exchange, pass or knock against the widow of the moment, and the
+  Schwimmen dealer's ``keep`` (an ``exchange all`` leaves its old hand face up: nothing earlier
+  is read).
 
-The hand at an earlier step is rebuilt from the world's current hand by undoing the later public
-moves: a card taken from the pile goes back for the card discarded after it, an exchange is
-undone, so in widow mode every earlier hand is exact. A card drawn from the stock is unknown, so
-across a stock draw the current hand stands in for the earlier one (a *proxy*); a proxy step's
-log-likelihood counts ``proxy_weight`` times (weaker evidence), an exact step's once. The
-opponent's unseen cards (for the value of a stock draw) are taken to be this seat's, and the next
-player's known cards to be those known at the step.
+The hand at an earlier step is rebuilt from the world's hand by undoing the later public moves:
+a card taken from the pile goes back for the card discarded after it, an exchange is undone, so
+in widow mode every earlier hand is exact. The card drawn from the stock is unknown: for the
+latest stock draw, the hand before it is each of the four (the hand and the card thrown) less
+one card not known to be held, and the step's chance the mean over them; further back the hand
+after a stock draw stands in for the one before it (a *proxy*). A proxy step counts
+:data:`PROXY_WEIGHT` times in the log-likelihood (weaker evidence), an exact one once, and only
+the :data:`PROXY_STEPS` latest proxies are read (older ones only added noise). The opponent's
+unseen cards (for the value of a stock draw) are taken to be this seat's.
 
-The softness was fitted by maximum likelihood (``python benchmarks/bench_belief.py --fit``): over
-600 positions of 3- and 4-player ``scat`` games (heuristic and ``expert-v1:30`` seats, seeds 10 000
-onwards), the mean log-likelihood of the true hidden cards of the weighted worlds (200 uniform
-worlds a position) on a grid of ``epsilon`` (0.01 to 0.5) and ``proxy_weight`` (0, 0.25, 0.5,
-1): :data:`EPSILON` and :data:`PROXY_WEIGHT` are the best point.
+**Sampling** (:meth:`Belief.pools`, :meth:`Pools.complete`): per decision, each opponent read
+gets a pool of completions of its known cards, drawn as ``sample_position`` draws them (the best
+of its missing cards and one extra a chance it had to improve) and weighted by the likelihood;
+each world deals an opponent a completion from its pool in proportion to its weight among those
+whose cards are still undealt (sampling-importance-resampling), and in a share
+:data:`UNIFORM_SHARE` of the worlds a uniform one (a pool of a hundred hands may miss the true
+one; a belief sure of a wrong hand costs more than a vaguer one). **Fallback**: where no
+completion has a positive finite weight (a belief that became impossible: another opponent of
+the world holds every likely hand, or a corrupted position made the weights not finite), the
+opponent's cards are dealt uniformly. Likelihoods are always finite (``epsilon > 0``), so a
+history that nothing explains flattens the weights instead of emptying them.
 
-:meth:`Belief.sample` draws worlds by sampling-importance-resampling: :data:`OVERSAMPLE` candidate
-worlds a world from :func:`~thirtyone.bots.expert.sample_position`, weighted by the belief,
-resampled. When no candidate has a positive finite weight (a belief that became impossible, as
-after a corrupted position), it returns the candidates unweighted: the sampler's own worlds.
+**Fitted** (``python benchmarks/bench_belief.py --fit``): on 529 positions with evidence from
+3- and 4-player ``scat`` games (seats ``heuristic`` and ``expert-v1:30``, seeds from 10,000), the
+mean log-likelihood per hidden card of the true hidden cards under the pools' marginals, on a
+grid of ``epsilon`` (0.01–0.5) and ``proxy_weight`` (0, 0.25, 0.5, 1). The best point depends
+on the pool: with 100 completions (the pool of ``expert:200``) ``epsilon = 0.3`` (−2.524 per card;
+0.2: −2.530; 0.1: −2.551; 0.01: −2.610, all at ``proxy_weight = 0.5``), with 200 (the pool at a
+table's time budget) ``epsilon = 0.1`` (−2.429; 0.2: −2.429; 0.3: −2.438); a smaller pool wants
+a softer belief, to keep enough of its hands. :data:`EPSILON` = 0.2 and :data:`PROXY_WEIGHT` =
+0.5 are within 0.006 of the best of both.
 """
 
 from __future__ import annotations
@@ -74,20 +88,31 @@ __all__ = [
     "PROXY_STEPS",
     "POOL_SIZE",
     "UNIFORM_SHARE",
+    "pool_size",
     "improvement_chances",
     "reads",
 ]
 
-EPSILON = 0.1
-"""The chance an opponent trembles off the heuristic's move at a step (fitted, module docstring)."""
-PROXY_WEIGHT = 0.25
+EPSILON = 0.2
+"""The chance an opponent trembles off the heuristic's move at a step (fitted: module docstring)."""
+PROXY_WEIGHT = 0.5
 """How much a step whose hand is a proxy counts, against 1 for an exact one (fitted)."""
 POOL_SIZE = 200
 """The most completions weighed per opponent and decision (:meth:`Belief.pools`)."""
+
+
+def pool_size(worlds: int) -> int:
+    """The completions an opponent's pool holds for a decision of ``worlds`` worlds: half as
+    many, between 16 and :data:`POOL_SIZE` (the pool costs about 0.07 ms a completion and
+    opponent, a world drawn from it next to nothing)."""
+    return min(POOL_SIZE, max(16, worlds // 2))
+
+
 UNIFORM_SHARE = 0.15
 """The share of worlds where :meth:`Pools.complete` deals an opponent's hidden cards at random
-instead of from its pool (fitted): a pool of a few hundred hands may miss the true one, and a
-world that never holds it would make the belief sure of a wrong hand."""
+instead of from its pool: a pool of a few hundred hands may miss the true one, and a world that
+never holds it would make the belief sure of a wrong hand (chosen with the bench: 0.15 scored
+−2.58 per hidden card against −2.64 without, on 150 ``scat`` positions)."""
 PROXY_STEPS = 2
 """Proxy steps read per opponent, the most recent ones (older proxies only added noise)."""
 

@@ -2,8 +2,11 @@
 Monte-Carlo over sampled worlds).
 
 For a decision it samples *worlds*: the hidden cards (opponents' unknown cards, the stock's order,
-a face-down widow) dealt at random from the cards this seat has not seen, consistent with
-everything the view reveals (its hand, the discard pile, the widow, each opponent's known cards).
+a face-down widow) dealt from the cards this seat has not seen, consistent with everything the
+view reveals (its hand, the discard pile, the widow, each opponent's known cards). The opponents'
+hidden cards follow the belief (:mod:`thirtyone.bots.belief`): hands are drawn in proportion to
+the likelihood of what each opponent did this round under a softened heuristic. ``expert-v1``
+(:class:`ExpertV1Bot`) samples as the expert did before the belief (:func:`sample_position`).
 In each world it tries every legal action on a copy of the game
 (:meth:`~thirtyone.engine.Game.from_position`) and plays the round out with the heuristic policy
 for every seat (:func:`~thirtyone.bots.heuristic.rollout_action`). An action's value is the mean,
@@ -29,7 +32,7 @@ from typing import Literal
 
 from thirtyone.actions import Action, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.belief import POOL_SIZE, Belief, OpponentRead, improvement_chances, reads
+from thirtyone.bots.belief import Belief, OpponentRead, improvement_chances, pool_size, reads
 from thirtyone.bots.hands import MAX_EXTRA, likely_completion
 from thirtyone.bots.heuristic import HeuristicBot, rollout_action
 from thirtyone.bots.knowledge import Knowledge
@@ -50,6 +53,7 @@ __all__ = [
     "Analysis",
     "Estimate",
     "sample_position",
+    "Completion",
     "DEFAULT_WORLDS",
     "DEFAULT_SECONDS",
 ]
@@ -174,10 +178,9 @@ class ExpertBot(SeededBot):
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         """How this decision's worlds complete the opponents' hands: from the belief's pools
-        (:mod:`thirtyone.bots.belief`), as many completions an opponent as half the worlds,
-        between 16 and ``POOL_SIZE``."""
-        size = min(POOL_SIZE, max(16, self.worlds // 2))
-        return Belief(view, knowledge).pools(self.rng, size).complete
+        (:mod:`thirtyone.bots.belief`, :func:`~thirtyone.bots.belief.pool_size` completions an
+        opponent)."""
+        return Belief(view, knowledge).pools(self.rng, pool_size(self.worlds)).complete
 
     _sim_refused = False
 
@@ -244,9 +247,10 @@ class ExpertBot(SeededBot):
 
 
 class ExpertV1Bot(ExpertBot):
-    """``expert-v1``: the expert as it plays today, under a name that stays when ``expert`` grows
-    stronger, so that the new one can be measured against it (``thirtyone arena --bots
-    expert,expert-v1``). Same seed, same budget: the same moves as :class:`ExpertBot` now."""
+    """``expert-v1``: the expert as it played before the belief, under a name that stays when
+    ``expert`` grows stronger, so that the new one can be measured against it (``thirtyone arena
+    --bots expert,expert-v1``). Same seed, same budget: the same moves as the expert of commit
+    f71cdab (its worlds from :func:`sample_position`'s own bias, no belief)."""
 
     name = "expert-v1"
 
