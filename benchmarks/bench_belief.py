@@ -13,7 +13,8 @@ one uniform pseudo-world of smoothing so the log never sees 0):
   weighted by the likelihood of each opponent's choices this round).
 
 It prints the mean log-likelihood (natural log) per hidden card of each, with a 95% interval
-over the positions, and the exact uniform figure (the log of the uniform marginal) beside them;
+over the positions, the exact uniform figure (the log of the uniform marginal) beside them and
+the belief's gain on each baseline (paired: the same positions);
 and the share of uniform worlds consistent with everything seen (every exact step of every
 opponent the heuristic's move: the hard model), with the same share for the true hands.
 
@@ -117,7 +118,7 @@ def bench(args: argparse.Namespace) -> None:
                 total += sum(math.log((n + prior) / (args.worlds + 1)) for n in counts[seat].values())
             scores[name].append(total / cards)
         scores["exact uniform"].append(
-            sum(len(targets[seat]) * math.log(len(targets[seat]) / unseen) for seat in opponents) / cards
+            sum(len(found) * math.log(len(found) / unseen) for found in targets.values() if found) / cards
         )
         read = [seat for seat in opponents if belief.steps(seat)]
         if read:
@@ -133,6 +134,9 @@ def bench(args: argparse.Namespace) -> None:
     )
     for name, values in scores.items():
         print(f"  {name:14} {interval(values)}")
+    for base in ("uniform", "bias"):  # paired over the positions: the same positions for every method
+        gains = [a - b for a, b in zip(scores["belief"], scores[base], strict=True)]
+        print(f"  belief - {base:7} {interval(gains)}")
     print(
         f"  consistent with everything seen (hard model, {len(consistent)} positions with evidence): "
         f"uniform worlds {interval(consistent)}, true hands {interval(true_consistent)}"

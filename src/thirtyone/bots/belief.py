@@ -142,7 +142,7 @@ class _Step:
 class OpponentRead:
     """What the belief says of one opponent: the suit (0 clubs … 3 spades, as
     :attr:`~thirtyone.cards.Card.suit`) it most probably collects (the best suit of its hand)
-    and the probability of that, the share of the (weighted) worlds where it is."""
+    and the probability of that, the share of the worlds where it is."""
 
     seat: int
     suit: int
@@ -211,7 +211,7 @@ class Belief:
                 if all(card in cards for card in gone):
                     cards = [card for card in cards if card not in gone] + list(back)
             thrown = step.thrown
-            if thrown is not None and thrown in cards:
+            if len(cards) != 3 or (thrown is not None and thrown in cards):
                 continue  # (a proxy that held the card it threw: nothing to read)
             if step.phase_discard:
                 assert thrown is not None
@@ -227,7 +227,7 @@ class Belief:
                 found = [self._matches(step, before) for before in befores]
                 share = sum(matched for matched, _ in found) / len(found)
                 results.append((share, round(sum(legal for _, legal in found) / len(found)), step.exact))
-            elif len(cards) == 3:
+            else:
                 matched = self._matches(step, cards)
                 results.append((float(matched[0]), matched[1], step.exact))
         return results
@@ -242,7 +242,11 @@ class Belief:
             if situation.widow and legal_actions:
                 if any(card in situation.widow for card in cards):
                     return False, max(len(legal_actions), 1)  # (a proxy holding a widow card)
-                legal_actions = (*self._exchange_list(cards, situation.widow), *legal_actions)
+                exchanges = self._exchange_list(cards, situation.widow)
+                if step.observed in exchanges:  # first: the heuristic keeps the first of equal exchanges
+                    exchanges.remove(step.observed)
+                    exchanges.insert(0, step.observed)
+                legal_actions = (*exchanges, *legal_actions)
             if _KNOCK in legal_actions and self._table[hand_index(cards)] < 2 * self._rules.min_knock_value:
                 legal_actions = tuple(action for action in legal_actions if action != _KNOCK)
             situation = situation._replace(legal=legal_actions)

@@ -1,6 +1,6 @@
 """Hand arithmetic the bots share, written once: where three cards sit in the value table, the
 best three of four, the best value with a given card, the best exchange with a widow, the exact
-expected value of a stock draw.
+expected value of a stock draw, the best completion of known cards from candidates.
 
 Every value is in *half points* (31 = 62, 30½ = 61), read from the table
 :func:`thirtyone.scoring.half_points` builds for the rules, which is indexed by three cards
