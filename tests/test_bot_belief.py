@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from helpers import scripted_game
 from thirtyone import Discard, Game, Phase, Rules, parse_cards
 from thirtyone.bots import make_bot
-from thirtyone.bots.belief import Belief, Pools, reads
+from thirtyone.bots.belief import POOL_SIZE, Belief, Pools, pool_size, reads
 from thirtyone.bots.expert import ExpertBot, _passes, sample_position
 from thirtyone.bots.knowledge import Knowledge
 
@@ -180,3 +180,9 @@ def test_the_analysis_says_what_each_opponent_probably_collects() -> None:
         assert 0 <= read.suit <= 3
         assert 0.0 < read.probability <= 1.0
     assert analysis.reads[0].suit != HEARTS
+
+
+def test_the_pool_follows_the_budget() -> None:
+    assert [pool_size(200), pool_size(10), pool_size(10**6)] == [100, 16, POOL_SIZE]
+    assert [pool_size(10**6, 0.05), pool_size(10**6, 0.4), pool_size(200, 1.0)] == [50, POOL_SIZE, 100]
+    assert make_bot("expert:0.05s", 1).analyse(passed_on_a_heart().view(0)).best is not None  # type: ignore[attr-defined]

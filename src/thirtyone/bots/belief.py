@@ -101,11 +101,13 @@ POOL_SIZE = 200
 """The most completions weighed per opponent and decision (:meth:`Belief.pools`)."""
 
 
-def pool_size(worlds: int) -> int:
-    """The completions an opponent's pool holds for a decision of ``worlds`` worlds: half as
-    many, between 16 and :data:`POOL_SIZE` (the pool costs about 0.07 ms a completion and
-    opponent, a world drawn from it next to nothing)."""
-    return min(POOL_SIZE, max(16, worlds // 2))
+def pool_size(worlds: int, seconds: float | None = None) -> int:
+    """The completions an opponent's pool holds for a decision of ``worlds`` worlds and at most
+    ``seconds`` seconds (``None``: no cap): half the worlds, and at most 1,000 a second (the pool
+    costs about 0.07 ms a completion and opponent, so a fifth of the time with three opponents),
+    between 16 and :data:`POOL_SIZE`. A world drawn from the pool costs next to nothing."""
+    size = worlds // 2 if seconds is None else min(worlds // 2, int(seconds * 1000))
+    return min(POOL_SIZE, max(16, size))
 
 
 UNIFORM_SHARE = 0.15

@@ -180,7 +180,7 @@ class ExpertBot(SeededBot):
         """How this decision's worlds complete the opponents' hands: from the belief's pools
         (:mod:`thirtyone.bots.belief`, :func:`~thirtyone.bots.belief.pool_size` completions an
         opponent)."""
-        return Belief(view, knowledge).pools(self.rng, pool_size(self.worlds)).complete
+        return Belief(view, knowledge).pools(self.rng, pool_size(self.worlds, self.seconds)).complete
 
     _sim_refused = False
 
