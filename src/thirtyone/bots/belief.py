@@ -384,6 +384,7 @@ def _read_steps(view: PlayerView, knowledge: Knowledge) -> dict[int, list[_Step]
         seat, action = event.seat, event.action
         nxt = _next_active(seat, view)
         can_knock = not knocked and not (rules.knock_from_round == 2 and turn < players_in)
+        others = tuple(tuple(known[other]) for other in active if other != seat)  # as the heuristic bot reads them
         if draw_mode:
             if isinstance(action, (Draw, Knock)):
                 choices = tuple(
@@ -391,7 +392,7 @@ def _read_steps(view: PlayerView, knowledge: Knowledge) -> dict[int, list[_Step]
                 )
                 situation = Situation(
                     rules, Phase.TURN, (), choices, players_in, None, tuple(known[nxt]), pile[-1] if pile else None,
-                    knowledge.unseen, None, turn, (seat - view.dealer) % players, view.seats[seat].remaining, None,
+                    knowledge.unseen, None, turn, (seat - view.dealer) % players, view.seats[seat].remaining, others,
                 )  # fmt: skip
                 if isinstance(action, Knock):
                     raw.append((seat, situation, action, None))
@@ -417,7 +418,7 @@ def _read_steps(view: PlayerView, knowledge: Knowledge) -> dict[int, list[_Step]
             options: tuple[Action, ...] = (_EXCHANGE_ALL, _PASS, _KNOCK) if can_knock else (_EXCHANGE_ALL, _PASS)
             situation = Situation(
                 rules, Phase.TURN, (), options, players_in, None, tuple(known[nxt]), None, (), widow,
-                turn, (seat - view.dealer) % players, view.seats[seat].remaining, None,
+                turn, (seat - view.dealer) % players, view.seats[seat].remaining, others,
             )  # fmt: skip
             raw.append((seat, situation, action, None))
             turn += 1

@@ -255,7 +255,7 @@ class ExpertV1Bot(ExpertBot):
     name = "expert-v1"
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
-        return None  # today's worlds: sample_position's own
+        return None  # the worlds before the belief: sample_position's own
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
