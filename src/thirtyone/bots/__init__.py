@@ -5,7 +5,7 @@ game's words for them: ``easy`` (basic), ``medium`` (heuristic), ``hard`` (exper
 a budget after a colon: ``expert:200`` samples 200 worlds per decision, ``expert:0.25s`` stops after
 a quarter of a second, and ``expert:200:engine`` plays its rollouts on the reference engine instead of
 the compiled simulator (``:sim``; by default the simulator when numba is installed). ``expert-v1`` is
-today's expert under a name that stays (budgets as ``expert``'s), to measure a stronger one against.
+the expert before its belief, under a name that stays (budgets as ``expert``'s), to measure a stronger one against.
 The bots, the levels and their budgets are registered once, in :mod:`thirtyone.bots.levels`.
 
 >>> make_bot("basic", seed=1).name

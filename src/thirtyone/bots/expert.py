@@ -2,8 +2,11 @@
 Monte-Carlo over sampled worlds).
 
 For a decision it samples *worlds*: the hidden cards (opponents' unknown cards, the stock's order,
-a face-down widow) dealt at random from the cards this seat has not seen, consistent with
-everything the view reveals (its hand, the discard pile, the widow, each opponent's known cards).
+a face-down widow) dealt from the cards this seat has not seen, consistent with everything the
+view reveals (its hand, the discard pile, the widow, each opponent's known cards). The opponents'
+hidden cards follow the belief (:mod:`thirtyone.bots.belief`): hands are drawn in proportion to
+the likelihood of what each opponent did this round under a softened heuristic. ``expert-v1``
+(:class:`ExpertV1Bot`) samples as the expert did before the belief (:func:`sample_position`).
 In each world it tries every legal action on a copy of the game
 (:meth:`~thirtyone.engine.Game.from_position`) and plays the round out with the heuristic policy
 for every seat (:func:`~thirtyone.bots.heuristic.rollout_action`). An action's value is the mean,
@@ -23,14 +26,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Literal
 
-from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
+from thirtyone.actions import Action, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.hands import hand_index
+from thirtyone.bots.belief import Belief, OpponentRead, improvement_chances, pool_size, reads
+from thirtyone.bots.hands import MAX_EXTRA, likely_completion
 from thirtyone.bots.heuristic import HeuristicBot, rollout_action
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
@@ -50,6 +53,7 @@ __all__ = [
     "Analysis",
     "Estimate",
     "sample_position",
+    "Completion",
     "DEFAULT_WORLDS",
     "DEFAULT_SECONDS",
 ]
@@ -61,7 +65,6 @@ DEFAULT_SECONDS = 1.0
 
 _SIM_BATCH = 16  # worlds sampled before each call of the compiled rollouts
 _CONFIDENCE = 1.0  # standard errors by which the best action must beat the heuristic's to be played
-_MAX_EXTRA = 5  # at most this many extra candidates per opponent (C(8, 3) = 56 hands to weigh)
 _ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for putting an opponent out
 
 
@@ -82,10 +85,12 @@ class Estimate:
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """The expert's view of one decision: every legal action's estimate, the expert's choice first
-    and then by estimated value, and the time it took in seconds."""
+    and then by estimated value, the time it took in seconds, and what its worlds say of each
+    opponent (``reads``: the suit it most probably collects and how sure, in seat order)."""
 
     estimates: tuple[Estimate, ...]
     seconds: float
+    reads: tuple[OpponentRead, ...] = ()
 
     @property
     def best(self) -> Action:
@@ -147,10 +152,13 @@ class ExpertBot(SeededBot):
         passes = _passes(view)
         others = [seat for seat in view.active_seats if seat != view.seat]
         use_sim = self._use_sim(view.rules)
+        complete = self._completion(view, knowledge)
+        worlds: list[Position] = []
         done = 0
         while done < self.worlds:
             count = min(_SIM_BATCH if use_sim else 1, self.worlds - done)
-            positions = [sample_position(view, knowledge, passes, self.rng) for _ in range(count)]
+            positions = [sample_position(view, knowledge, passes, self.rng, complete) for _ in range(count)]
+            worlds += positions
             for outcome in self._roll(positions, legal, done, use_sim):
                 for i, (lost, eliminated) in enumerate(outcome):
                     utilities[i].append(_utility(lost, eliminated, view.seat, others))
@@ -166,7 +174,13 @@ class ExpertBot(SeededBot):
         gain, error = _mean_and_error([a - b for a, b in zip(utilities[best], utilities[base], strict=True)])
         choice = best if gain > _CONFIDENCE * error else base  # leave the heuristic only for a clear gain
         order = [choice, *sorted((i for i in range(len(legal)) if i != choice), key=lambda i: -estimates[i].mean)]
-        return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start)
+        return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start, reads(view, worlds))
+
+    def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
+        """How this decision's worlds complete the opponents' hands: from the belief's pools
+        (:mod:`thirtyone.bots.belief`, :func:`~thirtyone.bots.belief.pool_size` completions an
+        opponent)."""
+        return Belief(view, knowledge).pools(self.rng, pool_size(self.worlds, self.seconds)).complete
 
     _sim_refused = False
 
@@ -233,11 +247,15 @@ class ExpertBot(SeededBot):
 
 
 class ExpertV1Bot(ExpertBot):
-    """``expert-v1``: the expert as it plays today, under a name that stays when ``expert`` grows
-    stronger, so that the new one can be measured against it (``thirtyone arena --bots
-    expert,expert-v1``). Same seed, same budget: the same moves as :class:`ExpertBot` now."""
+    """``expert-v1``: the expert as it played before the belief, under a name that stays when
+    ``expert`` grows stronger, so that the new one can be measured against it (``thirtyone arena
+    --bots expert,expert-v1``). Same seed, same budget: the same moves as the expert of commit
+    f71cdab (its worlds from :func:`sample_position`'s own bias, no belief)."""
 
     name = "expert-v1"
+
+    def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
+        return None  # the worlds before the belief: sample_position's own
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
@@ -284,51 +302,26 @@ def _passes(view: PlayerView) -> int:
     return passes
 
 
-def _chances(view: PlayerView) -> list[int]:
-    """How many times each seat has had the chance to improve its hidden cards this round: its
-    stock draws (draw mode) or its turns (widow mode)."""
-    chances = [0] * view.players
-    for event in view.history:
-        if isinstance(event, Acted):
-            action = event.action
-            drew = isinstance(action, Draw) and action.source == "stock"
-            if drew or isinstance(action, (Exchange, ExchangeAll, Pass)):
-                chances[event.seat] += 1
-    return chances
+Completion = Callable[[int, tuple[Card, ...], list[Card], random.Random], tuple[tuple[Card, ...], list[Card]]]
+"""How a sampled world completes an opponent's hand: ``complete(seat, known, unseen, rng)`` takes
+the seat, the cards it is known to hold and the cards not dealt yet (shuffled), and returns its
+three cards and the cards left (the belief's :meth:`~thirtyone.bots.belief.Pools.complete`)."""
 
 
-def _likely_completion(
-    known: tuple[Card, ...], pool: list[Card], extra: int, table: Sequence[int]
-) -> tuple[tuple[Card, ...], list[Card]]:
-    """Complete ``known`` to three cards with the best of ``3 - len(known) + extra`` cards from the
-    front of ``pool``: a player who has drawn ``extra`` times kept what suited it. Returns the hand
-    and the candidates it did not keep."""
-    missing = 3 - len(known)
-    candidates = pool[: missing + extra]
-    if extra == 0 or missing == 0:
-        return known + tuple(candidates[:missing]), candidates[missing:]
-    best: tuple[int, tuple[Card, ...]] | None = None
-    for chosen in combinations(candidates, missing):
-        hand = known + chosen
-        value = table[hand_index(hand)]
-        if best is None or value > best[0]:
-            best = (value, chosen)
-    assert best is not None
-    rest = [card for card in candidates if card not in best[1]]
-    return known + best[1], rest
-
-
-def sample_position(view: PlayerView, knowledge: Knowledge, passes: int, rng: random.Random) -> Position:
+def sample_position(
+    view: PlayerView, knowledge: Knowledge, passes: int, rng: random.Random, complete: Completion | None = None
+) -> Position:
     """A world consistent with ``view``: the unseen cards dealt at random to the opponents' unknown
     places, a face-down widow and the stock. An opponent who has drawn ``k`` times gets the best of
     ``k`` extra random candidates for its unknown cards (it kept what suited it), so the worlds do
-    not take the others for weaker than they are.
+    not take the others for weaker than they are; ``complete``, when given, completes the
+    opponents' hands instead (the belief's worlds).
 
     Raises:
         ValueError: when the view's counts do not add up (a view of another game's history).
     """
-    table = half_points(view.rules)
-    chances = _chances(view)
+    if complete is None:
+        table, chances = half_points(view.rules), improvement_chances(view)
     unseen = list(knowledge.unseen)
     rng.shuffle(unseen)
     hands: list[tuple[Card, ...]] = []
@@ -338,9 +331,12 @@ def sample_position(view: PlayerView, knowledge: Knowledge, passes: int, rng: ra
         elif status.seat == view.seat:
             assert view.hand is not None
             hands.append(view.hand)
+        elif complete is not None:
+            hand, unseen = complete(status.seat, knowledge.known[status.seat], unseen, rng)
+            hands.append(hand)
         else:
-            extra = min(chances[status.seat], _MAX_EXTRA, len(unseen) - 3)
-            hand, rest = _likely_completion(knowledge.known[status.seat], unseen, max(extra, 0), table)
+            extra = min(chances[status.seat], MAX_EXTRA, len(unseen) - 3)
+            hand, rest = likely_completion(knowledge.known[status.seat], unseen, max(extra, 0), table)
             hands.append(hand)
             used = len(hand) - len(knowledge.known[status.seat]) + len(rest)
             unseen = unseen[used:] + rest

@@ -1,6 +1,6 @@
 """Hand arithmetic the bots share, written once: where three cards sit in the value table, the
 best three of four, the best value with a given card, the best exchange with a widow, the exact
-expected value of a stock draw.
+expected value of a stock draw, the best completion of known cards from candidates.
 
 Every value is in *half points* (31 = 62, 30½ = 61), read from the table
 :func:`thirtyone.scoring.half_points` builds for the rules, which is indexed by three cards
@@ -20,6 +20,7 @@ the bots' layer calls these functions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from thirtyone.cards import Card
 from thirtyone.rules import Rules
@@ -34,6 +35,8 @@ __all__ = [
     "best_discard",
     "best_after_taking",
     "stock_draw_value",
+    "likely_completion",
+    "MAX_EXTRA",
 ]
 
 _AB = 52 * 52  # the table's stride of the first card (the second's is 52, the third's 1)
@@ -110,3 +113,28 @@ def stock_draw_value(hand: Sequence[Card], unseen: Sequence[Card], table: Sequen
             best = x
         total += best
     return total / len(unseen) if unseen else float(base)
+
+
+MAX_EXTRA = 5
+"""The most extra candidates :func:`likely_completion` is given for one hand (C(8, 3) = 56 hands to weigh)."""
+
+
+def likely_completion(
+    known: tuple[Card, ...], pool: list[Card], extra: int, table: Sequence[int]
+) -> tuple[tuple[Card, ...], list[Card]]:
+    """Complete ``known`` to three cards with the best of ``3 - len(known) + extra`` cards from the
+    front of ``pool``: a player who has drawn ``extra`` times kept what suited it. Returns the hand
+    and the candidates it did not keep."""
+    missing = 3 - len(known)
+    candidates = pool[: missing + extra]
+    if extra == 0 or missing == 0:
+        return known + tuple(candidates[:missing]), candidates[missing:]
+    best: tuple[int, tuple[Card, ...]] | None = None
+    for chosen in combinations(candidates, missing):
+        hand = known + chosen
+        value = table[hand_index(hand)]
+        if best is None or value > best[0]:
+            best = (value, chosen)
+    assert best is not None
+    rest = [card for card in candidates if card not in best[1]]
+    return known + best[1], rest

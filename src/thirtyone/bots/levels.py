@@ -124,13 +124,13 @@ BOT_INFO: dict[str, BotInfo] = {
         ),
         BotInfo(
             "expert",
-            "samples the hidden cards and plays every move out (expert:200, expert:0.5s)",
+            "samples the hidden cards as its belief has them, plays every move out (expert:200, expert:0.5s)",
             ExpertBot,
             budget=True,
         ),
         BotInfo(
             "expert-v1",
-            "today's expert under a name that stays, to measure a stronger one against (expert-v1:200)",
+            "the expert before the belief, a name that stays, to measure a stronger one against (expert-v1:200)",
             ExpertV1Bot,
             budget=True,
         ),
