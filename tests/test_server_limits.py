@@ -31,6 +31,7 @@ from test_server_support import (
     nothing_more,
     receive,
 )
+from thirtyone.bots.work import Hint
 from thirtyone.record import GameRecord
 from thirtyone.server import hints as hints_module
 from thirtyone.server.app import CONTENT_SECURITY_POLICY, LIMIT_CLOSE
@@ -112,17 +113,17 @@ class Gate:
         self.open = threading.Event()
         self.calls = 0
 
-    def __call__(self, view: Any, seed: int, seconds: float) -> list[tuple[str, float | None]]:
+    def __call__(self, view: Any, seed: int, seconds: float) -> Hint:
         self.calls += 1
         assert self.open.wait(20)
-        return [(str(action), 0.5 - index) for index, action in enumerate(view.legal_actions)]
+        return Hint([(str(action), 0.5 - index) for index, action in enumerate(view.legal_actions)], [])
 
 
 def test_a_hint_flood_is_worked_out_once_refused_busy_and_never_delays_an_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = Gate()
-    monkeypatch.setattr(hints_module, "hint_moves", gate)
+    monkeypatch.setattr(hints_module, "expert_hint", gate)
     with served(tmp_path, hint_workers=1, hint_queue=0, hints_per_round=2, max_connections_per_seat=8) as (
         client,
         stack,
@@ -170,7 +171,7 @@ def test_a_hint_flood_is_worked_out_once_refused_busy_and_never_delays_an_action
 
 def test_a_hint_is_busy_when_the_workers_are_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
-    monkeypatch.setattr(hints_module, "hint_moves", gate)
+    monkeypatch.setattr(hints_module, "expert_hint", gate)
     with served(tmp_path, hint_workers=1, hint_queue=0) as (client, stack):
         first, second = Reference(client, stack), Reference(client, stack)
         for table in (first, second):
@@ -196,7 +197,7 @@ def test_a_hint_is_busy_when_the_workers_are_taken(tmp_path: Path, monkeypatch: 
 def test_hints_per_round_are_counted_per_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
     gate.open.set()
-    monkeypatch.setattr(hints_module, "hint_moves", gate)
+    monkeypatch.setattr(hints_module, "expert_hint", gate)
     with served(tmp_path, hints_per_round=1) as (client, stack):
         table = Reference(client, stack)
         state = table.players[0].settle()

@@ -20,9 +20,12 @@ from textual.pilot import Pilot
 from thirtyone import Acted, Discard, Exchange, ExchangeAll, Game, Keep, Knock, Pass, Rules, TakeWidow, ThrowDown
 from thirtyone.actions import Action
 from thirtyone.bots import ExpertBot
+from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import Analysis, Estimate
+from thirtyone.bots.work import told_reads
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
+from thirtyone.i18n import messages
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
@@ -900,6 +903,26 @@ def test_hint_words() -> None:
     hand = view.hand
     assert hand is not None
     assert move_words(Exchange(hand[0], hand[1]), view).plain == f"Exchange {hand[0].pretty} for {hand[1].pretty}"
+
+
+def test_hint_words_say_what_the_expert_believes_of_the_opponents() -> None:
+    """Issue 15, item 5: "Ben probably collects hearts", in the reader's language."""
+    game = Game(Rules.preset("scat"), 3, seed=5)
+    view = game.view(0)
+    estimates = [Estimate(action, 0.1 * -i, 0.1, 30) for i, action in enumerate(view.legal_actions)]
+    reads = [(2, "h", 0.72), (1, "s", 0.55)]
+    names = ["You", "Ben (hard)", "Cy (easy)"]
+    lines = hint_text(estimates, view, reads=reads, names=names).plain.splitlines()
+    assert lines[-1] == "The expert reads: Cy probably collects hearts (72%) · Ben probably collects spades (55%)."
+    german = hint_text(estimates, view, reads=reads[:1], names=names, t=messages("de")).plain.splitlines()
+    assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72 %)."
+    assert hint_text(estimates, view, names=names).plain.splitlines() == lines[:-1]  # no reads: no line
+
+
+def test_a_hint_tells_only_the_reads_the_expert_is_at_least_half_sure_of_surest_first() -> None:
+    reads = [OpponentRead(1, 2, 0.49), OpponentRead(2, 3, 0.5), OpponentRead(3, 0, 0.876)]
+    assert told_reads(reads) == [(3, "c", 0.88), (2, "s", 0.5)]
+    assert told_reads([]) == []
 
 
 @pytest.mark.usefixtures("terminal")

@@ -400,6 +400,37 @@ def test_a_phone_screen_has_no_horizontal_scroll_and_shows_the_buttons(server: s
         page.context.close()
 
 
+def test_the_hint_says_what_the_expert_believes_of_an_opponent(server: str, browser: Browser) -> None:
+    """Issue 15, item 5: the page words the hint's reads ("Bot 2 probably collects hearts (72%)").
+    The server's hint is given a read on its way to the page (Playwright's WebSocket routing), so
+    the words are checked whatever the expert happened to believe."""
+    code = _table(server, ["human", "easy"])
+    page = new_page(browser)
+
+    def route(socket: Any) -> None:
+        upstream = socket.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "hint":
+                data["reads"] = [{"seat": 1, "suit": "h", "probability": 0.72}]
+            socket.send(json.dumps(data))
+
+        upstream.on_message(to_page)
+        socket.on_message(lambda message: upstream.send(message))
+
+    try:
+        page.route_web_socket(re.compile(r"/ws/tables/"), route)
+        join_by_ui(page, server, code, "Kai")
+        my_turn(page)
+        page.keyboard.press("?")
+        expect(page.locator("#hint-text")).to_contain_text("Hint: ")
+        expect(page.locator("#hint-text")).to_contain_text("The expert reads: ")
+        expect(page.locator("#hint-text")).to_contain_text("probably collects hearts (72%).")
+    finally:
+        page.context.close()
+
+
 def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, browser: Browser) -> None:
     code = _table(server, ["human", "easy"])
     page = new_page(browser)

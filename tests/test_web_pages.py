@@ -219,7 +219,11 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             hint = mover.until("hint", timeout=20)
             assert hint["seq"] == state["seq"]
             assert hint["action"] in state["view"]["legal_actions"]
-            assert set(hint) == {"type", "seq", "action", "moves"}  # data only: each client words it
+            assert set(hint) == {"type", "seq", "action", "moves", "reads"}  # data only: each client words it
+            for read in hint["reads"]:  # what the expert believes of the opponent, when it is half sure
+                assert read["seat"] == 1 - mover_seat
+                assert read["suit"] in "cdhs"
+                assert 0.5 <= read["probability"] <= 1
             assert {move["action"] for move in hint["moves"]} == set(state["view"]["legal_actions"])
             assert hint["moves"][0]["action"] == hint["action"]
             assert all(isinstance(move["value"], float) for move in hint["moves"])
@@ -241,6 +245,34 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             watcher.ws.send_json({"type": "ping"})
             watcher.until("pong")
             assert all(message["type"] != "hint" for message in watcher.messages)
+
+
+def test_a_hint_says_what_the_expert_believes_of_the_opponents(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, item 5: the hint's ``reads``, the opponents the expert is at least half sure of."""
+    import dataclasses
+
+    from thirtyone.bots.belief import OpponentRead
+    from thirtyone.bots.expert import ExpertBot
+
+    analyse = ExpertBot.analyse
+
+    def reading(self: ExpertBot, view: Any, legal: Any = None) -> Any:
+        reads = (OpponentRead(1, 2, 0.716), OpponentRead(2, 3, 0.3))  # sure of Ben's hearts, not of Cy
+        return dataclasses.replace(analyse(self, view, legal), reads=reads)
+
+    monkeypatch.setattr(ExpertBot, "analyse", reading)
+    created = create(client, ["human", "easy", "easy"], name="Ann")
+    with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+        ann = hello(ws, created["token"], 0)
+        state = ann.settle()
+        while len(state["view"]["legal_actions"]) < 2:  # a forced move: no search, no reads
+            ann.act(state["view"]["legal_actions"][0])
+            state = ann.settle(state["seq"])
+        ann.ws.send_json({"type": "hint"})
+        hint = ann.until("hint", timeout=20)
+        assert hint["reads"] == [{"seat": 1, "suit": "h", "probability": 0.72}]
 
 
 def test_a_failing_expert_is_an_error_message_not_a_dropped_connection(

@@ -2,28 +2,52 @@
 worker pools, :mod:`thirtyone.server.workers`): the expert's hint for a view, and a bot's move.
 
 Everything here is picklable both ways: a :class:`~thirtyone.views.PlayerView` in, action
-notations (``"draw pile"``) and numbers out.
+notations (``"draw pile"``), suit letters and numbers out.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from thirtyone.bots import make_bot
+from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import ExpertBot, Rollouts
+from thirtyone.cards import SUITS
 from thirtyone.views import Phase, PlayerView
 
-__all__ = ["hint_moves", "bot_move", "start_worker", "ready"]
+__all__ = ["Hint", "READ_SHOWN", "expert_hint", "told_reads", "bot_move", "start_worker", "ready"]
 
 
-def hint_moves(
-    view: PlayerView, seed: int, seconds: float, rollouts: Rollouts = "engine"
-) -> list[tuple[str, float | None]]:
-    """The expert's hint for ``view``'s seat, which is to move: every legal action's notation and
-    estimate, best first (in lives: the others' mean loss minus one's own this round, rounded to
-    3 places), searching ``seconds`` at most. Where no search is needed (a single legal move, or
-    looking at one's cards first, R6.6) the one move, with value ``None``.
+READ_SHOWN = 0.5
+"""How sure the expert must be that an opponent collects a suit (the share of its worlds where
+that suit is the opponent's best) for a hint to say so."""
+
+
+class Hint(NamedTuple):
+    """The expert's hint: ``moves``, every legal action's notation and estimate, best first (in
+    lives: the others' mean loss minus one's own this round, rounded to 3 places; ``None`` where no
+    search was needed), and ``reads``, what it believes of the opponents (:func:`told_reads`)."""
+
+    moves: list[tuple[str, float | None]]
+    reads: list[tuple[int, str, float]]
+
+
+def told_reads(reads: Sequence[OpponentRead]) -> list[tuple[int, str, float]]:
+    """The reads a hint says: each opponent the expert is at least :data:`READ_SHOWN` sure
+    collects a suit, as ``(seat, suit letter, probability rounded to 2 places)``, surest first
+    ("Ben probably collects hearts")."""
+    told = [read for read in reads if read.probability >= READ_SHOWN]
+    told.sort(key=lambda read: (-read.probability, read.seat))
+    return [(read.seat, SUITS[read.suit], round(read.probability, 2)) for read in told]
+
+
+def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts = "engine") -> Hint:
+    """The expert's hint for ``view``'s seat, which is to move, searching ``seconds`` at most.
+    Where no search is needed (a single legal move, or looking at one's cards first, R6.6) the
+    one move, with value ``None``, and no reads.
 
     Raises:
         ValueError: when it is not the view's seat to move.
@@ -32,12 +56,13 @@ def hint_moves(
     if not legal:
         raise ValueError(f"seat {view.seat} has no move now")
     if len(legal) == 1:
-        return [(str(legal[0]), None)]
+        return Hint([(str(legal[0]), None)], [])
     if view.phase is Phase.LOOK:
-        return [(next(str(action) for action in legal if str(action) == "look"), None)]
+        return Hint([(next(str(action) for action in legal if str(action) == "look"), None)], [])
     bot = ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=rollouts)
     analysis = bot.analyse(view)
-    return [(str(estimate.action), round(estimate.mean, 3)) for estimate in analysis.estimates]
+    moves = [(str(estimate.action), round(estimate.mean, 3)) for estimate in analysis.estimates]
+    return Hint(moves, told_reads(analysis.reads))
 
 
 def bot_move(spec: str, seed: int, view: PlayerView) -> str:

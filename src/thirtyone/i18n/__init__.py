@@ -34,7 +34,7 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
 
 from thirtyone.errors import ThirtyOneError
@@ -197,6 +197,10 @@ class Messages:
     def number(self, value: float) -> str:
         """A number as the language writes it (digits, grouping, decimal sign)."""
         return str(format_decimal(value, locale=self.lang))
+
+    def percent(self, share: float) -> str:
+        """A share (0 to 1) as the language writes a whole percentage: ``72%``, ``72 %``."""
+        return str(format_percent(share, locale=self.lang))
 
     def list(self, items: Sequence[str], *, style: Literal["standard", "or"] = "standard") -> str:
         """Items joined as the language joins them: ``Ada, Bea and Cy``, ``Ada, Bea a Cy``;

@@ -1,16 +1,19 @@
 """Expert hints over the WebSocket, on a budget: ``{"type": "hint"}`` asks what the expert bot
 would play in the asking seat's place, from that seat's view only (the analysis of
-:func:`thirtyone.bots.work.hint_moves`, the same as the terminal game's ``?``).
+:func:`thirtyone.bots.work.expert_hint`, the same as the terminal game's ``?``).
 
 The answer goes to the asking connection only, as data (each client puts the moves in its own
 words)::
 
     {"type": "hint", "seq": 12, "action": "draw pile",
-     "moves": [{"action": "draw pile", "value": 0.21}, {"action": "draw stock", "value": 0.05}, …]}
+     "moves": [{"action": "draw pile", "value": 0.21}, {"action": "draw stock", "value": 0.05}, …],
+     "reads": [{"seat": 1, "suit": "h", "probability": 0.72}]}
 
 ``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
 best move first; ``null`` where no search was needed (a single legal move, or looking at one's
-cards, R6.6).
+cards, R6.6). ``reads`` says what the expert believes of the opponents: each one it is at least
+half sure collects a suit (the share of its worlds where that suit is the opponent's best),
+surest first ("Ben probably collects hearts"); empty when it is sure of nobody.
 
 A search costs :data:`HINT_SECONDS` of a core, so hints have a budget (:class:`Hints`): they are
 worked out on a pool of worker processes of their own (``hint_workers``, with ``hint_queue`` more
@@ -27,7 +30,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 
-from thirtyone.bots.work import hint_moves
+from thirtyone.bots.work import Hint, expert_hint
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, dumps
 from thirtyone.server.errors import AuthError, ConflictError, LimitError, ServerError
@@ -47,13 +50,15 @@ HINT_WAIT = 10.0
 """Seconds a hint may take, its wait for a worker included, before the answer is ``busy``."""
 
 
-def hint_json(seq: int, moves: list[tuple[str, float | None]]) -> JSON:
-    """The ``hint`` message for state ``seq``: the best move's notation and every move's estimate."""
+def hint_json(seq: int, hint: Hint) -> JSON:
+    """The ``hint`` message for state ``seq``: the best move's notation, every move's estimate and
+    the expert's reads of the opponents."""
     return {
         "type": "hint",
         "seq": seq,
-        "action": moves[0][0],
-        "moves": [{"action": action, "value": value} for action, value in moves],
+        "action": hint.moves[0][0],
+        "moves": [{"action": action, "value": value} for action, value in hint.moves],
+        "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in hint.reads],
     }
 
 
@@ -120,7 +125,7 @@ class Hints:
                 return await asyncio.shield(working)  # another tab of this seat asked first: share it
             raise LimitError("a hint for your previous move is still being worked out: ask again in a moment", "busy")
         if len(view.legal_actions) == 1 or view.phase.value == "look":  # no search: nothing spent
-            answer = dumps(hint_json(seq, hint_moves(view, 0, HINT_SECONDS)))
+            answer = dumps(hint_json(seq, expert_hint(view, 0, HINT_SECONDS)))
             state.answer = (seq, answer)
             return answer
         if state.round != view.round:
@@ -153,7 +158,7 @@ class Hints:
     async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
         try:
             async with asyncio.timeout(HINT_WAIT):
-                moves = await self.pool.run(hint_moves, view, secrets.randbits(64), HINT_SECONDS)
+                hint = await self.pool.run(expert_hint, view, secrets.randbits(64), HINT_SECONDS)
         except (PoolBusyError, TimeoutError):
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
         except PoolBrokenError as error:
@@ -161,7 +166,7 @@ class Hints:
         except Exception as error:  # say why rather than drop the connection
             log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
             raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
-        return dumps(hint_json(seq, moves))
+        return dumps(hint_json(seq, hint))
 
     def forget(self, code: str) -> None:
         """Forget what the seats of table ``code`` asked (the table is no longer served)."""

@@ -44,6 +44,7 @@ from textual.widgets import Static
 
 from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.expert import Analysis, ExpertBot
+from thirtyone.bots.work import told_reads
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
@@ -627,11 +628,16 @@ class ThirtyOneApp(App[None]):
         self._hint_view = view
         self.show_hint(self._hint_answer(HINT_TOP, legend=True, width=self._width()))
 
-    def _hint_answer(self, top: int, *, legend: bool, width: int) -> Text:
-        """The analysis shown now in words, ``top`` moves named, with the legend or not."""
+    def _hint_answer(self, top: int, *, legend: bool, width: int, reads: bool = True) -> Text:
+        """The analysis shown now in words, ``top`` moves named, with the legend or not, with
+        what the expert believes of the opponents or not."""
         assert self.hint_analysis is not None
         assert self._hint_view is not None
-        answer = hint_text(self.hint_analysis.estimates, self._hint_view, top=top, width=width, t=self.t)
+        analysis, view = self.hint_analysis, self._hint_view
+        told = told_reads(analysis.reads) if reads else []
+        answer = hint_text(
+            analysis.estimates, view, reads=told, names=self.session.names, top=top, width=width, t=self.t
+        )
         return Text("\n").join([answer, Text(self.t("tui.hint.legend"), style="dim")]) if legend else answer
 
     def show_hint(self, text: Text, *, preparing: bool = False) -> None:
@@ -754,9 +760,9 @@ class ThirtyOneApp(App[None]):
         if self.hint.plain and (self._latest == "hint" or not self.feedback.plain):
             shown = self.hint
             if self.hint_analysis is not None and self._hint_view is not None:
-                answers = (
-                    self._hint_answer(top, legend=legend, width=width)
-                    for legend in (True, False)
+                answers = (  # what gives way first: moves named, then the legend, then the reads
+                    self._hint_answer(top, legend=legend, width=width, reads=reads)
+                    for reads, legend in ((True, True), (True, False), (False, True), (False, False))
                     for top in range(HINT_TOP, 0, -1)
                 )
                 shown = next((answer for answer in answers if self._lines(answer, width) <= room), shown)

@@ -232,13 +232,22 @@ def value_text(mean: float, t: Messages = ENGLISH) -> str:
 
 
 def hint_text(
-    estimates: Sequence[Estimate], view: PlayerView, *, top: int = HINT_TOP, width: int = 78, t: Messages = ENGLISH
+    estimates: Sequence[Estimate],
+    view: PlayerView,
+    *,
+    reads: Sequence[tuple[int, str, float]] = (),
+    names: Sequence[str] = (),
+    top: int = HINT_TOP,
+    width: int = 78,
+    t: Messages = ENGLISH,
 ) -> Text:
     """The expert's answer: its choice, then the other moves, each with its estimated value (best
     first; at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
-    break a move::
+    break a move; then what it believes of the opponents (``reads``, as
+    :func:`~thirtyone.bots.work.told_reads` gives them, named from ``names`` by seat)::
 
         Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05 · Knock −0.30
+        The expert reads: Ben probably collects hearts (72%).
     """
     pieces: list[Text] = []
     for i, estimate in enumerate(estimates[:top]):
@@ -262,7 +271,14 @@ def hint_text(
             column += 3
         text.append_text(piece)
         column += piece.cell_len
-    return text.append(tail)
+    text.append(tail)
+    if reads:
+        told = [
+            t("hint.read", who=short_name(names[seat]), suit=t(f"suit.{suit}"), chance=t.percent(chance))
+            for seat, suit, chance in reads
+        ]
+        text.append("\n").append(t("hint.reads", reads=" · ".join(told)), style="italic")
+    return text
 
 
 def short_name(name: str) -> str:

@@ -89,8 +89,18 @@ function graceWord() {
   return presetGrace(table && table.preset);
 }
 
-/** The expert's hint from its moves (notation and value in lives): "Hint: Take 9♥ from the pile +0.21 · …". */
-function hintWords(moves) {
+/** The expert's hint from its moves (notation and value in lives) and its reads of the
+ * opponents: "Hint: Take 9♥ from the pile +0.21 · … Ben probably collects hearts (72%)." */
+function hintWords(moves, reads) {
+  const said = movesWords(moves);
+  if (!said || !Array.isArray(reads) || !reads.length) return said;
+  const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
+  const told = reads.map((read) => t("hint.read", { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) }));
+  return `${said} ${t("hint.reads", { reads: told.join(" · ") })}`;
+}
+
+/** The hint's moves in words: "Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05". */
+function movesWords(moves) {
   if (!Array.isArray(moves) || !moves.length) return "";
   const signed = new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "always" });
   const shown = moves.slice(0, 5).map((move) => (move.value === null || move.value === undefined
@@ -334,7 +344,7 @@ function receive(message) {
       if (!staleAlert) showAlert("");
       break;
     case "hint":
-      if (message.seq === seq) $("hint-text").textContent = hintWords(message.moves);
+      if (message.seq === seq) $("hint-text").textContent = hintWords(message.moves, message.reads);
       break;
     case "error":
       if (CHAT_ERRORS.has(message.code)) { // said under the chat box, where it was asked, and gone with the next line
