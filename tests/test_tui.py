@@ -915,7 +915,7 @@ def test_hint_words_say_what_the_expert_believes_of_the_opponents() -> None:
     lines = hint_text(estimates, view, reads=reads, names=names).plain.splitlines()
     assert lines[-1] == "The expert reads: Cy probably collects hearts (72%) · Ben probably collects spades (55%)."
     german = hint_text(estimates, view, reads=reads[:1], names=names, t=messages("de")).plain.splitlines()
-    assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72 %)."
+    assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72\u00a0%)."  # a no-break space
     assert hint_text(estimates, view, names=names).plain.splitlines() == lines[:-1]  # no reads: no line
 
 

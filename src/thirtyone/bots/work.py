@@ -61,7 +61,7 @@ def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts 
         return Hint([(next(str(action) for action in legal if str(action) == "look"), None)], [])
     bot = ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=rollouts)
     analysis = bot.analyse(view)
-    moves = [(str(estimate.action), round(estimate.mean, 3)) for estimate in analysis.estimates]
+    moves: list[tuple[str, float | None]] = [(str(e.action), round(e.mean, 3)) for e in analysis.estimates]
     return Hint(moves, told_reads(analysis.reads))
 
 
