@@ -96,7 +96,7 @@ function hintWords(moves, reads) {
   if (!said || !Array.isArray(reads) || !reads.length) return said;
   const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
   const told = reads.map((read) => t("hint.read", { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) }));
-  return `${said} ${t("hint.reads", { reads: told.join(" · ") })}`;
+  return `${said}\n${t("hint.reads", { reads: told.join(" · ") })}`; // a line of its own (.hint keeps line breaks)
 }
 
 /** The hint's moves in words: "Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05". */
