@@ -65,7 +65,7 @@ def test_thirtyone_bots_lists_the_registry(capsys: pytest.CaptureFixture[str]) -
     assert "  expert-v1 " in out
 
 
-@pytest.mark.parametrize("spec", ["expert-v1:200", "expert-v1:0.05s", "expert-v1:20:engine", "EXPERT-V1"])
+@pytest.mark.parametrize("spec", ["expert-v1:200", "expert-v1:0.05s", "expert-v1:20:engine", "EXPERT-V1:200"])
 def test_expert_v1_takes_the_experts_budgets(spec: str) -> None:
     bot = make_bot(spec, 3)
     assert isinstance(bot, ExpertBot)
@@ -230,3 +230,15 @@ def test_a_budget_parses_to_worlds_seconds_and_rollouts() -> None:
     assert parse_budget(f"expert:{MAX_EXPERT_SECONDS:g}s:engine") == (MAX_EXPERT_WORLDS, MAX_EXPERT_SECONDS, "engine")
     with pytest.raises(UnknownBotError, match="takes no budget"):
         parse_budget("random:3")
+
+
+def test_the_experts_default_cap_keeps_a_decision_under_half_a_second_and_expert_v1_keeps_its_own() -> None:
+    """Issue 15, item 4: p99 time per decision at the default budget under 0.5 s (the belief's
+    worlds cost more); ``expert-v1`` keeps the budget it had."""
+    from thirtyone.bots.expert import DEFAULT_SECONDS, DEFAULT_WORLDS, V1_DEFAULT_SECONDS
+
+    expert, v1 = make_bot("expert"), make_bot("expert-v1")
+    assert (expert.worlds, expert.seconds) == (DEFAULT_WORLDS, DEFAULT_SECONDS)  # type: ignore[attr-defined]
+    assert DEFAULT_SECONDS < 0.5
+    assert (v1.worlds, v1.seconds) == (1000, V1_DEFAULT_SECONDS) == (1000, 1.0)  # type: ignore[attr-defined]
+    assert make_bot("expert-v1:0.2s").seconds == 0.2  # type: ignore[attr-defined]
