@@ -912,11 +912,17 @@ def test_hint_words_say_what_the_expert_believes_of_the_opponents() -> None:
     estimates = [Estimate(action, 0.1 * -i, 0.1, 30) for i, action in enumerate(view.legal_actions)]
     reads = [(2, "h", 0.72), (1, "s", 0.55)]
     names = ["You", "Ben (hard)", "Cy (easy)"]
-    lines = hint_text(estimates, view, reads=reads, names=names).plain.splitlines()
+    moves = hint_text(estimates, view, names=names).plain.splitlines()  # no reads: no line of them
+    lines = hint_text(estimates, view, reads=reads, names=names, width=120).plain.splitlines()
+    assert lines[:-1] == moves
     assert lines[-1] == "The expert reads: Cy probably collects hearts (72%) · Ben probably collects spades (55%)."
+    narrow = hint_text(estimates, view, reads=reads, names=names, width=60).plain.splitlines()
+    assert narrow[-2:] == [
+        "The expert reads: Cy probably collects hearts (72%) ·",
+        "Ben probably collects spades (55%).",
+    ]
     german = hint_text(estimates, view, reads=reads[:1], names=names, t=messages("de")).plain.splitlines()
     assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72\u00a0%)."  # a no-break space
-    assert hint_text(estimates, view, names=names).plain.splitlines() == lines[:-1]  # no reads: no line
 
 
 def test_a_hint_tells_only_the_reads_the_expert_is_at_least_half_sure_of_surest_first() -> None:
@@ -1510,6 +1516,23 @@ async def test_item9_a_long_hint_never_takes_more_lines_than_the_screen_has(monk
         assert 1 <= len(box) - 1 <= 4  # the message: at most four lines
         assert len(log_box(app)) >= 2  # the log keeps lines of its own
         assert lines[-1].strip().endswith("quit")  # the key line shows whole
+
+
+async def test_the_hint_on_the_screen_says_what_the_expert_believes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15, item 5, in the game itself: the reads under the hint's moves, whole, at 80×24."""
+    app = make_app("scat", 9, 4)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        estimates = tuple(Estimate(action, 0.5 - i / 10, 0.01, 9) for i, action in enumerate(view.legal_actions))
+        reads = (OpponentRead(2, 2, 0.96), OpponentRead(3, 3, 0.3))
+        monkeypatch.setattr(ExpertBot, "analyse", lambda self, view, legal=None: Analysis(estimates, 0.1, reads))
+        await pilot.press("?")
+        await settle(app, pilot)
+        text = " ".join(line.strip() for line in message_box(app))
+        who = app.session.names[2].split(" (")[0]
+        assert f"The expert reads: {who} probably collects hearts (96%)." in text
+        assert "spades" not in text  # not half sure of the other
 
 
 async def test_item10_the_discard_values_are_labelled_at_80_and_at_120_columns() -> None:

@@ -259,7 +259,22 @@ def hint_text(
     rest = len(estimates) - top
     if rest > 0:
         pieces.append(say_plural(t, "hint.more", rest, style="dim"))
-    head, _, tail = t.template("hint.plain").partition("{moves}")
+    text = _pieces_in_lines(t.template("hint.plain"), "{moves}", pieces, width)
+    if reads:
+        told = [
+            Text(t("hint.read", who=short_name(names[seat]), suit=t(f"suit.{suit}"), chance=t.percent(chance)))
+            for seat, suit, chance in reads
+        ]
+        said = _pieces_in_lines(t.template("hint.reads"), "{reads}", told, width)
+        said.stylize("italic")
+        text.append("\n").append_text(said)
+    return text
+
+
+def _pieces_in_lines(template: str, slot: str, pieces: Sequence[Text], width: int) -> Text:
+    """``template`` with ``pieces`` joined by `` · `` in its ``slot``, in lines of at most
+    ``width`` cells that never break a piece (the words before the slot in bold)."""
+    head, _, tail = template.partition(slot)
     text = Text().append(head, style="bold")
     column = text.cell_len
     for i, piece in enumerate(pieces):
@@ -271,14 +286,7 @@ def hint_text(
             column += 3
         text.append_text(piece)
         column += piece.cell_len
-    text.append(tail)
-    if reads:
-        told = [
-            t("hint.read", who=short_name(names[seat]), suit=t(f"suit.{suit}"), chance=t.percent(chance))
-            for seat, suit, chance in reads
-        ]
-        text.append("\n").append(t("hint.reads", reads=" · ".join(told)), style="italic")
-    return text
+    return text.append(tail)
 
 
 def short_name(name: str) -> str:
