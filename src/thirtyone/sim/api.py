@@ -529,6 +529,20 @@ def _fill_state(w: IntArray, position: Position) -> None:
         w[k.W_KNOWN + seat] = mask
 
 
+_SIMPLE_CODES: dict[Action, int] = {
+    Draw(STOCK): A_STOCK,
+    Draw(PILE): A_PILE,
+    Knock(): A_KNOCK,
+    Pass(): A_PASS,
+    ExchangeAll(): A_ALL,
+    Keep(): A_KEEP,
+    TakeWidow(): A_TAKE,
+    Look(): A_LOOK,
+    ThrowDown(): A_THROW,
+}
+"""The codes of the actions that name no card (built once: the expert asks for a code per world and action)."""
+
+
 def action_code(position: Position, action: Action) -> int:
     """The kernels' code of ``action`` taken in ``position`` (discards name the card, exchanges
     the places of the cards in the hand and the widow).
@@ -537,17 +551,6 @@ def action_code(position: Position, action: Action) -> int:
         IllegalActionError: for an exchange of cards that are not in the hand or the widow.
         SimInputError: for something that is not an action.
     """
-    simple = {
-        Draw(STOCK): A_STOCK,
-        Draw(PILE): A_PILE,
-        Knock(): A_KNOCK,
-        Pass(): A_PASS,
-        ExchangeAll(): A_ALL,
-        Keep(): A_KEEP,
-        TakeWidow(): A_TAKE,
-        Look(): A_LOOK,
-        ThrowDown(): A_THROW,
-    }
     if isinstance(action, Discard):
         return A_DISCARD + int(action.card)
     if isinstance(action, Exchange):
@@ -565,7 +568,7 @@ def action_code(position: Position, action: Action) -> int:
         stay = next(j for j, card in enumerate(widow) if card not in action.take)
         return A_EX2 + 3 * keep + stay
     try:
-        return simple[action]
+        return _SIMPLE_CODES[action]
     except (KeyError, TypeError):
         raise SimInputError(f"{action!r} is not an action") from None
 
