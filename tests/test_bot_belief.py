@@ -146,6 +146,18 @@ def test_a_corrupted_history_gives_a_legal_move_or_a_clear_error() -> None:
 DISCARDS = (Discard(parse_cards("2h")[0]), Discard(parse_cards("2d")[0]))
 
 
+def test_a_stock_draw_with_every_card_known_reads_nothing_and_does_not_crash() -> None:
+    """A corrupted view that says seat 1 is known to hold its three cards and the card it threw:
+    no hand before its stock draw is left to weigh, so that step is not read."""
+    view = passed_on_a_heart().view(0)
+    seats = list(view.seats)
+    seats[1] = seats[1]._replace(known_cards=parse_cards("Ks 7s 9s 2h"))
+    forged = replace(view, seats=tuple(seats))
+    belief = Belief(forged)
+    assert math.isfinite(belief.log_likelihood(1, parse_cards("Ks 7s 9s")))
+    assert len(belief.outcomes(1, parse_cards("Ks 7s 9s"))) < len(Belief(view).outcomes(1, parse_cards("Ks 7s 9s")))
+
+
 def test_bad_softness_is_refused() -> None:
     view = passed_on_a_heart().view(0)
     for epsilon in (0.0, -0.1, 1.5, math.nan):

@@ -226,6 +226,8 @@ class Belief:
             elif thrown is not None:  # a stock draw: the hand before it was the four less the card drawn
                 four = [*cards, thrown]
                 befores = [[card for card in four if card != drawn] for drawn in four if drawn not in known]
+                if not befores:
+                    continue  # (every card known: a corrupted history, nothing to read)
                 found = [self._matches(step, before) for before in befores]
                 share = sum(matched for matched, _ in found) / len(found)
                 results.append((share, round(sum(legal for _, legal in found) / len(found)), step.exact))
