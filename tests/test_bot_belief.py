@@ -117,6 +117,50 @@ def test_a_pool_without_a_positive_finite_weight_falls_back_to_uniform() -> None
         assert rest == unseen[4:]
 
 
+def test_a_pool_deals_its_hidden_parts_by_weight_among_those_undealt() -> None:
+    unseen = list(parse_cards("8c 9c 2c 3c 4c 5c 6c 7c"))  # shuffled: the uniform share deals 8c 9c
+    hidden = [parse_cards("2c 3c"), parse_cards("4c 5c"), parse_cards("6c 7c")]
+    pools = Pools({1: (hidden, [1.0, 3.0, 0.0])})
+    rng = random.Random(4)
+    drawn = [pools.complete(1, parse_cards("As"), unseen, rng)[0][1:] for _ in range(4000)]
+    pooled = [cards for cards in drawn if cards != parse_cards("8c 9c")]
+    assert 0.8 < len(pooled) / len(drawn) < 0.9  # the uniform share aside (UNIFORM_SHARE)
+    assert parse_cards("6c 7c") not in pooled  # weight 0: never
+    assert 0.72 < pooled.count(parse_cards("4c 5c")) / len(pooled) < 0.78  # 3 to 1
+    # the likelier part held by another opponent of the world: the other one, never a card twice
+    held = [card for card in unseen if card not in parse_cards("4c 5c")]
+    for seed in range(200):
+        hand, rest = pools.complete(1, parse_cards("As"), held, random.Random(seed))
+        assert hand[1:] in (parse_cards("2c 3c"), parse_cards("8c 9c"))
+        assert sorted([*hand[1:], *rest]) == sorted(held)
+
+
+def test_the_stock_of_the_beliefs_worlds_is_shuffled_uniformly() -> None:
+    """The belief's completions keep the shuffled order of the cards they leave, so the stock is
+    dealt from them without a second shuffle: every card left is as likely on top of it."""
+    game = Game(Rules(), 2, seed=5)
+    for _ in range(4):
+        seat = game.current_seat
+        assert seat is not None
+        game.apply(make_bot("heuristic", 0).choose(game.view(seat), game.legal_actions()))
+    view = game.view(game.current_seat)  # type: ignore[arg-type]
+    knowledge = Knowledge.from_view(view)
+    complete = Belief(view, knowledge).pools(random.Random(1), 50).complete
+    rng = random.Random(2)
+    tops: dict[int, int] = {}
+    hidden: dict[int, int] = {}
+    for _ in range(6000):
+        position = sample_position(view, knowledge, _passes(view), rng, complete)
+        tops[position.stock[0]] = tops.get(position.stock[0], 0) + 1
+        for card in position.hands[1 - view.seat]:
+            hidden[card] = hidden.get(card, 0) + 1
+    # each card's chance to lie on top is its chance not to be in the opponent's hand, spread evenly
+    for card in knowledge.unseen:
+        free = 6000 - hidden.get(card, 0)
+        expected = free / view.stock_size
+        assert abs(tops.get(card, 0) - expected) < 4 * expected**0.5 + 5, card
+
+
 def test_a_corrupted_history_gives_a_legal_move_or_a_clear_error() -> None:
     """Histories that no world explains: the belief reads what it can and the expert still moves;
     a history of another game, whose counts do not add up, is a clear ``ValueError``."""

@@ -40,7 +40,7 @@ from thirtyone.sim import (
     play_rounds,
     rollout,
 )
-from thirtyone.sim.api import MAX_BATCH, MAX_STREAM, action_code
+from thirtyone.sim.api import MAX_BATCH, MAX_STREAM, action_code, positions_to_states
 from thirtyone.sim.rng import (
     CounterChance,
     counter_shuffle,
@@ -276,6 +276,18 @@ def test_a_position_no_game_can_be_in_is_refused() -> None:
     other = Game(Rules.preset("namu"), 3, seed=2).position()
     with pytest.raises(SimInputError, match="other rules"):
         rollout([position, other], [Knock(), Knock()])
+
+
+def test_positions_known_valid_skip_the_check_after_the_first_and_convert_the_same() -> None:
+    """``check=False`` (the expert's worlds of one decision) checks the first position only."""
+    positions = [Game(SCAT, 3, seed=seed).position() for seed in range(4)]
+    assert (positions_to_states(positions, check=False) == positions_to_states(positions)).all()
+    broken = dataclasses.replace(positions[0], stock=positions[0].stock[1:])
+    with pytest.raises(PositionError, match="position 0: every card"):
+        rollout([broken, positions[1]], [Knock(), Knock()], check=False)
+    positions_to_states([positions[0], broken], check=False)  # not checked: the caller vouches for it
+    with pytest.raises(PositionError, match="position 1"):
+        positions_to_states([positions[0], broken])
 
 
 def test_rules_it_does_not_cover_are_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,6 +51,7 @@ a softer belief, to keep enough of its hands. :data:`EPSILON` = 0.2 and :data:`P
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -305,12 +306,17 @@ class Belief:
 class Pools:
     """Each opponent's pool of weighted completions (:meth:`Belief.pools`), from which
     :meth:`complete` deals the worlds' hands: a hidden part drawn in proportion to its weight
-    among those still undealt. ``pools[seat]`` is ``(hidden parts, weights)``."""
+    among those still undealt. ``pools[seat]`` is ``(hidden parts, weights)``; a weight that is
+    not a finite number of at least 0 counts as 0."""
 
-    __slots__ = ("pools",)
+    __slots__ = ("_weights", "pools")
 
     def __init__(self, pools: dict[int, tuple[list[tuple[Card, ...]], list[float]]]) -> None:
         self.pools = pools
+        self._weights: dict[int, tuple[list[float], list[float]]] = {}  # (weights, their running sums)
+        for seat, (_hidden, weights) in pools.items():
+            clean = [w if math.isfinite(w) and w > 0.0 else 0.0 for w in weights]
+            self._weights[seat] = (clean, list(itertools.accumulate(clean)))  # summed once, not at every world
 
     def complete(
         self, seat: int, known: tuple[Card, ...], unseen: list[Card], rng: random.Random
@@ -324,17 +330,23 @@ class Pools:
         missing = 3 - len(known)
         pool = self.pools.get(seat)
         if pool is not None and rng.random() >= UNIFORM_SHARE:
-            free = set(unseen)
-            hidden, weights = pool
-            usable = [
-                w if math.isfinite(w) and all(c in free for c in cards) else 0.0
-                for cards, w in zip(hidden, weights, strict=True)
-            ]
-            total = sum(usable)
-            if total > 0.0 and math.isfinite(total):
-                cards = rng.choices(hidden, usable)[0]
-                return known + cards, [card for card in unseen if card not in cards]
+            hidden = pool[0]
+            weights, cumulative = self._weights[seat]
+            if cumulative and 0.0 < cumulative[-1] < math.inf:
+                free = set(unseen)
+                for _ in range(_DRAWS):  # by weight among all, until one is undealt: by weight among those
+                    cards = rng.choices(hidden, cum_weights=cumulative)[0]
+                    if all(card in free for card in cards):
+                        return known + cards, [card for card in unseen if card not in cards]
+                usable = [w if all(c in free for c in cards) else 0.0 for cards, w in zip(hidden, weights, strict=True)]
+                if sum(usable) > 0.0:
+                    cards = rng.choices(hidden, usable)[0]
+                    return known + cards, [card for card in unseen if card not in cards]
         return known + tuple(unseen[:missing]), unseen[missing:]
+
+
+_DRAWS = 8
+"""Draws from a whole pool before :meth:`Pools.complete` weighs only the hidden parts still undealt."""
 
 
 def reads(view: PlayerView, positions: Sequence[Position]) -> tuple[OpponentRead, ...]:

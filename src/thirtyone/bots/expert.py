@@ -203,6 +203,7 @@ class ExpertBot(SeededBot):
                 [action for _ in positions for action in legal],
                 seed=self.rng.getrandbits(63),
                 worlds=[first_world + world for world in range(len(positions)) for _ in legal],
+                check=first_world == 0,  # a decision's worlds differ only in its unseen cards: check one
             )
             lost, eliminated = batch.lost.tolist(), batch.eliminated.tolist()
             return [
@@ -320,7 +321,9 @@ def _passes(view: PlayerView) -> int:
 Completion = Callable[[int, tuple[Card, ...], list[Card], random.Random], tuple[tuple[Card, ...], list[Card]]]
 """How a sampled world completes an opponent's hand: ``complete(seat, known, unseen, rng)`` takes
 the seat, the cards it is known to hold and the cards not dealt yet (shuffled), and returns its
-three cards and the cards left (the belief's :meth:`~thirtyone.bots.belief.Pools.complete`)."""
+three cards and the cards left in the order they came, chosen by which cards they are and not
+where they lie (the stock is dealt from them as they are: still shuffled); the belief's
+:meth:`~thirtyone.bots.belief.Pools.complete`."""
 
 
 def sample_position(
@@ -355,7 +358,8 @@ def sample_position(
             hands.append(hand)
             used = len(hand) - len(knowledge.known[status.seat]) + len(rest)
             unseen = unseen[used:] + rest
-    rng.shuffle(unseen)
+    if complete is None:  # (the completions leave the shuffled order of the rest as it was)
+        rng.shuffle(unseen)
     widow: tuple[Card, ...] = ()
     if view.rules.mode == "widow":
         if view.widow is not None:

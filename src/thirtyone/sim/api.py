@@ -463,8 +463,10 @@ def iter_games(
 # ------------------------------------------------------------------------------------ rollouts
 
 
-def positions_to_states(positions: Sequence[Position]) -> IntArray:
-    """The kernels' work vector of each position, ``[n, kernels.N_W]`` (``int64``).
+def positions_to_states(positions: Sequence[Position], *, check: bool = True) -> IntArray:
+    """The kernels' work vector of each position, ``[n, kernels.N_W]`` (``int64``). ``check=False``
+    skips :meth:`Position.check` after the first position, for positions known to differ from it
+    only in where the cards it does not show lie (the expert's worlds of one decision).
 
     Raises:
         SimInputError: for no positions, or positions of different rules or table sizes.
@@ -486,7 +488,8 @@ def positions_to_states(positions: Sequence[Position]) -> IntArray:
         if position.rules != first.rules or position.players != first.players:
             raise SimInputError(f"position {row} has other rules or another number of seats than position 0")
         try:
-            position.check()
+            if check or row == 0:
+                position.check()
         except PositionError as error:
             raise PositionError(f"position {row}: {error}") from None
         _fill_state(states[row], position)
@@ -580,6 +583,7 @@ def rollout(
     policy: Policy = "heuristic",
     *,
     worlds: Sequence[int] | None = None,
+    check: bool = True,
 ) -> RoundBatch:
     """Play each position's round to its end after its first action, every seat with ``policy``
     (by default the heuristic of :func:`thirtyone.bots.heuristic.rollout_action`, as the expert's
@@ -601,7 +605,8 @@ def rollout(
         # row r = world * len(legal) + i: batch.lost[r, seat], batch.eliminated[r, seat]
 
     (the reshuffles then differ from ``Game.from_position(..., seed=world_seed)``'s, which draw
-    from Python's ``random``: the same distribution, other cards).
+    from Python's ``random``: the same distribution, other cards). ``check=False`` checks only
+    the first position (:func:`positions_to_states`).
 
     Raises (before any round is played):
         SimInputError: for no rows, more than :data:`MAX_BATCH`, not one action (and world
@@ -617,7 +622,7 @@ def rollout(
         raise SimInputError(f"{len(positions)} positions but {len(world_list)} world numbers: give one each")
     for world in world_list:
         _seed(world)
-    states = positions_to_states(positions)
+    states = positions_to_states(positions, check=check)
     seed = _seed(seed)
     prepared = _prepared(positions[0].rules, positions[0].players, policy)
     first = np.array(
