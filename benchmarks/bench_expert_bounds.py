@@ -6,6 +6,8 @@ on the arena's duplicate deals (issue: a much stronger expert, items 2 to 4).
   that better inference can give this search at the same time a decision.
 - **More time.** ``expert`` at ``--times`` times the time a decision of ``expert-v1``: what a
   faster implementation of the same search (more worlds at the same budget) could give.
+- **Where inference pays.** ``seeing-turns``: the true hands only at the turn's decision (knock,
+  or draw from the stock or the pile), the belief's worlds at the discard.
 
 The deals and bot seeds are those of ``thirtyone arena --seed S`` (:func:`deal_seed`,
 :func:`bot_seed`), so a line can be set beside an arena run on the same deals. Budgets are
@@ -30,19 +32,24 @@ from thirtyone.bots.expert import Completion, ExpertBot
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.sim.rng import CounterChance
-from thirtyone.views import PlayerView
+from thirtyone.views import Phase, PlayerView
 
 
 class SeeingExpert(ExpertBot):
-    """The expert with the opponents' true hands in every world (it reads them from ``game``)."""
+    """The expert with the opponents' true hands in every world (it reads them from ``game``);
+    with ``turns_only``, only at the turn's decision (knock or draw), and its own belief's worlds
+    at the discard."""
 
     name = "seeing"
 
-    def __init__(self, seed: int, seconds: float) -> None:
+    def __init__(self, seed: int, seconds: float, turns_only: bool = False) -> None:
         super().__init__(seed, seconds=seconds)
         self.game: Game | None = None
+        self.turns_only = turns_only
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
+        if self.turns_only and view.phase is Phase.DISCARD:
+            return super()._completion(view, knowledge)
         assert self.game is not None
         hands = self.game.position().hands
 
@@ -66,8 +73,9 @@ def play(task: Task) -> bool:
     players: list[Bot] = []
     for index, name in enumerate(names):
         bot_name, _, budget = name.partition(":")
-        if bot_name == "seeing":
-            seeing = SeeingExpert(bot_seed(seed, deal, rotation, index), float(budget.removesuffix("s")))
+        if bot_name in ("seeing", "seeing-turns"):
+            seconds = float(budget.removesuffix("s"))
+            seeing = SeeingExpert(bot_seed(seed, deal, rotation, index), seconds, bot_name == "seeing-turns")
             seeing.game = game
             players.append(seeing)
         else:
@@ -102,13 +110,13 @@ def main() -> None:
     parser.add_argument("--times", type=float, default=4.0, help="the expert's time, in expert-v1's (default 4)")
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--only", default="", help="lines by number, comma separated (default: both)")
+    parser.add_argument("--only", default="", help="lines by number, comma separated (default: all)")
     args = parser.parse_args()
     if args.games < 2 or args.seconds <= 0 or args.times <= 0 or args.jobs < 1:
         parser.error("--games must be at least 2, --seconds and --times positive, --jobs at least 1")
-    chosen = {int(n) for n in args.only.split(",") if n.strip()} or {1, 2}
+    chosen = {int(n) for n in args.only.split(",") if n.strip()} or {1, 2, 3}
     weak = f"expert-v1:{args.seconds:g}s"
-    lines = [f"seeing:{args.seconds:g}s", f"expert:{args.seconds * args.times:g}s"]
+    lines = [f"seeing:{args.seconds:g}s", f"expert:{args.seconds * args.times:g}s", f"seeing-turns:{args.seconds:g}s"]
     for number, strong in enumerate(lines, start=1):
         if number in chosen:
             print(f"{number}. {measure(strong, weak, args.games, args.seed, args.jobs)}", flush=True)
