@@ -3,9 +3,11 @@ round, its weights, its fallback when nothing seen can be explained, and the exp
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from thirtyone.bots import make_bot
 from thirtyone.bots.belief import POOL_SIZE, Belief, Pools, pool_size, reads
 from thirtyone.bots.expert import ExpertBot, _passes, sample_position
 from thirtyone.bots.knowledge import Knowledge
+from thirtyone.record import GameRecord
 
 HEARTS = 2
 
@@ -200,6 +203,30 @@ def test_a_stock_draw_with_every_card_known_reads_nothing_and_does_not_crash() -
     belief = Belief(forged)
     assert math.isfinite(belief.log_likelihood(1, parse_cards("Ks 7s 9s")))
     assert len(belief.outcomes(1, parse_cards("Ks 7s 9s"))) < len(Belief(view).outcomes(1, parse_cards("Ks 7s 9s")))
+
+
+def test_a_card_thrown_and_back_in_the_stock_after_a_reshuffle_does_not_break_the_belief() -> None:
+    """A 4-player arena game (``expert`` against three ``expert-v1``): seat 2 took the 9♥ from the
+    pile for the K♥, then the pile went back into the stock, so a world may deal seat 2 the K♥
+    again. Undoing its take then gave a hand holding the K♥ twice, and the expert raised
+    ``ValueError`` (43 of seat 2's hands). Such a hand now does not explain the step (as a
+    tremble would) and is less likely than one without the K♥."""
+    record = GameRecord.loads((Path(__file__).parent / "data" / "belief-card-back-from-a-reshuffle.toml").read_text())
+    game = record.replay()
+    view = game.view(game.current_seat)  # type: ignore[arg-type]
+    knowledge = Knowledge.from_view(view)
+    belief = Belief(view, knowledge)
+    for seat in view.active_seats:
+        if seat == view.seat:
+            continue
+        known = knowledge.known[seat]
+        for hidden in itertools.combinations(knowledge.unseen, 3 - len(known)):
+            value = belief.log_likelihood(seat, known + hidden)
+            assert math.isfinite(value)
+            assert value <= 0.0
+    assert belief.log_likelihood(2, parse_cards("9h 2c Kh")) < belief.log_likelihood(2, parse_cards("9h 2c Qh"))
+    expert = ExpertBot(0, worlds=40, seconds=None)
+    assert expert.choose(view, view.legal_actions) in view.legal_actions
 
 
 def test_bad_softness_is_refused() -> None:

@@ -216,6 +216,11 @@ class Belief:
             thrown = step.thrown
             if len(cards) != 3 or (thrown is not None and thrown in cards):
                 continue  # (a proxy that held the card it threw: nothing to read)
+            if len(set(cards)) != 3:  # a card it threw, back in the stock after a reshuffle: not this hand
+                situation = step.situation
+                legal = 4 - (situation.taken_from_pile is not None) if step.phase_discard else len(situation.legal)
+                results.append((0.0, max(legal, 1), step.exact))
+                continue
             if step.phase_discard:
                 assert thrown is not None
                 cards.append(thrown)
