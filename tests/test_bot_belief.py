@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import scripted_game
-from thirtyone import Discard, Game, Phase, Rules, parse_cards
+from thirtyone import Discard, Game, Knock, Phase, Rules, parse_cards
 from thirtyone.bots import make_bot
 from thirtyone.bots.belief import POOL_SIZE, Belief, Pools, pool_size, reads
 from thirtyone.bots.expert import ExpertBot, _passes, sample_position
 from thirtyone.bots.knowledge import Knowledge
+from thirtyone.events import Reshuffled
 from thirtyone.record import GameRecord
 
 HEARTS = 2
@@ -227,6 +228,34 @@ def test_a_card_thrown_and_back_in_the_stock_after_a_reshuffle_does_not_break_th
     assert belief.log_likelihood(2, parse_cards("9h 2c Kh")) < belief.log_likelihood(2, parse_cards("9h 2c Qh"))
     expert = ExpertBot(0, worlds=40, seconds=None)
     assert expert.choose(view, view.legal_actions) in view.legal_actions
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_after_reshuffles_every_hand_of_every_opponent_has_a_finite_likelihood(seed: int) -> None:
+    """Long rounds (nobody knocks, most moves at random) reshuffle the pile into the stock, so
+    cards once thrown are unseen again: the belief reads every position after it without raising."""
+    rng = random.Random(seed)
+    game = Game(Rules(), 4, seed=seed)
+    read = 0
+    while read < 300 and not game.is_over:
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        if view.phase is Phase.TURN and any(isinstance(event, Reshuffled) for event in view.history):
+            knowledge = Knowledge.from_view(view)
+            belief = Belief(view, knowledge)
+            for other in view.active_seats:
+                known = knowledge.known[other]
+                if other != seat:
+                    for _ in range(10):
+                        hidden = tuple(rng.sample(knowledge.unseen, 3 - len(known)))
+                        value = belief.log_likelihood(other, known + hidden)
+                        assert math.isfinite(value)
+                        assert value <= 0.0
+            read += 1
+        moves = [action for action in view.legal_actions if not isinstance(action, Knock)] or view.legal_actions
+        game.apply(rng.choice(moves))
+    assert read == 300
 
 
 def test_bad_softness_is_refused() -> None:
