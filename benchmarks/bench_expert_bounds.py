@@ -42,15 +42,14 @@ class SeeingExpert(ExpertBot):
 
     name = "seeing"
 
-    def __init__(self, seed: int, seconds: float, turns_only: bool = False) -> None:
+    def __init__(self, seed: int, seconds: float, game: Game, turns_only: bool = False) -> None:
         super().__init__(seed, seconds=seconds)
-        self.game: Game | None = None
+        self.game = game
         self.turns_only = turns_only
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         if self.turns_only and view.phase is Phase.DISCARD:
             return super()._completion(view, knowledge)
-        assert self.game is not None
         hands = self.game.position().hands
 
         def complete(
@@ -73,13 +72,11 @@ def play(task: Task) -> bool:
     players: list[Bot] = []
     for index, name in enumerate(names):
         bot_name, _, budget = name.partition(":")
+        seat_seed = bot_seed(seed, deal, rotation, index)
         if bot_name in ("seeing", "seeing-turns"):
-            seconds = float(budget.removesuffix("s"))
-            seeing = SeeingExpert(bot_seed(seed, deal, rotation, index), seconds, bot_name == "seeing-turns")
-            seeing.game = game
-            players.append(seeing)
+            players.append(SeeingExpert(seat_seed, float(budget.removesuffix("s")), game, bot_name == "seeing-turns"))
         else:
-            players.append(make_bot(name, bot_seed(seed, deal, rotation, index)))
+            players.append(make_bot(name, seat_seed))
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None

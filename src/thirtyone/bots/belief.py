@@ -339,7 +339,7 @@ class Pools:
             weights, cumulative = self._weights[seat]
             if cumulative and 0.0 < cumulative[-1] < math.inf:
                 free = set(unseen)
-                for _ in range(_DRAWS):  # by weight among all, until one is undealt: by weight among those
+                for _ in range(_DRAWS):  # drawn among all and kept if undealt: by weight among the undealt
                     cards = rng.choices(hidden, cum_weights=cumulative)[0]
                     if all(card in free for card in cards):
                         return known + cards, [card for card in unseen if card not in cards]
