@@ -28,7 +28,7 @@ from thirtyone.arena.schedule import bot_seed, deal_seed, seating
 from thirtyone.arena.stats import wilson_interval
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
-from thirtyone.bots.expert import Completion, ExpertBot
+from thirtyone.bots.expert import DEFAULT_WORLDS, Completion, ExpertBot
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.sim.rng import CounterChance
@@ -42,8 +42,10 @@ class SeeingExpert(ExpertBot):
 
     name = "seeing"
 
-    def __init__(self, seed: int, seconds: float, game: Game, turns_only: bool = False) -> None:
-        super().__init__(seed, seconds=seconds)
+    def __init__(
+        self, seed: int, seconds: float | None, game: Game, turns_only: bool = False, worlds: int = DEFAULT_WORLDS
+    ) -> None:
+        super().__init__(seed, worlds=worlds, seconds=seconds)
         self.game = game
         self.turns_only = turns_only
 
