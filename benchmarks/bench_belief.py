@@ -18,11 +18,18 @@ the belief's gain on each baseline (paired: the same positions);
 and the share of uniform worlds consistent with everything seen (every exact step of every
 opponent the heuristic's move: the hard model), with the same share for the true hands.
 
+``--strength`` instead asks how strong each method's worlds make the opponent, heads-up (games of
+``expert-v1:30`` against itself, the turns with a choice before anyone knocks): per method the
+mean chance it gives that the opponent's hand beats the seat's, against how often it does, the
+Brier score of that chance, and how far the opponent's mean hand value in the worlds lies from
+its true value (points); then the same chance and truth by fifths of the chance (reliability).
+A belief that overrates the opponent knocks too seldom.
+
 ``--fit`` instead fits the belief's softness: on positions of other games (seeds from 10,000),
 the mean log-likelihood of the true hidden cards under uniform completions weighted by the
 belief, for a grid of ``epsilon`` and ``proxy_weight``.
 
-Usage: ``python benchmarks/bench_belief.py [--positions N] [--worlds M] [--preset P] [--fit]``.
+Usage: ``python benchmarks/bench_belief.py [--positions N] [--worlds M] [--preset P] [--fit | --strength]``.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from thirtyone import Game, Rules
 from thirtyone.bots import make_bot
 from thirtyone.bots.belief import EPSILON, PROXY_WEIGHT, UNIFORM_SHARE, Belief, pool_size
 from thirtyone.bots.expert import _passes, sample_position
+from thirtyone.bots.hands import half_value
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.views import Phase, PlayerView
@@ -148,6 +156,76 @@ def _hard(belief: Belief, seat: int, hand: tuple[Card, ...]) -> bool:
     return all(matched for matched, _, exact in belief.outcomes(seat, hand) if exact)
 
 
+def heads_up_positions(preset: str, count: int, seed: int) -> Iterator[tuple[PlayerView, Game]]:
+    """``count`` positions of heads-up games of ``expert-v1:30`` against itself: a seat's turn with
+    a choice, before anyone knocks."""
+    taken = 0
+    game_seed = seed
+    while True:
+        game = Game(Rules.preset(preset), 2, seed=game_seed)
+        bots = [make_bot("expert-v1:30", game_seed * 10 + seat) for seat in range(2)]
+        while not game.is_over:
+            seat = game.current_seat
+            assert seat is not None
+            view = game.view(seat)
+            if view.phase is Phase.TURN and view.knocker is None and len(view.legal_actions) > 1:
+                yield view, game
+                taken += 1
+                if taken >= count:
+                    return
+            game.apply(bots[seat].choose(view, view.legal_actions))
+        game_seed += 1
+
+
+def strength(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    rules = Rules.preset(args.preset)
+    methods = ("uniform", "bias", "belief")
+    chances: dict[str, list[float]] = {name: [] for name in methods}
+    value_errors: dict[str, list[float]] = {name: [] for name in methods}
+    beats: list[float] = []
+    for view, game in heads_up_positions(args.preset, args.positions, 20_000 + args.seed):
+        assert view.hand is not None
+        opponent = 1 - view.seat
+        mine = half_value(view.hand, rules)
+        true_value = half_value(game.hand(opponent), rules)
+        beats.append(float(true_value > mine))
+        knowledge = Knowledge.from_view(view)
+        passes = _passes(view)
+        samplers = {
+            "uniform": uniform_complete,
+            "bias": None,
+            "belief": Belief(view, knowledge).pools(rng, args.pool).complete,
+        }
+        for name in methods:
+            values = [
+                half_value(sample_position(view, knowledge, passes, rng, samplers[name]).hands[opponent], rules)
+                for _ in range(args.worlds)
+            ]
+            chances[name].append(sum(value > mine for value in values) / args.worlds)
+            value_errors[name].append((statistics.fmean(values) - true_value) / 2)
+    print(
+        f"{len(beats)} heads-up positions of {args.preset}, {args.worlds} worlds each; "
+        f"the opponent's hand beats the seat's {statistics.fmean(beats):.3f} of the time"
+    )
+    for name in methods:
+        briers = [(chance - beat) ** 2 for chance, beat in zip(chances[name], beats, strict=True)]
+        fifths: dict[int, list[tuple[float, float]]] = {}
+        for chance, beat in zip(chances[name], beats, strict=True):
+            fifths.setdefault(min(int(chance * 5), 4), []).append((chance, beat))
+        print(
+            f"  {name:8} chance it beats {statistics.fmean(chances[name]):.3f}  Brier {interval(briers)}  "
+            f"its hand's value less the true one {interval(value_errors[name])} points"
+        )
+        print(
+            "           by fifths (chance / true, positions): "
+            + "  ".join(
+                f"{statistics.fmean(c for c, _ in rows):.2f} / {statistics.fmean(b for _, b in rows):.2f} ({len(rows)})"
+                for _, rows in sorted(fifths.items())
+            )
+        )
+
+
 def fit(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     # per position: the unseen count and, per opponent read, its true hidden cards and each pool
@@ -178,7 +256,7 @@ def fit(args: argparse.Namespace) -> None:
     print(f"best: epsilon {best[1]}, proxy_weight {best[2]} (mean log-likelihood {best[0]:+.4f} per hidden card)")
 
 
-Outcomes = list[tuple[bool, int, bool]]
+Outcomes = list[tuple[float, int, bool]]
 
 
 def _fit_score(
@@ -221,14 +299,16 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--preset", default="scat")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--fit", action="store_true")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--fit", action="store_true")
+    mode.add_argument("--strength", action="store_true", help="how strong the worlds make the opponent, heads-up")
     parser.add_argument("--epsilon", type=float, default=EPSILON)
     parser.add_argument("--proxy-weight", type=float, default=PROXY_WEIGHT)
     parser.add_argument("--pool", type=int, help="completions an opponent (default: the expert's for --worlds)")
     args = parser.parse_args()
     if args.pool is None:
         args.pool = pool_size(args.worlds)
-    (fit if args.fit else bench)(args)
+    (fit if args.fit else strength if args.strength else bench)(args)
 
 
 if __name__ == "__main__":
