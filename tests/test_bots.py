@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from helpers import scripted_game
@@ -21,10 +23,12 @@ from thirtyone import (
     parse_cards,
 )
 from thirtyone.bots import BOTS, UnknownBotError, make_bot, parse_bot_list
+from thirtyone.bots.base import SeededBot
 from thirtyone.bots.basic import knock_threshold
 from thirtyone.bots.hands import best_after_taking, best_discard
 from thirtyone.bots.levels import takes_budget
 from thirtyone.bots.runner import BotError, play_game, simulate
+from thirtyone.errors import ArgumentError
 
 
 def basic_choice(game, seat=None):
@@ -37,6 +41,23 @@ def basic_choice(game, seat=None):
 def test_make_bot_refuses_non_text(bad):
     with pytest.raises(UnknownBotError):
         make_bot(bad)
+
+
+@pytest.mark.parametrize("seed", [[1], "x", 1.5, True, b"1"])
+@pytest.mark.parametrize("name", ["random", "basic", "expert:5"])
+def test_make_bot_refuses_a_seed_that_is_not_a_whole_number(name, seed):
+    with pytest.raises(
+        ArgumentError, match=rf"^seed is a whole number \(or None for an unseeded bot\), not {re.escape(repr(seed))}$"
+    ):
+        make_bot(name, seed)
+
+
+def test_a_seeded_bot_refuses_a_seed_that_is_not_a_whole_number_and_takes_numpy_integers():
+    with pytest.raises(ArgumentError, match="seed is a whole number"):
+        SeededBot(1.5)  # type: ignore[arg-type]
+    numpy = pytest.importorskip("numpy")
+    assert make_bot("random", numpy.int64(7)).rng.random() == make_bot("random", 7).rng.random()
+    assert make_bot("basic", None).name == "basic"
 
 
 def test_make_bot_and_unknown_names():
@@ -179,6 +200,19 @@ def test_play_game_reports_a_bot_that_breaks_the_rules():
         play_game(Rules(), [_Illegal(), _Illegal()], seed=1)
     with pytest.raises(BotError, match=r"bot broken in seat \d raised RuntimeError: boom"):
         play_game(Rules(), [_Raises(), _Raises()], seed=1)
+
+
+def test_play_game_refuses_bot_names_and_says_to_make_bots():
+    with pytest.raises(
+        ArgumentError, match=r"^bots\[0\] is the name 'basic', not a bot: pass make_bot\('basic'\) instead$"
+    ):
+        play_game(Rules.preset("scat"), ["basic", "basic"], seed=1)
+    with pytest.raises(ArgumentError, match=r"^bots is a list of bots, one a seat"):
+        play_game(Rules.preset("scat"), "basic", seed=1)
+    with pytest.raises(ArgumentError, match=r"^bots\[1\] is 3, not a bot \(a name and a choose method\)"):
+        play_game(Rules.preset("scat"), [make_bot("basic", 1), 3], seed=1)
+    with pytest.raises(ArgumentError, match="seed is a whole number"):
+        play_game(Rules.preset("scat"), [make_bot("basic", 1), make_bot("basic", 2)], seed=1.5)
 
 
 def test_simulate_totals_add_up_and_repeat():

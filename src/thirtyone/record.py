@@ -51,6 +51,7 @@ from typing import Any, Final, cast, get_args
 from thirtyone.actions import Action, parse_action
 from thirtyone.cards import Card, format_cards, full_deck, parse_cards
 from thirtyone.chance import check_permutation
+from thirtyone.checks import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError, SeedError, ThirtyOneError
 from thirtyone.events import RoundResult
@@ -211,10 +212,18 @@ class GameRecord:
         and ``comment`` are optional free text.
 
         Raises:
-            RecordError: when ``seats`` does not name every seat once, or a text is not valid
-                Unicode (a lone surrogate).
+            RecordError: when ``game`` is not a :class:`~thirtyone.engine.Game`, ``seats`` is not a
+                list of names or does not name every seat once, or a name or text is not text or
+                not valid Unicode (a lone surrogate).
         """
-        names = tuple(f"seat {seat}" for seat in range(game.players)) if seats is None else tuple(seats)
+        if not isinstance(game, Game):
+            raise RecordError(f"GameRecord.from_game needs a Game (the game to record), not {_show(game)}")
+        if seats is None:
+            names = tuple(f"seat {seat}" for seat in range(game.players))
+        elif isinstance(seats, str | bytes) or not isinstance(seats, Iterable):
+            raise RecordError(f'seats is a list of names (["Ann", "Bob"]), not {_show(seats)}')
+        else:
+            names = tuple(seats)
         if len(names) != game.players:
             raise RecordError(f"{len(names)} seat names for {game.players} players: name every seat once")
         rounds = tuple(
@@ -317,11 +326,16 @@ class GameRecord:
         checked by :meth:`replay`.
 
         Raises:
-            RecordError: for text that is not TOML, is not a thirtyone record, has an unknown
-                version, a missing or unknown key, a value of the wrong type, bad card or action
-                text, or a structure no game can have. The message names the round and the
-                action index (from 1) where they apply.
+            RecordError: for ``text`` that is not a ``str`` (bytes: decode them first), text that
+                is not TOML, is not a thirtyone record, has an unknown version, a missing or
+                unknown key, a value of the wrong type, bad card or action text, or a structure
+                no game can have. The message names the round and the action index (from 1)
+                where they apply; entries of an array count from 0, as seats do (``seats[0]``).
         """
+        if not isinstance(text, str):
+            if isinstance(text, bytes | bytearray):
+                raise RecordError('a game record is text (str), not bytes: decode it first (data.decode("utf-8"))')
+            raise RecordError(f"a game record is text (str), not {_show(text)}: pass the TOML text of a record")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
@@ -342,15 +356,17 @@ class GameRecord:
         :attr:`action_count` replays and checks the whole record.
 
         Raises:
-            RecordError: when the engine refuses an action (the message names the round, the
-                action index within the round, from 1, the action and the engine's reason, which
-                starts with the rule id), when the record's result, dealer or outcome differs
-                from the replay, when actions are missing or trail after a round or the game
-                ended, or when a deck or reshuffle order is missing or wrong.
+            RecordError: for an ``upto`` that is not a whole number from 0; when the engine
+                refuses an action (the message names the round, the action index within the
+                round, from 1, the action and the engine's reason, which starts with the rule
+                id), when the record's result, dealer or outcome differs from the replay, when
+                actions are missing or trail after a round or the game ended, or when a deck or
+                reshuffle order is missing or wrong.
         """
-        if upto is not None and upto < 0:
-            raise RecordError(f"upto counts actions from 0, not {upto}")
-        stop = None if upto is None or upto >= self.action_count else upto
+        wanted = None if upto is None else whole_number(upto)
+        if upto is not None and (wanted is None or wanted < 0):
+            raise RecordError(f"upto is a whole number of actions from 0 (or None for all), not {_show(upto)}")
+        stop = None if wanted is None or wanted >= self.action_count else wanted
         last: Game | None = None
         for count, game in enumerate(self.replay_steps()):
             last = game
@@ -439,10 +455,10 @@ class GameRecord:
             self.rules.check_players(players)
         except ThirtyOneError as error:
             raise RecordError(f"seats: {error}") from None
-        for index, name in enumerate(self.seats):
-            _check_text(name, f"seats: name {index + 1}")
+        for seat, name in enumerate(self.seats):
+            _check_text(name, f"seats: the name of seat {seat}")
             if not name.strip():
-                raise RecordError(f"seats: name {index + 1} is empty; give every seat a name")
+                raise RecordError(f"seats: the name of seat {seat} is empty; give every seat a name")
         for key in ("preset", "event", "date", "comment"):
             value = getattr(self, key)
             if value is not None:
@@ -783,7 +799,7 @@ def _list(value: object, what: str) -> list[object]:
 
 
 def _ints(value: object, what: str) -> tuple[int, ...]:
-    return tuple(_int(item, f"{what}[{index + 1}]") for index, item in enumerate(_list(value, what)))
+    return tuple(_int(item, f"{what}[{index}]") for index, item in enumerate(_list(value, what)))
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
@@ -825,9 +841,7 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
             f"record version {version} is not supported: this thirtyone reads versions {readable}; upgrade thirtyone"
         )
     _keys(data, _TOP_KEYS_V3 if version >= 3 else _TOP_KEYS, "")
-    seats = tuple(
-        _str(name, f"seats[{index + 1}]") for index, name in enumerate(_list(_need(data, "seats", ""), "seats"))
-    )
+    seats = tuple(_str(name, f"seats[{seat}]") for seat, name in enumerate(_list(_need(data, "seats", ""), "seats")))
     preset, rules = _parse_rules(_table(_need(data, "rules", ""), "rules"))
     try:
         rules.check_players(len(seats))
@@ -846,8 +860,8 @@ def _parse_record(data: Mapping[str, Any]) -> GameRecord:
         _keys(table, ("commitment", "seeds"), "fairness")
         commitment = _str(_need(table, "commitment", "fairness"), "fairness: commitment")
         seeds = tuple(
-            _str(seed, f"fairness: seeds[{index + 1}]")
-            for index, seed in enumerate(_list(_need(table, "seeds", "fairness"), "fairness: seeds"))
+            _str(seed, f"fairness: seeds[{seat}]")
+            for seat, seed in enumerate(_list(_need(table, "seeds", "fairness"), "fairness: seeds"))
         )
         fairness = Fairness(commitment, seeds)
     rounds_data = _list(_need(data, "rounds", ""), "rounds")
@@ -938,7 +952,7 @@ def _parse_result(
     knocker = _int(table["knocker"], f"{at}: knocker", 0, players - 1) if "knocker" in table else None
     hands: list[tuple[Card, ...] | None] = [None] * players
     values: list[HandValue | None] = [None] * players
-    for index, item in enumerate(_list(_need(table, "shown", at), f"{at}: shown"), 1):
+    for index, item in enumerate(_list(_need(table, "shown", at), f"{at}: shown")):
         what = f"{at}: shown[{index}]"
         entry = _table(item, what)
         _keys(entry, ("seat", "hand", "value"), what)
@@ -949,7 +963,7 @@ def _parse_result(
         values[seat] = _hand_value(_need(entry, "value", what), f"{what}: value")
     blitz = _ints(_need(table, "blitz", at), f"{at}: blitz")
     losses: list[Loss] = []
-    for index, item in enumerate(_list(_need(table, "losses", at), f"{at}: losses"), 1):
+    for index, item in enumerate(_list(_need(table, "losses", at), f"{at}: losses")):
         what = f"{at}: losses[{index}]"
         entry = _table(item, what)
         _keys(entry, _LOSS_KEYS if version >= 3 else _LOSS_KEYS_V1, what)

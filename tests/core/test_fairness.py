@@ -242,6 +242,10 @@ def test_a_changed_salt_seed_or_commitment_fails() -> None:
         (lambda t: t.replace("[fairness]\n", "[fairness]\nsalt = 'x'\n"), "fairness: unknown key 'salt'"),
         (lambda t: t.replace(f'"{SEED}"', f'"{SEED.upper()}"'), "the seed of seat 0 must be lowercase hex"),
         (lambda t: t.replace(f'"{SEED}"', '"abc"'), "fairness: the seed of seat 0: the seed is 2 bytes"),
+        (
+            lambda t: t.replace(f'seeds = ["{SEED}"', "seeds = [7"),
+            r"^fairness: seeds\[0\] must be text in quotes, not 7$",
+        ),
         (lambda t: t.replace("commitment = ", "commitment = 'zz' #"), "fairness: commitment must be 64 lowercase hex"),
         (lambda t: t.replace("version = 3", "version = 2"), "unknown key 'fairness'"),
         (

@@ -209,7 +209,7 @@ def test_strings_are_escaped(finished: Game) -> None:
 
 
 def test_lone_surrogate_is_refused(finished: Game) -> None:
-    with pytest.raises(RecordError, match="seats: name 2: not valid Unicode"):
+    with pytest.raises(RecordError, match="seats: the name of seat 1: not valid Unicode"):
         GameRecord.from_game(finished, ["Ann", "B\ud800", "Cy"])
 
 
@@ -705,7 +705,7 @@ def test_wrong_types(finished_text: str) -> None:
         record_error(edit_round(finished_text, 1, dealer, "dealer = 9")) == "round 1: dealer must be from 0 to 2, not 9"
     )
     assert (
-        record_error(finished_text.replace('seats = ["Ann"', "seats = [1")) == "seats[1] must be text in quotes, not 1"
+        record_error(finished_text.replace('seats = ["Ann"', "seats = [1")) == "seats[0] must be text in quotes, not 1"
     )
     assert "saved_by_r2_6 must be true or false" in record_error(
         edit_round(finished_text, 1, "saved_by_r2_6 = false", "saved_by_r2_6 = 0")
@@ -828,8 +828,62 @@ def test_a_record_read_from_an_older_version_says_so(finished_text: str) -> None
 
 def test_every_seat_has_a_name(finished_text: str) -> None:
     assert record_error(finished_text.replace('seats = ["Ann"', 'seats = [" "', 1)) == (
-        "seats: name 1 is empty; give every seat a name"
+        "seats: the name of seat 0 is empty; give every seat a name"
     )
+
+
+def test_array_entries_in_messages_count_from_0_as_seats_do(finished_text: str) -> None:
+    assert record_error(finished_text.replace('"Ben"', "7", 1)) == "seats[1] must be text in quotes, not 7"
+    shown = re.search(r"shown = \[\n    \{ seat = \d", finished_text)
+    assert shown is not None
+    message = record_error(finished_text.replace(shown.group(0), shown.group(0)[:-1] + '"x"', 1))
+    assert message == "round 1: result: shown[0]: seat must be a whole number, not 'x'"
+    loss = re.search(r"losses = \[\n    \{ seat = \d, lives = \d", finished_text)
+    assert loss is not None
+    message = record_error(finished_text.replace(loss.group(0), loss.group(0)[:-1] + "true", 1))
+    assert re.fullmatch(r"round \d+: result: losses\[0\]: lives must be a whole number, not true", message)
+    remaining = re.search(r"remaining = \[\d", finished_text)
+    assert remaining is not None
+    message = record_error(finished_text.replace(remaining.group(0), remaining.group(0)[:-1] + '"3"', 1))
+    assert message == "round 1: result: remaining[0] must be a whole number, not '3'"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b"x", r"^a game record is text \(str\), not bytes: decode it first"),
+        (bytearray(b"x"), r"^a game record is text \(str\), not bytes: decode it first"),
+        (None, r"^a game record is text \(str\), not None: pass the TOML text of a record$"),
+        (3, r"^a game record is text \(str\), not 3: "),
+    ],
+)
+def test_loads_refuses_what_is_not_text(text: object, words: str) -> None:
+    with pytest.raises(RecordError, match=words):
+        GameRecord.loads(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", ["x", None, 3])
+def test_from_game_refuses_what_is_not_a_game(game: object) -> None:
+    with pytest.raises(RecordError, match=rf"^GameRecord.from_game needs a Game \(the game to record\), not {game!r}$"):
+        GameRecord.from_game(game, ["a", "b"])  # type: ignore[arg-type]
+
+
+def test_from_game_refuses_seats_that_are_not_a_list_of_names(finished: Game) -> None:
+    for seats in ("ABC", b"ABC", 3):
+        with pytest.raises(RecordError, match=r"^seats is a list of names \(\["):
+            GameRecord.from_game(finished, seats)  # type: ignore[arg-type]
+    with pytest.raises(RecordError, match=r"^seats: the name of seat 2: must be text, not 7$"):
+        GameRecord.from_game(finished, ["Ann", "Ben", 7])  # type: ignore[list-item]
+    with pytest.raises(RecordError, match=r"^event: must be text, not 5$"):
+        GameRecord.from_game(finished, event=5)  # type: ignore[arg-type]
+    assert GameRecord.from_game(finished, iter(["Ann", "Ben", "Cy"])).seats == ("Ann", "Ben", "Cy")
+
+
+@pytest.mark.parametrize("upto", [-1, "3", 1.5, True])
+def test_replay_refuses_an_upto_that_is_not_a_count_of_actions(finished: Game, upto: object) -> None:
+    record = GameRecord.from_game(finished)
+    with pytest.raises(RecordError, match=r"^upto is a whole number of actions from 0 \(or None for all\), not "):
+        record.replay(upto=upto)  # type: ignore[arg-type]
 
 
 def test_a_salt_missing_from_an_ended_round_is_not_called_unrevealed(finished: Game) -> None:

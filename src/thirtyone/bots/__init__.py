@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from thirtyone.bots.base import Bot, SeededBot
+from thirtyone.bots.base import Bot, SeededBot, bot_seed
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.expert import ExpertBot, ExpertV1Bot
 from thirtyone.bots.heuristic import HeuristicBot
@@ -71,9 +71,12 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
     Raises:
         UnknownBotError: for an unknown name or a bad budget (:func:`~thirtyone.bots.levels.parse_budget`).
+        ArgumentError: for a seed that is not a whole number or ``None``, as :class:`~thirtyone.engine.Game`
+            refuses one (:func:`~thirtyone.bots.base.bot_seed`).
     """
     if not isinstance(name, str):
         raise _unknown(repr(name))
+    seed = bot_seed(seed)  # before a factory of another package gets it
     spec = name.strip().lower()
     base, colon, _ = spec.partition(":")
     base = LEVELS.get(base, base)

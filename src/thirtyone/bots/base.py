@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from thirtyone.actions import Action
+from thirtyone.checks import whole_number
+from thirtyone.errors import ArgumentError
 from thirtyone.views import PlayerView
 
-__all__ = ["Bot", "SeededBot"]
+__all__ = ["Bot", "SeededBot", "bot_seed"]
 
 
 class Bot(Protocol):
@@ -23,13 +25,30 @@ class Bot(Protocol):
         ...
 
 
+def bot_seed(seed: object) -> int | None:
+    """``seed`` as a bot's seed: a whole number (as :class:`~thirtyone.engine.Game` takes one:
+    an ``int`` or ``numpy`` integer, never a ``bool``, a float or text) or ``None``.
+
+    Raises:
+        ArgumentError: for any other seed.
+    """
+    number = whole_number(seed)
+    if seed is not None and number is None:
+        raise ArgumentError(f"seed is a whole number (or None for an unseeded bot), not {seed!r}")
+    return number
+
+
 class SeededBot:
-    """Base class for bots with their own seeded random source (deterministic for a seed)."""
+    """Base class for bots with their own seeded random source (deterministic for a seed).
+
+    Raises:
+        ArgumentError: for a seed that is not a whole number or ``None`` (:func:`bot_seed`).
+    """
 
     name = "bot"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(bot_seed(seed))
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         raise NotImplementedError

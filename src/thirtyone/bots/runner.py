@@ -18,7 +18,7 @@ from thirtyone.actions import Action, Knock
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.engine import Game
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ArgumentError, ThirtyOneError
 from thirtyone.events import Acted, RoundEnded
 from thirtyone.rules import Rules
 from thirtyone.settlement import loss_label
@@ -34,9 +34,24 @@ class BotError(ThirtyOneError):
 def play_game(rules: Rules, bots: Sequence[Bot], seed: int | None = None) -> Game:
     """Play one game to the end with ``bots[seat]`` in each seat and return it.
 
+    ``bots`` are bots, not their names: make them with :func:`~thirtyone.bots.make_bot`
+    (``make_bot("basic", seed=1)``), or let :func:`simulate` make and seed them from names.
+
     Raises:
+        ArgumentError: for ``bots`` that is not a list of bots (a name, say), or a seed that is
+            not a whole number.
+        RulesError: when the rules cannot be dealt to ``len(bots)`` players.
         BotError: when a bot raises or returns an illegal action (names the bot, seat and action).
     """
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise ArgumentError(f'bots is a list of bots, one a seat ([make_bot("basic"), ...]), not {bots!r}')
+    for index, bot in enumerate(bots):
+        if isinstance(bot, str):
+            raise ArgumentError(f"bots[{index}] is the name {bot!r}, not a bot: pass make_bot({bot!r}) instead")
+        if not hasattr(bot, "name") or not callable(getattr(bot, "choose", None)):
+            raise ArgumentError(
+                f'bots[{index}] is {bot!r}, not a bot (a name and a choose method): pass make_bot("basic") or such'
+            )
     game = Game(rules, len(bots), seed=seed)
     while not game.is_over:
         seat = game.current_seat
