@@ -4,6 +4,11 @@ only with the path it lets replace."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from thirtyone.cli import main
@@ -72,3 +77,42 @@ def test_play_overwrite_without_record_is_refused(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == (
         "thirtyone: error: --overwrite is for --record PATH: add --record, or leave --overwrite out\n"
     )
+
+
+@pytest.mark.parametrize("command", [["replay", ""], ["verify", ""]])
+def test_an_empty_file_path_is_named_as_empty_not_as_this_folder(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert err == "thirtyone: error: '': an empty path; give a record file\n"
+
+
+def test_a_folder_that_cannot_be_made_names_its_flag(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["arena", "--bots", "basic,random", "--games", "2", "--out", str(blocker / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"thirtyone: error: --out {blocker / 'out'}: cannot make the folder (")
+    assert err.endswith("give a folder you can write to\n")
+    assert main(["simulate", "--games", "1", "--record", str(blocker / "records")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"thirtyone: error: --record {blocker / 'records'}: cannot make the folder (")
+
+
+def test_output_to_a_reader_that_left_ends_quietly(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader left before a line was written (``| head`` done)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "thirtyone", "simulate", "--games", "4", "--json", "--seed", "1"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 1

@@ -49,10 +49,10 @@ def test_what_is_accepted_reaches_the_settings(tmp_path: Path, started: list[dic
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--turn-timer", "0.05"), "turn_timer must be from 0.1"),
+        (("--turn-timer", "0.05"), "--turn-timer must be from 0.1"),
         (("--turn-timer", "soon"), "--turn-timer 'soon': give seconds as a number"),
         (("--turn-timer", "inf"), "finite"),
-        (("--bot-delay", "-1"), "bot_delay must be from 0"),
+        (("--bot-delay", "-1"), "--bot-delay must be from 0"),
         (("--port", "70000"), "--port 70000: give a whole number from 1 to 65535"),
         (("--database-url", "mysql://u@h/d"), "not mysql"),
     ],
@@ -93,11 +93,11 @@ def test_every_limit_is_a_flag_whose_default_is_the_settings_own(tmp_path: Path,
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--max-connections", "0"), "max_connections must be from 1 to 1000000"),
+        (("--max-connections", "0"), "--max-connections must be from 1 to 1000000"),
         (("--max-connections-per-seat", "2.5"), "--max-connections-per-seat '2.5': give a whole number"),
-        (("--hint-workers", "100"), "hint_workers must be from 0 to 64"),
+        (("--hint-workers", "100"), "--hint-workers must be from 0 to 64"),
         (("--open-table-expiry", "soon"), "--open-table-expiry 'soon': give a number"),
-        (("--requests-per-second", "0"), "requests_per_second must be from 0.1"),
+        (("--requests-per-second", "0"), "--requests-per-second must be from 0.1"),
     ],
 )
 def test_bad_limits_are_one_line_errors(

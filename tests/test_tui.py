@@ -26,6 +26,7 @@ from thirtyone.bots.work import told_reads
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
 from thirtyone.i18n import messages
+from thirtyone.record import GameRecord
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
@@ -644,6 +645,8 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         (["--seed", "abc"], "--seed"),
         (["--name", "  "], "--name"),
         (["--name", "a very long name indeed"], "--name"),
+        (["--name", "a\x1b[31mb"], "--name: use printable characters only"),
+        (["--record", ""], "--record '': an empty path"),
         (["--delay", "-1"], "--delay"),
         (["--record", "/no/such/folder/game.toml"], "--record"),
         (["--hint-seconds", "9"], "--hint-seconds 9: give 0.1 to 5 seconds"),
@@ -694,6 +697,64 @@ def test_cli_starts_the_app_with_the_settings(
     assert settings.rules == Rules.preset("namu", lives=5)
     assert settings.record == tmp_path / "r.toml"
     assert settings.seat_names() == ("Sam", "Ada (random)", "Bea (basic)")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--preset", "schwimmen", "--players", "3", "--bots", "hard,easy"],
+        ["--preset", "widow", "--lives", "5", "--no-grace-life", "--bots", "medium"],
+        ["--three-of-a-kind", "30", "--players", "2", "--bots", "random"],
+    ],
+)
+@pytest.mark.usefixtures("terminal")
+def test_the_options_said_to_deal_a_game_again_deal_the_same_game(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[PlaySettings] = []
+    monkeypatch.setattr(ThirtyOneApp, "run", lambda self: started.append(self.settings))
+    assert main(["play", *argv, "--seed", "11"]) == 0
+    again = started[-1].deal_again(11)
+    assert again.endswith("--seed 11")
+    assert main(["play", *again.split()]) == 0
+    first, second = started
+    assert (second.rules, second.players, second.bots, second.seed) == (first.rules, first.players, first.bots, 11)
+
+
+def test_the_record_and_the_last_screen_say_how_to_deal_the_game_again(tmp_path: Path) -> None:
+    settings = PlaySettings.create(Rules.preset("widow"), players=3, bots="easy", seed=5, record=tmp_path / "g.toml")
+    session = PlaySession(settings)
+    path = session.save_record()
+    assert path is not None
+    comment = GameRecord.loads(path.read_text(encoding="utf-8")).comment
+    assert comment == "seed 5 (thirtyone play --preset widow --players 3 --bots easy --seed 5 deals this game again)"
+    screen = GameOverScreen(session.game.standings, session.names, settings.rules, seed=5, again=settings.deal_again(5))
+    shown = Console(width=200, file=io.StringIO())
+    shown.print(screen.render_standings())
+    assert "Seed 5: --preset widow --players 3 --bots easy --seed 5 deals this game again." in shown.file.getvalue()
+
+
+@pytest.mark.parametrize(("compiled", "left"), [(False, [0]), (True, [])])
+@pytest.mark.usefixtures("terminal")
+def test_quitting_while_the_simulator_compiles_ends_the_process_at_once(
+    compiled: bool, left: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = threading.Event()
+    if compiled:
+        gate.set()
+
+    def fake_run(self: ThirtyOneApp) -> None:
+        self.preparation = Preparation(gate.wait)
+        self.preparation.start()
+        self.preparation.wait(timeout=0.5 if not compiled else 10)
+
+    exits: list[int] = []
+    monkeypatch.setattr(ThirtyOneApp, "run", fake_run)
+    monkeypatch.setattr(play_cli, "leave_mid_compile", exits.append)
+    assert main(["play", "--seed", "3"]) == 0
+    assert exits == left
+    gate.set()
 
 
 async def test_cards_can_be_clicked() -> None:

@@ -50,7 +50,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+try:
+    import pyspiel
+except ImportError as error:  # the openspiel extra is not installed: say how to install it
+    raise ImportError(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS, action_from_id, describe_id, legal_ids
 from thirtyone.agents.config import EnvConfig

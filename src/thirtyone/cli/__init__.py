@@ -8,6 +8,8 @@ Library errors (every one a ``ValueError`` subclass with a one-line message) bec
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -73,7 +75,8 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted; 1, and
+    nothing said, when the reader of its output left early: ``| head``)."""
     parser = build_parser()
     args = parse_args(parser, argv)
     try:
@@ -81,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ThirtyOneError as error:
         print(f"thirtyone: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader left (``| head``): stop quietly, as other command-line tools do
+        with contextlib.suppress(OSError, ValueError):  # nothing more to flush at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1  # (as rich's console does when its reader leaves)
     except OSError as error:
         print(f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2

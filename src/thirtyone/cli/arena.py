@@ -170,7 +170,12 @@ def run(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     out = _out_dir(args.out, args.overwrite)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ArenaError(
+                f"--out {out}: cannot make the folder ({error.strerror or error}); give a folder you can write to"
+            ) from None
         if args.overwrite:
             _remove_results(out)
     records = FailureRecords(out / "failed" if out is not None else FAILED_DIR)

@@ -81,7 +81,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--record",
-        type=Path,
         default=None,
         metavar="PATH",
         help="save the game record here, after every move and when you quit; further games of the session go "
@@ -135,7 +134,9 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         hint_seconds = float(args.hint_seconds)
     except ValueError:
         raise PlayError(f"--hint-seconds {args.hint_seconds!r}: give a number of seconds") from None
-    record: Path | None = args.record
+    if args.record == "":
+        raise PlayError("--record '': an empty path; give a file name for the game record")
+    record = None if args.record is None else Path(args.record)
     if record is None and args.overwrite:
         raise PlayError("--overwrite is for --record PATH: add --record, or leave --overwrite out")
     if record is not None:
@@ -222,8 +223,21 @@ def run(args: argparse.Namespace) -> int:
     if error is not None:
         reason = error.removeprefix("The game record could not be saved: ")
         print(f"thirtyone: error: the game record could not be saved: {reason}", file=sys.stderr)
+    status = 1 if error is not None else 0
     if received:
         number = received[0]
         print(f"thirtyone: stopped by {signal.Signals(number).name}", file=sys.stderr)
-        return signal_status(number)
-    return 1 if error is not None else 0
+        status = signal_status(number)
+    preparation = app.preparation
+    if preparation.started and not preparation.ready:
+        leave_mid_compile(status)
+    return status
+
+
+def leave_mid_compile(status: int) -> None:
+    """End the process now, with ``status``: the expert's simulator is still compiling on its
+    thread, and LLVM aborts the process if Python shuts down under a compile. The record is
+    saved and every line said by then; nothing else is left to finish."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -29,7 +29,7 @@ from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
 
-__all__ = ["configure", "run", "ReplayError", "read_record", "summary", "MAX_RECORD_BYTES"]
+__all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "summary", "MAX_RECORD_BYTES"]
 
 _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("seat", "right"), ("player", "left"), ("hand", "left"), ("value", "right"),
@@ -64,11 +64,11 @@ def run(args: argparse.Namespace) -> int:
     error and exit status 2):
 
     Raises:
-        ReplayError: when the file cannot be read or is not UTF-8.
+        ReplayError: for an empty path, or when the file cannot be read or is not UTF-8.
         RecordError: when the record is bad or its replay differs (the message starts with the
             file name and names the round and action).
     """
-    path = Path(args.file)
+    path = file_path(args.file, "a record file")
     record = read_record(path)
     try:
         game = record.replay()
@@ -80,6 +80,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print(Console(highlight=False), path, record, data)
     return 0
+
+
+def file_path(text: str, what: str) -> Path:
+    """The path of a file named on the command line; ``what`` names it in the error ("a record file").
+
+    Raises:
+        ReplayError: for an empty path (which :class:`~pathlib.Path` would read as this folder).
+    """
+    if not text:
+        raise ReplayError(f"'': an empty path; give {what}")
+    return Path(text)
 
 
 def read_text(path: Path, limit: int, what: str, kind: str) -> str:

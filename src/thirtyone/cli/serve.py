@@ -186,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         from thirtyone.server import ServerSettings, create_app
         from thirtyone.server.db import describe_url
         from thirtyone.server.door import paced_protocols
+        from thirtyone.server.errors import InputError
     except ImportError as error:
         raise ServeError(
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
@@ -195,12 +196,17 @@ def run(args: argparse.Namespace) -> int:
     for name, kind, _default, _words in LIMIT_FLAGS:
         value = _number(getattr(args, name), name.replace("_", "-"), kind)
         limits[name] = int(value) if kind is int else value
-    settings = ServerSettings(
-        database_url=args.database_url,
-        bot_delay=bot_delay,
-        turn_timer=turn_timer,
-        **limits,  # type: ignore[arg-type]
-    )
+    try:
+        settings = ServerSettings(
+            database_url=args.database_url,
+            bot_delay=bot_delay,
+            turn_timer=turn_timer,
+            **limits,  # type: ignore[arg-type]
+        )
+    except InputError as error:  # its message names the setting: name the flag instead
+        field, _, rest = str(error).partition(" ")
+        flag = "--" + field.rstrip(":").replace("_", "-") + (":" if field.endswith(":") else "")
+        raise InputError(f"{flag} {rest}") from None
     _check_port(args.host, port)
     if extra_levels:  # seats may ask for them by name: the server's tables of levels grow by them
         from thirtyone.server.autoplay import BOT_LEVELS

@@ -266,7 +266,12 @@ def _check_record_dir(folder: Path) -> None:
         raise SimulateError(f"--record {folder}: that is a file; give a folder for the game records")
     if folder.is_dir() and any(folder.glob("game-*.toml")):
         raise SimulateError(f"--record {folder}: the folder already holds game records; give a new or empty folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SimulateError(
+            f"--record {folder}: cannot make the folder ({error.strerror or error}); give a folder you can write to"
+        ) from None
 
 
 def _count(number: int, word: str) -> str:

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from thirtyone.cards import format_cards
-from thirtyone.cli.replay import read_record, read_text
+from thirtyone.cli.replay import file_path, read_record, read_text
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 
@@ -54,16 +53,16 @@ def run(args: argparse.Namespace) -> int:
     print what was verified.
 
     Raises:
-        ReplayError: when a file cannot be read or is not UTF-8.
+        ReplayError: for an empty path, or when a file cannot be read or is not UTF-8.
         RecordError: when the record is malformed, a commitment, salt, deck or reshuffle does not
             match, the replay differs, or the ``--seen`` file is not a page's or does not belong to
             the record (the message starts with the file name and names the round).
     """
-    path = Path(args.file)
+    path = file_path(args.file, "a record file")
     record = read_record(path)
     seen_words = ""
     if args.seen is not None:
-        seen_path = Path(args.seen)
+        seen_path = file_path(args.seen, "the file your table page offered")
         text = read_text(seen_path, MAX_SEEN_BYTES, "the file your table page offered", "it is JSON")
         try:
             seen_words = check_seen(record, _seen_json(text))

@@ -422,6 +422,7 @@ class ThirtyOneApp(App[None]):
             note,
             viewer=HUMAN,
             seed=self.session.game_seed,
+            again=self.settings.deal_again(self.session.game_seed),
             t=self.t,
         )
         self.push_screen(screen, callback=self._after_game)

@@ -318,12 +318,13 @@ class PlaySession:
         except ImportError as error:  # the record module is optional at runtime
             raise ThirtyOneError(f"game records are not available: {error}") from error
         today = datetime.date.today().isoformat()
+        seed = self.game_seed
         record = GameRecord.from_game(
             self.game,
             list(self.names),
             event="thirtyone play",
             date=today,
-            comment=f"seed {self.game_seed} (thirtyone play --seed {self.game_seed} deals this game again)",
+            comment=f"seed {seed} (thirtyone play {self.settings.deal_again(seed)} deals this game again)",
         )
         text = record.dumps()
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -1,6 +1,6 @@
 """The settings of one ``thirtyone play`` session, checked before any screen opens.
 
->>> from thirtyone.rules import Rules
+>>> from thirtyone.rules import OPTIONS, Rules
 >>> settings = PlaySettings.create(Rules.preset("scat"), players=3, bots="basic,random", seed=7)
 >>> settings.bots, settings.seat_names()
 (('basic', 'random'), ('you', 'Ada (basic)', 'Bea (random)'))
@@ -23,7 +23,7 @@ from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages, messages
-from thirtyone.rules import Rules
+from thirtyone.rules import OPTIONS, Rules
 
 __all__ = [
     "PlayError",
@@ -139,7 +139,7 @@ class PlaySettings:
         Raises:
             RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
             UnknownBotError: for an unknown bot name or more names than bot seats.
-            PlayError: for an empty or too long name, a delay outside 0–10 seconds, a hint time
+            PlayError: for an empty, too long or unprintable name, a delay outside 0–10 seconds, a hint time
                 outside 0.1–5 seconds, a hint budget outside 1–1,000,000 deals or a language the
                 terminal game does not speak.
         """
@@ -150,6 +150,8 @@ class PlaySettings:
             raise PlayError("--name: give a name of at least one character")
         if len(clean) > MAX_NAME:
             raise PlayError(f"--name {clean!r}: use at most {MAX_NAME} characters")
+        if not clean.isprintable():  # an escape sequence would redraw the screen
+            raise PlayError("--name: use printable characters only (no control characters or escape sequences)")
         if not 0 <= delay <= MAX_DELAY:
             raise PlayError(f"--delay {delay}: give a pause from 0 to {MAX_DELAY:g} seconds")
         if not MIN_HINT_SECONDS <= hint_seconds <= MAX_HINT_SECONDS:
@@ -191,6 +193,34 @@ class PlaySettings:
         friendly = [name for name in BOT_NAMES if name.lower() != taken]
         person = t("tui.you") if self.name == "you" else self.name
         return (person, *(f"{friendly[i]} ({_kind_word(bot_kind(bot), t)})" for i, bot in enumerate(self.bots)))
+
+    def deal_again(self, seed: int) -> str:
+        """The options of ``thirtyone play`` that deal the game of ``seed`` again at this table:
+        the rules (the preset and the options that differ from it), the players and the bots
+        where they are not the defaults, and the seed.
+
+        >>> rules = Rules.preset("schwimmen", lives=5)
+        >>> PlaySettings.create(rules, players=3, bots="hard,easy").deal_again(11)
+        '--preset schwimmen --lives 5 --players 3 --bots hard,easy --seed 11'
+        >>> PlaySettings.create(Rules.preset("scat")).deal_again(4)
+        '--seed 4'
+        """
+        preset, differ = self.rules.nearest_preset()
+        parts = [] if preset == "scat" else [f"--preset {preset}"]
+        for name, value in differ.items():
+            flag = name.replace("_", "-")
+            if OPTIONS[name].kind == "bool":
+                parts.append(f"--{flag}" if value else f"--no-{flag}")
+            else:
+                parts.append(f"--{flag} {OPTIONS[name].format(value)}")
+        if self.players != 4:
+            parts.append(f"--players {self.players}")
+        bots = list(self.bots)
+        while len(bots) > 1 and bots[-1] == bots[-2]:  # the last name repeats for the seats after it
+            bots.pop()
+        if bots != ["basic"]:
+            parts.append(f"--bots {','.join(bots)}")
+        return " ".join([*parts, f"--seed {seed}"])
 
     def record_path(self, game_number: int) -> Path | None:
         """Where the ``game_number``-th game of the session (from 1) is saved: ``record`` for the

@@ -640,7 +640,8 @@ class RoundEndScreen(ModalScreen[None]):
 
 
 class GameOverScreen(ModalScreen[str]):
-    """The final standings (R2.5), the game's seed (``--seed`` with it deals the game again) and
+    """The final standings (R2.5), the game's seed (``again``: the options that deal the game
+    again, ``--seed`` with the rules, players and bots that are not the defaults) and
     the choice of another game (``n``) or quitting (``q``); returns :data:`NEW_GAME` or
     :data:`QUIT`."""
 
@@ -663,6 +664,7 @@ class GameOverScreen(ModalScreen[str]):
         viewer: int = 0,
         *,
         seed: int | None = None,
+        again: str = "",
         t: Messages = ENGLISH,
     ) -> None:
         super().__init__()
@@ -673,6 +675,7 @@ class GameOverScreen(ModalScreen[str]):
         self.note = note
         self.viewer = viewer
         self.seed = seed
+        self.again = again or (f"--seed {seed}" if seed is not None else "")
 
     def compose(self) -> ComposeResult:
         """The standings and the keys (or, in a terminal too small, a notice)."""
@@ -707,7 +710,7 @@ class GameOverScreen(ModalScreen[str]):
             )
         parts: list[Text | Table] = [say(t, "tui.over.title", "bold green", winner=headline), Text(""), table]
         if self.seed is not None:
-            option = Text(f"--seed {self.seed}", style="bold")
+            option = Text(self.again, style="bold")
             parts += [Text(""), say(t, "tui.over.seed", seed=str(self.seed), option=option)]
         if self.note:
             parts += [Text(""), Text(self.note)]
