@@ -716,7 +716,7 @@ def test_the_options_said_to_deal_a_game_again_deal_the_same_game(
     monkeypatch.setattr(ThirtyOneApp, "run", lambda self: started.append(self.settings))
     assert main(["play", *argv, "--seed", "11"]) == 0
     again = started[-1].deal_again(11)
-    assert again.endswith("--seed 11")
+    assert again.endswith("--seed=11")
     assert main(["play", *again.split()]) == 0
     first, second = started
     assert (second.rules, second.players, second.bots, second.seed) == (first.rules, first.players, first.bots, 11)
@@ -728,11 +728,11 @@ def test_the_record_and_the_last_screen_say_how_to_deal_the_game_again(tmp_path:
     path = session.save_record()
     assert path is not None
     comment = GameRecord.loads(path.read_text(encoding="utf-8")).comment
-    assert comment == "seed 5 (thirtyone play --preset widow --players 3 --bots easy --seed 5 deals this game again)"
+    assert comment == "seed 5 (thirtyone play --preset=widow --players=3 --bots=easy --seed=5 deals this game again)"
     screen = GameOverScreen(session.game.standings, session.names, settings.rules, seed=5, again=settings.deal_again(5))
     shown = Console(width=200, file=io.StringIO())
     shown.print(screen.render_standings())
-    assert "Seed 5: --preset widow --players 3 --bots easy --seed 5 deals this game again." in shown.file.getvalue()
+    assert "Seed 5: --preset=widow --players=3 --bots=easy --seed=5 deals this game again." in shown.file.getvalue()
 
 
 @pytest.mark.parametrize(("compiled", "left"), [(False, [0]), (True, [])])

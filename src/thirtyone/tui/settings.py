@@ -197,30 +197,31 @@ class PlaySettings:
     def deal_again(self, seed: int) -> str:
         """The options of ``thirtyone play`` that deal the game of ``seed`` again at this table:
         the rules (the preset and the options that differ from it), the players and the bots
-        where they are not the defaults, and the seed.
+        where they are not the defaults, and the seed; each option joined to its value with ``=``
+        so that a line wraps only between options.
 
         >>> rules = Rules.preset("schwimmen", lives=5)
         >>> PlaySettings.create(rules, players=3, bots="hard,easy").deal_again(11)
-        '--preset schwimmen --lives 5 --players 3 --bots hard,easy --seed 11'
+        '--preset=schwimmen --lives=5 --players=3 --bots=hard,easy --seed=11'
         >>> PlaySettings.create(Rules.preset("scat")).deal_again(4)
-        '--seed 4'
+        '--seed=4'
         """
         preset, differ = self.rules.nearest_preset()
-        parts = [] if preset == "scat" else [f"--preset {preset}"]
+        parts = [] if preset == "scat" else [f"--preset={preset}"]
         for name, value in differ.items():
             flag = name.replace("_", "-")
             if OPTIONS[name].kind == "bool":
                 parts.append(f"--{flag}" if value else f"--no-{flag}")
             else:
-                parts.append(f"--{flag} {OPTIONS[name].format(value)}")
+                parts.append(f"--{flag}={OPTIONS[name].format(value)}")
         if self.players != 4:
-            parts.append(f"--players {self.players}")
+            parts.append(f"--players={self.players}")
         bots = list(self.bots)
         while len(bots) > 1 and bots[-1] == bots[-2]:  # the last name repeats for the seats after it
             bots.pop()
         if bots != ["basic"]:
-            parts.append(f"--bots {','.join(bots)}")
-        return " ".join([*parts, f"--seed {seed}"])
+            parts.append(f"--bots={','.join(bots)}")
+        return " ".join([*parts, f"--seed={seed}"])
 
     def record_path(self, game_number: int) -> Path | None:
         """Where the ``game_number``-th game of the session (from 1) is saved: ``record`` for the
