@@ -53,21 +53,23 @@ EPSILONS = (0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
 PROXY_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
 
 
-def positions(preset: str, count: int, seed: int) -> Iterator[tuple[PlayerView, Game]]:
-    """``count`` positions (a seat's view at its turn, and the game) from games of ``preset``."""
+def positions(preset: str, count: int, seed: int, *, heads_up: bool = False) -> Iterator[tuple[PlayerView, Game]]:
+    """``count`` positions (a seat's view at its turn with a choice, and the game) from games of
+    ``preset``: 3 and 4 players with seats ``heuristic`` and ``expert-v1:30`` in turn, or
+    (``heads_up``) ``expert-v1:30`` against itself, before anyone knocks."""
     taken = 0
     game_seed = seed
     while True:
-        players = 3 + game_seed % 2
+        players = 2 if heads_up else 3 + game_seed % 2
         game = Game(Rules.preset(preset), players, seed=game_seed)
-        bots = [
-            make_bot("heuristic" if seat % 2 == 0 else "expert-v1:30", game_seed * 10 + seat) for seat in range(players)
-        ]
+        names = ["expert-v1:30" if heads_up or seat % 2 else "heuristic" for seat in range(players)]
+        bots = [make_bot(name, game_seed * 10 + seat) for seat, name in enumerate(names)]
         while not game.is_over:
             seat = game.current_seat
             assert seat is not None
             view = game.view(seat)
-            if view.phase is Phase.TURN and view.hand is not None and len(view.legal_actions) > 1:
+            chosen = view.phase is Phase.TURN and view.hand is not None and len(view.legal_actions) > 1
+            if chosen and not (heads_up and view.knocker is not None):
                 yield view, game
                 taken += 1
                 if taken >= count:
@@ -156,27 +158,6 @@ def _hard(belief: Belief, seat: int, hand: tuple[Card, ...]) -> bool:
     return all(matched for matched, _, exact in belief.outcomes(seat, hand) if exact)
 
 
-def heads_up_positions(preset: str, count: int, seed: int) -> Iterator[tuple[PlayerView, Game]]:
-    """``count`` positions of heads-up games of ``expert-v1:30`` against itself: a seat's turn with
-    a choice, before anyone knocks."""
-    taken = 0
-    game_seed = seed
-    while True:
-        game = Game(Rules.preset(preset), 2, seed=game_seed)
-        bots = [make_bot("expert-v1:30", game_seed * 10 + seat) for seat in range(2)]
-        while not game.is_over:
-            seat = game.current_seat
-            assert seat is not None
-            view = game.view(seat)
-            if view.phase is Phase.TURN and view.knocker is None and len(view.legal_actions) > 1:
-                yield view, game
-                taken += 1
-                if taken >= count:
-                    return
-            game.apply(bots[seat].choose(view, view.legal_actions))
-        game_seed += 1
-
-
 def strength(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     rules = Rules.preset(args.preset)
@@ -184,7 +165,7 @@ def strength(args: argparse.Namespace) -> None:
     chances: dict[str, list[float]] = {name: [] for name in methods}
     value_errors: dict[str, list[float]] = {name: [] for name in methods}
     beats: list[float] = []
-    for view, game in heads_up_positions(args.preset, args.positions, 20_000 + args.seed):
+    for view, game in positions(args.preset, args.positions, 20_000 + args.seed, heads_up=True):
         assert view.hand is not None
         opponent = 1 - view.seat
         mine = half_value(view.hand, rules)

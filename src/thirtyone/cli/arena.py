@@ -28,7 +28,7 @@ from thirtyone.arena.report import (
 )
 from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
-from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args
 from thirtyone.rules import Rules
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
@@ -170,12 +170,7 @@ def run(args: argparse.Namespace) -> int:
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     out = _out_dir(args.out, args.overwrite)
     if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ArenaError(
-                f"--out {out}: cannot make the folder ({error.strerror or error}); give a folder you can write to"
-            ) from None
+        make_folder(out, "--out", ArenaError)
         if args.overwrite:
             _remove_results(out)
     records = FailureRecords(out / "failed" if out is not None else FAILED_DIR)

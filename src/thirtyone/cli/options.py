@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from thirtyone.bots import make_bot, parse_bot_list
 from thirtyone.bots.levels import takes_budget
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "rules_from_args",
     "check_bot_budgets",
     "parse_bots",
+    "make_folder",
 ]
 
 
@@ -80,3 +83,17 @@ def parse_bots(text: str, count: int) -> list[str]:
     """
     check_bot_budgets(text)
     return parse_bot_list(text, count)
+
+
+def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:
+    """Make ``folder`` (and its parents) for the output of ``flag`` (``--out``), if it is not there.
+
+    Raises:
+        ThirtyOneError: ``error``, naming the flag and why, when the folder cannot be made.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as reason:
+        raise error(
+            f"{flag} {folder}: cannot make the folder ({reason.strerror or reason}); give a folder you can write to"
+        ) from None

@@ -26,7 +26,7 @@ from thirtyone.bots import BOTS, make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
 from thirtyone.bots.runner import SeatStats, SimulationStats, bot_action, game_seeds
-from thirtyone.cli.options import add_rules_arguments, parse_bots, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
@@ -266,12 +266,7 @@ def _check_record_dir(folder: Path) -> None:
         raise SimulateError(f"--record {folder}: that is a file; give a folder for the game records")
     if folder.is_dir() and any(folder.glob("game-*.toml")):
         raise SimulateError(f"--record {folder}: the folder already holds game records; give a new or empty folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SimulateError(
-            f"--record {folder}: cannot make the folder ({error.strerror or error}); give a folder you can write to"
-        ) from None
+    make_folder(folder, "--record", SimulateError)
 
 
 def _count(number: int, word: str) -> str:
