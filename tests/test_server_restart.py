@@ -269,10 +269,10 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path: Path, capsys: pytest.Captur
     ("flag", "value", "words"),
     [
         ("--message-burst", "1.5", "--message-burst '1.5': give a whole number"),
-        ("--message-burst", "0", "message_burst must be from 1 to 10000"),
+        ("--message-burst", "0", "--message-burst must be from 1 to 10000"),
         ("--messages-per-second", "fast", "--messages-per-second 'fast': give a number"),
         ("--messages-per-second", "inf", "give a finite number"),
-        ("--messages-per-second", "5000", "messages_per_second must be from 0.1 to 1000"),
+        ("--messages-per-second", "5000", "--messages-per-second must be from 0.1 to 1000"),
     ],
 )
 def test_rate_limit_flags_are_checked(

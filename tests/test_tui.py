@@ -1732,7 +1732,7 @@ async def test_item12_without_a_seed_the_game_has_one_shown_and_kept(tmp_path: P
         hand = app.game.hand(0)
         await play_to_end(app, pilot, 3)
         assert isinstance(app.screen, GameOverScreen)
-        assert f"--seed {seed}" in screen_text(app)
+        assert f"--seed={seed}" in screen_text(app)
     record = GameRecord.loads(path.read_text(encoding="utf-8"))
     assert record.comment is not None
     assert f"seed {seed}" in record.comment

@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         from thirtyone.server import ServerSettings, create_app
         from thirtyone.server.db import describe_url
         from thirtyone.server.door import paced_protocols
-        from thirtyone.server.errors import InputError
+        from thirtyone.server.errors import InputError, SettingError
     except ImportError as error:
         raise ServeError(
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
@@ -203,10 +203,8 @@ def run(args: argparse.Namespace) -> int:
             turn_timer=turn_timer,
             **limits,  # type: ignore[arg-type]
         )
-    except InputError as error:  # its message names the setting: name the flag instead
-        field, _, rest = str(error).partition(" ")
-        flag = "--" + field.rstrip(":").replace("_", "-") + (":" if field.endswith(":") else "")
-        raise InputError(f"{flag} {rest}") from None
+    except SettingError as error:  # named by the setting: name the flag instead
+        raise InputError(f"--{error.setting.replace('_', '-')} {error.problem}") from None
     _check_port(args.host, port)
     if extra_levels:  # seats may ask for them by name: the server's tables of levels grow by them
         from thirtyone.server.autoplay import BOT_LEVELS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from thirtyone.server.errors import InputError
+from thirtyone.server.errors import InputError, SettingError
 
 __all__ = ["ServerSettings", "DEFAULT_DATABASE_URL", "DEFAULT_BOT_DELAY", "MAX_BOT_DELAY", "MAX_TURN_TIMER"]
 
@@ -66,7 +66,8 @@ class ServerSettings:
     tests that start many servers in one process).
 
     Raises:
-        InputError: for a value out of range (the message names the setting).
+        InputError: for a value out of range (a :class:`~thirtyone.server.errors.SettingError`,
+            which names the setting), a database URL that is not text or an unknown worker kind.
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -152,15 +153,15 @@ class ServerSettings:
 
 def _check_int(name: str, value: int, low: int, high: int, unit: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{name} must be a whole number from {low} to {high} {unit}, not {value!r}")
+        raise SettingError(name, f"must be a whole number from {low} to {high} {unit}, not {value!r}")
     _check_range(name, value, low, high, unit)
 
 
 def _check_range(name: str, value: float, low: float, high: float, unit: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise InputError(f"{name} must be a number from {_shown(low)} to {_shown(high)} {unit}, not {value!r}")
+        raise SettingError(name, f"must be a number from {_shown(low)} to {_shown(high)} {unit}, not {value!r}")
     if not low <= value <= high:
-        raise InputError(f"{name} must be from {_shown(low)} to {_shown(high)} {unit}, not {_shown(value)}")
+        raise SettingError(name, f"must be from {_shown(low)} to {_shown(high)} {unit}, not {_shown(value)}")
 
 
 def _shown(number: float) -> str:

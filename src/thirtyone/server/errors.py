@@ -14,6 +14,7 @@ from thirtyone.errors import ThirtyOneError
 __all__ = [
     "ServerError",
     "InputError",
+    "SettingError",
     "NotFoundError",
     "ConflictError",
     "RefusedError",
@@ -42,6 +43,17 @@ class InputError(ServerError):
 
     status = 422
     default_code = "bad_input"
+
+
+class SettingError(InputError):
+    """A server setting out of its range: ``setting`` names it (``turn_timer``) and ``problem`` says
+    what it takes (``must be from 0.1 to 86400 seconds (or off), not -5``), so that a face can name
+    it its own way (``thirtyone serve`` names the flag, ``--turn-timer``)."""
+
+    def __init__(self, setting: str, problem: str) -> None:
+        super().__init__(f"{setting} {problem}")
+        self.setting = setting
+        self.problem = problem
 
 
 class NotFoundError(ServerError):
