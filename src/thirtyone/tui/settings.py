@@ -1,6 +1,6 @@
 """The settings of one ``thirtyone play`` session, checked before any screen opens.
 
->>> from thirtyone.rules import OPTIONS, Rules
+>>> from thirtyone.rules import Rules
 >>> settings = PlaySettings.create(Rules.preset("scat"), players=3, bots="basic,random", seed=7)
 >>> settings.bots, settings.seat_names()
 (('basic', 'random'), ('you', 'Ada (basic)', 'Bea (random)'))

@@ -675,7 +675,7 @@ class GameOverScreen(ModalScreen[str]):
         self.note = note
         self.viewer = viewer
         self.seed = seed
-        self.again = again or (f"--seed {seed}" if seed is not None else "")
+        self.again = again or (f"--seed={seed}" if seed is not None else "")  # as PlaySettings.deal_again writes it
 
     def compose(self) -> ComposeResult:
         """The standings and the keys (or, in a terminal too small, a notice)."""
