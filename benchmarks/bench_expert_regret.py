@@ -31,6 +31,7 @@ import os
 import pickle
 import statistics
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing import Pool
 
@@ -41,7 +42,7 @@ from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.sim.rng import CounterChance
-from thirtyone.views import Phase
+from thirtyone.views import Phase, PlayerView
 
 
 @dataclass(frozen=True)
@@ -57,26 +58,32 @@ class Spot:
         return max(self.values, key=lambda action: self.values[action])
 
 
-def spots_of_game(task: tuple[int, int, int]) -> list[Spot]:
-    """The positions of one game of ``expert-v1`` against itself, each valued by the seeing search."""
-    game_seed, every, seeing_worlds = task
+def turn_decisions(game_seed: int) -> Iterator[tuple[Game, PlayerView, int]]:
+    """The turn decisions with a choice of one game of ``expert-v1:150`` against itself, heads-up
+    ``scat``: the game (before the move), the seat's view and the decision's number from 1."""
     game = Game(Rules.preset("scat"), 2, chance=CounterChance(game_seed))
     bots = [make_bot("expert-v1:150", game_seed * 10 + seat) for seat in range(2)]
-    spots = []
     decision = 0
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None
         view = game.view(seat)
-        legal = view.legal_actions
-        if view.phase is Phase.TURN and len(legal) > 1:
+        if view.phase is Phase.TURN and len(view.legal_actions) > 1:
             decision += 1
-            if decision % every == 0:
-                seeing = SeeingExpert(game_seed * 100 + decision, None, game, worlds=seeing_worlds)
-                analysis = seeing.analyse(view, legal)
-                values = {str(estimate.action): estimate.mean for estimate in analysis.estimates}
-                spots.append(Spot(game.copy(), seat, values))
-        game.apply(bots[seat].choose(view, legal))
+            yield game, view, decision
+        game.apply(bots[seat].choose(view, view.legal_actions))
+
+
+def spots_of_game(task: tuple[int, int, int]) -> list[Spot]:
+    """The positions of one game of ``expert-v1`` against itself, each valued by the seeing search."""
+    game_seed, every, seeing_worlds = task
+    spots = []
+    for game, view, decision in turn_decisions(game_seed):
+        if decision % every == 0:
+            seeing = SeeingExpert(game_seed * 100 + decision, None, game, worlds=seeing_worlds)
+            analysis = seeing.analyse(view, view.legal_actions)
+            values = {str(estimate.action): estimate.mean for estimate in analysis.estimates}
+            spots.append(Spot(game.copy(), view.seat, values))
     return spots
 
 

@@ -46,10 +46,9 @@ from multiprocessing import Pool
 from typing import Any
 
 from bench_expert_bounds import SeeingExpert
-from bench_expert_regret import interval
-from thirtyone import Game, Rules
+from bench_expert_regret import interval, turn_decisions
+from thirtyone import Rules
 from thirtyone.actions import PILE, Discard, Draw, Knock
-from thirtyone.bots import make_bot
 from thirtyone.bots.belief import Belief
 from thirtyone.bots.expert import ExpertBot, sample_position
 from thirtyone.bots.hands import best_with, half_value, stock_draw_value
@@ -57,8 +56,7 @@ from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.events import Acted, RoundStarted
 from thirtyone.scoring import half_points
-from thirtyone.sim.rng import CounterChance
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import PlayerView
 
 RULES = Rules.preset("scat")
 TABLE = half_points(RULES)
@@ -135,16 +133,11 @@ def features(view: PlayerView) -> dict[str, float]:
 def rows_of_game(task: tuple[int, int, int]) -> list[Row]:
     """The decisions of one game of ``expert-v1:150`` against itself where a knock is a choice."""
     game_seed, expert_worlds, seeing_worlds = task
-    game = Game(RULES, 2, chance=CounterChance(game_seed))
-    bots = [make_bot("expert-v1:150", game_seed * 10 + seat) for seat in range(2)]
     rows = []
     decision = 0
-    while not game.is_over:
-        seat = game.current_seat
-        assert seat is not None
-        view = game.view(seat)
+    for game, view, _ in turn_decisions(game_seed):
         legal = view.legal_actions
-        if view.phase is Phase.TURN and len(legal) > 1 and Knock() in legal:
+        if Knock() in legal:
             decision += 1
             seed = game_seed * 1000 + decision
             analysis = ExpertBot(seed, worlds=expert_worlds, seconds=None).analyse(view, legal)
@@ -159,7 +152,6 @@ def rows_of_game(task: tuple[int, int, int]) -> list[Row]:
                     "seeing": {str(estimate.action): estimate.mean for estimate in seeing.estimates},
                 }
             )
-        game.apply(bots[seat].choose(view, legal))
     return rows
 
 
