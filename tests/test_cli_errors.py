@@ -39,6 +39,18 @@ def test_a_bad_value_has_one_prefix_and_points_to_the_commands_help(capsys: pyte
     assert err.endswith("(see thirtyone arena --help)\n")
 
 
+@pytest.mark.parametrize("command", ["play", "simulate", "arena"])
+def test_the_help_gives_the_range_of_each_whole_number_rule_option(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert "--lives N lives each player starts with, 1-20 [R2.2]" in text
+    assert "--max-turns N turns after which a round ends in a showdown, 1-10,000 [R6.7]" in text
+    assert "--deck N cards in the deck: 52, or 32 (7 to ace) [R1.1]" in text
+
+
 def test_no_command_or_an_unknown_one_points_to_the_main_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert parser_error(capsys, []).startswith("thirtyone: error: choose a command: play, simulate")
     err = parser_error(capsys, ["simulat"])
@@ -98,6 +110,23 @@ def test_a_folder_that_cannot_be_made_names_its_flag(capsys: pytest.CaptureFixtu
     assert main(["simulate", "--games", "1", "--record", str(blocker / "records")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"thirtyone: error: --record {blocker / 'records'}: cannot make the folder (")
+
+
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [(["arena", "--bots", "basic,random", "--games", "2"], "--out"), (["simulate", "--games", "1"], "--record")],
+)
+def test_a_folder_whose_parent_is_missing_is_refused_and_nothing_is_made(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str], flag: str
+) -> None:
+    target = tmp_path / "typo" / "nested" / "out"
+    assert main([*command, flag, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"thirtyone: error: {flag} {target}: the folder {target.parent} does not exist; "
+        "make it first or give another folder\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_output_to_a_reader_that_left_ends_quietly(tmp_path: Path) -> None:

@@ -20,6 +20,16 @@ def test_simulate_prints_tables(capsys):
     assert "random" in out
 
 
+def test_json_goes_to_stdout_and_the_engine_is_named_on_stderr(capsys):
+    assert (
+        main(["simulate", "--games", "2", "--bots", "basic,random", "--seed", "1", "--json", "--engine", "reference"])
+        == 0
+    )
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["engine"] == "reference"
+    assert captured.err.strip() == "played by the reference engine"
+
+
 def test_simulate_json_is_reproducible(capsys):
     args = ["simulate", "--games", "8", "--preset", "schwimmen", "--bots", "basic,random", "--seed", "4", "--json"]
     assert main(args) == 0

@@ -487,6 +487,9 @@ async def test_showdown_lists_every_hand_and_every_loss() -> None:
             ), (loss, text)
         assert "enter" in text
         assert "next round" in text
+        key_line = app.screen_stack[0].query_one(KeyBar)  # the key line under the showdown says so too
+        assert key_line.keys[0] == "enter"
+        assert plain(key_line).startswith(" enter  next round")
         round_before = result.round
         await pilot.press("enter")
         assert not isinstance(app.screen, RoundEndScreen) or app.screen.result.round > round_before
@@ -870,6 +873,24 @@ async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monk
         await settle(app, pilot)
         assert app.hint_analysis is not None
         assert app.hint.plain.startswith("Hint: ")
+
+
+async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes() -> None:
+    rules = Rules.preset("scat")
+    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    app = make_app("scat", 3, seed, fast=False, delay=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.waiting_for == "bots"
+        await pilot.press("?")
+        assert app.feedback.plain.startswith("Hints are for your own move")
+        for _ in range(200):  # Ada's and Bea's turns, a pause each
+            if app.session.human_to_move:
+                break
+            await pilot.pause(0.05)
+        assert app.session.human_to_move
+        assert app.feedback.plain == ""
+        assert "Hints are for your own move" not in screen_text(app)
 
 
 async def test_hint_out_of_turn_and_before_looking_explains() -> None:
@@ -1738,6 +1759,29 @@ async def test_item12_without_a_seed_the_game_has_one_shown_and_kept(tmp_path: P
     assert f"seed {seed}" in record.comment
     again = make_app("scat", 3, seed, lives=1)  # --seed with it deals the same game
     assert again.game.hand(0) == hand
+
+
+async def test_the_key_line_offers_the_standings_and_another_game_at_the_end() -> None:
+    app = make_app("scat", 2, 5, lives=1)
+    showdowns = 0
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, RoundEndScreen):
+                assert app.game.is_over  # one life each: the first showdown is the last
+                assert plain(app.screen_stack[0].query_one(KeyBar)).startswith(" enter  final standings")
+                showdowns += 1
+                await pilot.press("enter")
+                continue
+            await to_my_move(app, pilot)
+            await pilot.press("k" if Knock() in app.session.view().legal_actions else "space")
+        assert isinstance(app.screen, GameOverScreen)
+        assert showdowns == 1
+        key_line = app.screen_stack[0].query_one(KeyBar)
+        assert key_line.keys[:1] == ("n",)
+        assert plain(key_line).startswith(" n  another game")
+        assert "?" not in key_line.keys
 
 
 async def test_f_switches_the_bots_speed_while_the_showdown_shows() -> None:

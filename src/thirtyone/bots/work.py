@@ -27,9 +27,11 @@ that suit is the opponent's best) for a hint to say so."""
 
 
 class Hint(NamedTuple):
-    """The expert's hint: ``moves``, every legal action's notation and estimate, best first (in
-    lives: the others' mean loss minus one's own this round, rounded to 3 places; ``None`` where no
-    search was needed), and ``reads``, what it believes of the opponents (:func:`told_reads`)."""
+    """The expert's hint: ``moves``, every legal action's notation and estimate, the expert's
+    choice first and then best first (as :class:`~thirtyone.bots.expert.Analysis` orders them;
+    in lives: the others' mean loss minus one's own this round, rounded to 3 places; ``None``
+    where no search was needed), and ``reads``, what it believes of the opponents
+    (:func:`told_reads`)."""
 
     moves: list[tuple[str, float | None]]
     reads: list[tuple[int, str, float]]

@@ -32,6 +32,8 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     for name, spec in OPTIONS.items():
         flag = "--" + name.replace("_", "-")
         help_text = f"{spec.help} [{spec.rule}]"
+        if spec.kind == "int" and not spec.only:  # the range, as the error for a value outside it says
+            help_text = f"{spec.help}, {spec.low}-{spec.high:,} [{spec.rule}]"
         if spec.kind == "bool":
             group.add_argument(
                 flag, dest=f"rule_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text
@@ -86,13 +88,18 @@ def parse_bots(text: str, count: int) -> list[str]:
 
 
 def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:
-    """Make ``folder`` (and its parents) for the output of ``flag`` (``--out``), if it is not there.
+    """Make ``folder`` for the output of ``flag`` (``--out``), if it is not there; its parent must
+    exist (as for ``play --record``), so that a mistyped path makes no folders elsewhere.
 
     Raises:
-        ThirtyOneError: ``error``, naming the flag and why, when the folder cannot be made.
+        ThirtyOneError: ``error``, naming the flag and why, when the parent is missing or the folder
+            cannot be made.
     """
+    parent = folder.parent if str(folder.parent) else Path(".")
+    if not parent.exists():
+        raise error(f"{flag} {folder}: the folder {parent} does not exist; make it first or give another folder")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
     except OSError as reason:
         raise error(
             f"{flag} {folder}: cannot make the folder ({reason.strerror or reason}); give a folder you can write to"

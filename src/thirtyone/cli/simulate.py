@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                 + (" (interrupted)" if interrupted else "")
             )
         _print_tables(out, stats)
-        console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
+    console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
     if interrupted:
         console.print("thirtyone: interrupted: the results above are partial", markup=False)
         return 130

@@ -573,6 +573,7 @@ class ThirtyOneApp(App[None]):
             else:
                 why = t("tui.hint.why_other", who=short_name(self.session.names[seat]))
             self.set_feedback(t("tui.hint.not_yours", why=why))
+            self._said_wait = True  # like "Wait: …", it is over when the person's turn comes
             return
         position = self.session.position
         if self._hint_for == position:
@@ -779,6 +780,15 @@ class ThirtyOneApp(App[None]):
         widget.update(self.message)
         widget.display = bool(self.message.plain)
 
+    def _modal_keys(self) -> list[KeyHint]:
+        """The keys of the showdown or the standings on top of the table, for the key line too."""
+        t = self.t
+        if self.waiting_for == "showdown":
+            return [KeyHint("enter", t("tui.key.standings" if self.game.is_over else "tui.key.next_round"))]
+        if self.waiting_for == "over":
+            return [KeyHint("n", t("tui.key.another"))]
+        return []
+
     def refresh_table(self, *, keys: bool = True) -> None:
         """Redraw the title, players, table, status line, message and key line from the person's
         view (while a showdown shows, the table as that round left it: the next deal shows only
@@ -790,8 +800,8 @@ class ThirtyOneApp(App[None]):
         self._set_top_height(max(lines, table, self.settings.players))
         self._part("#status").update(self.status_text(view))
         t = self.t
-        hints = self.controls.hints(view) if keys else []
-        if hints:
+        hints = self.controls.hints(view) if keys else self._modal_keys()
+        if hints and keys:
             hints.append(KeyHint("?", t("tui.key.hint")))
         extra = [KeyHint("f", t("tui.key.slow" if self.fast else "tui.key.fast")), KeyHint("q", t("tui.key.quit"))]
         self.screen_stack[0].query_one(KeyBar).show([*hints, *extra])

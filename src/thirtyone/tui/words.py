@@ -241,8 +241,8 @@ def hint_text(
     width: int = 78,
     t: Messages = ENGLISH,
 ) -> Text:
-    """The expert's answer: its choice, then the other moves, each with its estimated value (best
-    first; at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
+    """The expert's answer: its choice, then the other moves best first, each with its estimated
+    value (at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
     break a move; then what it believes of the opponents (``reads``, as
     :func:`~thirtyone.bots.work.told_reads` gives them, named from ``names`` by seat)::
 
