@@ -60,6 +60,11 @@ def ready_preparation() -> Preparation:
     return preparation
 
 
+def ada_moves_first(players: int) -> int:
+    """A seed of ``scat`` whose first turn is Ada's (seat 1), so that the bots move before the person."""
+    return next(s for s in range(100) if Game(Rules.preset("scat"), players, seed=s).current_seat == 1)
+
+
 def make_app(
     preset: str = "scat",
     players: int = 4,
@@ -533,7 +538,7 @@ def test_controls_offer_only_legal_moves() -> None:
 
 async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
     rules = Rules.preset("scat")
-    seed = next(s for s in range(100) if Game(rules, 4, seed=s).current_seat == 1)  # Ada moves first
+    seed = ada_moves_first(4)
     settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=2.0)  # wide gaps, even when loaded
     app = ThirtyOneApp(settings, preparation=ready_preparation())
     async with app.run_test(size=SIZE) as pilot:
@@ -876,8 +881,7 @@ async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monk
 
 
 async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes() -> None:
-    rules = Rules.preset("scat")
-    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    seed = ada_moves_first(3)
     app = make_app("scat", 3, seed, fast=False, delay=0.3)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -894,8 +898,7 @@ async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes
 
 
 async def test_hint_out_of_turn_and_before_looking_explains() -> None:
-    rules = Rules.preset("scat")
-    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    seed = ada_moves_first(3)
     app = make_app("scat", 3, seed, fast=False, delay=5.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -931,8 +934,7 @@ async def test_whole_game_against_hard_bots() -> None:
 async def test_a_thinking_bot_leaves_the_screen_live_and_shows_its_turn_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rules = Rules.preset("scat")
-    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    seed = ada_moves_first(3)
     gate = threading.Event()
     chosen: list[Action] = []
 
@@ -1508,8 +1510,7 @@ async def test_item4_the_expert_is_prepared_from_the_start_and_a_hint_says_it_wa
 async def test_item4_an_expert_bot_waits_for_the_preparation_and_the_status_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rules = Rules.preset("scat")
-    seed = next(s for s in range(100) if Game(rules, 3, seed=s).current_seat == 1)  # Ada moves first
+    seed = ada_moves_first(3)
     chosen: list[Action] = []
 
     def choose(self: ExpertBot, view: PlayerView, legal: tuple[Action, ...]) -> Action:
