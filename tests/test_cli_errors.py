@@ -33,7 +33,7 @@ def test_an_unknown_argument_points_to_the_commands_help(capsys: pytest.CaptureF
 
 def test_a_bad_value_has_one_prefix_and_points_to_the_commands_help(capsys: pytest.CaptureFixture[str]) -> None:
     err = parser_error(capsys, ["simulate", "--players", "x"])
-    assert err == "thirtyone: error: argument --players: invalid int value: 'x' (see thirtyone simulate --help)\n"
+    assert err == "thirtyone: error: argument --players: give a whole number, not 'x' (see thirtyone simulate --help)\n"
     err = parser_error(capsys, ["arena", "--engine", "fast"])
     assert err.startswith("thirtyone: error: argument --engine: invalid choice: 'fast'")
     assert err.endswith("(see thirtyone arena --help)\n")
@@ -49,6 +49,24 @@ def test_the_help_gives_the_range_of_each_whole_number_rule_option(
     assert "--lives N lives each player starts with, 1-20 [R2.2]" in text
     assert "--max-turns N turns after which a round ends in a showdown, 1-10,000 [R6.7]" in text
     assert "--deck N cards in the deck: 52, or 32 (7 to ace) [R1.1]" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "abc"],
+        ["simulate", "--seed", "1.5"],
+        ["arena", "--jobs", "two"],
+        ["bench", "--rounds", ""],
+    ],
+)
+def test_every_whole_number_flag_says_so_in_the_same_words(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    command, flag, value = argv
+    err = parser_error(capsys, argv)
+    assert (
+        err
+        == f"thirtyone: error: argument {flag}: give a whole number, not {value!r} (see thirtyone {command} --help)\n"
+    )
 
 
 def test_no_command_or_an_unknown_one_points_to_the_main_help(capsys: pytest.CaptureFixture[str]) -> None:

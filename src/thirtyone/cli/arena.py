@@ -28,7 +28,7 @@ from thirtyone.arena.report import (
 )
 from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
-from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
 from thirtyone.rules import Rules
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
@@ -46,20 +46,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"bots by seat, comma separated, names may repeat, the last repeating to fill the table "
         f"({', '.join(BOTS)}; default basic,random)",
     )
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2-9 (default 4)")
+    parser.add_argument(
+        "--players", type=whole_number, default=4, metavar="N", help="players at the table, 2-9 (default 4)"
+    )
     parser.add_argument(
         "--games",
-        type=int,
+        type=whole_number,
         default=1000,
         metavar="G",
         help="games to play, rounded up to a multiple of the players (default 1000)",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="S", help="seed: same seed, same results (default: random)"
+        "--seed", type=whole_number, default=None, metavar="S", help="seed: same seed, same results (default: random)"
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_number,
         default=1,
         metavar="N",
         help="local worker processes (default 1; with --backend ray the cluster decides)",

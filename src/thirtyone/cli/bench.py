@@ -28,7 +28,7 @@ from typing import Any
 from thirtyone.actions import Action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
-from thirtyone.cli.options import add_rules_arguments, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
@@ -45,7 +45,7 @@ class BenchError(ThirtyOneError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bench``."""
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2-9 (default 4)")
+    parser.add_argument("--players", type=whole_number, default=4, metavar="N", help="players, 2-9 (default 4)")
     parser.add_argument(
         "--policy", default="basic", metavar="NAME", help=f"policy of every seat: {', '.join(POLICIES)} (default basic)"
     )
@@ -54,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--rounds",
-        type=int,
+        type=whole_number,
         default=1_000_000,
         metavar="N",
         help="single rounds streamed through the simulator (default 1,000,000)",

@@ -20,6 +20,19 @@ __all__ = [
 ]
 
 
+def whole_number(text: str) -> int:
+    """``type=`` of a whole-number flag (``--games``, ``--seed``), refusing other text in the words
+    ``play`` uses.
+
+    Raises:
+        argparse.ArgumentTypeError: for text that is not a whole number.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give a whole number, not {text!r}") from None
+
+
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--preset`` and one flag per rule option (``--three-of-a-kind 30.5``, ``--throw-down``)."""
     parser.add_argument(

@@ -26,7 +26,7 @@ from thirtyone.bots import BOTS, make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
 from thirtyone.bots.runner import SeatStats, SimulationStats, bot_action, game_seeds
-from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args
+from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
@@ -39,17 +39,17 @@ MAX_GAMES = 10_000_000
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``simulate``."""
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2-9 (default 4)")
+    parser.add_argument("--players", type=whole_number, default=4, metavar="N", help="players, 2-9 (default 4)")
     parser.add_argument(
         "--bots",
         default="basic",
         metavar="LIST",
         help=f"bots by seat, comma separated, the last repeating ({', '.join(BOTS)}; default basic)",
     )
-    parser.add_argument("--games", type=int, default=100, metavar="G", help="games to play (default 100)")
+    parser.add_argument("--games", type=whole_number, default=100, metavar="G", help="games to play (default 100)")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="S",
         help="seed: same seed, same games and results, whichever engine plays them",
