@@ -88,14 +88,17 @@ def test_position_keeps_the_knock_and_the_final_turns_r6_2():
     game = Game(Rules(), 4, seed=6)
     knocker = game.current_seat
     game.apply("knock")
-    resumed = Game.from_position(game.position())
+    resumed = Game.from_position(game.position(), rounds=1)  # this round only: no next deal to blitz at once
     assert resumed.knocker == knocker
-    for _ in range(3):  # three last turns, then the showdown
+    for _ in range(3):  # three last turns, then the showdown (a 31 drawn ends it at once, R5.3)
+        if resumed.is_over:
+            break
         resumed.apply("draw stock")
         resumed.apply(resumed.legal_actions()[0])
+    assert resumed.is_over
     assert resumed.last_result is not None
     assert resumed.last_result.end in ("knock", "blitz")
-    assert resumed.round == 2
+    assert resumed.last_result.round == 1
 
 
 def test_a_set_up_position_plays():
