@@ -146,6 +146,11 @@ async def play_to_end(app: ThirtyOneApp, pilot: Pilot[None], seed: int, max_pres
         if isinstance(screen, RoundEndScreen):
             showdowns += 1
             text = screen_text(app)
+            for _ in range(100):  # a showdown just pushed may not be laid out yet (a loaded machine)
+                if text.strip():
+                    break
+                await pilot.pause(0.02)
+                text = screen_text(app)
             assert f"Round {screen.result.round}:" in text
             for seat, hand in enumerate(screen.result.hands):
                 if hand is not None:
