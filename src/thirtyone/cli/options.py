@@ -108,9 +108,8 @@ def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:
         ThirtyOneError: ``error``, naming the flag and why, when the parent is missing or the folder
             cannot be made.
     """
-    parent = folder.parent if str(folder.parent) else Path(".")
-    if not parent.exists():
-        raise error(f"{flag} {folder}: the folder {parent} does not exist; make it first or give another folder")
+    if not folder.parent.exists():  # (the parent of a bare name is ".")
+        raise error(f"{flag} {folder}: the folder {folder.parent} does not exist; make it first or give another folder")
     try:
         folder.mkdir(exist_ok=True)
     except OSError as reason:
