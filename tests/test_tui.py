@@ -9,6 +9,7 @@ import random
 import re
 import threading
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import ClassVar
 
@@ -31,7 +32,7 @@ from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
 from thirtyone.tui.prepare import Preparation, simulator_preparation
-from thirtyone.tui.session import PlaySession
+from thirtyone.tui.session import HUMAN, PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
@@ -330,6 +331,83 @@ async def test_knocking_too_early_is_explained_in_schwimmen() -> None:
         assert len(app.game.events) == events
         assert "R6.3" in app.feedback.plain
         assert "R6.3: you may knock only after every player has had a turn" in screen_text(app)
+
+
+BROKEN_BOTS = """
+from thirtyone.actions import Knock
+from thirtyone.bots import ExpertBot
+
+
+class Crashing:
+    name = "crashing"
+
+    def choose(self, view, legal):
+        if len(view.hand) == 4:  # its draw is played, its discard fails
+            raise RuntimeError("my bug")
+        return legal[0]
+
+
+class Cheating:
+    name = "cheating"
+
+    def choose(self, view, legal):
+        if len(view.hand) == 4:
+            return Knock()  # with four cards: R4.1 says discard first
+        return legal[0]
+
+
+class CrashingExpert(ExpertBot):
+    def choose(self, view, legal):
+        if len(view.hand) == 4:
+            raise KeyError("lost")
+        return legal[0]
+
+
+def crashing(seed):
+    return Crashing()
+
+
+def cheating(seed):
+    return Cheating()
+
+
+def crashing_expert(seed):
+    return CrashingExpert(worlds=5, seed=seed)
+"""
+
+
+@pytest.fixture
+def broken_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package of bots with bugs: one raises, one plays a move the rules forbid, one searches and raises."""
+    (tmp_path / "broken_bots.py").write_text(BROKEN_BOTS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("factory", "said"),
+    [
+        ("crashing", "Ada (broken_bots) failed: RuntimeError: my bug"),
+        ("cheating", "Ada (broken_bots) made a move the rules forbid and was told: R4.1: you hold four cards"),
+        ("crashing_expert", "Ada (broken_bots) failed: KeyError: 'lost'"),
+    ],
+)
+async def test_a_bot_that_fails_stops_the_game_with_its_name_and_error(
+    broken_bots: None, factory: str, said: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.toml"
+    app = make_app("scat", 2, ada_moves_first(2), bots=f"broken_bots:{factory}", record=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.pause()
+        assert app.waiting_for == "broken"
+        assert said in app.feedback.plain
+        assert said.split(":")[0] in screen_text(app)
+        events = len(app.game.events)
+        await pilot.press("s")  # nothing moves on: the game waits to be quit
+        assert len(app.game.events) == events
+        await pilot.press("q")
+    assert app.return_code in (0, None)
+    assert GameRecord.loads(record.read_text(encoding="utf-8")).replay().events == app.game.events
 
 
 async def test_keys_that_mean_nothing_now_say_so() -> None:
@@ -1826,3 +1904,107 @@ async def test_a_key_that_does_nothing_after_drawing_reads_in_one_sentence() -> 
         await pilot.press("s")
         await pilot.press("k")
         assert app.feedback.plain == "The key k does nothing now: discard a card first (press its number)."
+
+
+# ------------------------------------------------------------- a new user's pass (stop 26)
+
+
+def test_a_dealt_31_after_a_played_round_keeps_its_own_deal_on_the_table() -> None:
+    """Regression: a move ended a round and the next deal was a 31 at once (R5.2): the table kept
+    for that second showdown was the first round's (its widow, a stock of 20, not 23)."""
+    rules = Rules.preset("schwimmen")
+    dealt_stock = 32 - 3 * (2 + 1)  # two hands and the widow (R7.1)
+    for seed in range(200):
+        session = PlaySession(PlaySettings.create(rules, 2, "basic", seed=seed, fast=True))
+        while not session.game.is_over:
+            if session.human_to_move:
+                legal = session.view().legal_actions
+                session.play(TakeWidow() if TakeWidow() in legal else Pass() if Pass() in legal else legal[0])
+            else:
+                session.bot_move()
+        ends = [log.result for log in session.game.round_logs if log.result is not None]
+        pairs = [(a, b) for a, b in pairwise(ends) if b.end == "dealt_blitz" and a.end != "dealt_blitz"]
+        if pairs:
+            break
+    else:
+        raise AssertionError("no seed gave a played round followed by a dealt 31")
+    first, dealt = pairs[0]
+    kept_first, kept_dealt = session.round_end_view(first), session.round_end_view(dealt)
+    assert (kept_first.round, kept_dealt.round) == (first.round, dealt.round)
+    assert kept_dealt.stock_size == dealt_stock
+    assert kept_first.stock_size != dealt_stock or kept_first.widow != kept_dealt.widow
+    assert kept_dealt.hand == dealt.hands[HUMAN]
+
+
+async def test_the_table_behind_a_dealt_31_shows_that_deal() -> None:
+    app = make_app("schwimmen", 2, 1, bots="basic")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(60):
+            await settle(app, pilot)
+            screen = app.screen
+            if isinstance(screen, RoundEndScreen) and screen.result.end == "dealt_blitz":
+                break
+            if isinstance(screen, GameOverScreen):
+                raise AssertionError("seed 1 no longer deals a 31 after a played round")
+            legal = app.session.view().legal_actions
+            await pilot.press(
+                "enter" if isinstance(screen, RoundEndScreen) else "w" if TakeWidow() in legal else "space"
+            )
+        table = plain(app.query_one(TablePanel))
+        assert re.search(r"Stock +23 ", table), table
+
+
+async def test_only_enter_closes_the_showdown_and_other_keys_say_so() -> None:
+    """A space meant to pass must not skip the showdown; ``esc``, ``x`` and ``?`` say they do nothing."""
+    app = make_app("scat", 2, 3)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            await settle(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                break
+            await pilot.press(random.Random(len(app.game.events)).choice(offered_keys(app)))
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        for key, shown in (
+            ("space", "space"),
+            ("escape", "esc"),
+            ("x", "x"),
+            ("question_mark", "?"),
+            ("full_stop", "."),
+        ):
+            await pilot.press(key)
+            assert app.screen is screen, key
+            said = plain(screen.query_one("#said"))
+            assert said == f"The key {shown} does nothing now: press enter for the next round.", key
+            assert said in screen_text(app)
+        await pilot.press("enter")
+        assert app.screen is not screen
+
+
+async def test_capital_letters_work_as_small_ones() -> None:
+    """Caps Lock on: ``S`` draws from the stock and ``Q`` quits, as ``s`` and ``q`` do."""
+    app = make_app("scat", 2, 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        stock = app.session.view().stock_size
+        await pilot.press("S")
+        view = app.session.view()
+        assert view.phase is Phase.DISCARD
+        assert view.stock_size == stock - 1
+        await pilot.press("Q")
+    assert app.return_code == 0
+
+
+async def test_the_final_standings_say_which_keys_work() -> None:
+    app = make_app("scat", 2, 5, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_end(app, pilot, 5)
+        screen = app.screen
+        assert isinstance(screen, GameOverScreen)
+        await pilot.press("enter")
+        assert app.screen is screen
+        assert (
+            plain(screen.query_one("#said")) == "The key enter does nothing now: press n for another game or q to quit."
+        )
+        await pilot.press("N")
+        assert not isinstance(app.screen, GameOverScreen)

@@ -52,7 +52,7 @@ from thirtyone.i18n import messages
 from thirtyone.rules import OPTIONS
 from thirtyone.scoring import format_value
 from thirtyone.tui.cells import cells, count_spacing_signs
-from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
+from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint, key_name
 from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
@@ -137,6 +137,7 @@ class ThirtyOneApp(App[None]):
     TITLE = "Thirty-One"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit_game", "quit", priority=True),
+        Binding("Q", "quit_game", "quit", priority=True, show=False),
         Binding("ctrl+q", "quit_game", "quit", priority=True, show=False),
         Binding("ctrl+c", "quit_game", "quit", priority=True, show=False),
     ]
@@ -316,14 +317,24 @@ class ThirtyOneApp(App[None]):
             self.session.bot_move()
             while self.game.current_seat == seat and self.session.turn_continues() and not self.session.bot_thinks():
                 self.session.bot_move()
-        except ThirtyOneError as error:  # a bot that breaks a rule: say so and stop
-            self._bot_failed(error)
+        except Exception as error:  # a bot that breaks a rule or fails (a plugin's bug): say so and stop
+            self._bot_failed(seat, error)
             return False
         return True
 
-    def _bot_failed(self, error: Exception) -> None:
+    def _bot_failed(self, seat: int | None, error: Exception) -> None:
+        """Stop play and say which bot failed and how; the record keeps every move before."""
         self.waiting_for = "broken"
-        self.set_feedback(self.t("tui.bot_failed", error=self._words(error)), error=True)
+        name = self.session.names[seat] if seat is not None else "?"
+        if isinstance(error, IllegalActionError):
+            text = self.t("tui.bot_refused", name=name, error=self._words(error))
+        else:
+            text = self.t(
+                "tui.bot_failed",
+                name=name,
+                error=f"{type(error).__name__}: {error}" if str(error) else type(error).__name__,
+            )
+        self.set_feedback(text, error=True)
 
     def _start_thinking(self) -> None:
         turn = self.session.bot_turn()
@@ -353,7 +364,7 @@ class ThirtyOneApp(App[None]):
             except Exception as error:  # a bot that fails: say so rather than wait for ever
                 if self._thinking == turn.position:
                     self._thinking = None
-                    self._bot_failed(error)
+                    self._bot_failed(turn.seat, error)
                 return
             if self._thinking != turn.position:
                 return  # play has moved on (another game): the choice is stale
@@ -364,7 +375,7 @@ class ThirtyOneApp(App[None]):
                 self.session.play_bot(turn, action)
             except ThirtyOneError as error:
                 self._thinking = None
-                self._bot_failed(error)
+                self._bot_failed(turn.seat, error)
                 return
             if not (
                 self.game.current_seat == turn.seat and self.session.turn_continues() and self.session.bot_thinks()
@@ -489,7 +500,8 @@ class ThirtyOneApp(App[None]):
 
     def on_key(self, event: events.Key) -> None:
         """The person's keys on the table (the showdown and game-over screens have their own)."""
-        if (len(self.screen_stack) == 1 or event.key == "f") and self.press_key(event.key):
+        key = key_name(event.key)  # Caps Lock or shift: S is s
+        if (len(self.screen_stack) == 1 or key == "f") and self.press_key(key):
             event.stop()  # f (bots fast or slow) also works while the showdown or the standings show
 
     def on_table_panel_picked(self, message: TablePanel.Picked) -> None:

@@ -227,14 +227,27 @@ class Controls:
         return Press(Exchange(gave, took))
 
     def _nothing(self, key: str, hint: str) -> Press | None:
-        """The answer to a key that means nothing now — a letter, a digit, or one of the named
-        keys that mean something at other times (space, ``.``, enter, esc) — with the message
-        ``hint`` saying what to press; ``None`` for any other key (arrows, tab, …), which the app
-        may use."""
-        if key in KEY_NAMES:
-            shown = KEY_NAMES[key]
-        elif len(key) == 1 and key.isalnum():
-            shown = key
-        else:
-            return None
-        return Press(message=self.t("tui.nothing", pressed=shown, hint=self.t(hint)))
+        """The answer to a key that means nothing now (see :func:`nothing_now`); ``None`` for a
+        key the app may use."""
+        message = nothing_now(key, hint, self.t)
+        return None if message is None else Press(message=message)
+
+
+def nothing_now(key: str, hint: str, t: Messages) -> str | None:
+    """The answer to a key that means nothing now — a letter, a digit, ``?``, or one of the named
+    keys that mean something at other times (space, ``.``, enter, esc) — with the message
+    ``hint`` saying what to press; ``None`` for any other key (arrows, tab, …)."""
+    if key in KEY_NAMES:
+        shown = KEY_NAMES[key]
+    elif key in HINT_KEYS:
+        shown = "?"
+    elif len(key) == 1 and key.isalnum():
+        shown = key
+    else:
+        return None
+    return t("tui.nothing", pressed=shown, hint=t(hint))
+
+
+def key_name(key: str) -> str:
+    """A key as the game reads it: a capital letter (shift, Caps Lock) as its small one."""
+    return key.lower() if len(key) == 1 else key

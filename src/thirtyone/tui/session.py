@@ -51,6 +51,7 @@ from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.chance import ScriptedChance
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, Event, RoundEnded, RoundResult, RoundStarted
@@ -186,12 +187,14 @@ class PlaySession:
     def _keep_round_end(self, before: GamePosition, action: Action, seat: int, results: list[RoundResult]) -> None:
         """Keep the table as the action that ended a round left it (the engine has dealt the next
         round already): the action played again from ``before`` on a game that stops at the end
-        of that round. A round ended on its deal (R5.2) keeps the same table."""
-        game = Game.from_position(before, seed=0, rounds=1)
-        game.apply(action, seat=seat)
-        table = game.view(HUMAN)
-        for result in results:
-            self._round_ends[result.round] = self._with_result(table, result)
+        of that round. A round then ended on its deal (R5.2) keeps the table of that deal: the
+        same deck orders, from the game's round logs, played on to the end of that round."""
+        logs = self.game.round_logs
+        chance = ScriptedChance(0, [log.deck for log in logs], [log.reshuffles for log in logs])
+        for count, result in enumerate(results, start=1):
+            game = Game.from_position(before, chance=chance, rounds=count)
+            game.apply(action, seat=seat)
+            self._round_ends[result.round] = self._with_result(game.view(HUMAN), result)
 
     @staticmethod
     def _with_result(table: PlayerView, result: RoundResult) -> PlayerView:

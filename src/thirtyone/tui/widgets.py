@@ -28,7 +28,7 @@ from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value, hand_value
 from thirtyone.tui.cells import cells
-from thirtyone.tui.controls import Controls, KeyHint
+from thirtyone.tui.controls import Controls, KeyHint, key_name, nothing_now
 from thirtyone.tui.words import ENGLISH, cards_text, lives_text, say, say_plural
 from thirtyone.views import Phase, PlayerView, Standing
 
@@ -511,8 +511,7 @@ class RoundEndScreen(ModalScreen[None]):
     why (rule and reason), who went onto the grace life or out, and the R2.6 note. After a blitz
     only the blitz hands (marked ★) are shown, and the viewer's own (``RoundResult.for_seat``,
     R5.1); a legend says so. ``before`` are the seats' remaining losses before the round, to
-    show what a player on the grace life really lost. ``enter``, ``space`` or ``escape``
-    closes it."""
+    show what a player on the grace life really lost. ``enter`` closes it."""
 
     DEFAULT_CSS = """
     RoundEndScreen { align: center middle; }
@@ -522,6 +521,7 @@ class RoundEndScreen(ModalScreen[None]):
     }
     RoundEndScreen #result { height: auto; }
     RoundEndScreen #hint { height: 1; margin-top: 1; }
+    RoundEndScreen #said { height: auto; display: none; }
     """
 
     def __init__(
@@ -558,6 +558,7 @@ class RoundEndScreen(ModalScreen[None]):
                 Text.assemble((" enter ", "bold reverse"), f" {hint}   ", (" q ", "bold reverse"), f" {quit_}"),
                 id="hint",
             )
+            yield Static("", id="said")
 
     def render_result(self) -> Group:
         """The headline, a table of hands, values, lives lost and lives left, the legend after a
@@ -632,11 +633,15 @@ class RoundEndScreen(ModalScreen[None]):
         return legend
 
     def on_key(self, event: events.Key) -> None:
-        """Close on ``enter``, ``space`` or ``escape`` (not while the terminal is too small)."""
-        if event.key in ("enter", "space", "escape", "full_stop"):
+        """Close on ``enter`` only (not while the terminal is too small): a ``space`` meant to
+        pass must not skip the showdown. Another game key says it does nothing now."""
+        key = key_name(event.key)
+        if key == "enter":
             event.stop()
             if not self.app.has_class("-too-small"):
                 self.dismiss(None)
+        else:
+            _say_nothing(self, event, key, "tui.do.standings" if self.last else "tui.do.next_round")
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -653,6 +658,7 @@ class GameOverScreen(ModalScreen[str]):
     }
     GameOverScreen #standings { height: auto; }
     GameOverScreen #hint { height: 1; margin-top: 1; }
+    GameOverScreen #said { height: auto; display: none; }
     """
 
     def __init__(
@@ -688,6 +694,7 @@ class GameOverScreen(ModalScreen[str]):
                 Text.assemble((" n ", "bold reverse"), f" {another}   ", (" q ", "bold reverse"), f" {quit_}"),
                 id="hint",
             )
+            yield Static("", id="said")
 
     def render_standings(self) -> Group:
         """The winner, the table of places, the seed, and the note (where the record was saved)."""
@@ -717,7 +724,22 @@ class GameOverScreen(ModalScreen[str]):
         return Group(*parts)
 
     def on_key(self, event: events.Key) -> None:
-        """``n``: another game (not while the terminal is too small)."""
-        if event.key == "n" and not self.app.has_class("-too-small"):
+        """``n``: another game (not while the terminal is too small). Another game key says it
+        does nothing now."""
+        key = key_name(event.key)
+        if key == "n":
             event.stop()
-            self.dismiss(NEW_GAME)
+            if not self.app.has_class("-too-small"):
+                self.dismiss(NEW_GAME)
+        else:
+            _say_nothing(self, event, key, "tui.do.another_game")
+
+
+def _say_nothing(screen: RoundEndScreen | GameOverScreen, event: events.Key, key: str, hint: str) -> None:
+    """Answer a key that does nothing on ``screen`` under its key line (``f`` goes on to the app)."""
+    message = nothing_now(key, hint, screen.t) if key != "f" else None
+    if message is not None:
+        event.stop()
+        said = screen.query_one("#said", Static)
+        said.update(Text(message, style="bold red"))
+        said.display = True
