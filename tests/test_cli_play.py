@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import signal
@@ -66,6 +67,26 @@ def test_quitting_without_a_signal_exits_0(monkeypatch: pytest.MonkeyPatch, caps
     assert main(["play", "--seed", "1"]) == 0
     assert (app.quits, app.saves) == (0, 1)
     assert capsys.readouterr().err == ""
+
+
+class GoneTerminal:
+    """Standard error after the terminal closed: every write fails with EIO."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_a_closed_terminal_still_exits_with_the_signal_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: the terminal closed (SIGHUP), writing "stopped by SIGHUP" failed with EIO and
+    the command exited 1 instead of 129."""
+    app = Quits(signal.SIGHUP)
+    app.install(monkeypatch)
+    monkeypatch.setattr(sys, "stderr", GoneTerminal())
+    assert main(["play", "--seed", "1"]) == 129
+    assert (app.quits, app.saves) == (1, 1)
 
 
 def test_signal_status() -> None:

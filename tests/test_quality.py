@@ -46,3 +46,18 @@ def test_the_rules_in_docs_are_the_team_specification():
     if not shared.exists():
         pytest.skip("the team's shared folder is not beside this checkout")
     assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+
+
+def test_every_action_the_docs_quote_is_written_in_the_notation():
+    """Regression: docs/server-protocol.md gave ``"exchange 7h Td"``, which the notation refuses."""
+    import re
+
+    from thirtyone.actions import parse_action
+
+    quoted = re.compile(r'`"?(draw [^`"]*|discard \S\S|exchange [^`"]*|take widow|throw down)"?`')
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for match in quoted.finditer(path.read_text(encoding="utf-8")):
+            found.append((path.name, match.group(1)))
+            parse_action(match.group(1))  # raises for text the notation does not read
+    assert ("server-protocol.md", "exchange 7h for Td") in found

@@ -314,12 +314,15 @@ def test_names_are_1_to_20_printable_characters() -> None:
     assert check_name("  Ann  ") == "Ann"
     assert check_name("x" * 20) == "x" * 20
     assert check_name("Zoë 🂡") == "Zoë 🂡"
+    assert check_name("👩\u200d💻") == "👩\u200d💻"  # an emoji joined by a zero-width joiner
+    assert check_name("فرہاد\u200cعلی") == "فرہاد\u200cعلی"  # Urdu keeps its zero-width non-joiner
     for bad, words in (
         ("", "1 to 20"),
         ("   ", "1 to 20"),
         ("x" * 21, "at most 20"),
         ("A\nB", "printable"),
         ("a\x00", "printable"),
+        ("An\u200bn", "invisible character"),
     ):
         with pytest.raises(InputError, match=words):
             check_name(bad)

@@ -262,3 +262,24 @@ def test_a_schwimmen_player_on_the_grace_life_was_swimming() -> None:
     narrator = Narrator(YOU_ADA_BEA, rules)
     narrator.remaining = [4, 1, 4]
     assert "Ada was swimming (schwimmt) and is out: lowest hand (R6.5)." in lines_of(narrator, result)
+
+
+@pytest.mark.parametrize(
+    ("lang", "names", "said"),
+    [
+        ("en", YOU_ADA_BEA, "Round 1: showdown, you knocked."),
+        ("de", ("du", "Ada (basic)", "Bea (basic)"), "Runde 1: Aufdecken. Du hast geklopft."),
+        ("cs", ("vy", "Ada (basic)", "Bea (basic)"), "Kolo 1: vyhodnocení. Vy jste klepali."),
+        ("de", ("Sam", "Ada (basic)", "Bea (basic)"), "Runde 1: Aufdecken. Geklopft hat: Sam."),
+    ],
+)
+def test_the_headline_of_your_own_knock_is_cased_as_its_sentence_needs(
+    lang: str, names: tuple[str, ...], said: str
+) -> None:
+    """Regression: German said "Aufdecken. du hast geklopft." (the pronoun after a full stop)."""
+    from thirtyone.i18n import messages
+
+    result = showdown(Rules.preset("scat"), ("Ah Kh Qh", "9s 8d 2h", "As Ks 3d"), (4, 4, 4), knocker=0, to_move=1,
+                      moves=("draw stock", "discard 4c", "draw stock", "discard 2c"), stock="4c 2c")  # fmt: skip
+    narrator = Narrator(names, Rules.preset("scat"), t=messages(lang))
+    assert narrator.headline(result).plain == said

@@ -39,7 +39,7 @@ from thirtyone.tui.settings import (
 if TYPE_CHECKING:
     from thirtyone.tui.app import ThirtyOneApp
 
-__all__ = ["configure", "run", "settings_from_args", "quit_on_signals", "signal_status", "NEEDS_TERMINAL"]
+__all__ = ["configure", "run", "settings_from_args", "quit_on_signals", "signal_status", "tell", "NEEDS_TERMINAL"]
 
 NEEDS_TERMINAL = "thirtyone play needs an interactive terminal (80×24 or larger)"
 """The error when standard input or output is not a terminal."""
@@ -215,18 +215,18 @@ def run(args: argparse.Namespace) -> int:
         finally:
             app.autosave()  # every way out: the record as the game stands
     if settings.notice:
-        print(f"thirtyone: {settings.notice}", file=sys.stderr)  # said on the screen too, and kept here
+        tell(f"thirtyone: {settings.notice}")  # said on the screen too, and kept here
     for note in app.notes:
         if not note.startswith("The game record could not be saved"):
-            print(note, file=sys.stderr)
+            tell(note)
     error = app.record_error
     if error is not None:
         reason = error.removeprefix("The game record could not be saved: ")
-        print(f"thirtyone: error: the game record could not be saved: {reason}", file=sys.stderr)
+        tell(f"thirtyone: error: the game record could not be saved: {reason}")
     status = 1 if error is not None else 0
     if received:
         number = received[0]
-        print(f"thirtyone: stopped by {signal.Signals(number).name}", file=sys.stderr)
+        tell(f"thirtyone: stopped by {signal.Signals(number).name}")
         status = signal_status(number)
     preparation = app.preparation
     if preparation.started and not preparation.ready:
@@ -234,10 +234,19 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def tell(line: str) -> None:
+    """Say ``line`` on standard error, if it is still there: when the terminal has closed
+    (SIGHUP), writing fails (EIO) and nothing can be said; the exit status says the rest."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: the stream was closed
+        print(line, file=sys.stderr)
+        sys.stderr.flush()
+
+
 def leave_mid_compile(status: int) -> None:
     """End the process now, with ``status``: the expert's simulator is still compiling on its
     thread, and LLVM aborts the process if Python shuts down under a compile. The record is
     saved and every line said by then; nothing else is left to finish."""
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # the terminal has closed (SIGHUP)
+            stream.flush()
     os._exit(status)

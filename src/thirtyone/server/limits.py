@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import TypeVar
 
+from thirtyone.checks import printable
 from thirtyone.server.errors import InputError, LimitError
 
 _K = TypeVar("_K")
@@ -63,7 +64,7 @@ def check_name(name: object) -> str:
         raise InputError("name: give a display name of 1 to 20 printable characters")
     if len(clean) > MAX_NAME:
         raise InputError(f"name: at most {MAX_NAME} characters, not {len(clean)}")
-    if not clean.isprintable():
+    if not printable(clean):
         hidden = any(unicodedata.category(ch) == "Cf" for ch in clean)
         if hidden:  # a zero-width space or a direction mark, often pasted in unseen
             raise InputError("name: it holds an invisible character (a zero-width space or direction mark): retype it")

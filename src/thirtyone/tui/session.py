@@ -307,7 +307,7 @@ class PlaySession:
         file is always a whole record, whenever the program is stopped.
 
         Raises:
-            OSError: when the file cannot be written.
+            OSError: when the file cannot be written (its ``filename`` the record's path).
             ThirtyOneError: when the record cannot be made, or the file exists, was not written
                 by this session and the settings do not allow overwriting it.
         """
@@ -334,9 +334,11 @@ class PlaySession:
         try:
             temporary.write_text(text, encoding="utf-8")
             os.replace(temporary, path)
-        except BaseException:
+        except BaseException as error:
             with contextlib.suppress(OSError):
                 temporary.unlink()
+            if isinstance(error, OSError):  # say the record's path: the temporary file is ours, not the person's
+                raise OSError(error.errno, error.strerror, str(path)) from error
             raise
         self._written.add(path)
         self.saved_to = path

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
+from thirtyone.checks import printable
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages, messages
 from thirtyone.rules import OPTIONS, Rules
@@ -150,7 +151,7 @@ class PlaySettings:
             raise PlayError("--name: give a name of at least one character")
         if len(clean) > MAX_NAME:
             raise PlayError(f"--name {clean!r}: use at most {MAX_NAME} characters")
-        if not clean.isprintable():  # an escape sequence would redraw the screen
+        if not printable(clean):  # an escape sequence would redraw the screen
             raise PlayError("--name: use printable characters only (no control characters or escape sequences)")
         if not 0 <= delay <= MAX_DELAY:
             raise PlayError(f"--delay {delay}: give a pause from 0 to {MAX_DELAY:g} seconds")

@@ -496,6 +496,7 @@ class Narrator:
             key = _HEADLINES[end]
             if result.knocker is not None and self._is_you(result.knocker) and end in ("knock", "throw_down"):
                 key = {"tui.head.knock": "tui.head.knock_you", "tui.head.throw": "tui.head.throw_you"}[key]
+                return say(t, key, "bold yellow", round=number)  # the pronoun, cased where it stands
             return say(t, key, "bold yellow", round=number, who=who)
         return say_plural(t, "tui.head.turn_limit", result.turns, "bold yellow", round=number)
 
