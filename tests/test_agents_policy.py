@@ -141,3 +141,32 @@ def test_the_cli_says_what_is_wrong_with_a_policy(
     status = main(["arena", "--bots", f"policy:{trained},basic,basic,basic", "--games", "4", "--seed", "1"])
     assert status == 0
     assert "policy" in capsys.readouterr().out
+
+
+def test_a_file_that_is_not_a_policy_says_how_to_make_one_not_numpys_pickle_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.npz"
+    Policy.initial(players=2, hidden=4, seed=1).save(good)
+    entries = dict(np.load(good))
+    text = tmp_path / "notes.txt"
+    text.write_text("these are my notes, not weights\n")
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    broken_zip = tmp_path / "broken.npz"
+    broken_zip.write_bytes(b"PK\x03\x04 not really a zip")
+    pickled = _save(tmp_path / "pickled.npz", **{**entries, "w1": np.array([object()], dtype=object)})
+    for path in (text, empty, broken_zip, pickled):
+        expected = (
+            f"policy {str(path)!r}: not a policy file saved by thirtyone (a .npz); "
+            "make one with python examples/train.py --out FILE.npz (or Policy.save)"
+        )
+        with pytest.raises(PolicyError) as caught:
+            make_any_bot(f"policy:{path}")
+        assert str(caught.value) == expected
+        assert "allow_pickle" not in str(caught.value)
+        line = cli_error_line(capsys, ["simulate", "--bots", f"policy:{path},basic", "--players", "2", "--games", "1"])
+        assert line == f"thirtyone: error: {expected}"
+    other = _save(tmp_path / "other.npz", a=np.zeros(3))
+    with pytest.raises(PolicyError, match=r"not a policy file of format .*make one with python examples/train.py"):
+        make_any_bot(f"policy:{other}")

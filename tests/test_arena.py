@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import socket
 import sys
 from collections import Counter
@@ -404,10 +405,17 @@ def test_failing_bots_are_reported_saved_and_replayable(tmp_path, monkeypatch, c
     monkeypatch.setitem(BOTS, "cheater", CheatingBot)
     args = ["--bots", "basic,crasher,cheater", "--players", "3", "--games", "12", "--seed", "5", "--jobs", "1"]
     status, out = arena(tmp_path, *args)
-    assert status == 0
-    table = " ".join(capsys.readouterr().out.split())
+    assert status == 1, "a failed game is an error, after the report"
+    captured = capsys.readouterr()
+    table = " ".join(captured.out.split())
     data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     failures = data["failures"]
+    first = failures[0]
+    assert captured.err.split("\n")[-2:] == [
+        f"thirtyone: error: {len(failures)} of 12 games failed; the first, deal {first['deal']}, rotation "
+        f"{first['rotation']}: {first['error']}; record: {first['record']}",
+        "",
+    ]
     assert data["games_failed"] == len(failures) > 0
     assert data["games_finished"] == 12 - len(failures) > 0
     by_bot = {row["bot"]: row for row in data["results"]}
@@ -450,7 +458,7 @@ def test_failing_bots_are_reported_saved_and_replayable(tmp_path, monkeypatch, c
 def test_failed_records_go_to_arena_failed_without_out(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(BOTS, "cheater", CheatingBot)
     monkeypatch.chdir(tmp_path)
-    assert main(["arena", "--bots", "cheater", "--players", "3", "--games", "3", "--seed", "1"]) == 0
+    assert main(["arena", "--bots", "cheater", "--players", "3", "--games", "3", "--seed", "1"]) == 1
     assert len(list((tmp_path / "arena-failed").glob("deal-*-rotation-*.toml"))) == 3
     assert "arena-failed" in capsys.readouterr().out
 
@@ -670,7 +678,7 @@ def test_an_out_folder_with_results_is_refused_unless_overwrite(tmp_path, capsys
 def test_overwrite_removes_the_earlier_failed_records(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(BOTS, "cheater", CheatingBot)
     args = ("--players", "3", "--games", "3", "--seed", "5")
-    assert arena(tmp_path, "--bots", "basic,basic,cheater", *args)[0] == 0
+    assert arena(tmp_path, "--bots", "basic,basic,cheater", *args)[0] == 1
     assert list((tmp_path / "out" / "failed").glob("*.toml"))
     assert arena(tmp_path, "--bots", "basic", *args)[0] == 2  # failed/ alone is results too
     assert "already holds results (games.csv, summary.csv, summary.json, win_share.png, failed/)" in (
@@ -706,3 +714,62 @@ def test_bad_output_paths_are_refused_and_nothing_is_written(tmp_path, monkeypat
     assert err.count("\n") == 1
     assert [path.name for path in tmp_path.iterdir()] == ["a-file"]
     assert (tmp_path / "a-file").read_text(encoding="utf-8") == "x"
+
+
+# ---------------------------------------------------------------------------------------- workers and output
+
+
+def test_jobs_are_capped_at_the_games_and_the_cpus(monkeypatch):
+    from thirtyone.arena import make_backend, worker_count
+
+    assert worker_count(999, 12, cpus=4) == 4
+    assert worker_count(999, 3, cpus=16) == 3
+    assert worker_count(2, 100, cpus=16) == 2
+    assert worker_count(5, 1, cpus=1) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    assert worker_count(999, 100) == 6
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert worker_count(999, 100) == 1
+    assert make_backend("local", 999, games=3).jobs == 1
+    assert make_backend("local", 999).jobs == 999, "without games, the jobs asked for (the library's choice)"
+
+
+def test_the_cli_caps_the_jobs(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    made = []
+    make_backend = cli_arena.make_backend
+
+    def make_in_process(*args: Any) -> LocalBackend:
+        made.append(make_backend(*args).jobs)  # made, never started
+        return LocalBackend(1)
+
+    monkeypatch.setattr(cli_arena, "make_backend", make_in_process)
+    assert main(["arena", "--bots", "basic,random", "--players", "2", "--games", "2", "--jobs", "999"]) == 0
+    assert made == [2]
+    assert main(["arena", "--bots", "basic,random", "--players", "2", "--games", "8", "--jobs", "999"]) == 0
+    assert made == [2, 3]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    assert "local worker processes, at most one per game and per CPU" in " ".join(capsys.readouterr().out.split())
+
+
+def test_long_bot_names_are_never_cut_at_80_columns(tmp_path, monkeypatch, capsys):
+    from test_cli_simulate import bot_names_in_tables, long_named_bots
+
+    one, two = long_named_bots(tmp_path, monkeypatch)
+    assert main(["arena", "--bots", f"{one},{two},basic", "--players", "3", "--games", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    assert max(len(line) for line in out.split("\n")) <= 80
+    tables = bot_names_in_tables(out)
+    assert len(tables) == 2  # results and play
+    for names in tables:
+        assert sorted(names) == sorted([one, two, "basic"]), names
+
+
+def test_stderr_has_no_blank_lines(capsys):
+    assert main(["arena", "--bots", "basic,random", "--games", "4", "--seed", "1", "--engine", "reference"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("4 games in ")

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from cli_helpers import cli_error_line
 from thirtyone import Game, Rules
@@ -246,3 +247,84 @@ def test_replay_json_gives_the_version_the_file_was_written_in(
     data = json.loads(capsys.readouterr().out)
     assert data["version"] == 1
     assert all("kind" in loss for entry in data["rounds"] for loss in entry["losses"])  # worked out from the result
+
+
+def _game_with(rules: Rules, players: int, words: str, limit: int | None = None) -> Game:
+    """A game played at random whose record holds ``words`` (a loss's kind, say)."""
+    for seed in range(300):
+        game = played_with(rules, players, seed, limit)
+        if words in GameRecord.from_game(game).dumps():
+            return game
+    raise AssertionError(f"no game with {words!r}")
+
+
+def played_with(rules: Rules, players: int, seed: int, limit: int | None = None) -> Game:
+    game = Game(rules, players, seed=seed)
+    rng = random.Random(seed)
+    count = 0
+    while not game.is_over and (limit is None or count < limit):
+        game.apply(rng.choice(game.legal_actions()))
+        count += 1
+    return game
+
+
+LONG_NAMES = ["Alexandrina", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
+
+
+@pytest.mark.parametrize(
+    ("penalty", "kind"),
+    [("scat", "knocker_alone_lowest"), ("namu_risky", "knocker_not_highest"), ("widow", "knocker_among_lowest")],
+)
+def test_replay_never_splits_an_option_word_at_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, penalty: str, kind: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    game = _game_with(Rules.preset("scat", knock_penalty=penalty), 5, kind)
+    path = write(tmp_path / "g.toml", game, LONG_NAMES)
+    assert main(["replay", str(path), "--json"]) == 0
+    reasons = [loss["reason"] for entry in json.loads(capsys.readouterr().out)["rounds"] for loss in entry["losses"]]
+    words = [word.rstrip(";") for reason in reasons for word in reason.split() if "=" in word]
+    assert f"(knock_penalty={penalty})" in words
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert max(cell_len(line) for line in out.splitlines()) <= 80
+    shown = [word.rstrip(";,") for line in out.splitlines() for word in line.split() if "=" in word]
+    assert sorted(word for word in shown if word.startswith("(")) == sorted(words)  # every one whole
+    options = [word for word in shown if not word.startswith("(")]  # the rules line's
+    assert options == ([] if penalty == "scat" else [f"knock_penalty={penalty}"])
+    for name in LONG_NAMES:  # and no name folded to make room
+        assert re.search(rf"^ +\d  {name} ", out, re.MULTILINE), name
+
+
+def test_an_unfinished_game_claims_no_places_and_shows_the_lives_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # quit mid-way: one seat out (its place is settled: last), the others still playing, two of them tied
+    for seed in range(200):
+        game = played_with(Rules.preset("scat", knock_penalty="namu", min_knock_value=5), 4, seed, limit=60)
+        standings = game.standings
+        if not game.is_over and sum(s.out for s in standings) == 1 and len({s.place for s in standings}) < 4:
+            break
+    else:
+        raise AssertionError("no unfinished game with a seat out and a tie")
+    path = write(tmp_path / "g.toml", game, ["Ann", "Ben", "Cy", "Dee"])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    tail = out[out.index("Game not finished") :]
+    assert "Standings" not in tail
+    assert "place" not in tail.replace("4th place", "")  # no place for anyone still playing
+    assert "Standing so far" in tail
+    grace = Rules.preset("scat").grace_word
+    for standing in standings:
+        name = ["Ann", "Ben", "Cy", "Dee"][standing.seat]
+        if standing.out:
+            left = "out, 4th place"
+        elif standing.on_grace:
+            left = grace
+        else:
+            left = str(standing.lives)
+        assert re.search(rf"│ +{standing.seat} │ {name} +│ {re.escape(left)} +│", tail), (name, left, tail)
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] is False
+    assert [(s["seat"], s["place"]) for s in data["standings"]] == [(s.seat, 4 if s.out else None) for s in standings]

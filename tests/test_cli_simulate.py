@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -153,7 +156,7 @@ def test_a_recorded_game_is_the_game_the_simulator_played(capsys, tmp_path):
 def interrupt_after(monkeypatch, games):
     from thirtyone.cli import simulate as cli_simulate
 
-    real = cli_simulate.play_game
+    real = cli_simulate.play_game_safely
     played = []
 
     def play(*args):
@@ -162,7 +165,7 @@ def interrupt_after(monkeypatch, games):
         played.append(args)
         return real(*args)
 
-    monkeypatch.setattr(cli_simulate, "play_game", play)
+    monkeypatch.setattr(cli_simulate, "play_game_safely", play)
 
 
 def test_ctrl_c_prints_the_games_finished_marked_partial(capsys, monkeypatch):
@@ -238,3 +241,204 @@ def test_the_command_line_loads_numba_only_when_it_simulates():
     code = "import sys, thirtyone.cli; print('numba' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------------------------- tables at 80 columns
+
+
+LONG_NAME = "a_bot_module_whose_name_is_long_enough_to_wrap_in_any_table_{}"
+
+
+def long_named_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Two ``module:factory`` bots (both play ``basic``) whose names differ only at their end."""
+    names = []
+    for which in ("one", "two"):
+        module = LONG_NAME.format(which)
+        (tmp_path / f"{module}.py").write_text(
+            "from thirtyone.bots.basic import BasicBot\n\ndef make(seed=None):\n    return BasicBot(seed)\n",
+            encoding="utf-8",
+        )
+        names.append(f"{module}:make")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "80")
+    return names
+
+
+def bot_names_in_tables(text: str) -> list[list[str]]:
+    """The ``bot`` column of each table of ``text`` (a rich table with a rule under its header),
+    each name put back together from the lines a long one is folded over."""
+    lines = text.split("\n")
+    tables = []
+    for index, line in enumerate(lines):
+        column = re.search(r"(?<!\S)bot(?!\S)", lines[index - 1]) if "───" in line else None
+        if column is None:
+            continue
+        start = column.start()  # the column is left-justified under its header
+        names: list[str] = []
+        for row in lines[index + 1 :]:
+            if not row.strip():
+                break
+            piece = row[start:].split()[0] if row[start : start + 1].strip() else ""
+            if (row[:start] + row[start + len(piece) :]).strip() or not names:  # other columns filled: a new row
+                names.append(piece)
+            else:
+                names[-1] += piece
+        tables.append(names)
+    return tables
+
+
+def test_long_bot_names_are_never_cut_at_80_columns(capsys, tmp_path, monkeypatch):
+    one, two = long_named_bots(tmp_path, monkeypatch)
+    args = ["simulate", "--games", "2", "--players", "6", "--bots", f"{one},{two},basic", "--seed", "1"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    assert max(len(line) for line in out.split("\n")) <= 80
+    tables = bot_names_in_tables(out)
+    assert len(tables) == 4  # results and places, by seat and by bot
+    for names in tables:
+        assert names[:2] == [one, two], names
+
+
+def test_places_read_cleanly_at_80_columns_with_9_players(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["simulate", "--games", "3", "--players", "9", "--bots", "basic,random,heuristic", "--seed", "1"]
+    assert main([*args, "--engine", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    assert max(len(line) for line in out.split("\n")) <= 80
+    for title, rows in (("Places by seat", 9), ("Places by bot", 3)):
+        table = out[out.index(title) :].split("\n")
+        header, rule = table[2], table[3]
+        assert header.split() == ["seat", "bot", *map(str, range(1, 10))], "one header over every column"
+        assert "───" in rule
+        body = table[4 : 4 + rows]
+        assert all(len(row.split()) == 11 for row in body), "one line a row, every place under its header"
+        assert not table[4 + rows].strip(), "no second block of rows without a header"
+    bots = out[out.index("Places by bot") :].split("\n")[4:7]
+    assert [row.split()[:2] for row in bots] == [["0", "basic"], ["1", "random"], ["2-8", "heuristic"]]
+
+
+@pytest.mark.parametrize("engine", ["reference", "sim"])
+def test_stderr_has_no_blank_lines(capsys, engine):
+    if engine == "sim":
+        pytest.importorskip("numba")
+    assert main(["simulate", "--games", "3", "--bots", "basic,random", "--seed", "1", "--engine", engine]) == 0
+    err = capsys.readouterr().err
+    assert err == f"played by the {'compiled simulator' if engine == 'sim' else 'reference engine'}\n"
+
+
+# ---------------------------------------------------------------------------------------- failing bots
+
+CRASHING_BOT = '''
+from thirtyone.bots.basic import BasicBot
+
+
+class CrashingBot(BasicBot):
+    """Plays like basic, but raises from round 2 on when its seed is even."""
+
+    name = "crasher"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.crashes = seed is not None and seed % 2 == 0
+
+    def choose(self, view, legal):
+        if self.crashes and view.round >= 2:
+            raise RuntimeError("the crasher crashed")
+        return super().choose(view, legal)
+
+
+def make(seed=None):
+    return CrashingBot(seed)
+'''
+
+
+@pytest.fixture
+def crashing_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``crashing_bot:make``, a bot that raises in about half the games; the run in ``tmp_path/run``."""
+    (tmp_path / "crashing_bot.py").write_text(CRASHING_BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "crashing_bot", raising=False)
+    (tmp_path / "run").mkdir()
+    monkeypatch.chdir(tmp_path / "run")
+    return "crashing_bot:make"
+
+
+def test_a_failing_bot_fails_only_its_games_which_are_counted_saved_and_named(capsys, crashing_bot):
+    from thirtyone.bots.runner import game_seeds
+    from thirtyone.record import GameRecord
+
+    args = ["simulate", "--games", "8", "--players", "3", "--bots", f"{crashing_bot},basic", "--seed", "1"]
+    assert main([*args, "--json"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    failures = data["failures"]
+    assert data["games_failed"] == len(failures) > 0
+    assert data["games"] == 8 - len(failures) > 0
+    assert (data["partial"], data["games_requested"]) == (False, 8)
+    assert sum(seat["wins"] for seat in data["seats"]) == data["games"]
+    assert [seat["failed"] for seat in data["seats"]] == [len(failures), 0, 0]
+    assert [bot["failed"] for bot in data["bots"]] == [len(failures), 0]
+    seeds = game_seeds(1, 8)
+    for failure in failures:
+        assert failure["seed"] == seeds[failure["game"] - 1]
+        assert (failure["seat"], failure["bot"], failure["action"]) == (0, crashing_bot, None)
+        assert failure["error"] == f"bot {crashing_bot} in seat 0 raised RuntimeError: the crasher crashed"
+        path = Path(failure["record"])
+        assert path == Path("simulate-failed") / f"game-{failure['game']:06d}.toml"
+        record = GameRecord.loads(path.read_text(encoding="utf-8"))
+        assert record.event == "thirtyone simulate"
+        assert record.replay().current_seat == 0
+        assert main(["replay", str(path), "--json"]) == 0
+        capsys.readouterr()
+    first = failures[0]
+    lines = captured.err.split("\n")
+    assert lines[-1] == ""
+    assert lines[-2] == (
+        f"thirtyone: error: {len(failures)} of 8 games failed; the first, game {first['game']} "
+        f"(seed {first['seed']}): {first['error']}; record: {first['record']}"
+    )
+    assert "" not in lines[:-1]
+
+    assert main(args) == 1
+    table = capsys.readouterr().out
+    out = " ".join(table.split())
+    assert f"{data['games']} games of scat" in out
+    assert f"{len(failures)} games failed (a bot raised, chose an illegal action or could not be made)" in out
+    assert f"failed: game {first['game']} (seed {first['seed']}): {first['error']}" in out
+    assert "PARTIAL" not in out
+    for title in ("Results by seat", "Results by bot"):
+        lines = table[table.index(title) :].split("\n")
+        rule = next(index for index, line in enumerate(lines) if "───" in line)
+        assert lines[rule - 1].split()[-1] == "games"  # the last column: failed games, per seat or bot
+        assert lines[rule + 1].split()[-1] == str(len(failures))
+
+
+def test_failed_games_go_to_the_record_folders_failed(capsys, crashing_bot):
+    args = ["simulate", "--games", "6", "--players", "2", "--bots", f"{crashing_bot},random", "--seed", "2"]
+    assert main([*args, "--record", "records", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    failed = {f"game-{failure['game']:06d}.toml" for failure in data["failures"]}
+    assert failed
+    assert {path.name for path in Path("records/failed").iterdir()} == failed
+    finished = {path.name for path in Path("records").glob("game-*.toml")}
+    assert len(finished) == data["games"]
+    assert finished | failed == {f"game-{number:06d}.toml" for number in range(1, 7)}
+    assert not Path("simulate-failed").exists()
+    assert main([*args, "--record", "records"]) == 2, "a folder with records of an earlier run is refused"
+    assert "already holds game records" in capsys.readouterr().err
+    for path in Path("records").glob("game-*.toml"):
+        path.unlink()
+    assert main([*args, "--record", "records"]) == 2, "failed/ alone is records too"
+    assert "already holds game records" in capsys.readouterr().err
+
+
+def test_simulate_reference_without_on_failure_still_raises_bot_error(crashing_bot):
+    from thirtyone.bots.runner import BotError, SimulationStats, game_seeds
+    from thirtyone.cli.simulate import simulate_reference
+    from thirtyone.rules import Rules
+
+    rules, names = Rules.preset("scat"), [crashing_bot, "basic"]
+    with pytest.raises(BotError, match="raised RuntimeError: the crasher crashed"):
+        simulate_reference(rules, names, game_seeds(1, 8), SimulationStats(rules, names))

@@ -1,6 +1,8 @@
 """``thirtyone verify RECORD``: a record of a committed game verifies (exit 0); a record whose deck,
 salt, commitment or reshuffle was changed, one without a salt or commitments, a file that is not
-UTF-8 and a missing file are each a one-line error naming what is wrong (exit 2)."""
+UTF-8 and a missing file are each a one-line error naming what is wrong (exit 2); a commitment
+that does not match is named (the salt chain's, not blamed on a salt; or a round's), and the line
+is followed by both hashes in full and a caret under the first differing hex digit."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from cli_helpers import cli_error_line
 from test_server_support import committed_game, committed_record
 from thirtyone import Rules
 from thirtyone.cli import main
-from thirtyone.record import GameRecord, RoundRecord
+from thirtyone.fairness import SaltChain
+from thirtyone.record import GameRecord, RoundRecord, deal_commitment
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +31,45 @@ def record() -> GameRecord:
         if len(made.rounds) >= 3 and made.rounds[0].reshuffles:
             return made
     raise AssertionError("no committed game of 3 rounds with a reshuffle in round 1")
+
+
+@pytest.fixture(scope="module")
+def chained() -> GameRecord:
+    """A finished game dealt from a salt chain and a seat's seed (as thirtyone serve deals), of at
+    least three rounds."""
+    for seed in range(200):
+        chain = SaltChain("ab" * 32, 64)
+        game, chance = committed_game(
+            Rules.preset("scat", lives=2), 2, random.Random(seed), chain=chain, seeds=["11" * 16, None]
+        )
+        made = committed_record(game, chance)
+        if len(made.rounds) >= 3:
+            return made
+    raise AssertionError("no chained game of 3 rounds")
+
+
+def verify_error(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[str, list[str]]:
+    """Run ``thirtyone verify``, check that it fails as the CLI must (exit 2, nothing on stdout,
+    no traceback, a ``thirtyone: error:`` line, followed by nothing or by the two hashes and the
+    caret) and return the error line and the lines after it."""
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "Traceback" not in captured.err
+    line, *rest = captured.err.rstrip("\n").split("\n")
+    assert line.startswith("thirtyone: error: ")
+    assert len(rest) in (0, 3), captured.err
+    return line, rest
+
+
+def shown_hashes(rest: list[str]) -> tuple[str, str, int]:
+    """The recorded and computed hashes below an error, and the index of the digit the caret marks."""
+    recorded, computed, caret = rest
+    assert recorded.startswith("  recorded  ")
+    assert computed.startswith("  computed  ")
+    assert caret.strip() == "^"
+    assert max(map(len, rest)) <= 80  # fits a terminal
+    return recorded[12:], computed[12:], caret.index("^") - 12
 
 
 def write(path: Path, record: GameRecord) -> Path:
@@ -94,9 +136,17 @@ def test_a_tampered_record_is_refused_naming_the_round(
     words: str,
 ) -> None:
     path = write(tmp_path / "tampered.toml", changed(record, number, change))
-    line = cli_error_line(capsys, ["verify", str(path)])
+    line, rest = verify_error(capsys, ["verify", str(path)])
     assert line.startswith(f"thirtyone: error: {path}: "), line
     assert words in line, line
+    if "commitment does not match" in words:
+        assert "the commitment, the deck order or the salt was changed (one hash cannot tell which)" in line
+        tampered = change(record.rounds[number - 1])
+        assert tampered.salt is not None
+        recorded, computed, _ = shown_hashes(rest)
+        assert (recorded, computed) == (tampered.commitment, deal_commitment(tampered.salt, tampered.deck))
+    else:
+        assert rest == []
 
 
 def test_a_record_without_commitments_is_refused(
@@ -148,7 +198,7 @@ def test_a_file_that_is_not_utf8_or_missing_is_refused(tmp_path: Path, capsys: p
 
 
 @pytest.mark.parametrize("digit", [0, 20, 63])
-def test_a_changed_commitment_shows_both_hashes_so_that_they_differ(
+def test_a_changed_commitment_shows_both_hashes_in_full_with_a_caret_under_the_first_difference(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord, digit: int
 ) -> None:
     published = record.rounds[1].commitment
@@ -156,9 +206,40 @@ def test_a_changed_commitment_shows_both_hashes_so_that_they_differ(
     changed_digit = "0" if published[digit] != "0" else "1"
     tampered = published[:digit] + changed_digit + published[digit + 1 :]
     path = write(tmp_path / "end.toml", changed(record, 2, lambda rnd: dataclasses.replace(rnd, commitment=tampered)))
-    line = cli_error_line(capsys, ["verify", str(path)])
-    shown = re.search(r"published ([0-9a-f]+), computed ([0-9a-f]+) ", line)
-    assert shown is not None, line
-    assert shown.groups() == (tampered, published)  # in full, and visibly different
-    assert f"they first differ at hex digit {digit + 1} of 64: {changed_digit} against {published[digit]}" in line
+    line, rest = verify_error(capsys, ["verify", str(path)])
     assert line.startswith(f"thirtyone: error: {path}: round 2: the commitment does not match")
+    assert f"they first differ at hex digit {digit + 1} of 64" in line
+    assert shown_hashes(rest) == (tampered, published, digit)  # in full, the differing digit marked
+
+
+@pytest.mark.parametrize("digit", [0, 20, 63])
+def test_a_changed_chain_commitment_is_named_not_blamed_on_the_salt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord, digit: int
+) -> None:
+    fairness = chained.fairness
+    assert fairness is not None
+    path = write(tmp_path / "chained.toml", chained)
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    published = fairness.commitment
+    tampered = published[:digit] + ("0" if published[digit] != "0" else "1") + published[digit + 1 :]
+    record = dataclasses.replace(chained, fairness=dataclasses.replace(fairness, commitment=tampered))
+    path = write(tmp_path / "tampered.toml", record)
+    line, rest = verify_error(capsys, ["verify", str(path)])
+    assert line.startswith(f"thirtyone: error: {path}: the commitment in [fairness] is not the one the salts")
+    assert "so the commitment was changed" in line
+    assert "salt was changed" not in line
+    assert f"they first differ at hex digit {digit + 1} of 64" in line
+    assert shown_hashes(rest) == (tampered, published, digit)
+
+
+def test_a_changed_chain_salt_is_still_blamed_on_the_salt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord
+) -> None:
+    path = write(
+        tmp_path / "salt.toml", changed(chained, 2, lambda rnd: dataclasses.replace(rnd, salt=_other_hex(rnd.salt)))
+    )
+    line, rest = verify_error(capsys, ["verify", str(path)])
+    assert "round 2: the salt" in line
+    assert "the salt was changed" in line
+    assert rest == []

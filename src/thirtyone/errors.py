@@ -164,6 +164,17 @@ class RecordError(ThirtyOneError):
     The message names the round, the action index and the rule where it applies."""
 
 
+class CommitmentError(RecordError):
+    """A published commitment that does not match what it commits to. ``recorded`` is the
+    commitment in the record, ``computed`` the one its salts (and decks) give, each 64 lowercase
+    hex digits; the message says which commitment and what can have been changed."""
+
+    def __init__(self, message: str, *, recorded: str, computed: str) -> None:
+        super().__init__(message)
+        self.recorded = recorded
+        self.computed = computed
+
+
 class SeedError(ThirtyOneError):
     """A client seed that cannot be used (not hex or base64, too short, too long), or a salt chain
     asked for a round it does not reach (:mod:`thirtyone.fairness`)."""

@@ -53,9 +53,9 @@ from thirtyone.cards import Card, format_cards, full_deck, parse_cards
 from thirtyone.chance import check_permutation
 from thirtyone.checks import whole_number
 from thirtyone.engine import Game
-from thirtyone.errors import RecordError, SeedError, ThirtyOneError
+from thirtyone.errors import CommitmentError, RecordError, SeedError, ThirtyOneError
 from thirtyone.events import RoundResult
-from thirtyone.fairness import deal_deck, parse_seed, salt_matches
+from thirtyone.fairness import chain_link, deal_deck, parse_seed, salt_matches
 from thirtyone.rules import OPTIONS, Rules
 from thirtyone.scoring import HandValue
 from thirtyone.settlement import KNOCK_PENALTIES, LOSS_KINDS, LOSS_RULES, NO_KNOCK_KINDS, Loss, LossKind, RoundEnd
@@ -401,9 +401,11 @@ class GameRecord:
 
         Raises:
             RecordError: naming the round: no commitment, no salt (not revealed yet), a salt that
-                is not the chain's, a deck that is not the one the salt and the seeds deal, a
-                commitment that does not match the deck and the salt, or a reshuffle that is not
-                the salt's.
+                is not the chain's, a deck that is not the one the salt and the seeds deal, or a
+                reshuffle that is not the salt's.
+            CommitmentError: (a RecordError) for a commitment that does not match: a round's that
+                is not the SHA-256 of its salt and deck, or the chain's in ``[fairness]`` when every
+                salt leads to one other commitment and deals its deck (so the commitment changed).
         """
         fairness = self.fairness
         for rnd in self.rounds:
@@ -419,6 +421,7 @@ class GameRecord:
                 raise RecordError(f"{where}: the salt is not revealed (the round was still being played)")
             if fairness is not None:
                 if not salt_matches(fairness.commitment, rnd.salt, rnd.round):
+                    self._check_chain_commitment()
                     raise RecordError(
                         f"{where}: the salt {rnd.salt} is not round {rnd.round}'s salt of the chain committed to "
                         f"before the game ({fairness.commitment}): SHA-256 of 'thirtyone-chain/1 SALT' taken "
@@ -435,9 +438,12 @@ class GameRecord:
             else:
                 computed = deal_commitment(rnd.salt, rnd.deck)
                 if computed != rnd.commitment:
-                    raise RecordError(
-                        f"{where}: the commitment does not match the deck order and the salt: "
-                        f"{_hash_difference(rnd.commitment or '', computed)}; the deck or the salt was changed"
+                    raise CommitmentError(
+                        f"{where}: the commitment does not match the deck order and the salt: the commitment, the "
+                        "deck order or the salt was changed (one hash cannot tell which): "
+                        f"{_hash_difference(rnd.commitment or '', computed)}",
+                        recorded=rnd.commitment or "",
+                        computed=computed,
                     )
             for number, order in enumerate(rnd.reshuffles, 1):
                 if list(order) != salted_reshuffle(rnd.salt, order, number):
@@ -446,6 +452,31 @@ class GameRecord:
                         "docs/record-format.md)"
                     )
         return len(self.rounds)
+
+    def _check_chain_commitment(self) -> None:
+        """Raise :class:`CommitmentError` when every round's salt leads (``link`` applied
+        ``round`` times) to one and the same other commitment and deals its round's recorded
+        deck: the salts, seeds and decks agree, so the commitment in ``[fairness]`` was changed.
+        Otherwise return (a salt was changed, as the caller says)."""
+        fairness = self.fairness
+        assert fairness is not None
+        tops: set[str] = set()
+        for rnd in self.rounds:
+            if rnd.salt is None:
+                return  # the caller's error (salts are checked for their shape on loading)
+            tops.add(_chain_top(rnd.salt, rnd.round))
+            if list(rnd.deck) != deal_deck(rnd.salt, rnd.round, fairness.seeds, self.rules.deck):
+                return
+        if len(tops) != 1:
+            return
+        computed = tops.pop()
+        raise CommitmentError(
+            f"the commitment in [fairness] is not the one the salts were committed to: every round's salt leads "
+            f"to one other commitment and deals the recorded deck, so the commitment was changed: "
+            f"{_hash_difference(fairness.commitment, computed)}",
+            recorded=fairness.commitment,
+            computed=computed,
+        )
 
     # ------------------------------------------------------------------------------ checks
 
@@ -504,6 +535,14 @@ class GameRecord:
                 raise RecordError(f"outcome: places has {len(self.places)} entries for {players} seats")
             if self.rounds[-1].result is None:
                 raise RecordError(f"outcome: the game is over, but round {last} has no result")
+
+
+def _chain_top(salt: str, round: int) -> str:
+    """What round ``round``'s ``salt`` commits to: ``link`` applied ``round`` times."""
+    value = salt
+    for _ in range(round):
+        value = chain_link(value)
+    return value
 
 
 def _hash_difference(published: str, computed: str) -> str:

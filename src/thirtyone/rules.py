@@ -74,7 +74,7 @@ class OptionSpec:
                 return True
             if value in ("off", "false", "no", "0"):
                 return False
-            raise RulesError(f"option {self.name} is {self.describe_values()}, not {text!r}")
+            raise _not_on_off(self.name, text)
         if self.kind == "int":
             try:
                 return int(value)
@@ -101,7 +101,13 @@ class Rules:
 
     Create one with :meth:`preset` (optionally with overrides) or directly; the options are
     checked on creation. Options that belong to the other mode are ``None`` (e.g. ``all_pass``
-    in draw mode).
+    in draw mode). A number that stands for a value is taken as that value: a numpy integer for a
+    whole-number option. An on/off option takes the same everywhere (here, :meth:`preset`,
+    :meth:`replace`): ``True``/``False``, 1/0 and the text on/off, true/false, yes/no, 1/0; anything
+    else (2, 1.0, ``"maybe"``) is refused with one message.
+
+    >>> Rules(grace_life=0) == Rules(grace_life=False)
+    True
 
     Raises:
         RulesError: for an unknown option value, a value out of range, or options that
@@ -130,6 +136,10 @@ class Rules:
             value = getattr(self, spec.name)
             if spec.kind == "int" and type(value) is not int and whole_number(value) is not None:
                 object.__setattr__(self, spec.name, whole_number(value))  # numpy integers, as ints
+            elif spec.kind == "bool" and isinstance(value, str):
+                object.__setattr__(self, spec.name, spec.parse(value))  # "on", "1", ...: as replace takes them
+            elif spec.kind == "bool" and not isinstance(value, bool) and whole_number(value) in (0, 1):
+                object.__setattr__(self, spec.name, whole_number(value) == 1)  # 1 and 0, as "1" and "0"
             _check_value(spec, getattr(self, spec.name))
         for spec in OPTIONS.values():
             value = getattr(self, spec.name)
@@ -163,7 +173,15 @@ class Rules:
 
     def replace(self, **overrides: Any) -> Rules:
         """A copy with some options changed (checked as on creation). Values may also be given
-        as text (``"on"``, ``"5"``, ``"30.5"``), and ``three_of_a_kind`` as a number (``30.5``).
+        as text (``"on"``, ``"5"``, ``"30.5"``), ``three_of_a_kind`` as a number (``30.5``), and an
+        on/off option as 1 or 0 (as its text ``"1"`` and ``"0"``; see :class:`Rules`).
+
+        >>> Rules.preset("scat", grace_life=0) == Rules.preset("scat", grace_life="off")
+        True
+        >>> Rules.preset("scat", grace_life=2)
+        Traceback (most recent call last):
+        ...
+        thirtyone.errors.RulesError: option grace_life is on or off: give True or False (or 1 or 0), not 2
 
         Raises:
             RulesError: for an unknown option or a bad value or combination.
@@ -260,7 +278,7 @@ class Rules:
 def _check_value(spec: OptionSpec, value: Any) -> None:
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise RulesError(f"option {spec.name} is on or off (True or False), not {value!r}")
+            raise _not_on_off(spec.name, value)
     elif spec.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int) or not spec.low <= value <= spec.high:
             raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
@@ -268,6 +286,12 @@ def _check_value(spec: OptionSpec, value: Any) -> None:
             raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
     elif value is not None and value not in spec.choices:
         raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
+
+
+def _not_on_off(name: str, value: object) -> RulesError:
+    """The one refusal of an on/off option, for a value and for text alike (``True``, 1 and
+    ``"1"`` are all on)."""
+    return RulesError(f"option {name} is on or off: give True or False (or 1 or 0), not {value!r}")
 
 
 _SPECS = (

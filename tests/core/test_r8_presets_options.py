@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 
 from thirtyone import PRESETS, Game, Rules, RulesError
@@ -300,7 +301,7 @@ def test_r8_unknown_option():
         ("lives", 0),
         ("lives", 21),
         ("lives", True),
-        ("grace_life", 1),
+        ("grace_life", 2),
         ("three_of_a_kind", "31"),
         ("three_aces", "33"),
         ("straight_flush", None),
@@ -320,7 +321,7 @@ def test_r8_bad_option_value(option, value):
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize(("option", "value"), [("all_pass", "sometimes"), ("exchange", "two"), ("dealer_hand", 1)])
+@pytest.mark.parametrize(("option", "value"), [("all_pass", "sometimes"), ("exchange", "two"), ("dealer_hand", 2)])
 def test_r8_bad_widow_option_value(option, value):
     with pytest.raises(RulesError) as info:
         Rules.preset("widow", **{option: value})
@@ -411,3 +412,45 @@ def test_r8_text_option_round_trip(preset, option, value):
 )
 def test_r8_option_values_may_be_given_as_text_or_numbers(option, value, expected):
     assert getattr(Rules.preset("scat", **{option: value}), option) == expected
+
+
+# ---------------------------------------------------------------------------- on/off options
+
+
+ON_OFF = [name for name, spec in OPTIONS.items() if spec.kind == "bool"]
+
+
+@pytest.mark.parametrize("option", ON_OFF)
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        *[(True, True), (1, True), ("1", True), ("on", True), ("yes", True), (np.int64(1), True)],
+        *[(False, False), (0, False), ("0", False), ("off", False), ("no", False), (np.int64(0), False)],
+    ],
+    ids=repr,
+)
+def test_r8_on_off_options_take_1_and_0_as_their_text_1_and_0(option: str, value: object, expected: bool) -> None:
+    preset = "widow" if OPTIONS[option].mode == "widow" else "scat"
+    assert getattr(Rules.preset(preset, **{option: value}), option) is expected
+    assert getattr(Rules.preset(preset).replace(**{option: value}), option) is expected
+    assert getattr(Rules(**{**PRESETS[preset].options(), option: value}), option) is expected
+
+
+def test_r8_on_off_options_are_the_same_rules_whether_given_as_1_or_true() -> None:
+    assert Rules.preset("scat", grace_life=1) == Rules.preset("scat", grace_life="1") == Rules.preset("scat")
+    assert Rules(grace_life=0) == Rules(grace_life=False) == Rules.preset("scat", grace_life="0")
+    assert Rules(grace_life=0).describe() == "scat, grace_life=off"
+
+
+@pytest.mark.parametrize("value", [2, -1, 1.0, 0.5, "2", "maybe", "", None, [1]], ids=repr)
+def test_r8_on_off_options_refuse_other_values_and_text_with_one_message(value: object) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.preset("scat", grace_life=value)
+    assert str(info.value) == f"option grace_life is on or off: give True or False (or 1 or 0), not {value!r}"
+    with pytest.raises(RulesError) as direct:
+        Rules(grace_life=value)  # type: ignore[arg-type]
+    assert str(direct.value) == str(info.value)
+    if isinstance(value, str):
+        with pytest.raises(RulesError) as text:
+            Rules.preset("scat").with_text_options({"grace_life": value})
+        assert str(text.value) == str(info.value)

@@ -32,15 +32,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as error:  # the agents extra is not installed: say how to install it
+    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
+    raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS, action_id
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
-from thirtyone.agents.pettingzoo import describe_table
+from thirtyone.agents.pettingzoo import describe_table  # (which says the same without PettingZoo)
 from thirtyone.agents.table import Table
 from thirtyone.bots import Bot, make_bot, parse_bot_list
 from thirtyone.bots.runner import bot_action

@@ -31,7 +31,8 @@ try:
     import pyspiel
     from open_spiel.python.algorithms import ismcts
 except ImportError as error:  # the openspiel extra is not installed: say how to install it
-    raise ImportError(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
+    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
+    raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
 from thirtyone.actions import Action, Look
 from thirtyone.agents.action_ids import action_from_id, action_id

@@ -54,7 +54,8 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as error:  # the openspiel extra is not installed: say how to install it
-    raise ImportError(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
+    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
+    raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS, action_from_id, describe_id, legal_ids
 from thirtyone.agents.config import EnvConfig

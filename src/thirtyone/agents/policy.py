@@ -51,6 +51,9 @@ pile's top card and of the hand with the widow (each / 31), and the best suit of
 
 Floats = npt.NDArray[np.float32]
 
+_MAKE_ONE = "make one with python examples/train.py --out FILE.npz (or Policy.save)"
+"""How to make a policy file, for the errors of a file that is not one."""
+
 _POINTS = np.array([Card(index).points for index in range(52)], dtype=np.float32).reshape(13, 4) / 31.0
 
 
@@ -134,7 +137,9 @@ class Policy:
 
         Raises:
             PolicyError: for a missing or unreadable file, one that is not a ``.npz`` of this
-                format, or weights of the wrong shapes (the message names the file).
+                format (a text file, numpy's pickled arrays: one line saying how to make a policy
+                file, never numpy's advice), or weights of the wrong shapes (the message names
+                the file).
         """
         where = f"policy {str(path)!r}"
         file = Path(path)
@@ -142,13 +147,18 @@ class Policy:
             raise PolicyError(f"{where}: no such file")
         if not file.is_file():
             raise PolicyError(f"{where}: not a file")
+        not_one = PolicyError(f"{where}: not a policy file saved by thirtyone (a .npz); {_MAKE_ONE}")
         try:
             with np.load(file, allow_pickle=False) as data:  # never unpickle: a file may come from anyone
                 entries = {name: data[name] for name in data.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-            raise PolicyError(f"{where}: not a policy file (a numpy .npz written by Policy.save): {error}") from None
+        except OSError as error:  # (numpy says "failed to interpret" with an OSError of no errno)
+            if error.errno is None:
+                raise not_one from None
+            raise PolicyError(f"{where}: cannot read it: {error.strerror or error}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):
+            raise not_one from None  # numpy's words (allow_pickle, "not a zip file") would only mislead
         if str(entries.get("format", "")) != FORMAT:
-            raise PolicyError(f"{where}: not a policy file of format {FORMAT!r}")
+            raise PolicyError(f"{where}: not a policy file of format {FORMAT!r} (a .npz of other arrays); {_MAKE_ONE}")
         try:
             return cls._checked(entries)
         except (KeyError, TypeError, ValueError) as error:

@@ -27,8 +27,8 @@ share with the better mean place). Bots are listed best ordinal (μ − 3σ) fir
 
 from __future__ import annotations
 
-from thirtyone.arena.backends import Backend, BackendError, LocalBackend, RayBackend, make_backend
-from thirtyone.arena.play import Failure, GameResult, Task, play_game_safely, play_task
+from thirtyone.arena.backends import Backend, BackendError, LocalBackend, RayBackend, make_backend, worker_count
+from thirtyone.arena.play import Failure, GameResult, Task, play_game_safely, play_safely, play_task
 from thirtyone.arena.run import ArenaOutcome, run_arena
 from thirtyone.arena.schedule import ArenaError, Schedule, bot_seed, deal_seed, make_schedule, seating
 from thirtyone.arena.stats import BotStats, Rating, Summary, Tally, pooled_rating, summarize, wilson_interval
@@ -53,10 +53,12 @@ __all__ = [
     "make_backend",
     "make_schedule",
     "play_game_safely",
+    "play_safely",
     "play_task",
     "pooled_rating",
     "run_arena",
     "seating",
     "summarize",
     "wilson_interval",
+    "worker_count",
 ]

@@ -19,6 +19,7 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 from collections.abc import Callable, Sequence
@@ -28,7 +29,7 @@ from typing import Any, Protocol
 from thirtyone.arena.play import GameResult, Task, play_game_safely, play_task
 from thirtyone.arena.schedule import ArenaError
 
-__all__ = ["Backend", "BackendError", "LocalBackend", "RayBackend", "MAX_JOBS", "make_backend"]
+__all__ = ["Backend", "BackendError", "LocalBackend", "RayBackend", "MAX_JOBS", "make_backend", "worker_count"]
 
 MAX_JOBS = 1024
 """The most local worker processes."""
@@ -104,6 +105,24 @@ def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
 
 
+def _check_jobs(jobs: int) -> None:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise ArenaError(f"--jobs {jobs}: use from 1 to {MAX_JOBS} worker processes")
+
+
+def worker_count(jobs: int, games: int, cpus: int | None = None) -> int:
+    """The local worker processes started for ``--jobs jobs`` and ``games`` games:
+    ``min(jobs, games, cpus)``, at least 1; ``cpus`` defaults to :func:`os.cpu_count` (1 when
+    unknown). More workers than games would sit idle, more than CPUs would only take turns.
+
+    >>> worker_count(999, 12, cpus=4), worker_count(999, 3, cpus=16), worker_count(2, 100, cpus=16)
+    (4, 3, 2)
+    """
+    if cpus is None:
+        cpus = os.cpu_count() or 1
+    return max(1, min(jobs, games, cpus))
+
+
 class LocalBackend(_Managed):
     """Tasks on this machine: in this process (``jobs=1``) or in ``jobs`` worker processes.
 
@@ -114,8 +133,7 @@ class LocalBackend(_Managed):
     name = "local"
 
     def __init__(self, jobs: int = 1) -> None:
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-            raise ArenaError(f"--jobs {jobs}: use from 1 to {MAX_JOBS} worker processes")
+        _check_jobs(jobs)
         self.jobs = jobs
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
 
@@ -259,8 +277,11 @@ class RayBackend(_Managed):
         self._started = False
 
 
-def make_backend(name: str, jobs: int = 1, address: str | None = None) -> LocalBackend | RayBackend:
-    """The backend called ``name`` (``local`` or ``ray``).
+def make_backend(
+    name: str, jobs: int = 1, address: str | None = None, games: int | None = None
+) -> LocalBackend | RayBackend:
+    """The backend called ``name`` (``local`` or ``ray``); with ``games`` (the games to play) the
+    local backend starts :func:`worker_count` ``(jobs, games)`` workers, else ``jobs``.
 
     Raises:
         ArenaError: for an unknown name, a bad ``jobs``, or an ``address`` with the local backend.
@@ -268,7 +289,8 @@ def make_backend(name: str, jobs: int = 1, address: str | None = None) -> LocalB
     if name == "local":
         if address is not None:
             raise ArenaError("--address is for --backend ray; the local backend uses --jobs")
-        return LocalBackend(jobs)
+        _check_jobs(jobs)
+        return LocalBackend(jobs if games is None else worker_count(jobs, games))
     if name == "ray":
         return RayBackend(address)
     raise ArenaError(f"unknown backend {name!r}: choose local or ray")

@@ -27,7 +27,16 @@ from thirtyone.events import Acted, RoundEnded, RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 
-__all__ = ["Failure", "GameResult", "Task", "play_games_fast", "play_game_safely", "play_task", "SIM_BOTS"]
+__all__ = [
+    "Failure",
+    "GameResult",
+    "Task",
+    "play_games_fast",
+    "play_game_safely",
+    "play_safely",
+    "play_task",
+    "SIM_BOTS",
+]
 
 
 @dataclass(frozen=True)
@@ -159,29 +168,44 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
     a ``random`` seat picks with the simulator's counter-based random policy
     (:func:`thirtyone.sim.rng.game_random_index`), so a game of ``random`` and ``basic`` bots is
     the one :func:`play_games_fast` plays; any other bot in seat ``s`` is
-    ``make_bot(name, bot_seed(seed, deal, rotation, s))``. A bot that raises (any ``Exception``)
-    or returns an action not in the legal actions ends the game: the result's ``failure`` says
-    which seat, bot and action or exception, and holds the game's record. ``KeyboardInterrupt``
-    and other ``BaseException`` pass through.
+    ``make_bot(name, bot_seed(seed, deal, rotation, s))``. A bot that fails ends the game
+    (:func:`play_safely`): the result's ``failure`` says which seat, bot and action or exception,
+    and holds the game's record. ``KeyboardInterrupt`` and other ``BaseException`` pass through.
+    """
+    names = seating(bots, rotation)
+    game_seed = deal_seed(seed, deal)
+    bot_seeds = [bot_seed(seed, deal, rotation, seat) for seat in range(len(names))]
+    game, failure = play_safely(rules, names, game_seed, bot_seeds)
+    return _result(game, names, deal, rotation, game_seed, failure)
+
+
+def play_safely(
+    rules: Rules, names: Sequence[str], game_seed: int, bot_seeds: Sequence[int], event: str = "thirtyone arena"
+) -> tuple[Game, Failure | None]:
+    """Play one game of the bots ``names`` (by seat) to its end or to the first bot that fails;
+    the game and ``None``, or the game up to the failing move and the :class:`Failure`.
+
+    The game is dealt by :class:`thirtyone.sim.CounterChance` ``(game_seed)``; a ``random`` seat
+    picks with :func:`thirtyone.sim.rng.game_random_index` ``(game_seed, …)``; any other bot in
+    seat ``s`` is ``make_bot(names[s], bot_seeds[s])``. A bot fails when it cannot be created,
+    raises (any ``Exception``) or returns an action that is not legal; the failure's record
+    (``event`` names the program in it) replays without error up to the failing move.
+    ``KeyboardInterrupt`` and other ``BaseException`` pass through.
     """
     from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
 
-    names = seating(bots, rotation)
-    game_seed = deal_seed(seed, deal)
     game = Game(rules, len(names), chance=CounterChance(game_seed))
-    failure: Failure | None = None
     players: list[Bot | None] = []
     for index, name in enumerate(names):
         if SIM_BOTS.get(name) == "random":
             players.append(None)  # the simulator's counter-based random policy, below
             continue
         try:
-            players.append(make_bot(name, bot_seed(seed, deal, rotation, index)))
+            players.append(make_bot(name, bot_seeds[index]))
         except Exception as error:
-            failure = _failure(game, names, index, None, f"could not be created: {_describe(error)}")
-            break
+            return game, _failure(game, names, index, None, f"could not be created: {_describe(error)}", event)
     round_number, decision = game.round, 0
-    while failure is None and not game.is_over:
+    while not game.is_over:
         if game.round != round_number:
             round_number, decision = game.round, 0
         seat = game.current_seat
@@ -197,19 +221,17 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
             action = player.choose(view, view.legal_actions)
             legal = action in view.legal_actions
         except Exception as error:
-            failure = _failure(game, names, seat, None, f"raised {_describe(error)}")
-            break
+            return game, _failure(game, names, seat, None, f"raised {_describe(error)}", event)
         if not legal:
             shown = _show(action)
-            failure = _failure(game, names, seat, shown, f"chose {shown}, which is not legal now")
-            break
+            return game, _failure(game, names, seat, shown, f"chose {shown}, which is not legal now", event)
         try:
             game.apply(action)
         except ThirtyOneError as error:  # legal by the view, refused by the engine
             shown = _show(action)
-            failure = _failure(game, names, seat, shown, f"chose {shown}; the engine refused it: {error}")
+            return game, _failure(game, names, seat, shown, f"chose {shown}; the engine refused it: {error}", event)
         decision += 1
-    return _result(game, names, deal, rotation, game_seed, failure)
+    return game, None
 
 
 def _show(action: object) -> str:
@@ -224,9 +246,9 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
-def _failure(game: Game, names: Sequence[str], seat: int, action: str | None, what: str) -> Failure:
+def _failure(game: Game, names: Sequence[str], seat: int, action: str | None, what: str, event: str) -> Failure:
     seats = [f"{name} (seat {index})" for index, name in enumerate(names)]
-    record = GameRecord.from_game(game, seats, event="thirtyone arena", comment=f"failed: seat {seat} {what}")
+    record = GameRecord.from_game(game, seats, event=event, comment=f"failed: seat {seat} {what}")
     return Failure(seat, names[seat], action, f"bot {names[seat]} in seat {seat} {what}", record.dumps())
 
 

@@ -32,7 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.arena.play import GameResult
+from thirtyone.arena.play import Failure, GameResult
 from thirtyone.arena.schedule import GameKey
 from thirtyone.arena.stats import Summary
 
@@ -47,6 +47,7 @@ __all__ = [
     "write_summary",
     "plot_win_share",
     "failure_record_name",
+    "failed_games_line",
 ]
 
 _TIME_BUDGET = re.compile(r":\s*[0-9.]+\s*s$")
@@ -104,10 +105,14 @@ class FailureRecords:
         """Save the record of ``result`` if it failed."""
         if result.failure is None:
             return
+        self.paths[result.key] = self.save(failure_record_name(result.key), result.failure)
+
+    def save(self, name: str, failure: Failure) -> Path:
+        """Write the record of ``failure`` as ``name`` in the directory (made if missing); its path."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / failure_record_name(result.key)
-        path.write_text(result.failure.record, encoding="utf-8")
-        self.paths[result.key] = path
+        path = self.directory / name
+        path.write_text(failure.record, encoding="utf-8")
+        return path
 
 
 class GamesWriter:
@@ -299,24 +304,36 @@ def render(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None 
     return Group(*parts)
 
 
+def failed_games_line(failed: int, played: int, first: str, failure: Failure, record: Path | None) -> str:
+    """The line that ends a run in which ``failed`` of ``played`` games failed, naming the first
+    (``first`` says which game, ``record`` where its record is): ``thirtyone: error: 2 of 12
+    games failed; the first, deal 0, rotation 1: bot x in seat 0 raised …; record: failed/….toml``."""
+    where = f"; record: {record}" if record is not None else ""
+    return f"thirtyone: error: {failed:,} of {played:,} games failed; the first, {first}: {failure.error}{where}"
+
+
 def _table(title: str, columns: tuple[str, ...]) -> Table:
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for column in columns:
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        if column == "bot":  # a long name wraps whole, never cut (policy:/runs/a.npz, policy:/runs/b.npz)
+            table.add_column(column, justify="left", overflow="fold")
+        else:
+            table.add_column(column, justify="right")
     return table
 
 
 @contextmanager
-def progress_bar(console: Console, total: int, disable: bool = False) -> Iterator[Any]:
-    """A transient progress bar of ``total`` games; yields ``advance(n)``."""
+def progress_bar(console: Console, total: int, disable: bool = False, label: str = "arena") -> Iterator[Any]:
+    """A transient progress bar of ``total`` games, headed ``label``, shown only on a terminal
+    (elsewhere rich would leave a blank line); yields ``advance(n)``."""
     with Progress(
-        TextColumn("[bold]arena"),
+        TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=console,
         transient=True,
-        disable=disable,
+        disable=disable or not console.is_terminal,
     ) as progress:
         task = progress.add_task("games", total=total)
 

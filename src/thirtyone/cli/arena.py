@@ -15,12 +15,13 @@ from pathlib import Path
 
 from rich.console import Console
 
-from thirtyone.arena import ArenaError, make_backend, make_schedule, run_arena
+from thirtyone.arena import ArenaError, LocalBackend, make_backend, make_schedule, run_arena
 from thirtyone.arena.play import GameResult
 from thirtyone.arena.report import (
     FailureRecords,
     GamesWriter,
     RunInfo,
+    failed_games_line,
     progress_bar,
     render,
     summary_dict,
@@ -64,7 +65,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=whole_number,
         default=1,
         metavar="N",
-        help="local worker processes (default 1; with --backend ray the cluster decides)",
+        help="local worker processes, at most one per game and per CPU (default 1; with --backend ray the "
+        "cluster decides)",
     )
     parser.add_argument("--backend", default="local", metavar="local|ray", help="where games run (default local)")
     parser.add_argument(
@@ -161,14 +163,15 @@ def _remove_results(out: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the arena and report; 0 when complete, 130 when interrupted, 1 when the backend failed
-    (both after reporting the games finished so far, marked partial)."""
+    """Play the arena and report; 0 when every game finished, 130 when interrupted, 1 when the
+    backend failed (both after reporting the games finished so far, marked partial) or when a bot
+    failed games (after the report, naming the first on stderr)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players)
     schedule = make_schedule(names, args.games)
     engine = _engine(args.engine, names, rules)
-    backend = make_backend(args.backend, args.jobs, args.address)
+    backend = make_backend(args.backend, args.jobs, args.address, schedule.games)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     out = _out_dir(args.out, args.overwrite)
     if out is not None:
@@ -188,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
                 if games is not None:
                     games.add(result)
 
-            with progress_bar(console, schedule.games, disable=args.json and not console.is_terminal) as advance:
+            with progress_bar(console, schedule.games) as advance:
                 outcome = run_arena(rules, schedule, seed, backend, on_game=on_game, on_progress=advance, engine=engine)
         finally:
             if games is not None:
@@ -205,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         Console().print(render(summary, info, records.paths))
     rate = summary.played / elapsed if elapsed > 0 else 0.0
-    jobs = f"{args.jobs} job{'s' if args.jobs != 1 else ''}" if backend.name == "local" else "ray"
+    jobs = f"{backend.jobs} job{'s' if backend.jobs != 1 else ''}" if isinstance(backend, LocalBackend) else "ray"
     console.print(f"{summary.played:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, {jobs})", style="dim")
     if out is not None:
         console.print(f"wrote {out}/games.csv, summary.csv, summary.json, win_share.png", style="dim", markup=False)
@@ -213,6 +216,12 @@ def run(args: argparse.Namespace) -> int:
         console.print("thirtyone: interrupted: the results above are partial")
         return 130
     if outcome.error:
-        console.print(f"thirtyone: error: {outcome.error}: the results above are partial", markup=False)
+        console.print(f"thirtyone: error: {outcome.error}: the results above are partial", markup=False, soft_wrap=True)
+        return 1
+    if summary.failures:
+        key, failure = summary.failures[0]
+        first = f"deal {key[0]}, rotation {key[1]}"
+        line = failed_games_line(summary.failed, summary.played, first, failure, records.paths.get(key))
+        console.print(line, markup=False, soft_wrap=True)
         return 1
     return 0

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
@@ -37,6 +38,9 @@ _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
 )  # fmt: skip
 _STANDING_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("place", "right"), ("seat", "right"), ("player", "left"), ("lives", "left"),
+)  # fmt: skip
+_UNFINISHED_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    ("seat", "right"), ("player", "left"), ("lives left", "left"),
 )  # fmt: skip
 
 
@@ -166,7 +170,10 @@ def _value(value: HandValue | None) -> int | float | None:
 
 def summary(record: GameRecord, game: Game) -> dict[str, Any]:
     """Plain data (for JSON) of a verified record and its replayed ``game``: metadata, rules,
-    seats, every round's result and the standings."""
+    seats, every round's result and the standings. In an unfinished game only the seats already
+    out have a ``place`` (theirs is settled, R2.5); a seat still playing has ``None`` (its place is
+    not decided until the game ends), and the standings are in that order still: most lives first.
+    """
     grace = 1 if record.rules.grace_life else 0
     rounds: list[dict[str, Any]] = []
     for log in game.round_logs:
@@ -207,9 +214,11 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
                 "saved_by_r2_6": result.saved_by_r2_6,
             }
         )
+    over = game.is_over
     standings = [
         {
-            "place": standing.place,
+            # an unfinished game settles only the places of the seats already out (R2.5)
+            "place": standing.place if over or standing.out else None,
             "seat": standing.seat,
             "name": record.seats[standing.seat],
             "remaining": standing.remaining,
@@ -285,9 +294,7 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
         if log_round["reshuffles"]:
             title.append(f", {log_round['reshuffles']} reshuffle(s)")
         console.print(title)
-        table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-        for column, justify in _ROUND_COLUMNS:
-            table.add_column(column, justify=justify, overflow="fold")
+        rows: list[tuple[str, ...]] = []
         hands = {entry["seat"]: entry for entry in log_round["hands"]}
         for seat in range(record.players):
             if seat in out:
@@ -310,17 +317,19 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
             else:
                 left = str(log_round["lives"][seat])
             entry = hands.get(seat)
-            table.add_row(
-                str(seat),
-                Text(seats[seat]),
-                _pretty(entry["hand"]) if entry else "",
-                _show_value(entry["value"]) if entry else "",
-                str(lost) if lost else "",
-                ", ".join(sorted({loss["rule"] for loss in losses})),
-                left,
-                Text("; ".join(notes)),
+            rows.append(
+                (
+                    str(seat),
+                    seats[seat],
+                    _pretty(entry["hand"]) if entry else "",
+                    _show_value(entry["value"]) if entry else "",
+                    str(lost) if lost else "",
+                    ", ".join(sorted({loss["rule"] for loss in losses})),
+                    left,
+                    "; ".join(notes),
+                )
             )
-        console.print(table)
+        console.print(_round_table(rows, console.width))
         if log_round["saved_by_r2_6"]:
             console.print("  nobody is eliminated: this result would have put out everyone (R2.6)")
 
@@ -329,27 +338,101 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
         winner = Text("Winner: ", style="bold")
         winner.append_text(who(data["winner"]))
         console.print(winner)
+        standings = Table(title="Standings", title_justify="left", header_style="bold")
+        for column, justify in _STANDING_COLUMNS:
+            standings.add_column(column, justify=justify)
+        for standing in data["standings"]:
+            lives = _lives_word(standing, grace_word)
+            standings.add_row(str(standing["place"]), str(standing["seat"]), Text(standing["name"]), lives)
+        console.print(standings)
     else:
         state = Text(f"Game not finished: round {data['round_in_progress']} in progress, ", style="bold")
         state.append_text(who(data["to_move"]))
         state.append(" to move")
         console.print(state)
-    standings = Table(title="Standings", title_justify="left", header_style="bold")
-    for column, justify in _STANDING_COLUMNS:
-        standings.add_column(column, justify=justify)
-    for standing in data["standings"]:
-        if standing["out"]:
-            lives = "out"
-        elif standing["on_grace"]:
-            lives = grace_word
-        else:
-            lives = str(standing["lives"])
-        standings.add_row(str(standing["place"]), str(standing["seat"]), Text(standing["name"]), lives)
-    console.print(standings)
+        console.print(_standing_so_far(data, grace_word))
     console.print(
         f"verified: {len(data['rounds'])} round result(s) and {data['actions']} action(s) replayed; "
         "everything matches the record"
     )
+
+
+_COLUMN_GAP = 2
+"""Cells between two columns of a round's table (a column's padding of 1 on either side)."""
+
+
+def _round_table(rows: list[tuple[str, ...]], width: int) -> Table:
+    """A round's table of ``rows`` (one text per column of :data:`_ROUND_COLUMNS`; names and notes
+    are plain text, never markup) for a console ``width`` cells wide.
+
+    Text wraps at spaces and never inside a word: when the table is too wide, the widest column
+    gives way first (the notes, "knocker alone lowest (knock_penalty=scat); eliminated"), but no
+    column narrower than its longest word, so that ``(knock_penalty=scat)`` or a name is never
+    split. (Left to itself, rich narrows columns below their longest word and folds the word.)
+    Only when even that does not fit (a very narrow console) does rich fold words.
+    """
+    fitted = _word_widths(_ROUND_COLUMNS, rows, width)
+    widths: list[int | None] = list(fitted) if fitted is not None else [None] * len(_ROUND_COLUMNS)
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    for (header, justify), column_width in zip(_ROUND_COLUMNS, widths, strict=True):
+        table.add_column(header, justify=justify, overflow="fold", width=column_width)
+    for row in rows:
+        table.add_row(*row[:1], Text(row[1]), *row[2:-1], Text(row[-1]))
+    return table
+
+
+def _word_widths(
+    columns: tuple[tuple[str, JustifyMethod], ...], rows: list[tuple[str, ...]], width: int
+) -> list[int] | None:
+    """The width of each column (cells, padding not counted) so that the table fits ``width``
+    without splitting a word: each column as wide as its widest cell, then the widest column
+    narrowed one cell at a time, none below its longest word. ``None`` when the table fits as it
+    is, or cannot fit without splitting words (then rich's own narrowing is left to do it).
+    """
+    natural = [
+        max([cell_len(header)] + [cell_len(row[index]) for row in rows]) for index, (header, _) in enumerate(columns)
+    ]
+    least = [
+        max((cell_len(word) for text in [header] + [row[index] for row in rows] for word in text.split()), default=0)
+        for index, (header, _) in enumerate(columns)
+    ]
+    room = width - _COLUMN_GAP * (len(columns) - 1)
+    if sum(natural) <= room or sum(least) > room:
+        return None
+    widths = list(natural)
+    while sum(widths) > room:
+        widest = max((index for index in range(len(widths)) if widths[index] > least[index]), key=widths.__getitem__)
+        widths[widest] -= 1
+    return widths
+
+
+def _lives_word(standing: dict[str, Any], grace_word: str) -> str:
+    if standing["out"]:
+        return "out"
+    if standing["on_grace"]:
+        return grace_word
+    return str(standing["lives"])
+
+
+def _standing_so_far(data: dict[str, Any], grace_word: str) -> Table:
+    """Where an unfinished game stands: each seat's lives left, in seat order; a seat already out
+    with the place it finished in (settled, R2.5: ``out, 4th place``); no place for the seats still
+    playing, since nobody has won or come second yet."""
+    table = Table(title="Standing so far", title_justify="left", header_style="bold")
+    for column, justify in _UNFINISHED_COLUMNS:
+        table.add_column(column, justify=justify)
+    for standing in sorted(data["standings"], key=lambda standing: standing["seat"]):
+        lives = _lives_word(standing, grace_word)
+        if standing["out"]:
+            lives = f"out, {_ordinal(standing['place'])} place"
+        table.add_row(str(standing["seat"]), Text(standing["name"]), lives)
+    return table
+
+
+def _ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
 
 
 def _pretty(hand: str) -> str:

@@ -7,34 +7,56 @@ played by the simulator's counter-based random policy
 ``random`` and ``basic`` bots) and the reference engine (``--engine reference``, every bot, and
 ``--record``) play the same games and print the same results for the same seed. Ctrl-C prints
 the games finished so far, marked partial, and exits with status 130.
+
+A bot that raises or returns an illegal action ends only its game, as in the arena
+(:func:`thirtyone.arena.play.play_safely`): the game is left out of the statistics and counted as
+failed, its record is saved as ``failed/game-NNNNNN.toml`` in the ``--record`` folder (else in
+:data:`FAILED_DIR`), and the run ends with the first failure named on stderr and exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from thirtyone.actions import Action
-from thirtyone.bots import BOTS, make_bot
-from thirtyone.bots.base import Bot
+from thirtyone.arena.play import Failure, play_safely
+from thirtyone.arena.report import FailureRecords, failed_games_line, progress_bar
+from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
-from thirtyone.bots.runner import SeatStats, SimulationStats, bot_action, game_seeds
+from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, game_seeds
 from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 
-__all__ = ["configure", "run", "play_game", "simulate_reference", "MAX_GAMES"]
+__all__ = [
+    "configure",
+    "run",
+    "play_game",
+    "play_game_safely",
+    "simulate_reference",
+    "FailedGame",
+    "MAX_GAMES",
+    "FAILED_DIR",
+]
 
 MAX_GAMES = 10_000_000
+
+FAILED_DIR = Path("simulate-failed")
+"""Where the records of failed games go without ``--record`` (relative to the working directory)."""
+
+SHOW_FAILURES = 10
+"""Failed games listed under the tables (all are in ``--json``)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +81,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="DIR",
         help="save every game's record in this folder (new, or without game records; played by the reference "
-        "engine, with the same results)",
+        f"engine, with the same results); the record of a game a bot failed goes to DIR/failed/ (without "
+        f"--record to {FAILED_DIR}/)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument(
@@ -77,9 +100,35 @@ class SimulateError(ThirtyOneError):
     """Bad arguments to ``simulate``."""
 
 
+@dataclass(frozen=True)
+class FailedGame:
+    """A game a bot failed in: game ``number`` (1-based, as in the record names) played with
+    ``seed``, what failed (arena's :class:`~thirtyone.arena.play.Failure`, with the record) and
+    where the record was saved."""
+
+    number: int
+    seed: int
+    failure: Failure
+    record: Path
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON, as an arena failure with ``game`` and ``seed`` for its deal and rotation."""
+        failure = self.failure
+        return {
+            "game": self.number,
+            "seed": self.seed,
+            "seat": failure.seat,
+            "bot": failure.bot,
+            "action": failure.action,
+            "error": failure.error,
+            "record": str(self.record),
+        }
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the results; 0 when every game was played, 130 when Ctrl-C
-    stopped the run (after printing the games finished so far, marked partial)."""
+    stopped the run (after printing the games finished so far, marked partial), 1 when a bot
+    failed games (after the results of the others, naming the first failure on stderr)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
     if not 1 <= args.games <= MAX_GAMES:
@@ -92,53 +141,75 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     seeds = game_seeds(args.seed, args.games)
     stats = SimulationStats(rules, names)
+    records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
+    failed: list[FailedGame] = []
     interrupted = False
 
-    with Progress(
-        TextColumn("[bold]simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=args.json and not console.is_terminal,
-    ) as progress:
-        task = progress.add_task("games", total=args.games)
+    with progress_bar(console, args.games, label="simulating") as advance:
 
         def on_game(index: int, game: Game) -> None:
             if record_dir is not None:
                 seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
                 text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
-                (record_dir / f"game-{index + 1:06d}.toml").write_text(text, encoding="utf-8")
-            progress.advance(task)
+                (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
+            advance(1)
+
+        def on_failure(index: int, failure: Failure) -> None:
+            path = records.save(_record_name(index + 1), failure)
+            failed.append(FailedGame(index + 1, seeds[index], failure, path))
+            advance(1)
 
         try:
             if fast:
-                _simulate_fast(rules, names, seeds, stats, lambda count: progress.advance(task, count))
+                _simulate_fast(rules, names, seeds, stats, advance)
             else:
-                simulate_reference(rules, names, seeds, stats, on_game)
+                simulate_reference(rules, names, seeds, stats, on_game, on_failure)
         except KeyboardInterrupt:
             interrupted = True
 
     engine = "sim" if fast else "reference"
-    partial = interrupted or stats.games < args.games
+    played = stats.games + len(failed)
+    partial = interrupted or played < args.games
     if args.json:
         data = {**stats.to_dict(), "engine": engine, "games_requested": args.games, "partial": partial}
         data["stopped"] = "interrupted" if interrupted else None
+        _add_failures(data, failed)
         print(json.dumps(data, indent=2))
     else:
         out = Console()
         if partial:
             out.print(
-                f"[bold red]PARTIAL RESULTS[/]: {stats.games:,} of {args.games:,} games played"
+                f"[bold red]PARTIAL RESULTS[/]: {played:,} of {args.games:,} games played"
                 + (" (interrupted)" if interrupted else "")
             )
-        _print_tables(out, stats)
+        _print_tables(out, stats, failed)
     console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
+    if failed:
+        first = failed[0]
+        where = f"game {first.number} (seed {first.seed})"
+        line = failed_games_line(len(failed), played, where, first.failure, first.record)
+        console.print(line, markup=False, soft_wrap=True)
     if interrupted:
         console.print("thirtyone: interrupted: the results above are partial", markup=False)
         return 130
-    return 0
+    return 1 if failed else 0
+
+
+def _record_name(number: int) -> str:
+    """The file name of game ``number``'s record (1-based): ``game-000012.toml``."""
+    return f"game-{number:06d}.toml"
+
+
+def _add_failures(data: dict[str, Any], failed: Sequence[FailedGame]) -> None:
+    """Add the failed games to ``--json``'s ``data``: ``games_failed``, ``failures`` (in game
+    order) and ``failed`` (the games each seat's or bot's bot failed) in each ``seats`` and ``bots`` entry."""
+    by_seat = Counter(game.failure.seat for game in failed)
+    data["games_failed"] = len(failed)
+    data["failures"] = [game.to_dict() for game in failed]
+    for entry in data["seats"]:
+        entry["failed"] = by_seat[entry["seat"]]
+    for entry in data["bots"]:
+        entry["failed"] = sum(by_seat[seat] for seat in entry["seats"])
 
 
 def _record_dir(text: str | None) -> Path | None:
@@ -177,35 +248,25 @@ def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rule
     return not reasons
 
 
-def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
+def play_game_safely(rules: Rules, names: Sequence[str], seed: int) -> tuple[Game, Failure | None]:
     """One game on the reference engine as :func:`thirtyone.sim.play_games` plays it with ``seed``
     when the simulator can: dealt by ``CounterChance(seed)``, a ``random`` seat picking with
     :func:`~thirtyone.sim.rng.game_random_index`; any other bot is ``make_bot(name, seed + seat + 1)``.
+    A bot that fails ends the game (:func:`thirtyone.arena.play.play_safely`): the game up to the
+    failing move and the failure, else the finished game and ``None``."""
+    bot_seeds = [seed + seat + 1 for seat in range(len(names))]
+    return play_safely(rules, names, seed, bot_seeds, event="thirtyone simulate")
+
+
+def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
+    """The finished game of :func:`play_game_safely`.
 
     Raises:
         BotError: when a bot raises or returns an illegal action (names the bot, seat and action).
     """
-    from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
-
-    game = Game(rules, len(names), chance=CounterChance(seed))
-    bots: list[Bot | None] = [
-        None if SIM_BOTS.get(name) == "random" else make_bot(name, seed + seat + 1) for seat, name in enumerate(names)
-    ]
-    round_number, decision = game.round, 0
-    while not game.is_over:
-        if game.round != round_number:
-            round_number, decision = game.round, 0
-        seat = game.current_seat
-        assert seat is not None
-        bot = bots[seat]
-        action: Action
-        if bot is None:
-            legal = game.legal_actions()
-            action = legal[game_random_index(seed, game.round, decision, len(legal))]
-        else:
-            action = bot_action(bot, game.view(seat))
-        game.apply(action)
-        decision += 1
+    game, failure = play_game_safely(rules, names, seed)
+    if failure is not None:
+        raise BotError(failure.error)
     return game
 
 
@@ -215,12 +276,23 @@ def simulate_reference(
     seeds: Sequence[int],
     stats: SimulationStats,
     on_game: Callable[[int, Game], None] | None = None,
+    on_failure: Callable[[int, Failure], None] | None = None,
 ) -> None:
-    """Play game ``g`` with ``seeds[g]`` (:func:`play_game`) and add it to ``stats``, one after
-    another; ``on_game(index, game)`` is called after each (records, progress). An interruption
-    leaves ``stats`` holding the games finished before it."""
+    """Play game ``g`` with ``seeds[g]`` (:func:`play_game_safely`) and add it to ``stats``, one
+    after another; ``on_game(index, game)`` is called after each (records, progress). A game a bot
+    failed is left out of ``stats`` and passed to ``on_failure(index, failure)``. An interruption
+    leaves ``stats`` holding the games finished before it.
+
+    Raises:
+        BotError: for a failed game when there is no ``on_failure``.
+    """
     for index, game_seed in enumerate(seeds):
-        game = play_game(rules, names, game_seed)
+        game, failure = play_game_safely(rules, names, game_seed)
+        if failure is not None:
+            if on_failure is None:
+                raise BotError(failure.error)
+            on_failure(index, failure)
+            continue
         if on_game is not None:
             on_game(index, game)
         stats.add(game)
@@ -264,7 +336,7 @@ def _check_record_dir(folder: Path) -> None:
     """A folder for the records: new, or without records of an earlier run (they are not overwritten)."""
     if folder.exists() and not folder.is_dir():
         raise SimulateError(f"--record {folder}: that is a file; give a folder for the game records")
-    if folder.is_dir() and any(folder.glob("game-*.toml")):
+    if folder.is_dir() and (any(folder.glob("game-*.toml")) or any(folder.glob("failed/game-*.toml"))):
         raise SimulateError(f"--record {folder}: the folder already holds game records; give a new or empty folder")
     make_folder(folder, "--record", SimulateError)
 
@@ -273,18 +345,40 @@ def _count(number: int, word: str) -> str:
     return f"{number:,} {word}{'' if number == 1 else 'es' if word.endswith('z') else 's'}"
 
 
-def _print_tables(console: Console, stats: SimulationStats) -> None:
+def _print_tables(console: Console, stats: SimulationStats, failed: Sequence[FailedGame] = ()) -> None:
+    """The results of the finished games, by seat and by bot, then the failed games (if any)."""
     games = stats.games
     if not games:
         console.print(f"[bold]no game finished[/] of {stats.rules.describe()} with {len(stats.bots)} players")
-        return
-    console.print(
-        f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
-        f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
-        f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}"
-    )
+    else:
+        console.print(
+            f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
+            f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
+            f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}"
+        )
+    if failed:
+        console.print(
+            f"[yellow]{_count(len(failed), 'game')} failed (a bot raised, chose an illegal action or could not "
+            f"be made) and {'is' if len(failed) == 1 else 'are'} left out of these results; listed below[/]"
+        )
+    if games:
+        _print_results(console, stats, failed)
+    for game in failed[:SHOW_FAILURES]:
+        console.print(
+            f"failed: game {game.number} (seed {game.seed}): {game.failure.error}; record: {game.record}",
+            style="yellow",
+            markup=False,
+        )
+    if len(failed) > SHOW_FAILURES:
+        console.print(f"… and {len(failed) - SHOW_FAILURES:,} more failed games", style="yellow")
+
+
+def _print_results(console: Console, stats: SimulationStats, failed: Sequence[FailedGame]) -> None:
+    games = stats.games
+    failed_by_seat = Counter(game.failure.seat for game in failed)
     places = range(1, len(stats.bots) + 1)
     groups = [("seat", stats.seats), ("bot", list(stats.by_bot().values()))]
+    failed_column = ("failed games",) if failed else ()
     for label, rows in groups:
         table = _table(
             f"Results by {label}",
@@ -296,10 +390,13 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
             "knocks",
             "knocks that lost lives",
             "lives lost",
+            *failed_column,
         )
         for row in rows:
+            seats = _seats(row, stats)
+            failures = (str(sum(failed_by_seat[seat] for seat in seats)),) if failed else ()
             table.add_row(
-                _seat_label(row, stats),
+                _seat_label(seats),
                 row.bot,
                 str(row.wins),
                 f"{row.wins / games:.1%}",
@@ -307,14 +404,17 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
                 str(row.knocks),
                 str(row.knocks_lost),
                 str(row.lives_lost),
+                *failures,
             )
         console.print(table)
-    table = _table("Places (games finished in each place)", "seat", "bot", *map(str, places))
-    for index, (_, rows) in enumerate(groups):
-        for number, row in enumerate(rows):
-            cells = (str(row.places.get(place, 0)) for place in places)
-            table.add_row(_seat_label(row, stats), row.bot, *cells, end_section=index == 0 and number == len(rows) - 1)
-    console.print(table)
+    for label, rows in groups:
+        # shares, not counts: a column stays 5 wide however many games, so 9 places fit 80 columns
+        table = _table(f"Places by {label} (% of its games finished)", "seat", "bot", *map(str, places))
+        for row in rows:
+            finished = sum(row.places.values())
+            cells = (f"{100 * row.places.get(place, 0) / finished:.1f}" for place in places)
+            table.add_row(_seat_label(_seats(row, stats)), row.bot, *cells)
+        console.print(table)
     table = _table("How rounds ended", "end", "rounds")
     for end, count in sorted(stats.ends.items(), key=lambda item: (-item[1], item[0])):
         table.add_row(end, str(count))
@@ -325,12 +425,38 @@ def _print_tables(console: Console, stats: SimulationStats) -> None:
     console.print(table)
 
 
-def _seat_label(row: SeatStats, stats: SimulationStats) -> str:
-    return ",".join(map(str, stats.seats_of(row.bot))) if row.seat < 0 else str(row.seat)
+def _seats(row: SeatStats, stats: SimulationStats) -> list[int]:
+    """The seats of a row of results: its seat, or every seat of its bot for a row by bot."""
+    return stats.seats_of(row.bot) if row.seat < 0 else [row.seat]
+
+
+def _seat_label(seats: Sequence[int]) -> str:
+    """Seats as runs: ``0-2,5`` for seats 0, 1, 2 and 5.
+
+    >>> _seat_label([0, 1, 2, 5]), _seat_label([3]), _seat_label([0, 1])
+    ('0-2,5', '3', '0-1')
+    """
+    runs: list[list[int]] = []
+    for seat in seats:
+        if runs and seat == runs[-1][-1] + 1:
+            runs[-1].append(seat)
+        else:
+            runs.append([seat])
+    return ",".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
 def _table(title: str, *columns: str) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+        min_width=len(title),  # a narrow table would wrap its title
+    )
     for column in columns:
-        table.add_column(column, justify="left" if column in ("bot", "end", "rule") else "right")
+        if column in ("bot", "seat"):  # a long name or seat list wraps whole, never cut
+            table.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
+        else:
+            table.add_column(column, justify="left" if column in ("end", "rule") else "right")
     return table

@@ -17,20 +17,31 @@ afterwards (another commitment, other seeds, another deck) is refused.
 
 Prints ``verified: N rounds …`` and returns 0; a file that cannot be read, a record that fails a
 check, or a ``--seen`` file that does not belong to the record is a one-line error, exit status 2.
+
+A commitment that does not match (:class:`~thirtyone.errors.CommitmentError`: the salt chain's in
+``[fairness]``, or a round's; see :meth:`~thirtyone.record.GameRecord.check_commitments`) is the
+one-line error followed by both hashes in full, the one in the record above the one computed, and
+a caret under the first hex digit where they differ (:func:`hash_lines`)::
+
+    thirtyone: error: game.toml: the commitment in [fairness] is not the one the salts were …
+      recorded  296bf99bb3b104b9f3f7016aa02d15849e79f472424fe597f0fa24f688c9f200
+      computed  296bf99bb3b104b9f3f7116aa02d15849e79f472424fe597f0fa24f688c9f200
+                                    ^
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from thirtyone.cards import format_cards
 from thirtyone.cli.replay import file_path, read_record, read_text
-from thirtyone.errors import RecordError
+from thirtyone.errors import CommitmentError, RecordError
 from thirtyone.record import GameRecord
 
-__all__ = ["configure", "run", "check_seen", "SEEN_FORMAT", "MAX_SEEN_BYTES"]
+__all__ = ["configure", "run", "check_seen", "hash_lines", "SEEN_FORMAT", "MAX_SEEN_BYTES"]
 
 SEEN_FORMAT = "thirtyone-seen"
 """The ``format`` of the file a table page offers for ``--seen``."""
@@ -50,7 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the record's commitments (and, with ``--seen``, what the page saw), replay it, and
-    print what was verified.
+    print what was verified. Returns 0, or 2 for a commitment that does not match: then the
+    one-line error naming it and both hashes (:func:`hash_lines`) are on stderr.
 
     Raises:
         ReplayError: for an empty path, or when a file cannot be read or is not UTF-8.
@@ -70,6 +82,14 @@ def run(args: argparse.Namespace) -> int:
             raise RecordError(f"{seen_path}: {error}") from None
     try:
         rounds = record.check_commitments()
+    except CommitmentError as error:  # the one line, then both hashes with the difference marked
+        print(f"thirtyone: error: {path}: {error}", file=sys.stderr)
+        for line in hash_lines(error.recorded, error.computed):
+            print(line, file=sys.stderr)
+        return 2
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
+    try:
         game = record.replay()
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
@@ -86,6 +106,23 @@ def run(args: argparse.Namespace) -> int:
         f"replay ({outcome}){seen_words}"
     )
     return 0
+
+
+def hash_lines(recorded: str, computed: str) -> list[str]:
+    """Two hashes in full, the record's above the computed one, and a caret under the first hex
+    digit where they differ (three lines of at most 76 characters for SHA-256 hashes).
+
+    >>> print("\\n".join(hash_lines("ab12cd", "ab32cd")))
+      recorded  ab12cd
+      computed  ab32cd
+                  ^
+    """
+    indent = "  recorded  "
+    differ_at = next(
+        (index for index, (a, b) in enumerate(zip(recorded, computed, strict=False)) if a != b),
+        min(len(recorded), len(computed)),
+    )
+    return [f"{indent}{recorded}", f"  computed  {computed}", " " * (len(indent) + differ_at) + "^"]
 
 
 def _seen_json(text: str) -> dict[str, Any]:
