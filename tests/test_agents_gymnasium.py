@@ -3,8 +3,6 @@ rewards, episode ends, illegal ids and bad options."""
 
 from __future__ import annotations
 
-import importlib
-import sys
 import warnings
 
 import gymnasium
@@ -101,29 +99,3 @@ def test_bad_options() -> None:
         ThirtyOneEnv(colour="red")
     with pytest.raises(ArgumentError, match="call reset"):
         ThirtyOneEnv().step(52)
-
-
-MISSING_EXTRA = [("thirtyone.agents.gymnasium", "gymnasium"), ("thirtyone.agents.gymnasium", "pettingzoo")]
-
-
-def _import_without(monkeypatch: pytest.MonkeyPatch, module: str, missing: str) -> ImportError:
-    """The error of importing ``module`` afresh as if ``missing`` were not installed."""
-    monkeypatch.setitem(sys.modules, missing, None)  # (import of MISSING halted, as when it is absent)
-    monkeypatch.delitem(sys.modules, module)
-    monkeypatch.delitem(sys.modules, "thirtyone.agents.pettingzoo", raising=False)  # (imported by it)
-    with pytest.raises(ImportError) as caught:
-        importlib.import_module(module)
-    return caught.value
-
-
-@pytest.mark.parametrize(("module", "missing"), MISSING_EXTRA)
-def test_without_the_agents_extra_importing_the_gymnasium_env_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, module: str, missing: str
-) -> None:
-    error = _import_without(monkeypatch, module, missing)
-    assert isinstance(error, ModuleNotFoundError)  # as a bare import's, so that callers may catch either
-    assert error.name is not None
-    assert error.name.split(".")[0] == missing
-    assert str(error).endswith(" (pip install 'thirtyone[agents]')"), str(error)
-    assert missing in str(error)
-    assert "\n" not in str(error)

@@ -4,9 +4,7 @@ resampling, shimmy's PettingZoo wrapper; and the arena bot ismcts (OpenSpiel's I
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 import warnings
 
 import numpy as np
@@ -145,28 +143,3 @@ def test_ismcts_budgets_are_checked() -> None:
     for bad in ("ismcts:0", "ismcts:lots", "ismcts:-1s", "ismcts:99999s"):
         with pytest.raises(UnknownBotError, match="bad ismcts budget"):
             make_bot(bad)
-
-
-MISSING_EXTRA = [("thirtyone.agents.openspiel", "pyspiel"), ("thirtyone.agents.ismcts", "pyspiel")]
-
-
-def _import_without(monkeypatch: pytest.MonkeyPatch, module: str, missing: str) -> ImportError:
-    """The error of importing ``module`` afresh as if ``missing`` were not installed."""
-    monkeypatch.setitem(sys.modules, missing, None)  # (import of MISSING halted, as when it is absent)
-    monkeypatch.delitem(sys.modules, module)
-    with pytest.raises(ImportError) as caught:
-        importlib.import_module(module)
-    return caught.value
-
-
-@pytest.mark.parametrize(("module", "missing"), MISSING_EXTRA)
-def test_without_the_openspiel_extra_importing_the_game_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, module: str, missing: str
-) -> None:
-    error = _import_without(monkeypatch, module, missing)
-    assert isinstance(error, ModuleNotFoundError)  # as a bare import's, so that callers may catch either
-    assert error.name is not None
-    assert error.name.split(".")[0] == missing
-    assert str(error).endswith(" (pip install 'thirtyone[openspiel]')"), str(error)
-    assert missing in str(error)
-    assert "\n" not in str(error)

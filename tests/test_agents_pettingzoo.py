@@ -4,9 +4,7 @@ and bad input (illegal ids through PettingZoo's wrapper, and raised by the raw e
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 import warnings
 
 import numpy as np
@@ -156,28 +154,3 @@ def test_render_shows_the_current_agents_table() -> None:
     assert isinstance(text, str)
     assert "holds" in text
     assert "lives" in text
-
-
-MISSING_EXTRA = [("thirtyone.agents.pettingzoo", "pettingzoo"), ("thirtyone.agents.pettingzoo", "gymnasium")]
-
-
-def _import_without(monkeypatch: pytest.MonkeyPatch, module: str, missing: str) -> ImportError:
-    """The error of importing ``module`` afresh as if ``missing`` were not installed."""
-    monkeypatch.setitem(sys.modules, missing, None)  # (import of MISSING halted, as when it is absent)
-    monkeypatch.delitem(sys.modules, module)
-    with pytest.raises(ImportError) as caught:
-        importlib.import_module(module)
-    return caught.value
-
-
-@pytest.mark.parametrize(("module", "missing"), MISSING_EXTRA)
-def test_without_the_agents_extra_importing_the_pettingzoo_env_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, module: str, missing: str
-) -> None:
-    error = _import_without(monkeypatch, module, missing)
-    assert isinstance(error, ModuleNotFoundError)  # as a bare import's, so that callers may catch either
-    assert error.name is not None
-    assert error.name.split(".")[0] == missing
-    assert str(error).endswith(" (pip install 'thirtyone[agents]')"), str(error)
-    assert missing in str(error)
-    assert "\n" not in str(error)

@@ -17,8 +17,9 @@ from thirtyone.cli import main
 from thirtyone.record import GameRecord
 
 
-def played(preset: str, players: int, seed: int, limit: int | None = None) -> Game:
-    game = Game(Rules.preset(preset), players, seed=seed)
+def played(preset: str | Rules, players: int, seed: int, limit: int | None = None) -> Game:
+    """A game of random moves (the first ``limit`` only), of a preset's rules or the ``Rules`` given."""
+    game = Game(Rules.preset(preset) if isinstance(preset, str) else preset, players, seed=seed)
     rng = random.Random(seed)
     count = 0
     while not game.is_over and (limit is None or count < limit):
@@ -252,20 +253,10 @@ def test_replay_json_gives_the_version_the_file_was_written_in(
 def _game_with(rules: Rules, players: int, words: str, limit: int | None = None) -> Game:
     """A game played at random whose record holds ``words`` (a loss's kind, say)."""
     for seed in range(300):
-        game = played_with(rules, players, seed, limit)
+        game = played(rules, players, seed, limit)
         if words in GameRecord.from_game(game).dumps():
             return game
     raise AssertionError(f"no game with {words!r}")
-
-
-def played_with(rules: Rules, players: int, seed: int, limit: int | None = None) -> Game:
-    game = Game(rules, players, seed=seed)
-    rng = random.Random(seed)
-    count = 0
-    while not game.is_over and (limit is None or count < limit):
-        game.apply(rng.choice(game.legal_actions()))
-        count += 1
-    return game
 
 
 LONG_NAMES = ["Alexandrina", "Bartholomew", "Christopher", "Dorothea", "Evangeline"]
@@ -301,7 +292,7 @@ def test_an_unfinished_game_claims_no_places_and_shows_the_lives_left(
 ) -> None:
     # quit mid-way: one seat out (its place is settled: last), the others still playing, two of them tied
     for seed in range(200):
-        game = played_with(Rules.preset("scat", knock_penalty="namu", min_knock_value=5), 4, seed, limit=60)
+        game = played(Rules.preset("scat", knock_penalty="namu", min_knock_value=5), 4, seed, limit=60)
         standings = game.standings
         if not game.is_over and sum(s.out for s in standings) == 1 and len({s.place for s in standings}) < 4:
             break
