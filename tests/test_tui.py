@@ -402,6 +402,8 @@ async def test_a_bot_that_fails_stops_the_game_with_its_name_and_error(
         assert app.waiting_for == "broken"
         assert said in app.feedback.plain
         assert said.split(":")[0] in screen_text(app)
+        assert "The game cannot go on: press q to quit." in screen_text(app)
+        assert "is to move" not in screen_text(app)
         events = len(app.game.events)
         await pilot.press("s")  # nothing moves on: the game waits to be quit
         assert len(app.game.events) == events

@@ -335,6 +335,7 @@ class ThirtyOneApp(App[None]):
                 error=f"{type(error).__name__}: {error}" if str(error) else type(error).__name__,
             )
         self.set_feedback(text, error=True)
+        self._part("#status").update(self.status_text(self.session.view()))
 
     def _start_thinking(self) -> None:
         turn = self.session.bot_turn()
@@ -869,6 +870,8 @@ class ThirtyOneApp(App[None]):
         names = self.session.names
         knocked = short_name(names[view.knocker]) if view.knocker is not None else None
         last = t("tui.status.last_turn", who=knocked) if knocked is not None else ""
+        if self.waiting_for == "broken":  # a bot failed: nobody is to move any more
+            return Text(t("tui.status.stopped"))
         if view.phase is Phase.OVER:
             if self.waiting_for == "showdown":
                 result = view.last_result
