@@ -6,6 +6,7 @@ counts as much as one at the top."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,41 @@ def test_the_check_sees_a_face_import(tmp_path: Path) -> None:
     module = tmp_path / "bad.py"
     module.write_text("def f():\n    from thirtyone.tui import app\n    import numpy\n", encoding="utf-8")
     assert imports(module) == {"thirtyone.tui", "numpy"}
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports when it is loaded: its top-level statements, not a function's body
+    nor a ``try`` that can catch the ImportError."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found.add(node.module or "")
+    return found
+
+
+TEST_TOOLS = {"pytest", "hypothesis", "_pytest"}
+CORE_TESTS = [*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "helpers.py"]
+"""tests/core and the one shared module they load, tests/helpers.py."""
+CORE_TEST_MODULES = {path.stem for path in CORE_TESTS}
+
+
+@pytest.mark.parametrize("path", CORE_TESTS, ids=lambda path: path.name)
+def test_the_core_tests_load_with_pytest_and_hypothesis_alone(path: Path) -> None:
+    # .ci/run runs tests/core in a virtual environment with only these two: numpy there fails collection.
+    for module in sorted(top_level_imports(path)):
+        top, _, rest = module.partition(".")
+        if top == "thirtyone":
+            assert rest.split(".")[0] in {"", *CORE}, f"{path.name} imports {module}, which is not a core module"
+        else:
+            known = sys.stdlib_module_names | TEST_TOOLS | CORE_TEST_MODULES
+            assert top in known, (
+                f"{path.name} imports {module} when loaded: import it inside the test, or skip without it"
+            )
+
+
+def test_the_test_check_sees_numpy_at_the_top(tmp_path: Path) -> None:
+    module = tmp_path / "bad_test.py"
+    module.write_text("import numpy as np\ntry:\n    import scipy\nexcept ImportError:\n    pass\n", encoding="utf-8")
+    assert top_level_imports(module) == {"numpy"}
