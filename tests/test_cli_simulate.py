@@ -442,3 +442,18 @@ def test_simulate_reference_without_on_failure_still_raises_bot_error(crashing_b
     rules, names = Rules.preset("scat"), [crashing_bot, "basic"]
     with pytest.raises(BotError, match="raised RuntimeError: the crasher crashed"):
         simulate_reference(rules, names, game_seeds(1, 8), SimulationStats(rules, names))
+
+
+def test_results_headers_take_two_lines_and_counts_have_separators_at_80_columns(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["simulate", "--games", "120", "--players", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out[out.index("Results by bot") :].split("\n")
+    rule = next(index for index, line in enumerate(lines) if "───" in line)
+    assert lines[rule - 2].split() == ["mean", "knocks", "that", "lives"]
+    assert lines[rule - 1].split() == ["seat", "bot", "wins", "share", "place", "knocks", "lost", "lives", "lost"]
+    assert not lines[rule - 3].strip(), "no third header line"
+    cells = lines[rule + 1].split()
+    assert int(cells[5].replace(",", "")) >= 1000, cells
+    assert "," in cells[5], cells  # knocks, grouped by thousands
+    assert max(len(line) for line in out.split("\n")) <= 80

@@ -92,9 +92,18 @@ def test_a_committed_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixtu
     rounds = len(record.rounds)
     assert re.fullmatch(
         rf"verified: {rounds} rounds: every deck order and salt match the commitment published before the deal, "
-        rf"and all {record.action_count} actions replay \(.* \(seat {record.winner}\) won\)\n",
+        rf"and all {record.action_count} actions replay \(seat {record.winner} won\)\n",  # default names, once
         captured.out,
     ), captured.out
+
+
+def test_a_record_with_names_names_the_winner_with_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: GameRecord
+) -> None:
+    seats = ("Ada", "Ben")
+    path = write(tmp_path / "game.toml", dataclasses.replace(record, seats=seats))
+    assert main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out.endswith(f"actions replay ({seats[record.winner]} (seat {record.winner}) won)\n")
 
 
 def _swap_two_cards(rnd: RoundRecord) -> RoundRecord:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import stat
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
 
-__all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "summary", "MAX_RECORD_BYTES"]
+__all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_name", "summary", "MAX_RECORD_BYTES"]
 
 _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("seat", "right"), ("player", "left"), ("hand", "left"), ("value", "right"),
@@ -251,13 +252,22 @@ def summary(record: GameRecord, game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------- text
 
 
+def seat_name(seats: Sequence[str], seat: int) -> str:
+    """The name a record gives ``seat`` with its seat number, once: ``"Ada (seat 0)"``, ``"seat 1"``.
+
+    >>> seat_name(["Ada", "seat 1"], 0), seat_name(["Ada", "seat 1"], 1)
+    ('Ada (seat 0)', 'seat 1')
+    """
+    name = seats[seat]
+    return name if f"seat {seat}" in name else f"{name} (seat {seat})"
+
+
 def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any]) -> None:
     seats = record.seats
     grace_word = record.rules.grace_word
 
     def who(seat: int) -> Text:
-        name = seats[seat]
-        return Text(name if f"seat {seat}" in name else f"{name} (seat {seat})")
+        return Text(seat_name(seats, seat))
 
     def how(log_round: dict[str, Any]) -> Text:
         end, text = log_round["end"], Text()

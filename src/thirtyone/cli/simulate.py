@@ -378,32 +378,23 @@ def _print_results(console: Console, stats: SimulationStats, failed: Sequence[Fa
     failed_by_seat = Counter(game.failure.seat for game in failed)
     places = range(1, len(stats.bots) + 1)
     groups = [("seat", stats.seats), ("bot", list(stats.by_bot().values()))]
-    failed_column = ("failed games",) if failed else ()
+    failed_column = ("failed\ngames",) if failed else ()
     for label, rows in groups:
-        table = _table(
-            f"Results by {label}",
-            "seat",
-            "bot",
-            "wins",
-            "share",
-            "mean place",
-            "knocks",
-            "knocks that lost lives",
-            "lives lost",
-            *failed_column,
-        )
+        # two-line headers: a long one would take the width the bot names need at 80 columns
+        columns = ("wins", "share", "mean\nplace", "knocks", "knocks that\nlost lives", "lives\nlost")
+        table = _table(f"Results by {label}", "seat", "bot", *columns, *failed_column)
         for row in rows:
             seats = _seats(row, stats)
-            failures = (str(sum(failed_by_seat[seat] for seat in seats)),) if failed else ()
+            failures = (f"{sum(failed_by_seat[seat] for seat in seats):,}",) if failed else ()
             table.add_row(
                 _seat_label(seats),
                 row.bot,
-                str(row.wins),
+                f"{row.wins:,}",
                 f"{row.wins / games:.1%}",
                 f"{row.mean_place:.2f}",
-                str(row.knocks),
-                str(row.knocks_lost),
-                str(row.lives_lost),
+                f"{row.knocks:,}",
+                f"{row.knocks_lost:,}",
+                f"{row.lives_lost:,}",
                 *failures,
             )
         console.print(table)
@@ -417,11 +408,11 @@ def _print_results(console: Console, stats: SimulationStats, failed: Sequence[Fa
         console.print(table)
     table = _table("How rounds ended", "end", "rounds")
     for end, count in sorted(stats.ends.items(), key=lambda item: (-item[1], item[0])):
-        table.add_row(end, str(count))
+        table.add_row(end, f"{count:,}")
     console.print(table)
     table = _table("Lives lost by rule", "rule", "lives")
     for rule, count in sorted(stats.lives_by_rule.items()):
-        table.add_row(rule, str(count))
+        table.add_row(rule, f"{count:,}")
     console.print(table)
 
 

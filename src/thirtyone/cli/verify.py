@@ -37,7 +37,7 @@ import sys
 from typing import Any
 
 from thirtyone.cards import format_cards
-from thirtyone.cli.replay import file_path, read_record, read_text
+from thirtyone.cli.replay import file_path, read_record, read_text, seat_name
 from thirtyone.errors import CommitmentError, RecordError
 from thirtyone.record import GameRecord
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     if game.is_over:
-        outcome = f"{record.seats[game.winner]} (seat {game.winner}) won" if game.winner is not None else "over"
+        outcome = f"{seat_name(record.seats, game.winner)} won" if game.winner is not None else "over"
     else:
         outcome = "the game was not finished"
     if record.fairness is not None:
