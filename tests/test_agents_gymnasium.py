@@ -3,6 +3,8 @@ rewards, episode ends, illegal ids and bad options."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -99,3 +101,18 @@ def test_bad_options() -> None:
         ThirtyOneEnv(colour="red")
     with pytest.raises(ArgumentError, match="call reset"):
         ThirtyOneEnv().step(52)
+
+
+def test_a_fresh_process_makes_the_env_by_its_module_qualified_id() -> None:
+    """``import thirtyone.agents`` does not register the id; naming the module in it does (docs/agents.md)."""
+    script = (
+        "import gymnasium, thirtyone.agents\n"
+        "try:\n"
+        f"    gymnasium.make({ENV_ID!r})\n"
+        "except gymnasium.error.NamespaceNotFound:\n"
+        "    print('not registered')\n"
+        f"env = gymnasium.make('thirtyone.agents.gymnasium:{ENV_ID}', players=3)\n"
+        "print(env.reset(seed=1)[0].shape)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split("\n")[:2] == ["not registered", "(603,)"]

@@ -18,7 +18,7 @@ from thirtyone.agents.ismcts import IsmctsBot
 from thirtyone.agents.openspiel import SHORT_NAME, ThirtyOneState
 from thirtyone.bots import UnknownBotError, make_bot
 from thirtyone.bots.runner import play_game
-from thirtyone.errors import ArgumentError, RulesError
+from thirtyone.errors import ArgumentError, IllegalActionError, RulesError
 
 
 @pytest.mark.parametrize(
@@ -93,6 +93,38 @@ def test_chance_is_explicit() -> None:
         count += 1
     assert count == 51
     assert state.current_player() == 2, "dealer 1 deals, seat 2 opens"
+
+
+def snapshot(state: ThirtyOneState) -> tuple[object, ...]:
+    outcomes = state.chance_outcomes() if state.is_chance_node() else state.legal_actions()
+    return state.history(), str(state), outcomes, state.rewards(), state.returns(), state._drawn, state._pending
+
+
+def test_chance_outcomes_not_offered_are_refused_and_change_nothing() -> None:
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    before = snapshot(state)
+    with pytest.raises(ArgumentError, match=r"chance outcome 5 is not offered: the first dealer is a seat, 0 to 2"):
+        state.apply_action(5)
+    assert snapshot(state) == before
+    state.apply_action(0)
+    state.apply_action(7)
+    before = snapshot(state)
+    for outcome, why in [(7, "card 3s was placed already"), (52, "a card is an index from 0 to 51")]:
+        with pytest.raises(ArgumentError, match=f"chance outcome {outcome} is not offered: {why}"):
+            state.apply_action(outcome)
+        assert snapshot(state) == before
+    play_to_decision(state, random.Random(2), 0)  # the deal goes on from where it was
+    assert state.current_player() in range(3)
+
+
+def test_an_illegal_id_changes_nothing() -> None:
+    state = play_to_decision(pyspiel.load_game(SHORT_NAME, {"players": 3}).new_initial_state(), random.Random(5), 1)
+    state._rewards = [1.0, -0.5, -0.5]  # as after a move that ended a round
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match=r"R4\.1"):
+        state.apply_action(0)  # a discard before drawing
+    assert snapshot(state) == before
 
 
 def test_strings_hide_what_a_player_may_not_know() -> None:

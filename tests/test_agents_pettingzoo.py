@@ -145,6 +145,11 @@ def test_bad_options_are_refused_at_once() -> None:
         raw_env(render_mode="rgb_array")
     with pytest.raises(ArgumentError, match="call reset"):
         raw_env().observe("player_0")
+    three = raw_env(players=3)
+    three.reset(seed=1)
+    for agent in ("player_9", "player_-1", 0, ["player_0"]):
+        with pytest.raises(ArgumentError, match=r"^no agent .*: the agents are player_0, player_1, player_2$"):
+            three.observe(agent)  # type: ignore[arg-type]
 
 
 def test_render_shows_the_current_agents_table() -> None:

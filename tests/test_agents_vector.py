@@ -4,6 +4,9 @@ terminations and truncations, step for step, through auto-resets — and its bad
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -289,3 +292,24 @@ def test_bad_seats_and_teacher() -> None:
         "basic",
         "basic",
     )
+
+
+def test_a_pickled_or_copied_env_goes_on_identically() -> None:
+    """As Gymnasium's and PettingZoo's envs can be (for vectorising in processes, checkpoints)."""
+    vector = VectorEnv(6, "scat", 3, seats=["agent", "basic", "agent"], teacher=True)
+    fresh = pickle.loads(pickle.dumps(VectorEnv(3, "scat", 3, seats=["agent"] * 3)))
+    assert fresh.reset(seed=5).obs.shape == (3, 3 * 111 + 270)
+    out = vector.reset(seed=3)
+    for _ in range(30):
+        out = vector.step(out.teacher.copy())
+    twins = [pickle.loads(pickle.dumps(vector)), copy.deepcopy(vector)]
+    for _ in range(60):
+        actions = out.teacher.copy()
+        out = vector.step(actions)
+        for twin in twins:
+            step = twin.step(actions)
+            for name, mine, theirs in zip(out._fields, out, step, strict=True):
+                assert np.array_equal(mine, theirs), name
+            assert not step.obs.flags.writeable
+            assert np.shares_memory(step.obs, twin._out.obs)
+    assert (twins[0].seeds == vector.seeds).all()

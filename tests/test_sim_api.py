@@ -229,9 +229,18 @@ def _bad_deck(kind: str) -> list[list[int]]:
         (
             lambda: play_rounds(SCAT, 4, decks=_bad_deck("repeat")),
             SimInputError,
-            "deck order 1 .* missing 3d, repeated 3h",
+            "deck order 1 is not a permutation of the 52-card deck: missing 3d, repeated 3h$",
         ),
-        (lambda: play_rounds(SCAT, 4, decks=_bad_deck("foreign")), SimInputError, r"not in the deck \[60\]"),
+        (
+            lambda: play_rounds(SCAT, 4, decks=_bad_deck("repeat")[1:] * 3),
+            SimInputError,
+            r"deck order 0 \(and 2 more\) is not a permutation",
+        ),
+        (
+            lambda: play_rounds(SCAT, 4, decks=_bad_deck("foreign")),
+            SimInputError,
+            "deck order 1 is not a permutation of the 52-card deck: missing 2c, not in the deck 60$",
+        ),
         (lambda: play_rounds(SCAT, 4, decks=_bad_deck("short")), SimInputError, "decks must"),
         (lambda: play_rounds(SCAT, 4, decks=[list(range(52))] * 2, rounds=3), SimInputError, "rounds=3"),
         (lambda: play_rounds(SCAT, 4, decks=[[float(c) for c in range(52)]]), SimInputError, "card indexes"),
@@ -258,6 +267,16 @@ def _bad_deck(kind: str) -> list[list[int]]:
         (lambda: play_games(SCAT, 4, ["basic", "nobody"] * 2, [1]), SimInputError, "unknown policy 'nobody'"),
         (lambda: rollout([], []), SimInputError, "number of positions"),
         (lambda: rollout([Game(SCAT, 2, seed=1).position()], []), SimInputError, "first actions"),
+        (
+            lambda: rollout(["x"], [Knock()]),
+            SimInputError,
+            r"position 0 must be a thirtyone.position.Position \(game.position\(\) gives one\), not 'x'",
+        ),
+        (
+            lambda: rollout([Game(SCAT, 2, seed=1).position(), 7], [Knock()] * 2),
+            SimInputError,
+            "position 1 must be .* not 7",
+        ),
         (lambda: rollout([Game(SCAT, 2, seed=1).position()], [Pass()]), IllegalActionError, "row 0"),
     ],
 )

@@ -815,7 +815,8 @@ def _int(value: object, what: str, low: int | None = None, high: int | None = No
     if isinstance(value, bool) or not isinstance(value, int):
         raise RecordError(f"{what} must be a whole number, not {_show(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise RecordError(f"{what} must be from {low} to {high}, not {value}")
+        bounds = f"at most {high}" if low is None else f"at least {low}" if high is None else f"from {low} to {high}"
+        raise RecordError(f"{what} must be {bounds}, not {value}")
     return value
 
 

@@ -101,10 +101,13 @@ class Rules:
 
     Create one with :meth:`preset` (optionally with overrides) or directly; the options are
     checked on creation. Options that belong to the other mode are ``None`` (e.g. ``all_pass``
-    in draw mode). A number that stands for a value is taken as that value: a numpy integer for a
-    whole-number option. An on/off option takes the same everywhere (here, :meth:`preset`,
-    :meth:`replace`): ``True``/``False``, 1/0 and the text on/off, true/false, yes/no, 1/0; anything
-    else (2, 1.0, ``"maybe"``) is refused with one message.
+    in draw mode); no other option may be ``None``. Created directly, an option takes its own
+    type: a whole number (``lives=5``, a numpy integer too, not ``"5"``), a choice as its exact
+    text (``three_of_a_kind="30.5"``, not ``30.5``). Text as the command line writes it
+    (``lives="5"``, ``mode="Widow"``) is for :meth:`preset`, :meth:`replace` and
+    :meth:`with_text_options`. An on/off option takes the same everywhere: ``True``/``False``,
+    1/0 and the text on/off, true/false, yes/no, 1/0; anything else (2, 1.0, ``"maybe"``) is
+    refused with one message.
 
     >>> Rules(grace_life=0) == Rules(grace_life=False)
     True
@@ -160,7 +163,12 @@ class Rules:
         """The rules of a preset (``scat``, ``widow``, ``namu``, ``schwimmen``; R8), with overrides.
 
         Overriding ``mode`` gives the options of the new mode their defaults unless they are
-        overridden too.
+        overridden too. Overrides are taken as :meth:`replace` takes them: a value of the
+        option's type, or its text as the command line writes it (``lives="5"``,
+        ``three_of_a_kind="30.5"``, ``throw_down="on"``), or a choice as a number (``30.5``).
+
+        >>> Rules.preset("scat", lives="5") == Rules(lives=5)
+        True
 
         Raises:
             RulesError: for an unknown preset or option, or a bad combination.
@@ -284,7 +292,7 @@ def _check_value(spec: OptionSpec, value: Any) -> None:
             raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
         if spec.only and value not in spec.only:
             raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
-    elif value is not None and value not in spec.choices:
+    elif value not in spec.choices and (value is not None or spec.mode is None):  # None: the other mode's option
         raise RulesError(f"option {spec.name} is {spec.describe_values()}, not {value!r}")
 
 

@@ -36,7 +36,8 @@ BLITZ_HALF = 62
 
 _STRIDE_A = 52 * 52
 _SCAT = Rules()
-_TABLES: dict[tuple[int, str, bool, bool], tuple[list[int], list[HandValue | None]]] = {}
+_Values = list[list[list[HandValue | None]]]
+_TABLES: dict[tuple[int, str, bool, bool], tuple[list[int], _Values]] = {}
 
 
 def value_from_half(half: int) -> HandValue:
@@ -62,19 +63,21 @@ def _half_value(cards: tuple[Card, Card, Card], rules: Rules) -> int:
     return best
 
 
-def _tables(rules: Rules) -> tuple[list[int], list[HandValue | None]]:
+def _tables(rules: Rules) -> tuple[list[int], _Values]:
     key = rules.scoring_key
     tables = _TABLES.get(key)
     if tables is None:
         halves = [-1] * (52 * _STRIDE_A)
-        values: list[HandValue | None] = [None] * (52 * _STRIDE_A)
+        # hand_value's table is nested, values[a][b][c]: a card past 51 is an IndexError, where
+        # in a flat table it would index another hand (and the lookup is faster)
+        values: _Values = [[[None] * 52 for _ in range(52)] for _ in range(52)]
         for triple in combinations(full_deck(rules.deck), 3):
             half = _half_value(triple, rules)
             value = value_from_half(half)
             for a, b, c in permutations(triple):
                 index = a * _STRIDE_A + b * 52 + c
                 halves[index] = half
-                values[index] = value
+                values[a][b][c] = value
         tables = _TABLES[key] = (halves, values)
     return tables
 
@@ -99,13 +102,14 @@ def format_value(value: HandValue) -> str:
 def hand_value(cards: Sequence[Card], rules: Rules = _SCAT) -> HandValue:
     """The value of a three-card hand in points (R1.3–R1.6): the best suit's sum, or a special
     score the rules allow (three of a kind 30 or 30½, three aces 33, straight flush 30/31).
+    ``cards`` are three :class:`~thirtyone.cards.Card` values or card indexes (0–51, any integer type).
 
     Raises:
         CardError: unless the hand is three different cards of the rules' deck.
     """
     try:
         a, b, c = cards
-        value = _tables(rules)[1][a * _STRIDE_A + b * 52 + c]
+        value = None if (a | b | c) < 0 else _tables(rules)[1][a][b][c]  # a negative index counts from the end
     except (ValueError, TypeError, IndexError, AttributeError):
         value = None
     if value is None:

@@ -151,6 +151,17 @@ def test_position_of_a_finished_game_is_refused():
         game.position()
 
 
+def test_every_chance_source_is_exported_from_the_package_as_the_readme_says():
+    import thirtyone
+    from thirtyone import chance
+
+    sources = set(chance.__all__) - {"check_permutation"}
+    assert sources == {"Chance", "SeededChance", "ScriptedChance", "DuplicateChance"}
+    assert sources <= set(thirtyone.__all__)
+    assert all(getattr(thirtyone, name) is getattr(chance, name) for name in sources)
+    assert all(hasattr(thirtyone, name) for name in thirtyone.__all__)
+
+
 def test_duplicate_chance_deals_round_r_the_same_whatever_happened_before():
     a, b = DuplicateChance(7), DuplicateChance(7)
     deck = list(map(Card, range(52)))

@@ -7,6 +7,8 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from thirtyone import Card, CardError, Game, Rules, format_cards, full_deck, hand_value, is_blitz, parse_cards
 from thirtyone.chance import ScriptedChance
@@ -394,6 +396,25 @@ def test_hand_value_rejects_card_outside_the_32_card_deck():
     with pytest.raises(CardError):
         is_blitz(parse_cards("6h Ah Kh"), rules)
     assert hand_value(parse_cards("7c Ac Kc"), rules) == 28
+
+
+@pytest.mark.parametrize("cards", [[0, 1, 99], [-3, -2, -1], [0, 60, 2], [0, 1, 52], [-13, 1, 2], [55, 1, 2]])
+def test_hand_value_refuses_integers_outside_0_to_51(cards):
+    # a flat table indexed a * 2704 + b * 52 + c once gave these the value of another hand
+    with pytest.raises(CardError, match="three different cards of the 52-card deck"):
+        hand_value(cards)
+    with pytest.raises(CardError):
+        hand_value(cards, STRAIGHT)
+
+
+@given(st.lists(st.integers(-200, 200), min_size=3, max_size=3))
+def test_hand_value_of_any_three_integers_is_that_of_the_cards_or_a_card_error(cards):
+    if len(set(cards)) == 3 and all(0 <= card < 52 for card in cards):
+        hand = [Card(card) for card in cards]
+        assert hand_value(cards) == max(sum(card.points for card in hand if card.suit == suit) for suit in range(4))
+    else:
+        with pytest.raises(CardError):
+            hand_value(cards)
 
 
 def test_hand_value_error_is_one_line():

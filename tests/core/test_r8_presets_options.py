@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -318,6 +319,15 @@ def test_r8_bad_option_value(option, value):
         Rules.preset("scat", **{option: value})
     assert option in str(info.value)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("option", ["mode", "three_of_a_kind", "knock_penalty"])
+def test_r8_only_the_options_of_a_mode_may_be_none(option):
+    # mode=None was blamed on stock_exhausted; knock_penalty=None was accepted
+    choices = ", ".join(OPTIONS[option].choices)
+    for make in (Rules, functools.partial(Rules.preset, "scat"), Rules().replace):
+        with pytest.raises(RulesError, match=f"^option {option} is one of {choices}, not None$"):
+            make(**{option: None})
 
 
 @pytest.mark.parametrize(("option", "value"), [("all_pass", "sometimes"), ("exchange", "two"), ("dealer_hand", 2)])

@@ -707,6 +707,10 @@ def test_wrong_types(finished_text: str) -> None:
     assert (
         record_error(finished_text.replace('seats = ["Ann"', "seats = [1")) == "seats[0] must be text in quotes, not 1"
     )
+    turns = re.search(r"turns = \d+", parts[1]).group(0)
+    assert record_error(edit_round(finished_text, 1, turns, "turns = -1")) == (
+        "round 1: result: turns must be at least 0, not -1"
+    )
     assert "saved_by_r2_6 must be true or false" in record_error(
         edit_round(finished_text, 1, "saved_by_r2_6 = false", "saved_by_r2_6 = 0")
     )

@@ -10,7 +10,9 @@
 >>> terminated, truncated
 (False, False)
 
-Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", bots="heuristic")``.
+Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", bots="heuristic")``
+(``import thirtyone.agents`` does not; in a fresh process name the module in the id:
+``gymnasium.make("thirtyone.agents.gymnasium:thirtyone/ThirtyOne-v0")``).
 
 - The agent plays ``seat`` (default 0); every other seat is a bot (:func:`thirtyone.bots.make_bot`:
   ``random``, ``basic``, ``heuristic``, ``expert:50`` …), one name for all or one per other seat,

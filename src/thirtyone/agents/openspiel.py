@@ -23,7 +23,9 @@ drawn when the engine deals, so the chance nodes of round ``r + 1`` follow the m
 round ``r``; no player sees the order except through the cards dealt and drawn.
 
 - Actions are the ids of :mod:`thirtyone.agents.action_ids` (79, the legal ones sorted);
-  chance outcomes are card indexes (0–51) or, for the dealer, seats.
+  chance outcomes are card indexes (0–51) or, for the dealer, seats. A refused move leaves the
+  state as it was: an illegal id raises the engine's ``IllegalActionError`` (``ActionError``
+  outside 0–78), a chance outcome ``chance_outcomes()`` does not offer ``ArgumentError``.
 - Rewards (``REWARDS``): at each round's end, the others' mean lives lost minus one's own
   (:mod:`thirtyone.agents.table`); the game is ``ZERO_SUM``, and ``GENERAL_SUM`` with
   ``win_reward`` (-1 when put out, +1 for the winner). ``returns()`` add them up.
@@ -63,7 +65,7 @@ from thirtyone.agents.observation import encode, layout_for
 from thirtyone.agents.table import Ledger
 from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.errors import ArgumentError
+from thirtyone.errors import ArgumentError, ThirtyOneError
 from thirtyone.position import Position
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from thirtyone.views import PlayerView
@@ -314,11 +316,19 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         return [(int(card), 1.0 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
-        self._rewards = [0.0] * self.config.players
         need = self._need
+        if need is not None:
+            self._check_outcome(need, int(action))
+        rewards, self._rewards = self._rewards, [0.0] * self.config.players
         if need is None:
             self._pending = int(action)
-        elif need.kind == "dealer":
+            try:
+                self._advance()
+            except ThirtyOneError:  # an illegal id: the engine refused it, so undo the two fields set here
+                self._pending, self._rewards = None, rewards
+                raise
+            return
+        if need.kind == "dealer":
             self._script.dealer = int(action)
             self._need = None
         else:
@@ -334,6 +344,30 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             self._need = None
             self._drawn = []
         self._advance()
+
+    def _check_outcome(self, need: _Need, outcome: int) -> None:
+        """Refuse a chance outcome this node does not offer (its state unchanged).
+
+        Raises:
+            ArgumentError: for a dealer that is not a seat, or a card that is not in the order
+                being drawn or was placed in it already.
+        """
+        if any(offered == outcome for offered, _ in self.chance_outcomes()):
+            return
+        if need.kind == "dealer":
+            raise ArgumentError(
+                f"chance outcome {outcome} is not offered: the first dealer is a seat, 0 to {self.config.players - 1}"
+            )
+        if outcome in self._drawn:
+            why = f"card {Card(outcome)} was placed already"
+        elif 0 <= outcome < 52:
+            why = f"card {Card(outcome)} is not among the cards being shuffled"
+        else:
+            why = "a card is an index from 0 to 51"
+        raise ArgumentError(
+            f"chance outcome {outcome} is not offered: {why}; give one of chance_outcomes() "
+            f"({len(need.cards) - len(self._drawn)} cards left)"
+        )
 
     def _advance(self) -> None:
         """Play on until a decision or a chance outcome not yet drawn is needed."""

@@ -114,8 +114,16 @@ class raw_env(pettingzoo.AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZ
         return self.possible_agents[0 if seat is None else seat]
 
     def observe(self, agent: str) -> Observation:
+        """``agent``'s observation and action mask (all 0 unless it is to move).
+
+        Raises:
+            ArgumentError: for an agent that is not one of ``possible_agents``, or before :meth:`reset`.
+        """
+        try:
+            seat = self._seats[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise ArgumentError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}") from None
         table = self._table()
-        seat = self._seats[agent]
         mask = table.mask() if table.seat == seat else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": table.observation(seat), "action_mask": mask}
 

@@ -40,6 +40,8 @@ Gymnasium envs) plays the game of the same seed with the same action ids: the sa
   paid meanwhile (a game the agents are out of is played to its end at once). ``teacher=True``
   fills ``teacher`` (``int64 [N]``) with the id the heuristic would play for the seat to move — a
   legal id, for imitation learning; otherwise it stays -1.
+- An env can be pickled or deep-copied (to another process, for a checkpoint): the copy goes on
+  exactly as the original would.
 
 >>> env = VectorEnv(4, "scat", 3, seats=["agent", "basic", "heuristic"], teacher=True)
 >>> out = env.reset(seed=2)
@@ -127,7 +129,6 @@ class VectorEnv:
             raise SimUnavailableError(unavailable_reason())
         from thirtyone.sim import api, kernels, steps
 
-        self._api, self._kernels, self._steps = api, kernels, steps
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or not 1 <= num_envs <= MAX_ENVS:
             raise SimInputError(f"num_envs is a whole number from 1 to {MAX_ENVS:,}, not {num_envs!r}")
         if illegal not in ("raise", "mask"):
@@ -171,13 +172,17 @@ class VectorEnv:
             np.zeros(n, dtype=np.int8),
             np.full(n, -1, dtype=np.int64),
         )
-        views: list[Any] = []
-        for buffer in self._out:
-            view = buffer.view()
-            view.flags.writeable = False  # the kernels update the observations in place
-            views.append(view)
-        self._shown = VectorStep(*views)
+        self._shown = _read_only(self._out)
         self._started = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_shown"]  # pickled apart, the views would lose their buffers: made again
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._shown = _read_only(self._out)
 
     @property
     def players(self) -> int:
@@ -197,11 +202,13 @@ class VectorEnv:
         """
         import secrets
 
+        from thirtyone.sim import steps  # here, not kept: an env holding a module cannot be pickled
+
         key = secrets.randbits(64) if seed is None else check_seed(seed)
         self._base[:] = np.array([derive(key, i) for i in range(self.num_envs)], dtype=np.uint64)
         self._x[:] = 0
         prepared, out = self._prepared, self._out
-        self._steps.reset_kernel(
+        steps.reset_kernel(
             prepared.const,
             prepared.floats,
             prepared.table,
@@ -237,9 +244,11 @@ class VectorEnv:
         """
         if not self._started:
             raise SimInputError("call reset() before step()")
+        from thirtyone.sim import steps
+
         array = self._actions(actions)
         prepared, out = self._prepared, self._out
-        bad = self._steps.step_kernel(
+        bad = steps.step_kernel(
             prepared.const,
             prepared.floats,
             prepared.table,
@@ -286,6 +295,16 @@ class VectorEnv:
         if array.dtype.kind == "u" and array.size and int(array.max()) >= 2**63:
             raise SimInputError(f"action id {int(array.max())} is out of range (0-{NUM_ACTIONS - 1})")
         return array.astype(np.int64)
+
+
+def _read_only(buffers: VectorStep) -> VectorStep:
+    """Read-only views of the buffers, which the kernels update in place."""
+    views: list[Any] = []
+    for buffer in buffers:
+        view = buffer.view()
+        view.flags.writeable = False
+        views.append(view)
+    return VectorStep(*views)
 
 
 def _seats(seats: Sequence[str] | None, players: int) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ The bots, the levels and their budgets are registered once, in :mod:`thirtyone.b
 Traceback (most recent call last):
 ...
 thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, \
-expert-v1 (or easy, medium, hard)
+expert-v1 (or easy, medium, hard), an installed one (ismcts, policy:PATH), or module:factory for a bot of your own
 """
 
 from __future__ import annotations
@@ -62,7 +62,15 @@ class UnknownBotError(ThirtyOneError):
 
 
 def _unknown(name: str) -> UnknownBotError:
-    return UnknownBotError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)} (or {', '.join(LEVELS)})")
+    from thirtyone.bots.plugins import installed_bots
+
+    # the policy bot cannot be named without the path of its weights
+    installed = ", ".join(f"{bot}:PATH" if bot == "policy" else bot for bot in sorted(installed_bots()))
+    return UnknownBotError(
+        f"unknown bot {name!r}: choose one of {', '.join(BOTS)} (or {', '.join(LEVELS)}), "
+        + (f"an installed one ({installed}), " if installed else "")
+        + "or module:factory for a bot of your own"
+    )
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

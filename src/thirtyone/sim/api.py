@@ -199,11 +199,15 @@ def _decks(decks: Any, rules: Rules) -> npt.NDArray[np.uint8]:
         missing = [int(card) for card in full if counts[card] == 0]
         twice = [int(card) for card in full if counts[card] > 1]
         foreign = sorted({int(card) for card in row if card not in full})
+        wrong = {
+            "missing": format_cards(map(Card, missing)),
+            "repeated": format_cards(map(Card, twice)),
+            "not in the deck": " ".join(str(Card(card)) if 0 <= card < 52 else str(card) for card in foreign),
+        }
+        more = f" (and {bad.size - 1} more)" if bad.size > 1 else ""
         raise SimInputError(
-            f"deck order {int(bad[0])} (and {bad.size - 1} more) is not a permutation of the {rules.deck}-card deck: "
-            f"missing {format_cards(map(Card, missing)) or 'none'}, "
-            f"repeated {format_cards(map(Card, twice)) or 'none'}, "
-            f"not in the deck {foreign or 'none'}"
+            f"deck order {int(bad[0])}{more} is not a permutation of the {rules.deck}-card deck: "
+            + ", ".join(f"{what} {cards}" for what, cards in wrong.items() if cards)
         )
     return cards
 
@@ -469,18 +473,22 @@ def positions_to_states(positions: Sequence[Position], *, check: bool = True) ->
     only in where the cards it does not show lie (the expert's worlds of one decision).
 
     Raises:
-        SimInputError: for no positions, or positions of different rules or table sizes.
+        SimInputError: for no positions, something that is not a Position, or positions of
+            different rules or table sizes.
         PositionError: for a position no game can be in (:meth:`Position.check`).
         UnsupportedRulesError: for rules the kernels do not cover.
     """
     count = _count(len(positions), "the number of positions", MAX_BATCH)
+    for row, position in enumerate(positions):  # all of them before the first one's rules are read
+        if not isinstance(position, Position):
+            raise SimInputError(
+                f"position {row} must be a thirtyone.position.Position (game.position() gives one), not {position!r}"
+            )
     first = positions[0]
     check_covered(first.rules)
     states = np.zeros((count, kernels.N_W), dtype=np.int64)
     done: dict[int, int] = {}
     for row, position in enumerate(positions):
-        if not isinstance(position, Position):
-            raise SimInputError(f"position {row} is a {type(position).__name__}, not a thirtyone.position.Position")
         same = done.get(id(position))
         if same is not None:
             states[row] = states[same]
@@ -609,8 +617,9 @@ def rollout(
     the first position (:func:`positions_to_states`).
 
     Raises (before any round is played):
-        SimInputError: for no rows, more than :data:`MAX_BATCH`, not one action (and world
-            number) per position, mixed rules, a bad seed, world number or policy.
+        SimInputError: for no rows, more than :data:`MAX_BATCH`, something that is not a Position,
+            not one action (and world number) per position, mixed rules, a bad seed, world number
+            or policy.
         PositionError: for a position no game can be in.
         IllegalActionError: for a first action the rules forbid in its position (naming the row).
         UnsupportedRulesError: for rules the kernels do not cover.
