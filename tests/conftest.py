@@ -1,4 +1,35 @@
+from __future__ import annotations
+
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real server whose bots play at once, one for each browser test module
+    (see test_web_e2e.running_server)."""
+    from test_web_e2e import running_server  # only the browser tests start one
+
+    with running_server(tmp_path_factory.mktemp(request.module.__name__)) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one for each browser test module."""
+    from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
+
+    from test_web_e2e import ARGS, CHROMIUM
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()

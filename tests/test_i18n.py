@@ -315,3 +315,13 @@ def test_a_missing_catalog_file_is_a_catalog_error(tmp_path: Path) -> None:
 def test_placeholders_are_read_from_a_message() -> None:
     assert placeholders("{who} drew {card}") == {"who", "card"}
     assert placeholders("no placeholder") == frozenset()
+
+
+def test_the_english_scores_count_lives_left_as_the_other_languages_do() -> None:
+    """The scores panel and the standings count the lives left, as every other catalog does (not "losses")."""
+    en = messages("en")
+    assert en.plural("scores.note", 3) == "Lives left after each round (3 lives)."
+    assert en.plural("scores.note_grace", 3, grace="on the dole") == (
+        "Lives left after each round (3 lives and one on the dole)."
+    )
+    assert en("over.caption") == "Final standings, with the lives each player had left after each round"

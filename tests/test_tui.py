@@ -1094,6 +1094,16 @@ def test_hint_words_say_what_the_expert_believes_of_the_opponents() -> None:
     assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72\u00a0%)."  # a no-break space
 
 
+def test_a_read_that_shows_as_100_percent_is_said_without_probably_or_a_number() -> None:
+    game = Game(Rules.preset("scat"), 3, seed=5)
+    view = game.view(0)
+    estimates = [Estimate(action, 0.0, 0.1, 30) for action in view.legal_actions]
+    names = ["You", "Ben (hard)", "Cy (easy)"]
+    reads = [(2, "c", 0.998), (1, "s", 0.99)]
+    line = hint_text(estimates, view, reads=reads, names=names, width=200).plain.splitlines()[-1]
+    assert line == "The expert reads: Cy very likely collects clubs · Ben probably collects spades (99%)."
+
+
 def test_a_hint_tells_only_the_reads_the_expert_is_at_least_half_sure_of_surest_first() -> None:
     reads = [OpponentRead(1, 2, 0.49), OpponentRead(2, 3, 0.5), OpponentRead(3, 0, 0.876)]
     assert told_reads(reads) == [(3, "c", 0.88), (2, "s", 0.5)]

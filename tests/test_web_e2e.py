@@ -60,7 +60,7 @@ if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
         "needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 requires them)", allow_module_level=True
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 expect.set_options(timeout=WAIT_MS)  # a loaded machine (two browsers, bots, the server) may be slow
 
@@ -129,23 +129,6 @@ def running_server(folder: Path, *options: str, port: int | None = None) -> Iter
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real server (see :func:`running_server`)."""
-    with running_server(tmp_path_factory.mktemp("web")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def wait_until(page: Page, expression: str) -> None:

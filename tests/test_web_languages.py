@@ -16,18 +16,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_e2e import ARGS, CHROMIUM, PHONE, _post, _seated, my_turn, new_page, play_one, running_server
+from test_web_e2e import CHROMIUM, PHONE, _post, _seated, my_turn, new_page, play_one
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from thirtyone.i18n import LANGUAGES
 
@@ -94,22 +93,6 @@ _TEXTS = """() => {
 
 
 _OWN_TEXT = "function () { return [...this.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(''); }"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("languages")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def _table(base: str, **options: Any) -> dict[str, Any]:

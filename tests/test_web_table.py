@@ -15,14 +15,12 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_web_e2e import (
-    ARGS,
     CHROMIUM,
     PHONE,
     _get,
@@ -38,26 +36,9 @@ from test_web_e2e import (
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 SIZES = {"laptop": (1280, 800), "desktop": (1920, 1080), "phone": (375, 667)}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real server whose bots play at once."""
-    with running_server(tmp_path_factory.mktemp("table")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def _table(base: str, preset: str, seats: list[str], *, name: str | None = "Ann", **options: Any) -> dict[str, Any]:

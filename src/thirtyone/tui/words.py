@@ -261,14 +261,18 @@ def hint_text(
         pieces.append(say_plural(t, "hint.more", rest, style="dim"))
     text = _pieces_in_lines(t.template("hint.plain"), "{moves}", pieces, width)
     if reads:
-        told = [
-            Text(t("hint.read", who=short_name(names[seat]), suit=t(f"suit.{suit}"), chance=t.percent(chance)))
-            for seat, suit, chance in reads
-        ]
+        told = [_read_words(t, short_name(names[seat]), suit, chance) for seat, suit, chance in reads]
         said = _pieces_in_lines(t.template("hint.reads"), "{reads}", told, width)
         said.stylize("italic")
         text.append("\n").append_text(said)
     return text
+
+
+def _read_words(t: Messages, who: str, suit: str, chance: float) -> Text:
+    """What the expert believes of one opponent; a share of its imagined deals, never a certainty,
+    so one that shows as 100% is said in words alone (as the page says it)."""
+    words = {"who": who, "suit": t(f"suit.{suit}"), "chance": t.percent(chance)}
+    return Text(t("hint.read_sure" if words["chance"] == t.percent(1) else "hint.read", **words))
 
 
 def _pieces_in_lines(template: str, slot: str, pieces: Sequence[Text], width: int) -> Text:

@@ -47,6 +47,32 @@ export async function api(path, options = {}) {
   return data;
 }
 
+/** Hold a name box to ``max`` characters as the server counts them (code points): maxlength
+ * counts UTF-16 units, two for an emoji, so it is only a bound here and the rest is cut on input. */
+export function limitChars(input, max) {
+  input.maxLength = max * 2;
+  input.addEventListener("input", () => {
+    const chars = Array.from(input.value);
+    if (chars.length > max) input.value = chars.slice(0, max).join("");
+  });
+}
+
+/** The first letter a person sees in ``text`` (a grapheme: an emoji or a letter with its accents). */
+export function firstGrapheme(text) {
+  if (typeof Intl.Segmenter === "function") {
+    const first = new Intl.Segmenter().segment(text)[Symbol.iterator]().next();
+    return first.done ? "" : first.value.segment;
+  }
+  return Array.from(text)[0] || "";
+}
+
+/** ``text`` as a sentence: a capital first letter and a full stop (a server's lowercase line). */
+export function sentence(text) {
+  const clean = String(text).trim();
+  if (!clean) return clean;
+  return `${clean[0].toUpperCase()}${clean.slice(1)}${/[.!?。۔។]$/.test(clean) ? "" : "."}`;
+}
+
 /** Show a message in the page's role=alert box (empty: hide it). */
 export function showAlert(text, kind = "error") {
   const box = document.getElementById("alert");

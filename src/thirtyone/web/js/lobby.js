@@ -1,7 +1,7 @@
 // The lobby: join a table by its code, the public tables to join or watch, and the form to
 // create a table (private unless listed, hints on or off).
 import { cardElement } from "./cards.js";
-import { api, h, showAlert } from "./common.js";
+import { api, h, limitChars, showAlert } from "./common.js";
 import { presetWords } from "./howto.js";
 import { list, num, t, translatePage } from "./i18n.js";
 
@@ -181,6 +181,8 @@ function chosenOptions() {
 
 async function create(event) {
   event.preventDefault();
+  const button = document.getElementById("create");
+  if (button.disabled) return; // a double click or a second Enter: one table, not two
   const name = form.name.value.trim();
   if (!name) {
     showAlert(t("lobby.no_name"));
@@ -201,6 +203,7 @@ async function create(event) {
     error.input.focus();
     return;
   }
+  button.disabled = true;
   try {
     // Create first and join after: this page's seed is sent only once it has seen the table's
     // commitment, so the server cannot have chosen its salts knowing the seed.
@@ -213,6 +216,7 @@ async function create(event) {
     localStorage.setItem(`thirtyone.token.${created.code}`, joined.token);
     location.assign(`/t/${created.code}`);
   } catch (error) {
+    button.disabled = false;
     showAlert(t("lobby.create_failed", { error: error.message }));
   }
 }
@@ -231,6 +235,7 @@ async function start() {
   document.getElementById("hero").replaceChildren(cardElement("Ah", { label: false }), cardElement("Kh", { label: false }), cardElement("Th", { label: false }),
     h("p", {}, t("lobby.hero")));
   form.lives.max = presets.options.lives.high;
+  limitChars(form.name, presets.limits.max_name);
   showOptions();
   setSeats(3);
   document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsList.children.length + 1));

@@ -54,6 +54,13 @@ export class Motion {
     });
   }
 
+  /** Play ``step(1)`` now, beside the queue (dropped when motion is reduced): for what must move the
+   * moment it appears, such as a new round's cards while the last round's showdown still plays. */
+  now(step) {
+    if (reducedMotion()) return;
+    step(1).catch(() => {}); // a step whose elements went away: the page is drawn anyway
+  }
+
   /** Play everything at once: every flight lands, every waiting step is dropped (their ``done``
    * still runs). */
   skip() {

@@ -5,10 +5,10 @@
 // it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
 // waits on an animation to accept a move.
 import {
-  actedWords, actionWords, api, endWords, h, lossWords, points, pretty, prettyCards, refusalWords,
-  graceWord as presetGrace, namesList, pointsWords, resultView, showAlert,
+  actedWords, actionWords, api, endWords, firstGrapheme, h, limitChars, lossWords, points, pretty, prettyCards, refusalWords,
+  graceWord as presetGrace, namesList, pointsWords, resultView, sentence, showAlert,
 } from "./common.js";
-import { has, lang, list, num, t, tn, translatePage } from "./i18n.js";
+import { has, lang, list, num, rtl, t, tn, translatePage } from "./i18n.js";
 import { cardElement, cardLabel, setFourColours } from "./cards.js";
 import { placeSeats } from "./felt.js";
 import { howToPlay } from "./howto.js";
@@ -95,7 +95,11 @@ function hintWords(moves, reads) {
   const said = movesWords(moves);
   if (!said || !Array.isArray(reads) || !reads.length) return said;
   const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
-  const told = reads.map((read) => t("hint.read", { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) }));
+  const told = reads.map((read) => {
+    const words = { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) };
+    // a share of the deals the expert imagined, never a certainty: "probably (100%)" is said in words alone
+    return t(words.chance === percent.format(1) ? "hint.read_sure" : "hint.read", words);
+  });
   return `${said}\n${t("hint.reads", { reads: told.join(" · ") })}`; // a line of its own (.hint keeps line breaks)
 }
 
@@ -348,7 +352,7 @@ function receive(message) {
       break;
     case "error":
       if (CHAT_ERRORS.has(message.code)) { // said under the chat box, where it was asked, and gone with the next line
-        $("chat-note").textContent = serverWords(message);
+        $("chat-note").textContent = sentence(serverWords(message)); // the line stays in its box, to mend
         break;
       }
       sentFor = null; // refused: the player may try another move
@@ -583,8 +587,9 @@ function animate(fresh, before) {
       }
       motion.add((speed) => flyAction(event, before, speed));
     } else if (event.type === "round_started" && view && event.round === view.round) {
-      inOrder(() => sound("deal"));
-      motion.add((speed) => dealCards(event, speed));
+      // dealt as the new hand first shows, not after the queue: a hand in view is never dealt again
+      sound("deal");
+      motion.now((speed) => dealCards(event, speed));
     } else if (event.type === "reshuffled") {
       motion.add((speed) => Promise.all([0, 1, 2].map((i) => motion.fly(before.pile, document.querySelector("#stock .stack .card") || $("stock"), { delay: i * 90, speed }))));
     } else if (event.type === "new_widow") {
@@ -643,6 +648,7 @@ function dealCards(event, speed) {
   let n = 0;
   for (let i = 0; i < 3; i++) {
     for (const seat of seats) {
+      if (showdown && seat !== mySeat) continue; // the seat still shows its last hand face up
       const card = seat === mySeat && view.hand ? view.hand[i] : null;
       flights.push(motion.fly(from, landingFor(seat, card, i), { card, turn: card ? "up" : null, delay: n * 55, speed, duration: 320 }));
       n++;
@@ -746,8 +752,9 @@ function avatarColour(seat) {
 }
 
 /** A seat's lives as tokens (R2.2-R2.4): a penny for each life, then the grace life as its own
- * mark (on the dole / on the bus / schwimmt), lit when it is all that is left. */
-function livesView(status) {
+ * mark (on the dole / on the bus / schwimmt), lit when it is all that is left. ``short``: one
+ * penny and the number instead (more than five lives, or a plate too narrow for them all). */
+function livesView(status, short = false) {
   const rules = table.rules;
   const node = h("p", { class: "lives" });
   if (status.out || status.remaining <= 0) {
@@ -755,9 +762,12 @@ function livesView(status) {
     node.setAttribute("aria-label", t("lives.out_long"));
     return node;
   }
-  const shown = Math.min(rules.lives, 5);
-  for (let i = 0; i < shown; i++) node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
-  if (rules.lives > 5) node.append(h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)));
+  if (short || rules.lives > 5) {
+    node.classList.add("short");
+    if (status.lives > 0) node.append(h("span", { class: "coin", "aria-hidden": "true" }), h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)));
+  } else {
+    for (let i = 0; i < rules.lives; i++) node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
+  }
   if (rules.grace_life) node.append(h("span", { class: `grace${status.on_grace ? " now" : ""}`, title: t("grace.title", { grace: graceWord() }), "aria-hidden": "true" }, h("span", { class: "grace-word" }, status.on_grace ? graceWord() : GRACE_MARK[table.preset] || t("grace_mark.dole"))));
   const words = status.on_grace ? graceWord() : rules.grace_life ? tn("lives.then_grace", status.lives, { grace: graceWord() }) : tn("lives.count", status.lives);
   node.setAttribute("aria-label", words);
@@ -810,7 +820,7 @@ function renderSeats() {
     const winner = ended() && table.winner === s.seat;
     const colour = avatarColour(s.seat);
     const avatar = h("span", { class: `avatar${LIGHT_AVATARS.has(colour) ? " light" : ""}`, "aria-hidden": "true" },
-      (s.seat === mySeat && s.name ? s.name : name(s.seat)).trim().charAt(0).toUpperCase() || "?",
+      firstGrapheme((s.seat === mySeat && s.name ? s.name : name(s.seat)).trim()).toUpperCase() || "?",
       h("span", { class: `dot${s.kind === "bot" ? " bot" : connected ? "" : " offline"}` }));
     avatar.style.setProperty("--avatar", colour);
     if (current && table.turn_deadline && online) avatar.append(timerRing());
@@ -837,6 +847,9 @@ function renderSeats() {
     return item;
   });
   $("seats").replaceChildren(...items);
+  for (const lives of document.querySelectorAll(".seat .lives[role=img]:not(.short)")) { // a penny cut off would misstate the lives
+    if (lives.scrollWidth > lives.clientWidth + 1) lives.replaceWith(livesView(view.seats[Number(lives.closest(".seat").dataset.seat)], true));
+  }
 }
 
 function timerRing() {
@@ -1289,7 +1302,10 @@ function renderOver() {
   $("over").hidden = !over;
   $("centre").classList.toggle("ending", over);
   if (!over) return;
-  if (opening) motion.skip(); // the end: what still flies lands, under the final standings
+  if (opening) {
+    motion.skip(); // the end: what still flies lands, under the final standings
+    showAlert(""); // an earlier alert would lie over the end's heading, and no longer holds
+  }
   const closed = table.status === "closed";
   $("over-heading").textContent = closed ? t("over.closed_heading") : t("table.game_over");
   const winner = table.winner ?? null;
@@ -1297,17 +1313,10 @@ function renderOver() {
     ? t("over.closed")
     : winner !== null ? t(winner === mySeat ? "over.winner_you" : "over.winner", { who: name(winner) }) : t("status.over");
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
-  $("standings").replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
-    h("caption", { class: "sr-only" }, t("over.caption")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("over.place")), h("th", { scope: "col" }, t("over.player")),
-      ...numbers.map((n) => h("th", { scope: "col", title: t("over.round_title", { round: num(n) }) }, t("over.round_col", { round: num(n) }))))),
-    h("tbody", {}, ...standings().flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
-      h("td", { class: "place" }, closed ? "–" : t("over.place_n", { place: num(place) })),
-      h("th", { scope: "row", class: "name" }, name(seat)),
-      ...numbers.map((n) => {
-        const left = rounds.get(n).result.remaining[seat];
-        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
-      }))))))]));
+  const places = standings();
+  const key = JSON.stringify([closed, numbers, places, names()]);
+  if (key !== standingsKey) renderStandings(closed, numbers, places);
+  standingsKey = key;
   $("download").parentElement.hidden = !table.record_path; // closed before its game started: no record
   if (table.record_path) $("download").href = table.record_path;
   $("replay-link").href = `/r/${code}`;
@@ -1321,9 +1330,39 @@ function renderOver() {
   $("rematch-note").textContent = next
     ? (rematchBy !== null ? t("rematch.asked", { who: name(rematchBy), code: next }) : t("rematch.there", { code: next }))
     : mySeat === null ? t("rematch.watch") : t("rematch.offer");
-  if (table.record_path) $("result").hidden = false;
   const last = [...rounds.keys()].sort((a, b) => b - a).map((n) => rounds.get(n).result).find(Boolean);
-  if (last && resultShown !== last.round) showResult(last);
+  if (!last) return; // closed in round 1: no round has a result to show
+  if (resultShown !== last.round) showResult(last);
+  else if (table.record_path) $("result").hidden = false;
+}
+
+let standingsKey = "";
+
+/** The final standings, one column a round: drawn anew only when they change (a redraw would lose
+ * where they were scrolled to), then scrolled to their last rounds, where the game was lost. */
+function renderStandings(closed, numbers, places) {
+  const box = $("standings");
+  box.replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
+    h("caption", { class: "sr-only" }, t("over.caption")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("over.place")), h("th", { scope: "col" }, t("over.player")),
+      ...numbers.map((n) => h("th", { scope: "col", title: t("over.round_title", { round: num(n) }) }, t("over.round_col", { round: num(n) }))))),
+    h("tbody", {}, ...places.flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
+      h("td", { class: "place" }, closed ? "–" : t("over.place_n", { place: num(place) })),
+      h("th", { scope: "row", class: "name" }, name(seat)),
+      ...numbers.map((n) => {
+        const left = rounds.get(n).result.remaining[seat];
+        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
+      }))))))]));
+  box.scrollLeft = rtl ? -box.scrollWidth : box.scrollWidth;
+  markScrolled(box);
+}
+
+/** Where the names stay put (just after the places, as wide as they are now), and whether rounds
+ * are hidden before the ones in view: the name column then casts an edge over them. */
+function markScrolled(box) {
+  const place = box.querySelector("tr > :first-child");
+  if (place) box.style.setProperty("--place-w", `${place.offsetWidth}px`);
+  box.dataset.before = Math.abs(box.scrollLeft) > 1 ? "yes" : "no";
 }
 
 async function playAgain() {
@@ -1507,7 +1546,11 @@ async function closeTable() {
 
 function hearChat(line, live) {
   if (chatLines.some((known) => known.id === line.id)) return;
-  if (live && line.seat === mySeat) $("chat-note").textContent = ""; // said: an earlier refusal no longer holds
+  if (live && line.seat === mySeat) {
+    $("chat-note").textContent = ""; // said: an earlier refusal no longer holds
+    // the box keeps a line until the table takes it (as the server cleans it), not what was typed since
+    if (line.text && $("chat-text").value.normalize("NFC").trim() === line.text) $("chat-text").value = "";
+  }
   chatLines.push(line);
   if (chatLines.length > 200) chatLines.shift();
   if (live && !mutes.has(line.seat)) {
@@ -1638,6 +1681,7 @@ function start() {
   $("stock").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw stock") && act("draw stock"));
   $("discard").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw pile") && act("draw pile"));
   $("result-close").addEventListener("click", hideResult);
+  $("standings").addEventListener("scroll", (event) => markScrolled(event.currentTarget), { passive: true });
   for (const button of document.querySelectorAll("[data-panel]")) {
     button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side") && !wide()));
   }
@@ -1673,7 +1717,6 @@ function start() {
       return;
     }
     sendChat({ text });
-    $("chat-text").value = "";
   });
   document.addEventListener("keydown", (event) => {
     const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.target instanceof HTMLTextAreaElement;
@@ -1695,11 +1738,14 @@ function start() {
   $("join-name").value = localStorage.getItem("thirtyone.name") || "";
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const button = $("join-form").querySelector("button[type=submit]");
+    if (button.disabled) return; // a second tap while the first join is on its way
     const wanted = $("join-name").value.trim();
     if (!wanted) {
       showAlert(t("join.no_name"));
       return;
     }
+    button.disabled = true;
     try {
       const joined = await api(`/api/tables/${code}/join`, { json: { name: wanted, seed: fairness.clientSeed(code) } });
       localStorage.setItem(tokenKey, joined.token);
@@ -1714,6 +1760,8 @@ function start() {
       connect();
     } catch (error) {
       showAlert(t("join.failed", { error: error.message }));
+    } finally {
+      button.disabled = false; // the form hides once seated; after a refusal it may be sent again
     }
   });
   new ResizeObserver(() => {
@@ -1722,7 +1770,12 @@ function start() {
     renderSeats();
   }).observe($("stage"));
   if (wide()) openPanel("log");
-  api("/api/presets").then((data) => { presets = data; $("howto").dataset.done = ""; renderRules(); }).catch(() => {});
+  api("/api/presets").then((data) => {
+    presets = data;
+    limitChars($("join-name"), data.limits.max_name);
+    $("howto").dataset.done = "";
+    renderRules();
+  }).catch(() => {});
   connect();
 }
 
