@@ -57,10 +57,12 @@ export function limitChars(input, max) {
   });
 }
 
+const graphemes = typeof Intl.Segmenter === "function" ? new Intl.Segmenter() : null; // made once: seats redraw often
+
 /** The first letter a person sees in ``text`` (a grapheme: an emoji or a letter with its accents). */
 export function firstGrapheme(text) {
-  if (typeof Intl.Segmenter === "function") {
-    const first = new Intl.Segmenter().segment(text)[Symbol.iterator]().next();
+  if (graphemes) {
+    const first = graphemes.segment(text)[Symbol.iterator]().next();
     return first.done ? "" : first.value.segment;
   }
   return Array.from(text)[0] || "";
