@@ -208,7 +208,7 @@ def _cards_seen(game: Game, seat: int) -> set[Card]:
     return seen
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     ruleset=st.sampled_from(RULESETS),
     players=st.integers(2, 5),

@@ -75,7 +75,7 @@ def test_the_policy_plays_any_rules_legally_at_its_table_size(trained: Path) -> 
             game.apply(action)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 9))
 def test_act_is_the_best_legal_logit(seed: int, players: int) -> None:
     rng = np.random.default_rng(seed)

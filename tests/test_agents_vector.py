@@ -105,7 +105,7 @@ def test_the_vector_env_plays_the_aec_envs_games(preset: str, players: int, opti
     assert finished >= 1, "the comparison crossed at least one auto-reset"
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**64 - 1))
 def test_same_trajectories_for_any_seed(case: tuple[str, int, dict[str, object]], seed: int) -> None:
     preset, players, options = case

@@ -85,7 +85,7 @@ def games(preset: str, seed: int, players: int = 3):
         game.apply(action)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(preset=st.sampled_from(["scat", "widow", "schwimmen"]), seed=st.integers(0, 10_000))
 def test_weights_are_finite_and_in_zero_one_and_true_hands_are_explained(preset: str, seed: int) -> None:
     rng = random.Random(seed)

@@ -90,7 +90,7 @@ def test_no_request_is_a_server_error(
     checks = [getattr(schemathesis.checks, name) for name in CHECKS]
 
     @given(case=st.one_of(strategies))
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=EXAMPLES, database=None, suppress_health_check=list(HealthCheck))
     def fuzz(case: schemathesis.Case) -> None:
         case.call_and_validate(checks=checks)
 

@@ -51,7 +51,7 @@ from thirtyone.sim import api, kernels, params, play_games, play_rounds, rollout
 from thirtyone.sim.rng import round_key
 
 POLICIES = ("random", "basic", "heuristic")
-FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def most_players(rules: Rules) -> int:

@@ -196,11 +196,21 @@ def test_the_table_code_shows_whole_on_a_phone_in_every_language(server: str, br
         page.context.close()
 
 
+def _mover(*pages: Page) -> Page:
+    """The page whose turn it is, once its buttons show (the others may render the deal later)."""
+    deadline = time.monotonic() + 10
+    while True:
+        for page in pages:
+            if page.locator("#actions button").count():
+                return page
+        assert time.monotonic() < deadline, "nobody's turn showed"
+        pages[0].wait_for_timeout(50)
+
+
 def test_a_table_closed_in_round_1_shows_no_empty_result_and_no_stale_alert(server: str, browser: Browser) -> None:
     _, ann, ben = _two_people(browser, server)
     try:
-        waiting = ben if ann.locator("#actions button").count() else ann
-        my_turn(ann if waiting is ben else ben)
+        waiting = ben if _mover(ann, ben) is ann else ann
         waiting.keyboard.press("?")  # a hint asked out of turn: an alert
         expect(waiting.locator("#alert")).to_be_visible()
         ann.click("#tab-table")
@@ -305,7 +315,8 @@ def test_a_new_round_is_dealt_once_as_its_hand_first_shows(server: str, browser:
         assert landed, "the new round's cards were not dealt"
         for at in landed:
             first = max(t for t in shown if t <= at)  # the hand in view when a card of it flew in
-            assert at - first < 500, (shown, landed)
+            # at once, not after the showdown (3.6 s) as before; a loaded machine may take a while
+            assert at - first < 2500, (shown, landed)
     finally:
         page.context.close()
 

@@ -49,7 +49,7 @@ def rebuilt(action: Action, form: Form) -> Action:
     return action
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000), preset=st.sampled_from(["scat", "widow", "schwimmen"]))
 def test_property_every_legal_action_in_every_card_form_plays_the_same_game(seed: int, preset: str) -> None:
     kinds = forms()

@@ -35,7 +35,7 @@ def play_out(game: Game, rng: random.Random, limit: int = 5000) -> list:
     return actions
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(PRESETS),
     players=st.integers(2, 6),

@@ -119,7 +119,7 @@ def play(game: Game, seed: int, after: Callable[[Game], None] | None = None) -> 
     return actions
 
 
-PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ---------------------------------------------------------------------------- card conservation
@@ -201,7 +201,7 @@ def test_property_every_game_ends(setup):
 # ---------------------------------------------------------------------------- determinism
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(setups())
 def test_property_same_seed_same_actions_same_events(setup):
     first = setup.game()
@@ -303,7 +303,7 @@ def check_refusals(game: Game) -> None:
     assert after == before, "a refused action changed the game"
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(setups())
 def test_property_refused_action_leaves_game_exactly_as_it_was(setup):
     game = setup.game()
@@ -547,7 +547,7 @@ def check_public_view(game: Game, public: Public, stock: set[Card], events: tupl
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_property_view_privacy(preset, data):
     setup = data.draw(setups(preset))
@@ -565,7 +565,7 @@ def test_property_view_privacy(preset, data):
     ],
     ids=["throw_down", "stock_exhausted", "late_knock"],
 )
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
 def test_property_view_privacy_draw_options(options, seed, players):
     game = Game(Rules.preset("scat", lives=1, **options), players, seed=seed)
@@ -573,7 +573,7 @@ def test_property_view_privacy_draw_options(options, seed, players):
     play(game, seed, check_privacy)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
 def test_property_view_privacy_through_reshuffles(seed, players):
     """Nobody knocks and most draws are from the stock: every round reshuffles the discard pile (R4.3)."""

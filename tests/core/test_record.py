@@ -279,7 +279,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_round_trip_reproduces_the_game(game: Game) -> None:
     event(f"{game.rules.describe().split(',')[0]} {'finished' if game.is_over else 'unfinished'}")
@@ -738,7 +738,7 @@ def test_dealt_blitz_round_with_actions_is_trailing() -> None:
     assert message.startswith(f'round {number}, action 1 ("0: knock"): the round already ended on the deal')
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.data())
 def test_corrupted_text_gives_only_record_errors(finished_text: str, data: st.DataObject) -> None:
     # Whatever is done to a record's text, reading and replaying it either works or raises RecordError.
