@@ -441,7 +441,7 @@ async def test_the_screen_shows_hand_values_lives_table_turn_and_log() -> None:
         assert f"value {format_value(view.hand_value)}" in text
         assert re.search(rf"Discard +{view.discard_top.pretty} ", text)
         assert f"{view.discard_size} in the pile" in text
-        assert f"Stock    {view.stock_size} cards" in text
+        assert f"Stock   {view.stock_size} cards" in text  # aligned under "Discard "
         names = app.session.names
         assert names == ("you", "Ada (basic)", "Bea (random)", "Cy (random)")
         seats = plain(app.query_one(SeatsPanel)).splitlines()
@@ -1069,6 +1069,13 @@ def test_hint_words() -> None:
     narrow = hint_text(estimates, view, width=40).plain.splitlines()
     top = view.discard_top.pretty
     assert narrow == [f"Hint: Take {top} from the pile +0.21 ·", "Draw from the stock +0.05 · Knock −0.30"]
+    first = len(f"Hint: Take {top} from the pile +0.21")
+    for full in (first, first + 1):  # no room left for " ·": it starts the next line
+        assert hint_text(estimates, view, width=full).plain.splitlines() == [
+            f"Hint: Take {top} from the pile +0.21",
+            "· Draw from the stock +0.05 ·",
+            "Knock −0.30",
+        ]
     hand = view.hand
     assert hand is not None
     assert move_words(Exchange(hand[0], hand[1]), view).plain == f"Exchange {hand[0].pretty} for {hand[1].pretty}"

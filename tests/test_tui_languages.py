@@ -16,11 +16,14 @@ from rich.text import Text
 from textual.pilot import Pilot
 
 from test_tui import SIZE, make_app, screen_text, settle
+from thirtyone.engine import Game
 from thirtyone.i18n import load_catalog
+from thirtyone.rules import Rules
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.cells import terminal_width
 from thirtyone.tui.language import TERMINAL_LANGUAGES
 from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.words import say_plural
 
 TRANSLATED = [lang for lang in TERMINAL_LANGUAGES if lang != "en"]
 WORD = re.compile(r"[A-Za-z]{4,}")
@@ -226,3 +229,30 @@ async def test_rich_counts_khmer_as_terminals_do_only_while_a_khmer_game_runs() 
         await pilot.pause()
         assert cell_len("សាមញ្ញ") == 5 == terminal_width("សាមញ្ញ")
     assert cell_len("សាមញ្ញ") == 4
+
+
+def _long_discard_pile(seed: int) -> Game:
+    """A 4-player scat round where nobody knocks: stock draws and discards until the pile holds 30 cards."""
+    game = Game(Rules.preset("scat"), players=4, seed=seed)
+    while game.view(0).discard_size < 30:
+        assert game.round == 1, "a 31 ended the round: take another seed"
+        legal = game.legal_actions()
+        game.apply(next((a for a in legal if str(a) == "draw stock"), next(a for a in legal if str(a) != "knock")))
+    return game
+
+
+@pytest.mark.parametrize("lang", TERMINAL_LANGUAGES)
+async def test_a_long_discard_pile_is_counted_in_words_at_80x24(lang: str) -> None:
+    """Two digits of cards in the pile still say what they count, next to the pile's label."""
+    app = make_app("scat", 4, 3, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = _long_discard_pile(1)
+        panel = app.query_one(TablePanel)
+        for seat in range(4):
+            view = game.view(seat)
+            panel.show(view, app.controls)
+            first = panel.content.plain.splitlines()[0]  # type: ignore[union-attr]
+            count = say_plural(app.t, "tui.table.in_pile", view.discard_size).plain
+            assert first.endswith(count), f"{lang}: {first!r}"
+            assert cell_len(first) <= panel.content_size.width

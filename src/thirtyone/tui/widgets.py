@@ -53,6 +53,12 @@ MIN_WIDTH = 80
 MIN_HEIGHT = 24
 """The shortest terminal the table is laid out for, in lines."""
 
+PILE_LABELS = {
+    "draw": ("tui.table.discard", "tui.table.stock"),
+    "widow": ("tui.table.widow", "tui.table.second_hand", "tui.table.stock"),
+}
+"""The labels in front of the piles of each mode (R4, R7), aligned with one another."""
+
 SLOT = 6
 """Columns each card takes in the table panel (a 5-column chip and a space)."""
 
@@ -210,10 +216,13 @@ class TablePanel(Static):
     def __init__(self, *, id: str | None = None, t: Messages = ENGLISH) -> None:
         super().__init__(id=id)
         self.t = t
-        labels = ("tui.table.discard", "tui.table.stock", "tui.table.widow", "tui.table.second_hand")
-        self.label_width = max(8, *(cell_len(t(label)) + 1 for label in labels))
-        """Cells of the labels in front of the piles' cards ("Discard", "Stock", …): the widest and
-        a space, at least 8."""
+        self.label_widths = {
+            mode: max(8, *(cell_len(t(label)) + 1 for label in labels)) for mode, labels in PILE_LABELS.items()
+        }
+        """Cells of the labels in front of the piles' cards in each mode ("Discard", "Stock", …):
+        the widest and a space, at least 8 (only the mode's own, so that a count fits at 80 columns)."""
+        self.label_width = self.label_widths["draw"]
+        """The label width of the game shown."""
         self.targets: list[tuple[int, int, int, str]] = []
         """Clickable places: (line, first column, last column + 1, key) in the content."""
         self.large = False
@@ -227,7 +236,7 @@ class TablePanel(Static):
         width = self.content_size.width or self.DEFAULT_WIDTH
         self.large = width >= BIG_TABLE[0] and self.app.size.height >= BIG_TABLE[1]
         slot, high = (BIG_WIDTH + 1, 3) if self.large else (SLOT, 1)
-        at = self.label_width
+        self.label_width = at = self.label_widths[view.rules.mode]
         lines: list[Text] = []
         targets: list[tuple[int, int, int, str]] = []
         if view.rules.mode == "draw":

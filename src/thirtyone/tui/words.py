@@ -277,14 +277,15 @@ def _read_words(t: Messages, who: str, suit: str, chance: float) -> Text:
 
 def _pieces_in_lines(template: str, slot: str, pieces: Sequence[Text], width: int) -> Text:
     """``template`` with ``pieces`` joined by `` · `` in its ``slot``, in lines of at most
-    ``width`` cells that never break a piece (the words before the slot in bold)."""
+    ``width`` cells that never break a piece and never lose a separator (the words before the slot
+    in bold)."""
     head, _, tail = template.partition(slot)
     text = Text().append(head, style="bold")
     column = text.cell_len
     for i, piece in enumerate(pieces):
-        if i and column + 3 + piece.cell_len > width:
-            text.append(" ·\n" if column + 2 <= width else "\n")
-            column = 0
+        if i and column + 3 + piece.cell_len > width:  # the separator ends the line, or starts the next
+            text.append(" ·\n" if column + 2 <= width else "\n· ")
+            column = 0 if column + 2 <= width else 2
         elif i:
             text.append(" · ")
             column += 3
