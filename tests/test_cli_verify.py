@@ -167,7 +167,8 @@ def test_a_record_without_commitments_is_refused(
     path = write(tmp_path / "plain.toml", plain)
     assert "commitment" not in path.read_text(encoding="utf-8")
     line = cli_error_line(capsys, ["verify", str(path)])
-    assert "round 1: no commitment" in line, line
+    assert "nothing to verify: no round was dealt with a published commitment" in line, line
+    assert line.endswith(f"`thirtyone replay {path}` checks its moves"), line  # what to do instead
 
 
 def test_a_round_without_its_commitment_is_refused(

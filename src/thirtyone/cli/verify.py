@@ -80,6 +80,12 @@ def run(args: argparse.Namespace) -> int:
             seen_words = check_seen(record, _seen_json(text))
         except RecordError as error:
             raise RecordError(f"{seen_path}: {error}") from None
+    if record.fairness is None and all(rnd.commitment is None for rnd in record.rounds):
+        raise RecordError(
+            f"{path}: nothing to verify: no round was dealt with a published commitment (a game of "
+            f"`thirtyone serve` commits to its deals, one of `thirtyone play` does not); "
+            f"`thirtyone replay {path}` checks its moves"
+        )
     try:
         rounds = record.check_commitments()
     except CommitmentError as error:  # the one line, then both hashes with the difference marked
