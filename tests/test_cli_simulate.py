@@ -44,6 +44,16 @@ def test_simulate_json_is_reproducible(capsys):
     assert first["rules"] == "schwimmen"
 
 
+@pytest.mark.parametrize("engine", ["sim", "reference"])
+def test_every_seat_has_every_place_in_json_even_one_never_reached(capsys, engine):
+    args = ["simulate", "--games", "60", "--players", "4", "--bots", "basic,random", "--seed", "1", "--json"]
+    assert main([*args, "--engine", engine]) == 0
+    seats = json.loads(capsys.readouterr().out)["seats"]
+    assert all(list(seat["places"]) == ["1", "2", "3", "4"] for seat in seats), [seat["places"] for seat in seats]
+    assert any(0 in seat["places"].values() for seat in seats)  # the case: a place some seat never had
+    assert all(sum(seat["places"].values()) == 60 for seat in seats)
+
+
 def test_simulate_rule_options(capsys):
     args = ["simulate", "--games", "3", "--three-of-a-kind", "30", "--throw-down", "--lives", "2", "--json"]
     assert main(args) == 0

@@ -171,7 +171,7 @@ class SimulationStats:
                 "wins": seat.wins,
                 "win_share": seat.wins / self.games if self.games else 0.0,
                 "mean_place": seat.mean_place,
-                "places": {str(place): count for place, count in sorted(seat.places.items())},
+                "places": {str(place): seat.places[place] for place in range(1, len(self.bots) + 1)},
                 "knocks": seat.knocks,
                 "knocks_that_lost_lives": seat.knocks_lost,
                 "lives_lost": seat.lives_lost,

@@ -274,7 +274,7 @@ class GameTotals:
                 "wins": self.wins[index],
                 "win_share": self.wins[index] / games if games else 0.0,
                 "mean_place": mean,
-                "places": {str(place): count for place, count in sorted(self.places[index].items())},
+                "places": {str(place): self.places[index][place] for place in range(1, len(self.policies) + 1)},
                 "knocks": self.seat_knocks[index],
                 "knocks_that_lost_lives": self.seat_knocks_lost[index],
                 "lives_lost": self.seat_lives_lost[index],
