@@ -471,12 +471,14 @@ class FixedClock:
 
 def test_the_turn_timer_plays_a_legal_default_for_an_absent_player(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(autoplay_module, "time", FixedClock)
-    with two_at_a_table(db, turn_timer=0.3) as (code, ann, ben, _ann_token):
+    # the timer runs from Ben's join, before both connect: 2 s for that and the draw below (a loaded
+    # machine took 0.3 s), else the timer plays that first move itself
+    with two_at_a_table(db, turn_timer=2.0) as (code, ann, ben, _ann_token):
         ann.until("table")
         state = ann.state
         assert state is not None
-        assert state["table"]["turn_timer"] == 0.3
-        assert state["table"]["turn_deadline"] == FixedClock.NOW + 0.3
+        assert state["table"]["turn_timer"] == 2.0
+        assert state["table"]["turn_deadline"] == FixedClock.NOW + 2.0
         mover = ann if state["view"]["current_seat"] == 0 else ben
         mover.act("draw pile")
         assert mover.until("ack")["seq"] == 1
