@@ -862,6 +862,29 @@ def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, se
     ben.context.close()
 
 
+def test_a_double_tap_plays_once_though_the_next_moves_are_drawn_between_its_taps(
+    browser: Browser, server: str
+) -> None:
+    created, ann, ben = _two_people(browser, server)
+    seat = _get(f"{server}/api/tables/{created['code']}")["view"]["current_seat"]
+    mover = ann if seat == 0 else ben
+    my_turn(mover)
+    box = mover.locator('#actions button[data-action="draw stock"]').bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    mover.mouse.click(x, y)  # the first tap
+    wait_until(mover, "document.body.dataset.seq === '1'")  # the answer came before the second tap
+    under = "([x, y]) => document.elementFromPoint(x, y)?.closest('button[data-action], [data-card]')?.outerHTML"
+    assert mover.evaluate(under, [x, y]), "no move under the finger: the case is not met"
+    mover.mouse.down(click_count=2)  # the second tap of the double tap, at the same point
+    mover.mouse.up(click_count=2)
+    mover.wait_for_timeout(500)  # a second move would be answered within this
+    assert _get(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
+    expect(mover.locator("#actions button[data-action^='discard']").first).to_be_visible()  # still to discard
+    ann.context.close()
+    ben.context.close()
+
+
 def test_the_host_closes_the_table_from_the_page(browser: Browser, server: str) -> None:
     created, ann, ben = _two_people(browser, server)
     expect(ben.locator("#host")).to_be_hidden()  # only the host has the button

@@ -271,8 +271,10 @@ function send(message) {
   return true;
 }
 
-function act(notation) {
+function act(notation, click) {
   if (sentFor === seq) return; // already sent for this state: wait for the answer
+  // a double tap is one tap: its second click lands on what the next state drew under the finger
+  if (click && click.detail > 1) return;
   $("hint-text").textContent = "";
   motion.skip(); // the player moves on: everything still flying lands now
   endShowdown();
@@ -1105,7 +1107,7 @@ function renderHand() {
       node = h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": t("kept.label", { card: cardLabel(card) }), title: t("kept.title"), onclick: () => showAlert(why, "info") },
         face, h("span", { class: "tag kept-mark" }, t("kept.tag"), h("span", { class: "sr-only" }, t("kept.sr"))));
     } else if (card && discards.has(card)) {
-      node = h("button", { type: "button", class: "card-button", "aria-label": t("move.discard", { card: cardLabel(card) }), "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: () => { if (!suppressClick) act(discards.get(card)); } }, face);
+      node = h("button", { type: "button", class: "card-button", "aria-label": t("move.discard", { card: cardLabel(card) }), "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: (click) => { if (!suppressClick) act(discards.get(card), click); } }, face);
     } else if (card && swaps.size) {
       node = h("button", { type: "button", class: "card-button", "aria-pressed": String(picks.hand.has(card)), "aria-label": t("widow.give", { card: cardLabel(card) }), "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(picks.hand, card) }, face);
     } else {
@@ -1137,7 +1139,7 @@ function exchangeButton(swaps) {
   if (chosen) label = actionWords(chosen, view);
   else if (give.length && give.length === take.length) label = t("swap.too_many");
   else if (give.length || take.length) label = take.length < give.length ? t("swap.now_widow") : t("swap.now_yours");
-  return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: () => chosen && act(chosen) }, label);
+  return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: (click) => chosen && act(chosen, click) }, label);
 }
 
 /** A move in a word or two, for a narrow screen (the button's full words stay for screen readers). */
@@ -1177,7 +1179,7 @@ function renderActions() {
     ...(swaps.size ? [exchangeButton(swaps)] : []),
     ...plain.map((notation) => h("button", {
       type: "button", class: `action${notation === "knock" ? " knock" : notation === first && !swaps.size && !notation.startsWith("discard ") ? " primary" : ""}`,
-      "data-action": notation, "data-key": `action ${notation}`, onclick: () => act(notation),
+      "data-action": notation, "data-key": `action ${notation}`, onclick: (click) => act(notation, click),
     }, h("span", { class: "long" }, actionWords(notation, view)), h("span", { class: "short", "aria-hidden": "true" }, shortWords(notation)))));
   const why = knockRefusal();
   $("knock-note").hidden = !why;
@@ -1678,8 +1680,8 @@ function start() {
   $("hint").addEventListener("click", askHint);
   $("close-table").addEventListener("click", closeTable);
   $("rematch").addEventListener("click", playAgain);
-  $("stock").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw stock") && act("draw stock"));
-  $("discard").addEventListener("click", () => myTurn() && view.legal_actions.includes("draw pile") && act("draw pile"));
+  $("stock").addEventListener("click", (click) => myTurn() && view.legal_actions.includes("draw stock") && act("draw stock", click));
+  $("discard").addEventListener("click", (click) => myTurn() && view.legal_actions.includes("draw pile") && act("draw pile", click));
   $("result-close").addEventListener("click", hideResult);
   $("standings").addEventListener("scroll", (event) => markScrolled(event.currentTarget), { passive: true });
   for (const button of document.querySelectorAll("[data-panel]")) {
