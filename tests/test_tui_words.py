@@ -140,7 +140,7 @@ def test_r5_2_a_31_on_the_deal_is_got_in_the_deal() -> None:
     assert result.end == "dealt_blitz"
     narrator = Narrator(("Sam", "Ada (basic)", "Bea (basic)", "Cy (random)"), rules)
     assert lines_of(narrator, result) == [
-        "Round 1: Bea was dealt 31!",
+        "Round 1: Blitz on the deal! Bea was dealt 31.",
         "Sam, Ada, and Cy lost 1 life: Bea got 31 in the deal (R5.2).",
     ]
 
@@ -154,7 +154,7 @@ def test_r5_1_a_blitz_is_shown_by_its_seat() -> None:
     assert result.end == "blitz"
     narrator = Narrator(YOU_ADA_BEA, Rules.preset("scat"))
     lines = lines_of(narrator, result)
-    assert lines[0] == "Round 1: You showed 31!"
+    assert lines[0] == "Round 1: Blitz! You showed 31."  # the game's word for it, as the page says it
     assert "Ada and Bea lost 1 life: you showed 31 (R5.1)." in lines
 
 
