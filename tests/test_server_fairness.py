@@ -283,3 +283,23 @@ def test_a_game_that_uses_up_its_chain_is_closed_with_its_record(
     record = GameRecord.loads(client.get(f"/api/tables/{code}/record").text)
     assert len(record.rounds) == 1
     assert record.check_commitments() == 1
+
+
+def test_a_game_that_a_31_on_the_first_deal_ends_is_finished_with_its_record(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a chain whose first deal holds a 31 whoever deals (no seeds): one life, no grace, two players
+    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain(f"{548:064x}", fair.CHAIN_LENGTH))
+    seats = [{"type": "human"}, {"type": "human"}]
+    created = client.post("/api/tables", json={"seats": seats, "options": {"lives": 1, "grace_life": False}}).json()
+    code = created["code"]
+    client.post(f"/api/tables/{code}/join", json={"name": "Ann"}).raise_for_status()
+    client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).raise_for_status()
+    table = client.get(f"/api/tables/{code}").json()["table"]
+    assert table["status"] == "finished", table["status"]  # R5.2: the deal ended the game
+    assert table["winner"] in (0, 1)
+    answer = client.get(f"/api/tables/{code}/record")
+    assert answer.status_code == 200, answer.text
+    record = GameRecord.loads(answer.text)
+    assert [(len(r.actions), r.result and r.result.end) for r in record.rounds] == [(0, "dealt_blitz")]
+    assert record.check_commitments() == 1

@@ -124,6 +124,7 @@ def test_a_whole_game_of_each_preset_with_people_and_bots(
     try:
         clicks = play_through(pages)
         if clicks == 0:  # only a dealt 31 ends a game of one life before anyone moves (R5.2)
+            wait_until(pages[0], "(document.getElementById('download').getAttribute('href') || '').includes('/record')")
             with urllib.request.urlopen(f"{server}/api/tables/{created['code']}/record") as response:
                 record = GameRecord.loads(response.read().decode("utf-8"))
             assert [(len(r.actions), r.result and r.result.end) for r in record.rounds] == [(0, "dealt_blitz")]

@@ -430,6 +430,7 @@ class TableRunner:
         data.seats[seat].reserved_hash = None
         data.seats[seat].seed = seed
         self._started(start)
+        await self._finish_on_the_deal()
         return seat, token
 
     def _starting(self, free: list[int], seat: int, seed: str | None) -> _Start | None:
@@ -458,6 +459,26 @@ class TableRunner:
         self.autoplay.schedule()
         self._broadcast_table()  # the new player's name first: a 31 on the deal (R5.2) names them
         self._broadcast(ended, deals)
+
+    async def _finish_on_the_deal(self) -> None:
+        """Finish the table, with its winner and record, when the first deal ended its game: a 31
+        dealt in a game of one life (R5.2). No action ends that game, so none finishes the table
+        as :meth:`act` does; a table left playing by a failed write is finished when resumed."""
+        game = self.game
+        if game is None or not game.is_over or self.data.status != PLAYING or self.data.seq != 0:
+            return
+        winner = game.winner if game.winner is not None else -1
+        record = self._record(game)
+        try:
+            await self.db.write(self.store.finish_on_the_deal, self.code, winner, record)
+        except StaleError:
+            await self._reload()
+            return
+        except ServerError as error:  # the seat is taken all the same: finished when resumed
+            log.warning("table %s: its game ended on the deal but could not be finished: %s", self.code, error)
+            return
+        self.data.status, self.data.winner, self.data.record = FINISHED, winner, record
+        self._broadcast_table()
 
     async def give_to_bot(self, host_token: str, seat: object, level: str) -> None:
         """Give human seat ``seat`` to a bot of ``level`` (its host only): a free seat of a table
@@ -506,6 +527,7 @@ class TableRunner:
             if chosen.name is None:
                 chosen.name = BOT_NAMES[seat]
             self._started(start)
+            await self._finish_on_the_deal()
 
     async def link_rematch(self, code: str) -> None:
         """The table's rematch is table ``code`` (stored): tell everyone at this table."""
@@ -817,6 +839,7 @@ class TableRunner:
     async def start(self) -> None:
         """Start what waits on a resumed table: a bot to move, or the turn timer."""
         async with self.lock:
+            await self._finish_on_the_deal()
             self.autoplay.schedule()
 
     async def stop(self) -> None:

@@ -442,6 +442,24 @@ class Store:
                     raise StaleError(f"seat {seat} is the last free seat of table {code}: the game must start")
             self._notify(session, code)
 
+    def finish_on_the_deal(self, code: str, winner: int, record: str) -> None:
+        """Finish table ``code`` with its ``winner`` (a seat, or -1) and ``record`` (TOML) when its
+        first deal ended the game (a 31 dealt in a game of one life, R5.2): no action was played.
+
+        Raises:
+            StaleError: when the table is not playing, or has actions.
+        """
+        now = _now()
+        with self._writing, Session(self.engine) as session, session.begin():
+            changed = session.execute(
+                update(TableRow)
+                .where(TableRow.code == code, TableRow.status == PLAYING, TableRow.seq == 0)
+                .values(status=FINISHED, winner=winner, record=record, updated_at=now)
+            )
+            if _rowcount(changed) != 1:
+                raise StaleError(f"table {code} is not playing its first deal")
+            self._notify(session, code)
+
     def give_seed(self, code: str, seat: int, seed: str) -> bool:
         """Keep ``seed`` as seat ``seat``'s client seed while the table is open (its game not
         started: the seeds are not fixed yet). False when the seat has a seed already.
