@@ -538,7 +538,7 @@ def closed_port() -> int:
         (["--jobs", "100000"], "--jobs 100000"),
         (["--backend", "spark"], "unknown backend 'spark'"),
         (["--address", "10.0.0.1:6379"], "--address is for --backend ray"),
-        (["--three-of-a-kind", "29"], "error: --three-of-a-kind is one of off, 30, 30.5"),
+        (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(capsys, args, message):

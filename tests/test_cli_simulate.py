@@ -68,10 +68,9 @@ def test_simulate_rule_options(capsys):
         (["--bots", "basic,wizard"], "unknown bot 'wizard'"),
         (["--games", "0"], "--games 0"),
         (["--preset", "poker"], "unknown preset 'poker'"),
-        (["--three-of-a-kind", "29"], "error: --three-of-a-kind is one of off, 30, 30.5"),
-        (["--all-pass", "showdown"], "error: --all-pass showdown needs --mode widow, but --mode draw: drop --all-pass"),
-        (["--preset", "widow", "--throw-down"], "error: --throw-down needs --mode draw, but --mode widow"),
-        (["--lives", "many"], "error: --lives is a whole number from 1 to 20"),
+        (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
+        (["--all-pass", "showdown"], "option all_pass=showdown needs mode=widow"),
+        (["--lives", "many"], "option lives is a whole number from 1 to 20"),
     ],
 )
 def test_simulate_bad_input_is_one_line_exit_2(capsys, args, message):

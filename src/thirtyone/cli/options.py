@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 from typing import Any
 
 from thirtyone.bots import make_bot, parse_bot_list
 from thirtyone.bots.levels import takes_budget
-from thirtyone.errors import RulesError, ThirtyOneError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
     "add_rules_arguments",
     "rules_from_args",
-    "in_flags",
     "check_bot_budgets",
     "parse_bots",
     "make_folder",
@@ -65,34 +63,11 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         RulesError: for an unknown preset, a bad value or a contradiction.
     """
     values: dict[str, Any] = {}
-    try:
-        for name, spec in OPTIONS.items():
-            value = getattr(args, f"rule_{name}", None)
-            if value is not None:
-                values[name] = spec.parse(value) if isinstance(value, str) else value
-        return Rules.preset(args.preset, **values)
-    except RulesError as error:
-        raise RulesError(in_flags(str(error))) from None
-
-
-def in_flags(message: str) -> str:
-    """A rules message said with the command line's flags instead of the library's option names.
-
-    >>> in_flags("option all_pass=new_widow needs mode=widow, but mode=draw: drop all_pass or set mode=widow")
-    '--all-pass new_widow needs --mode widow, but --mode draw: drop --all-pass or set --mode widow'
-    >>> in_flags("option throw_down=on needs mode=draw, but mode=widow: drop throw_down or set mode=draw")
-    '--throw-down needs --mode draw, but --mode widow: drop --throw-down or set --mode draw'
-    >>> in_flags("option three_of_a_kind is one of off, 30, 30.5, not '29'")
-    "--three-of-a-kind is one of off, 30, 30.5, not '29'"
-    """
-    for name in sorted(OPTIONS, key=len, reverse=True):
-        flag = "--" + name.replace("_", "-")
-        if OPTIONS[name].kind == "bool":
-            message = re.sub(rf"\b{name}=on\b", flag, message)
-            message = re.sub(rf"\b{name}=off\b", "--no-" + flag[2:], message)
-        message = re.sub(rf"\b{name}=", f"{flag} ", message)
-        message = re.sub(rf"\b(option|drop) {name}\b", rf"\1 {flag}", message)
-    return re.sub(r"\boption (--[a-z-]+)", r"\1", message)
+    for name, spec in OPTIONS.items():
+        value = getattr(args, f"rule_{name}", None)
+        if value is not None:
+            values[name] = spec.parse(value) if isinstance(value, str) else value
+    return Rules.preset(args.preset, **values)
 
 
 def check_bot_budgets(text: str) -> None:
