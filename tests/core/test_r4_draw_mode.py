@@ -451,3 +451,32 @@ def test_r4_3_decision_a_knock_still_waiting_when_the_stock_runs_out_is_void():
     assert (result.end, result.knocker) == ("stock_exhausted", None)
     assert [(loss.seat, loss.lives, loss.kind) for loss in result.losses] == [(0, 1, "lowest_stock_out")]
     assert [seat for seat, _ in game.round_logs[0].actions] == [1, 1]
+
+
+def test_r4_3_decision_the_last_stock_card_on_the_knocks_final_last_turn_plays_the_knock():
+    """[decision] When the last stock card is taken on the knock's final last turn, no last turn is
+    waiting any more: the knock's showdown is played (the knocker, alone lowest, loses two under
+    knock_penalty=scat), not a stock_exhausted showdown."""
+    from thirtyone import Position, full_deck, parse_cards
+
+    rules = SCAT.replace(stock_exhausted="showdown")
+    hands = ("9s 8d 2h", "Ah Kh 2c", "As Ks 3d")
+    held = parse_cards(" ".join(hands) + " 4c")
+    position = Position(
+        rules=rules,
+        dealer=1,
+        to_move=1,
+        phase=Phase.TURN,
+        hands=tuple(parse_cards(hand) for hand in hands),
+        stock=parse_cards("4c"),
+        discard_pile=tuple(card for card in full_deck() if card not in held),
+        knocker=2,
+    )
+    game = Game.from_position(position, seed=1)
+    assert game.current_seat == 1  # the seat to the knocker's right: the final last turn
+    game.apply("draw stock")
+    game.apply("discard 4c")
+    result = game.round_logs[0].result
+    assert result is not None
+    assert (result.end, result.knocker) == ("knock", 2)
+    assert [(loss.seat, loss.lives) for loss in result.losses] == [(0, 1)]

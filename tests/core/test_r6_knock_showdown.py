@@ -667,3 +667,48 @@ def test_r6_3_decision_the_schwimmen_dealers_choice_is_not_a_turn():
         game.apply(Pass())
     assert game.turn == 3
     assert Knock() in game.legal_actions()
+
+
+def test_r6_6_decision_a_throw_down_is_not_a_turn():
+    game = scripted_game(THROW.replace(max_turns=1), 3, 0, {1: H20, 2: H10, 0: H15})
+    game.apply(Look())
+    game.apply(ThrowDown())
+    result = game.last_result
+    assert result.end == "throw_down"
+    assert result.turns == 0  # no turn was played: R6.3 and R6.7 count none for it
+
+
+@pytest.mark.parametrize(
+    "limits", [{"min_knock_value": 25}, {"knock_from_round": 2}, {"min_knock_value": 21, "knock_from_round": 2}]
+)
+def test_r6_6_decision_knock_limits_do_not_block_a_throw_down(limits):
+    rules = THROW.replace(**limits)
+    game = scripted_game(rules, 3, 0, {1: H20, 2: H10, 0: H15})
+    assert ThrowDown() in game.legal_actions()  # seat 1 holds 20, before anyone has had a turn
+    game.apply(ThrowDown())
+    assert (game.last_result.end, game.last_result.knocker) == ("throw_down", 1)
+    assert losses(game) == [(2, 1, "R6.5")]
+
+
+def test_r6_7_decision_the_last_turn_of_a_knock_as_the_max_turns_th_plays_the_knock():
+    """[decision] When the max_turns-th turn is the knock's final last turn, the knock's showdown is
+    played: the knocker (seat 1, alone lowest) loses two, as knock_penalty=scat says."""
+    rules = SCAT.replace(max_turns=3)
+    game = scripted_game(rules, 3, 0, {1: H10, 2: H15, 0: H20})
+    game.apply(Knock())  # turn 1: seat 1 knocks
+    stock_turn(game)  # turn 2: seat 2's last turn
+    assert game.round == 1
+    stock_turn(game)  # turn 3 = max_turns: seat 0's last turn, the knock's final one
+    result = game.last_result
+    assert (result.end, result.knocker, result.turns) == ("knock", 1, 3)
+    assert losses(game) == [(1, 2, "R6.5")]
+
+
+def test_r6_7_decision_a_knock_still_waiting_at_max_turns_is_void():
+    rules = SCAT.replace(max_turns=2)
+    game = scripted_game(rules, 3, 0, {1: H10, 2: H15, 0: H20})
+    game.apply(Knock())  # turn 1: seat 1 knocks
+    stock_turn(game)  # turn 2 = max_turns: seat 0's last turn never comes
+    result = game.last_result
+    assert (result.end, result.knocker) == ("max_turns", None)
+    assert losses(game) == [(1, 1, "R6.5")]  # one life, as if nobody knocked

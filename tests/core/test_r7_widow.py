@@ -524,3 +524,28 @@ def test_r7_3_decision_the_openers_pass_counts_toward_the_circle():
     assert game.round_logs[0].result is not None
     assert game.round_logs[0].result.end == "all_pass"
     assert game.round_logs[0].result.turns == 4
+
+
+def test_r7_5_decision_exchange_any_may_be_set_on_schwimmen():
+    rules = Rules.preset("schwimmen", exchange="any")
+    assert rules.exchange == "any"
+    game = scripted_game(rules, 3, 0, S_HANDS, widow=S_SECOND)
+    game.apply(Keep())
+    two = Exchange((c("Jc"), c("9h")), (c("Tc"), c("9c")))
+    assert two in game.legal_actions()
+    game.apply(two)
+    assert held(game, 1) == cards("8s Tc 9c")
+
+
+def test_r7_3_decision_a_set_aside_widow_is_out_of_play_for_the_round():
+    rules = WIDOW.replace(all_pass="new_widow")
+    game = widow_game(rules, stock="7c 8c 9c Qd Jd Td")
+    set_aside = set(parse_cards(WIDOW_CARDS))
+    for _ in range(3):
+        game.apply(Pass())
+    for _ in range(3):
+        game.apply(Pass())  # a second circle: a second new widow, from the stock, never the set-aside one
+    assert widow_of(game) == cards("Qd Jd Td")
+    assert set_aside <= set(game.discard_pile)
+    assert not set_aside & set(game.widow)
+    assert all(not set_aside & set(getattr(a, "take", ())) for a in game.legal_actions())
