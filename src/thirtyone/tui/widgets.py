@@ -10,6 +10,7 @@ wide script moves the columns instead of breaking them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.console import Group
@@ -511,11 +512,34 @@ class KeyBar(Static):
         return tuple(keys)
 
 
+_R = TypeVar("_R")
+
 BLITZ_MARK = "★"
 """The mark of the hand that ended a round with a 31 (or three aces) on the showdown screen."""
 
 
-class RoundEndScreen(ModalScreen[None]):
+class _OnceScreen(ModalScreen[_R]):
+    """A screen between rounds that closes once: the keys of a burst (a paste, a key held down
+    over SSH, a slow machine) that arrive after the key that closed it are dropped, since the
+    screen they were meant for is gone."""
+
+    _closed = False
+
+    def close(self, result: _R) -> None:
+        """Dismiss the screen with ``result``, the first time only."""
+        if not self._closed:
+            self._closed = True
+            self.dismiss(result)
+
+    def closed_key(self, event: events.Key) -> bool:
+        """True (and the key dropped) when the screen has closed or is not the one on top."""
+        if self._closed or self.app.screen is not self:
+            event.stop()
+            return True
+        return False
+
+
+class RoundEndScreen(_OnceScreen[None]):
     """The showdown of a round: every hand shown with its value, the lives each player lost and
     why (rule and reason), who went onto the grace life or out, and the R2.6 note. After a blitz
     only the blitz hands (marked ★) are shown, and the viewer's own (``RoundResult.for_seat``,
@@ -643,17 +667,20 @@ class RoundEndScreen(ModalScreen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """Close on ``enter`` only (not while the terminal is too small): a ``space`` meant to
-        pass must not skip the showdown. Another game key says it does nothing now."""
+        pass must not skip the showdown. Another game key says it does nothing now; a key
+        after the one that closed it is dropped."""
+        if self.closed_key(event):
+            return
         key = key_name(event.key)
         if key == "enter":
             event.stop()
             if not self.app.has_class("-too-small"):
-                self.dismiss(None)
+                self.close(None)
         else:
             _say_nothing(self, event, key, "tui.do.standings" if self.last else "tui.do.next_round")
 
 
-class GameOverScreen(ModalScreen[str]):
+class GameOverScreen(_OnceScreen[str]):
     """The final standings (R2.5), the game's seed (``again``: the options that deal the game
     again, ``--seed`` with the rules, players and bots that are not the defaults) and
     the choice of another game (``n``) or quitting (``q``); returns :data:`NEW_GAME` or
@@ -734,12 +761,14 @@ class GameOverScreen(ModalScreen[str]):
 
     def on_key(self, event: events.Key) -> None:
         """``n``: another game (not while the terminal is too small). Another game key says it
-        does nothing now."""
+        does nothing now; a key after the one that closed it is dropped."""
+        if self.closed_key(event):
+            return
         key = key_name(event.key)
         if key == "n":
             event.stop()
             if not self.app.has_class("-too-small"):
-                self.dismiss(NEW_GAME)
+                self.close(NEW_GAME)
         else:
             _say_nothing(self, event, key, "tui.do.another_game")
 

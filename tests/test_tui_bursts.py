@@ -1,0 +1,205 @@
+"""Bursts of keys on every screen of the terminal game (issue 29, item 11).
+
+A paste, a key held down over SSH or a slow machine delivers several keys before the app has
+handled the first: two ``enter`` at the showdown closed it once and then asked Textual to pop a
+screen that was gone (``ScreenStackError``, a traceback, exit status 0). Here the keys of a burst
+are all handed to the driver before the app reads any of them, as a terminal delivers them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Awaitable, Callable
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from test_tui import SIZE, make_app, offered_keys, settle, to_my_move
+from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.widgets import GameOverScreen, RoundEndScreen
+from thirtyone.views import Phase
+
+KEYS = (
+    *"abcdefghijklmnoprstuvwxyz",  # q quits: its bursts are tested on their own
+    *"ABDEFHKLNPSTWX",
+    *"0123456789",
+    "space",
+    "full_stop",
+    "enter",
+    "escape",
+    "question_mark",
+    "tab",
+    "backspace",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "pagedown",
+    "f1",
+)
+"""Every key a person may press at the table, and some that mean nothing to the game."""
+
+BURST = 4
+"""Keys in one burst."""
+
+
+async def burst(app: ThirtyOneApp, pilot: Pilot[None], keys: list[str]) -> None:
+    """Hand every key of ``keys`` to the app at once, as a paste does, then let it handle them."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        try:
+            char: str | None = unicodedata.lookup(key.upper().replace("_", " "))
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
+    await settle(app, pilot)
+    await pilot.pause()
+
+
+async def to_showdown(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Play offered keys until a showdown shows."""
+    for presses in range(2000):
+        await settle(app, pilot)
+        if isinstance(app.screen, RoundEndScreen):
+            return
+        if isinstance(app.screen, GameOverScreen):
+            await pilot.press("n")
+            continue
+        keys = offered_keys(app)
+        await pilot.press(keys[presses % len(keys)] if keys else "k")
+    raise AssertionError("no showdown came")
+
+
+async def to_game_over(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    for presses in range(4000):
+        await settle(app, pilot)
+        if isinstance(app.screen, GameOverScreen):
+            return
+        if isinstance(app.screen, RoundEndScreen):
+            await pilot.press("enter")
+            continue
+        keys = offered_keys(app)
+        await pilot.press(keys[presses % len(keys)] if keys else "k")
+    raise AssertionError("the game never ended")
+
+
+async def to_phase(app: ThirtyOneApp, pilot: Pilot[None], phase: Phase) -> None:
+    """Play on until the person is to move in ``phase``."""
+    for presses in range(2000):
+        await to_my_move(app, pilot)
+        if app.session.view().phase is phase:
+            return
+        keys = offered_keys(app)
+        await pilot.press(keys[presses % len(keys)])
+    raise AssertionError(f"the person never came to move in {phase}")
+
+
+Reach = Callable[[ThirtyOneApp, Pilot[None]], Awaitable[None]]
+
+SCREENS: dict[str, tuple[dict[str, object], Reach, Callable[[ThirtyOneApp], bool]]] = {
+    "draw": ({}, lambda app, pilot: to_phase(app, pilot, Phase.TURN), lambda app: len(app.screen_stack) == 1),
+    "discard": (
+        {},
+        lambda app, pilot: to_phase(app, pilot, Phase.DISCARD),
+        lambda app: len(app.screen_stack) == 1,
+    ),
+    "widow": (
+        {"preset": "widow"},
+        lambda app, pilot: to_phase(app, pilot, Phase.TURN),
+        lambda app: len(app.screen_stack) == 1,
+    ),
+    "look": (
+        {"throw_down": True},
+        lambda app, pilot: to_phase(app, pilot, Phase.LOOK),
+        lambda app: len(app.screen_stack) == 1,
+    ),
+    "dealer-choice": (
+        {"preset": "schwimmen", "players": 2},
+        lambda app, pilot: to_phase(app, pilot, Phase.DEALER_CHOICE),
+        lambda app: len(app.screen_stack) == 1,
+    ),
+    "showdown": ({}, to_showdown, lambda app: isinstance(app.screen, RoundEndScreen)),
+    "game-over": ({"lives": 1}, to_game_over, lambda app: isinstance(app.screen, GameOverScreen)),
+}
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+async def test_item11_every_screen_takes_a_burst_of_every_key(screen: str) -> None:
+    """Seed 5 (and the others' fixed seeds): a burst of each key on each screen; the app must
+    survive every one of them, and the screen is reached again before the next burst."""
+    options, reach, on_screen = SCREENS[screen]
+    options = dict(options)
+    preset = str(options.pop("preset", "scat"))
+    players = int(options.pop("players", 3))  # type: ignore[call-overload]
+    if screen != "game-over":
+        options.setdefault("lives", 20)
+    app = make_app(preset, players, 5, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        for key in KEYS:
+            if not on_screen(app):
+                await reach(app, pilot)
+            assert on_screen(app), key
+            await burst(app, pilot, [key] * BURST)
+            assert app.is_running, key
+            assert app._exception is None, (key, app._exception)
+    assert app.return_code in (None, 0)
+
+
+async def test_item11_two_enters_at_the_showdown_close_it_once() -> None:
+    """The issue's case: ``thirtyone play --seed 5``, ``k``, then two ``enter`` at once."""
+    app = make_app("scat", 4, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("k")
+        await settle(app, pilot)
+        assert isinstance(app.screen, RoundEndScreen)
+        rounds = app.game.round
+        await burst(app, pilot, ["enter", "enter"])
+        assert app._exception is None
+        assert len(app.screen_stack) == 1  # closed once: the next round's table
+        assert app.game.round == rounds
+        await to_my_move(app, pilot)
+        assert app.session.view().phase is Phase.TURN
+
+
+@pytest.mark.parametrize("keys", [["n", "n", "n"], ["n", "enter", "s", "n"]])
+async def test_item11_a_burst_at_the_final_standings_starts_one_game(keys: list[str]) -> None:
+    app = make_app("scat", 2, 5, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_game_over(app, pilot)
+        await burst(app, pilot, keys)
+        assert app._exception is None
+        assert app.session.game_number == 2
+        assert not isinstance(app.screen, GameOverScreen)
+
+
+@pytest.mark.parametrize("key", ["q", "Q", "ctrl+q", "ctrl+c"])
+async def test_item11_a_burst_of_quit_keys_quits_once(key: str) -> None:
+    app = make_app("scat", 3, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_showdown(app, pilot)
+        await burst(app, pilot, [key] * BURST)
+    assert app._exception is None
+    assert app.return_code == 0
+
+
+async def test_item11_bursts_while_the_terminal_is_too_small_change_nothing() -> None:
+    app = make_app("scat", 3, 5)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        events_before = len(app.game.events)
+        for key in KEYS:
+            await burst(app, pilot, [key] * BURST)
+        assert len(app.game.events) == events_before
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        await burst(app, pilot, ["s", "1"])
+        assert len(app.game.events) > events_before
