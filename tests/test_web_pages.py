@@ -84,16 +84,32 @@ def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(clie
     modules = sorted(path.name for path in (STATIC / "js").glob("*.js"))
     assert modules == [
         "cards.js",
+        "chat.js",
         "common.js",
+        "drag.js",
         "fairness.js",
         "felt.js",
+        "flights.js",
+        "hand.js",
+        "happened.js",
         "howto.js",
         "i18n.js",
         "lobby.js",
+        "middle.js",
         "motion.js",
+        "notices.js",
+        "over.js",
+        "render.js",
         "replay.js",
+        "seats.js",
+        "showdown.js",
+        "side.js",
+        "socket.js",
         "sound.js",
+        "state.js",
         "table.js",
+        "verify.js",
+        "words.js",
     ]
     for name in modules:
         response = client.get(f"/static/js/{name}")

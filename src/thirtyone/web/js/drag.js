@@ -1,0 +1,73 @@
+// Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
+// anywhere else it goes back, and the page says where it may go.
+import { pretty, showAlert } from "./common.js";
+import { t } from "./i18n.js";
+import { act } from "./socket.js";
+import { $, myTurn, state } from "./state.js";
+
+// Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
+// anywhere else it goes back, and the page says where it may go.
+export function startDrag(event, node, card) {
+  if (event.button !== 0 || !myTurn()) return;
+  state.drag = { node, card, x: event.clientX, y: event.clientY, moved: false, pointer: event.pointerId };
+  node.setPointerCapture(event.pointerId);
+  node.addEventListener("pointermove", moveDrag);
+  node.addEventListener("pointerup", endDrag);
+  node.addEventListener("pointercancel", cancelDrag);
+}
+
+function dropTargets() {
+  const targets = [];
+  if (!state.drag) return targets;
+  if (state.view.legal_actions.includes(`discard ${state.drag.card}`)) targets.push({ node: $("discard"), action: `discard ${state.drag.card}` });
+  for (const node of document.querySelectorAll("#widow [data-card]")) {
+    const notation = `exchange ${state.drag.card} for ${node.dataset.card}`;
+    if (state.view.legal_actions.includes(notation)) targets.push({ node, action: notation });
+  }
+  return targets;
+}
+
+function moveDrag(event) {
+  if (!state.drag || event.pointerId !== state.drag.pointer) return;
+  const dx = event.clientX - state.drag.x;
+  const dy = event.clientY - state.drag.y;
+  if (!state.drag.moved && Math.hypot(dx, dy) < 8) return;
+  if (!state.drag.moved) {
+    state.drag.moved = true;
+    state.drag.node.classList.add("dragging");
+    for (const target of dropTargets()) target.node.classList.add("drop-target");
+  }
+  state.drag.node.style.translate = `${dx}px ${dy}px`;
+}
+
+function endDrag(event) {
+  if (!state.drag || event.pointerId !== state.drag.pointer) return;
+  const { node, card, moved } = state.drag;
+  const targets = dropTargets();
+  cancelDrag();
+  if (!moved) return;
+  state.suppressClick = true;
+  setTimeout(() => { state.suppressClick = false; }, 0);
+  const under = document.elementsFromPoint(event.clientX, event.clientY);
+  const hit = targets.find((target) => under.some((element) => target.node === element || target.node.contains(element)));
+  if (hit) {
+    act(hit.action);
+    return;
+  }
+  if (card === state.view.taken_from_pile) showAlert(t("drag.kept", { card: pretty(card) }), "info");
+  else if (targets.length) showAlert(t(targets.some((target) => target.node === $("discard")) ? "drag.back_pile" : "drag.back_widow", { card: pretty(card) }), "info");
+  else showAlert(t("drag.back", { card: pretty(card) }), "info");
+  void node;
+}
+
+function cancelDrag() {
+  if (!state.drag) return;
+  const { node } = state.drag;
+  node.classList.remove("dragging");
+  node.style.translate = "";
+  node.removeEventListener("pointermove", moveDrag);
+  node.removeEventListener("pointerup", endDrag);
+  node.removeEventListener("pointercancel", cancelDrag);
+  for (const target of document.querySelectorAll(".drop-target")) target.classList.remove("drop-target");
+  state.drag = null;
+}

@@ -1,0 +1,180 @@
+// The table's WebSocket: connect (and reconnect), hello with this browser's token, send the
+// actions the state lists as legal, and hand every message from the server to its part of the page.
+// The server is the authority: an action is sent for the state's seq, one per state.
+import { refusalWords, sentence, showAlert } from "./common.js";
+import { t } from "./i18n.js";
+import * as fairness from "./fairness.js";
+import { hearChat } from "./chat.js";
+import { catchUp, newState, roundEnd } from "./happened.js";
+import { announce, toast } from "./notices.js";
+import { renderOver } from "./over.js";
+import { render } from "./render.js";
+import { endShowdown } from "./showdown.js";
+import { $, code, motion, myTurn, names, state, tokenKey } from "./state.js";
+import { fairnessDeal, fairnessRoundEnd } from "./verify.js";
+import { hintWords, serverWords } from "./words.js";
+
+const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
+const CHAT_ERRORS = new Set(["chat_too_fast", "bad_chat"]); // refusals of a chat line
+
+export function connect() {
+  const token = state.rejoin ? state.rejoin.token : localStorage.getItem(tokenKey);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  state.socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
+  const mine = state.socket;
+  mine.addEventListener("open", () => {
+    state.retry = 300;
+    mine.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
+  });
+  mine.addEventListener("message", (event) => {
+    if (state.socket === mine) receive(JSON.parse(event.data)); // an old socket's news is not this page's any more
+  });
+  mine.addEventListener("close", (event) => {
+    if (state.socket !== mine) return;
+    setOnline(false);
+    if (event.code === 4403 && state.rejoin) {
+      if (state.rejoin.previous) localStorage.setItem(tokenKey, state.rejoin.previous);
+      state.rejoin = null;
+      showAlert(t("alert.rejoin_no_seat", { code }));
+      connect();
+      return;
+    }
+    if (event.code === 4403 && localStorage.getItem(tokenKey)) {
+      localStorage.removeItem(tokenKey);
+      showAlert(t("alert.token_refused"));
+      connect();
+      return;
+    }
+    if (event.code === 4404) {
+      $("conn").hidden = true;
+      showAlert(t("alert.no_table", { code }));
+      return;
+    }
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, MAX_RETRY_MS);
+  });
+}
+
+function setOnline(yes) {
+  state.online = yes;
+  document.body.dataset.connected = yes ? "yes" : "no";
+  $("conn").hidden = yes;
+  if (yes && state.staleAlert) showAlert("");
+  if (yes) state.staleAlert = false;
+  if (state.table) render();
+}
+
+export function send(message) {
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN || !state.online) {
+    showAlert(t("alert.not_connected"));
+    state.staleAlert = true;
+    return false;
+  }
+  state.socket.send(JSON.stringify(message));
+  return true;
+}
+
+export function act(notation, click) {
+  if (state.sentFor === state.seq) return; // already sent for this state: wait for the answer
+  // a double tap is one tap: its second click lands on what the next state drew under the finger
+  if (click && click.detail > 1) return;
+  $("hint-text").textContent = "";
+  motion.skip(); // the player moves on: everything still flying lands now
+  endShowdown();
+  state.sentFor = state.seq;
+  if (!send({ type: "action", action: notation, seq: state.seq })) state.sentFor = null;
+}
+
+export function askHint() {
+  if (state.table && state.table.status === "closed") {
+    showAlert(t("alert.closed_no_moves"));
+    return;
+  }
+  if (state.table && state.table.hints === false) {
+    showAlert(t("alert.hints_off"), "info");
+    return;
+  }
+  if (!myTurn()) {
+    showAlert(state.mySeat === null ? t("alert.hints_players") : t("alert.hints_own_move"));
+    return;
+  }
+  $("hint-text").textContent = t("hint.thinking");
+  send({ type: "hint" });
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      state.mySeat = message.seat;
+      fairness.noteSeat(code, state.mySeat);
+      document.body.dataset.role = message.role;
+      if (state.rejoin) {
+        if (message.role === "player") {
+          localStorage.setItem(tokenKey, state.rejoin.token);
+          toast(t("toast.welcome_back"));
+        }
+        state.rejoin = null;
+      }
+      setOnline(true);
+      break;
+    case "state":
+      state.table = message.table;
+      fairness.noteCommitment(code, state.table);
+      sendSeed();
+      state.seq = message.seq;
+      state.lastPlayed = message.last || null;
+      document.body.dataset.seq = String(state.seq);
+      newState(message.view);
+      break;
+    case "history":
+      catchUp(message);
+      break;
+    case "table":
+      state.table = message.table;
+      fairness.noteCommitment(code, state.table);
+      render();
+      break;
+    case "deal":
+      fairnessDeal(message);
+      break;
+    case "round_end":
+      roundEnd(message);
+      fairnessRoundEnd(message);
+      break;
+    case "chat":
+      hearChat(message, true);
+      break;
+    case "rematch":
+      state.table = state.table ? { ...state.table, rematch: message.code } : state.table;
+      renderOver();
+      announce(t("announce.rematch"));
+      break;
+    case "ack":
+      if (!state.staleAlert) showAlert("");
+      break;
+    case "hint":
+      if (message.seq === state.seq) $("hint-text").textContent = hintWords(message.moves, message.reads);
+      break;
+    case "error":
+      if (CHAT_ERRORS.has(message.code)) { // said under the chat box, where it was asked, and gone with the next line
+        $("chat-note").textContent = sentence(serverWords(message)); // the line stays in its box, to mend
+        break;
+      }
+      state.sentFor = null; // refused: the player may try another move
+      showAlert(message.refusal ? refusalWords(message.refusal, names()) : serverWords(message));
+      $("hint-text").textContent = "";
+      break;
+    default:
+      break;
+  }
+}
+
+/** Once seated at a table whose game has not started: send this browser's client seed (the
+ * deck then depends on it too); a seat given its seed with the join has it already. */
+function sendSeed() {
+  if (state.mySeat === null || !state.table || state.table.status !== "open" || state.seedSent === state.socket) return;
+  const seat = state.table.seats[state.mySeat];
+  if (!seat || seat.seeded) return;
+  state.seedSent = state.socket;
+  send({ type: "seed", seed: fairness.clientSeed(code) });
+}

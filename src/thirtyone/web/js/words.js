@@ -1,0 +1,163 @@
+// What the table says, from the game's data in the reader's language: events, results, hints,
+// bubbles, the hand's value, why a knock is refused, the rules' names (never from the server's
+// sentences, DESIGN.md).
+import { actedWords, actionWords, points, pointsWords, pretty, prettyCards } from "./common.js";
+import { has, lang, list, num, t, tn } from "./i18n.js";
+import { myTurn, name, state } from "./state.js";
+
+const PRESETS = ["scat", "widow", "namu", "schwimmen"];
+
+/** The expert's hint from its moves (notation and value in lives) and its reads of the
+ * opponents: "Hint: Take 9♥ from the pile +0.21 · … Ben probably collects hearts (72%)." */
+export function hintWords(moves, reads) {
+  const said = movesWords(moves);
+  if (!said || !Array.isArray(reads) || !reads.length) return said;
+  const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
+  const told = reads.map((read) => {
+    const words = { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) };
+    // a share of the deals the expert imagined, never a certainty: "probably (100%)" is said in words alone
+    return t(words.chance === percent.format(1) ? "hint.read_sure" : "hint.read", words);
+  });
+  return `${said}\n${t("hint.reads", { reads: told.join(" · ") })}`; // a line of its own (.hint keeps line breaks)
+}
+
+/** The hint's moves in words: "Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05". */
+function movesWords(moves) {
+  if (!Array.isArray(moves) || !moves.length) return "";
+  const signed = new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "always" });
+  const shown = moves.slice(0, 5).map((move) => (move.value === null || move.value === undefined
+    ? actionWords(move.action, state.view)
+    : t("hint.move", { move: actionWords(move.action, state.view), value: `\u2066${signed.format(move.value).replace("-", "−")}\u2069` })));
+  if (moves.length > 5) shown.push(tn("hint.more", moves.length - 5));
+  const legend = moves[0].value === null || moves[0].value === undefined ? (moves.length === 1 ? "hint.only" : "hint.plain") : "hint.legend";
+  return t(legend, { moves: shown.join(" · ") });
+}
+
+/** A server's error message for the reader: its code's words in their language (the server
+ * writes English; an English page shows the server's own more detailed line). */
+export function serverWords(message) {
+  return lang !== "en" && message.code && has(`error.${message.code}`) ? t(`error.${message.code}`) : message.message;
+}
+
+/** A round's result as one line: "Blitz! Ben has 31. Round 2 is over. Ann loses 1 life (R6.5)". */
+function resultLine(result) {
+  const losses = result.losses.map((l) => tn(l.seat === state.mySeat ? "line.loss_you" : "line.loss", l.lives, { who: name(l.seat), rule: l.rule }));
+  const over = losses.length ? t("line.round_over", { round: num(result.round), losses: list(losses) }) : t("line.round_over_nobody", { round: num(result.round) });
+  if (!result.blitz.length) return over;
+  const you = result.blitz.length === 1 && result.blitz[0] === state.mySeat;
+  const key = result.values[result.blitz[0]] === 33 ? (you ? "line.blitz_aces_you" : "line.blitz_aces") : you ? "line.blitz_you" : "line.blitz";
+  return t("line.blitz_then", { blitz: t(key, { who: list(result.blitz.map(name)) }), text: over });
+}
+
+/** One event in words (the log and the live region); null for one that is not told. */
+export function eventWords(event, source) {
+  switch (event.type) {
+    case "round_started":
+      return t(event.upcard ? (event.dealer === state.mySeat ? "line.dealt_upcard_you" : "line.dealt_upcard") : event.dealer === state.mySeat ? "line.dealt_you" : "line.dealt",
+        { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" });
+    case "acted":
+      return source === "timer"
+        ? t("line.by_timer", { text: actedWords(name(event.seat), event.action, event.received, event.revealed) })
+        : actedWords(name(event.seat), event.action, event.received, event.revealed);
+    case "reshuffled":
+      return tn("line.reshuffled", event.stock_size);
+    case "new_widow":
+      return t("line.new_widow", { cards: prettyCards(event.widow) });
+    case "round_ended":
+      return resultLine(event.result);
+    case "game_over":
+      return t(event.winner === state.mySeat ? "line.game_over_you" : "line.game_over", { who: name(event.winner) });
+    default:
+      return null;
+  }
+}
+
+/** What an action looks like at the table, in two or three words (a bubble at the seat). */
+export function bubbleWords(event) {
+  const words = event.action.split(/\s+/);
+  switch (words[0]) {
+    case "draw": return words[1] === "pile" ? (event.received && event.received[0] ? t("bubble.takes", { card: pretty(event.received[0]) }) : t("bubble.takes_top")) : t("bubble.draws");
+    case "discard": return t("bubble.discards", { card: pretty(words[1]) });
+    case "knock": return t("bubble.knocks");
+    case "pass": return t("bubble.passes");
+    case "exchange": return words[1] === "all" ? t("bubble.swaps_all") : t("bubble.swaps");
+    case "keep": return t("bubble.keeps");
+    case "take": return t("bubble.takes_other");
+    case "look": return t("bubble.looks");
+    case "throw": return t("bubble.throws");
+    default: return event.action;
+  }
+}
+
+/** The hand's value in words: three cards have a value; four (after drawing) must lose one first. */
+export function handWords() {
+  if (!state.view.hand) return t("hand.face_down");
+  if (state.view.hand.length !== 3 || state.view.hand_value === null) return t("hand.discard_one");
+  return pointsWords(state.view.hand_value);
+}
+
+export function turnWords() {
+  if (!myTurn()) return null;
+  if (!state.view.hand) return t("turn.blind");
+  return t("turn.hold", { cards: prettyCards(state.view.hand), value: handWords() });
+}
+
+/** Why this seat may not knock now (R6.1, R6.3, R6.4), from the table's rules and the view; null
+ * when knocking is listed or not a choice at this point of the turn (after drawing, R4.1). */
+export function knockRefusal() {
+  if (!myTurn() || state.view.phase !== "turn" || state.view.legal_actions.includes("knock")) return null;
+  if (state.view.legal_actions.some((a) => a.startsWith("discard "))) return null;
+  const rules = state.table.rules;
+  if (state.view.knocker !== null) return null; // the status says "last turns", the seat wears the knock (R6.1)
+  const active = state.view.seats.filter((s) => !s.out).length;
+  if (rules.knock_from_round === 2 && state.view.turn < active) return t("knock.too_early");
+  if (rules.min_knock_value && state.view.hand_value !== null && state.view.hand_value < rules.min_knock_value) {
+    return t("knock.too_low", { need: num(rules.min_knock_value), value: points(state.view.hand_value) });
+  }
+  return null;
+}
+
+export function shortResult(result) {
+  if (!result) return t("status.result");
+  if (!result.losses.length) return t("status.nobody");
+  return list(result.losses.map((l) => t("status.lost", { who: name(l.seat), lives: num(l.lives) })));
+}
+
+/** A move in a word or two, for a narrow screen (the button's full words stay for screen readers). */
+export function shortWords(notation) {
+  const words = notation.split(/\s+/);
+  if (notation === "draw stock") return t("short.draw");
+  if (notation === "draw pile") return state.view.discard_top ? t("short.take_card", { card: pretty(state.view.discard_top) }) : t("short.take");
+  if (words[0] === "discard") return pretty(words[1]);
+  if (notation === "exchange all") return state.view.widow === null ? t("short.take_widow") : t("short.swap_all");
+  if (notation === "take widow") return t("short.other_hand");
+  if (notation === "keep") return t("short.keep");
+  if (notation === "throw down") return t("short.throw");
+  return actionWords(notation, state.view);
+}
+
+/** The name of a preset (R8) in the reader's language. */
+export function presetName(preset) {
+  return PRESETS.includes(preset) ? t(`preset.${preset}`) : preset;
+}
+
+/** The table's rules in a line: the server's English for an English page, else the preset's name
+ * and the lives (every option is in the table under it). */
+export function describeRules() {
+  if (lang === "en") return state.table.describe;
+  return t("rules.describe", { preset: presetName(state.table.preset), lives: tn("lives.count", state.table.rules.lives) });
+}
+
+export function optionName(option) {
+  return has(`option.${option}`) ? t(`option.${option}`) : option.replaceAll("_", " ");
+}
+
+export function optionHelp(option, spec) {
+  return lang !== "en" && has(`option.${option}.help`) ? t(`option.${option}.help`) : spec.help || "";
+}
+
+export function optionValue(option, value) {
+  if (typeof value === "boolean") return value ? t("value.on") : t("value.off");
+  if (typeof value === "number") return num(value);
+  return has(`value.${value}`) ? t(`value.${value}`) : String(value).replaceAll("_", " ");
+}
