@@ -134,6 +134,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
     return (
         game.round,
         game.phase,
+        game.chance_step,
         game.current_seat,
         game.knocker,
         game.turn,

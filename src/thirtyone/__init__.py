@@ -24,7 +24,7 @@ from thirtyone.actions import (
     parse_action,
 )
 from thirtyone.cards import Card, format_cards, full_deck, parse_cards
-from thirtyone.chance import Chance, DuplicateChance, ScriptedChance, SeededChance
+from thirtyone.chance import Chance, ChanceKind, ChanceStep, DuplicateChance, ScriptedChance, SeededChance
 from thirtyone.engine import Game, RoundLog
 from thirtyone.errors import (
     ActionError,
@@ -74,6 +74,8 @@ __all__ = [
     "full_deck",
     "parse_cards",
     "Chance",
+    "ChanceKind",
+    "ChanceStep",
     "DuplicateChance",
     "ScriptedChance",
     "SeededChance",

@@ -9,13 +9,44 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Literal, Protocol
 
 from thirtyone.cards import Card, format_cards
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError, CardError
 
-__all__ = ["Chance", "SeededChance", "ScriptedChance", "DuplicateChance", "check_permutation"]
+__all__ = [
+    "Chance",
+    "ChanceStep",
+    "ChanceKind",
+    "SeededChance",
+    "ScriptedChance",
+    "DuplicateChance",
+    "check_permutation",
+]
+
+
+ChanceKind = Literal["dealer", "deal", "reshuffle"]
+"""What a chance step decides: the first dealer (R3.1), a round's deck order (R3.2) or a reshuffle
+of the discard pile into a new stock (R4.3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceStep:
+    """A random outcome the game waits for (``Game.chance_step``), as OpenSpiel's chance nodes.
+
+    ``kind`` says what it decides; ``round`` is the round it belongs to (the first dealer's: 1);
+    ``number`` counts a round's reshuffles from 1 (0 for the others). The outcome is a seat of
+    ``seats`` for the first dealer, else an order of ``cards`` (top card first): the whole deck
+    for a deal, the discard pile but its top card for a reshuffle.
+    """
+
+    kind: ChanceKind
+    round: int
+    number: int = 0
+    cards: tuple[Card, ...] = ()
+    seats: tuple[int, ...] = ()
 
 
 class Chance(Protocol):

@@ -1,8 +1,11 @@
 """The game engine: :class:`Game` plays one match under any :class:`~thirtyone.rules.Rules`.
 
-A match is a series of rounds (deals) until one player is left (R2.5). The engine deals by
-itself, ends rounds by itself (blitz, showdown, R5, R6) and deals the next one, so a caller
-only ever chooses among ``legal_actions()`` and calls ``apply``.
+A match is a series of rounds (deals) until one player is left (R2.5). The engine ends rounds by
+itself (blitz, showdown, R5, R6): the move that ends a round settles it. Chance — the first dealer,
+each deal, each reshuffle — is a step of its own between moves. By default the game's chance source
+takes each step at once, so a caller only ever chooses among ``legal_actions()`` and calls
+``apply``; with ``explicit_chance=True`` the game stops at each (``is_chance()``,
+``chance_step``) until ``deal()`` is called, as OpenSpiel's chance nodes do.
 
 >>> game = Game(Rules.preset("scat"), players=3, seed=7)
 >>> game.round, game.phase.value, len(game.legal_actions()) > 0
@@ -11,12 +14,22 @@ only ever chooses among ``legal_actions()`` and calls ``apply``.
 ...     game.apply(game.legal_actions()[0])
 >>> game.winner == game.standings[0].seat, game.standings[0].place
 (True, 1)
+>>> game = Game("scat", players=3, seed=7, explicit_chance=True)
+>>> game.is_chance(), game.chance_step.kind
+(True, 'dealer')
+>>> game.deal(2)                      # the first dealer: seat 2 (R3.1)
+>>> game.chance_step.kind, len(game.chance_step.cards)
+('deal', 52)
+>>> game.deal()                       # the deck order, from the game's own source
+>>> game.is_chance(), game.dealer, game.current_seat
+(False, 2, 0)
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from thirtyone.actions import (
@@ -36,7 +49,7 @@ from thirtyone.actions import (
     parse_action,
 )
 from thirtyone.cards import Card, full_deck
-from thirtyone.chance import Chance, SeededChance, check_permutation
+from thirtyone.chance import Chance, ChanceStep, SeededChance, check_permutation
 from thirtyone.checks import whole_number
 from thirtyone.errors import ActionError, ArgumentError, IllegalActionError, RefusalCode, RulesError, SeatError
 from thirtyone.events import (
@@ -155,7 +168,10 @@ class Game:
     preset's name (default ``scat``).
 
     Chance comes from ``chance`` if given, otherwise from ``SeededChance(seed)``: the same seed
-    and the same actions always give the same game.
+    and the same actions always give the same game. Each chance step (the first dealer, a deal, a
+    reshuffle) is taken from that source as soon as it is due; with ``explicit_chance=True`` the
+    game waits at each instead (:meth:`is_chance`, :attr:`chance_step`) until :meth:`deal` gives
+    its outcome or asks the source for it.
 
     Raises:
         RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
@@ -176,21 +192,28 @@ class Game:
         *,
         seed: int | None = None,
         chance: Chance | None = None,
+        explicit_chance: bool = False,
     ) -> None:
         if rules is None or isinstance(rules, str):
             rules = Rules.preset("scat" if rules is None else rules)
         elif not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules or a preset name such as 'scat', not {rules!r}")
         players = rules.check_players(players)
-        self._start_match(rules, players, _chance(seed, chance))
-        self.dealer = self._chance.first_dealer(players)  # R3.1
-        if not self._deal() and self.phase is not Phase.OVER:
-            self._next_deal()
+        self._start_match(rules, players, _chance(seed, chance), explicit_chance)
+        self.dealer = 0
+        self._begin_round()  # round 0: nothing dealt yet
+        self._due(ChanceStep("dealer", 1, seats=tuple(range(players))))  # R3.1
+        self._take_chance()
 
-    def _start_match(self, rules: Rules, players: int, chance: Chance) -> None:
+    def _start_match(self, rules: Rules, players: int, chance: Chance, explicit_chance: bool = False) -> None:
+        if not isinstance(explicit_chance, bool):
+            raise ArgumentError(f"explicit_chance is True or False, not {explicit_chance!r}")
         self.rules = rules
         self.players = players
         self._chance = chance
+        self._explicit = explicit_chance
+        self._step: ChanceStep | None = None
+        self._waiting: tuple[int, Phase] | None = None  # the drawer and its phase while a reshuffle is due
         self._trusted = getattr(chance, "trusted", False) is True
         self._half = half_points(rules)
         self._grace = 1 if rules.grace_life else 0
@@ -207,7 +230,13 @@ class Game:
 
     @classmethod
     def from_position(
-        cls, position: Position, *, seed: int | None = None, chance: Chance | None = None, rounds: int | None = None
+        cls,
+        position: Position,
+        *,
+        seed: int | None = None,
+        chance: Chance | None = None,
+        rounds: int | None = None,
+        explicit_chance: bool = False,
     ) -> Game:
         """A game that goes on from ``position``: the rest of its round, then new rounds dealt
         from ``chance`` (default ``SeededChance(seed)``), which also gives any reshuffle. The
@@ -215,7 +244,7 @@ class Game:
         cannot be saved as a record. Seats already out share a place in the standings. With
         ``rounds`` (1 or more), the game stops (``is_over``, and no winner unless one player is
         left) after that many rounds: ``rounds=1`` plays out the position's round only, as
-        searches do.
+        searches do. ``explicit_chance`` as for :class:`Game`.
 
         Raises:
             PositionError: when no game can be in that position.
@@ -230,7 +259,7 @@ class Game:
                 f"rounds is a whole number of rounds, 1 or more (or None for the whole game), not {rounds!r}"
             )
         game = cls.__new__(cls)
-        game._start_match(position.rules, position.players, _chance(seed, chance))
+        game._start_match(position.rules, position.players, _chance(seed, chance), explicit_chance)
         if count is not None:
             game._stop_round = position.round + count - 1
         game._load(position)
@@ -271,10 +300,13 @@ class Game:
         """The current position (see :class:`~thirtyone.position.Position`).
 
         Raises:
-            IllegalActionError: once the game is over (code ``game_over``).
+            IllegalActionError: once the game is over (code ``game_over``), or while a chance step
+                is due (``chance_due``).
         """
         if self.phase is Phase.OVER:
             raise refusal("game_over")
+        if self._step is not None:
+            raise refusal("chance_due")
         r = self._r
         return Position(
             rules=self.rules,
@@ -300,8 +332,17 @@ class Game:
 
     @property
     def current_seat(self) -> int | None:
-        """The seat to move, or ``None`` once the game is over."""
-        return None if self.phase is Phase.OVER else self._r.to_move
+        """The seat to move, or ``None`` once the game is over or while a chance step is due."""
+        return None if self.phase is Phase.OVER or self._step is not None else self._r.to_move
+
+    def is_chance(self) -> bool:
+        """True while a chance step is due (only with ``explicit_chance=True``: see :meth:`deal`)."""
+        return self._step is not None
+
+    @property
+    def chance_step(self) -> ChanceStep | None:
+        """The chance step the game waits for (:class:`~thirtyone.chance.ChanceStep`), or ``None``."""
+        return self._step
 
     @property
     def is_over(self) -> bool:
@@ -469,7 +510,8 @@ class Game:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The actions the current seat may take, in a fixed order; ``()`` once the game is over."""
+        """The actions the current seat may take, in a fixed order; ``()`` once the game is over
+        or while a chance step is due."""
         phase = self.phase
         r = self._r
         if phase is Phase.DISCARD:
@@ -493,7 +535,7 @@ class Game:
             return (_LOOK, _THROW_DOWN)
         if phase is Phase.DEALER_CHOICE:
             return (_KEEP, _TAKE_WIDOW)
-        return ()
+        return ()  # OVER, CHANCE
 
     def _exchanges(self) -> list[Action]:
         r = self._r
@@ -522,14 +564,19 @@ class Game:
         """Play ``action`` (an action or its notation, e.g. ``"discard Td"``) for the current seat.
 
         If ``seat`` is given it must be the current seat. The round ends by itself when the rules
-        say so, and the next one is dealt.
+        say so, settled by this move (``last_result``); then the next deal is due, taken at once
+        from the game's chance source unless the game was made with ``explicit_chance=True``.
+        So is a reshuffle (R4.3) when the seat draws from an empty stock: the draw is done once
+        the reshuffle is dealt.
 
         Raises:
             ActionError: for text that is not an action.
             SeatError: for a ``seat`` that is not in this game.
             IllegalActionError: when the rules forbid it (or it is not ``seat``'s turn: code
-                ``not_your_turn``); the error names the rule and holds the refusal as data, and the
-                game is left exactly as it was.
+                ``not_your_turn``; or a chance step is due: ``chance_due``); the error names the
+                rule and holds the refusal as data, and the game is left exactly as it was.
+            CardError: when the chance source gives a reshuffle that is not a permutation (the
+                game is left as it was).
         """
         action = self._parse(action)
         r = self._r
@@ -537,12 +584,23 @@ class Game:
             seat = self._check_seat(seat)
             if self.phase is Phase.OVER:
                 raise refusal("game_over", seat=seat, action=action)
-            if seat != r.to_move:
+            if self._step is None and seat != r.to_move:
                 raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
         self._check(action)
         if isinstance(action, Draw) and action.source == STOCK and not r.stock:
-            self._reshuffle()  # R4.3; first, so that a bad scripted order changes nothing
-        actor = r.to_move
+            rest = tuple(r.discard_pile[:-1])
+            step = ChanceStep("reshuffle", self.round, len(self.round_logs[-1].reshuffles) + 1, rest)  # R4.3
+            if self._explicit:
+                self._waiting = (r.to_move, self.phase)
+                self._due(step)
+                return
+            self._reshuffle(self._chance_order(step, None))  # first, so that a bad order changes nothing
+        self._act(r.to_move, action)
+        if self._step is not None:
+            self._take_chance()
+
+    def _act(self, actor: int, action: Action) -> None:
+        """Log ``action`` of ``actor`` (the seat to move) and play it; it has been checked."""
         self.round_logs[-1].actions.append((actor, action))
         if isinstance(action, Discard):
             self._do_discard(actor, action.card)
@@ -560,6 +618,93 @@ class Game:
             self._do_dealer_choice(actor, action)
         else:
             self._do_blind(actor, action)
+
+    # ------------------------------------------------------------------ chance steps
+
+    def deal(self, outcome: Sequence[Card] | int | None = None) -> None:
+        """Take the chance step that is due (:attr:`chance_step`) with ``outcome``: for the first
+        dealer a seat (R3.1); for a deal the deck order, every card of the deck, top card first
+        (R3.2); for a reshuffle the new stock, the discard pile's cards but its top, top first
+        (R4.3). ``None`` asks the game's chance source for it. Then play goes on to the next move
+        or chance step (a 31 on the deal, R5.2, ends that round at once: the next deal is due).
+
+        Raises:
+            IllegalActionError: when no chance step is due (code ``no_chance_due``).
+            SeatError: for a first dealer that is not a seat.
+            CardError: for an order that is not a permutation of ``chance_step.cards``.
+            ArgumentError: for an outcome of the wrong kind (an order for the dealer, a seat for
+                a deal).
+            In each case the game is left exactly as it was.
+        """
+        step = self._step
+        if step is None:
+            raise refusal("no_chance_due", legal=self.legal_actions())
+        if step.kind == "dealer":
+            self._resolve_dealer(outcome)
+        else:
+            if outcome is not None and (isinstance(outcome, (int, str)) or not isinstance(outcome, Sequence)):
+                raise ArgumentError(
+                    f"a {step.kind} is an order of {len(step.cards)} cards (a list of Cards, top first), "
+                    f"not {outcome!r}"
+                )
+            order = self._chance_order(step, outcome)
+            self._step = None
+            if step.kind == "deal":
+                self._start_deal(order)
+            else:
+                assert self._waiting is not None
+                actor, self.phase = self._waiting
+                self._waiting = None
+                self._reshuffle(order)
+                self._act(actor, _DRAW_STOCK)
+        self._take_chance()
+
+    def _due(self, step: ChanceStep) -> None:
+        self._step = step
+        self.phase = Phase.CHANCE
+
+    def _take_chance(self) -> None:
+        """Without explicit chance, take every chance step due from the source (a loop: no run of
+        dealt 31s can exhaust the stack)."""
+        while self._step is not None and not self._explicit:
+            step = self._step
+            if step.kind == "dealer":
+                self._resolve_dealer(None)
+            else:
+                order = self._chance_order(step, None)
+                self._step = None
+                self._start_deal(order)
+
+    def _resolve_dealer(self, outcome: object) -> None:
+        players = self.players
+        if outcome is None:
+            outcome = self._chance.first_dealer(players)
+        seat = whole_number(outcome)
+        if seat is None or not 0 <= seat < players:
+            raise SeatError(
+                f"the first dealer is a seat of this {players}-player game, 0-{players - 1}, not {outcome!r}"
+            )
+        self.dealer = seat
+        self._step = ChanceStep("deal", 1, cards=full_deck(self.rules.deck))
+
+    def _chance_order(self, step: ChanceStep, given: Sequence[Card] | None) -> list[Card]:
+        """The order of ``step``'s cards: ``given``, or the source's; checked unless the source is
+        trusted to shuffle only the cards it is given."""
+        if given is None:
+            if step.kind == "deal":
+                order = self._chance.deal_order(step.cards, step.round)
+                what = f"round {step.round}: the deck order"
+            else:
+                order = self._chance.reshuffle_order(step.cards, step.round, step.number)
+                what = f"round {step.round}: reshuffle {step.number}"
+            if not self._trusted:
+                check_permutation(order, step.cards, what)
+            return order
+        order = list(given)
+        if not all(isinstance(card, Card) for card in order):
+            raise ArgumentError(f"an order is a list of Cards (parse_cards('As Td ...')), not {given!r}")
+        check_permutation(order, step.cards, f"round {step.round}: the {step.kind}")
+        return order
 
     @staticmethod
     def _parse(action: Action | str) -> Action:
@@ -635,6 +780,8 @@ class Game:
         phase = self.phase
         if phase is Phase.OVER:
             raise refusal("game_over", action=action)
+        if phase is Phase.CHANCE:
+            raise refusal("chance_due", action=action)
         if phase is not Phase.LOOK and isinstance(action, (Look, ThrowDown)):
             raise self._refuse("not_blind_phase", action)
         if phase is not Phase.DEALER_CHOICE and isinstance(action, (Keep, TakeWidow)):
@@ -729,14 +876,9 @@ class Game:
         r.hands[seat].append(card)
         self.phase = Phase.DISCARD
 
-    def _reshuffle(self) -> None:
-        """R4.3: the discard pile but its top card becomes the new stock, shuffled."""
+    def _reshuffle(self, order: list[Card]) -> None:
+        """R4.3: the discard pile but its top card becomes the new stock, in ``order`` (top first)."""
         r = self._r
-        rest = r.discard_pile[:-1]
-        number = len(self.round_logs[-1].reshuffles) + 1
-        order = self._chance.reshuffle_order(rest, self.round, number)
-        if not self._trusted:
-            check_permutation(order, rest, f"round {self.round}: reshuffle {number}")
         self.round_logs[-1].reshuffles.append(tuple(order))
         r.stock = order[::-1]
         r.discard_pile = r.discard_pile[-1:]
@@ -891,8 +1033,8 @@ class Game:
         knocker: int | None,
         blitz: tuple[int, ...],
         losses: tuple[Loss, ...],
-        then_deal: bool = True,
     ) -> None:
+        """Settle the round (R2.4–R2.6) and report it; then the game is over, or the next deal is due."""
         r = self._r
         after, going, saved = settle(self._remaining, r.active, losses)
         for seat in going:
@@ -928,33 +1070,23 @@ class Game:
         if self._stop_round is not None and self.round >= self._stop_round:
             self.phase = Phase.OVER  # a search that asked for this round only
             return
-        if then_deal:
-            self._next_deal()
+        self._due(ChanceStep("deal", self.round + 1, cards=full_deck(self.rules.deck)))
 
-    def _next_deal(self) -> None:
-        """R3.1: the deal passes clockwise to the next player still in. A 31 on the deal (R5.2) ends
-        that round at once and the deal passes again: a loop, so that no run of such deals can
-        exhaust the stack."""
-        while True:
+    # ------------------------------------------------------------------ dealing
+
+    def _start_deal(self, deck: list[Card]) -> None:
+        """R3: deal ``deck`` (top first) three cards to each seat still in, from the dealer's left.
+        The deal passes clockwise to the next player still in (R3.1), but for the first deal. A 31
+        on the deal (R5.2) ends the round at once."""
+        if self.round:
             dealer = (self.dealer + 1) % self.players
             while self._out[dealer]:
                 dealer = (dealer + 1) % self.players
             self.dealer = dealer
-            if self._deal() or self.phase is Phase.OVER:
-                return
-
-    # ------------------------------------------------------------------ dealing
-
-    def _deal(self) -> bool:
-        """R3: shuffle and deal three cards to each seat still in, from the dealer's left. False when
-        a 31 on the deal ended the round at once (R5.2)."""
         self.round += 1
         rules = self.rules
         r = self._begin_round()
         active = r.active
-        deck = self._chance.deal_order(full_deck(rules.deck), self.round)
-        if not self._trusted:
-            check_permutation(deck, full_deck(rules.deck), f"round {self.round}: the deck order")
         self.round_logs.append(RoundLog(self.round, self.dealer, tuple(deck)))
         first = r.next[self.dealer]
         order = active[active.index(first) :] + active[: active.index(first)]
@@ -973,8 +1105,8 @@ class Game:
         self._emit(RoundStarted(self.round, self.dealer, active, r.discard_pile[-1] if r.discard_pile else None))
         dealt = dealt_blitz({seat: self._value(r.hands[seat]) for seat in active})  # R5.2, R5.5
         if dealt is not None:
-            self._end_round("dealt_blitz", None, dealt[0], dealt[1], then_deal=False)
-            return False
+            self._end_round("dealt_blitz", None, dealt[0], dealt[1])
+            return
         if rules.throw_down:
             self.phase = Phase.LOOK
             r.to_move = first
@@ -984,7 +1116,6 @@ class Game:
         else:
             self.phase = Phase.TURN
             r.to_move = first
-        return True
 
     def _begin_round(self) -> _Round:
         """A new round's empty state: who is in and who plays after whom (R6.2: the out are skipped)."""
@@ -1004,6 +1135,7 @@ class Game:
             stock=[],
             discard_pile=[],
             widow=[],
+            looked=[True] * players,
             known_cards=[[] for _ in range(players)],
             start=len(self.events),
             seen=[[] for _ in range(players)],
@@ -1049,7 +1181,7 @@ class Game:
             self.round,
             self.dealer,
             self.phase,
-            None if self.phase is Phase.OVER else r.to_move,
+            self.current_seat,
             r.discard_pile[-1] if r.discard_pile and draw else None,
             len(r.discard_pile) if draw else 0,
             tuple(r.widow) if not draw and r.widow_face_up else None,
@@ -1070,8 +1202,8 @@ class Game:
         r = self._r
         own = r.hands[seat]
         over = self.phase is Phase.OVER
-        hand = tuple(own) if r.looked[seat] and not self._out[seat] and not over else None
-        my_move = not over and r.to_move == seat
+        hand = tuple(own) if r.looked[seat] and not self._out[seat] and not over and own else None
+        my_move = self.current_seat == seat
         return PlayerView(
             *self._table(),
             tuple(r.seen[seat]),  # history

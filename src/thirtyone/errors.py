@@ -46,6 +46,8 @@ class ActionError(ThirtyOneError):
 
 RefusalCode = Literal[
     "game_over",
+    "chance_due",
+    "no_chance_due",
     "not_your_turn",
     "not_blind_phase",
     "must_look",
@@ -71,6 +73,8 @@ RefusalCode = Literal[
 
 REFUSAL_RULES: Mapping[RefusalCode, str] = {
     "game_over": "R2.5",  # one player is left: the game is over
+    "chance_due": "R3.2",  # explicit chance: a deal (or the first dealer, a reshuffle) is due before any move
+    "no_chance_due": "R3.2",  # explicit chance: a deal was given when none is due
     "not_your_turn": "R2.1",  # play passes clockwise: another seat is to move
     "not_blind_phase": "R6.6",  # look or throw down after the blind phase
     "must_look": "R6.6",  # in the blind phase: look or throw down first

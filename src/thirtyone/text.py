@@ -80,6 +80,8 @@ def describe_end(result: RoundResult, name: Callable[[int], str] = seat_name) ->
 
 REFUSAL_WORDS: Mapping[RefusalCode, str] = {
     "game_over": "the game is over; start a new game",
+    "chance_due": "a chance step is due (see chance_step): call deal() before any move",
+    "no_chance_due": "no chance step is due: the game waits for a move ({legal})",
     "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
     "not_blind_phase": "{action} belongs to the blind phase before anyone plays ({legal})",
     "must_look": "{seat} has not looked at its cards yet: the blind phase asks to look or to throw down",

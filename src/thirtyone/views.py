@@ -32,6 +32,9 @@ class Phase(StrEnum):
     """A turn: draw or knock (draw mode), exchange, pass or knock (widow mode)."""
     DISCARD = "discard"
     """Draw mode, after drawing: the current seat discards one of four cards (R4.1)."""
+    CHANCE = "chance"
+    """A game made with ``explicit_chance=True`` waits for a chance step: the first dealer, a deal
+    or a reshuffle (``Game.chance_step``, ``Game.deal``). No seat is to move."""
     OVER = "over"
     """The game is over (R2.5)."""
 
@@ -117,4 +120,4 @@ class PlayerView(PublicView):
     @property
     def is_my_turn(self) -> bool:
         """True when this seat is to move."""
-        return self.current_seat == self.seat and self.phase is not Phase.OVER
+        return self.current_seat == self.seat

@@ -156,7 +156,7 @@ def test_every_chance_source_is_exported_from_the_package_as_the_readme_says():
     from thirtyone import chance
 
     sources = set(chance.__all__) - {"check_permutation"}
-    assert sources == {"Chance", "SeededChance", "ScriptedChance", "DuplicateChance"}
+    assert sources == {"Chance", "ChanceStep", "ChanceKind", "SeededChance", "ScriptedChance", "DuplicateChance"}
     assert sources <= set(thirtyone.__all__)
     assert all(getattr(thirtyone, name) is getattr(chance, name) for name in sources)
     assert all(hasattr(thirtyone, name) for name in thirtyone.__all__)

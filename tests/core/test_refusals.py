@@ -182,4 +182,5 @@ def test_r4_3_an_empty_stock_with_nothing_to_reshuffle_is_refused() -> None:
 
 def test_every_refusal_code_is_reached() -> None:
     reached = {case[0] for case in CASES} | {"not_your_turn", "second_knock", "stock_empty"}
+    reached |= {"chance_due", "no_chance_due"}  # explicit chance: tests/core/test_chance_steps.py
     assert reached == set(get_args(RefusalCode))

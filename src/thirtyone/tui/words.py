@@ -152,6 +152,8 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 _REFUSALS: dict[str, str] = {
     "game_over": "refusal.game_over",
+    "chance_due": "refusal.chance_due",
+    "no_chance_due": "refusal.no_chance_due",
     "not_your_turn": "refusal.not_your_turn",
     "not_blind_phase": "refusal.not_blind_phase",
     "must_look": "refusal.must_look",
