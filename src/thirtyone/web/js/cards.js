@@ -51,9 +51,13 @@ function el(tag, attrs = {}, ...children) {
 const SUIT_PATHS = {
   h: ["M50 90C50 90 6 62 6 33C6 17 18 7 32 7C41 7 47 12 50 20C53 12 59 7 68 7C82 7 94 17 94 33C94 62 50 90 50 90Z"],
   d: ["M50 3C61 22 74 37 91 50C74 63 61 78 50 97C39 78 26 63 9 50C26 37 39 22 50 3Z"],
-  s: ["M50 4C50 4 93 35 93 59C93 73 83 81 71 81C63 81 57 77 53.5 71C54.5 81 58.5 89 67 95L33 95C41.5 89 45.5 81 46.5 71C43 77 37 81 29 81C17 81 7 73 7 59C7 35 50 4 50 4Z"],
+  s: [
+    "M50 4C50 4 93 35 93 59C93 73 83 81 71 81C63 81 57 77 53.5 71C54.5 81 58.5 89 67 95L33 95C41.5 89 45.5 81 46.5 71C43 77 37 81 29 81C17 81 7 73 7 59C7 35 50 4 50 4Z",
+  ],
   c: [
-    "M50 8A19 19 0 1 1 49.9 8Z", "M27 40A19 19 0 1 1 26.9 40Z", "M73 40A19 19 0 1 1 72.9 40Z",
+    "M50 8A19 19 0 1 1 49.9 8Z",
+    "M27 40A19 19 0 1 1 26.9 40Z",
+    "M73 40A19 19 0 1 1 72.9 40Z",
     "M44 50L56 50L55 60C56 77 60 88 68 95L32 95C40 88 44 77 45 60Z",
   ],
 };
@@ -62,7 +66,10 @@ const SUIT_PATHS = {
 function pip(suit, x, y, size, flip = false, colour = null) {
   const scale = size / 100;
   const turn = flip ? ` rotate(180 50 50)` : "";
-  const group = el("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${scale})${turn}`, fill: colour || suitColour(suit) });
+  const group = el("g", {
+    transform: `translate(${x - size / 2} ${y - size / 2}) scale(${scale})${turn}`,
+    fill: colour || suitColour(suit),
+  });
   for (const d of SUIT_PATHS[suit]) group.append(el("path", { d }));
   return group;
 }
@@ -77,24 +84,99 @@ export function suitIcon(suit, className = "suit-icon") {
 // Where the pips of 2-10 go (x, y on a 100 x 140 card); those below the middle are upside down.
 const COLS = [32, 50, 68];
 const PIPS = {
-  2: [[1, 30], [1, 110]],
-  3: [[1, 30], [1, 70], [1, 110]],
-  4: [[0, 30], [2, 30], [0, 110], [2, 110]],
-  5: [[0, 30], [2, 30], [1, 70], [0, 110], [2, 110]],
-  6: [[0, 30], [2, 30], [0, 70], [2, 70], [0, 110], [2, 110]],
-  7: [[0, 30], [2, 30], [1, 50], [0, 70], [2, 70], [0, 110], [2, 110]],
-  8: [[0, 30], [2, 30], [1, 50], [0, 70], [2, 70], [1, 90], [0, 110], [2, 110]],
-  9: [[0, 30], [2, 30], [0, 56.7], [2, 56.7], [1, 70], [0, 83.3], [2, 83.3], [0, 110], [2, 110]],
-  T: [[0, 30], [2, 30], [1, 43.3], [0, 56.7], [2, 56.7], [0, 83.3], [2, 83.3], [1, 96.7], [0, 110], [2, 110]],
+  2: [
+    [1, 30],
+    [1, 110],
+  ],
+  3: [
+    [1, 30],
+    [1, 70],
+    [1, 110],
+  ],
+  4: [
+    [0, 30],
+    [2, 30],
+    [0, 110],
+    [2, 110],
+  ],
+  5: [
+    [0, 30],
+    [2, 30],
+    [1, 70],
+    [0, 110],
+    [2, 110],
+  ],
+  6: [
+    [0, 30],
+    [2, 30],
+    [0, 70],
+    [2, 70],
+    [0, 110],
+    [2, 110],
+  ],
+  7: [
+    [0, 30],
+    [2, 30],
+    [1, 50],
+    [0, 70],
+    [2, 70],
+    [0, 110],
+    [2, 110],
+  ],
+  8: [
+    [0, 30],
+    [2, 30],
+    [1, 50],
+    [0, 70],
+    [2, 70],
+    [1, 90],
+    [0, 110],
+    [2, 110],
+  ],
+  9: [
+    [0, 30],
+    [2, 30],
+    [0, 56.7],
+    [2, 56.7],
+    [1, 70],
+    [0, 83.3],
+    [2, 83.3],
+    [0, 110],
+    [2, 110],
+  ],
+  T: [
+    [0, 30],
+    [2, 30],
+    [1, 43.3],
+    [0, 56.7],
+    [2, 56.7],
+    [0, 83.3],
+    [2, 83.3],
+    [1, 96.7],
+    [0, 110],
+    [2, 110],
+  ],
 };
 
 function corner(rank, suit, colour) {
   const group = el("g", { class: "index" });
   const shown = RANK_SHOWN[rank] || rank;
-  group.append(el("text", {
-    x: 12, y: 25, "text-anchor": "middle", fill: colour, "font-size": shown.length > 1 ? 21 : 24,
-    "font-weight": 700, "font-family": "Georgia, 'DejaVu Serif', serif", "letter-spacing": shown.length > 1 ? -2 : 0,
-  }, document.createTextNode(shown)));
+  group.append(
+    el(
+      "text",
+      {
+        x: 12,
+        y: 25,
+        "text-anchor": "middle",
+        fill: colour,
+        "font-size": shown.length > 1 ? 21 : 24,
+        "font-weight": 700,
+        "font-family": "Georgia, 'DejaVu Serif', serif",
+        "letter-spacing": shown.length > 1 ? -2 : 0,
+      },
+      document.createTextNode(shown),
+    ),
+  );
   group.append(pip(suit, 12, 36, 14));
   return group;
 }
@@ -105,10 +187,18 @@ function courtHalf(rank, suit) {
   const trim = TRIM[suit];
   const g = el("g");
   const line = { stroke: "#3a2a1a", "stroke-width": 0.8, "stroke-linejoin": "round" };
-  if (rank === "Q") { // hair behind the head
-    g.append(el("path", { d: "M39 38C37 22 63 22 61 38C62 46 64 50 67 53L33 53C36 50 38 46 39 38Z", fill: "#8a5a2b", ...line }));
+  if (rank === "Q") {
+    // hair behind the head
+    g.append(
+      el("path", {
+        d: "M39 38C37 22 63 22 61 38C62 46 64 50 67 53L33 53C36 50 38 46 39 38Z",
+        fill: "#8a5a2b",
+        ...line,
+      }),
+    );
   }
-  if (rank === "J") { // the halberd behind
+  if (rank === "J") {
+    // the halberd behind
     g.append(el("path", { d: "M29 18L32 69", stroke: "#6d6d6d", "stroke-width": 1.8 }));
     g.append(el("path", { d: "M29 17L24 24L30 26L34 20Z", fill: "#bfc3c7", ...line }));
   }
@@ -127,20 +217,39 @@ function courtHalf(rank, suit) {
   g.append(el("path", { d: "M47.5 38.5Q50 40 52.5 38.5", fill: "none", stroke: "#8a3a2a", "stroke-width": 0.9 }));
   if (rank === "K") {
     g.append(el("path", { d: "M42 38C42 48 58 48 58 38C55 42 45 42 42 38Z", fill: "#7a5230", ...line })); // beard
-    g.append(el("path", { d: "M40.5 27L40.5 16L44.5 21.5L47.3 13L50 20.5L52.7 13L55.5 21.5L59.5 16L59.5 27Z", fill: GOLD, ...line }));
+    g.append(
+      el("path", {
+        d: "M40.5 27L40.5 16L44.5 21.5L47.3 13L50 20.5L52.7 13L55.5 21.5L59.5 16L59.5 27Z",
+        fill: GOLD,
+        ...line,
+      }),
+    );
     g.append(el("circle", { cx: 50, cy: 24, r: 1.6, fill: trim }));
     g.append(el("path", { d: "M71 21L67 69", stroke: GOLD, "stroke-width": 2.4, "stroke-linecap": "round" })); // sceptre
     g.append(el("circle", { cx: 71.3, cy: 19.5, r: 3, fill: GOLD, ...line }));
   } else if (rank === "Q") {
     g.append(el("path", { d: "M41.5 27Q50 19 58.5 27", fill: "none", stroke: GOLD, "stroke-width": 2.6 }));
     g.append(el("circle", { cx: 50, cy: 22.5, r: 1.9, fill: trim, ...line }));
-    for (const [x, y] of [[31, 40], [27.5, 43.5], [34.5, 43.5], [29, 47.5], [33, 47.5]]) {
+    for (const [x, y] of [
+      [31, 40],
+      [27.5, 43.5],
+      [34.5, 43.5],
+      [29, 47.5],
+      [33, 47.5],
+    ]) {
       g.append(el("circle", { cx: x, cy: y, r: 2.7, fill: trim === "#2f8f4e" ? "#e2557a" : "#e2557a", ...line }));
     }
     g.append(el("circle", { cx: 31, cy: 44.5, r: 1.6, fill: GOLD }));
     g.append(el("path", { d: "M31 48L33 62", stroke: "#3d7a2f", "stroke-width": 1.4 }));
-  } else { // jack: cap and feather, short hair
-    g.append(el("path", { d: "M41 32C40 28 42 26 44 26L56 26C58 26 60 28 59 32C60 36 61 38 62 40L58 40L58 33L42 33L42 40L38 40C39 38 40 36 41 32Z", fill: "#8a5a2b", ...line }));
+  } else {
+    // jack: cap and feather, short hair
+    g.append(
+      el("path", {
+        d: "M41 32C40 28 42 26 44 26L56 26C58 26 60 28 59 32C60 36 61 38 62 40L58 40L58 33L42 33L42 40L38 40C39 38 40 36 41 32Z",
+        fill: "#8a5a2b",
+        ...line,
+      }),
+    );
     g.append(el("path", { d: "M39 27C39 19 61 19 61 27Z", fill: trim, ...line }));
     g.append(el("path", { d: "M38 27L62 27", stroke: GOLD, "stroke-width": 2.2 }));
     g.append(el("path", { d: "M58 23C66 11 76 14 78 21C71 19 65 21 61 26Z", fill: GOLD, ...line }));
@@ -150,13 +259,28 @@ function courtHalf(rank, suit) {
 
 function courtArt(rank, suit) {
   const group = el("g", { class: "court" });
-  group.append(el("rect", { x: 21, y: 12, width: 58, height: 116, rx: 3, fill: "#fff8e6", stroke: suitColour(suit), "stroke-width": 1.2 }));
+  group.append(
+    el("rect", {
+      x: 21,
+      y: 12,
+      width: 58,
+      height: 116,
+      rx: 3,
+      fill: "#fff8e6",
+      stroke: suitColour(suit),
+      "stroke-width": 1.2,
+    }),
+  );
   const clip = `clip-${rank}${suit}-${Math.random().toString(36).slice(2, 8)}`;
   const defs = el("defs");
   defs.append(el("clipPath", { id: clip }, el("rect", { x: 21, y: 12, width: 58, height: 58 })));
   group.append(defs);
   const top = el("g", { "clip-path": `url(#${clip})` }, courtHalf(rank, suit));
-  const bottom = el("g", { transform: "rotate(180 50 70)" }, el("g", { "clip-path": `url(#${clip})` }, courtHalf(rank, suit)));
+  const bottom = el(
+    "g",
+    { transform: "rotate(180 50 70)" },
+    el("g", { "clip-path": `url(#${clip})` }, courtHalf(rank, suit)),
+  );
   group.append(top, bottom);
   group.append(el("path", { d: "M21 70L79 70", stroke: suitColour(suit), "stroke-width": 0.8 }));
   return group;
@@ -167,11 +291,33 @@ export function cardFace(card) {
   const [rank, suit] = [card[0], card[1]];
   const colour = suitColour(suit);
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-face", "aria-hidden": "true", focusable: "false" });
-  svg.append(el("rect", { x: 0.75, y: 0.75, width: 98.5, height: 138.5, rx: 8, fill: "#fffdf8", stroke: "#9a9a92", "stroke-width": 1.5 }));
+  svg.append(
+    el("rect", {
+      x: 0.75,
+      y: 0.75,
+      width: 98.5,
+      height: 138.5,
+      rx: 8,
+      fill: "#fffdf8",
+      stroke: "#9a9a92",
+      "stroke-width": 1.5,
+    }),
+  );
   if (rank === "J" || rank === "Q" || rank === "K") {
     svg.append(courtArt(rank, suit));
   } else if (rank === "A") {
-    if (suit === "s") svg.append(el("circle", { cx: 50, cy: 70, r: 30, fill: "none", stroke: colour, "stroke-width": 1.2, "stroke-dasharray": "3 2.5" }));
+    if (suit === "s")
+      svg.append(
+        el("circle", {
+          cx: 50,
+          cy: 70,
+          r: 30,
+          fill: "none",
+          stroke: colour,
+          "stroke-width": 1.2,
+          "stroke-dasharray": "3 2.5",
+        }),
+      );
     svg.append(pip(suit, 50, 70, suit === "s" ? 44 : 40));
   } else {
     for (const [col, y] of PIPS[rank]) svg.append(pip(suit, COLS[col], y, 19, y > 70.1));

@@ -9,8 +9,12 @@ import { send } from "./socket.js";
 import { $, chatLines, muteKey, mutes, name, state } from "./state.js";
 
 // the reactions' words are the reader's: each is sent as its key and shown in the language of whoever reads it
-export const REACTIONS = Object.fromEntries(["good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking"]
-  .map((key) => [key, t(`reaction.${key}`)]));
+export const REACTIONS = Object.fromEntries(
+  ["good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking"].map((key) => [
+    key,
+    t(`reaction.${key}`),
+  ]),
+);
 
 export function hearChat(line, live) {
   if (chatLines.some((known) => known.id === line.id)) return;
@@ -26,7 +30,8 @@ export function hearChat(line, live) {
     if (!(state.sideOpen || wide()) || state.panel !== "chat") {
       if (line.seat !== state.mySeat) state.unread++;
     }
-    if (line.seat !== state.mySeat) announce(`${name(line.seat)} says: ${line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text}`);
+    if (line.seat !== state.mySeat)
+      announce(`${name(line.seat)} says: ${line.reaction ? REACTIONS[line.reaction] || line.reaction : line.text}`);
   }
   renderUnread();
   renderChat();
@@ -42,13 +47,42 @@ export function renderUnread() {
 export function renderChat() {
   const list = $("chat-lines");
   const shown = chatLines.filter((line) => !mutes.has(line.seat));
-  list.replaceChildren(...shown.map((line) => h("li", { class: line.seat === state.mySeat ? "mine" : null, "data-id": line.id },
-    h("span", { class: "from" }, `${name(line.seat)}:`),
-    line.reaction ? h("span", { class: "reaction" }, REACTIONS[line.reaction] || line.reaction) : h("span", { class: "text" }, line.text))));
+  list.replaceChildren(
+    ...shown.map((line) =>
+      h(
+        "li",
+        { class: line.seat === state.mySeat ? "mine" : null, "data-id": line.id },
+        h("span", { class: "from" }, `${name(line.seat)}:`),
+        line.reaction
+          ? h("span", { class: "reaction" }, REACTIONS[line.reaction] || line.reaction)
+          : h("span", { class: "text" }, line.text),
+      ),
+    ),
+  );
   list.scrollTop = list.scrollHeight;
-  const others = state.table ? state.table.seats.filter((s) => s.kind === "human" && s.taken && s.seat !== state.mySeat) : [];
-  $("mute-list").replaceChildren(...others.map((s) => h("li", {}, h("span", {}, name(s.seat)),
-    h("button", { type: "button", class: "small", "aria-pressed": String(mutes.has(s.seat)), "data-seat": s.seat, onclick: () => toggleMute(s.seat) }, mutes.has(s.seat) ? "Muted" : "Mute"))));
+  const others = state.table
+    ? state.table.seats.filter((s) => s.kind === "human" && s.taken && s.seat !== state.mySeat)
+    : [];
+  $("mute-list").replaceChildren(
+    ...others.map((s) =>
+      h(
+        "li",
+        {},
+        h("span", {}, name(s.seat)),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            "aria-pressed": String(mutes.has(s.seat)),
+            "data-seat": s.seat,
+            onclick: () => toggleMute(s.seat),
+          },
+          mutes.has(s.seat) ? "Muted" : "Mute",
+        ),
+      ),
+    ),
+  );
   $("chat-form").hidden = state.mySeat === null;
   $("reactions").hidden = state.mySeat === null;
   if (state.mySeat === null) $("chat-note").textContent = t("chat.spectator");

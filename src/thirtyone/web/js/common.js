@@ -40,8 +40,10 @@ export async function api(path, options = {}) {
   if (!response.ok) {
     // the server's one-line error is English; a player reads its code's words in their language
     const known = lang !== "en" && data && data.code && has(`error.${data.code}`);
-    const error = new Error(known ? t(`error.${data.code}`) : (data && data.error) || t("error.status", { status: response.status }));
-    error.code = data && data.code;
+    const error = new Error(
+      known ? t(`error.${data.code}`) : data?.error || t("error.status", { status: response.status }),
+    );
+    error.code = data?.code;
     throw error;
   }
   return data;
@@ -101,7 +103,9 @@ export function cardName(card) {
 
 /** Cards as signs, kept left to right in a right-to-left page (a bidi isolate: U+2066 … U+2069). */
 export function prettyCards(cards) {
-  const text = (cards || []).map((card) => (isCard(card) ? (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]] : String(card))).join(" ");
+  const text = (cards || [])
+    .map((card) => (isCard(card) ? (RANK_SIGNS[card[0]] || card[0]) + SUIT_SIGNS[card[1]] : String(card)))
+    .join(" ");
   return rtl && text ? `\u2066${text}\u2069` : text;
 }
 
@@ -153,7 +157,8 @@ export function actionWords(notation, view) {
   const words = notation.trim().split(/\s+/);
   switch (words[0]) {
     case "draw":
-      if (words[1] === "pile") return view && view.discard_top ? t("move.take_pile", { card: pretty(view.discard_top) }) : t("move.draw_pile");
+      if (words[1] === "pile")
+        return view?.discard_top ? t("move.take_pile", { card: pretty(view.discard_top) }) : t("move.draw_pile");
       return t("move.draw_stock");
     case "discard":
       return t("move.discard", { card: pretty(words[1]) });
@@ -181,7 +186,7 @@ export function actionWords(notation, view) {
  * they got when the viewer may know it; `revealed` the cards the action turned face up (R7.2, R7.6). */
 export function actedWords(who, notation, received, revealed) {
   const words = baseActedWords(who, notation, received);
-  return revealed && revealed.length ? t("acted.revealed", { action: words, cards: prettyCards(revealed) }) : words;
+  return revealed?.length ? t("acted.revealed", { action: words, cards: prettyCards(revealed) }) : words;
 }
 
 /** The viewer's own moves: German and Czech conjugate for "you" ("Du ziehst", "Vy lížete"), where
@@ -207,10 +212,11 @@ function baseActedWords(who, notation, received) {
   const mine = who === t("seat.you");
   const say = (key, values) => t(mine && YOURS[key] ? YOURS[key] : key, values);
   const words = notation.trim().split(/\s+/);
-  const got = received && received[0] && isCard(received[0]) ? pretty(received[0]) : null;
+  const got = received?.[0] && isCard(received[0]) ? pretty(received[0]) : null;
   switch (words[0]) {
     case "draw":
-      if (words[1] === "pile") return got ? say("acted.take_pile", { who, card: got }) : say("acted.take_pile_top", { who });
+      if (words[1] === "pile")
+        return got ? say("acted.take_pile", { who, card: got }) : say("acted.take_pile_top", { who });
       return got ? say("acted.draw_stock_seen", { who, card: got }) : say("acted.draw_stock", { who });
     case "discard":
       return say("acted.discard", { who, card: pretty(words[1]) });
@@ -218,8 +224,9 @@ function baseActedWords(who, notation, received) {
       return say("acted.knock", { who });
     case "exchange":
       if (words[1] === "all") {
-        return received && received.length && received.every(isCard)
-          ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) }) : say("acted.exchange_all", { who });
+        return received?.length && received.every(isCard)
+          ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) })
+          : say("acted.exchange_all", { who });
       }
       return say("acted.exchange", { who, ...exchangeParts(words) });
     case "pass":
@@ -252,34 +259,65 @@ export function namesList(seats, names) {
 }
 
 const LOSSES = [
-  "blitz", "blitz_after_knock", "dealt_blitz", "dealt_blitz_beaten", "lowest", "knocker_alone_lowest",
-  "lowest_knocker_saved", "knocker_among_lowest", "knocker_not_highest", "lowest_all_passed", "lowest_turn_limit",
+  "blitz",
+  "blitz_after_knock",
+  "dealt_blitz",
+  "dealt_blitz_beaten",
+  "lowest",
+  "knocker_alone_lowest",
+  "lowest_knocker_saved",
+  "knocker_among_lowest",
+  "knocker_not_highest",
+  "lowest_all_passed",
+  "lowest_turn_limit",
   "lowest_stock_out",
 ];
-const KNOCKER_LOSSES = new Set(["knocker_alone_lowest", "lowest_knocker_saved", "knocker_among_lowest", "knocker_not_highest"]);
+const KNOCKER_LOSSES = new Set([
+  "knocker_alone_lowest",
+  "lowest_knocker_saved",
+  "knocker_among_lowest",
+  "knocker_not_highest",
+]);
 
 /** Why a seat lost lives, from the loss's kind and the seats it names (thirtyone.settlement.LossKind). */
 export function lossWords(loss, result, names) {
   if (!LOSSES.includes(loss.kind)) return loss.kind;
   const who = namesList(loss.seats, names);
-  const shown = loss.seats && loss.seats.length && result.values[loss.seats[0]] === 33 ? t("shown.three_aces") : t("shown.31");
+  const shown = loss.seats?.length && result.values[loss.seats[0]] === 33 ? t("shown.three_aces") : t("shown.31");
   // a throw-down ends the round as a knock does (R6.6): its own words, the same rule
   const kind = result.end === "throw_down" && KNOCKER_LOSSES.has(loss.kind) ? `${loss.kind}.throw` : loss.kind;
   return t(`loss.${kind}`, { who, shown });
 }
 
 const REFUSALS = [
-  "game_over", "not_your_turn", "not_blind_phase", "must_look", "not_dealer_choice", "must_choose_hand",
-  "must_discard", "discard_not_in_hand", "discard_taken_card", "draw_first", "draw_or_knock", "pile_empty",
-  "stock_empty", "widow_turn", "widow_face_down", "exchange_two_needs_any", "exchange_not_in_hand",
-  "exchange_not_in_widow", "second_knock", "knock_too_early", "knock_too_low",
+  "game_over",
+  "not_your_turn",
+  "not_blind_phase",
+  "must_look",
+  "not_dealer_choice",
+  "must_choose_hand",
+  "must_discard",
+  "discard_not_in_hand",
+  "discard_taken_card",
+  "draw_first",
+  "draw_or_knock",
+  "pile_empty",
+  "stock_empty",
+  "widow_turn",
+  "widow_face_down",
+  "exchange_two_needs_any",
+  "exchange_not_in_hand",
+  "exchange_not_in_widow",
+  "second_knock",
+  "knock_too_early",
+  "knock_too_low",
 ];
 
 /** A move the rules refused, in words, from the refusal's data (its code, cards and seats; see
  * thirtyone.errors.RefusalCode), with the rule id first: "R4.2: you cannot discard 9♥, …". */
 export function refusalWords(refusal, names) {
-  const other = refusal.seats && refusal.seats.length ? names[refusal.seats[0]] : "";
-  const card = refusal.cards && refusal.cards.length ? pretty(refusal.cards[0]) : "";
+  const other = refusal.seats?.length ? names[refusal.seats[0]] : "";
+  const card = refusal.cards?.length ? pretty(refusal.cards[0]) : "";
   const values = refusal.values || [];
   const text = REFUSALS.includes(refusal.code)
     ? t(`refusal.${refusal.code}`, { other, card, need: points(values[0]), value: points(values[1]) })
@@ -296,22 +334,42 @@ export function resultView(result, names, you = null) {
     const value = result.values[seat];
     const out = !hand && result.remaining[seat] <= 0 && !result.eliminated.includes(seat);
     const cards = hand ? prettyCards(hand) : out ? t("result.out") : t("result.not_shown");
-    hands.append(h("li", {}, value !== null && value !== undefined
-      ? t("result.hand_value", { who: names[seat], cards, value: points(value) })
-      : t("result.hand", { who: names[seat], cards })));
+    hands.append(
+      h(
+        "li",
+        {},
+        value !== null && value !== undefined
+          ? t("result.hand_value", { who: names[seat], cards, value: points(value) })
+          : t("result.hand", { who: names[seat], cards }),
+      ),
+    );
   });
   let how = endWords(result);
-  if (result.knocker !== null) how = t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", { text: how, who: names[result.knocker] });
+  if (result.knocker !== null)
+    how = t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", {
+      text: how,
+      who: names[result.knocker],
+    });
   if (result.blitz.length) how = t("result.with_blitz", { text: how, who: namesList(result.blitz, names) });
   const lines = [h("p", {}, how)];
   const losses = h("ul", { class: "losses" });
   for (const loss of result.losses) {
-    losses.append(h("li", {}, tn(loss.seat === you || names[loss.seat] === t("seat.you") ? "result.loss_you" : "result.loss", loss.lives,
-      { who: names[loss.seat], why: lossWords(loss, result, names), rule: loss.rule })));
+    losses.append(
+      h(
+        "li",
+        {},
+        tn(loss.seat === you || names[loss.seat] === t("seat.you") ? "result.loss_you" : "result.loss", loss.lives, {
+          who: names[loss.seat],
+          why: lossWords(loss, result, names),
+          rule: loss.rule,
+        }),
+      ),
+    );
   }
   if (!result.losses.length) losses.append(h("li", {}, t("result.nobody")));
   lines.push(losses, hands);
-  if (result.eliminated.length) lines.push(h("p", {}, t("result.eliminated", { who: namesList(result.eliminated, names) })));
+  if (result.eliminated.length)
+    lines.push(h("p", {}, t("result.eliminated", { who: namesList(result.eliminated, names) })));
   return lines;
 }
 
@@ -333,16 +391,27 @@ export async function checkDeal(salt, deck, commitment) {
 export function drawMiddle(view, boxes) {
   const widowMode = view.widow !== null || view.widow_face_down;
   boxes.stock.hidden = widowMode;
-  boxes.stock.replaceChildren(h("h3", {}, t("pile.stock")),
+  boxes.stock.replaceChildren(
+    h("h3", {}, t("pile.stock")),
     view.stock_size ? cardView(null) : h("span", { class: "empty" }, t("pile.empty")),
-    h("p", { class: "muted" }, tn("cards.count", view.stock_size)));
+    h("p", { class: "muted" }, tn("cards.count", view.stock_size)),
+  );
   boxes.discard.hidden = widowMode && !view.discard_size;
-  boxes.discard.replaceChildren(h("h3", {}, t("pile.discard")),
-    view.discard_top ? cardView(view.discard_top, { class: "top", "data-card": view.discard_top }) : h("span", { class: "empty" }, t("pile.empty")),
-    h("p", { class: "muted" }, tn("cards.count", view.discard_size)));
+  boxes.discard.replaceChildren(
+    h("h3", {}, t("pile.discard")),
+    view.discard_top
+      ? cardView(view.discard_top, { class: "top", "data-card": view.discard_top })
+      : h("span", { class: "empty" }, t("pile.empty")),
+    h("p", { class: "muted" }, tn("cards.count", view.discard_size)),
+  );
   boxes.widow.hidden = !widowMode;
   if (widowMode) {
-    const cards = view.widow ? view.widow.map((card) => cardView(card)) : [cardView(null), cardView(null), cardView(null)];
-    boxes.widow.replaceChildren(h("h3", {}, view.widow ? t("pile.widow_up") : t("pile.widow_down")), h("div", { class: "hand small" }, cards));
+    const cards = view.widow
+      ? view.widow.map((card) => cardView(card))
+      : [cardView(null), cardView(null), cardView(null)];
+    boxes.widow.replaceChildren(
+      h("h3", {}, view.widow ? t("pile.widow_up") : t("pile.widow_down")),
+      h("div", { class: "hand small" }, cards),
+    );
   }
 }

@@ -19,7 +19,8 @@ export function startDrag(event, node, card) {
 function dropTargets() {
   const targets = [];
   if (!state.drag) return targets;
-  if (state.view.legal_actions.includes(`discard ${state.drag.card}`)) targets.push({ node: $("discard"), action: `discard ${state.drag.card}` });
+  if (state.view.legal_actions.includes(`discard ${state.drag.card}`))
+    targets.push({ node: $("discard"), action: `discard ${state.drag.card}` });
   for (const node of document.querySelectorAll("#widow [data-card]")) {
     const notation = `exchange ${state.drag.card} for ${node.dataset.card}`;
     if (state.view.legal_actions.includes(notation)) targets.push({ node, action: notation });
@@ -47,15 +48,25 @@ function endDrag(event) {
   cancelDrag();
   if (!moved) return;
   state.suppressClick = true;
-  setTimeout(() => { state.suppressClick = false; }, 0);
+  setTimeout(() => {
+    state.suppressClick = false;
+  }, 0);
   const under = document.elementsFromPoint(event.clientX, event.clientY);
-  const hit = targets.find((target) => under.some((element) => target.node === element || target.node.contains(element)));
+  const hit = targets.find((target) =>
+    under.some((element) => target.node === element || target.node.contains(element)),
+  );
   if (hit) {
     act(hit.action);
     return;
   }
   if (card === state.view.taken_from_pile) showAlert(t("drag.kept", { card: pretty(card) }), "info");
-  else if (targets.length) showAlert(t(targets.some((target) => target.node === $("discard")) ? "drag.back_pile" : "drag.back_widow", { card: pretty(card) }), "info");
+  else if (targets.length)
+    showAlert(
+      t(targets.some((target) => target.node === $("discard")) ? "drag.back_pile" : "drag.back_widow", {
+        card: pretty(card),
+      }),
+      "info",
+    );
   else showAlert(t("drag.back", { card: pretty(card) }), "info");
   void node;
 }

@@ -55,7 +55,12 @@ function attempt(width, height, count, plate, centre, margin, gap, scale) {
     if (overlap(boxes[a], box)) fits = false;
     for (let b = a + 1; b < boxes.length && fits; b++) if (overlap(boxes[a], boxes[b])) fits = false;
   }
-  const felt = { x: margin + pw * 0.32, y: margin + ph * 0.42, w: width - 2 * margin - pw * 0.64, h: height - 2 * margin - ph * 0.84 };
+  const felt = {
+    x: margin + pw * 0.32,
+    y: margin + ph * 0.42,
+    w: width - 2 * margin - pw * 0.64,
+    h: height - 2 * margin - ph * 0.84,
+  };
   return { scale, fits, plate: { w: pw, h: ph }, centre: { w: cw, h: ch }, spots, felt };
 }
 

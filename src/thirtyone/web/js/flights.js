@@ -17,10 +17,14 @@ export function snapshot() {
   const shot = {
     stock: rect(document.querySelector("#stock .stack") || $("stock")),
     pile: rect(document.querySelector("#discard .card") || $("discard")),
-    widow: new Map(), widowAll: rect(document.querySelector("#widow .widow-cards")), hand: new Map(), seats: new Map(),
+    widow: new Map(),
+    widowAll: rect(document.querySelector("#widow .widow-cards")),
+    hand: new Map(),
+    seats: new Map(),
   };
   for (const node of document.querySelectorAll("#widow [data-card]")) shot.widow.set(node.dataset.card, rect(node));
-  for (const node of document.querySelectorAll("#hand [data-card]")) if (node.dataset.card) shot.hand.set(node.dataset.card, rect(node));
+  for (const node of document.querySelectorAll("#hand [data-card]"))
+    if (node.dataset.card) shot.hand.set(node.dataset.card, rect(node));
   for (const node of document.querySelectorAll(".seat")) {
     shot.seats.set(Number(node.dataset.seat), rect(node.querySelector(".seat-cards") || node));
   }
@@ -28,7 +32,10 @@ export function snapshot() {
 }
 
 function seatCardsNode(seat) {
-  return document.querySelector(`.seat[data-seat="${seat}"] .seat-cards`) || document.querySelector(`.seat[data-seat="${seat}"]`);
+  return (
+    document.querySelector(`.seat[data-seat="${seat}"] .seat-cards`) ||
+    document.querySelector(`.seat[data-seat="${seat}"]`)
+  );
 }
 
 /** Where a card given to ``seat`` lands: your hand's card, or the last card at the seat. */
@@ -43,7 +50,7 @@ function landingFor(seat, card, n = 0) {
 
 function fromSeat(seat, card, before) {
   if (seat === state.mySeat && card && before.hand.has(card)) return before.hand.get(card);
-  return before.seats.get(seat) || (seatCardsNode(seat) && seatCardsNode(seat).getBoundingClientRect());
+  return before.seats.get(seat) || seatCardsNode(seat)?.getBoundingClientRect();
 }
 
 /** Run ``show`` in its turn among the motion steps (at once when motion is reduced): what is
@@ -75,9 +82,20 @@ export function animate(fresh, before) {
       sound("deal");
       motion.now((speed) => dealCards(event, speed));
     } else if (event.type === "reshuffled") {
-      motion.add((speed) => Promise.all([0, 1, 2].map((i) => motion.fly(before.pile, document.querySelector("#stock .stack .card") || $("stock"), { delay: i * 90, speed }))));
+      motion.add((speed) =>
+        Promise.all(
+          [0, 1, 2].map((i) =>
+            motion.fly(before.pile, document.querySelector("#stock .stack .card") || $("stock"), {
+              delay: i * 90,
+              speed,
+            }),
+          ),
+        ),
+      );
     } else if (event.type === "new_widow") {
-      motion.add((speed) => Promise.all([...document.querySelectorAll("#widow .card")].map((node) => motion.turnOver(node, speed))));
+      motion.add((speed) =>
+        Promise.all([...document.querySelectorAll("#widow .card")].map((node) => motion.turnOver(node, speed))),
+      );
     }
   }
 }
@@ -91,17 +109,25 @@ function flyAction(event, before, speed) {
     const card = got[0] || (words[1] === "pile" ? null : null);
     const from = words[1] === "pile" ? before.pile : before.stock;
     const known = words[1] === "pile" || seat === state.mySeat ? card : null;
-    flights.push(motion.fly(from, landingFor(seat, card, 3), { card: known, turn: words[1] === "stock" && known ? "up" : null, speed }));
+    flights.push(
+      motion.fly(from, landingFor(seat, card, 3), {
+        card: known,
+        turn: words[1] === "stock" && known ? "up" : null,
+        speed,
+      }),
+    );
   } else if (words[0] === "discard") {
     const card = words[1];
     const top = document.querySelector("#discard .card");
     flights.push(motion.fly(fromSeat(seat, card, before), top || $("discard"), { card, speed }));
   } else if (words[0] === "exchange") {
     const split = words.indexOf("for");
-    const give = words[1] === "all" ? (event.revealed || []) : words.slice(1, split);
+    const give = words[1] === "all" ? event.revealed || [] : words.slice(1, split);
     const take = words[1] === "all" ? got : words.slice(split + 1);
     give.forEach((card, i) => {
-      const slot = document.querySelector(`#widow [data-card="${CSS.escape(card)}"]`) || document.querySelectorAll("#widow .card")[i];
+      const slot =
+        document.querySelector(`#widow [data-card="${CSS.escape(card)}"]`) ||
+        document.querySelectorAll("#widow .card")[i];
       flights.push(motion.fly(fromSeat(seat, card, before), slot, { card, delay: i * 70, speed }));
     });
     const count = words[1] === "all" ? 3 : take.length;
@@ -111,12 +137,28 @@ function flyAction(event, before, speed) {
       const known = seat === state.mySeat || words[1] !== "all" ? card : null;
       flights.push(motion.fly(from, landingFor(seat, card, i), { card: known, delay: 120 + i * 70, speed }));
     }
-  } else if (words[0] === "take") { // the Schwimmen dealer takes the other hand unseen (R7.6)
+  } else if (words[0] === "take") {
+    // the Schwimmen dealer takes the other hand unseen (R7.6)
     (event.revealed || []).forEach((card, i) => {
-      flights.push(motion.fly(fromSeat(seat, null, before), document.querySelectorAll("#widow .card")[i], { card, delay: i * 70, speed }));
+      flights.push(
+        motion.fly(fromSeat(seat, null, before), document.querySelectorAll("#widow .card")[i], {
+          card,
+          delay: i * 70,
+          speed,
+        }),
+      );
     });
-    for (let i = 0; i < 3; i++) flights.push(motion.fly(before.widowAll, landingFor(seat, got[i] || null, i), { card: seat === state.mySeat ? got[i] || null : null, turn: seat === state.mySeat && got[i] ? "up" : null, delay: 150 + i * 70, speed }));
-  } else if ((event.revealed || []).length) { // keep, pass or knock that turned the widow up (R7.2, R7.6)
+    for (let i = 0; i < 3; i++)
+      flights.push(
+        motion.fly(before.widowAll, landingFor(seat, got[i] || null, i), {
+          card: seat === state.mySeat ? got[i] || null : null,
+          turn: seat === state.mySeat && got[i] ? "up" : null,
+          delay: 150 + i * 70,
+          speed,
+        }),
+      );
+  } else if ((event.revealed || []).length) {
+    // keep, pass or knock that turned the widow up (R7.2, R7.6)
     for (const node of document.querySelectorAll("#widow .card")) flights.push(motion.turnOver(node, speed));
   }
   return Promise.all(flights);
@@ -134,12 +176,24 @@ function dealCards(event, speed) {
     for (const seat of seats) {
       if (state.showdown && seat !== state.mySeat) continue; // the seat still shows its last hand face up
       const card = seat === state.mySeat && state.view.hand ? state.view.hand[i] : null;
-      flights.push(motion.fly(from, landingFor(seat, card, i), { card, turn: card ? "up" : null, delay: n * 55, speed, duration: 320 }));
+      flights.push(
+        motion.fly(from, landingFor(seat, card, i), {
+          card,
+          turn: card ? "up" : null,
+          delay: n * 55,
+          speed,
+          duration: 320,
+        }),
+      );
       n++;
     }
   }
   const widow = document.querySelectorAll("#widow .card");
-  widow.forEach((node, i) => flights.push(motion.fly(from, node, { card: node.dataset.card || null, delay: (n + i) * 55, speed, duration: 320 })));
+  widow.forEach((node, i) => {
+    flights.push(
+      motion.fly(from, node, { card: node.dataset.card || null, delay: (n + i) * 55, speed, duration: 320 }),
+    );
+  });
   n += widow.length;
   if (event.upcard) {
     const top = document.querySelector("#discard .card");
@@ -156,7 +210,11 @@ export function bubble(seat, text, kind = "") {
   if (!anchor || !text) return;
   if (bubbles.has(seat)) bubbles.get(seat).remove();
   const box = anchor.getBoundingClientRect();
-  const node = h("div", { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" }, text);
+  const node = h(
+    "div",
+    { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" },
+    text,
+  );
   node.style.left = `${box.left + box.width / 2}px`;
   node.style.top = `${Math.max(18, box.top - 2)}px`;
   $("flyers").append(node);
@@ -170,7 +228,10 @@ export function bubble(seat, text, kind = "") {
 export function banner(text, kind, ms = 0) {
   const box = $("banner");
   clearTimeout(banner.timer);
-  if (ms) banner.timer = setTimeout(() => { if (box.dataset.kind === kind) banner("", ""); }, ms);
+  if (ms)
+    banner.timer = setTimeout(() => {
+      if (box.dataset.kind === kind) banner("", "");
+    }, ms);
   box.hidden = !text;
   box.dataset.kind = kind || "";
   $("banner-text").textContent = text || "";

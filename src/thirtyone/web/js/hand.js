@@ -47,7 +47,9 @@ function sortHand(hand) {
     total[card[1]] = (total[card[1]] || 0) + (RANK_VALUE[card[0]] || Number(card[0]));
   }
   const rank = (card) => RANK_VALUE[card[0]] || Number(card[0]);
-  return [...hand].sort((a, b) => count[b[1]] - count[a[1]] || total[b[1]] - total[a[1]] || b[1].localeCompare(a[1]) || rank(b) - rank(a));
+  return [...hand].sort(
+    (a, b) => count[b[1]] - count[a[1]] || total[b[1]] - total[a[1]] || b[1].localeCompare(a[1]) || rank(b) - rank(a),
+  );
 }
 
 /** The card this seat got this turn (drawn, not yet discarded: R4.1), from its own events. */
@@ -56,13 +58,25 @@ function justDrawn() {
   const events = roundOf(state.view.round).events;
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
-    if (event.type === "acted" && event.seat === state.mySeat) return event.action.startsWith("draw") && event.received ? event.received[0] : null;
+    if (event.type === "acted" && event.seat === state.mySeat)
+      return event.action.startsWith("draw") && event.received ? event.received[0] : null;
   }
   return null;
 }
 
 export function renderHand() {
-  const key = JSON.stringify([state.paint, state.seq, state.mySeat, ended(), state.view && state.view.hand, state.view && state.view.legal_actions, state.view && state.view.taken_from_pile, [...state.picks.hand], [...state.picks.widow], state.drag !== null]);
+  const key = JSON.stringify([
+    state.paint,
+    state.seq,
+    state.mySeat,
+    ended(),
+    state.view?.hand,
+    state.view?.legal_actions,
+    state.view?.taken_from_pile,
+    [...state.picks.hand],
+    [...state.picks.widow],
+    state.drag !== null,
+  ]);
   if (key === state.handKey && $("hand").children.length) return;
   state.handKey = key;
   const box = $("hand");
@@ -78,7 +92,9 @@ export function renderHand() {
     return;
   }
   const mine = myTurn();
-  const discards = new Map(mine ? state.view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]) : []);
+  const discards = new Map(
+    mine ? state.view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]) : [],
+  );
   const swaps = exchanges();
   const kept = mine && state.view.taken_from_pile;
   const fresh = justDrawn();
@@ -88,12 +104,51 @@ export function renderHand() {
     const face = cardElement(card, { label: false });
     if (card && kept === card && discards.size) {
       const why = t("kept.why", { card: pretty(card) });
-      node = h("button", { type: "button", class: "card-button kept", "aria-disabled": "true", "data-card": card, "data-key": `hand ${card}`, "aria-label": t("kept.label", { card: cardLabel(card) }), title: t("kept.title"), onclick: () => showAlert(why, "info") },
-        face, h("span", { class: "tag kept-mark" }, t("kept.tag"), h("span", { class: "sr-only" }, t("kept.sr"))));
+      node = h(
+        "button",
+        {
+          type: "button",
+          class: "card-button kept",
+          "aria-disabled": "true",
+          "data-card": card,
+          "data-key": `hand ${card}`,
+          "aria-label": t("kept.label", { card: cardLabel(card) }),
+          title: t("kept.title"),
+          onclick: () => showAlert(why, "info"),
+        },
+        face,
+        h("span", { class: "tag kept-mark" }, t("kept.tag"), h("span", { class: "sr-only" }, t("kept.sr"))),
+      );
     } else if (card && discards.has(card)) {
-      node = h("button", { type: "button", class: "card-button", "aria-label": t("move.discard", { card: cardLabel(card) }), "aria-keyshortcuts": String(i + 1), "data-card": card, "data-key": `hand ${card}`, onclick: (click) => { if (!state.suppressClick) act(discards.get(card), click); } }, face);
+      node = h(
+        "button",
+        {
+          type: "button",
+          class: "card-button",
+          "aria-label": t("move.discard", { card: cardLabel(card) }),
+          "aria-keyshortcuts": String(i + 1),
+          "data-card": card,
+          "data-key": `hand ${card}`,
+          onclick: (click) => {
+            if (!state.suppressClick) act(discards.get(card), click);
+          },
+        },
+        face,
+      );
     } else if (card && swaps.size) {
-      node = h("button", { type: "button", class: "card-button", "aria-pressed": String(state.picks.hand.has(card)), "aria-label": t("widow.give", { card: cardLabel(card) }), "data-card": card, "data-key": `hand ${card}`, onclick: () => togglePick(state.picks.hand, card) }, face);
+      node = h(
+        "button",
+        {
+          type: "button",
+          class: "card-button",
+          "aria-pressed": String(state.picks.hand.has(card)),
+          "aria-label": t("widow.give", { card: cardLabel(card) }),
+          "data-card": card,
+          "data-key": `hand ${card}`,
+          onclick: () => togglePick(state.picks.hand, card),
+        },
+        face,
+      );
     } else {
       node = cardElement(card);
       if (!card) node.dataset.card = "";
@@ -103,14 +158,17 @@ export function renderHand() {
     node.style.setProperty("--n", String(hand.length));
     const middle = (hand.length - 1) / 2;
     node.style.setProperty("--arc", `${Math.round(Math.abs(i - middle) ** 2 * 4)}px`);
-    if (node.tagName === "BUTTON" && (discards.has(card) || swaps.size)) node.addEventListener("pointerdown", (event) => startDrag(event, node, card));
+    if (node.tagName === "BUTTON" && (discards.has(card) || swaps.size))
+      node.addEventListener("pointerdown", (event) => startDrag(event, node, card));
     return node;
   });
   box.replaceChildren(...cards);
   const words = handWords(); // the card kept by R4.2 is marked on the card itself
-  $("hand-value").replaceChildren(state.view.hand && state.view.hand.length === 3 && state.view.hand_value !== null
-    ? h("strong", {}, pointsWords(state.view.hand_value))
-    : `${words[0].toUpperCase()}${words.slice(1)}.`);
+  $("hand-value").replaceChildren(
+    state.view.hand && state.view.hand.length === 3 && state.view.hand_value !== null
+      ? h("strong", {}, pointsWords(state.view.hand_value))
+      : `${words[0].toUpperCase()}${words.slice(1)}.`,
+  );
 }
 
 /** Pick-then-confirm for exchanges with the widow (R7.1, R7.5): pick cards of your hand and as
@@ -123,12 +181,31 @@ function exchangeButton(swaps) {
   if (chosen) label = actionWords(chosen, state.view);
   else if (give.length && give.length === take.length) label = t("swap.too_many");
   else if (give.length || take.length) label = take.length < give.length ? t("swap.now_widow") : t("swap.now_yours");
-  return h("button", { type: "button", class: "action primary exchange", "data-key": "exchange", "data-action": chosen || null, disabled: !chosen, onclick: (click) => chosen && act(chosen, click) }, label);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "action primary exchange",
+      "data-key": "exchange",
+      "data-action": chosen || null,
+      disabled: !chosen,
+      onclick: (click) => chosen && act(chosen, click),
+    },
+    label,
+  );
 }
 const ORDER = ["draw stock", "draw pile", "look", "keep", "take widow", "exchange all", "pass", "throw down", "knock"];
 
 export function renderActions() {
-  const key = JSON.stringify([state.seq, myTurn(), state.view && state.view.legal_actions, state.view && state.view.discard_top, [...state.picks.hand], [...state.picks.widow], state.table.hints]);
+  const key = JSON.stringify([
+    state.seq,
+    myTurn(),
+    state.view?.legal_actions,
+    state.view?.discard_top,
+    [...state.picks.hand],
+    [...state.picks.widow],
+    state.table.hints,
+  ]);
   if (key === state.actionsKey) return;
   state.actionsKey = key;
   const section = $("actions-section");
@@ -141,16 +218,30 @@ export function renderActions() {
     return;
   }
   const swaps = exchanges();
-  const plain = state.view.legal_actions.filter((notation) => !(notation.startsWith("exchange ") && notation.includes(" for ")));
-  const rank = (notation) => (notation.startsWith("discard ") ? 0.5 : ORDER.indexOf(notation) >= 0 ? ORDER.indexOf(notation) : 5);
+  const plain = state.view.legal_actions.filter(
+    (notation) => !(notation.startsWith("exchange ") && notation.includes(" for ")),
+  );
+  const rank = (notation) =>
+    notation.startsWith("discard ") ? 0.5 : ORDER.indexOf(notation) >= 0 ? ORDER.indexOf(notation) : 5;
   plain.sort((a, b) => rank(a) - rank(b));
   const first = plain.find((n) => n !== "knock");
   $("actions").replaceChildren(
     ...(swaps.size ? [exchangeButton(swaps)] : []),
-    ...plain.map((notation) => h("button", {
-      type: "button", class: `action${notation === "knock" ? " knock" : notation === first && !swaps.size && !notation.startsWith("discard ") ? " primary" : ""}`,
-      "data-action": notation, "data-key": `action ${notation}`, onclick: (click) => act(notation, click),
-    }, h("span", { class: "long" }, actionWords(notation, state.view)), h("span", { class: "short", "aria-hidden": "true" }, shortWords(notation)))));
+    ...plain.map((notation) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `action${notation === "knock" ? " knock" : notation === first && !swaps.size && !notation.startsWith("discard ") ? " primary" : ""}`,
+          "data-action": notation,
+          "data-key": `action ${notation}`,
+          onclick: (click) => act(notation, click),
+        },
+        h("span", { class: "long" }, actionWords(notation, state.view)),
+        h("span", { class: "short", "aria-hidden": "true" }, shortWords(notation)),
+      ),
+    ),
+  );
   const why = knockRefusal();
   $("knock-note").hidden = !why;
   $("knock-note").textContent = why || "";

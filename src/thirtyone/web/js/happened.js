@@ -15,7 +15,8 @@ import { eventWords, turnWords } from "./words.js";
 function absorb(number, events) {
   const entry = roundOf(number);
   const fresh = [];
-  for (let index = entry.events.length; index < events.length; index++) fresh.push({ round: number, index, event: events[index] });
+  for (let index = entry.events.length; index < events.length; index++)
+    fresh.push({ round: number, index, event: events[index] });
   if (events.length > entry.events.length) entry.events = events.slice();
   for (const item of fresh) if (item.event.type === "round_ended" && !entry.result) entry.result = item.event.result;
   return fresh;
@@ -62,7 +63,9 @@ export function catchUp(message) {
   for (const rnd of message.rounds || []) {
     silently(absorb(rnd.round, rnd.events || []));
     const entry = roundOf(rnd.round);
-    (rnd.sources || []).forEach((source, i) => { entry.sources[i] = source; });
+    (rnd.sources || []).forEach((source, i) => {
+      entry.sources[i] = source;
+    });
   }
   chatLines.length = 0;
   for (const line of message.chat || []) hearChat(line, false);
@@ -88,8 +91,20 @@ export function newState(next) {
       if (!first) sound("turn");
     }
     state.wasMyTurn = Boolean(turn);
-    if (state.view.round > state.blitzRound && fresh.some((item) => item.event.type === "acted") && $("banner").dataset.kind === "blitz") banner("", "");
-    if (state.resultShown !== null && state.view.round > state.resultShown && fresh.some((item) => item.event.type === "acted") && !ended() && !state.showdown) hideResult();
+    if (
+      state.view.round > state.blitzRound &&
+      fresh.some((item) => item.event.type === "acted") &&
+      $("banner").dataset.kind === "blitz"
+    )
+      banner("", "");
+    if (
+      state.resultShown !== null &&
+      state.view.round > state.resultShown &&
+      fresh.some((item) => item.event.type === "acted") &&
+      !ended() &&
+      !state.showdown
+    )
+      hideResult();
     if (!state.lastResultRound && state.view.last_result) state.lastResultRound = state.view.last_result.round;
   }
   render();
@@ -107,7 +122,10 @@ export function roundEnd(message) {
   const entry = roundOf(message.round);
   if (message.result) entry.result = message.result;
   say(fresh);
-  animate(fresh.filter((item) => item.event.type !== "round_ended" && item.event.type !== "game_over"), before);
+  animate(
+    fresh.filter((item) => item.event.type !== "round_ended" && item.event.type !== "game_over"),
+    before,
+  );
   if (message.result) {
     const result = message.result;
     state.lastResultRound = result.round;
@@ -115,7 +133,13 @@ export function roundEnd(message) {
     if (result.blitz.length) {
       state.blitzRound = message.round;
       inOrder(() => {
-        banner(t(result.values[result.blitz[0]] === 33 ? "banner.blitz_aces" : "banner.blitz", { who: list(result.blitz.map(name)) }), "blitz", SHOWDOWN_MS);
+        banner(
+          t(result.values[result.blitz[0]] === 33 ? "banner.blitz_aces" : "banner.blitz", {
+            who: list(result.blitz.map(name)),
+          }),
+          "blitz",
+          SHOWDOWN_MS,
+        );
         sound("blitz");
       });
     }

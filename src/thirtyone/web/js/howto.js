@@ -22,7 +22,8 @@ export function howToPlay(rules, preset) {
       [t(rules.deck === 32 ? "howto.deal_32" : "howto.deal_52"), "R1.3"],
       [t("howto.values"), "R1.2"],
       ...(rules.three_of_a_kind !== "off"
-        ? [[t("howto.three_kind", { value: rules.three_of_a_kind === "30.5" ? "30½" : "30" }), "R1.4"]] : []),
+        ? [[t("howto.three_kind", { value: rules.three_of_a_kind === "30.5" ? "30½" : "30" }), "R1.4"]]
+        : []),
       ...(rules.three_aces ? [[t("howto.three_aces"), "R1.5"]] : []),
       ...(rules.straight_flush ? [[t("howto.straight"), "R1.6"]] : []),
     ],
@@ -49,7 +50,11 @@ export function howToPlay(rules, preset) {
   knock.push([t("howto.blitz"), "R5.1"]);
   sections.push({ title: t("howto.knocking"), lines: knock });
   const lives = [[tn("howto.start_lives", rules.lives), "R2.2"]];
-  lives.push(rules.grace_life ? [t("howto.grace", { grace: t(`grace.sentence.${GRACE[preset] || "dole"}`) }), "R2.3"] : [t("howto.no_grace"), "R2.3"]);
+  lives.push(
+    rules.grace_life
+      ? [t("howto.grace", { grace: t(`grace.sentence.${GRACE[preset] || "dole"}`) }), "R2.3"]
+      : [t("howto.no_grace"), "R2.3"],
+  );
   lives.push([t("howto.last_wins"), "R2.5"]);
   sections.push({ title: t("howto.lives"), lines: lives });
   return sections;

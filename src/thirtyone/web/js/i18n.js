@@ -11,7 +11,11 @@ function base(code) {
 }
 
 function stored() {
-  try { return localStorage.getItem(STORE); } catch { return null; }
+  try {
+    return localStorage.getItem(STORE);
+  } catch {
+    return null;
+  }
 }
 
 /** The language asked for and why it may not be given: {lang, asked}. */
@@ -138,7 +142,11 @@ function addSwitch() {
     select.append(option);
   }
   select.addEventListener("change", () => {
-    try { localStorage.setItem(STORE, select.value); } catch { /* private mode: this page only */ }
+    try {
+      localStorage.setItem(STORE, select.value);
+    } catch {
+      /* private mode: this page only */
+    }
     const url = new URL(location.href);
     url.searchParams.delete("lang");
     location.replace(url.href);

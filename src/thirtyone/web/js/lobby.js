@@ -13,12 +13,22 @@ const seatsList = document.getElementById("seats");
 let presets = null;
 
 function tableItem(table, verb) {
-  const people = list(table.seats.map((s) => (s.kind === "bot" ? t("lobby.bot_seat", { who: s.name, level: t(`level.${s.level}`) }) : s.name || t("chip.free"))));
+  const people = list(
+    table.seats.map((s) =>
+      s.kind === "bot" ? t("lobby.bot_seat", { who: s.name, level: t(`level.${s.level}`) }) : s.name || t("chip.free"),
+    ),
+  );
   const presets = ["scat", "widow", "namu", "schwimmen"];
-  const describe = document.documentElement.lang === "en" || !presets.includes(table.preset) ? table.describe : t(`preset.${table.preset}`);
-  return h("li", { class: "table-item" },
+  const describe =
+    document.documentElement.lang === "en" || !presets.includes(table.preset)
+      ? table.describe
+      : t(`preset.${table.preset}`);
+  return h(
+    "li",
+    { class: "table-item" },
     h("a", { href: table.share_path, class: "button" }, t(verb, { code: table.code })),
-    h("span", {}, " ", t("lobby.table_line", { describe, seats: num(table.players), people })));
+    h("span", {}, " ", t("lobby.table_line", { describe, seats: num(table.players), people })),
+  );
 }
 
 /** A code typed or pasted (K7QW2M, k7qw-2m, or a whole share link): the table's code, or null. */
@@ -43,7 +53,11 @@ async function joinByCode(event) {
     await api(`/api/tables/${clean}`);
   } catch (error) {
     input.setAttribute("aria-invalid", "true");
-    showAlert(error.code === "not_found" ? t("lobby.not_found", { code: clean }) : t("lobby.open_failed", { code: clean, error: error.message }));
+    showAlert(
+      error.code === "not_found"
+        ? t("lobby.not_found", { code: clean })
+        : t("lobby.open_failed", { code: clean, error: error.message }),
+    );
     input.focus();
     return;
   }
@@ -56,7 +70,10 @@ function showPresetWords() {
 }
 
 async function loadTables() {
-  for (const [status, verb] of [["open", "lobby.join_code"], ["playing", "lobby.watch_code"]]) {
+  for (const [status, verb] of [
+    ["open", "lobby.join_code"],
+    ["playing", "lobby.watch_code"],
+  ]) {
     try {
       const { tables } = await api(`/api/tables?status=${status}`);
       document.getElementById(`${status}-tables`).replaceChildren(...tables.map((t) => tableItem(t, verb)));
@@ -70,9 +87,12 @@ async function loadTables() {
 function seatRow(index) {
   const levels = presets.bot_levels;
   const seat = t("seat.number", { n: num(index + 1) });
-  const select = h("select", { id: `seat-${index}`, "aria-label": seat },
+  const select = h(
+    "select",
+    { id: `seat-${index}`, "aria-label": seat },
     h("option", { value: "human" }, t("lobby.person")),
-    ...levels.map((level) => h("option", { value: level }, t("lobby.bot_level", { level: t(`level.${level}`) }))));
+    ...levels.map((level) => h("option", { value: level }, t("lobby.bot_level", { level: t(`level.${level}`) }))),
+  );
   if (index === 0) {
     return h("li", {}, h("span", {}, t("lobby.seat_you")));
   }
@@ -103,15 +123,31 @@ function optionInput(name, spec, value) {
     input = h("select", { id, "data-option": name }, ...numbers.map((n) => h("option", { value: n }, num(n))));
     input.value = String(value);
   } else if (spec.kind === "int") {
-    input = h("input", { id, type: "number", min: spec.low, max: spec.high, "data-option": name, inputmode: "numeric" });
+    input = h("input", {
+      id,
+      type: "number",
+      min: spec.low,
+      max: spec.high,
+      "data-option": name,
+      inputmode: "numeric",
+    });
     input.value = value ?? "";
   } else {
     // the value sent stays the option's own word; what is shown reads as words ("one or all")
-    input = h("select", { id, "data-option": name }, ...spec.choices.map((choice) => h("option", { value: choice }, choiceWords(choice))));
+    input = h(
+      "select",
+      { id, "data-option": name },
+      ...spec.choices.map((choice) => h("option", { value: choice }, choiceWords(choice))),
+    );
     if (value !== null && value !== undefined) input.value = String(value);
   }
-  return h("div", { class: "field", "data-mode": spec.mode || null }, h("label", { for: id }, t("lobby.option_label", { option: optionWords(name), rule: spec.rule })), input,
-    h("small", { class: "muted" }, helpWords(name, spec)));
+  return h(
+    "div",
+    { class: "field", "data-mode": spec.mode || null },
+    h("label", { for: id }, t("lobby.option_label", { option: optionWords(name), rule: spec.rule })),
+    input,
+    h("small", { class: "muted" }, helpWords(name, spec)),
+  );
 }
 
 // An option's name, value and help in the reader's language (the server's English help on an English page).
@@ -133,9 +169,17 @@ function helpWords(name, spec) {
 function showOptions() {
   const base = presets.presets[form.preset.value];
   const box = document.getElementById("options");
-  box.replaceChildren(...Object.entries(presets.options)
-    .filter(([name]) => name !== "lives")
-    .map(([name, spec]) => optionInput(name, spec, base[name] ?? (spec.choices ? spec.choices[0] : spec.kind === "bool" ? false : spec.low))));
+  box.replaceChildren(
+    ...Object.entries(presets.options)
+      .filter(([name]) => name !== "lives")
+      .map(([name, spec]) =>
+        optionInput(
+          name,
+          spec,
+          base[name] ?? (spec.choices ? spec.choices[0] : spec.kind === "bool" ? false : spec.low),
+        ),
+      ),
+  );
   form.lives.value = base.lives;
   document.getElementById("opt-mode").addEventListener("change", showModeOptions);
   showModeOptions();
@@ -228,12 +272,25 @@ async function start() {
     showAlert(t("lobby.rules_failed", { error: error.message }));
     return;
   }
-  form.preset.replaceChildren(...Object.keys(presets.presets).map((name) => h("option", { value: name }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`))));
-  form.preset.addEventListener("change", () => { showOptions(); showPresetWords(); });
+  form.preset.replaceChildren(
+    ...Object.keys(presets.presets).map((name) =>
+      h("option", { value: name }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`)),
+    ),
+  );
+  form.preset.addEventListener("change", () => {
+    showOptions();
+    showPresetWords();
+  });
   showPresetWords();
   document.getElementById("code-form").addEventListener("submit", joinByCode);
-  document.getElementById("hero").replaceChildren(cardElement("Ah", { label: false }), cardElement("Kh", { label: false }), cardElement("Th", { label: false }),
-    h("p", {}, t("lobby.hero")));
+  document
+    .getElementById("hero")
+    .replaceChildren(
+      cardElement("Ah", { label: false }),
+      cardElement("Kh", { label: false }),
+      cardElement("Th", { label: false }),
+      h("p", {}, t("lobby.hero")),
+    );
   form.lives.max = presets.options.lives.high;
   limitChars(form.name, presets.limits.max_name);
   showOptions();

@@ -29,26 +29,71 @@ export function renderMiddle(over) {
   stock.disabled = !canStock;
   stock.setAttribute("aria-label", canStock ? t("move.draw_stock") : tn("pile.stock_label", state.view.stock_size));
   stock.replaceChildren(
-    state.view.stock_size ? h("span", { class: "stack" }, ...Array.from({ length: Math.min(3, state.view.stock_size) }, () => cardElement(null, { label: false })))
+    state.view.stock_size
+      ? h(
+          "span",
+          { class: "stack" },
+          ...Array.from({ length: Math.min(3, state.view.stock_size) }, () => cardElement(null, { label: false })),
+        )
       : h("span", { class: "empty" }, t("pile.empty")),
-    h("span", { class: "pile-label" }, compact() ? t("pile.stock") : t("pile.with_count", { pile: t("pile.stock"), count: num(state.view.stock_size) })));
+    h(
+      "span",
+      { class: "pile-label" },
+      compact() ? t("pile.stock") : t("pile.with_count", { pile: t("pile.stock"), count: num(state.view.stock_size) }),
+    ),
+  );
   const discard = $("discard");
   discard.hidden = widowMode && !state.view.discard_size;
   discard.disabled = !canPile;
-  discard.setAttribute("aria-label", canPile ? actionWords("draw pile", state.view) : state.view.discard_top ? t("pile.discard_top", { card: cardLabel(state.view.discard_top) }) : t("pile.discard_empty"));
+  discard.setAttribute(
+    "aria-label",
+    canPile
+      ? actionWords("draw pile", state.view)
+      : state.view.discard_top
+        ? t("pile.discard_top", { card: cardLabel(state.view.discard_top) })
+        : t("pile.discard_empty"),
+  );
   discard.replaceChildren(
-    state.view.discard_top ? cardElement(state.view.discard_top, { className: "top" }) : h("span", { class: "empty" }, t("pile.empty")),
-    h("span", { class: "pile-label" }, compact() ? t("pile.short") : state.view.discard_size ? t("pile.with_count", { pile: t("pile.discard"), count: num(state.view.discard_size) }) : t("pile.discard")));
+    state.view.discard_top
+      ? cardElement(state.view.discard_top, { className: "top" })
+      : h("span", { class: "empty" }, t("pile.empty")),
+    h(
+      "span",
+      { class: "pile-label" },
+      compact()
+        ? t("pile.short")
+        : state.view.discard_size
+          ? t("pile.with_count", { pile: t("pile.discard"), count: num(state.view.discard_size) })
+          : t("pile.discard"),
+    ),
+  );
   const widow = $("widow");
   widow.hidden = !widowMode;
   if (widowMode) {
     const swaps = exchanges();
     const cards = state.view.widow
-      ? state.view.widow.map((card) => (swaps.size
-        ? h("button", { type: "button", class: "card-button", "aria-pressed": String(state.picks.widow.has(card)), "aria-label": t("widow.take", { card: cardLabel(card) }), "data-key": `widow ${card}`, "data-card": card, onclick: () => togglePick(state.picks.widow, card) }, cardElement(card, { label: false }))
-        : cardElement(card)))
+      ? state.view.widow.map((card) =>
+          swaps.size
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "card-button",
+                  "aria-pressed": String(state.picks.widow.has(card)),
+                  "aria-label": t("widow.take", { card: cardLabel(card) }),
+                  "data-key": `widow ${card}`,
+                  "data-card": card,
+                  onclick: () => togglePick(state.picks.widow, card),
+                },
+                cardElement(card, { label: false }),
+              )
+            : cardElement(card),
+        )
       : [cardElement(null), cardElement(null), cardElement(null)];
-    widow.replaceChildren(h("div", { class: "widow-cards" }, cards), h("span", { class: "pile-label" }, state.view.widow ? t("pile.widow") : t("pile.widow_face_down")));
+    widow.replaceChildren(
+      h("div", { class: "widow-cards" }, cards),
+      h("span", { class: "pile-label" }, state.view.widow ? t("pile.widow") : t("pile.widow_face_down")),
+    );
   }
 }
 
@@ -57,12 +102,15 @@ export function renderStatus(over) {
   const free = state.table.seats.filter((s) => s.kind === "human" && !s.taken).length;
   if (state.table.status === "open") {
     const kept = state.table.seats.filter((s) => s.reserved).map((s) => s.name);
-    text = kept.length
-      ? tn("status.waiting_for", kept.length, { who: list(kept) })
-      : tn("status.waiting", free);
+    text = kept.length ? tn("status.waiting_for", kept.length, { who: list(kept) }) : tn("status.waiting", free);
   } else if (state.table.status === "closed") text = t("status.closed");
   else if (over) text = t("status.over");
-  else if (state.view) text = myTurn() ? (state.view.phase === "discard" ? t("status.your_turn_discard") : t("status.your_turn")) : t("status.to_move", { who: name(state.view.current_seat) });
+  else if (state.view)
+    text = myTurn()
+      ? state.view.phase === "discard"
+        ? t("status.your_turn_discard")
+        : t("status.your_turn")
+      : t("status.to_move", { who: name(state.view.current_seat) });
   else text = "";
   if (state.mySeat === null && state.table.status !== "open" && !over) text = t("status.watching", { text });
   else if (state.mySeat === null && over) text = t("status.watched", { text });
@@ -71,28 +119,43 @@ export function renderStatus(over) {
   const chip = state.lastResultRound && !over && !state.showdown && $("result").hidden ? state.lastResultRound : null;
   let button = $("last-result");
   if (chip && !button) {
-    button = h("button", { type: "button", id: "last-result", class: "last-result", onclick: () => { const r = roundOf(state.lastResultRound).result; if (r) showResult(r); } });
+    button = h("button", {
+      type: "button",
+      id: "last-result",
+      class: "last-result",
+      onclick: () => {
+        const r = roundOf(state.lastResultRound).result;
+        if (r) showResult(r);
+      },
+    });
     $("middle").append(button);
   }
   if (button) {
     button.hidden = !chip;
-    if (chip) button.textContent = t("status.last_result", { round: num(chip), text: shortResult(roundOf(chip).result) });
+    if (chip)
+      button.textContent = t("status.last_result", { round: num(chip), text: shortResult(roundOf(chip).result) });
   }
-  if (state.view && state.view.knocker !== null && !over) $("status").textContent = t("status.last_turns", { text: $("status").textContent }); // the seat wears the knock too
+  if (state.view && state.view.knocker !== null && !over)
+    $("status").textContent = t("status.last_turns", { text: $("status").textContent }); // the seat wears the knock too
 }
 
 // The turn timer (`thirtyone serve --turn-timer`): seconds left before the server plays a legal
 // default for the player to move; the server's deadline is Unix time, so clocks must roughly agree.
 // Not shown while disconnected: the page cannot know the server's deadline then.
 export function renderTimer() {
-  const deadline = state.online && state.table && state.table.status === "playing" && state.view && state.view.phase !== "over" ? state.table.turn_deadline : null;
+  const deadline =
+    state.online && state.table && state.table.status === "playing" && state.view && state.view.phase !== "over"
+      ? state.table.turn_deadline
+      : null;
   const timer = $("timer");
   timer.hidden = deadline === null || deadline === undefined;
   for (const ring of document.querySelectorAll(".seat .ring")) tickRing(ring);
   if (timer.hidden) return;
   const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
   const mine = myTurn();
-  timer.textContent = mine ? t("timer.you", { seconds: num(left) }) : t("timer.other", { who: name(state.view.current_seat), seconds: num(left) });
+  timer.textContent = mine
+    ? t("timer.you", { seconds: num(left) })
+    : t("timer.other", { who: name(state.view.current_seat), seconds: num(left) });
   timer.title = mine ? t("timer.title_you") : t("timer.title_other");
   if (mine && left === 10) announce(t("timer.ten"));
 }

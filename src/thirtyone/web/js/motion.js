@@ -76,7 +76,7 @@ export class Motion {
   async fly(from, to, { card = null, turn = null, duration = FLIGHT_MS, delay = 0, speed = 1 } = {}) {
     const target = to instanceof Element ? to : null;
     const end = target ? target.getBoundingClientRect() : to;
-    if (!from || !end || !end.width) return;
+    if (!from || !end?.width) return;
     if (target) target.classList.add("landing");
     const flyer = document.createElement("div");
     flyer.className = "flyer";
@@ -109,8 +109,12 @@ export class Motion {
       { duration: ms, delay: delay * speed, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
     );
     const faces = card ? (turn === "up" ? [180, 0] : turn === "down" ? [0, 180] : [0, 0]) : [180, 180];
-    const flip = inner.animate([{ transform: `rotateY(${faces[0]}deg)` }, { transform: `rotateY(${faces[1]}deg)` }],
-      { duration: ms, delay: delay * speed, fill: "both", easing: "ease-in-out" });
+    const flip = inner.animate([{ transform: `rotateY(${faces[0]}deg)` }, { transform: `rotateY(${faces[1]}deg)` }], {
+      duration: ms,
+      delay: delay * speed,
+      fill: "both",
+      easing: "ease-in-out",
+    });
     this.running.add(flip);
     await this.settle(path);
     this.running.delete(flip);
@@ -133,8 +137,10 @@ export class Motion {
   /** Turn a card over where it lies (the element ``node``): from its back to its face. */
   async turnOver(node, speed = 1) {
     if (!node) return;
-    const animation = node.animate([{ transform: "rotateY(90deg)" }, { transform: "rotateY(0deg)" }],
-      { duration: 300 * speed, easing: "ease-out" });
+    const animation = node.animate([{ transform: "rotateY(90deg)" }, { transform: "rotateY(0deg)" }], {
+      duration: 300 * speed,
+      easing: "ease-out",
+    });
     await this.settle(animation);
   }
 
@@ -157,7 +163,10 @@ export class Motion {
     coin.style.top = `${from.top + from.height / 2 - 9}px`;
     this.layer.append(coin);
     const animation = coin.animate(
-      [{ transform: "translate(0, 0) scale(1)", opacity: 1 }, { transform: "translate(0, -70px) scale(1.6)", opacity: 0 }],
+      [
+        { transform: "translate(0, 0) scale(1)", opacity: 1 },
+        { transform: "translate(0, -70px) scale(1.6)", opacity: 0 },
+      ],
       { duration: 900 * speed, easing: "ease-out" },
     );
     await this.settle(animation);

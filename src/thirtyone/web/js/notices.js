@@ -12,5 +12,7 @@ export function toast(text) {
   box.hidden = false;
   announce(text);
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 2600);
+  toast.timer = setTimeout(() => {
+    box.hidden = true;
+  }, 2600);
 }

@@ -7,11 +7,15 @@ import { $, code, ended, motion, name, names, rounds, state, tokenKey } from "./
 /** Places at the end (R2.5): the winner first, then the reverse order of elimination; players put
  * out by the same round share a place. */
 function standings() {
-  const results = [...rounds.keys()].sort((a, b) => a - b).map((n) => rounds.get(n).result).filter(Boolean);
+  const results = [...rounds.keys()]
+    .sort((a, b) => a - b)
+    .map((n) => rounds.get(n).result)
+    .filter(Boolean);
   const out = [];
   for (const result of results) if (result.eliminated.length) out.push(result.eliminated);
   const places = [];
-  if (state.table.winner !== null && state.table.winner !== undefined) places.push({ place: 1, seats: [state.table.winner] });
+  if (state.table.winner !== null && state.table.winner !== undefined)
+    places.push({ place: 1, seats: [state.table.winner] });
   let place = places.length + 1;
   for (const group of out.reverse()) {
     places.push({ place, seats: group });
@@ -39,7 +43,9 @@ export function renderOver() {
   const winner = state.table.winner ?? null;
   $("winner").textContent = closed
     ? t("over.closed")
-    : winner !== null ? t(winner === state.mySeat ? "over.winner_you" : "over.winner", { who: name(winner) }) : t("status.over");
+    : winner !== null
+      ? t(winner === state.mySeat ? "over.winner_you" : "over.winner", { who: name(winner) })
+      : t("status.over");
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
   const places = standings();
   const key = JSON.stringify([closed, numbers, places, names()]);
@@ -56,9 +62,16 @@ export function renderOver() {
   $("rematch-link").hidden = !(next && state.mySeat === null);
   if (next) $("rematch-link").href = `/t/${next}`;
   $("rematch-note").textContent = next
-    ? (state.rematchBy !== null ? t("rematch.asked", { who: name(state.rematchBy), code: next }) : t("rematch.there", { code: next }))
-    : state.mySeat === null ? t("rematch.watch") : t("rematch.offer");
-  const last = [...rounds.keys()].sort((a, b) => b - a).map((n) => rounds.get(n).result).find(Boolean);
+    ? state.rematchBy !== null
+      ? t("rematch.asked", { who: name(state.rematchBy), code: next })
+      : t("rematch.there", { code: next })
+    : state.mySeat === null
+      ? t("rematch.watch")
+      : t("rematch.offer");
+  const last = [...rounds.keys()]
+    .sort((a, b) => b - a)
+    .map((n) => rounds.get(n).result)
+    .find(Boolean);
   if (!last) return; // closed in round 1: no round has a result to show
   if (state.resultShown !== last.round) showResult(last);
   else if (state.table.record_path) $("result").hidden = false;
@@ -68,17 +81,52 @@ export function renderOver() {
  * where they were scrolled to), then scrolled to their last rounds, where the game was lost. */
 function renderStandings(closed, numbers, places) {
   const box = $("standings");
-  box.replaceChildren(...(closed && !rounds.size ? [] : [h("table", { class: "standings-table" },
-    h("caption", { class: "sr-only" }, t("over.caption")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("over.place")), h("th", { scope: "col" }, t("over.player")),
-      ...numbers.map((n) => h("th", { scope: "col", title: t("over.round_title", { round: num(n) }) }, t("over.round_col", { round: num(n) }))))),
-    h("tbody", {}, ...places.flatMap(({ place, seats }) => seats.map((seat) => h("tr", { class: place === 1 && !closed ? "first" : null },
-      h("td", { class: "place" }, closed ? "–" : t("over.place_n", { place: num(place) })),
-      h("th", { scope: "row", class: "name" }, name(seat)),
-      ...numbers.map((n) => {
-        const left = rounds.get(n).result.remaining[seat];
-        return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
-      }))))))]));
+  box.replaceChildren(
+    ...(closed && !rounds.size
+      ? []
+      : [
+          h(
+            "table",
+            { class: "standings-table" },
+            h("caption", { class: "sr-only" }, t("over.caption")),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, t("over.place")),
+                h("th", { scope: "col" }, t("over.player")),
+                ...numbers.map((n) =>
+                  h(
+                    "th",
+                    { scope: "col", title: t("over.round_title", { round: num(n) }) },
+                    t("over.round_col", { round: num(n) }),
+                  ),
+                ),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              ...places.flatMap(({ place, seats }) =>
+                seats.map((seat) =>
+                  h(
+                    "tr",
+                    { class: place === 1 && !closed ? "first" : null },
+                    h("td", { class: "place" }, closed ? "–" : t("over.place_n", { place: num(place) })),
+                    h("th", { scope: "row", class: "name" }, name(seat)),
+                    ...numbers.map((n) => {
+                      const left = rounds.get(n).result.remaining[seat];
+                      return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
+                    }),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ]),
+  );
   box.scrollLeft = rtl ? -box.scrollWidth : box.scrollWidth;
   markScrolled(box);
 }
@@ -92,7 +140,7 @@ export function markScrolled(box) {
 }
 
 export async function playAgain() {
-  const next = state.table && state.table.rematch;
+  const next = state.table?.rematch;
   if (next && localStorage.getItem(`thirtyone.token.${next}`)) {
     location.assign(`/t/${next}`);
     return;
@@ -104,7 +152,10 @@ export async function playAgain() {
   }
   $("rematch").disabled = true;
   try {
-    const made = await api(`/api/tables/${code}/rematch`, { method: "POST", headers: { Authorization: `Bearer ${token}` } });
+    const made = await api(`/api/tables/${code}/rematch`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}` },
+    });
     localStorage.setItem(`thirtyone.token.${made.code}`, made.token);
     if (made.host_token) localStorage.setItem(`thirtyone.host.${made.code}`, made.host_token);
     location.assign(`/t/${made.code}`);

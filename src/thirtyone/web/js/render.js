@@ -24,7 +24,8 @@ export function render() {
   const freeSeats = state.table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
   $("join").hidden = !(state.mySeat === null && state.table.status === "open" && freeSeats.length > 0);
   $("join-free").textContent = tn("join.free", freeSeats.length);
-  $("commitment").textContent = state.table.commitment && !over ? state.table.commitment : over ? t("fair.no_more") : "–";
+  $("commitment").textContent =
+    state.table.commitment && !over ? state.table.commitment : over ? t("fair.no_more") : "–";
   layoutStage();
   renderSeats();
   renderMiddle(over);
@@ -84,7 +85,9 @@ function focusedKey() {
 }
 
 function restoreFocus(key) {
-  const first = $("actions").querySelector("button:not(:disabled):not(.knock)") || $("actions").querySelector("button:not(:disabled)");
+  const first =
+    $("actions").querySelector("button:not(:disabled):not(.knock)") ||
+    $("actions").querySelector("button:not(:disabled)");
   if (key === null && !state.focusedOnce && myTurn() && document.activeElement === document.body) {
     if (first) {
       state.focusedOnce = true;
@@ -94,6 +97,13 @@ function restoreFocus(key) {
   }
   if (key === null) return;
   const same = key !== "region" ? document.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
-  const target = same && !same.closest("[hidden]") ? same : myTurn() && first ? first : !$("hand-section").hidden ? $("hand-section") : null;
+  const target =
+    same && !same.closest("[hidden]")
+      ? same
+      : myTurn() && first
+        ? first
+        : !$("hand-section").hidden
+          ? $("hand-section")
+          : null;
   if (target && target !== document.activeElement) target.focus({ preventScroll: true });
 }

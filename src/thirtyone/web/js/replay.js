@@ -1,6 +1,17 @@
 // The replay page: a finished game's record (GET /api/tables/CODE/record.json), step by step,
 // every hand open.
-import { actedWords, api, cardName, cardView, drawMiddle, h, livesText, pointsWords, resultView, showAlert } from "./common.js";
+import {
+  actedWords,
+  api,
+  cardName,
+  cardView,
+  drawMiddle,
+  h,
+  livesText,
+  pointsWords,
+  resultView,
+  showAlert,
+} from "./common.js";
 import { lang, list, num, t, translatePage } from "./i18n.js";
 
 translatePage();
@@ -15,24 +26,58 @@ function show(next) {
   index = Math.max(0, Math.min(steps.length - 1, next));
   const step = steps[index];
   const view = step.view;
-  $("position").textContent = t("replay.position", { step: num(index + 1), steps: num(steps.length), round: num(step.round) });
-  $("step-text").textContent = step.action === null
-    ? t("replay.dealt", { who: record.seats[view.dealer] })
-    : t("replay.step", { text: actedWords(record.seats[step.seat], step.action, null) });
-  $("seats").replaceChildren(...record.seats.map((seatName, seat) => {
-    const status = view.seats[seat];
-    const hand = step.hands[seat] || [];
-    const current = view.current_seat === seat && view.phase !== "over";
-    return h("li", { class: `seat${current ? " current" : ""}${status.out ? " out" : ""}`, "data-seat": seat },
-      h("h3", { title: seatName }, current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null, seatName),
-      h("p", { class: "lives" }, [livesText(status, record.preset), current ? t("chip.to_move") : null, view.dealer === seat ? t("seat.dealer") : null, view.knocker === seat ? t("replay.knocked") : null].filter(Boolean).join(" · ")),
-      h("div", { class: "hand small", "aria-label": hand.length ? t("replay.hand", { cards: list(hand.map(cardName)) }) : t("replay.no_cards") }, hand.map((card) => cardView(card))),
-      h("p", { class: "muted" }, step.values[seat] !== null ? pointsWords(step.values[seat]) : ""));
-  }));
+  $("position").textContent = t("replay.position", {
+    step: num(index + 1),
+    steps: num(steps.length),
+    round: num(step.round),
+  });
+  $("step-text").textContent =
+    step.action === null
+      ? t("replay.dealt", { who: record.seats[view.dealer] })
+      : t("replay.step", { text: actedWords(record.seats[step.seat], step.action, null) });
+  $("seats").replaceChildren(
+    ...record.seats.map((seatName, seat) => {
+      const status = view.seats[seat];
+      const hand = step.hands[seat] || [];
+      const current = view.current_seat === seat && view.phase !== "over";
+      return h(
+        "li",
+        { class: `seat${current ? " current" : ""}${status.out ? " out" : ""}`, "data-seat": seat },
+        h(
+          "h3",
+          { title: seatName },
+          current ? h("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ ") : null,
+          seatName,
+        ),
+        h(
+          "p",
+          { class: "lives" },
+          [
+            livesText(status, record.preset),
+            current ? t("chip.to_move") : null,
+            view.dealer === seat ? t("seat.dealer") : null,
+            view.knocker === seat ? t("replay.knocked") : null,
+          ]
+            .filter(Boolean)
+            .join(" · "),
+        ),
+        h(
+          "div",
+          {
+            class: "hand small",
+            "aria-label": hand.length ? t("replay.hand", { cards: list(hand.map(cardName)) }) : t("replay.no_cards"),
+          },
+          hand.map((card) => cardView(card)),
+        ),
+        h("p", { class: "muted" }, step.values[seat] !== null ? pointsWords(step.values[seat]) : ""),
+      );
+    }),
+  );
   drawMiddle(view, { stock: $("stock"), discard: $("discard"), widow: $("widow") });
   const results = step.results || (step.ended ? [step.ended] : []); // two when a deal's 31 followed (R5.2)
   $("result").hidden = !results.length;
-  if (results.length) $("result-body").replaceChildren(...results.flatMap((result) => resultView(result, record.seats)));
+  if (results.length)
+    $("result-body").replaceChildren(...results.flatMap((result) => resultView(result, record.seats)));
   const last = index === steps.length - 1;
   $("winner").textContent = last && record.winner !== null ? t("replay.won", { who: record.seats[record.winner] }) : "";
   $("first").disabled = $("prev").disabled = index === 0;
@@ -48,7 +93,8 @@ async function start() {
     else showAlert(t("replay.failed", { error: error.message }));
     return;
   }
-  if (lang !== "en" && ["scat", "widow", "namu", "schwimmen"].includes(record.preset)) $("describe").textContent = t(`preset.${record.preset}`);
+  if (lang !== "en" && ["scat", "widow", "namu", "schwimmen"].includes(record.preset))
+    $("describe").textContent = t(`preset.${record.preset}`);
   $("controls").hidden = false;
   $("download").hidden = false;
   $("seats-section").hidden = false; // shown only once there is a game to step through

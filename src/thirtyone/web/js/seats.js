@@ -26,12 +26,36 @@ function livesView(status, short = false) {
   }
   if (short || rules.lives > 5) {
     node.classList.add("short");
-    if (status.lives > 0) node.append(h("span", { class: "coin", "aria-hidden": "true" }), h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)));
+    if (status.lives > 0)
+      node.append(
+        h("span", { class: "coin", "aria-hidden": "true" }),
+        h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)),
+      );
   } else {
-    for (let i = 0; i < rules.lives; i++) node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
+    for (let i = 0; i < rules.lives; i++)
+      node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
   }
-  if (rules.grace_life) node.append(h("span", { class: `grace${status.on_grace ? " now" : ""}`, title: t("grace.title", { grace: graceWord() }), "aria-hidden": "true" }, h("span", { class: "grace-word" }, status.on_grace ? graceWord() : GRACE_MARK[state.table.preset] || t("grace_mark.dole"))));
-  const words = status.on_grace ? graceWord() : rules.grace_life ? tn("lives.then_grace", status.lives, { grace: graceWord() }) : tn("lives.count", status.lives);
+  if (rules.grace_life)
+    node.append(
+      h(
+        "span",
+        {
+          class: `grace${status.on_grace ? " now" : ""}`,
+          title: t("grace.title", { grace: graceWord() }),
+          "aria-hidden": "true",
+        },
+        h(
+          "span",
+          { class: "grace-word" },
+          status.on_grace ? graceWord() : GRACE_MARK[state.table.preset] || t("grace_mark.dole"),
+        ),
+      ),
+    );
+  const words = status.on_grace
+    ? graceWord()
+    : rules.grace_life
+      ? tn("lives.then_grace", status.lives, { grace: graceWord() })
+      : tn("lives.count", status.lives);
   node.setAttribute("aria-label", words);
   node.setAttribute("role", "img");
   return node;
@@ -47,21 +71,36 @@ function seatCards(seatInfo, status) {
     if (hand) {
       const lost = state.showdown.result.losses.filter((l) => l.seat === seat).reduce((sum, l) => sum + l.lives, 0);
       const blitz = state.showdown.result.blitz.includes(seat);
-      return h("div", { class: "seat-cards shown", role: "img", "aria-label": t("seat.shows", { cards: list(hand.map(cardLabel)), value: points(value) }) },
+      return h(
+        "div",
+        {
+          class: "seat-cards shown",
+          role: "img",
+          "aria-label": t("seat.shows", { cards: list(hand.map(cardLabel)), value: points(value) }),
+        },
         hand.map((card) => cardElement(card, { label: false })),
-        h("span", { class: `value-badge${blitz ? " blitz" : lost ? " low" : ""}` }, `${points(value)}${lost ? ` −${lost}` : ""}`));
+        h(
+          "span",
+          { class: `value-badge${blitz ? " blitz" : lost ? " low" : ""}` },
+          `${points(value)}${lost ? ` −${lost}` : ""}`,
+        ),
+      );
     }
   }
-  if (!state.view || ended() || !status || status.out || seat === state.mySeat) return h("div", { class: "seat-cards" });
+  if (!state.view || ended() || !status || status.out || seat === state.mySeat)
+    return h("div", { class: "seat-cards" });
   const known = status.known_cards || [];
   const held = state.view.current_seat === seat && state.view.phase === "discard" ? 4 : 3; // drawn, not yet discarded
   const hidden = Math.max(0, held - known.length);
   const label = known.length
     ? tn("seat.cards_known", held, { known: list(known.map(cardLabel)), hidden: num(hidden) })
     : tn("seat.cards_down", held);
-  return h("div", { class: "seat-cards", role: "img", "aria-label": label },
+  return h(
+    "div",
+    { class: "seat-cards", role: "img", "aria-label": label },
     known.map((card) => cardElement(card, { label: false })),
-    Array.from({ length: hidden }, () => cardElement(null, { label: false })));
+    Array.from({ length: hidden }, () => cardElement(null, { label: false })),
+  );
 }
 
 export function renderSeats() {
@@ -81,24 +120,54 @@ export function renderSeats() {
     const offline = s.kind === "human" && s.taken && !connected;
     const winner = ended() && state.table.winner === s.seat;
     const colour = avatarColour(s.seat);
-    const avatar = h("span", { class: `avatar${LIGHT_AVATARS.has(colour) ? " light" : ""}`, "aria-hidden": "true" },
+    const avatar = h(
+      "span",
+      { class: `avatar${LIGHT_AVATARS.has(colour) ? " light" : ""}`, "aria-hidden": "true" },
       firstGrapheme((s.seat === state.mySeat && s.name ? s.name : name(s.seat)).trim()).toUpperCase() || "?",
-      h("span", { class: `dot${s.kind === "bot" ? " bot" : connected ? "" : " offline"}` }));
+      h("span", { class: `dot${s.kind === "bot" ? " bot" : connected ? "" : " offline"}` }),
+    );
     avatar.style.setProperty("--avatar", colour);
     if (current && state.table.turn_deadline && state.online) avatar.append(timerRing());
-    const marks = h("span", { class: "marks" },
-      state.view && state.view.dealer === s.seat && !ended() ? h("span", { class: "dealer-button", title: t("seat.dealer_title"), "aria-label": t("seat.dealer") }, t("seat.dealer_mark")) : null,
-      state.view && state.view.knocker === s.seat && !ended() ? h("span", { class: "knock-mark", title: t("seat.knocked_title") }, t("seat.knocked")) : null);
-    const item = h("li", {
-      class: `seat${s.seat === state.mySeat ? " me" : ""}${current ? " current" : ""}${status && status.out ? " out" : ""}${offline ? " offline" : ""}${winner ? " winner" : ""}`,
-      "aria-current": current ? "true" : null, "data-seat": s.seat,
-    },
-    seatCards(s, status),
-    h("div", { class: "plate-wrap" }, h("div", { class: "plate" }, avatar,
-      h("div", { class: "who" }, h("h3", { title: s.name || name(s.seat) }, name(s.seat)),
-        status ? livesView(status) : h("p", { class: "lives" }, tn("lives.count", state.table.rules.lives)),
-        h("p", { class: "chips" }, chips.join(" · ")))),
-      marks));
+    const marks = h(
+      "span",
+      { class: "marks" },
+      state.view && state.view.dealer === s.seat && !ended()
+        ? h(
+            "span",
+            { class: "dealer-button", title: t("seat.dealer_title"), "aria-label": t("seat.dealer") },
+            t("seat.dealer_mark"),
+          )
+        : null,
+      state.view && state.view.knocker === s.seat && !ended()
+        ? h("span", { class: "knock-mark", title: t("seat.knocked_title") }, t("seat.knocked"))
+        : null,
+    );
+    const item = h(
+      "li",
+      {
+        class: `seat${s.seat === state.mySeat ? " me" : ""}${current ? " current" : ""}${status?.out ? " out" : ""}${offline ? " offline" : ""}${winner ? " winner" : ""}`,
+        "aria-current": current ? "true" : null,
+        "data-seat": s.seat,
+      },
+      seatCards(s, status),
+      h(
+        "div",
+        { class: "plate-wrap" },
+        h(
+          "div",
+          { class: "plate" },
+          avatar,
+          h(
+            "div",
+            { class: "who" },
+            h("h3", { title: s.name || name(s.seat) }, name(s.seat)),
+            status ? livesView(status) : h("p", { class: "lives" }, tn("lives.count", state.table.rules.lives)),
+            h("p", { class: "chips" }, chips.join(" · ")),
+          ),
+        ),
+        marks,
+      ),
+    );
     if (layout) {
       const spot = layout.spots[(s.seat - bottom + count) % count];
       item.style.left = `${spot.x}px`;
@@ -109,8 +178,10 @@ export function renderSeats() {
     return item;
   });
   $("seats").replaceChildren(...items);
-  for (const lives of document.querySelectorAll(".seat .lives[role=img]:not(.short)")) { // a penny cut off would misstate the lives
-    if (lives.scrollWidth > lives.clientWidth + 1) lives.replaceWith(livesView(state.view.seats[Number(lives.closest(".seat").dataset.seat)], true));
+  for (const lives of document.querySelectorAll(".seat .lives[role=img]:not(.short)")) {
+    // a penny cut off would misstate the lives
+    if (lives.scrollWidth > lives.clientWidth + 1)
+      lives.replaceWith(livesView(state.view.seats[Number(lives.closest(".seat").dataset.seat)], true));
   }
 }
 
@@ -135,7 +206,7 @@ function timerRing() {
 
 export function tickRing(ring) {
   const left = ring.querySelector(".left");
-  if (!left || !state.table || !state.table.turn_deadline || !state.table.turn_timer) return;
+  if (!left || !state.table?.turn_deadline || !state.table.turn_timer) return;
   const seconds = Math.max(0, state.table.turn_deadline - Date.now() / 1000);
   const part = Math.max(0, Math.min(1, seconds / state.table.turn_timer));
   left.setAttribute("stroke-dashoffset", String(100 - part * 100));

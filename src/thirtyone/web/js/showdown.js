@@ -16,7 +16,15 @@ export function startShowdown(result) {
   render();
   motion.add(async (speed) => {
     const seats = [...document.querySelectorAll(".seat .seat-cards.shown")];
-    await Promise.all(seats.map((row, i) => Promise.all([...row.querySelectorAll(".card")].map((card) => motion.wait(i * 60, speed).then(() => motion.turnOver(card, speed))))));
+    await Promise.all(
+      seats.map((row, i) =>
+        Promise.all(
+          [...row.querySelectorAll(".card")].map((card) =>
+            motion.wait(i * 60, speed).then(() => motion.turnOver(card, speed)),
+          ),
+        ),
+      ),
+    );
     for (const loss of result.losses) {
       const lives = document.querySelector(`.seat[data-seat="${loss.seat}"] .lives`);
       if (lives) for (let i = 0; i < loss.lives; i++) motion.flyOff(lives.getBoundingClientRect(), speed);
@@ -38,15 +46,34 @@ export function endShowdown() {
  * detail is in the scores panel): how it ended, who lost how many lives and why, who is out. */
 function resultSummary(result) {
   const who = names();
-  const losses = result.losses.map((loss) => h("li", {}, h("strong", {}, tn(loss.seat === state.mySeat ? "summary.loses_you" : "summary.loses", loss.lives, { who: who[loss.seat] })),
-    t("summary.why", { why: lossWords(loss, result, who) }), " ", h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`)));
+  const losses = result.losses.map((loss) =>
+    h(
+      "li",
+      {},
+      h(
+        "strong",
+        {},
+        tn(loss.seat === state.mySeat ? "summary.loses_you" : "summary.loses", loss.lives, { who: who[loss.seat] }),
+      ),
+      t("summary.why", { why: lossWords(loss, result, who) }),
+      " ",
+      h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`),
+    ),
+  );
   if (!losses.length) losses.push(h("li", {}, t("result.nobody")));
-  const how = result.knocker === null ? endWords(result)
-    : t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", { text: endWords(result), who: who[result.knocker] });
+  const how =
+    result.knocker === null
+      ? endWords(result)
+      : t(result.end === "throw_down" ? "result.with_thrower" : "result.with_knocker", {
+          text: endWords(result),
+          who: who[result.knocker],
+        });
   return [
     h("p", { class: "how" }, how),
     h("ul", { class: "losses" }, losses),
-    result.eliminated.length ? h("p", { class: "out-line" }, t("result.eliminated", { who: namesList(result.eliminated, who) })) : null,
+    result.eliminated.length
+      ? h("p", { class: "out-line" }, t("result.eliminated", { who: namesList(result.eliminated, who) }))
+      : null,
   ].filter(Boolean);
 }
 

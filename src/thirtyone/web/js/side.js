@@ -41,7 +41,17 @@ export function renderLog() {
     const entry = rounds.get(number);
     entry.events.forEach((event, index) => {
       const line = eventWords(event, sourceOf(number, index));
-      if (line) lines.push(h("li", { class: event.type === "round_started" ? "round-line" : event.type === "round_ended" ? "result-line" : null }, line));
+      if (line)
+        lines.push(
+          h(
+            "li",
+            {
+              class:
+                event.type === "round_started" ? "round-line" : event.type === "round_ended" ? "result-line" : null,
+            },
+            line,
+          ),
+        );
     });
   }
   lines.reverse();
@@ -52,42 +62,116 @@ export function renderScores() {
   if (!state.table) return;
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
   const start = state.table.rules.lives + (state.table.rules.grace_life ? 1 : 0);
-  const head = h("tr", {}, h("th", { scope: "col" }, t("over.player")), h("th", { scope: "col", title: t("scores.start_title") }, t("scores.start")),
-    ...numbers.map((n) => h("th", { scope: "col" }, t("over.round_col", { round: num(n) }))));
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col" }, t("over.player")),
+    h("th", { scope: "col", title: t("scores.start_title") }, t("scores.start")),
+    ...numbers.map((n) => h("th", { scope: "col" }, t("over.round_col", { round: num(n) }))),
+  );
   const rows = state.table.seats.map((s) => {
     let before = start;
     const cells = numbers.map((n) => {
       const result = rounds.get(n).result;
       const left = result.remaining[s.seat];
       const lost = result.losses.filter((l) => l.seat === s.seat).reduce((sum, l) => sum + l.lives, 0);
-      const text = left <= 0 ? (before > 0 ? t("lives.out") : "–") : lost ? t("scores.left_lost", { left: num(left), lost: num(lost) }) : num(left);
+      const text =
+        left <= 0
+          ? before > 0
+            ? t("lives.out")
+            : "–"
+          : lost
+            ? t("scores.left_lost", { left: num(left), lost: num(lost) })
+            : num(left);
       before = left;
       return h("td", { class: lost ? "lost" : null }, text);
     });
-    return h("tr", {}, h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)), h("td", {}, num(start)), ...cells);
+    return h(
+      "tr",
+      {},
+      h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)),
+      h("td", {}, num(start)),
+      ...cells,
+    );
   });
   $("scores").replaceChildren(
-    h("p", { class: "muted small-text" }, state.table.rules.grace_life ? tn("scores.note_grace", state.table.rules.lives, { grace: graceWord() }) : tn("scores.note", state.table.rules.lives)),
-    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))));
-  $("results").replaceChildren(...numbers.slice().reverse().map((n) => {
-    const result = rounds.get(n).result;
-    return h("details", { open: n === numbers[numbers.length - 1] ? true : null }, h("summary", {}, t("scores.round", { round: num(n), text: shortResult(result) })), ...resultView(result, names(), state.mySeat));
-  }));
+    h(
+      "p",
+      { class: "muted small-text" },
+      state.table.rules.grace_life
+        ? tn("scores.note_grace", state.table.rules.lives, { grace: graceWord() })
+        : tn("scores.note", state.table.rules.lives),
+    ),
+    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))),
+  );
+  $("results").replaceChildren(
+    ...numbers
+      .slice()
+      .reverse()
+      .map((n) => {
+        const result = rounds.get(n).result;
+        return h(
+          "details",
+          { open: n === numbers[numbers.length - 1] ? true : null },
+          h("summary", {}, t("scores.round", { round: num(n), text: shortResult(result) })),
+          ...resultView(result, names(), state.mySeat),
+        );
+      }),
+  );
 }
 
 export function renderRules() {
   if (!state.table || $("howto").dataset.done === "yes") return;
   const sections = howToPlay(state.table.rules, state.table.preset);
-  $("howto").replaceChildren(...sections.flatMap((section) => [h("h3", {}, section.title),
-    h("p", {}, ...section.lines.flatMap(([text, rule]) => [h("span", { title: t("summary.rule", { rule }) }, text), " "]))]));
+  $("howto").replaceChildren(
+    ...sections.flatMap((section) => [
+      h("h3", {}, section.title),
+      h(
+        "p",
+        {},
+        ...section.lines.flatMap(([text, rule]) => [h("span", { title: t("summary.rule", { rule }) }, text), " "]),
+      ),
+    ]),
+  );
   $("howto").dataset.done = "yes";
   if (!state.presets) return;
-  const rows = Object.entries(state.table.rules).filter(([, value]) => value !== null).map(([option, value]) => {
-    const spec = state.presets.options[option] || {};
-    return h("tr", {}, h("th", { scope: "row" }, optionName(option)), h("td", {}, optionValue(option, value)), h("td", {}, spec.rule || ""), h("td", {}, optionHelp(option, spec)));
-  });
-  $("rules").replaceChildren(h("p", {}, t("rules.nearest", { describe: describeRules(), preset: presetName(state.table.preset) })),
-    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("rules.option")), h("th", { scope: "col" }, t("rules.value")), h("th", { scope: "col" }, t("rules.rule")), h("th", { scope: "col" }, t("rules.what")))), h("tbody", {}, rows))));
+  const rows = Object.entries(state.table.rules)
+    .filter(([, value]) => value !== null)
+    .map(([option, value]) => {
+      const spec = state.presets.options[option] || {};
+      return h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, optionName(option)),
+        h("td", {}, optionValue(value)),
+        h("td", {}, spec.rule || ""),
+        h("td", {}, optionHelp(option, spec)),
+      );
+    });
+  $("rules").replaceChildren(
+    h("p", {}, t("rules.nearest", { describe: describeRules(), preset: presetName(state.table.preset) })),
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        {},
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("rules.option")),
+            h("th", { scope: "col" }, t("rules.value")),
+            h("th", { scope: "col" }, t("rules.rule")),
+            h("th", { scope: "col" }, t("rules.what")),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
+    ),
+  );
 }
 
 export function renderTableTools() {
@@ -99,20 +183,46 @@ export function renderTableTools() {
   const hosting = Boolean(hostToken) && (state.table.status === "open" || state.table.status === "playing");
   $("host").hidden = !hosting;
   if (!hosting) return;
-  const gone = state.table.seats.filter((s) => s.kind === "human" && s.seat !== state.mySeat && (!s.taken || !s.connected));
-  $("host-seats").replaceChildren(...(gone.length ? [h("p", { class: "small-text" }, t("host.gone"))] : []),
+  const gone = state.table.seats.filter(
+    (s) => s.kind === "human" && s.seat !== state.mySeat && (!s.taken || !s.connected),
+  );
+  $("host-seats").replaceChildren(
+    ...(gone.length ? [h("p", { class: "small-text" }, t("host.gone"))] : []),
     ...gone.map((s) => {
-      const level = h("select", { "aria-label": t("host.level", { n: num(s.seat + 1) }), class: "small" }, ...["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" ? true : null }, t(`level.${l}`))));
+      const level = h(
+        "select",
+        { "aria-label": t("host.level", { n: num(s.seat + 1) }), class: "small" },
+        ...["easy", "medium", "hard"].map((l) =>
+          h("option", { value: l, selected: l === "medium" ? true : null }, t(`level.${l}`)),
+        ),
+      );
       const who = s.name || t("seat.number", { n: num(s.seat + 1) });
-      return h("div", { class: "row" }, h("span", {}, t(s.taken ? "host.left" : s.reserved ? "host.not_back" : "host.free", { who })),
-        h("span", { class: "row" }, level, h("button", { type: "button", class: "small", "data-seat": s.seat, onclick: () => seatBot(s.seat, level.value) }, t("host.give"))));
-    }));
+      return h(
+        "div",
+        { class: "row" },
+        h("span", {}, t(s.taken ? "host.left" : s.reserved ? "host.not_back" : "host.free", { who })),
+        h(
+          "span",
+          { class: "row" },
+          level,
+          h(
+            "button",
+            { type: "button", class: "small", "data-seat": s.seat, onclick: () => seatBot(s.seat, level.value) },
+            t("host.give"),
+          ),
+        ),
+      );
+    }),
+  );
 }
 
 async function seatBot(seat, level) {
   const hostToken = localStorage.getItem(hostKey);
   try {
-    const answer = await api(`/api/tables/${code}/seats/${seat}/bot`, { json: { level }, headers: { Authorization: `Bearer ${hostToken}` } });
+    const answer = await api(`/api/tables/${code}/seats/${seat}/bot`, {
+      json: { level },
+      headers: { Authorization: `Bearer ${hostToken}` },
+    });
     state.table = answer.table;
     render();
     toast(t("host.bot_plays", { level: t(`level.${level}`), n: num(seat + 1) }));
@@ -127,7 +237,10 @@ export async function closeTable() {
   const hostToken = localStorage.getItem(hostKey);
   if (!hostToken || !confirm(t("host.confirm_close"))) return;
   try {
-    const closed = await api(`/api/tables/${code}/close`, { method: "POST", headers: { Authorization: `Bearer ${hostToken}` } });
+    const closed = await api(`/api/tables/${code}/close`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${hostToken}` },
+    });
     state.table = closed.table;
     render();
   } catch (error) {

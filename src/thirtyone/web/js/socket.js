@@ -156,7 +156,8 @@ function receive(message) {
       if (message.seq === state.seq) $("hint-text").textContent = hintWords(message.moves, message.reads);
       break;
     case "error":
-      if (CHAT_ERRORS.has(message.code)) { // said under the chat box, where it was asked, and gone with the next line
+      if (CHAT_ERRORS.has(message.code)) {
+        // said under the chat box, where it was asked, and gone with the next line
         $("chat-note").textContent = sentence(serverWords(message)); // the line stays in its box, to mend
         break;
       }

@@ -84,9 +84,19 @@ function knockOnWood(ctx, at) {
 const SOUNDS = {
   deal: (ctx, t) => swish(ctx, t, 0.09, 3200, 0.22),
   draw: (ctx, t) => swish(ctx, t, 0.16, 2200, 0.28),
-  knock: (ctx, t) => { knockOnWood(ctx, t); knockOnWood(ctx, t + 0.18); },
-  blitz: (ctx, t) => [523.25, 659.25, 783.99, 1046.5].forEach((f, i) => tone(ctx, t + i * 0.09, f, 0.5, 0.16, "triangle")),
-  turn: (ctx, t) => { tone(ctx, t, 880, 0.25, 0.12); tone(ctx, t + 0.14, 1318.5, 0.35, 0.1); },
+  knock: (ctx, t) => {
+    knockOnWood(ctx, t);
+    knockOnWood(ctx, t + 0.18);
+  },
+  blitz: (ctx, t) => {
+    [523.25, 659.25, 783.99, 1046.5].forEach((f, i) => {
+      tone(ctx, t + i * 0.09, f, 0.5, 0.16, "triangle");
+    });
+  },
+  turn: (ctx, t) => {
+    tone(ctx, t, 880, 0.25, 0.12);
+    tone(ctx, t + 0.14, 1318.5, 0.35, 0.1);
+  },
 };
 
 /** Play one of the sounds (deal, draw, knock, blitz, turn) if sounds are on. The page's body

@@ -63,7 +63,7 @@ export const motion = new Motion($("flyers"));
 
 export function name(seat) {
   if (seat === state.mySeat) return t("seat.you");
-  const s = state.table && state.table.seats[seat];
+  const s = state.table?.seats[seat];
   if (!s) return t("seat.number", { n: num(seat + 1) });
   if (s.name) return s.name;
   return s.kind === "bot" ? t("seat.bot", { n: num(seat + 1) }) : t("seat.free", { n: num(seat + 1) });
@@ -74,15 +74,22 @@ export function names() {
 }
 
 export function graceWord() {
-  return presetGrace(state.table && state.table.preset);
+  return presetGrace(state.table?.preset);
 }
 
 export function myTurn() {
-  return Boolean(state.view && state.view.is_my_turn && state.table && state.table.status === "playing" && state.view.phase !== "over");
+  return Boolean(
+    state.view?.is_my_turn && state.table && state.table.status === "playing" && state.view.phase !== "over",
+  );
 }
 
 export function ended() {
-  return Boolean(state.table) && (state.table.status === "finished" || state.table.status === "closed" || Boolean(state.view && state.view.phase === "over"));
+  return (
+    Boolean(state.table) &&
+    (state.table.status === "finished" ||
+      state.table.status === "closed" ||
+      Boolean(state.view && state.view.phase === "over"))
+  );
 }
 
 export function roundOf(number) {

@@ -35,7 +35,9 @@ async function copy(text, what, button) {
     }
     showAlert(t("copy.failed", { text }), "info");
   }
-  setTimeout(() => { button.textContent = label; }, 2000);
+  setTimeout(() => {
+    button.textContent = label;
+  }, 2000);
 }
 
 /** A personal rejoin link (/t/CODE#seat=CODE.TOKEN): its seat's token, if it is this table's. */
@@ -56,7 +58,8 @@ function readRejoinLink() {
 
 function start() {
   readRejoinLink();
-  window.addEventListener("hashchange", () => { // a rejoin link pasted into this open page: only the #… changed
+  window.addEventListener("hashchange", () => {
+    // a rejoin link pasted into this open page: only the #… changed
     readRejoinLink();
     if (state.rejoin) connect();
   });
@@ -65,25 +68,40 @@ function start() {
   $("share-link").textContent = link;
   $("copy-link").addEventListener("click", (event) => copy(link, t("copy.link"), event.currentTarget));
   $("copy-code").addEventListener("click", (event) => copy(code, t("copy.code"), event.currentTarget));
-  $("copy-rejoin").addEventListener("click", (event) => copy($("rejoin-link").value, t("copy.rejoin"), event.currentTarget));
+  $("copy-rejoin").addEventListener("click", (event) =>
+    copy($("rejoin-link").value, t("copy.rejoin"), event.currentTarget),
+  );
   $("hint").addEventListener("click", askHint);
   $("close-table").addEventListener("click", closeTable);
   $("rematch").addEventListener("click", playAgain);
-  $("stock").addEventListener("click", (click) => myTurn() && state.view.legal_actions.includes("draw stock") && act("draw stock", click));
-  $("discard").addEventListener("click", (click) => myTurn() && state.view.legal_actions.includes("draw pile") && act("draw pile", click));
+  $("stock").addEventListener(
+    "click",
+    (click) => myTurn() && state.view.legal_actions.includes("draw stock") && act("draw stock", click),
+  );
+  $("discard").addEventListener(
+    "click",
+    (click) => myTurn() && state.view.legal_actions.includes("draw pile") && act("draw pile", click),
+  );
   $("result-close").addEventListener("click", hideResult);
   $("standings").addEventListener("scroll", (event) => markScrolled(event.currentTarget), { passive: true });
   for (const button of document.querySelectorAll("[data-panel]")) {
     button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side") && !wide()));
   }
-  $("side-close").addEventListener("click", () => { state.sideOpen = false; $("side").classList.remove("open"); });
+  $("side-close").addEventListener("click", () => {
+    state.sideOpen = false;
+    $("side").classList.remove("open");
+  });
   const showSound = () => {
     for (const button of [$("sound"), $("sound-2")]) button.setAttribute("aria-pressed", String(soundOn()));
     $("sound").title = soundOn() ? t("table.sounds_on") : t("table.sounds_off");
   };
   showSound();
   for (const button of [$("sound"), $("sound-2")]) {
-    button.addEventListener("click", () => { setSound(!soundOn()); showSound(); toast(soundOn() ? t("toast.sounds_on") : t("toast.sounds_off")); });
+    button.addEventListener("click", () => {
+      setSound(!soundOn());
+      showSound();
+      toast(soundOn() ? t("toast.sounds_on") : t("toast.sounds_off"));
+    });
   }
   const four = $("four-colours");
   const fourOn = localStorage.getItem("thirtyone.four") === "on";
@@ -99,7 +117,11 @@ function start() {
     state.paint++;
     render();
   });
-  $("reactions").replaceChildren(...Object.entries(REACTIONS).map(([id, words]) => h("button", { type: "button", "data-reaction": id, onclick: () => sendChat({ reaction: id }) }, words)));
+  $("reactions").replaceChildren(
+    ...Object.entries(REACTIONS).map(([id, words]) =>
+      h("button", { type: "button", "data-reaction": id, onclick: () => sendChat({ reaction: id }) }, words),
+    ),
+  );
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-text").value;
@@ -110,7 +132,10 @@ function start() {
     sendChat({ text });
   });
   document.addEventListener("keydown", (event) => {
-    const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement || event.target instanceof HTMLTextAreaElement;
+    const typing =
+      event.target instanceof HTMLInputElement ||
+      event.target instanceof HTMLSelectElement ||
+      event.target instanceof HTMLTextAreaElement;
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "?") {
       event.preventDefault();
@@ -161,12 +186,14 @@ function start() {
     renderSeats();
   }).observe($("stage"));
   if (wide()) openPanel("log");
-  api("/api/presets").then((data) => {
-    state.presets = data;
-    limitChars($("join-name"), data.limits.max_name);
-    $("howto").dataset.done = "";
-    renderRules();
-  }).catch(() => {});
+  api("/api/presets")
+    .then((data) => {
+      state.presets = data;
+      limitChars($("join-name"), data.limits.max_name);
+      $("howto").dataset.done = "";
+      renderRules();
+    })
+    .catch(() => {});
   connect();
 }
 

@@ -24,12 +24,26 @@ export function hintWords(moves, reads) {
 /** The hint's moves in words: "Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05". */
 function movesWords(moves) {
   if (!Array.isArray(moves) || !moves.length) return "";
-  const signed = new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "always" });
-  const shown = moves.slice(0, 5).map((move) => (move.value === null || move.value === undefined
-    ? actionWords(move.action, state.view)
-    : t("hint.move", { move: actionWords(move.action, state.view), value: `\u2066${signed.format(move.value).replace("-", "−")}\u2069` })));
+  const signed = new Intl.NumberFormat(document.documentElement.lang, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    signDisplay: "always",
+  });
+  const shown = moves.slice(0, 5).map((move) =>
+    move.value === null || move.value === undefined
+      ? actionWords(move.action, state.view)
+      : t("hint.move", {
+          move: actionWords(move.action, state.view),
+          value: `\u2066${signed.format(move.value).replace("-", "−")}\u2069`,
+        }),
+  );
   if (moves.length > 5) shown.push(tn("hint.more", moves.length - 5));
-  const legend = moves[0].value === null || moves[0].value === undefined ? (moves.length === 1 ? "hint.only" : "hint.plain") : "hint.legend";
+  const legend =
+    moves[0].value === null || moves[0].value === undefined
+      ? moves.length === 1
+        ? "hint.only"
+        : "hint.plain"
+      : "hint.legend";
   return t(legend, { moves: shown.join(" · ") });
 }
 
@@ -41,11 +55,22 @@ export function serverWords(message) {
 
 /** A round's result as one line: "Blitz! Ben has 31. Round 2 is over. Ann loses 1 life (R6.5)". */
 function resultLine(result) {
-  const losses = result.losses.map((l) => tn(l.seat === state.mySeat ? "line.loss_you" : "line.loss", l.lives, { who: name(l.seat), rule: l.rule }));
-  const over = losses.length ? t("line.round_over", { round: num(result.round), losses: list(losses) }) : t("line.round_over_nobody", { round: num(result.round) });
+  const losses = result.losses.map((l) =>
+    tn(l.seat === state.mySeat ? "line.loss_you" : "line.loss", l.lives, { who: name(l.seat), rule: l.rule }),
+  );
+  const over = losses.length
+    ? t("line.round_over", { round: num(result.round), losses: list(losses) })
+    : t("line.round_over_nobody", { round: num(result.round) });
   if (!result.blitz.length) return over;
   const you = result.blitz.length === 1 && result.blitz[0] === state.mySeat;
-  const key = result.values[result.blitz[0]] === 33 ? (you ? "line.blitz_aces_you" : "line.blitz_aces") : you ? "line.blitz_you" : "line.blitz";
+  const key =
+    result.values[result.blitz[0]] === 33
+      ? you
+        ? "line.blitz_aces_you"
+        : "line.blitz_aces"
+      : you
+        ? "line.blitz_you"
+        : "line.blitz";
   return t("line.blitz_then", { blitz: t(key, { who: list(result.blitz.map(name)) }), text: over });
 }
 
@@ -53,8 +78,16 @@ function resultLine(result) {
 export function eventWords(event, source) {
   switch (event.type) {
     case "round_started":
-      return t(event.upcard ? (event.dealer === state.mySeat ? "line.dealt_upcard_you" : "line.dealt_upcard") : event.dealer === state.mySeat ? "line.dealt_you" : "line.dealt",
-        { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" });
+      return t(
+        event.upcard
+          ? event.dealer === state.mySeat
+            ? "line.dealt_upcard_you"
+            : "line.dealt_upcard"
+          : event.dealer === state.mySeat
+            ? "line.dealt_you"
+            : "line.dealt",
+        { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" },
+      );
     case "acted":
       return source === "timer"
         ? t("line.by_timer", { text: actedWords(name(event.seat), event.action, event.received, event.revealed) })
@@ -76,16 +109,30 @@ export function eventWords(event, source) {
 export function bubbleWords(event) {
   const words = event.action.split(/\s+/);
   switch (words[0]) {
-    case "draw": return words[1] === "pile" ? (event.received && event.received[0] ? t("bubble.takes", { card: pretty(event.received[0]) }) : t("bubble.takes_top")) : t("bubble.draws");
-    case "discard": return t("bubble.discards", { card: pretty(words[1]) });
-    case "knock": return t("bubble.knocks");
-    case "pass": return t("bubble.passes");
-    case "exchange": return words[1] === "all" ? t("bubble.swaps_all") : t("bubble.swaps");
-    case "keep": return t("bubble.keeps");
-    case "take": return t("bubble.takes_other");
-    case "look": return t("bubble.looks");
-    case "throw": return t("bubble.throws");
-    default: return event.action;
+    case "draw":
+      return words[1] === "pile"
+        ? event.received?.[0]
+          ? t("bubble.takes", { card: pretty(event.received[0]) })
+          : t("bubble.takes_top")
+        : t("bubble.draws");
+    case "discard":
+      return t("bubble.discards", { card: pretty(words[1]) });
+    case "knock":
+      return t("bubble.knocks");
+    case "pass":
+      return t("bubble.passes");
+    case "exchange":
+      return words[1] === "all" ? t("bubble.swaps_all") : t("bubble.swaps");
+    case "keep":
+      return t("bubble.keeps");
+    case "take":
+      return t("bubble.takes_other");
+    case "look":
+      return t("bubble.looks");
+    case "throw":
+      return t("bubble.throws");
+    default:
+      return event.action;
   }
 }
 
@@ -127,7 +174,8 @@ export function shortResult(result) {
 export function shortWords(notation) {
   const words = notation.split(/\s+/);
   if (notation === "draw stock") return t("short.draw");
-  if (notation === "draw pile") return state.view.discard_top ? t("short.take_card", { card: pretty(state.view.discard_top) }) : t("short.take");
+  if (notation === "draw pile")
+    return state.view.discard_top ? t("short.take_card", { card: pretty(state.view.discard_top) }) : t("short.take");
   if (words[0] === "discard") return pretty(words[1]);
   if (notation === "exchange all") return state.view.widow === null ? t("short.take_widow") : t("short.swap_all");
   if (notation === "take widow") return t("short.other_hand");
@@ -145,7 +193,10 @@ export function presetName(preset) {
  * and the lives (every option is in the table under it). */
 export function describeRules() {
   if (lang === "en") return state.table.describe;
-  return t("rules.describe", { preset: presetName(state.table.preset), lives: tn("lives.count", state.table.rules.lives) });
+  return t("rules.describe", {
+    preset: presetName(state.table.preset),
+    lives: tn("lives.count", state.table.rules.lives),
+  });
 }
 
 export function optionName(option) {
@@ -156,7 +207,7 @@ export function optionHelp(option, spec) {
   return lang !== "en" && has(`option.${option}.help`) ? t(`option.${option}.help`) : spec.help || "";
 }
 
-export function optionValue(option, value) {
+export function optionValue(value) {
   if (typeof value === "boolean") return value ? t("value.on") : t("value.off");
   if (typeof value === "number") return num(value);
   return has(`value.${value}`) ? t(`value.${value}`) : String(value).replaceAll("_", " ");
