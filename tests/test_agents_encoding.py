@@ -13,15 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thirtyone import Game, Rules
-from thirtyone.actions import Discard, Draw, Exchange, Knock
+from thirtyone.actions import Discard, Draw
 from thirtyone.agents import (
-    ACTION_NAMES,
     NUM_ACTIONS,
     EnvConfig,
     ObservationLayout,
     action_from_id,
-    action_id,
-    describe_id,
     encode,
     layout_for,
     legal_ids,
@@ -29,7 +26,7 @@ from thirtyone.agents import (
 )
 from thirtyone.cards import Card
 from thirtyone.chance import ScriptedChance
-from thirtyone.errors import ActionError, ArgumentError, CardError, IllegalActionError, RulesError
+from thirtyone.errors import ActionError, ArgumentError, CardError, RulesError
 from thirtyone.events import Acted, NewWidow, RoundEnded, RoundStarted
 
 RULESETS = [
@@ -83,47 +80,8 @@ def test_legal_mask_equals_legal_actions_everywhere(rules: Rules, players: int) 
                 assert not game.is_legal(action)
 
 
-def test_ids_are_the_documented_ones() -> None:
-    assert NUM_ACTIONS == len(ACTION_NAMES) == 79
-    assert ACTION_NAMES[0] == "discard 2c"
-    assert ACTION_NAMES[51] == "discard As"
-    assert ACTION_NAMES[52:61] == (
-        "draw stock", "draw pile", "knock", "exchange all", "pass", "keep", "take widow", "look", "throw down",
-    )  # fmt: skip
-    assert describe_id(61) == "exchange hand card 0 for widow card 0"
-    assert describe_id(78) == "exchange two: keep hand card 2, leave widow card 2"
+def test_numpy_integers_are_ids() -> None:
     game = Game(Rules.preset("scat"), 3, seed=1)
-    assert action_id(game, Discard(Card.parse("Td"))) == int(Card.parse("Td"))
-    assert action_id(game, Draw("pile")) == 53
-    assert action_id(game, Knock()) == 54
-
-
-def test_exchange_ids_name_places_in_the_sorted_hand_and_widow() -> None:
-    rules = Rules.preset("widow", exchange="any")
-    game = Game(rules, 3, seed=4)
-    while not game.widow_face_up:
-        game.apply("pass")
-    hand = sorted(game.hand(game.current_seat))
-    widow = sorted(game.widow)
-    assert action_from_id(game, 61 + 3 * 2 + 0) == Exchange(hand[2], widow[0])
-    assert action_from_id(game, 70 + 3 * 1 + 2) == Exchange([hand[0], hand[2]], [widow[0], widow[1]])
-    for number in legal_ids(game):
-        assert action_id(game, action_from_id(game, number)) == number
-
-
-def test_bad_ids_and_actions_are_refused_clearly() -> None:
-    game = Game(Rules.preset("scat"), 3, seed=1)
-    for bad in (-1, 79, 2.0, "52", True, None):
-        with pytest.raises(ActionError, match="action id is a whole number from 0 to 78"):
-            action_from_id(game, bad)  # type: ignore[arg-type]
-    with pytest.raises(ActionError, match="needs a hand of three cards and a face-up widow"):
-        action_from_id(game, 61)
-    with pytest.raises(ActionError, match="not an action"):
-        action_id(game, "knock")  # type: ignore[arg-type]
-    widow = Game(Rules.preset("widow"), 3, seed=2)
-    with pytest.raises(IllegalActionError) as refused:
-        action_id(widow, Exchange(Card.parse("As"), Card.parse("Ks")))
-    assert refused.value.code in ("exchange_not_in_hand", "exchange_not_in_widow")
     assert action_from_id(game, np.int64(52)) == Draw("stock")
 
 

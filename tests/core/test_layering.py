@@ -14,8 +14,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "thirtyone"
 
 CORE = (
-    "__init__", "actions", "cards", "chance", "checks", "engine", "errors", "events", "fairness", "position",
-    "record", "rules", "scoring", "settlement", "strategy", "text", "views",
+    "__init__", "action_ids", "actions", "cards", "chance", "checks", "engine", "errors", "events", "fairness",
+    "position", "record", "rules", "scoring", "settlement", "strategy", "text", "views",
 )  # fmt: skip
 """The core's modules (thirtyone/<name>.py)."""
 

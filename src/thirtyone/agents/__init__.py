@@ -2,7 +2,8 @@
 legal-action mask, observation tensors built from a seat's view only, and environments for
 PettingZoo, Gymnasium and OpenSpiel, plus a vector env on the compiled simulator.
 
-- :mod:`~thirtyone.agents.action_ids`: ``action_id``, ``action_from_id``, ``legal_mask`` (79 ids).
+- :mod:`~thirtyone.agents.action_ids`: the core's 79 action ids (:mod:`thirtyone.action_ids`:
+  ``action_id``, ``action_from_id``) and ``legal_mask``.
 - :mod:`~thirtyone.agents.observation`: ``encode(view)`` and its :class:`ObservationLayout`.
 - :mod:`~thirtyone.agents.config`: the options every environment takes (:class:`EnvConfig`).
 - :mod:`~thirtyone.agents.table`: one game stepped by ids, with the rewards (:class:`Table`).

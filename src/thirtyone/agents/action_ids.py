@@ -1,67 +1,41 @@
-"""The fixed action id space: one integer 0–78 for every action of every preset and option.
+"""The core's action ids (:mod:`thirtyone.action_ids`: one integer 0–78 per action, the one
+action space of the project) for agents, with the legal actions as a numpy mask.
 
-=========  ==========================================================================
-id         action
-=========  ==========================================================================
-0–51       ``discard c``: the card with index ``c`` (:class:`~thirtyone.cards.Card`, ``rank * 4 + suit``)
-52         ``draw stock``
-53         ``draw pile``
-54         ``knock``
-55         ``exchange all`` (in the opening, with the face-down widow: R7.2)
-56         ``pass``
-57         ``keep`` (the Schwimmen dealer keeps the first hand, R7.6)
-58         ``take widow`` (the Schwimmen dealer takes the second hand, R7.6)
-59         ``look`` (R6.6)
-60         ``throw down`` (R6.6)
-61–69      exchange one card, ``61 + 3 * i + j``: give the ``i``-th lowest card of the hand for the
-           ``j``-th lowest card of the widow (lowest by card index, from 0)
-70–78      exchange two cards (``exchange=any``), ``70 + 3 * i + j``: keep the ``i``-th lowest hand
-           card, leave the ``j``-th lowest widow card, and swap the other two for the other two
-=========  ==========================================================================
-
-A discard names its card, never a place in the hand, so an id means the same card whatever
-order the engine holds the hand in. An exchange names places in the hand and the widow *sorted
-by card index* — nine pairs for one card, nine for two — which the observation shows as sets
-of cards, so its meaning is fixed by what the player sees (and the space stays small: a mask of
-79 entries, not one per pair of cards).
-
->>> from thirtyone import Game, Rules
->>> game = Game(Rules.preset("scat"), players=3, seed=42)
->>> [str(action_from_id(game, i)) for i in legal_ids(game)]
-['draw stock', 'draw pile', 'knock']
->>> action_id(game, game.legal_actions()[1]), NUM_ACTIONS
-(53, 79)
+>>> from thirtyone import Game
+>>> game = Game("scat", players=3, seed=42)
+>>> mask = legal_mask(game)
+>>> mask.shape, [int(i) for i in mask.nonzero()[0]]
+((79,), [52, 53, 54])
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import numpy as np
+import numpy.typing as npt
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
+from thirtyone.action_ids import (
+    ACTION_NAMES,
+    DISCARD,
+    DRAW_PILE,
+    DRAW_STOCK,
+    EXCHANGE_ALL,
+    EXCHANGE_ONE,
+    EXCHANGE_TWO,
+    KEEP,
+    KNOCK,
+    LOOK,
+    NUM_ACTIONS,
+    PASS,
+    TAKE_WIDOW,
+    THROW_DOWN,
+    Table,
+    action_from_id,
+    action_id,
+    describe_id,
+    legal_ids,
+    num_distinct_actions,
 )
-from thirtyone.cards import Card
-from thirtyone.checks import whole_number
-from thirtyone.engine import Game
-from thirtyone.errors import ActionError, IllegalActionError, RefusalCode
-from thirtyone.text import refusal
 from thirtyone.views import PlayerView
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = [
     "NUM_ACTIONS",
@@ -78,6 +52,7 @@ __all__ = [
     "EXCHANGE_ONE",
     "EXCHANGE_TWO",
     "ACTION_NAMES",
+    "num_distinct_actions",
     "action_id",
     "action_from_id",
     "legal_ids",
@@ -85,145 +60,10 @@ __all__ = [
     "describe_id",
 ]
 
-DISCARD = 0
-"""Id of ``discard`` of card 0; card ``c`` is ``DISCARD + c``."""
-DRAW_STOCK, DRAW_PILE, KNOCK, EXCHANGE_ALL, PASS, KEEP, TAKE_WIDOW, LOOK, THROW_DOWN = range(52, 61)
-EXCHANGE_ONE = 61
-"""Id of the first one-card exchange (``EXCHANGE_ONE + 3 * i + j``)."""
-EXCHANGE_TWO = 70
-"""Id of the first two-card exchange (``EXCHANGE_TWO + 3 * i + j``)."""
-NUM_ACTIONS = 79
-"""How many action ids there are (the size of the mask)."""
 
-_SIMPLE: dict[Action, int] = {
-    Draw(STOCK): DRAW_STOCK,
-    Draw(PILE): DRAW_PILE,
-    Knock(): KNOCK,
-    ExchangeAll(): EXCHANGE_ALL,
-    Pass(): PASS,
-    Keep(): KEEP,
-    TakeWidow(): TAKE_WIDOW,
-    Look(): LOOK,
-    ThrowDown(): THROW_DOWN,
-}
-_BY_ID: dict[int, Action] = {number: action for action, number in _SIMPLE.items()}
-
-
-def _check_id(number: object) -> int:
-    index = whole_number(number)
-    if index is None or not 0 <= index < NUM_ACTIONS:
-        raise ActionError(f"an action id is a whole number from 0 to {NUM_ACTIONS - 1}, not {number!r}")
-    return index
-
-
-def describe_id(number: int) -> str:
-    """What an id means in words, whatever the cards: ``'discard Td'``, ``'knock'``,
-    ``'exchange hand card 0 for widow card 2'`` (places of the sorted hand and widow).
-
-    Raises:
-        ActionError: for a number outside 0–78.
-    """
-    index = _check_id(number)
-    if index < 52:
-        return f"discard {Card(index)}"
-    if index < EXCHANGE_ONE:
-        return str(_BY_ID[index])
-    if index < EXCHANGE_TWO:
-        i, j = divmod(index - EXCHANGE_ONE, 3)
-        return f"exchange hand card {i} for widow card {j}"
-    i, j = divmod(index - EXCHANGE_TWO, 3)
-    return f"exchange two: keep hand card {i}, leave widow card {j}"
-
-
-ACTION_NAMES: tuple[str, ...] = tuple(describe_id(number) for number in range(NUM_ACTIONS))
-""":func:`describe_id` of every id, in order."""
-
-
-def _hand_and_widow(where: Game | PlayerView) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """The seat to move's hand and the widow, each sorted by card index."""
-    if isinstance(where, Game):
-        seat = where.current_seat
-        hand = where.hand(seat) if seat is not None else ()
-        widow = where.widow if where.widow_face_up else ()
-    else:
-        hand = where.hand or ()
-        widow = where.widow or ()
-    return tuple(sorted(hand)), tuple(sorted(widow))
-
-
-def action_id(where: Game | PlayerView, action: Action) -> int:
-    """The id of ``action`` for the seat to move in ``where`` (a game, or that seat's view: an
-    exchange's id depends on the cards of its hand and the widow).
-
-    Raises:
-        IllegalActionError: for an exchange of cards that are not in the hand or the face-up
-            widow (code ``exchange_not_in_hand`` / ``exchange_not_in_widow``).
-        ActionError: for something that is not an action.
-    """
-    simple = _SIMPLE.get(action) if not isinstance(action, Discard | Exchange) else None
-    if simple is not None:
-        return simple
-    if isinstance(action, Discard):
-        return DISCARD + int(action.card)
-    if not isinstance(action, Exchange):
-        raise ActionError(f"not an action: {action!r}; give an Action such as Draw('stock')")
-    hand, widow = _hand_and_widow(where)
-    for card in action.give:
-        if card not in hand:
-            raise _refusal("exchange_not_in_hand", action, card, hand)
-    for card in action.take:
-        if card not in widow:
-            raise _refusal("exchange_not_in_widow", action, card, widow)
-    if len(action.give) == 1:
-        return EXCHANGE_ONE + 3 * hand.index(action.give[0]) + widow.index(action.take[0])
-    keep = next(i for i, card in enumerate(hand) if card not in action.give)
-    stay = next(j for j, card in enumerate(widow) if card not in action.take)
-    return EXCHANGE_TWO + 3 * keep + stay
-
-
-def _refusal(code: RefusalCode, action: Action, card: Card, among: tuple[Card, ...]) -> IllegalActionError:
-    return refusal(code, action=action, cards=(card,), among=among)
-
-
-def action_from_id(where: Game | PlayerView, number: int) -> Action:
-    """The action id ``number`` means for the seat to move in ``where`` (a game or its view).
-    The action need not be legal there (check with :func:`legal_mask`); an exchange needs a hand
-    and a face-up widow to name its cards.
-
-    Raises:
-        ActionError: for a number outside 0–78, or an exchange where there is no hand or no
-            face-up widow to take its cards from.
-    """
-    index = _check_id(number)
-    if index < 52:
-        return Discard(Card(index))
-    if index < EXCHANGE_ONE:
-        return _BY_ID[index]
-    hand, widow = _hand_and_widow(where)
-    if len(hand) != 3 or len(widow) != 3:
-        raise ActionError(
-            f"action id {index} ({describe_id(index)}) is an exchange, which needs a hand of three cards and a "
-            "face-up widow: there is none now"
-        )
-    if index < EXCHANGE_TWO:
-        i, j = divmod(index - EXCHANGE_ONE, 3)
-        return Exchange(hand[i], widow[j])
-    i, j = divmod(index - EXCHANGE_TWO, 3)
-    return Exchange([card for k, card in enumerate(hand) if k != i], [card for k, card in enumerate(widow) if k != j])
-
-
-def legal_ids(where: Game | PlayerView) -> list[int]:
-    """The ids of the legal actions of the seat to move, in the order of ``legal_actions()``
-    (``[]`` once the game is over, or for a view whose seat is not to move)."""
-    legal = where.legal_actions() if isinstance(where, Game) else where.legal_actions
-    return [action_id(where, action) for action in legal]
-
-
-def legal_mask(where: Game | PlayerView) -> npt.NDArray[np.int8]:
+def legal_mask(where: Table | PlayerView) -> npt.NDArray[np.int8]:
     """The legal actions of the seat to move as a mask: ``int8 [NUM_ACTIONS]``, 1 where legal.
     Every legal action has a distinct id, so ``mask.sum() == len(game.legal_actions())``."""
-    import numpy as np
-
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     mask[legal_ids(where)] = 1
     return mask
