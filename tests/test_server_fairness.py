@@ -53,10 +53,12 @@ def seen_by(player: Player, code: str, seat: int | None, seed: str | None) -> di
     for message in player.messages:
         if message["type"] == "state" and commitment is None:
             commitment = message["table"]["commitment"]
-        if message["type"] == "round_end":
-            rounds.append(
-                {"round": message["round"], "salt": message["salt"], "deck": message["deck"], "seeds": message["seeds"]}
-            )
+        for shown in message["rounds"] if message["type"] == "reveal" else [message]:
+            if message["type"] in ("round_end", "reveal") and shown["salt"] is not None:  # R5.7: some at the end
+                rounds.append(
+                    {"round": shown["round"], "salt": shown["salt"], "deck": shown["deck"], "seeds": shown["seeds"]}
+                )
+    rounds.sort(key=lambda entry: entry["round"])  # as the page keeps them
     return {
         "format": "thirtyone-seen",
         "version": 1,
@@ -110,7 +112,8 @@ def test_a_game_is_dealt_from_the_committed_chain_and_every_seed(client: TestCli
         for message in deals + ends:
             assert message["seeds"] == [SEED_A, SEED_B, None]  # the bot gives none
             assert message["commitment"] == commitment
-        for end in ends:
+        reveals = [entry for message in first.messages if message["type"] == "reveal" for entry in message["rounds"]]
+        for end in [end for end in ends if end["revealed"]] + reveals:  # after a 31, at the game's end (R5.7)
             assert salt_matches(commitment, end["salt"], end["round"])
             assert " ".join(map(str, deal_deck(end["salt"], end["round"], end["seeds"]))) == end["deck"]
         text = client.get(f"/api/tables/{code}/record").text

@@ -179,7 +179,10 @@ def leaks(messages: list[dict[str, Any]], expected: dict[int, tuple[dict[str, An
         for card in set(card_texts(message["table"])):
             found.append(f"seq {seq}: table shows {card}")
         for earlier in pending:
-            if earlier["type"] == "round_end":
+            if earlier["type"] == "reveal":  # decks that waited for the game's end (R5.7)
+                if not game.is_over and message["table"]["status"] == "playing":
+                    found.append(f"seq {seq}: reveal before the game's end")
+            elif earlier["type"] == "round_end":
                 number = earlier["round"]
                 result = game.round_logs[number - 1].result
                 if result is None:
@@ -260,18 +263,26 @@ def test_every_deal_is_committed_before_it_is_dealt_and_verifies(played: Played)
     assert record.check_commitments() == len(record.rounds)
     for player in [*played.players.values(), played.watcher]:
         published: dict[int, str] = {}
+        waited: set[int] = set()
+        checked: set[int] = set()
         for message in player.messages:
             if message["type"] == "deal":
                 published[message["round"]] = message["commitment"]
                 assert not list(card_texts(message))
-            elif message["type"] == "round_end":
-                number = message["round"]
-                assert message["commitment"] == published[number]
-                assert message["scheme"] == "thirtyone-chain/1"
-                assert salt_matches(published[number], message["salt"], number)
-                deck = deal_deck(message["salt"], number, message["seeds"])
-                assert deck == list(record.rounds[number - 1].deck)
-                assert message["deck"] == " ".join(map(str, deck))
+            elif message["type"] in ("round_end", "reveal"):
+                for shown in message["rounds"] if message["type"] == "reveal" else [message]:
+                    number = shown["round"]
+                    assert shown["commitment"] == published[number]
+                    assert shown["scheme"] == "thirtyone-chain/1"
+                    if message["type"] == "round_end" and not message["revealed"]:  # R5.7: at the game's end
+                        assert (shown["deck"], shown["salt"]) == (None, None)
+                        waited.add(number)
+                        continue
+                    assert salt_matches(published[number], shown["salt"], number)
+                    deck = deal_deck(shown["salt"], number, shown["seeds"])
+                    assert deck == list(record.rounds[number - 1].deck)
+                    assert shown["deck"] == " ".join(map(str, deck))
+                    checked.add(number)
             elif message["type"] == "state" and message["view"] is not None:
                 if message["view"]["round"] not in published:  # connected after the deal: it comes along
                     assert message["table"]["commitment"] is not None, "a deal shown before its commitment"
@@ -280,6 +291,7 @@ def test_every_deal_is_committed_before_it_is_dealt_and_verifies(played: Played)
                     assert message["table"]["commitment"] == published[message["view"]["round"]]
         assert record.fairness is not None
         assert published == {rnd.round: record.fairness.commitment for rnd in record.rounds}
+        assert waited <= checked  # every round that waited was revealed at the end
 
 
 # ---------------------------------------------------------------------------------------------- bad input

@@ -1,6 +1,6 @@
 """What a table tells its clients, built from its game and what is stored of it: the messages of
 ``docs/server-protocol.md`` (``welcome``, ``state``, ``table``, ``ack``, ``deal``, ``round_end``,
-``history``, ``chat``, ``rematch``),
+``reveal``, ``history``, ``chat``, ``rematch``),
 the TABLE object, the deals list of ``GET /api/tables/{code}/deals``, and the game record kept
 when the game ends.
 
@@ -30,6 +30,9 @@ __all__ = [
     "ack_message",
     "round_news",
     "seat_news",
+    "waiting_rounds",
+    "withheld_rounds",
+    "reveal_message",
     "round_history",
     "history_message",
     "chat_json",
@@ -142,16 +145,81 @@ def ack_message(action: ActionData) -> JSON:
     return {"type": "ack", "seq": action.seq, "action": action.action}
 
 
+def _hides_a_hand(game: Game, number: int) -> bool:
+    """Whether round ``number`` has ended with a result that the table is not shown whole: a 31
+    (R5.1), after which only the 31 hands are shown."""
+    result = game.round_logs[number - 1].result
+    return result is not None and result.public().hands != result.hands
+
+
+def _over(game: Game | None, data: TableData) -> bool:
+    return data.status in (FINISHED, CLOSED) or (game is not None and game.is_over)
+
+
+def waiting_rounds(game: Game | None, data: TableData) -> set[int]:
+    """The ended rounds whose deck and salt wait for the game's end while it is played (R5.7): each
+    round whose result hides a hand (a 31, R5.1) and, on a salt-chain table, every round that ended
+    after the first of them, since round ``r``'s salt is the link of round ``r + 1``'s
+    (:mod:`thirtyone.fairness`): a later salt would give the hidden round's deck away. Rounds
+    before the first 31 stay revealed (nobody can work out a later salt from an earlier one); an
+    older table's deals are not linked, so there only the 31 rounds wait. Round numbers from 1."""
+    if game is None:
+        return set()
+    ended = [log.round for log in game.round_logs if log.result is not None]
+    hidden = [number for number in ended if _hides_a_hand(game, number)]
+    if not hidden:
+        return set()
+    if data.commitment is None:
+        return set(hidden)
+    return {number for number in ended if number >= hidden[0]}
+
+
+def withheld_rounds(game: Game | None, data: TableData) -> set[int]:
+    """The rounds whose deck and salt are withheld now: :func:`waiting_rounds` while the game is
+    being played, none once it is over (the last round ended, or the table finished or closed)."""
+    return set() if _over(game, data) else waiting_rounds(game, data)
+
+
+def _deal_reveal(deal: Deal, fairness: JSON) -> JSON:
+    return {"deck": " ".join(map(str, deal.deck)), "salt": deal.salt, "commitment": deal.commitment, **fairness}
+
+
+def _fairness(data: TableData) -> JSON:
+    return {"scheme": scheme(data), "seeds": seeds(data) if data.commitment is not None else None}
+
+
+def reveal_message(game: Game | None, data: TableData, told: Iterable[int] = ()) -> JSON | None:
+    """``reveal``, once the game is over: every round that waited for its end
+    (:func:`waiting_rounds`, which then holds the round that ended the game too) but those in
+    ``told`` (revealed by a ``round_end`` in the same news),
+    each ``{"round", "deck", "salt", "commitment", "scheme", "seeds"}`` as a ``round_end`` reveals
+    it; ``None`` while the game is played or when nothing waited."""
+    if not _over(game, data):
+        return None
+    skip = set(told)
+    deals = {deal.round: deal for deal in data.deals}
+    fairness = _fairness(data)
+    rounds = [
+        {"round": number, **_deal_reveal(deals[number], fairness)}
+        for number in sorted(waiting_rounds(game, data) - skip)
+        if number in deals
+    ]
+    return {"type": "reveal", "rounds": rounds} if rounds else None
+
+
 def round_news(game: Game | None, ended: Iterable[int], new: Sequence[Deal], data: TableData) -> list[JSON]:
-    """What an action (or a start, or a catch-up) tells everyone, in round order: ``deal`` for each
-    ``new`` deal (its commitment, and the seats' seeds it was dealt with), ``round_end`` for each
-    round number in ``ended`` (its public result, and its deck and salt from the table's stored
-    deals, revealed). A ``round_end`` has no ``history`` yet: :func:`seat_news` adds each seat's."""
+    """What an action (or a start, a close, or a catch-up) tells everyone, in round order: ``deal``
+    for each ``new`` deal (its commitment, and the seats' seeds it was dealt with), ``round_end`` for
+    each round number in ``ended`` (its public result, and its deck and salt from the table's stored
+    deals: revealed, unless they wait for the game's end, :func:`withheld_rounds`, R5.7), and once
+    the game is over :func:`reveal_message` for what waited. A ``round_end`` has no ``history`` yet:
+    :func:`seat_news` adds each seat's."""
     news: list[JSON] = []
     fresh = {deal.round: deal for deal in new}
     deals = {deal.round: deal for deal in data.deals}
     finished = set(ended)
-    fairness = {"scheme": scheme(data), "seeds": seeds(data) if data.commitment is not None else None}
+    fairness = _fairness(data)
+    withheld = withheld_rounds(game, data)
     for number in sorted(finished | set(fresh)):
         if number in fresh:
             deal = fresh[number]
@@ -159,17 +227,20 @@ def round_news(game: Game | None, ended: Iterable[int], new: Sequence[Deal], dat
         if number in finished and game is not None:
             result = game.round_logs[number - 1].result
             deal = deals[number]
+            revealed = number not in withheld
             news.append(
                 {
                     "type": "round_end",
                     "round": number,
                     "result": None if result is None else result_json(result.public()),
-                    "deck": " ".join(map(str, deal.deck)),
-                    "salt": deal.salt,
-                    "commitment": deal.commitment,
-                    **fairness,
+                    "revealed": revealed,
+                    **_deal_reveal(deal, fairness),
+                    **({} if revealed else {"deck": None, "salt": None}),
                 }
             )
+    reveal = reveal_message(game, data, finished)
+    if reveal is not None:
+        news.append(reveal)
     return news
 
 
@@ -233,14 +304,16 @@ def rematch_message(data: TableData) -> JSON:
     return {"type": "rematch", "code": data.rematch, "share_path": f"/t/{data.rematch}"}
 
 
-def deals_json(data: TableData) -> JSON:
+def deals_json(data: TableData, withheld: Iterable[int] = ()) -> JSON:
     """The table's ``code``, fairness ``scheme``, ``commitment`` (its salt chain's; ``null`` for an
     older table), the seats' ``seeds``, and ``deals``: every stored round's commitment, and the
-    deck and salt of each round that has ended (every round of a finished or closed table)."""
+    deck and salt of each round that has ended (every round of a finished or closed table) but
+    those ``withheld`` until the game's end (:func:`withheld_rounds`, R5.7)."""
     last = data.deals[-1].round if data.deals else 0  # a round has ended when the next is dealt or the game is over
+    waits = set(withheld)
     out: list[JSON] = []
     for deal in data.deals:
-        ended = data.status in (FINISHED, CLOSED) or deal.round < last
+        ended = (data.status in (FINISHED, CLOSED) or deal.round < last) and deal.round not in waits
         out.append(
             {
                 "round": deal.round,

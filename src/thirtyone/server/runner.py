@@ -707,6 +707,9 @@ class TableRunner:
             connection.put_text(self.state_text(seat))
             if self._has_history():
                 connection.put(messages.history_message(self.game, self.data, seat, self.chat_lines))
+            reveal = messages.reveal_message(self.game, self.data)
+            if reveal is not None:  # the game is over: what waited for its end (R5.7)
+                connection.put(reveal)
             if self._connected() != before:
                 self._broadcast_table(skip=connection)
 
@@ -810,8 +813,8 @@ class TableRunner:
     def deals_json(self) -> JSON:
         """The table's fairness (scheme, commitment, seeds) and every round's deal: its
         commitment, and the deck and salt of each round that has ended (every round of a closed
-        table)."""
-        return messages.deals_json(self.data)
+        table) but those that wait for the game's end (R5.7, :func:`messages.withheld_rounds`)."""
+        return messages.deals_json(self.data, messages.withheld_rounds(self.game, self.data))
 
     def _broadcast_table(self, skip: Connection | None = None) -> None:
         self._texts.clear()

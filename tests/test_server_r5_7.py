@@ -1,0 +1,202 @@
+"""R5.7 at the server: after a 31 only the 31 hands are shown, and nothing that would let anyone work
+out the others' hands — the round's deck and salt — is sent before the game ends: not in
+``round_end``, not by ``GET /deals``, not to a spectator or a page that opens mid-game. The salts
+are a hash chain (round r's salt is the link of round r+1's), so on a chain table every later
+round waits too; rounds before the 31 stay revealed. At the game's end ``reveal`` brings every
+round that waited, and each checks against the commitment."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from test_server_support import Player, basic_choice, create, hello, join, make_app
+from thirtyone.engine import Game
+from thirtyone.fairness import SaltChain, chain_link, deal_deck, salt_matches
+from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
+from thirtyone.server import fair, messages
+from thirtyone.server import runner as runner_module
+from thirtyone.server import service as service_module
+from thirtyone.server.fair import CommittedChance
+from thirtyone.server.store import CLOSED, FINISHED, PLAYING, SeatData, TableData
+
+BLITZ_KEY = f"{548:064x}"
+"""A chain key whose round 1 deals a 31 to one of two players without seeds, whoever deals (R5.2),
+the other hand hidden (R5.1)."""
+
+
+class FirstDealer:
+    """The runner's ``secrets``: the first dealer is seat 0 (R3.1), so that the game is the same every run."""
+
+    @staticmethod
+    def SystemRandom() -> random.Random:  # noqa: N802 - stands for secrets.SystemRandom
+        return SimpleNamespace(randrange=lambda players: 0)  # type: ignore[return-value]
+
+
+def connect(client: TestClient, stack: ExitStack, code: str, token: str | None, seat: int | None) -> Player:
+    return hello(stack.enter_context(client.websocket_connect(f"/ws/tables/{code}")), token, seat)
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain(BLITZ_KEY, fair.CHAIN_LENGTH))
+    monkeypatch.setattr(runner_module, "secrets", FirstDealer)
+    with TestClient(make_app(tmp_path / "r5_7.db", messages_per_second=1000.0, message_burst=1000)) as test_client:
+        yield test_client
+
+
+def ends(player: Player) -> list[dict[str, Any]]:
+    return [message for message in player.messages if message["type"] == "round_end"]
+
+
+def test_r5_7_a_31_rounds_deck_and_salt_and_every_later_rounds_wait_for_the_games_end(client: TestClient) -> None:
+    created = create(client, ["human", "human"], name="Ann", lives=2, grace_life=False)
+    code = created["code"]
+    commitment = created["table"]["commitment"]
+    with ExitStack() as stack:
+        ann = connect(client, stack, code, created["token"], 0)
+        watcher = connect(client, stack, code, None, None)
+        ben_seat = join(client, code, "Ben")  # the game starts: round 1 deals a 31 (R5.2)
+        players = {0: ann, 1: connect(client, stack, code, ben_seat["token"], 1)}
+        mid_game: dict[str, Any] | None = None
+        seq = -1
+        while True:
+            states = {seat: player.settle(seq) for seat, player in players.items()}
+            state = states[0]
+            seq = state["seq"]
+            if state["view"]["phase"] == "over":
+                break
+            if mid_game is None and state["view"]["round"] >= 2:
+                mid_game = client.get(f"/api/tables/{code}/deals").json()  # round 1 has ended: a 31
+                late = connect(client, stack, code, None, None)  # a page that opens mid-game
+                assert not [m for m in late.messages if m["type"] in ("round_end", "reveal")]
+            mover = players[state["view"]["current_seat"]]
+            mover.act(basic_choice(mover.state or {}, seed=seq))
+            mover.until("ack")
+        watcher.settle(seq - 1)  # the last state, as the players got it
+        assert watcher.state is not None
+        assert watcher.state["table"]["status"] == FINISHED
+
+    everyone = [*players.values(), watcher]
+    first = ends(watcher)[0]  # Ben joined after it: he never saw round 1 end
+    assert first["round"] == 1
+    assert first["result"]["end"] == "dealt_blitz"
+    assert None in first["result"]["hands"]  # R5.1: only the 31 is shown
+    *during, last = ends(watcher)
+    assert during, "the game should last more than the round of the 31"
+    for player in everyone:
+        for message in ends(player)[:-1]:  # the 31's round, and every round after it on the chain
+            assert (message["revealed"], message["deck"], message["salt"]) == (False, None, None), message["round"]
+        assert ends(player)[-1]["revealed"] is True  # the game is over: nothing is hidden any more
+    assert mid_game is not None
+    deal = mid_game["deals"][0]
+    assert (deal["round"], deal["revealed"], deal["deck"], deal["salt"]) == (1, False, None, None)
+
+    # the end: the last round_end, then reveal with every round that waited, then the state
+    for player in everyone:
+        kinds = [m["type"] for m in player.messages]
+        at = kinds.index("reveal")
+        assert kinds[at - 1] == "round_end"
+        assert player.messages[at - 1]["round"] == last["round"]
+        assert "state" in kinds[at + 1 :]
+    reveal = next(m for m in watcher.messages if m["type"] == "reveal")
+    assert [entry["round"] for entry in reveal["rounds"]] == [m["round"] for m in during]
+    salts = {}
+    for entry in reveal["rounds"]:
+        assert entry["commitment"] == commitment
+        assert entry["scheme"] == "thirtyone-chain/1"
+        assert salt_matches(commitment, entry["salt"], entry["round"])
+        assert " ".join(map(str, deal_deck(entry["salt"], entry["round"], entry["seeds"]))) == entry["deck"]
+        salts[entry["round"]] = entry["salt"]
+    salts[last["round"]] = last["salt"]
+    # why every later round waited: its salt gives the 31 round's at once
+    assert chain_link(salts[2]) == salts[1]
+
+    record = GameRecord.loads(client.get(f"/api/tables/{code}/record").text)
+    assert [rnd.salt for rnd in record.rounds] == [salts[number] for number in sorted(salts)]
+    deals = client.get(f"/api/tables/{code}/deals").json()["deals"]
+    assert all(deal["revealed"] and deal["salt"] == salts[deal["round"]] for deal in deals)
+    with ExitStack() as stack:  # a page that opens after the end gets what waited, and the last round
+        late = connect(client, stack, code, None, None)
+        again = late.until("reveal")["rounds"]
+        assert again[:-1] == reveal["rounds"]
+        assert (again[-1]["round"], again[-1]["salt"]) == (last["round"], last["salt"])
+
+
+def test_r5_7_closing_the_table_reveals_what_waited(client: TestClient) -> None:
+    created = create(client, ["human", "human"], name="Ann", lives=3)
+    code = created["code"]
+    ben_seat = join(client, code, "Ben")
+    with ExitStack() as stack:
+        ann = connect(client, stack, code, created["token"], 0)
+        connect(client, stack, code, ben_seat["token"], 1)
+        assert ann.state is not None
+        assert ann.state["view"]["round"] == 2  # round 1 ended at the deal, with a 31
+        answer = client.post(f"/api/tables/{code}/close", headers={"authorization": f"Bearer {created['host_token']}"})
+        assert answer.status_code == 200, answer.text
+        reveal = ann.until("reveal")
+        assert [entry["round"] for entry in reveal["rounds"]] == [1]
+        entry = reveal["rounds"][0]
+        assert salt_matches(created["table"]["commitment"], entry["salt"], 1)
+        assert ann.until("state")["table"]["status"] == CLOSED
+
+
+# ------------------------------------------------------------------------------------ the rule, over plain values
+
+LATE_BLITZ = ("00" * 31 + "03", 20)
+"""A chain key and a policy seed (random legal moves, 2 players, first dealer seat 0) whose game's
+first 31 comes in a later round, not the first, with rounds after it."""
+
+
+def table_of(game: Game, chance: CommittedChance, status: str, chained: bool = True) -> TableData:
+    return TableData(
+        code="ABCDEF",
+        status=status,
+        preset="scat",
+        options={},
+        players=2,
+        host_token_hash="",
+        seats=[SeatData(0, "human", None, "Ann"), SeatData(1, "human", None, "Ben")],
+        created_at=datetime.now(UTC),
+        first_dealer=0,
+        deals=sorted(chance.deals.values(), key=lambda deal: deal.round),
+        commitment=chance.chain.commitment if chained and chance.chain is not None else None,
+    )
+
+
+def hides(game: Game, number: int) -> bool:
+    result = game.round_logs[number - 1].result
+    return result is not None and result.public().hands != result.hands
+
+
+def test_r5_7_rounds_before_the_31_stay_revealed_and_every_later_one_waits() -> None:
+    key, seed = LATE_BLITZ
+    policy = random.Random(seed)
+    chance = CommittedChance(0, {}, chain=SaltChain(key, 64), seeds=[None, None])
+    game = Game(Rules(lives=3), 2, chance=chance)
+    seen_waiting = False
+    while True:
+        ended = [log.round for log in game.round_logs if log.result is not None]
+        waiting = messages.waiting_rounds(game, table_of(game, chance, PLAYING))
+        hidden = [number for number in ended if hides(game, number)]
+        expected = {number for number in ended if hidden and number >= hidden[0]}
+        assert waiting == expected
+        old = messages.waiting_rounds(game, table_of(game, chance, PLAYING, chained=False))
+        assert old == set(hidden)  # an older table's deals are not linked: only the 31 rounds wait
+        seen_waiting = seen_waiting or bool(hidden and hidden[0] > 1 and any(n > hidden[0] for n in ended))
+        if game.is_over:
+            break
+        game.apply(policy.choice(game.legal_actions()))
+    assert seen_waiting, "the pinned game should have a first 31 after round 1 and rounds after it"
+    over = table_of(game, chance, FINISHED)
+    assert messages.withheld_rounds(game, over) == set()  # the game is over: nothing waits
+    assert messages.waiting_rounds(game, over)  # but the reveal names what did
