@@ -83,6 +83,20 @@ def _as_cards(value: object, field: str) -> tuple[Card, ...]:
     return (as_card(value, field),)
 
 
+class _Bare:
+    """An action with nothing to choose (``Knock()``, ``Pass()``, …): arguments are refused as
+    bad input, in the library's words, not with Python's own ``TypeError``."""
+
+    __slots__ = ()
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        if args or kwargs:
+            given = ", ".join([*map(repr, args), *(f"{key}={value!r}" for key, value in kwargs.items())])
+            raise ActionError(
+                f"{type(self).__name__}() takes no arguments, not ({given}): write {type(self).__name__}()"
+            )
+
+
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Draw the top card of the stock (``"stock"``) or of the discard pile (``"pile"``) (R4.1).
@@ -120,8 +134,8 @@ class Discard:
         return f"discard {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
-class Knock:
+@dataclass(frozen=True, slots=True, init=False)
+class Knock(_Bare):
     """Knock instead of drawing or exchanging (R6.1): everyone else gets one more turn."""
 
     def __str__(self) -> str:
@@ -160,48 +174,48 @@ class Exchange:
         return f"exchange {format_cards(self.give)} for {format_cards(self.take)}"
 
 
-@dataclass(frozen=True, slots=True)
-class ExchangeAll:
+@dataclass(frozen=True, slots=True, init=False)
+class ExchangeAll(_Bare):
     """Swap your whole hand with the widow (R7.1); in the opening with the face-down widow (R7.2)."""
 
     def __str__(self) -> str:
         return "exchange all"
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+@dataclass(frozen=True, slots=True, init=False)
+class Pass(_Bare):
     """Keep your hand this turn (widow mode, R7.1)."""
 
     def __str__(self) -> str:
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
-class Keep:
+@dataclass(frozen=True, slots=True, init=False)
+class Keep(_Bare):
     """The dealer keeps the first hand; the second goes face up as the widow (R7.6)."""
 
     def __str__(self) -> str:
         return "keep"
 
 
-@dataclass(frozen=True, slots=True)
-class TakeWidow:
+@dataclass(frozen=True, slots=True, init=False)
+class TakeWidow(_Bare):
     """The dealer takes the second hand unseen; the first goes face up as the widow (R7.6)."""
 
     def __str__(self) -> str:
         return "take widow"
 
 
-@dataclass(frozen=True, slots=True)
-class Look:
+@dataclass(frozen=True, slots=True, init=False)
+class Look(_Bare):
     """Look at your dealt cards in the blind phase (R6.6)."""
 
     def __str__(self) -> str:
         return "look"
 
 
-@dataclass(frozen=True, slots=True)
-class ThrowDown:
+@dataclass(frozen=True, slots=True, init=False)
+class ThrowDown(_Bare):
     """Throw down without having looked (R6.6): the showdown comes at once, you as the knocker."""
 
     def __str__(self) -> str:

@@ -185,3 +185,13 @@ def test_notation_actions_are_hashable_values():
     assert len({parse_action(text) for _, text in SIMPLE}) == len(SIMPLE)
     assert parse_action("knock") == Knock()
     assert hash(parse_action("discard Td")) == hash(Discard(c("Td")))
+
+
+@pytest.mark.parametrize("kind", [Knock, Pass, ExchangeAll, Keep, TakeWidow, Look, ThrowDown])
+def test_actions_with_nothing_to_choose_refuse_arguments_as_bad_input(kind):
+    with pytest.raises(ActionError, match=rf"^{kind.__name__}\(\) takes no arguments, not \(1\)"):
+        kind(1)
+    with pytest.raises(ActionError, match="takes no arguments"):
+        kind(seat=2)
+    assert kind() == kind()
+    assert hash(kind()) == hash(kind())
