@@ -7,7 +7,10 @@ round that waited, and each checks against the commitment."""
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -200,3 +203,87 @@ def test_r5_7_rounds_before_the_31_stay_revealed_and_every_later_one_waits() -> 
     over = table_of(game, chance, FINISHED)
     assert messages.withheld_rounds(game, over) == set()  # the game is over: nothing waits
     assert messages.waiting_rounds(game, over)  # but the reveal names what did
+
+
+# ---------------------------------------------------------------------------------------------- the page's check
+
+_PAGE = """
+globalThis.localStorage = { kept: {}, getItem(key) { return this.kept[key] ?? null; },
+  setItem(key, value) { this.kept[key] = String(value); } };
+const given = JSON.parse(process.argv[2]);
+localStorage.setItem("thirtyone.fair.T", JSON.stringify({ seed: given.seed, commitment: null, scheme: null,
+  seat: null, deals: {}, rounds: {} }));  // as a page kept it before this change: no "waiting"
+const fairness = await import("./fairness.js");
+fairness.noteCommitment("T", { commitment: given.commitment, scheme: "thirtyone-chain/1" });
+fairness.noteSeat("T", 0);
+const out = { first: await fairness.checkRound("T", given.first), waits: await fairness.checkRound("T", given.waits) };
+out.waiting = fairness.waitingRounds("T");
+out.reveal = await fairness.checkReveal("T", given.reveal);
+out.after = fairness.waitingRounds("T");
+out.forged = await fairness.checkReveal("T", given.forged);
+out.seen = JSON.parse(fairness.seenFile("T"));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_r5_7_the_page_checks_the_rounds_that_waited_at_the_games_end(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    web = Path(__file__).resolve().parents[1] / "src" / "thirtyone" / "web" / "js"
+    shutil.copy(web / "fairness.js", tmp_path / "fairness.js")
+    (tmp_path / "i18n.js").write_text(  # the page's words, as keys: what is checked here is data
+        "export const t = (key, args) => `${key} ${JSON.stringify(args || {})}`;\nexport const num = String;\n"
+    )
+    (tmp_path / "page.mjs").write_text(_PAGE)
+    chain = SaltChain("00" * 32, 3)
+    seed = "ab" * 16
+    seeds = [seed, None]
+
+    def deal(number: int) -> dict[str, Any]:
+        deck = " ".join(map(str, deal_deck(chain.salt(number), number, seeds)))
+        fair_part = {"commitment": chain.commitment, "scheme": "thirtyone-chain/1", "seeds": seeds}
+        return {"round": number, "deck": deck, "salt": chain.salt(number), **fair_part}
+
+    first = {"type": "round_end", "revealed": True, **deal(1)}
+    waits = {"type": "round_end", **deal(2), "revealed": False, "deck": None, "salt": None}
+    forged = deal(2)
+    cards = forged["deck"].split()
+    forged["deck"] = " ".join([cards[1], cards[0], *cards[2:]])
+    given = {
+        "seed": seed,
+        "commitment": chain.commitment,
+        "first": first,
+        "waits": waits,
+        "reveal": {"type": "reveal", "rounds": [deal(2)]},
+        "forged": {"type": "reveal", "rounds": [forged]},
+    }
+    run = subprocess.run(
+        [node, str(tmp_path / "page.mjs"), json.dumps(given)], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["first"] | {"text": None} == {
+        "round": 1,
+        "state": "verified",
+        "ok": True,
+        "scheme": "thirtyone-chain/1",
+        "commitment": chain.commitment,
+        "mine": True,
+        "problems": [],
+        "text": None,
+    }
+    assert out["first"]["text"].startswith("fair.ok_mine ")
+    assert (out["waits"]["state"], out["waits"]["ok"], out["waits"]["text"]) == ("waits", None, None)
+    assert out["waiting"] == [2]
+    assert (out["reveal"]["state"], out["reveal"]["ok"], out["reveal"]["verified"], out["reveal"]["failed"]) == (
+        "verified",
+        True,
+        [2],
+        [],
+    )
+    assert out["reveal"]["rounds"][0]["state"] == "verified"
+    assert out["after"] == []
+    assert (out["forged"]["state"], out["forged"]["failed"]) == ("failed", [2])
+    assert out["forged"]["rounds"][0]["problems"] == ["deck"]
+    assert [entry["round"] for entry in out["seen"]["rounds"]] == [1, 2]  # what `verify --seen` reads

@@ -6,7 +6,10 @@
 // HMAC-SHA256(salt_r, "thirtyone-deck/2 r SEEDS block"); when the round ends the salt is revealed,
 // and this page checks, on its own, that it is round r's salt of the chain it saw committed
 // (SHA-256 of "thirtyone-chain/1 SALT", r times, gives the commitment), that its own seed was
-// used, and that the revealed deck is the one the salt and the seeds deal.
+// used, and that the revealed deck is the one the salt and the seeds deal. After a 31 the hidden
+// hands must stay hidden until the game ends (R5.7): such a round's deck and salt, and on a chain
+// every later round's (round r's salt is the link of round r+1's), come only with the `reveal`
+// message at the game's end (`round_end.revealed` false until then), and are checked then.
 //
 // What a page saw is kept in localStorage per table ("thirtyone.fair.CODE"), so that a reload
 // keeps it, and can be downloaded for `thirtyone verify RECORD --seen FILE`.
@@ -19,10 +22,25 @@
 //                                       false when it differs from the one seen before
 //   noteSeat(code, seat)             -> remember which seat this page holds (for checkRound)
 //   noteDeal(code, message)          -> keep a `deal` message's seeds (and check the commitment)
-//   checkRound(code, message)        -> Promise of {ok, text} for a `round_end` message: the
-//                                       checks above, kept with what was seen; text in words
+//   checkRound(code, message)        -> Promise of a CHECK for a `round_end` message: the
+//                                       checks above, kept with what was seen; a round that waits
+//                                       for the game's end (revealed false) is noted, not checked
+//   checkReveal(code, message)       -> Promise of {state, ok, rounds, verified, failed} for a
+//                                       `reveal` message (the game's end): rounds, a CHECK of each
+//                                       round it brings; verified and failed, their numbers;
+//                                       state "verified" (every one checks) or "failed"
+//   waitingRounds(code)              -> the numbers of the rounds noted as waiting for the game's
+//                                       end and not checked yet, in order
 //   seenFile(code)                   -> the --seen file as JSON text
 //   seenFileName(code)               -> "thirtyone-CODE-seen.json"
+// A CHECK is data, for the page to put in its own words: {round, state, ok, scheme, commitment,
+// mine, problems, text}: state "verified", "failed" or "waits" (its deck and salt wait for the
+// game's end, R5.7: ok null, nothing checked yet); commitment the one checked against (64 hex
+// digits); mine whether this page's own seed was among the seeds checked; problems the codes of
+// what did not check, in order ("not_seen": no commitment seen before the deal,
+// "other_commitment", "salt", "seeds": not the ones announced with the deal, "own_seed", "deck";
+// an older table's "commitment": its deck or salt changed); text the same in words (the fair.*
+// messages), null while the round waits.
 // and, for tests, the construction itself: chainLink(salt), saltMatches(commitment, salt, round),
 // dealDeck(salt, round, seeds, size), sha256Hex(text), hmacSha256(keyHex, text), and `plain`, the
 // SHA-256 and HMAC in plain JavaScript used where crypto.subtle is missing.
@@ -196,7 +214,7 @@ function load(code) {
   } catch {
     // a damaged entry: start again
   }
-  return { seed: null, commitment: null, scheme: null, seat: null, deals: {}, rounds: {} };
+  return { seed: null, commitment: null, scheme: null, seat: null, deals: {}, rounds: {}, waiting: {} };
 }
 
 function save(code, seen) {
@@ -259,43 +277,113 @@ async function oldDealMatches(salt, deck, commitment) {
   return (await sha256Hex(`thirtyone-deal/1 ${salt} ${cards}`)) === commitment;
 }
 
-/** Check a `round_end` message on this page alone; returns {ok, text}. */
-export async function checkRound(code, message) {
+const PROBLEM_WORDS = {
+  not_seen: () => t("fair.not_seen"),
+  other_commitment: () => t("fair.other_commitment"),
+  salt: (round) => t("fair.salt", { round: num(round) }),
+  seeds: () => t("fair.seeds"),
+  own_seed: () => t("fair.own_seed"),
+  deck: () => t("fair.deck"),
+};
+
+function holdsOwnSeed(seen) {
+  return seen.seat !== null && seen.seat !== undefined && Boolean(seen.seed);
+}
+
+/** Check one revealed deal ({round, deck, salt, commitment, scheme, seeds}: a `round_end`, or a
+ * round of `reveal`) on this page alone, keep it with what was seen; returns a CHECK. */
+async function checkDeal(code, message) {
   const round = message.round;
   const deck = String(message.deck || "").trim().split(/\s+/);
+  const seen = load(code);
+  if (seen.waiting) delete seen.waiting[round];
   if (message.scheme !== CHAIN) {
     const ok = await oldDealMatches(message.salt, deck, message.commitment);
+    save(code, seen);
+    const commitment = String(message.commitment);
     return {
+      round,
+      state: ok ? "verified" : "failed",
       ok,
+      scheme: message.scheme,
+      commitment,
+      mine: false,
+      problems: ok ? [] : ["commitment"],
       text: ok
-        ? t("fair.old_ok", { round: num(round), commitment: String(message.commitment).slice(0, 12) })
+        ? t("fair.old_ok", { round: num(round), commitment: commitment.slice(0, 12) })
         : t("fair.old_bad", { round: num(round) }),
     };
   }
-  const seen = load(code);
   const problems = [];
   const commitment = seen.commitment || message.commitment;
-  if (!seen.commitment) problems.push(t("fair.not_seen"));
-  else if (message.commitment !== seen.commitment) problems.push(t("fair.other_commitment"));
-  if (!(await saltMatches(commitment, message.salt, round))) problems.push(t("fair.salt", { round: num(round) }));
+  if (!seen.commitment) problems.push("not_seen");
+  else if (message.commitment !== seen.commitment) problems.push("other_commitment");
+  if (!(await saltMatches(commitment, message.salt, round))) problems.push("salt");
   const seeds = Array.isArray(message.seeds) ? message.seeds : [];
   const announced = seen.deals[round];
-  if (announced && JSON.stringify(announced) !== JSON.stringify(seeds)) problems.push(t("fair.seeds"));
-  if (seen.seat !== null && seen.seat !== undefined && seen.seed && seeds[seen.seat] !== seen.seed) {
-    problems.push(t("fair.own_seed"));
-  }
+  if (announced && JSON.stringify(announced) !== JSON.stringify(seeds)) problems.push("seeds");
+  const mine = holdsOwnSeed(seen);
+  if (mine && seeds[seen.seat] !== seen.seed) problems.push("own_seed");
   const dealt = await dealDeck(message.salt, round, seeds, deck.length);
-  if (dealt.join(" ") !== deck.join(" ")) problems.push(t("fair.deck"));
+  if (dealt.join(" ") !== deck.join(" ")) problems.push("deck");
   const ok = problems.length === 0;
   seen.rounds[round] = { salt: message.salt, deck: deck.join(" "), seeds, ok };
   save(code, seen);
-  const mine = seen.seat !== null && seen.seat !== undefined && seen.seed;
   return {
+    round,
+    state: ok ? "verified" : "failed",
     ok,
+    scheme: message.scheme,
+    commitment,
+    mine,
+    problems,
     text: ok
       ? t(mine ? "fair.ok_mine" : "fair.ok", { round: num(round), commitment: commitment.slice(0, 12) })
-      : t("fair.bad", { round: num(round), problems: problems.join("; ") }),
+      : t("fair.bad", { round: num(round), problems: problems.map((code) => PROBLEM_WORDS[code](round)).join("; ") }),
   };
+}
+
+/** Check a `round_end` message on this page alone; returns a CHECK (state "waits" for a round
+ * whose deck and salt wait for the game's end, R5.7: noted, checked when `reveal` brings them). */
+export async function checkRound(code, message) {
+  if (message.revealed === false) {
+    const seen = load(code);
+    seen.waiting = { ...seen.waiting, [message.round]: true };
+    save(code, seen);
+    return {
+      round: message.round,
+      state: "waits",
+      ok: null,
+      scheme: message.scheme,
+      commitment: seen.commitment || message.commitment,
+      mine: holdsOwnSeed(seen),
+      problems: [],
+      text: null,
+    };
+  }
+  return checkDeal(code, message);
+}
+
+/** Check every round a `reveal` message brings (the game's end, R5.7); returns {state, ok,
+ * rounds: a CHECK each, verified: their numbers that check, failed: those that do not}. */
+export async function checkReveal(code, message) {
+  const rounds = [];
+  for (const entry of Array.isArray(message.rounds) ? message.rounds : []) rounds.push(await checkDeal(code, entry));
+  const failed = rounds.filter((check) => !check.ok).map((check) => check.round);
+  return {
+    state: failed.length ? "failed" : "verified",
+    ok: failed.length === 0,
+    rounds,
+    verified: rounds.filter((check) => check.ok).map((check) => check.round),
+    failed,
+  };
+}
+
+/** The rounds noted as waiting for the game's end (R5.7) and not checked yet, in order. */
+export function waitingRounds(code) {
+  return Object.keys(load(code).waiting || {})
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** What this page saw, as the file `thirtyone verify RECORD --seen FILE` reads. */
