@@ -319,3 +319,59 @@ def test_an_unfinished_game_claims_no_places_and_shows_the_lives_left(
     data = json.loads(capsys.readouterr().out)
     assert data["finished"] is False
     assert [(s["seat"], s["place"]) for s in data["standings"]] == [(s.seat, 4 if s.out else None) for s in standings]
+
+
+# ---------------------------------------------------------------------- untrusted text (issue 29, item 12)
+
+EVIL_NAMES = ["\u001b]0;PWNED\u0007\u001b[2J", "\u001b[31m", "Bo\u202eb"]
+"""Seat names of a shared record that would set the window title and clear the screen, colour the
+terminal, and turn the text after them right to left."""
+UNSHOWN = ("\u001b", "\u0007", "\u202e", "\u009b", "\u007f")
+"""Characters a terminal acts on or hides instead of showing: none may reach it from a record."""
+
+
+def evil_record(path: Path, game: Game) -> Path:
+    return write(path, game, EVIL_NAMES, event="club\u001b[1m night", date="2025\u009b1", comment="one\ntwo\u007f")
+
+
+def test_item12_replay_shows_a_records_control_sequences_escaped(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = evil_record(tmp_path / "evil.toml", game)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for char in UNSHOWN:
+        assert char not in out, repr(char)
+    assert "\\x1b]0;PWNED\\x07\\x1b[2J (seat 0)" in out
+    assert "\\x1b[31m (seat 1)" in out
+    assert "Bo\\u202eb" in out
+    assert "club\\x1b[1m night" in out
+    assert "comment: one\\ntwo\\x7f" in out
+    assert "2025\\x9b1" in out
+
+
+def test_item12_replay_json_escapes_them_and_keeps_the_same_data(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = evil_record(tmp_path / "evil.toml", game)
+    assert main(["replay", str(path), "--json"]) == 0
+    out = capsys.readouterr().out
+    for char in UNSHOWN:
+        assert char not in out, repr(char)
+    data = json.loads(out)
+    assert data["seats"] == EVIL_NAMES
+    assert data["comment"] == "one\ntwo\u007f"
+    assert data["standings"][0]["name"] in EVIL_NAMES
+
+
+def test_item12_a_record_error_never_writes_the_records_text_raw(
+    tmp_path: Path, game: Game, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = GameRecord.from_game(game, EVIL_NAMES).dumps()
+    first = next(line for line in text.splitlines() if line.startswith('    "'))  # the first action
+    broken = text.replace(first, '    "1: discard \\u001b]0;PWNED\\u0007\\u202e",', 1)  # TOML escapes
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    line = cli_error_line(capsys, ["replay", str(path)])
+    for char in UNSHOWN:
+        assert char not in line, repr(char)

@@ -7,6 +7,7 @@ is followed by both hashes in full and a caret under the first differing hex dig
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from collections.abc import Callable
@@ -253,3 +254,48 @@ def test_a_changed_chain_salt_is_still_blamed_on_the_salt(
     assert "round 2: the salt" in line
     assert "the salt was changed" in line
     assert rest == []
+
+
+# ---------------------------------------------------------------------- untrusted text (issue 29, item 12)
+
+EVIL = "\u001b]0;PWNED\u0007\u001b[2J\u202e"
+"""A name or a value that would set the window title, clear the screen and turn the line around."""
+
+
+def test_item12_verify_shows_a_records_names_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord
+) -> None:
+    path = write(tmp_path / "evil.toml", dataclasses.replace(chained, seats=(EVIL, EVIL + "2")))
+    assert main(["verify", str(path)]) == 0
+    captured = capsys.readouterr()
+    for char in "\u001b\u0007\u202e":
+        assert char not in captured.out + captured.err
+    assert "\\x1b]0;PWNED\\x07\\x1b[2J\\u202e" in captured.out
+
+
+def test_item12_a_seen_file_that_does_not_belong_is_named_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord
+) -> None:
+    path = write(tmp_path / "chained.toml", chained)
+    seen = tmp_path / "seen.json"
+    seen.write_text(
+        json.dumps({"format": "thirtyone-seen", "version": 1, "table": EVIL, "commitment": EVIL}), encoding="utf-8"
+    )
+    line = cli_error_line(capsys, ["verify", str(path), "--seen", str(seen)])
+    for char in "\u001b\u0007\u202e":
+        assert char not in line
+    assert "saw the commitment \\x1b]0;PWNED\\x07" in line
+
+
+def test_item14_a_seen_file_that_is_not_text_must_be_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord
+) -> None:
+    path = write(tmp_path / "chained.toml", chained)
+    garbage = tmp_path / "garbage"
+    garbage.write_bytes(b"\xff\xfe\x00garbage")
+    line = cli_error_line(capsys, ["verify", str(path), "--seen", str(garbage)])
+    assert "it is JSON" not in line
+    assert line == (
+        f"thirtyone: error: {garbage}: not UTF-8 text (bad byte at offset 0); give the file your table page offered "
+        "('Download what this page saw'): it must be JSON"
+    )

@@ -2034,3 +2034,34 @@ def test_a_name_may_hold_the_joiners_of_emoji_and_scripts(name: str) -> None:
     """Regression: an emoji joined by a zero-width joiner was refused as a control character."""
     settings = PlaySettings.create(Rules.preset("scat"), 2, "basic", name=name)
     assert settings.name == name
+
+
+SHOUTING_BOT = """
+class Shouting:
+    name = "shouting"
+
+    def choose(self, view, legal):
+        raise RuntimeError("\\x1b]0;PWNED\\x07\\x1b[2J\\u202eabc")
+
+
+def shouting(seed):
+    return Shouting()
+"""
+
+
+async def test_item12_a_bots_error_is_shown_escaped_never_written_to_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plugin bot's error may hold anything: an escape sequence in it set the window title."""
+    (tmp_path / "shouting_bot.py").write_text(SHOUTING_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    app = make_app("scat", 2, ada_moves_first(2), bots="shouting_bot:shouting")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.pause()
+        assert app.waiting_for == "broken"
+        said = app.feedback.plain
+        assert "RuntimeError: \\x1b]0;PWNED\\x07\\x1b[2J\\u202eabc" in said
+        for char in "\x1b\x07\u202e":
+            assert char not in said
+            assert char not in screen_text(app)

@@ -17,6 +17,7 @@ from typing import NoReturn
 from thirtyone import __version__
 from thirtyone.cli import arena, bench, bots, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError
+from thirtyone.tui.shown import shown
 
 __all__ = ["main", "build_parser", "parse_args"]
 
@@ -82,14 +83,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except ThirtyOneError as error:
-        print(f"thirtyone: error: {error}", file=sys.stderr)
+        print(f"thirtyone: error: {shown(str(error))}", file=sys.stderr)  # it may quote a record: shared text
         return 2
     except BrokenPipeError:  # the reader left (``| head``): stop quietly, as other command-line tools do
         with contextlib.suppress(OSError, ValueError):  # nothing more to flush at exit
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1  # (as rich's console does when its reader leaves)
     except OSError as error:
-        print(f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": "), file=sys.stderr)
+        line = f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": ")
+        print(shown(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("thirtyone: interrupted", file=sys.stderr)

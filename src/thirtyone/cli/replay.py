@@ -12,7 +12,6 @@ and exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import stat
 from collections.abc import Sequence
 from fractions import Fraction
@@ -30,6 +29,7 @@ from thirtyone.errors import RecordError, ThirtyOneError
 from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
+from thirtyone.tui.shown import json_text, shown
 
 __all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_name", "summary", "MAX_RECORD_BYTES"]
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise RecordError(f"{path}: {error}") from None
     data = summary(record, game)
     if args.json:
-        print(json.dumps({"file": str(path), **data}, indent=2, ensure_ascii=False))
+        print(json_text({"file": str(path), **data}, indent=2))
     else:
         _print(Console(highlight=False), path, record, data)
     return 0
@@ -100,8 +100,8 @@ def file_path(text: str, what: str) -> Path:
 
 def read_text(path: Path, limit: int, what: str, kind: str) -> str:
     """The UTF-8 text (a byte-order mark allowed) of ``path``: a regular file of at most ``limit``
-    bytes, checked before anything is read; ``what`` and ``kind`` name it in the errors ("a record
-    file", "a record is UTF-8 TOML").
+    bytes, checked before anything is read; ``what`` names it in the errors ("a record file") and
+    ``kind`` ends the one for text that is not UTF-8 ("a record is UTF-8 TOML").
 
     Raises:
         ReplayError: for a missing file, a directory, a device, pipe or socket, a file larger than
@@ -263,7 +263,9 @@ def seat_name(seats: Sequence[str], seat: int) -> str:
 
 
 def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any]) -> None:
-    seats = record.seats
+    """Print the record's rounds and standings; every text of the record (its names, event, date,
+    comment, and the loss reasons that name the seats) is :func:`shown`: records are shared."""
+    seats = tuple(shown(name) for name in record.seats)
     grace_word = record.rules.grace_word
 
     def who(seat: int) -> Text:
@@ -278,15 +280,15 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
             text.append("31 on the deal: " if end == "dealt_blitz" else "blitz by ")
             text.append_text(Text(", ").join(who(seat) for seat in log_round["blitz"]))
         else:
-            text.append(log_round["how"])
+            text.append(shown(log_round["how"]))
         return text
 
     head = Text()
-    head.append(str(path), style="bold")
+    head.append(shown(str(path)), style="bold")
     for label in ("event", "date", "comment"):
         if data[label] is not None:
             head.append(f" · {label}: ")
-            head.append(str(data[label]))
+            head.append(shown(str(data[label])))
     console.print(head)
     line = Text(f"rules: {data['rules']['describe']} · {record.players} players: ")
     line.append_text(Text(", ").join(who(seat) for seat in range(record.players)))
@@ -316,7 +318,7 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
                 notes.append("knocked")
             if seat in log_round["blitz"]:
                 notes.append("31!" if hands.get(seat, {}).get("value") != 33 else "three aces!")
-            notes += [loss["reason"] for loss in losses]
+            notes += [shown(loss["reason"]) for loss in losses]
             remaining = log_round["remaining"][seat]
             if seat in log_round["eliminated"]:
                 left = "out"
@@ -353,14 +355,14 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
             standings.add_column(column, justify=justify)
         for standing in data["standings"]:
             lives = _lives_word(standing, grace_word)
-            standings.add_row(str(standing["place"]), str(standing["seat"]), Text(standing["name"]), lives)
+            standings.add_row(str(standing["place"]), str(standing["seat"]), Text(seats[standing["seat"]]), lives)
         console.print(standings)
     else:
         state = Text(f"Game not finished: round {data['round_in_progress']} in progress, ", style="bold")
         state.append_text(who(data["to_move"]))
         state.append(" to move")
         console.print(state)
-        console.print(_standing_so_far(data, grace_word))
+        console.print(_standing_so_far(data, seats, grace_word))
     console.print(
         f"verified: {len(data['rounds'])} round result(s) and {data['actions']} action(s) replayed; "
         "everything matches the record"
@@ -424,10 +426,10 @@ def _lives_word(standing: dict[str, Any], grace_word: str) -> str:
     return str(standing["lives"])
 
 
-def _standing_so_far(data: dict[str, Any], grace_word: str) -> Table:
+def _standing_so_far(data: dict[str, Any], seats: Sequence[str], grace_word: str) -> Table:
     """Where an unfinished game stands: each seat's lives left, in seat order; a seat already out
     with the place it finished in (settled, R2.5: ``out, 4th place``); no place for the seats still
-    playing, since nobody has won or come second yet."""
+    playing, since nobody has won or come second yet. ``seats``: the names as shown."""
     table = Table(title="Standing so far", title_justify="left", header_style="bold")
     for column, justify in _UNFINISHED_COLUMNS:
         table.add_column(column, justify=justify)
@@ -435,7 +437,7 @@ def _standing_so_far(data: dict[str, Any], grace_word: str) -> Table:
         lives = _lives_word(standing, grace_word)
         if standing["out"]:
             lives = f"out, {_ordinal(standing['place'])} place"
-        table.add_row(str(standing["seat"]), Text(standing["name"]), lives)
+        table.add_row(str(standing["seat"]), Text(seats[standing["seat"]]), lives)
     return table
 
 

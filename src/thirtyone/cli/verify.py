@@ -40,6 +40,7 @@ from thirtyone.cards import format_cards
 from thirtyone.cli.replay import file_path, read_record, read_text, seat_name
 from thirtyone.errors import CommitmentError, RecordError
 from thirtyone.record import GameRecord
+from thirtyone.tui.shown import shown
 
 __all__ = ["configure", "run", "check_seen", "hash_lines", "SEEN_FORMAT", "MAX_SEEN_BYTES"]
 
@@ -75,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     seen_words = ""
     if args.seen is not None:
         seen_path = file_path(args.seen, "the file your table page offered")
-        text = read_text(seen_path, MAX_SEEN_BYTES, "the file your table page offered", "it is JSON")
+        offered = "the file your table page offered"
+        must = f"give {offered} ('Download what this page saw'): it must be JSON"
+        text = read_text(seen_path, MAX_SEEN_BYTES, offered, must)
         try:
             seen_words = check_seen(record, _seen_json(text))
         except RecordError as error:
@@ -89,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rounds = record.check_commitments()
     except CommitmentError as error:  # the one line, then both hashes with the difference marked
-        print(f"thirtyone: error: {path}: {error}", file=sys.stderr)
+        print(shown(f"thirtyone: error: {path}: {error}"), file=sys.stderr)
         for line in hash_lines(error.recorded, error.computed):
             print(line, file=sys.stderr)
         return 2
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     if game.is_over:
-        outcome = f"{seat_name(record.seats, game.winner)} won" if game.winner is not None else "over"
+        outcome = f"{shown(seat_name(record.seats, game.winner))} won" if game.winner is not None else "over"
     else:
         outcome = "the game was not finished"
     if record.fairness is not None:
