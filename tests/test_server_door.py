@@ -5,8 +5,10 @@ Uvicorn protocols behind it serve players and spectators alike."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,6 +16,7 @@ import httpx
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from thirtyone.server import ServerSettings, create_app
 from thirtyone.server.door import Door, _paced, paced_protocols, peer_of
@@ -149,18 +152,11 @@ def free_port() -> int:
         return port
 
 
-async def test_uvicorn_behind_the_door_serves_a_storm_of_spectators_and_the_players(tmp_path: Path) -> None:
-    """Uvicorn with the paced protocols, as ``thirtyone serve`` runs it: 60 spectators arriving at
-    once each get their state, the seated players' moves are acknowledged, and the door trusts
-    exactly the connections whose hello opened a seat, for as long as they stay."""
+@contextlib.asynccontextmanager
+async def served(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[Door, int]]:
+    """Uvicorn with the paced protocols, as ``thirtyone serve`` runs it: the door and the port."""
     settings = ServerSettings(
-        database_url=f"sqlite:///{tmp_path / 'door.db'}",
-        worker_kind="thread",
-        freeze_gc=False,
-        bot_delay=0,
-        connections_per_second=1000,
-        max_spectators=64,
-        max_connections_per_table=100,
+        database_url=f"sqlite:///{tmp_path / 'door.db'}", worker_kind="thread", freeze_gc=False, bot_delay=0, **limits
     )
     app = create_app(settings=settings)
     door: Door = app.state.door
@@ -173,6 +169,18 @@ async def test_uvicorn_behind_the_door_serves_a_storm_of_spectators_and_the_play
             if server.started:
                 break
             await asyncio.sleep(0.05)
+        yield door, port
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 20)
+
+
+async def test_uvicorn_behind_the_door_serves_a_storm_of_spectators_and_the_players(tmp_path: Path) -> None:
+    """Uvicorn with the paced protocols, as ``thirtyone serve`` runs it: 60 spectators arriving at
+    once each get their state, the seated players' moves are acknowledged, and the door trusts
+    exactly the connections whose hello opened a seat, for as long as they stay."""
+    limits = {"connections_per_second": 1000, "max_spectators": 64, "max_connections_per_table": 100}
+    async with served(tmp_path, **limits) as (door, port):
         base = f"http://127.0.0.1:{port}"
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             code = (await http.post("/api/tables", json={"seats": [{"type": "human"}] * 2})).json()["code"]
@@ -212,6 +220,40 @@ async def test_uvicorn_behind_the_door_serves_a_storm_of_spectators_and_the_play
                 break
             await asyncio.sleep(0.05)
         assert not door._trusted
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, 20)
+
+
+async def test_a_storm_of_new_connections_is_refused_at_the_door_with_http_429_and_its_reason(tmp_path: Path) -> None:
+    """New WebSocket connections from one address over its rate (0.1 a second: a burst of 10) are
+    answered HTTP 429 with the error as JSON and ``Retry-After``, at the door, before any WebSocket
+    is made (docs/server-protocol.md, Limits); one a proxy forwards (``X-Forwarded-For`` from
+    127.0.0.1, which Uvicorn trusts) is counted by the app, by its client's own address, and
+    refused the same way. A raw WebSocket client reads all of it."""
+    async with served(tmp_path, connections_per_second=0.1) as (door, port):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            code = (await http.post("/api/tables", json={"seats": [{"type": "human"}] * 2})).json()["code"]
+        url = f"ws://127.0.0.1:{port}/ws/tables/{code}"
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(10):  # the burst
+                await stack.enter_async_context(connect(url))
+
+            async def refused(**options: Any) -> InvalidStatus:
+                with pytest.raises(InvalidStatus) as caught:
+                    async with connect(url, **options):
+                        pass
+                return caught.value
+
+            answer = (await refused()).response
+            assert answer.status_code == 429
+            assert answer.headers["Retry-After"] == "1"
+            assert answer.headers["Content-Type"] == "application/json"
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            body = json.loads(answer.body)
+            assert body["code"] == "rate_limited"
+            assert "too many new connections from your address" in body["error"]
+            assert door.refused == 1
+            forwarded = {"additional_headers": {"X-Forwarded-For": "203.0.113.9"}}
+            for _ in range(10):  # the proxy's client has a burst of its own
+                await stack.enter_async_context(connect(url, **forwarded))
+            answer = (await refused(**forwarded)).response
+            assert (answer.status_code, json.loads(answer.body)["code"]) == (429, "rate_limited")
+            assert door.refused == 1  # refused by the app, which knows the forwarded address

@@ -431,12 +431,17 @@ def test_no_page_has_an_inline_script_or_event_handler() -> None:
 
 
 def test_a_storm_of_new_connections_from_one_address_is_refused_at_the_handshake(tmp_path: Path) -> None:
-    from starlette.websockets import WebSocketDisconnect
+    """Refused with HTTP 429 and its reason, before any WebSocket (the app's own check, with no door
+    in front: the test client, or another ASGI server)."""
+    from starlette.testclient import WebSocketDenialResponse
 
     with served(tmp_path, connections_per_second=0.1) as (client, stack):
         code = create(client, ["human", "human"])["code"]
         for _ in range(10):  # a burst of 10 at least
             connect(client, stack, code, None, None)
-        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/tables/{code}"):
+        with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(f"/ws/tables/{code}"):
             pass
-        assert refused.value.code == LIMIT_CLOSE
+        assert refused.value.status_code == 429
+        assert refused.value.headers["retry-after"] == "1"
+        assert refused.value.json()["code"] == "rate_limited"
+        assert refused.value.headers["content-security-policy"] == CONTENT_SECURITY_POLICY

@@ -53,7 +53,7 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.db import open_database
-from thirtyone.server.door import Door
+from thirtyone.server.door import Door, http_answer
 from thirtyone.server.errors import (
     AuthError,
     ConflictError,
@@ -210,6 +210,8 @@ def create_app(
     app.state.engine = engine
     app.state.admission = admission
     door = app.state.door = Door()  # in front of the connections when serve runs uvicorn with it
+    too_fast = _too_many_arrivals(settings.connections_per_second)
+    door.limit_arrivals(arrivals.allow, http_answer(too_fast))  # behind the door, refused there
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(_RequestLimit, rate=settings.requests_per_second)
     app.add_middleware(_SecurityHeaders)
@@ -357,8 +359,8 @@ def create_app(
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         address = _address(websocket.client.host if websocket.client else None)
-        if not arrivals.allow(address):  # a storm of new connections: refused before the handshake ends
-            await websocket.close(LIMIT_CLOSE)
+        if not door.counts(websocket.scope["headers"]) and not arrivals.allow(address):
+            await _refuse(websocket, too_fast)  # a storm of new connections: refused before any WebSocket
             return
         await websocket.accept()
 
@@ -402,6 +404,22 @@ def create_app(
 
 
 # ---------------------------------------------------------------------------------------------- WebSocket
+
+
+def _too_many_arrivals(rate: float) -> JSONResponse:
+    """The answer to a WebSocket upgrade over its address's rate of new connections: HTTP 429
+    (``rate_limited``, ``Retry-After``), before any WebSocket is made. Cheaper than a handshake and a
+    close, and a page that was never connected keeps its backoff growing."""
+    words = f"too many new connections from your address: at most {rate:g} a second; wait a moment and connect again"
+    headers = {**SECURITY_HEADERS, "Retry-After": "1"}
+    return JSONResponse({"error": words, "code": "rate_limited"}, status_code=429, headers=headers)
+
+
+async def _refuse(websocket: WebSocket, answer: Response) -> None:
+    try:
+        await websocket.send_denial_response(answer)
+    except RuntimeError:  # a server without ASGI's denial responses: refused with HTTP 403, no body
+        await websocket.close(LIMIT_CLOSE)
 
 
 def _error(error: ServerError) -> JSON:

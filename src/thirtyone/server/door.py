@@ -10,19 +10,30 @@ served; the reads of a seated player's connection are never held. A storm then c
 a few milliseconds a turn, and the newcomers wait a few turns.
 
 The limits on how many may come (per address, in all, per second) are
-:mod:`thirtyone.server.limits`'; the door only orders those that do. :func:`paced_protocols` gives
-Uvicorn's HTTP and WebSocket protocols with the door in front (``thirtyone serve`` passes them
-to ``uvicorn.run``); the app marks a connection trusted once its hello opens a seat
-(:meth:`Door.trust`).
+:mod:`thirtyone.server.limits`'; the door orders those that do, and refuses the one limit it can
+tell at once: new WebSocket connections from one address over their rate
+(:meth:`Door.limit_arrivals`). Such an upgrade is answered there, by the HTTP protocol, with the
+app's refusal (HTTP 429), before a WebSocket protocol, a task or the app is made for it: a storm
+of reconnects costs a few microseconds a try, not a handshake and the app's whole stack (about a
+millisecond). An upgrade that a proxy forwarded (``X-Forwarded-For``) is left to the app, which
+knows the client's own address (:meth:`Door.counts`).
+
+:func:`paced_protocols` gives Uvicorn's HTTP and WebSocket protocols with the door in front
+(``thirtyone serve`` passes them to ``uvicorn.run``); the app marks a connection trusted once its
+hello opens a seat (:meth:`Door.trust`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable, Sequence
+from http import HTTPStatus
 from typing import Any
 
-__all__ = ["PER_TURN", "Door", "paced_protocols"]
+from thirtyone.server.limits import address_key
+
+__all__ = ["PER_TURN", "Door", "http_answer", "paced_protocols"]
 
 PER_TURN = 8
 """Held reads the door lets in each turn of the event loop."""
@@ -50,6 +61,13 @@ class Door:
         self._trusted: set[Peer] = set()
         self._waiting: deque[_Held] = deque()
         self._opening = False
+        self._arrivals: Callable[[str], bool] | None = None
+        self.refusal = b""
+        """The whole HTTP answer to an upgrade over its address's rate (:meth:`limit_arrivals`)."""
+        self.guarding = False
+        """Whether the door stands in front of the connections (:func:`paced_protocols` made its protocols)."""
+        self.refused = 0
+        """Upgrades refused at the door so far."""
 
     def __len__(self) -> int:
         """Connections whose reads are waiting."""
@@ -68,6 +86,33 @@ class Door:
 
     def trusts(self, peer: Peer | None) -> bool:
         return peer is not None and peer in self._trusted
+
+    def limit_arrivals(self, allow: Callable[[str], bool], refusal: bytes) -> None:
+        """Refuse WebSocket upgrades at the door: ``allow(address)`` (a client address as
+        :func:`~thirtyone.server.limits.address_key` gives it) takes one arrival's token and says
+        whether it may come; one that may not is answered ``refusal`` (a whole HTTP/1.1 response,
+        bytes) and closed."""
+        self._arrivals = allow
+        self.refusal = refusal
+
+    def counts(self, headers: Sequence[tuple[bytes, bytes]]) -> bool:
+        """Whether the door counts the arrival of the WebSocket upgrade with these ``headers``
+        (lower-case names, as an ASGI scope holds them): it stands in front with a limit, and the
+        request came straight from its client (no ``X-Forwarded-For``: a proxy's client is counted
+        by the app, by the address the proxy gives). The app counts the others."""
+        return self.guarding and self._arrivals is not None and all(name != b"x-forwarded-for" for name, _ in headers)
+
+    def refuses(self, peer: Any, headers: Sequence[tuple[bytes, bytes]]) -> bool:
+        """Count the arrival of a WebSocket upgrade from ``peer`` (``(host, port)``) with
+        ``headers`` if the door counts it (:meth:`counts`): True when it is over its address's
+        rate and must be refused."""
+        if self._arrivals is None or not self.counts(headers):
+            return False
+        known = peer_of(peer)
+        if self._arrivals(address_key(known[0] if known else None)):
+            return False
+        self.refused += 1
+        return True
 
     def hold(self, held: _Held) -> None:
         """Queue ``held`` (whose transport has paused reading) for its turn."""
@@ -133,10 +178,36 @@ def _paced(base: type[asyncio.Protocol], door: Door) -> type[asyncio.Protocol]:
     return Paced
 
 
+def _counted(base: type[asyncio.Protocol], door: Door) -> type[asyncio.Protocol]:
+    """Uvicorn's HTTP protocol ``base`` whose WebSocket upgrades are counted at ``door``
+    (:meth:`Door.refuses`) once their headers are read, before the WebSocket protocol is made."""
+
+    class Counted(base):  # type: ignore[valid-type,misc]
+        def handle_websocket_upgrade(self, *event: Any) -> None:  # h11's passes its request, httptools' nothing
+            if door.refuses(self.client, self.headers):
+                self.transport.write(door.refusal)
+                self.transport.close()
+                return
+            super().handle_websocket_upgrade(*event)
+
+    Counted.__name__ = Counted.__qualname__ = base.__name__
+    return Counted
+
+
+def http_answer(response: Any) -> bytes:
+    """A Starlette ``response`` (its status, headers and whole body) as the bytes of an HTTP/1.1
+    answer that closes its connection: what the door writes itself."""
+    status = HTTPStatus(response.status_code)
+    lines = [f"HTTP/1.1 {status.value} {status.phrase}".encode("ascii")]
+    lines += [name + b": " + value for name, value in response.raw_headers]
+    return b"\r\n".join([*lines, b"connection: close", b"", response.body])
+
+
 def paced_protocols(door: Door) -> dict[str, type[asyncio.Protocol]]:
     """Uvicorn's HTTP and WebSocket protocols (as Uvicorn picks them) behind ``door``: keyword
     arguments for ``uvicorn.run`` (``http=…, ws=…``)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-    return {"http": _paced(AutoHTTPProtocol, door), "ws": _paced(WebSocketsSansIOProtocol, door)}
+    door.guarding = True
+    return {"http": _counted(_paced(AutoHTTPProtocol, door), door), "ws": _paced(WebSocketsSansIOProtocol, door)}
