@@ -97,7 +97,7 @@ def test_chance_is_explicit() -> None:
 
 def snapshot(state: ThirtyOneState) -> tuple[object, ...]:
     outcomes = state.chance_outcomes() if state.is_chance_node() else state.legal_actions()
-    return state.history(), str(state), outcomes, state.rewards(), state.returns(), state._drawn, state._pending
+    return state.history(), str(state), outcomes, state.rewards(), state.returns(), state._drawn
 
 
 def test_chance_outcomes_not_offered_are_refused_and_change_nothing() -> None:
@@ -144,6 +144,68 @@ def test_strings_hide_what_a_player_may_not_know() -> None:
         other = (player + 1) % 3
         hand = " ".join(map(str, state._game.hand(other)))  # type: ignore[union-attr]
         assert hand not in state.observation_string(player)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 3}, {"players": 4, "preset": "widow"}, {"players": 3, "preset": "schwimmen"},
+     {"players": 2, "options": "throw_down:on+stock_exhausted:showdown"}],
+)  # fmt: skip
+def test_resampling_keeps_every_players_information_state(params: dict[str, object]) -> None:
+    """For every player, to move or not, at thousands of decision nodes: the resampled state gives
+    that player the same information-state string, observation string and tensor."""
+    game = pyspiel.load_game(SHORT_NAME, params)
+    rng = random.Random(11)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+    while checked < 1000:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            for player in range(game.num_players()):
+                twin = state.resample_from_infostate(player, sampler)
+                assert twin.information_state_string(player) == state.information_state_string(player)
+                assert twin.observation_string(player) == state.observation_string(player)
+                assert np.array_equal(twin.observation_tensor(player), state.observation_tensor(player))
+                assert twin.current_player() == state.current_player()
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_rewards_arrive_on_the_move_that_ends_the_round() -> None:
+    from thirtyone.agents.table import round_rewards
+    from thirtyone.events import RoundEnded
+
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "lives": 2})
+    rng = random.Random(3)
+    rounds = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            engine = state._game
+            seen, before = len(engine.events), [engine.remaining(seat) for seat in range(3)]
+            chance = state.is_chance_node()
+            if chance:
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            ended = [event for event in engine.events[seen:] if isinstance(event, RoundEnded)]
+            if not ended:
+                if not chance:
+                    assert state.rewards() == [0.0, 0.0, 0.0]
+                continue
+            if chance:  # a 31 on the deal: added to what the move before the deal paid
+                continue
+            rounds += len(ended)
+            expected, left = [0.0] * 3, before
+            for event in ended:
+                for seat, reward in enumerate(round_rewards(left, event.result.remaining)):
+                    expected[seat] += reward
+                left = list(event.result.remaining)
+            assert state.rewards() == pytest.approx(expected)
+    assert rounds > 4
 
 
 def test_shimmy_makes_a_pettingzoo_env_of_it() -> None:

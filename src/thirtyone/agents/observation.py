@@ -24,7 +24,7 @@ slice               size            meaning
 ``dealer``          players         one-hot: the dealer
 ``knocker``         players         one-hot: who knocked this round (all 0: nobody)
 ``to_move``         players         one-hot: whose move it is (all 0 once the game is over)
-``phase``           5               one-hot: look, dealer_choice, turn, discard, over
+``phase``           5               one-hot: look, dealer_choice, turn, discard, over (none at a chance step)
 ``widow_face_down`` 1               1 while the widow lies face down (widow mode, R7.2)
 ``stock``           1               cards in the stock / cards in the deck
 ``turn``            1               turns completed this round / max_turns (R6.7)
@@ -182,7 +182,8 @@ def encode(view: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.
         obs[s["knocker"].start + slot(view.knocker)] = 1.0
     if view.current_seat is not None:
         obs[s["to_move"].start + slot(view.current_seat)] = 1.0
-    obs[s["phase"].start + PHASES.index(view.phase)] = 1.0
+    if view.phase in PHASES:  # a chance step (Phase.CHANCE) sets none
+        obs[s["phase"].start + PHASES.index(view.phase)] = 1.0
     obs[s["widow_face_down"].start] = view.widow_face_down
     obs[s["stock"].start] = view.stock_size / view.rules.deck
     obs[s["turn"].start] = view.turn / view.rules.max_turns

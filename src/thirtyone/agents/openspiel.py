@@ -14,19 +14,21 @@ Parameters: ``players`` (2–9, default 4), ``preset`` (``scat``), ``lives`` (0:
 game strings keep ``=`` and ``,`` for themselves), ``win_reward``
 (``False``) and ``max_rounds`` (0: :func:`~thirtyone.agents.config.default_max_rounds`).
 
-Chance is explicit (``EXPLICIT_STOCHASTIC``), because the game's randomness is simple to state
-and worth exposing to algorithms that reason about it: the first dealer (one chance node,
-uniform over the seats), each round's deck order (one chance node per card, top card first,
-uniform over the cards not yet placed; the last card is placed without a node) and each
-reshuffle of the discard pile (R4.3, the same, over the pile's cards but its top). A deck is
-drawn when the engine deals, so the chance nodes of round ``r + 1`` follow the move that ended
-round ``r``; no player sees the order except through the cards dealt and drawn.
+Chance is explicit (``EXPLICIT_STOCHASTIC``), as the engine's own chance steps are
+(``Game(..., explicit_chance=True)``): the first dealer (one chance node, uniform over the seats),
+each round's deck order (one chance node per card, top card first, uniform over the cards not yet
+placed; the last card is placed without a node) and each reshuffle of the discard pile (R4.3, the
+same, over the pile's cards but its top). The move that ends a round ends it — its rewards are
+paid at that move — and the chance nodes of the next deal follow it; no player sees an order
+except through the cards dealt and drawn.
 
 - Actions are the ids of :mod:`thirtyone.agents.action_ids` (79, the legal ones sorted);
   chance outcomes are card indexes (0–51) or, for the dealer, seats. A refused move leaves the
   state as it was: an illegal id raises the engine's ``IllegalActionError`` (``ActionError``
   outside 0–78), a chance outcome ``chance_outcomes()`` does not offer ``ArgumentError``.
-- Rewards (``REWARDS``): at each round's end, the others' mean lives lost minus one's own
+- Rewards (``REWARDS``): paid by the move that ends a round (or by the deal's last chance node
+  when a 31 on the deal ends it, R5.2), and ``rewards()`` keeps them through the chance nodes
+  that follow until the next move, as OpenSpiel reads them: the others' mean lives lost minus one's own
   (:mod:`thirtyone.agents.table`); the game is ``ZERO_SUM``, and ``GENERAL_SUM`` with
   ``win_reward`` (-1 when put out, +1 for the winner). ``returns()`` add them up.
 - Length: at most ``max_rounds`` rounds of at most ``max_turns`` turns (R6.7) each, so
@@ -37,18 +39,17 @@ round ``r``; no player sees the order except through the cards dealt and drawn.
   each seat's discards and known cards — but does not recall earlier rounds); the observation
   string is that view in words; the information-state string adds every event of the game as
   that player saw it (perfect recall).
-- ``resample_from_infostate(player, sampler)``: a state the player cannot tell from this one,
-  its hidden cards dealt at random consistently with what it saw (the expert bot's sampler,
-  :func:`thirtyone.bots.expert.sample_position`); its history starts at this moment (it is
-  for searches, such as ISMCTS, not for replaying).
+- ``resample_from_infostate(player, sampler)``: a state ``player`` (any player, to move or not)
+  cannot tell from this one — the same information-state string and tensor for that player —,
+  the cards it has not seen dealt at random consistently with what it saw (the expert bot's
+  sampler, :func:`thirtyone.bots.expert.sample_position`); its history starts at this moment (it
+  is for searches, such as ISMCTS, not for replaying).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -64,8 +65,9 @@ from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import encode, layout_for
 from thirtyone.agents.table import Ledger
 from thirtyone.cards import Card
+from thirtyone.chance import ChanceStep, ScriptedChance
 from thirtyone.engine import Game
-from thirtyone.errors import ArgumentError, ThirtyOneError
+from thirtyone.errors import ArgumentError
 from thirtyone.position import Position
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from thirtyone.views import PlayerView
@@ -170,182 +172,99 @@ class ThirtyOneGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self.config.players, perfect)
 
 
-@dataclass(frozen=True)
-class _Need:
-    """A chance outcome to draw: the first dealer, round ``round``'s deck order, or reshuffle
-    ``number`` of round ``round``, an order of ``cards``."""
-
-    kind: str
-    round: int = 0
-    number: int = 0
-    cards: tuple[Card, ...] = ()
-
-
-class _NeedChance(Exception):  # noqa: N818 - a signal, not an error
-    """The engine asked for an outcome the state has not drawn yet (``need``)."""
-
-    def __init__(self, need: _Need) -> None:
-        super().__init__(need.kind)
-        self.need = need
-
-
-class _Script:
-    """The chance outcomes a state has drawn: the first dealer, deck orders, reshuffles."""
-
-    def __init__(self, last_round: int) -> None:
-        self.dealer: int | None = None
-        self.decks: dict[int, list[Card]] = {}
-        self.reshuffles: dict[tuple[int, int], list[Card]] = {}
-        self.last_round = last_round
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Script:
-        twin = _Script(self.last_round)
-        twin.dealer = self.dealer
-        twin.decks = dict(self.decks)  # the orders themselves are never changed
-        twin.reshuffles = dict(self.reshuffles)
-        return twin
-
-
 class _Box:
     """The engine game and the strings read from it so far, copied cheaply when OpenSpiel clones
     a state (``Game.copy``: events and cards are immutable and shared)."""
 
-    def __init__(self, game: Game | None, players: int) -> None:
+    def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.texts: list[list[str]] = [[] for _ in range(players)]
         self.read = 0
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Box:
         twin = _Box.__new__(_Box)
-        twin.game = None if self.game is None else self.game.copy()
+        twin.game = self.game.copy()
         twin.texts = [list(texts) for texts in self.texts]
         twin.read = self.read
         return twin
 
 
-class _Desk:
-    """The :class:`~thirtyone.chance.Chance` every state's engine game holds: it answers from the
-    script of the state that is applying a move (``armed``), or raises :class:`_NeedChance`. One
-    object for all, so that copying a game (which copies its chance) keeps it."""
-
-    trusted = False  # the engine checks every order against the cards it needs
-
-    def __init__(self) -> None:
-        self.script: _Script | None = None
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Desk:
-        return self
-
-    def _armed(self) -> _Script:
-        if self.script is None:  # pragma: no cover - the states always arm it
-            raise RuntimeError("no state is applying a move")
-        return self.script
-
-    def first_dealer(self, players: int) -> int:
-        dealer = self._armed().dealer
-        if dealer is None:  # pragma: no cover - drawn before the game is made
-            raise _NeedChance(_Need("dealer"))
-        return dealer
-
-    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
-        script = self._armed()
-        order = script.decks.get(round)
-        if order is not None:
-            return list(order)
-        if round > script.last_round:
-            return list(deck)  # a round past max_rounds: never played
-        raise _NeedChance(_Need("deck", round, 0, tuple(deck)))
-
-    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
-        order = self._armed().reshuffles.get((round, number))
-        if order is not None:
-            return list(order)
-        raise _NeedChance(_Need("reshuffle", round, number, tuple(cards)))
-
-
-_DESK = _Desk()
+def _no_source() -> ScriptedChance:
+    """The chance source of the states' games: every outcome comes from a chance node, so a game
+    that asked its source (it never does) would be refused at once."""
+    return ScriptedChance(0, [])
 
 
 class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
     """A moment of a game of ``python_thirtyone`` (see the module)."""
 
-    def __init__(self, game: ThirtyOneGame) -> None:
+    def __init__(self, game: ThirtyOneGame, engine: Game | None = None) -> None:
         super().__init__(game)
         self.config = config = game.config
-        self._script = _Script(config.max_rounds)
-        self._box = _Box(None, config.players)
+        if engine is None:
+            engine = Game(config.rules, config.players, chance=_no_source(), explicit_chance=True)
+        self._box = _Box(engine, config.players)
         self._ledger = Ledger(config)
-        self._need: _Need | None = _Need("dealer")
         self._drawn: list[Card] = []
-        self._pending: int | None = None
+        """The cards of the order being drawn at a deal or reshuffle node, top first."""
         self._returns = [0.0] * config.players
         self._rewards = [0.0] * config.players
         self._prefix = [""] * config.players
         self._round_prefix: tuple[int, tuple[Any, ...]] | None = None  # a resampled state's round so far
 
     @property
-    def _game(self) -> Game | None:
+    def _game(self) -> Game:
         return self._box.game
-
-    @_game.setter
-    def _game(self, game: Game) -> None:
-        self._box.game = game
 
     # -------------------------------------------------------------- OpenSpiel's API
 
     def current_player(self) -> int:
-        if self._ledger.done or (self._game is not None and self._game.is_over and self._need is None):
+        game = self._game
+        if self._ledger.done or game.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if self._need is not None:
+        if game.is_chance():
             return int(pyspiel.PlayerId.CHANCE)
-        assert self._game is not None
-        seat = self._game.current_seat
+        seat = game.current_seat
         assert seat is not None
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self._game is not None
         return sorted(legal_ids(self._game))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        need = self._need
-        assert need is not None
-        if need.kind == "dealer":
-            return [(seat, 1.0 / self.config.players) for seat in range(self.config.players)]
-        left = sorted(set(need.cards) - set(self._drawn))
+        step = self._game.chance_step
+        assert step is not None
+        if step.kind == "dealer":
+            return [(seat, 1.0 / len(step.seats)) for seat in step.seats]
+        drawn = set(self._drawn)
+        left = sorted(card for card in step.cards if card not in drawn)
         return [(int(card), 1.0 / len(left)) for card in left]
 
     def _apply_action(self, action: int) -> None:
-        need = self._need
-        if need is not None:
-            self._check_outcome(need, int(action))
-        rewards, self._rewards = self._rewards, [0.0] * self.config.players
-        if need is None:
-            self._pending = int(action)
-            try:
-                self._advance()
-            except ThirtyOneError:  # an illegal id: the engine refused it, so undo the two fields set here
-                self._pending, self._rewards = None, rewards
-                raise
-            return
-        if need.kind == "dealer":
-            self._script.dealer = int(action)
-            self._need = None
+        game = self._game
+        step = game.chance_step
+        if step is None:
+            game.apply(action_from_id(game, int(action)))  # an illegal id is refused, changing nothing
+            self._rewards = [0.0] * self.config.players
         else:
-            self._drawn.append(Card(int(action)))
-            left = [card for card in need.cards if card not in self._drawn]
-            if len(left) > 1:
-                return
-            order = self._drawn + left
-            if need.kind == "deck":
-                self._script.decks[need.round] = order
+            self._check_outcome(step, int(action))
+            if step.kind == "dealer":
+                game.deal(int(action))
             else:
-                self._script.reshuffles[(need.round, need.number)] = order
-            self._need = None
-            self._drawn = []
-        self._advance()
+                self._drawn.append(Card(int(action)))
+                drawn = set(self._drawn)
+                left = [card for card in step.cards if card not in drawn]
+                if len(left) > 1:
+                    return
+                order, self._drawn = self._drawn + left, []
+                game.deal(order)
+        # A round's rewards are paid by the move that ends it (or by the deal of a 31, R5.2) and
+        # stay in rewards() through the chance nodes that follow, until the next move.
+        paid = self._ledger.collect(game, [0.0] * self.config.players)
+        self._rewards = [have + new for have, new in zip(self._rewards, paid, strict=True)]
+        self._returns = [total + new for total, new in zip(self._returns, paid, strict=True)]
 
-    def _check_outcome(self, need: _Need, outcome: int) -> None:
+    def _check_outcome(self, step: ChanceStep, outcome: int) -> None:
         """Refuse a chance outcome this node does not offer (its state unchanged).
 
         Raises:
@@ -354,11 +273,11 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         """
         if any(offered == outcome for offered, _ in self.chance_outcomes()):
             return
-        if need.kind == "dealer":
+        if step.kind == "dealer":
             raise ArgumentError(
                 f"chance outcome {outcome} is not offered: the first dealer is a seat, 0 to {self.config.players - 1}"
             )
-        if outcome in self._drawn:
+        if 0 <= outcome < 52 and Card(outcome) in self._drawn:
             why = f"card {Card(outcome)} was placed already"
         elif 0 <= outcome < 52:
             why = f"card {Card(outcome)} is not among the cards being shuffled"
@@ -366,36 +285,14 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             why = "a card is an index from 0 to 51"
         raise ArgumentError(
             f"chance outcome {outcome} is not offered: {why}; give one of chance_outcomes() "
-            f"({len(need.cards) - len(self._drawn)} cards left)"
+            f"({len(step.cards) - len(self._drawn)} cards left)"
         )
-
-    def _advance(self) -> None:
-        """Play on until a decision or a chance outcome not yet drawn is needed."""
-        _DESK.script = self._script
-        try:
-            if self._game is None:
-                self._game = Game(self.config.rules, self.config.players, chance=_DESK)
-            elif self._pending is not None:
-                trial = self._game.copy()  # a deal may stop the move half done: try it on a copy
-                trial.apply(action_from_id(trial, self._pending))
-                self._game = trial
-                self._pending = None
-        except _NeedChance as asked:
-            self._need = asked.need
-            self._drawn = []
-            return
-        finally:
-            _DESK.script = None
-        assert self._game is not None
-        rewards = list(self._ledger.collect(self._game, [0.0] * self.config.players))
-        self._rewards = rewards
-        self._returns = [total + reward for total, reward in zip(self._returns, rewards, strict=True)]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            need = self._need
-            return f"dealer {action}" if need is not None and need.kind == "dealer" else f"card {Card(action)}"
-        if self._game is not None and self._game.current_seat == player:
+            step = self._game.chance_step
+            return f"dealer {action}" if step is not None and step.kind == "dealer" else f"card {Card(action)}"
+        if self._game.current_seat == player:
             try:
                 return str(action_from_id(self._game, action))
             except ValueError:
@@ -415,10 +312,12 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one (see the module).
 
         Raises:
-            ArgumentError: at a chance node or a terminal state.
+            ArgumentError: at a chance node or a terminal state, or for a player not in the game.
         """
-        if self._game is None or self._need is not None or self.is_terminal():
+        if self._game.is_chance() or self.is_terminal():
             raise ArgumentError("resample_from_infostate needs a decision node")
+        if not isinstance(player_id, int) or not 0 <= player_id < self.config.players:
+            raise ArgumentError(f"player_id is a player, 0 to {self.config.players - 1}, not {player_id!r}")
         rng = random.Random(int(float(probability_sampler()) * 2**53))
         return self.resampled(self._game.view(player_id), rng)
 
@@ -431,7 +330,6 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
 
         position = sample_position(view, Knowledge.from_view(view), _passes(view), rng)
         twin = state_from_position(self.get_game(), position, stop_after_round=False)
-        assert self._game is not None
         public = ";".join(repr(event.for_seat(-1)) for event in self._game.events)
         twin._prefix = [
             self._infostate_history(seat) if seat == view.seat else self._prefix[seat] + public
@@ -443,9 +341,9 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         return twin
 
     def __str__(self) -> str:
-        if self._game is None:
-            return "dealing"
         game = self._game
+        if game.round == 0:
+            return "dealing"
         hands = " | ".join(" ".join(map(str, game.hand(seat))) for seat in range(game.players))
         return f"round {game.round}, {game.phase.value}, seat {game.current_seat}: {hands}"
 
@@ -453,19 +351,17 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
 
     def _infostate_history(self, player: int) -> str:
         """Every event of the game as ``player`` saw it (with this state's prefix)."""
-        game = self._game
-        if game is not None:
-            events = game.events
-            box = self._box
-            for event in events[box.read :]:
-                for seat in range(self.config.players):
-                    box.texts[seat].append(repr(event.for_seat(seat)))
-            box.read = len(events)
+        events = self._game.events
+        box = self._box
+        for event in events[box.read :]:
+            for seat in range(self.config.players):
+                box.texts[seat].append(repr(event.for_seat(seat)))
+        box.read = len(events)
         return self._prefix[player] + ";".join(self._box.texts[player])
 
     def view_text(self, player: int) -> str:
         """What ``player`` sees now, in words (the observation string)."""
-        if self._game is None:
+        if self._game.round == 0:
             return f"p{player} dealing"
         view = self._game.view(player)
         parts = [
@@ -491,7 +387,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
 
     def observation_array(self, player: int) -> np.ndarray[Any, Any]:
         """``player``'s observation tensor (zeros while the first deal is drawn)."""
-        if self._game is None:
+        if self._game.round == 0:
             return np.zeros(layout_for(self.config.players).size, dtype=np.float32)
         view = self._game.view(player)
         if self._round_prefix is not None and self._round_prefix[0] == view.round:
@@ -518,16 +414,10 @@ class _Observer:
 def state_from_position(game: Any, position: Position, *, stop_after_round: bool = True) -> ThirtyOneState:
     """A state of ``game`` (a :class:`ThirtyOneGame`) at ``position``; with ``stop_after_round``
     the state is terminal when the position's round ends (for searches that look one round ahead)."""
-    state = ThirtyOneState(game)
-    state._script.dealer = position.dealer
-    if stop_after_round:
-        state._script.last_round = position.round
-    state._need = None
-    _DESK.script = state._script
-    try:
-        state._game = Game.from_position(position, chance=_DESK, rounds=1 if stop_after_round else None)
-    finally:
-        _DESK.script = None
+    engine = Game.from_position(
+        position, chance=_no_source(), rounds=1 if stop_after_round else None, explicit_chance=True
+    )
+    state = ThirtyOneState(game, engine)
     state._ledger.remaining = list(position.remaining_losses())
     if stop_after_round:
         state._ledger.rounds = max(state.config.max_rounds - 1, 0)

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from thirtyone.actions import Action, Exchange, ExchangeAll, Knock, Look, Pass
+from thirtyone.actions import PILE, Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.belief import Belief, OpponentRead, improvement_chances, pool_size, reads
 from thirtyone.bots.hands import MAX_EXTRA, likely_completion
@@ -301,6 +301,16 @@ def _utility(lost: Sequence[int], eliminated: Sequence[int], seat: int, others: 
     return theirs / max(len(others), 1) - mine
 
 
+def _taken_this_turn(view: PlayerView) -> Card | None:
+    """The card the seat to move took from the discard pile this turn (R4.2), as anyone saw it."""
+    if view.phase is not Phase.DISCARD or not view.history:
+        return None
+    last = view.history[-1]
+    if isinstance(last, Acted) and last.action == Draw(PILE) and last.received:
+        return last.received[0]
+    return None
+
+
 def _passes(view: PlayerView) -> int:
     """Passes in a row so far this round (R7.3), read from the history."""
     passes = 0
@@ -333,22 +343,31 @@ def sample_position(
     places, a face-down widow and the stock. An opponent who has drawn ``k`` times gets the best of
     ``k`` extra random candidates for its unknown cards (it kept what suited it), so the worlds do
     not take the others for weaker than they are; ``complete``, when given, completes the
-    opponents' hands instead (the belief's worlds).
+    opponents' hands instead (the belief's worlds). The view's seat need not be the one to move
+    (a search resampling another player's information state): then the seat to move holds four
+    cards while it discards, and a seat that has not looked at its cards (R6.6) gets them dealt
+    at random too.
 
     Raises:
         ValueError: when the view's counts do not add up (a view of another game's history).
     """
     if complete is None:
         table, chances = half_points(view.rules), improvement_chances(view)
+    to_move = view.seat if view.current_seat is None else view.current_seat
     unseen = list(knowledge.unseen)
     rng.shuffle(unseen)
     hands: list[tuple[Card, ...]] = []
     for status in view.seats:
+        four = status.seat == to_move and view.phase is Phase.DISCARD
         if status.out:
             hands.append(())
-        elif status.seat == view.seat:
-            assert view.hand is not None
+        elif status.seat == view.seat and view.hand is not None:
             hands.append(view.hand)
+        elif four or status.seat == view.seat:  # uniformly: no search asks for these worlds' odds
+            known = knowledge.known[status.seat]
+            missing = (4 if four else 3) - len(known)
+            hands.append(known + tuple(unseen[:missing]))
+            unseen = unseen[missing:]
         elif complete is not None:
             hand, unseen = complete(status.seat, knowledge.known[status.seat], unseen, rng)
             hands.append(hand)
@@ -371,7 +390,7 @@ def sample_position(
     return Position(
         rules=view.rules,
         dealer=view.dealer,
-        to_move=view.seat,
+        to_move=to_move,
         phase=view.phase,
         hands=tuple(hands),
         stock=tuple(unseen),
@@ -382,7 +401,7 @@ def sample_position(
         knocker=view.knocker,
         turn=view.turn,
         passes=passes,
-        taken_from_pile=view.taken_from_pile,
+        taken_from_pile=view.taken_from_pile if to_move == view.seat else _taken_this_turn(view),
         looked=tuple(status.has_looked for status in view.seats),
         known_cards=tuple(status.known_cards for status in view.seats),
         round=view.round,
