@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
@@ -32,12 +33,16 @@ from test_server_support import (
     receive,
 )
 from thirtyone.bots.work import Hint
+from thirtyone.fairness import SaltChain
 from thirtyone.record import GameRecord
+from thirtyone.server import fair
 from thirtyone.server import hints as hints_module
+from thirtyone.server import service as service_module
 from thirtyone.server.app import CONTENT_SECURITY_POLICY, LIMIT_CLOSE
 from thirtyone.server.limits import Admission, Buckets, address_key
 from thirtyone.server.pages import STATIC
 from thirtyone.server.service import TableService
+from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -352,6 +357,53 @@ def test_a_table_creation_flood_is_refused_and_buries_no_real_table(tmp_path: Pa
         create(client, ["human", "human"])
         capped = client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]})
         assert capped.status_code == 429
+        assert capped.json()["code"] == "too_many_tables"
+
+
+def test_a_creation_flood_reads_the_count_once_loads_no_table_and_hashes_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a table creation costs the event loop is small and bounded: the tables open are
+    counted once for a burst (not once a creation), a new table is served from what was stored
+    (never read back), and its salt chain is hashed on another thread."""
+    reads: Counter[str] = Counter()
+    hashed_on: set[str] = set()
+    for method in ("count", "load"):
+        original = getattr(Store, method)
+
+        def counted(self: Store, *args: Any, _original: Any = original, _name: str = method) -> Any:
+            reads[_name] += 1
+            return _original(self, *args)
+
+        monkeypatch.setattr(Store, method, counted)
+
+    def chain() -> SaltChain:
+        hashed_on.add(threading.current_thread().name)
+        return fair.new_chain(8)
+
+    monkeypatch.setattr(service_module, "new_chain", chain)
+    monkeypatch.setattr(
+        service_module, "COUNT_SECONDS", 3600.0, raising=False
+    )  # one burst: one count, however slow the machine
+    with served(tmp_path, table_burst=21, tables_per_minute=0.01) as (client, _):
+        loop = client.portal.call(lambda: threading.current_thread().name)
+        reads.clear()
+        created = [create(client, ["human", "easy"]) for _ in range(20)]
+        assert reads == {"count": 1}
+        assert hashed_on
+        assert loop not in hashed_on
+        for made in created[:3]:
+            assert client.get(f"/api/tables/{made['code']}").json()["table"] == made["table"]
+        joined = create(client, ["human", "human"], name="Ann")
+        assert joined["table"]["seats"][0]["name"] == "Ann"
+        assert reads == {"count": 1}
+        refused = client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]})
+        assert refused.json()["code"] == "rate_limited"
+    (tmp_path / "cap").mkdir()
+    with served(tmp_path / "cap", max_tables=3) as (client, _):  # the creations since the count are counted too
+        for _ in range(3):
+            create(client, ["human", "human"])
+        capped = client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}]})
         assert capped.json()["code"] == "too_many_tables"
 
 

@@ -8,6 +8,11 @@ when the last one is taken the game starts. :meth:`TableService.runner` gives th
 on start every table being played is loaded and its bots and timers go on. On PostgreSQL the
 service's :class:`~thirtyone.server.cluster.Cluster` lets several processes serve the same tables.
 
+Creating a table costs the event loop little, so that a flood of creations does not slow the
+tables being played: its salt chain (2,048 hashes) is worked out on a thread, the tables open are
+counted from the database at most once every :data:`COUNT_SECONDS`, and the new table's runner
+is made from what was just stored, not read back.
+
 Tables have a budget too: each client address creates ``tables_per_minute`` (``table_burst`` at
 once), at most ``max_tables`` are open or being played, and a sweep every
 :data:`SWEEP_SECONDS` marks the tables with someone connected as seen, closes the open tables
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -55,7 +61,16 @@ from thirtyone.server.serialize import JSON
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData
 from thirtyone.server.workers import WorkerPool
 
-__all__ = ["TableService", "SeatRequest", "LEVEL_NAMES", "SWEEP_SECONDS", "LOBBY_PAGE", "MAX_LOBBY_PAGE", "summary"]
+__all__ = [
+    "TableService",
+    "SeatRequest",
+    "LEVEL_NAMES",
+    "SWEEP_SECONDS",
+    "COUNT_SECONDS",
+    "LOBBY_PAGE",
+    "MAX_LOBBY_PAGE",
+    "summary",
+]
 
 log = logging.getLogger("thirtyone.server")
 
@@ -66,6 +81,11 @@ LEVEL_NAMES = {name: name for name in LEVEL_INFO} | {
 their bots' own names: ``basic`` is ``easy``), and the level stored."""
 SWEEP_SECONDS = 30.0
 """How often the tables with someone connected are marked seen and idle tables are closed."""
+COUNT_SECONDS = 1.0
+"""How long a count of the tables open or being played is used (with this process's creations
+since added) before the database is asked again: a flood of creations reads it once a second,
+not once each. Another process's creations within that second are not in it, so with several
+processes ``max_tables`` may be passed by what they create in a second."""
 LOBBY_PAGE = 50
 """Tables in a page of the lobby unless asked for fewer or more."""
 MAX_LOBBY_PAGE = 100
@@ -92,6 +112,8 @@ class TableService:
         self._runners: dict[str, TableRunner] = {}
         self._loading = asyncio.Lock()
         self._creations = Buckets(settings.tables_per_minute / 60, settings.table_burst)
+        self._counted: tuple[float, int] | None = None  # (when, tables open or being played then)
+        self._counting = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self.collector = CollectorPolicy() if settings.freeze_gc else None
         self.cluster = Cluster(self.db, settings, self._runners)
@@ -143,14 +165,14 @@ class TableService:
                 f"{settings.tables_per_minute:g} a minute; join one, or try again in a minute",
                 "rate_limited",
             )
-        if await self.db.read(self.store.count) >= settings.max_tables:
+        if await self._active_tables() >= settings.max_tables:
             raise LimitError(
                 f"the server has {settings.max_tables} tables open or being played, its limit: join one of the open "
                 "tables, or try again later",
                 "too_many_tables",
             )
         host_token = new_token()
-        chain = new_chain()
+        chain = await asyncio.to_thread(new_chain)  # 2,048 hashes: not on the event loop
         for _ in range(20):
             data = TableData(
                 code=new_code(),
@@ -171,14 +193,28 @@ class TableService:
                 break
         else:  # pragma: no cover - 20 collisions among 887 million codes
             raise ServerError("could not find a free table code; try again", "busy")
+        if self._counted is not None:
+            self._counted = (self._counted[0], self._counted[1] + 1)
+        runner = self._keep(TableRunner(data, self.db, self.settings, self.bots))  # what was stored: no read
         created: JSON = {"code": data.code, "host_token": host_token}
         if name is not None:
-            runner = await self.runner(data.code)
             seat, token = await runner.join(name)
             created.update(seat=seat, token=token)
-        runner = await self.runner(data.code)
         created["table"] = runner.table_json()
         return created
+
+    async def _active_tables(self) -> int:
+        """Tables open or being played, as last counted from the database (at most
+        :data:`COUNT_SECONDS` ago) with this process's creations since.
+
+        Raises:
+            DatabaseError: when the database cannot be read.
+        """
+        async with self._counting:  # a burst of creations waits for one read
+            counted = self._counted
+            if counted is None or time.monotonic() - counted[0] >= COUNT_SECONDS:
+                counted = self._counted = (time.monotonic(), await self.db.read(self.store.count))
+            return counted[1]
 
     async def lobby(self, status: str = OPEN, limit: int = LOBBY_PAGE, offset: int = 0) -> JSON:
         """A page of the tables with ``status`` (``open``: those with a free seat, fullest first,
@@ -223,8 +259,7 @@ class TableService:
                 runner = await TableRunner.open(clean, self.db, self.settings, self.bots)
                 if runner is None:
                     raise NotFoundError(f"no table has the code {clean!r}")
-                runner.claim = self.cluster.wake
-                self._runners[clean] = runner
+                self._keep(runner)
                 if self.store.shared:  # a change notified while it was loading found no runner: catch up now
                     await runner.sync()
             return runner
@@ -300,6 +335,12 @@ class TableService:
         self.db.close()
         if self.collector is not None:
             self.collector.stop()
+
+    def _keep(self, runner: TableRunner) -> TableRunner:
+        """Serve ``runner`` (its table's one runner in this process) from now on."""
+        runner.claim = self.cluster.wake
+        self._runners[runner.code] = runner
+        return runner
 
     def release(self, runner: TableRunner) -> None:
         """Forget a finished or closed table's runner once nobody is connected (it loads again when asked)."""

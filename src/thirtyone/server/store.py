@@ -352,7 +352,7 @@ class Store:
                         players=table.players,
                         host_token_hash=table.host_token_hash,
                         seq=0,
-                        created_at=now,
+                        created_at=table.created_at,  # as the table was answered when it was created
                         updated_at=now,
                         public=table.public,
                         hints=table.hints,
