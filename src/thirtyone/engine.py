@@ -690,20 +690,20 @@ class Game:
     def _chance_order(self, step: ChanceStep, given: Sequence[Card] | None) -> list[Card]:
         """The order of ``step``'s cards: ``given``, or the source's; checked unless the source is
         trusted to shuffle only the cards it is given."""
+        deal = step.kind == "deal"
+        what = f"round {step.round}: the deck order" if deal else f"round {step.round}: reshuffle {step.number}"
         if given is None:
-            if step.kind == "deal":
+            if deal:
                 order = self._chance.deal_order(step.cards, step.round)
-                what = f"round {step.round}: the deck order"
             else:
                 order = self._chance.reshuffle_order(step.cards, step.round, step.number)
-                what = f"round {step.round}: reshuffle {step.number}"
             if not self._trusted:
                 check_permutation(order, step.cards, what)
             return order
         order = list(given)
         if not all(isinstance(card, Card) for card in order):
             raise ArgumentError(f"an order is a list of Cards (parse_cards('As Td ...')), not {given!r}")
-        check_permutation(order, step.cards, f"round {step.round}: the {step.kind}")
+        check_permutation(order, step.cards, what)
         return order
 
     @staticmethod
