@@ -50,13 +50,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from thirtyone.cards import Card, full_deck
-from thirtyone.errors import SeedError
+from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.checks import shown
+from thirtyone.errors import RecordError, SeedError
 
 __all__ = [
+    "check_salt",
+    "deal_commitment",
+    "salted_reshuffle",
+    "DEAL_COMMITMENT_PREFIX",
+    "RESHUFFLE_PREFIX",
     "CHAIN_PREFIX",
     "DECK_PREFIX",
     "MIN_SEED_BYTES",
@@ -265,3 +271,62 @@ class SaltChain:
         for _ in range(links % self.step):
             value = chain_link(value)
         return value
+
+
+# ---------------------------------------------------------------------------------------------- one deal's commitment
+# A round dealt with a commitment of its own (records of version 2, and the reshuffles of every
+# committed round): the hash of its salt and deck, published before the deal.
+
+DEAL_COMMITMENT_PREFIX: Final = "thirtyone-deal/1"
+"""The first word of the canonical text a deal's commitment hashes (see :func:`deal_commitment`)."""
+RESHUFFLE_PREFIX: Final = "thirtyone-reshuffle/1"
+"""The first word of the text whose hash orders a salted reshuffle (see :func:`salted_reshuffle`)."""
+_DEAL_SALT: Final = re.compile(r"[0-9a-f]{32,128}")
+
+
+def check_salt(salt: str) -> None:
+    """Check that ``salt`` is 32–128 lowercase hex digits (16–64 random bytes).
+
+    Raises:
+        RecordError: for anything else.
+    """
+    if not isinstance(salt, str) or not _DEAL_SALT.fullmatch(salt):
+        raise RecordError(f"salt must be 32 to 128 lowercase hex digits, not {shown(salt)}")
+
+
+def deal_commitment(salt: str, deck: Sequence[Card]) -> str:
+    """The commitment to a deal: the SHA-256, as 64 lowercase hex digits, of the UTF-8 (here plain
+    ASCII) text ``"thirtyone-deal/1 SALT DECK"``, where SALT is the salt's hex digits and DECK the
+    deck order, top card first, each card as its two-character text (rank ``23456789TJQKA``, suit
+    ``cdhs``) and single spaces between them, as :func:`~thirtyone.cards.format_cards` writes it.
+
+    >>> from thirtyone.cards import full_deck
+    >>> deal_commitment("00" * 16, full_deck(32))[:16]
+    '28ff418ec319017b'
+
+    Raises:
+        RecordError: for a salt that is not 32–128 lowercase hex digits.
+    """
+    check_salt(salt)
+    text = f"{DEAL_COMMITMENT_PREFIX} {salt} {format_cards(deck)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def salted_reshuffle(salt: str, cards: Iterable[Card], number: int) -> list[Card]:
+    """The new stock of reshuffle ``number`` (from 1) of a round dealt with ``salt`` (R4.3), top
+    card first: ``cards`` sorted by the SHA-256 digest of ``"thirtyone-reshuffle/1 SALT NUMBER
+    CARD"`` (the card as two-character text). The order is fixed by the salt, which was committed
+    to before the deal and stays secret until the round ends, so nobody can foresee it or choose
+    it; the order the cards come in does not matter.
+
+    >>> from thirtyone.cards import parse_cards
+    >>> order = salted_reshuffle("ab" * 16, parse_cards("As Kd 2c"), 1)
+    >>> order == salted_reshuffle("ab" * 16, parse_cards("2c As Kd"), 1), len(order)
+    (True, 3)
+
+    Raises:
+        RecordError: for a salt that is not 32–128 lowercase hex digits.
+    """
+    check_salt(salt)
+    prefix = f"{RESHUFFLE_PREFIX} {salt} {number} "
+    return sorted(cards, key=lambda card: hashlib.sha256(f"{prefix}{card}".encode()).digest())
