@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from thirtyone.checks import shown
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError
-from thirtyone.record import reading, replay, verify, writing
+from thirtyone.record.reading import loads
+from thirtyone.record.replay import replay, replay_steps
 from thirtyone.record.shapes import RecordBody, RoundRecord
+from thirtyone.record.verify import check_commitments
+from thirtyone.record.writing import dumps
 
 __all__ = ["GameRecord"]
 
@@ -100,7 +103,7 @@ class GameRecord(RecordBody):
 
         :meth:`loads` reads it back to an equal record.
         """
-        return writing.dumps(self)
+        return dumps(self)
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -116,7 +119,7 @@ class GameRecord(RecordBody):
                 no game can have. The message names the round and the action index (from 1)
                 where they apply; entries of an array count from 0, as seats do (``seats[0]``).
         """
-        return cls(**reading.loads(text))
+        return cls(**loads(text))
 
     # ------------------------------------------------------------------------------ replay
 
@@ -137,7 +140,7 @@ class GameRecord(RecordBody):
                 actions are missing or trail after a round or the game ended, or when a deck or
                 reshuffle order is missing or wrong.
         """
-        return replay.replay(self, upto)
+        return replay(self, upto)
 
     def replay_steps(self) -> Iterator[Game]:
         """Replay the record step by step: yields the game after the first deal, then after each
@@ -149,7 +152,7 @@ class GameRecord(RecordBody):
         Raises:
             RecordError: as :meth:`replay`.
         """
-        return replay.replay_steps(self)
+        return replay_steps(self)
 
     def check_commitments(self) -> int:
         """Check the provably fair shuffles; returns the number of rounds checked. (Whether the
@@ -171,4 +174,4 @@ class GameRecord(RecordBody):
                 is not the SHA-256 of its salt and deck, or the chain's in ``[fairness]`` when every
                 salt leads to one other commitment and deals its deck (so the commitment changed).
         """
-        return verify.check_commitments(self)
+        return check_commitments(self)
