@@ -67,18 +67,18 @@ def play_out(players: dict[int, Player]) -> dict[str, Any]:
         ("You", "name_reserved"),
         ("  yOU ", "name_reserved"),
         ("ＹＯＵ", "name_reserved"),  # fullwidth: NFKC
-        ("Yоu", "name_reserved"),  # a Cyrillic о among Latin letters
+        ("Yоu", "name_mixed"),  # a Cyrillic о among Latin letters
         ("Seat 2", "name_reserved"),
         ("Bot 3", "name_reserved"),
         ("Host", "name_reserved"),
         ("Cy", "name_taken"),  # the bot of seat 2
         ("CY", "name_taken"),
-        ("Аnn", "name_reserved"),  # Cyrillic А, Latin nn
+        ("Аnn", "name_mixed"),  # Cyrillic А, Latin nn
         ("Ánn", "name_taken"),
         ("ANN", "name_taken"),
         ("A n n", "name_taken"),
-        ("Аnn".replace("n", "п"), "name_taken"),  # all Cyrillic: Апп looks like Ann
-        ("\u3164", "bad_input"),  # a Hangul filler shows nothing
+        ("ΑΝΝ", "name_taken"),  # all Greek capitals: one script, and it reads as Ann
+        ("\u3164", "name_blank"),  # a Hangul filler shows nothing
         ("Cy (medium)", "name_reserved"),  # reads as the bot's label
         ("<b>Ben</b>", "name_reserved"),  # markup
         ("Ben [hard]", "name_reserved"),
@@ -145,9 +145,7 @@ def test_chat_goes_to_everyone_as_plain_text_and_bad_lines_to_nobody(client: Tes
             ({"type": "chat", "text": "two\nlines"}, "bad_chat"),
             ({"type": "chat", "text": "nul\x00byte"}, "bad_chat"),
             ({"type": "chat", "text": "\u202eevil"}, "bad_chat"),  # a bidi override
-            ({"type": "chat", "text": "<script>alert(1)</script>"}, "bad_chat"),
-            ({"type": "chat", "text": "<img src=x onerror=alert(1)>"}, "bad_chat"),
-            ({"type": "chat", "text": "click javascript:alert(1)"}, "bad_chat"),
+            ({"type": "chat", "text": "the \u2066isolate"}, "bad_chat"),  # a direction isolate
             ({"type": "chat", "text": 42}, "bad_chat"),
             ({"type": "chat", "text": "a", "reaction": "wow"}, "bad_chat"),
             ({"type": "chat"}, "bad_chat"),

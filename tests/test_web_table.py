@@ -449,12 +449,17 @@ def test_the_chat_is_plain_text_limited_and_mutable(server: str, browser: Browse
         ann.click("#chat-form button[type=submit]")
         expect(ben.locator("#chat-lines li").last).to_contain_text(line)
         assert ben.locator("#chat-lines li").last.locator(".text").inner_text() == line
-        ann.fill("#chat-text", '<img src=x onerror="document.title=1">')
+        markup = '<img src=x onerror="document.title=1">'  # text like any other, shown as text
+        ann.fill("#chat-text", markup)
+        ann.click("#chat-form button[type=submit]")
+        expect(ben.locator("#chat-lines li")).to_have_count(2)
+        assert ben.locator("#chat-lines li").last.locator(".text").inner_text() == markup
+        assert ben.evaluate("document.querySelectorAll('#chat-lines img').length") == 0
+        ann.fill("#chat-text", "turned \u202earound")  # a direction override: refused
         ann.click("#chat-form button[type=submit]")
         expect(ann.locator("#chat-note")).to_contain_text("plain text")
         expect(ann.locator("#alert")).to_be_hidden()  # said under the chat box, not over the table
-        assert ben.evaluate("document.querySelectorAll('#chat-lines img').length") == 0
-        expect(ben.locator("#chat-lines li")).to_have_count(1)  # the refused line reached nobody
+        expect(ben.locator("#chat-lines li")).to_have_count(2)  # the refused line reached nobody
         ben.click("#reactions button[data-reaction='good_luck']")
         expect(ann.locator("#chat-lines li").last).to_contain_text("Good luck!")
         ann.click("#reactions button[data-reaction='wow']")

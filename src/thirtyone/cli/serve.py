@@ -95,6 +95,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds a person has for each action before a legal default is played for them (0.1-86400; off or 0: "
         "no timer, the default)",
     )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the server's address as people reach it (https://cards.example.org): the tables' links start with "
+        "it, and its pages may connect (default: links are paths, /t/CODE, and only the server's own pages connect)",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site whose pages may open WebSocket connections (https://friends.example.net); repeatable",
+    )
     limits = parser.add_argument_group("limits (docs/server-protocol.md, Limits)")
     for name, _kind, default, words in LIMIT_FLAGS:
         limits.add_argument(
@@ -201,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
             database_url=args.database_url,
             bot_delay=bot_delay,
             turn_timer=turn_timer,
+            public_url=args.public_url,
+            allowed_origins=tuple(args.allowed_origin),
             **limits,  # type: ignore[arg-type]
         )
     except SettingError as error:  # named by the setting: name the flag instead

@@ -59,6 +59,7 @@ from thirtyone.server.errors import (
     ConflictError,
     InputError,
     LimitError,
+    NotFoundError,
     RefusedError,
     ServerError,
     TooLargeError,
@@ -98,6 +99,8 @@ SECURITY_HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
 }
 """The headers every HTTP answer carries."""
+_NO_STORE = {"Cache-Control": "no-store"}
+"""On the answers that carry a token: no cache, shared or the browser's, keeps them."""
 
 
 _MALFORMED = "malformed request: the body is not JSON"
@@ -211,6 +214,7 @@ def create_app(
     app.state.admission = admission
     door = app.state.door = Door()  # in front of the connections when serve runs uvicorn with it
     too_fast = _too_many_arrivals(settings.connections_per_second)
+    origins = settings.web_origins()
     door.limit_arrivals(arrivals.allow, http_answer(too_fast))  # behind the door, refused there
     app.add_middleware(_BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(_RequestLimit, rate=settings.requests_per_second)
@@ -233,15 +237,14 @@ def create_app(
                 lang=said.lang,
                 link=said("notfound.link"),
             )
-        words = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
-        codes = {404: "not_found", 405: "bad_method"}
+        if error.status_code == 404:
+            answer: ServerError = NotFoundError(f"no such page: {request.url.path}")
+        elif error.status_code == 405:
+            answer = ServerError(f"{request.method} is not allowed here", "bad_method")
+        else:
+            answer = ServerError(str(error.detail))
         return JSONResponse(
-            {
-                "error": words.get(error.status_code, str(error.detail)),
-                "code": codes.get(error.status_code, "bad_request"),
-            },
-            status_code=error.status_code,
-            headers=error.headers,
+            {"error": answer.message, "code": answer.code}, status_code=error.status_code, headers=error.headers
         )
 
     @app.exception_handler(RequestValidationError)
@@ -280,7 +283,8 @@ def create_app(
         return await service.lobby(status, limit, offset)
 
     @app.post("/api/tables", status_code=201)
-    async def create(body: _CreateBody, request: Request) -> JSON:
+    async def create(body: _CreateBody, request: Request, response: Response) -> JSON:
+        response.headers.update(_NO_STORE)
         if body.seed is not None:
             raise InputError(
                 "seed: give your seed when you join, after seeing the table's commitment (create the table "
@@ -289,14 +293,14 @@ def create_app(
             )
         created = await service.create(
             body.preset,
-            body.options,
+            _typed_options(body.options),
             [SeatRequest(seat.type, seat.level) for seat in body.seats],
             body.name,
             _address(request.client.host if request.client else None),
             public=body.public,
             hints=body.hints,
         )
-        created["share_url"] = _share_url(request, created["code"])
+        created["share_url"] = _share_url(settings, created["code"])
         return created
 
     @app.get("/api/tables/{code}")
@@ -306,14 +310,15 @@ def create_app(
         return {"table": info, "view": view}
 
     @app.post("/api/tables/{code}/join")
-    async def join(code: str, body: _JoinBody, request: Request) -> JSON:
+    async def join(code: str, body: _JoinBody, response: Response) -> JSON:
+        response.headers.update(_NO_STORE)
         runner = await service.runner(code)
         seat, token = await runner.join(body.name, body.seat, body.seed)
         return {
             "code": runner.code,
             "seat": seat,
             "token": token,
-            "share_url": _share_url(request, runner.code),
+            "share_url": _share_url(settings, runner.code),
             "table": runner.table_json(),
         }
 
@@ -329,9 +334,10 @@ def create_app(
         return {"table": runner.table_json()}
 
     @app.post("/api/tables/{code}/rematch")
-    async def play_again(code: str, request: Request) -> JSON:
+    async def play_again(code: str, request: Request, response: Response) -> JSON:
+        response.headers.update(_NO_STORE)
         made = await rematch(service, code, _bearer(request, "seat"))
-        made["share_url"] = _share_url(request, made["code"])
+        made["share_url"] = _share_url(settings, made["code"])
         return made
 
     @app.get("/api/tables/{code}/deals")
@@ -359,6 +365,11 @@ def create_app(
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         address = _address(websocket.client.host if websocket.client else None)
+        foreign = _foreign_origin(websocket, origins)
+        if foreign is not None:  # another site's page: refused before any WebSocket
+            log.info("refused a WebSocket from a page of %s", foreign.message)
+            await _refuse(websocket, _answer(foreign))
+            return
         if not door.counts(websocket.scope["headers"]) and not arrivals.allow(address):
             await _refuse(websocket, too_fast)  # a storm of new connections: refused before any WebSocket
             return
@@ -420,6 +431,31 @@ async def _refuse(websocket: WebSocket, answer: Response) -> None:
         await websocket.send_denial_response(answer)
     except RuntimeError:  # a server without ASGI's denial responses: refused with HTTP 403, no body
         await websocket.close(LIMIT_CLOSE)
+
+
+def _foreign_origin(websocket: WebSocket, origins: frozenset[str]) -> ServerError | None:
+    """The refusal of a WebSocket handshake from a page of another site: its ``Origin`` is neither
+    this server's own (the ``Host`` it was sent to) nor one of ``origins``. A handshake with no
+    ``Origin`` is no browser page's (browsers send it with every one) and is let in."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return None
+    shown = origin.strip().lower()
+    scheme, _, netloc = shown.partition("://")
+    if shown in origins or (scheme in ("http", "https") and netloc == websocket.headers.get("host", "").lower()):
+        return None
+    return AuthError(
+        f"{origin[:100]!r} may not connect: a page connects to the server that served it (the host may allow "
+        "other sites' pages with --allowed-origin)",
+        "bad_origin",
+    )
+
+
+def _answer(error: ServerError) -> JSONResponse:
+    """``error`` as an HTTP answer, with the security headers (for a refused WebSocket upgrade)."""
+    return JSONResponse(
+        {"error": error.message, "code": error.code}, status_code=error.status, headers=SECURITY_HEADERS
+    )
 
 
 def _error(error: ServerError) -> JSON:
@@ -646,8 +682,37 @@ def _address(host: str | None) -> str:
     return address_key(host)
 
 
-def _share_url(request: Request, code: str) -> str:
-    return str(request.base_url).rstrip("/") + f"/t/{code}"
+def _share_url(settings: ServerSettings, code: str) -> str:
+    """A table's link: under the server's ``public_url``, or relative to the server (the path
+    alone) when none is set; never from the request's ``Host``, which the client writes."""
+    return f"{settings.public_url or ''}/t/{code}"
+
+
+_JSON_TYPES: dict[str, tuple[type, str]] = {
+    "bool": (bool, "true or false"),
+    "int": (int, "a JSON number"),
+    "choice": (str, "it as text"),
+}
+"""The JSON type of each kind of rule option (bool is no int here), and how to send it."""
+
+
+def _typed_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as sent, once every known option has its kind's JSON type: ``true`` or
+    ``false``, a whole number, or a choice as text (``"30.5"``). The rules would read text such as
+    ``"3"`` as a number; over the wire a value is what it says. Unknown options are left to the
+    rules, which name them.
+
+    Raises:
+        InputError: naming the option, the values it takes, and what was sent instead.
+    """
+    for name, value in options.items():
+        spec = OPTIONS.get(name)
+        if spec is None:
+            continue
+        kind, send = _JSON_TYPES[spec.kind]
+        if type(value) is not kind:
+            raise InputError(f"option {name} is {spec.describe_values()}: send {send}, not {json.dumps(value)}")
+    return options
 
 
 def _only_mode(option: str) -> str | None:

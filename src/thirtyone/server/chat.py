@@ -3,10 +3,12 @@
 A player's connection sends ``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat",
 "reaction": "good_game"}``; the table stores the line and sends everyone ``{"type": "chat", "id",
 "seat", "text", "reaction", "at"}`` (:func:`thirtyone.server.messages.chat_message`). A line is
-plain text: 1 to :data:`MAX_CHARS` characters, nothing that is not printable (no line breaks,
-control or formatting characters, no bytes that are not text), and nothing that reads as HTML or a
-script (``<b>``, ``</p>``, ``<!--``, ``javascript:``), so that no page, however it shows it, can be
-made to run or show markup. The pages show it as text in any case. A seat may say
+plain text, and every client shows it as text (the pages set ``textContent``): so ``a<b and b>c``
+or ``<3`` is a line like any other. A line is 1 to :data:`MAX_CHARS` characters of printable text:
+no line breaks or other control characters, no direction overrides or isolates (U+202A–U+202E,
+U+2066–U+2069: they would turn the rest of a page's line around) and no other invisible formatting
+characters, but the joiners that scripts and emoji need (:data:`thirtyone.checks.JOINERS`), and
+the no-break and ideographic spaces. A seat may say
 :data:`BURST` lines at once and then one every ``1 / RATE`` seconds (:class:`ChatLimits`).
 Reactions are ids from :data:`REACTIONS`; each page words and draws them itself.
 
@@ -14,20 +16,22 @@ Reactions are ids from :data:`REACTIONS`; each page words and draws them itself.
 ('good luck!', None)
 >>> check_line({"reaction": "good_game"})
 (None, 'good_game')
->>> check_line({"text": "<img src=x onerror=alert(1)>"})
+>>> check_line({"text": "a<b and b>c"})
+('a<b and b>c', None)
+>>> check_line({"text": "gg\u202e"})
 Traceback (most recent call last):
 ...
-thirtyone.server.errors.InputError: chat is plain text: no HTML tags or scripts ('<' then a letter, '/', '!' or '?')
+thirtyone.server.errors.InputError: chat is one line of plain text: no control or formatting characters (found U+202E)
 """
 
 from __future__ import annotations
 
-import re
 import time
 import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from thirtyone.checks import JOINERS
 from thirtyone.server.errors import InputError
 from thirtyone.server.limits import RateLimiter
 
@@ -43,9 +47,9 @@ BURST = 4
 """Lines a seat may say at once."""
 TOO_FAST = f"you are chatting too fast: {BURST} lines at once, then one every {1 / RATE:g} seconds; wait a moment"
 
-_MARKUP = re.compile(r"<\s*[A-Za-z!/?]|javascript\s*:|vbscript\s*:|data\s*:\s*text/html", re.IGNORECASE)
-_ALLOWED_FORMAT = {"\u200d"}
-"""Formatting characters a line may hold: the zero-width joiner that builds emoji (👩‍👩‍👧)."""
+_ALLOWED = frozenset(JOINERS) | {" ", "\u00a0", "\u3000"}
+"""Spaces and formatting characters a line may hold: the (non-)joiners that shape Urdu and Khmer
+words and build emoji (👩‍👩‍👧), the space, the no-break space and the ideographic space."""
 
 
 def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -54,7 +58,7 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
 
     Raises:
         InputError: ``bad_chat``, saying what is wrong: neither or both given, not text, empty, over
-            :data:`MAX_CHARS` characters, a character that is not printable text, markup, or an
+            :data:`MAX_CHARS` characters, a character that is not printable text (see above), or an
             unknown reaction.
     """
     text, reaction = message.get("text"), message.get("reaction")
@@ -73,16 +77,11 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
     if len(clean) > MAX_CHARS:
         raise InputError(f"a chat line has at most {MAX_CHARS} characters, not {len(clean)}", "bad_chat")
     for char in clean:
-        if char == " " or char in _ALLOWED_FORMAT:
-            continue
-        if unicodedata.category(char)[0] in ("C", "Z") and char not in "\u3000\u00a0":
+        if unicodedata.category(char)[0] in ("C", "Z") and char not in _ALLOWED:
             raise InputError(
-                f"chat is one line of printable text: no line breaks, control or formatting characters "
-                f"(found U+{ord(char):04X})",
+                f"chat is one line of plain text: no control or formatting characters (found U+{ord(char):04X})",
                 "bad_chat",
             )
-    if _MARKUP.search(clean):
-        raise InputError("chat is plain text: no HTML tags or scripts ('<' then a letter, '/', '!' or '?')", "bad_chat")
     return clean, None
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from thirtyone.server.errors import InputError, SettingError
 
@@ -62,12 +64,22 @@ class ServerSettings:
     (0.5–3600) and renews it every ``lease_renew`` seconds (less than half the lease, so that one
     missed renewal does not lose it).
 
+    Addresses: ``public_url`` is the server's address as people reach it
+    (``https://cards.example.org``, or with a path prefix, ``https://example.org/cards``; no
+    trailing slash needed): the tables' links (``share_url``) start with it, and it is an origin
+    whose pages may connect. Without it the links are paths (``/t/K7QW2M``), relative to the
+    address the page was loaded from, and never the request's ``Host``, which a client writes.
+    ``allowed_origins`` are the other sites (``https://friends.example.net``) whose pages may open
+    WebSocket connections; a page of this server itself always may (its ``Origin`` is the ``Host``
+    it connects to), and a client that sends no ``Origin`` (no browser page) too.
+
     ``freeze_gc`` keeps the garbage collector's pauses short (:mod:`thirtyone.server.memory`; off in
     tests that start many servers in one process).
 
     Raises:
         InputError: for a value out of range (a :class:`~thirtyone.server.errors.SettingError`,
-            which names the setting), a database URL that is not text or an unknown worker kind.
+            which names the setting, as for a public URL or an origin that is not one), a database
+            URL that is not text or an unknown worker kind.
     """
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -100,6 +112,8 @@ class ServerSettings:
     idle_game_expiry: float = 3600.0
     lease_seconds: float = 10.0
     lease_renew: float = 3.0
+    public_url: str | None = None
+    allowed_origins: tuple[str, ...] = ()
     freeze_gc: bool = True
 
     def __post_init__(self) -> None:
@@ -138,6 +152,15 @@ class ServerSettings:
         _check_range("idle_game_expiry", self.idle_game_expiry, 1.0, 31_536_000.0, "seconds")
         _check_range("lease_seconds", self.lease_seconds, 0.5, 3600.0, "seconds")
         _check_range("lease_renew", self.lease_renew, 0.1, self.lease_seconds / 2, "seconds (under half the lease)")
+        if self.public_url is not None:  # frozen: the checked forms replace what was given
+            object.__setattr__(self, "public_url", _checked_url("public_url", self.public_url, path=True))
+        object.__setattr__(self, "allowed_origins", _checked_origins(self.allowed_origins))
+
+    def web_origins(self) -> frozenset[str]:
+        """The origins (``scheme://host[:port]``, lower case) whose pages may connect besides this
+        server's own: :attr:`allowed_origins` and :attr:`public_url`'s."""
+        public = () if self.public_url is None else (_origin(self.public_url),)
+        return frozenset((*self.allowed_origins, *public))
 
     def limits_json(self) -> dict[str, float | int]:
         """The limits a client should know (``welcome`` and ``/api/presets`` send them)."""
@@ -149,6 +172,45 @@ class ServerSettings:
             "hints_per_round": self.hints_per_round,
             "max_connections_per_seat": self.max_connections_per_seat,
         }
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _checked_url(name: str, value: object, *, path: bool) -> str:
+    """``value`` as an http(s) URL of a host, lower-cased up to its path, without a trailing slash
+    (with ``path``, a path prefix may follow the host; else nothing may)."""
+    example = "https://cards.example.org" if path else "https://friends.example.net"
+    if not isinstance(value, str):
+        raise SettingError(name, f"must be an http:// or https:// address such as {example}, not {value!r}")
+    try:
+        parts = urlsplit(value.strip())
+        parts.port  # noqa: B018 - a bad port raises here
+    except ValueError:
+        parts = None
+    if (
+        parts is None
+        or parts.scheme.lower() not in ("http", "https")
+        or not parts.hostname
+        or parts.username is not None
+        or parts.query
+        or parts.fragment
+        or (not path and parts.path not in ("", "/"))
+    ):
+        what = "an http:// or https:// address" if path else "an origin: http:// or https://, a host and a port"
+        raise SettingError(name, f"must be {what}, such as {example}, not {value!r}")
+    clean = f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+    return clean + (parts.path.rstrip("/") if path else "")
+
+
+def _checked_origins(values: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise SettingError(
+            "allowed_origins", f"must be a list of origins such as https://friends.example.net, not {values!r}"
+        )
+    return tuple(_checked_url("allowed_origins", value, path=False) for value in values)
 
 
 def _check_int(name: str, value: int, low: int, high: int, unit: str) -> None:

@@ -2,21 +2,40 @@
 
 A name is shown on every page of a table, and the pages call the reader "You" and the bots by
 their names. So a name that reads as "You", as a bot's or another player's name, or as a seat label
-("Seat 3", "Bot 2") would make the others' pages unreadable. Names are compared by their
-*skeleton* (:func:`skeleton`): Unicode NFKC (``"Ａｎｎ"`` is ``"Ann"``), accents and other combining
-marks dropped, the letters that look like Latin ones mapped to them (a Cyrillic ``"Аnn"`` is
-``"Ann"``; a digit ``0`` is an ``o``, ``rn`` an ``m``, as Unicode's confusables do), case folded,
-and everything but letters and digits left out. A name that mixes Latin letters with Cyrillic or
-Greek ones is refused outright: that is how look-alikes are made.
+("Seat 3", "Bot 2") would make the others' pages unreadable, and so would a name that shows
+nothing. What a name looks like is Unicode's own answer, through ICU's spoof checker (PyICU), which
+implements Unicode's security mechanisms (UTS #39) on Unicode's data:
 
->>> skeleton("Аnn") == skeleton("ann") == skeleton("ＡＮＮ") == skeleton("Ánn")
+- a name must be *highly restrictive* in UTS #39's sense: its resolved script set is not empty (one
+  script, with the characters every script uses, Common and Inherited, and those a character shares
+  with several scripts), or it is Latin with Han and Japanese kana, Han and Bopomofo, or Han and
+  Hangul; and its digits are of one system. ``ꓮnn`` (a Lisu ꓮ), ``Ꭺnn`` (Cherokee), ``Anո``
+  (an Armenian ո) or a Cyrillic ``Аnn`` mix scripts that look alike, and are refused;
+- names are compared by their *skeleton* (:func:`skeleton`): NFKC (``"Ａｎｎ"`` is ``"Ann"``), UTS #39's
+  skeleton from its confusables (``ʏᴏᴜ`` in small capitals is ``you``, a Lisu ``ꓮꓠꓠ`` is ``ANN``),
+  case folded, the accents and other generic combining marks (script Inherited) dropped (``"Zoë"``
+  reads as ``"Zoe"``), and everything but letters, marks and digits left out (``"A n n"`` is ``"ann"``);
+- a name needs a letter, a digit or an emoji that shows: spaces of any kind, the blank braille cell
+  (U+2800), format characters, default-ignorable characters (the Hangul fillers) and marks with no
+  letter to sit on show nothing.
+
+The script-shaping joiners (:data:`thirtyone.checks.JOINERS`: Urdu, Khmer, emoji sequences) are
+kept, as :func:`thirtyone.checks.printable` keeps them for the terminal's names.
+
+>>> skeleton("Аnn") == skeleton("ann") == skeleton("ＡＮＮ") == skeleton("Ánn") == skeleton("ꓮꓠꓠ")
 True
 >>> check_display_name("Ben", ["Ann", "Cy"])
 'Ben'
+>>> check_display_name("김민준", ["Ann"]), check_display_name("محمد\u200cعلی", ["Ann"])
+('김민준', 'محمد\u200cعلی')
 >>> check_display_name("YOU", [])
 Traceback (most recent call last):
 ...
 thirtyone.server.errors.InputError: the name 'YOU' reads as "You", which the pages call each player: choose another
+>>> check_display_name("ꓮnn", [])
+Traceback (most recent call last):
+...
+thirtyone.server.errors.InputError: the name 'ꓮnn' mixes Lisu and Latin letters, which look alike: use one script
 """
 
 from __future__ import annotations
@@ -24,6 +43,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+
+import icu  # PyICU: Unicode's confusables and script data, and UTS #39's checks (ICU's SpoofChecker)
 
 from thirtyone.server.errors import InputError
 from thirtyone.server.limits import check_name
@@ -44,85 +65,106 @@ RESERVED = {
     "nobody": "nobody",
     "spectator": "a spectator",
 }
-"""Skeletons no name may have, and what the name would read as."""
+"""Words no name may look like (compared by :func:`skeleton`), and what the name would read as."""
 
 _LABEL = re.compile(r"^(seat|bot|player|spieler|platz)\d+$")
-"""A seat's label as the pages write it (``"Seat 3"``, ``"Bot 2"``), as a skeleton."""
+"""A seat's label as the pages write it (``"Seat 3"``, ``"Bot 2"``), letters and digits only, case folded."""
 _BRACKETS = frozenset("()[]{}<>（）［］｛｝＜＞")
 """Characters no name has: a bot's level is shown in brackets ("Cy (medium)"), markup starts with "<"."""
+_BLANK_CELL = "\u2800"
+"""The braille pattern blank: a symbol to Unicode, and nothing on the screen."""
 
-# Letters of other alphabets (and a few Latin ones and digits) that look like Latin letters, after
-# NFKC and with their accents dropped; capitals and small letters apart (a Greek capital eta is an
-# H, its small letter an n). From Unicode's confusables (UTS #39), the ones that matter for names.
-# fmt: off
-_LOOKALIKE = str.maketrans(
-    {
-        # Cyrillic capitals
-        "А": "A", "В": "B", "С": "C", "Е": "E", "Ѕ": "S", "І": "I", "Ј": "J", "К": "K", "М": "M",
-        "Н": "H", "О": "O", "Р": "P", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y", "Ԁ": "D", "Ԛ": "Q",
-        "Ԝ": "W", "Ӏ": "l", "Ь": "b", "Ʒ": "3",
-        # Cyrillic small letters
-        "а": "a", "в": "b", "с": "c", "е": "e", "ѕ": "s", "і": "i", "ј": "j", "к": "k", "м": "m",
-        "н": "h", "о": "o", "р": "p", "т": "t", "х": "x", "у": "y", "ү": "y", "ԁ": "d", "ԛ": "q",
-        "ԝ": "w", "ӏ": "l", "һ": "h", "ь": "b", "г": "r", "п": "n", "ы": "bl",
-        # Greek capitals
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-        # Greek small letters
-        "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "μ": "u", "ς": "c",
-        # Latin look-alikes and digits
-        "ı": "i", "ɩ": "i", "ɑ": "a", "ɡ": "g", "ʏ": "y", "ᴏ": "o", "ꓲ": "l",
-        "0": "o", "1": "l", "I": "l", "|": "l",
-    }
-)
-# fmt: on
-_SEQUENCES = (("rn", "m"), ("vv", "w"))
-"""Pairs of letters that read as one (after case folding)."""
-_BLANKS = "\u115f\u1160\u3164\uffa0\u2800"
-"""Characters that are letters to Unicode but show as nothing (Hangul fillers, the blank braille cell)."""
-_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+_CHECKS = icu.USpoofChecks
+_SPOOF = icu.SpoofChecker()
+_SPOOF.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
+_SPOOF.setChecks(_CHECKS.RESTRICTION_LEVEL | _CHECKS.MIXED_NUMBERS | _CHECKS.INVISIBLE)
+_SHARED_SCRIPTS = frozenset({icu.UScriptCode.COMMON, icu.UScriptCode.INHERITED, icu.UScriptCode.UNKNOWN})
+
+
+def _ignorable(char: str) -> bool:
+    return bool(icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
+
+
+def _script(char: str) -> int:
+    return int(icu.Script.getScript(char).getScriptCode())
+
+
+def _letters(shape: str) -> str:
+    """The letters, marks and digits of a skeleton, without the accents (marks of script Inherited)
+    and the default-ignorable characters (a Hangul filler is a letter that shows nothing)."""
+    kept = []
+    for char in shape:
+        kind = unicodedata.category(char)
+        if kind[0] not in "LMN" or _ignorable(char):
+            continue
+        if kind == "Mn" and _script(char) == icu.UScriptCode.INHERITED:
+            continue
+        kept.append(char)
+    return "".join(kept)
+
+
+def _shapes(name: str) -> tuple[str, str]:
+    """What ``name`` looks like, two ways: the skeleton of its skeleton case folded (a capital ``I``
+    reads as ``l`` first), and the skeleton of the name case folded (``Ivy`` is ``ivy``)."""
+    text = unicodedata.normalize("NFKC", name)
+    shapes = []
+    for start in (_SPOOF.getSkeleton(0, text), text):
+        shape = _SPOOF.getSkeleton(0, start.casefold())
+        shapes.append(_letters(shape) or unicodedata.normalize("NFC", shape).strip())
+    return shapes[0], shapes[1]
 
 
 def skeleton(name: str) -> str:
     """What ``name`` looks like, for comparing names (see the module docstring): ``"Аnn"``
-    (Cyrillic А), ``"ANN"``, ``"Ánn"`` and ``"A n n"`` all give ``"ann"``. A name with no letter
-    or digit (emoji only) is its NFKC form, case folded."""
-    text = unicodedata.normalize("NFKC", name)
-    plain = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
-    shape = unicodedata.normalize("NFC", plain).translate(_LOOKALIKE).casefold().translate(_LOOKALIKE)
-    for pair, one in _SEQUENCES:
-        shape = shape.replace(pair, one)
-    letters = "".join(ch for ch in shape if ch.isalnum() and ch not in _BLANKS)
-    return letters or text.casefold().strip()
+    (Cyrillic А), ``"ANN"``, ``"Ánn"`` and ``"A n n"`` all give ``"ann"``, ``"Ivy"`` gives
+    ``"lvy"``, as ``"lvy"`` does. A name with no letter or digit (emoji only) is its skeleton."""
+    return _shapes(name)[0]
 
 
-def _scripts(name: str) -> set[str]:
-    found: set[str] = set()
-    for ch in unicodedata.normalize("NFKC", name):
-        if ch.isalpha():
-            script = unicodedata.name(ch, "").split(" ")[0]
-            if script in _SCRIPTS:
-                found.add(script)
-    return found
+_RESERVED_SHAPES = {shape: reads for word, reads in RESERVED.items() for shape in _shapes(word)}
+
+
+def _shows(char: str) -> bool:
+    """True when ``char`` shows on its own: a letter, digit or symbol (an emoji) that is not a space,
+    the blank braille cell or a default-ignorable character."""
+    return (
+        unicodedata.category(char)[0] in "LNS"
+        and char != _BLANK_CELL
+        and not _ignorable(char)
+        and not icu.Char.hasBinaryProperty(char, icu.UProperty.WHITE_SPACE)
+    )
+
+
+def _scripts(text: str) -> list[str]:
+    """The scripts of ``text``'s characters that belong to one script, in order of appearance."""
+    names: list[str] = []
+    for char in text:
+        script = icu.Script.getScript(char)
+        if script.getScriptCode() not in _SHARED_SCRIPTS and script.getName() not in names:
+            names.append(script.getName())
+    return names
 
 
 def check_display_name(name: object, others: Iterable[str | None]) -> str:
     """``name`` with the spaces around it removed, if a person may take it at a table whose seats
     have the names ``others`` (``None`` for a free seat): 1–20 printable characters
-    (:func:`~thirtyone.server.limits.check_name`), something visible, no brackets, one alphabet,
-    and a skeleton that is none of :data:`RESERVED`, no seat label, and no other seat's.
+    (:func:`~thirtyone.server.limits.check_name`), something that shows, no brackets, one script
+    (UTS #39, see the module docstring), and a skeleton that is none of :data:`RESERVED`'s, no seat
+    label, and no other seat's.
 
     Raises:
-        InputError: ``bad_input`` for a name that is not one; ``name_reserved`` for one that reads
-            as "You", a bot, the host or a seat label, or has brackets; ``name_taken`` for one that is, or looks
-            like, the name of someone at the table (a bot included).
+        InputError: ``bad_input`` for a name that is not one (or stacks a mark on itself);
+            ``name_blank`` for one that shows nothing; ``name_mixed`` for one that mixes scripts or
+            digit systems; ``name_reserved`` for one that reads as "You", a bot, the host or a seat
+            label, or has brackets; ``name_taken`` for one that is, or looks like, the name of
+            someone at the table (a bot included).
     """
     clean = check_name(name)
-    if not any(ch.isalnum() and ch not in _BLANKS for ch in clean) and not any(
-        unicodedata.category(ch) == "So" for ch in clean
-    ):
-        raise InputError(f"the name {clean!r} shows nothing readable: use letters, digits or an emoji")
+    if not any(_shows(char) for char in clean):
+        raise InputError(
+            f"the name {clean!r} shows nothing (spaces, blanks or marks alone): use letters, digits or an emoji",
+            "name_blank",
+        )
     brackets = sorted(set(clean) & _BRACKETS)
     if brackets:  # the pages put a bot's level in brackets, and markup starts with "<"
         raise InputError(
@@ -130,20 +172,25 @@ def check_display_name(name: object, others: Iterable[str | None]) -> str:
             "them); use letters, digits, spaces or an emoji",
             "name_reserved",
         )
-    scripts = _scripts(clean)
-    if "LATIN" in scripts and len(scripts) > 1:
-        alphabet = sorted(scripts - {"LATIN"})[0].title()
+    found = _SPOOF.check(unicodedata.normalize("NFKC", clean))
+    if found & _CHECKS.RESTRICTION_LEVEL:
+        scripts = _scripts(clean)
+        mixed = f"{' and '.join(scripts)} letters" if len(scripts) > 1 else "letters of several scripts"
+        raise InputError(f"the name {clean!r} mixes {mixed}, which look alike: use one script", "name_mixed")
+    if found & _CHECKS.MIXED_NUMBERS:
         raise InputError(
-            f"the name {clean!r} mixes Latin and {alphabet} letters, which look alike: write it in one alphabet",
-            "name_reserved",
+            f"the name {clean!r} mixes digits of different scripts, which look alike: write them in one", "name_mixed"
         )
-    shape = skeleton(clean)
-    if shape in RESERVED:
-        raise InputError(f"the name {clean!r} reads as {RESERVED[shape]}: choose another", "name_reserved")
+    if found:  # INVISIBLE: one mark twice on a letter, which shows as once
+        raise InputError(f"the name {clean!r} puts the same mark twice on one letter: retype it", "bad_input")
+    shapes = _shapes(clean)
+    for shape in shapes:
+        if shape in _RESERVED_SHAPES:
+            raise InputError(f"the name {clean!r} reads as {_RESERVED_SHAPES[shape]}: choose another", "name_reserved")
     if _LABEL.match("".join(ch for ch in unicodedata.normalize("NFKC", clean).casefold() if ch.isalnum())):
         raise InputError(f"the name {clean!r} reads as a seat's label: choose another", "name_reserved")
     for other in others:
-        if other is not None and skeleton(other) == shape:
+        if other is not None and set(_shapes(other)) & set(shapes):
             same = "is" if other.casefold() == clean.casefold() else f"looks like {other!r}, which is"
             raise InputError(f"the name {clean!r} {same} taken at this table; choose another", "name_taken")
     return clean

@@ -7,7 +7,8 @@ build step, nothing third-party), and the JSON form of a finished game's record 
                                 its code and rules filled in; 404 for an unknown code: a small
                                 HTML page linking to the lobby for browsers, JSON otherwise)
 ``GET /r/{code}``               a finished game's step-through replay (``web/replay.html``)
-``GET /static/…``               the CSS and the ES modules
+``GET /static/…``               the CSS and the ES modules (not the pages' HTML templates, which
+                                are served filled in at the paths above)
 ``GET /i18n/{lang}.json``       a language's messages for the pages (:func:`thirtyone.i18n.catalog_json`);
                                 404 for a language without a catalog
 ``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
@@ -22,6 +23,8 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from thirtyone.errors import RecordError
 from thirtyone.i18n import LANGUAGES, RTL, catalog_json, messages, negotiate
@@ -68,11 +71,21 @@ def not_found_page(
     return HTMLResponse(text, status_code=404, headers=_NO_STORE)
 
 
+class _Assets(StaticFiles):
+    """The pages' files but their HTML: a template such as ``table.html`` has placeholders
+    (``{{code}}``) that only :func:`add_pages`' routes fill in; raw, it is no page (404)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if Path(path).suffix.lower() in (".html", ".htm"):
+            raise HTTPException(404)
+        return await super().get_response(path, scope)
+
+
 def add_pages(app: FastAPI, service: TableService) -> None:
     """Add the pages above to ``app``; ``service`` finds the tables. An unknown code is a 404: a
     small HTML page with a link to the lobby when the request accepts ``text/html`` (a browser),
     else the API's JSON ``{"error", "code"}``."""
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", _Assets(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> FileResponse:
