@@ -171,7 +171,7 @@ logging.getLogger("thirtyone.server").setLevel(logging.DEBUG)
 url, bot_delay, lease, renew, port = sys.argv[1:6]
 settings = ServerSettings(
     database_url=url, bot_delay=float(bot_delay), lease_seconds=float(lease), lease_renew=float(renew),
-    messages_per_second=1000.0, message_burst=1000,
+    messages_per_second=1000.0, message_burst=1000, showdown_timeout=0.0,
 )
 app = create_app(settings=settings)
 print("process", app.state.service.store.process, flush=True)
@@ -563,7 +563,11 @@ def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]
     from thirtyone.server import ServerSettings, create_app
 
     url = new_database()
-    app = create_app(settings=ServerSettings(database_url=url, bot_delay=0.0, lease_seconds=LEASE, lease_renew=RENEW))
+    app = create_app(
+        settings=ServerSettings(
+            database_url=url, bot_delay=0.0, lease_seconds=LEASE, lease_renew=RENEW, showdown_timeout=0.0
+        )
+    )
     with TestClient(app) as http:
         created = create(http, ["human", "human", "easy"], name="Ann")
         code = created["code"]

@@ -61,10 +61,12 @@ UNLIMITED: dict[str, Any] = {
 
 
 def make_app(path: Path, **settings: Any) -> FastAPI:
-    """An app on the SQLite file ``path`` with bots that play at once, the bots and hints on
-    threads of this process (so that a test can patch them), and the per-address limits on
-    requests and new tables raised (unless told otherwise)."""
+    """An app on the SQLite file ``path`` with bots that play at once and do not wait for the
+    showdown to be read (tests/test_server_showdown.py does), the bots and hints on threads of this
+    process (so that a test can patch them), and the per-address limits on requests and new tables
+    raised (unless told otherwise)."""
     settings.setdefault("bot_delay", 0.0)
+    settings.setdefault("showdown_timeout", 0.0)
     settings.setdefault("worker_kind", "thread")
     settings.setdefault("freeze_gc", False)
     for name, value in UNLIMITED.items():

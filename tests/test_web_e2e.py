@@ -95,6 +95,7 @@ def running_server(folder: Path, *options: str, port: int | None = None) -> Iter
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
+            *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
             *(
                 "--table-burst",

@@ -92,8 +92,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--turn-timer",
         default="off",
         metavar="S",
-        help="seconds a person has for each action before a legal default is played for them (0.1-86400; off or 0: "
-        "no timer, the default)",
+        help="seconds a person has for each action before a legal default is played for them, at every table "
+        "(0.1-86400; off or 0: no timer, the default, then --friends-turn-timer)",
+    )
+    parser.add_argument(
+        "--friends-turn-timer",
+        default="60",
+        metavar="S",
+        help="the turn timer of a table with more than one person, where --turn-timer is off (0.1-86400; off or 0: "
+        "none; default 60); a table of one person and bots has none",
+    )
+    parser.add_argument(
+        "--timeouts-to-bot",
+        default="3",
+        metavar="N",
+        help="turns in a row the timer plays for a seat before the server plays it at the bots' pace, until its "
+        "person is back (0-1000; 0: never; default 3)",
+    )
+    parser.add_argument(
+        "--showdown-timeout",
+        default="20",
+        metavar="S",
+        help="the longest the bots and the turn timer wait for the people to close a round's showdown "
+        "(0-600; 0: no wait; default 20)",
     )
     parser.add_argument(
         "--public-url",
@@ -154,6 +175,12 @@ def bot_levels(specs: list[str]) -> dict[str, str]:
     return levels
 
 
+def _timer(text: str, what: str) -> float | None:
+    """A timer flag's seconds, ``None`` for ``off`` (or ``none``, ``0``)."""
+    clean = str(text).strip().lower()
+    return None if clean in ("off", "none", "0") else _seconds(clean, what)
+
+
 def _seconds(text: str, what: str) -> float:
     try:
         value = float(text)
@@ -191,8 +218,10 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"--port {port}: give a whole number from 1 to 65535")
     bot_delay = _seconds(args.bot_delay, "bot-delay")
     extra_levels = bot_levels(list(args.bot))
-    timer_text = str(args.turn_timer).strip().lower()
-    turn_timer = None if timer_text in ("off", "none", "0") else _seconds(timer_text, "turn-timer")
+    turn_timer = _timer(args.turn_timer, "turn-timer")
+    friends_turn_timer = _timer(args.friends_turn_timer, "friends-turn-timer")
+    timeouts_to_bot = int(_number(args.timeouts_to_bot, "timeouts-to-bot", int))
+    showdown_timeout = _seconds(args.showdown_timeout, "showdown-timeout")
     try:
         import uvicorn
 
@@ -214,6 +243,9 @@ def run(args: argparse.Namespace) -> int:
             database_url=args.database_url,
             bot_delay=bot_delay,
             turn_timer=turn_timer,
+            friends_turn_timer=friends_turn_timer,
+            timeouts_to_bot=timeouts_to_bot,
+            showdown_timeout=showdown_timeout,
             public_url=args.public_url,
             allowed_origins=tuple(args.allowed_origin),
             **limits,  # type: ignore[arg-type]
@@ -230,6 +262,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings=settings)
     shown = args.host if ":" not in args.host else f"[{args.host}]"
     timer = "off" if turn_timer is None else f"{turn_timer:g} s"
+    if turn_timer is None and friends_turn_timer is not None:
+        timer = f"{friends_turn_timer:g} s with more than one person"
     print(
         f"thirtyone serve: http://{shown}:{port} · database {describe_url(settings.database_url)} · "
         f"bot delay {bot_delay:g} s · turn timer {timer} · ctrl+c stops",

@@ -621,11 +621,17 @@ async def _handle(
             await runner.chat(connection, message)
         elif kind == "seed":
             await _seed(message, connection, runner)
+        elif kind == "showdown_closed":
+            await runner.showdown_closed(connection, message.get("round"))
+        elif kind == "back":
+            await runner.back(connection)
         elif kind == "hello":
             raise InputError("already said hello: this connection holds its seat until it closes", "bad_message")
         else:
             raise InputError(
-                f"unknown message type {kind[:40]!r}: send action, hint, chat, seed, ping or sync", "bad_message"
+                f"unknown message type {kind[:40]!r}: send action, hint, chat, seed, showdown_closed, back, ping "
+                "or sync",
+                "bad_message",
             )
     except ServerError as error:
         if error.code != "quiet":

@@ -9,7 +9,16 @@ from urllib.parse import urlsplit
 
 from thirtyone.server.errors import InputError, SettingError
 
-__all__ = ["ServerSettings", "DEFAULT_DATABASE_URL", "DEFAULT_BOT_DELAY", "MAX_BOT_DELAY", "MAX_TURN_TIMER"]
+__all__ = [
+    "ServerSettings",
+    "DEFAULT_DATABASE_URL",
+    "DEFAULT_BOT_DELAY",
+    "MAX_BOT_DELAY",
+    "MAX_TURN_TIMER",
+    "DEFAULT_FRIENDS_TURN_TIMER",
+    "DEFAULT_SHOWDOWN_TIMEOUT",
+    "MAX_SHOWDOWN_TIMEOUT",
+]
 
 DEFAULT_DATABASE_URL = "sqlite:///thirtyone.db"
 """An SQLite file ``thirtyone.db`` in the current folder."""
@@ -21,6 +30,13 @@ MIN_TURN_TIMER = 0.1
 """The shortest turn timer, seconds."""
 MAX_TURN_TIMER = 86_400.0
 """The longest turn timer, seconds (a day)."""
+DEFAULT_FRIENDS_TURN_TIMER = 60.0
+"""Seconds a person has for each action at a table with more than one person, by default: generous,
+so that only someone who left is played for."""
+DEFAULT_SHOWDOWN_TIMEOUT = 20.0
+"""The longest the bots and the turn timer wait for people to close a round's showdown, seconds."""
+MAX_SHOWDOWN_TIMEOUT = 600.0
+"""The longest showdown timeout, seconds."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +48,13 @@ class ServerSettings:
     The game: ``database_url`` is an SQLAlchemy URL (``sqlite:///PATH`` or
     ``postgresql://USER:PASS@HOST/DB``); ``bot_delay`` the seconds a bot waits before each turn
     (0–60; 0 plays at once); ``turn_timer`` the seconds a person has for each action before the
-    server plays a legal default for them (0.1–86400, ``None``: off).
+    server plays a legal default for them, at every table (0.1–86400, ``None``: off, then
+    ``friends_turn_timer``); ``friends_turn_timer`` the same at a table with more than one person
+    (0.1–86400, ``None``: off; a table of one person and bots has none); ``timeouts_to_bot`` the
+    turns in a row the timer plays for a seat before the seat is away, played by the server at
+    the bots' pace until its person is back (0–1000, 0: never); ``showdown_timeout`` the longest
+    the bots and the timer wait for the people to close a round's showdown (0–600 seconds, 0: no
+    wait; docs/server-protocol.md, "The showdown's pace").
 
     Messages: ``max_message_bytes`` per WebSocket message (UTF-8), ``messages_per_second`` on
     average and ``message_burst`` at once per connection, ``syncs_per_second`` for the cheap
@@ -85,6 +107,9 @@ class ServerSettings:
     database_url: str = DEFAULT_DATABASE_URL
     bot_delay: float = DEFAULT_BOT_DELAY
     turn_timer: float | None = None
+    friends_turn_timer: float | None = DEFAULT_FRIENDS_TURN_TIMER
+    timeouts_to_bot: int = 3
+    showdown_timeout: float = DEFAULT_SHOWDOWN_TIMEOUT
     max_message_bytes: int = 4096
     messages_per_second: float = 10.0
     message_burst: int = 20
@@ -122,6 +147,12 @@ class ServerSettings:
         _check_range("bot_delay", self.bot_delay, 0.0, MAX_BOT_DELAY, "seconds")
         if self.turn_timer is not None:
             _check_range("turn_timer", self.turn_timer, MIN_TURN_TIMER, MAX_TURN_TIMER, "seconds (or off)")
+        if self.friends_turn_timer is not None:
+            _check_range(
+                "friends_turn_timer", self.friends_turn_timer, MIN_TURN_TIMER, MAX_TURN_TIMER, "seconds (or off)"
+            )
+        _check_int("timeouts_to_bot", self.timeouts_to_bot, 0, 1000, "turns (0: never)")
+        _check_range("showdown_timeout", self.showdown_timeout, 0.0, MAX_SHOWDOWN_TIMEOUT, "seconds (0: no wait)")
         _check_range("max_message_bytes", self.max_message_bytes, 256, 1 << 20, "bytes")
         _check_range("messages_per_second", self.messages_per_second, 0.1, 1000.0, "messages a second")
         _check_range("message_burst", self.message_burst, 1, 10_000, "messages")

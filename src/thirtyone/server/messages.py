@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from thirtyone.engine import Game
 from thirtyone.record import Fairness, GameRecord
 from thirtyone.rules import Rules
+from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.fair import CHAIN_SCHEME, DEAL_SCHEME, Deal
 from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
@@ -76,13 +77,17 @@ def table_json(
     settings: ServerSettings,
     connected: Sequence[bool],
     spectators: int,
-    deadline: float | None,
+    pace: Pace | None,
 ) -> JSON:
     """The table's public information (docs/server-protocol.md, "TABLE"), from what is stored
     (``data``: never a change still being written) with ``rules`` (the table's options), whether
-    each seat is ``connected``, how many ``spectators`` watch and the turn ``deadline`` (Unix
-    seconds, ``None`` when no timer runs). ``commitment`` is the table's salt chain commitment,
-    published from its creation on (for an older table: the current deal's, while it is played)."""
+    each seat is ``connected``, how many ``spectators`` watch and the ``pace`` of its bots and
+    timer (its turn timer and deadline, the showdown being read, each seat's timeouts in a row and
+    whether it is away; ``None``: nothing runs yet). ``commitment`` is the table's salt chain
+    commitment, published from its creation on (for an older table: the current deal's, while it
+    is played)."""
+    if pace is None:
+        pace = Pace.still(settings, data)
     if data.commitment is not None:
         commitment: str | None = data.commitment
     else:
@@ -104,6 +109,8 @@ def table_json(
                 "connected": s.kind == "bot" or connected[s.seat],
                 "reserved": s.reserved_hash is not None and not s.taken,
                 "seeded": s.seed is not None,
+                "timeouts": pace.timeouts[s.seat],
+                "away": pace.away[s.seat],
             }
             for s in data.seats
         ],
@@ -112,8 +119,10 @@ def table_json(
         "round": data.deals[-1].round if data.deals else 0,
         "commitment": commitment,
         "scheme": scheme(data),
-        "turn_timer": settings.turn_timer,
-        "turn_deadline": deadline,
+        "turn_timer": pace.turn_timer,
+        "turn_deadline": pace.deadline,
+        "timeouts_to_bot": pace.timeouts_to_bot,
+        "showdown": pace.showdown,
         "bot_delay": settings.bot_delay,
         "winner": data.winner if data.status == FINISHED else None,
         "close_reason": data.close_reason if data.status == CLOSED else None,

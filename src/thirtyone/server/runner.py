@@ -11,13 +11,16 @@ time (an :class:`asyncio.Lock`):
 2. the action, with any deal it led to (dealt from the table's committed salt chain and the seats'
    seeds, :mod:`thirtyone.server.fair`), is written to the database in one transaction;
 3. only then the sender gets ``ack`` and every connection its news: ``round_end`` (with the
-   revealed deck and salt), ``deal`` (the next deal's commitment, before any card of it is shown),
-   and ``state`` with its own view.
+   revealed deck and salt, unless they wait for the game's end after a 31, R5.7), ``deal`` (the
+   next deal's commitment, before any card of it is shown), ``reveal`` at the game's end, and
+   ``state`` with its own view.
 
 If the write fails, the game is rebuilt from what is stored and the sender gets the error: nothing
 changed. After every change the table's :class:`~thirtyone.server.autoplay.Autoplay` starts the
-bot or turn timer that waits. What each seat is sent of the current state is serialized once and
-kept until the next change, so that a ``sync`` costs almost nothing. What is said is built by
+bot or turn timer that waits (after a round, once the people have closed its showdown:
+:meth:`TableRunner.showdown_closed`; :meth:`TableRunner.back` after the timer played a seat).
+What each seat is sent of the current state is serialized once and kept until the next change,
+so that a ``sync`` costs almost nothing. What is said is built by
 :mod:`thirtyone.server.messages`, and sent to the table's
 :class:`~thirtyone.server.connections.Connections`.
 
@@ -90,6 +93,7 @@ class TableRunner:
         self._seats_text: str | None = None  # the views' seats (public), until the next change
         self._results: dict[int | None, tuple[int, str]] = {}  # each seat's last result, serialized
         self._events: dict[int | None, tuple[int, list[str]]] = {}  # each seat's round history, serialized
+        self._rechecks: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
         self._rebuild()
         self.autoplay = Autoplay(self, settings, bots)
         self.chat_limits = chat.ChatLimits()
@@ -348,6 +352,8 @@ class TableRunner:
                 self.data.status, self.data.winner, self.data.record = FINISHED, finished[0], finished[1]
             if origin is not None:
                 origin.put(messages.ack_message(stored))
+            if source == "player":  # a person who moves has read the showdown before it
+                self.autoplay.close_showdown(seat)
             ended = [log.round for log in game.round_logs[first:] if log.result is not None]
             self.autoplay.schedule()
             self._broadcast(ended, deals)
@@ -724,6 +730,60 @@ class TableRunner:
             self._texts.clear()
         if self._connected() != before:
             self._broadcast_table()
+            if self.autoplay.holding:  # they no longer count among the showdown's readers
+                task = asyncio.create_task(self._recheck(), name=f"recheck {self.code}")
+                self._rechecks.add(task)
+                task.add_done_callback(self._rechecks.discard)
+
+    async def _recheck(self) -> None:
+        """Schedule the bots and timer anew (someone left during the showdown's wait), telling
+        everyone when the wait is over."""
+        async with self.lock:
+            if self.stopped or not self.autoplay.holding:
+                return
+            self.autoplay.schedule()
+            if not self.autoplay.holding:
+                self._broadcast_table()
+
+    async def showdown_closed(self, connection: Connection, number: object) -> None:
+        """``connection``'s person has closed the showdown of round ``number``: answered
+        ``showdown_closed``; when that was the last reader the bots and the timer go on, and
+        everyone hears the TABLE (docs/server-protocol.md, "The showdown's pace"). A close of
+        another round, a second close or one after the wait is over changes nothing.
+
+        Raises:
+            AuthError: for a spectator (``spectator``).
+            InputError: for a round that is not a whole number (``bad_message``).
+        """
+        seat = connection.seat
+        if seat is None:
+            raise AuthError("spectators close no showdown: only the people at the table hold it up", "spectator")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InputError(
+                'a showdown_closed message needs "round": the number of the round that ended, e.g. 3', "bad_message"
+            )
+        async with self.lock:
+            connection.put({"type": "showdown_closed", "round": number})
+            if self.autoplay.close_showdown(seat, number):
+                self.autoplay.schedule()
+                self._broadcast_table()
+
+    async def back(self, connection: Connection) -> None:
+        """``connection``'s person is back after the turn timer played for their seat: answered
+        ``back``; the seat is no longer away (its turns wait for its person again) and everyone
+        hears the TABLE. Nothing changes for a seat the timer has not played for.
+
+        Raises:
+            AuthError: for a spectator (``spectator``).
+        """
+        seat = connection.seat
+        if seat is None:
+            raise AuthError("spectators hold no seat: only a seat's person comes back to it", "spectator")
+        async with self.lock:
+            connection.put({"type": "back", "seat": seat})
+            if self.autoplay.back(seat):
+                self.autoplay.schedule()
+                self._broadcast_table()
 
     async def send_state(self, connection: Connection) -> None:
         """Send ``connection`` the current state again (as last built for its seat: no work)."""
@@ -801,7 +861,7 @@ class TableRunner:
             self.settings,
             self._connected(),
             self.connections.spectators(),
-            self.autoplay.deadline,
+            self.autoplay.pace(),
         )
 
     async def public(self) -> tuple[JSON, JSON | None]:
@@ -815,6 +875,10 @@ class TableRunner:
         commitment, and the deck and salt of each round that has ended (every round of a closed
         table) but those that wait for the game's end (R5.7, :func:`messages.withheld_rounds`)."""
         return messages.deals_json(self.data, messages.withheld_rounds(self.game, self.data))
+
+    def tell_table(self) -> None:
+        """Tell everyone the TABLE anew (the showdown's wait or the turn timer changed without an action)."""
+        self._broadcast_table()
 
     def _broadcast_table(self, skip: Connection | None = None) -> None:
         self._texts.clear()
