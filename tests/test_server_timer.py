@@ -9,8 +9,10 @@ which deadline the server set (a whole timer, or the bots' pace), never how long
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,12 +23,18 @@ from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
 from test_server_support import Player, basic_choice, create, hello, join, make_app
+from thirtyone.actions import parse_action
 from thirtyone.cli import main
+from thirtyone.engine import Game
+from thirtyone.fairness import SaltChain
+from thirtyone.rules import Rules
 from thirtyone.server import ServerSettings
 from thirtyone.server import autoplay as autoplay_module
-from thirtyone.server.autoplay import timeouts_in_a_row
+from thirtyone.server.autoplay import Autoplay, timeouts_in_a_row
+from thirtyone.server.connections import Connections
 from thirtyone.server.errors import InputError
-from thirtyone.server.store import ActionData
+from thirtyone.server.fair import CommittedChance
+from thirtyone.server.store import PLAYING, ActionData, SeatData, TableData
 
 NOW = 1_700_000_000.0
 
@@ -215,3 +223,66 @@ def test_serve_refuses_bad_values_in_one_line(
 ) -> None:
     assert words in cli_error_line(capsys, serve(tmp_path, *args))
     assert started == []
+
+
+# -------------------------------------------------------------------------------------------- a new round's first turn
+
+
+class StillTable:
+    """A table for :class:`Autoplay` alone: its stored data and game, nobody connected, the lease held."""
+
+    def __init__(self, data: TableData, game: Game) -> None:
+        self.code = data.code
+        self.data = data
+        self.game = game
+        self.lock = asyncio.Lock()
+        self.stopped = False
+        self.leased = True
+        self.claim = None
+        self.connections = Connections()
+
+    async def act(self, seat: int, text: str, seq: int, source: str = "player") -> int:
+        raise AssertionError("nothing plays here")
+
+    def people_connected(self) -> bool:
+        return False
+
+    def tell_table(self) -> None:
+        pass
+
+
+def test_a_new_rounds_first_turn_gets_a_whole_timer_after_the_timer_ended_the_last() -> None:
+    """Regression: the follow-up second of a turn the timer began was carried across rounds, so a
+    seat whose last-turn discard the timer played got one second for its whole first turn of the
+    next round (seat 0 ends round 1 and opens round 2 at two players)."""
+    chance = CommittedChance(0, {}, chain=SaltChain("00" * 32, 16), seeds=[None, None])
+    game = Game(Rules(), 2, chance=chance)
+    played = ["knock", "draw stock", "discard 2c"]  # seat 1 knocks, seat 0's last turn (R6.1)
+    actions = []
+    for seq, text in enumerate(played, start=1):
+        actions.append(ActionData(seq, game.round, game.current_seat or 0, text, "timer"))
+        game.apply(parse_action(text))
+    assert (game.round, game.current_seat) == (2, 0)
+    data = TableData(
+        code="ABCDEF",
+        status=PLAYING,
+        preset="scat",
+        options={},
+        players=2,
+        host_token_hash="",
+        seats=[SeatData(0, "human", None, "Ann", "x"), SeatData(1, "human", None, "Ben", "y")],
+        created_at=datetime.now(UTC),
+        first_dealer=0,
+        seq=len(actions),
+        actions=actions,
+    )
+
+    async def deadline() -> float | None:
+        autoplay = Autoplay(StillTable(data, game), ServerSettings(friends_turn_timer=30.0, showdown_timeout=0.0))
+        autoplay.schedule()
+        try:
+            return autoplay.deadline
+        finally:
+            await autoplay.stop()
+
+    assert asyncio.run(deadline()) == NOW + 30.0  # a whole timer, not TIMER_FOLLOW_UP
