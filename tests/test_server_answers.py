@@ -153,8 +153,9 @@ def test_an_option_of_the_wrong_json_type_is_refused_by_name(
 
 def test_options_as_the_page_sends_them_are_taken(client: TestClient) -> None:
     options = {"lives": 4, "three_of_a_kind": "30.5", "throw_down": True, "deck": 32, "mode": "draw"}
-    created = create(client, ["human", "easy"], **options)
-    rules = created["table"]["rules"]
+    answer = client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "bot"}], "options": options})
+    assert answer.status_code == 201, answer.text
+    rules = answer.json()["table"]["rules"]
     assert (rules["lives"], rules["three_of_a_kind"], rules["throw_down"], rules["deck"]) == (4, "30.5", True, 32)
 
 

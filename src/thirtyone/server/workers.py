@@ -7,7 +7,8 @@ its whole 0.3 s while every table waited for the event loop. A pool runs at most
 at once and lets ``queue`` more wait; one more is refused at once (:class:`PoolBusyError`) rather
 than queued for ever. Workers start when the first job comes, at a lower priority than the server
 (:func:`thirtyone.bots.work.start_worker`); a worker that dies is replaced with the whole pool, and
-its job fails (:class:`PoolBrokenError`).
+its job fails (:class:`PoolBrokenError`). A worker ends with the server however the server ends,
+even killed with SIGKILL, when nothing of the server runs to stop it (:func:`end_with`).
 
 ``kind="thread"`` runs the jobs on threads of this process instead (for tests, where the work is
 patched, and for platforms without process pools).
@@ -17,8 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +33,44 @@ from typing import ParamSpec, TypeVar
 
 from thirtyone.bots.work import ready, start_worker
 
-__all__ = ["WorkerPool", "PoolBusyError", "PoolBrokenError"]
+__all__ = ["WorkerPool", "PoolBusyError", "PoolBrokenError", "end_with"]
 
 log = logging.getLogger("thirtyone.server")
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
+
+_PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal this process gets when the thread that started it ends."""
+_WATCH_SECONDS = 0.5
+"""How often a worker looks whether its server is still there."""
+
+
+def end_with(parent: int) -> None:
+    """Make this process (a worker) end when the process ``parent`` (the server) ends, however it
+    ends: on Linux the kernel kills it with SIGKILL the moment the server's thread that started it
+    is gone (``PR_SET_PDEATHSIG``); on every platform a daemon thread looks every
+    :data:`_WATCH_SECONDS` whether its parent is still ``parent`` (an orphan is adopted by another),
+    and ends the process if not. A server already gone ends it at once (exit status 1)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # no libc to ask: the watch thread alone
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent:  # gone before the kernel was told: nobody would kill this one
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent,), name="thirtyone-parent-watch", daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)  # the server is gone: nothing here is worth finishing
+
+
+def _start(parent: int, niceness: int, warm: bool) -> None:
+    """A worker process's start: it ends with ``parent`` (:func:`end_with`), then
+    :func:`~thirtyone.bots.work.start_worker` (its priority and warm-up)."""
+    end_with(parent)
+    start_worker(niceness, warm)
 
 
 class PoolBusyError(Exception):
@@ -69,8 +108,8 @@ class WorkerPool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_worker,
-                    initargs=(10, self.warm),
+                    initializer=_start,
+                    initargs=(os.getpid(), 10, self.warm),
                 )
         return self._executor
 

@@ -1,0 +1,87 @@
+"""The server's worker processes end with it, however it ends: a ``thirtyone serve`` killed with
+SIGKILL leaves none of its workers behind (they were left running, adopted by init)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from test_server_restart import free_port, start_server
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+
+WAIT = 30.0
+"""Seconds a test waits for processes to start or to be gone: an upper bound for a loaded machine."""
+
+
+def _parent(pid: int) -> int | None:
+    """The parent of process ``pid``, or ``None`` once it has ended (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    state, parent = stat.rsplit(")", 1)[1].split()[:2]
+    return None if state in ("Z", "X") else int(parent)
+
+
+def _children(pid: int) -> set[int]:
+    return {int(entry) for entry in os.listdir("/proc") if entry.isdigit() and _parent(int(entry)) == pid}
+
+
+def _wait_for(check: object, what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{what} within {WAIT:g} s")
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "workers.db", free_port())
+    workers: set[int] = set()
+    try:
+        seats = [{"type": "human"}, {"type": "bot", "level": "hard"}]  # a hard bot starts the bots' workers
+        assert httpx.post(f"{server.url}/api/tables", json={"seats": seats}).status_code == 201
+        _wait_for(lambda: _children(server.process.pid), "the bots' worker process did not start")
+        workers = _children(server.process.pid)
+        server.kill()  # SIGKILL: no shutdown, nothing of the server runs any more
+        _wait_for(
+            lambda: all(_parent(pid) is None for pid in workers), f"workers {sorted(workers)} outlived the server"
+        )
+    finally:
+        if server.process.poll() is None:
+            server.kill()
+        for pid in workers:  # never leave one running, whatever failed
+            if _parent(pid) is not None:
+                os.kill(pid, signal.SIGKILL)
+        if server.process.stderr is not None:
+            server.process.stderr.close()
+
+
+@pytest.mark.parametrize(("parent", "alive"), [("os.getppid()", True), ("os.getppid() + 10_000_000", False)])
+def test_a_worker_ends_at_once_when_its_server_is_already_gone(parent: str, alive: bool) -> None:
+    # the server may die between starting a worker and the worker's first instruction
+    code = f"import os; from thirtyone.server.workers import end_with; end_with({parent}); print('alive')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=WAIT)
+    assert (done.stdout.strip() == "alive") is alive, done.stderr
+    assert (done.returncode == 0) is alive
+
+
+async def test_a_worker_pool_still_runs_its_jobs() -> None:
+    from thirtyone.bots.work import ready
+    from thirtyone.server.workers import WorkerPool
+
+    pool = WorkerPool("test", 1)
+    try:
+        assert await pool.run(ready) is True
+        assert await pool.run(os.getppid) == os.getpid()  # the worker is this process's child
+    finally:
+        pool.close()
