@@ -231,10 +231,10 @@ def test_a_refused_chat_line_stays_in_its_box_and_is_said_as_a_sentence(server: 
     page = _seated(browser, server, created, **PHONE)
     try:
         page.click("#panel-chat")
-        page.fill("#chat-text", "look <b>here</b>")
+        page.fill("#chat-text", "look \u202ehere")  # a direction override: refused
         page.press("#chat-text", "Enter")
-        expect(page.locator("#chat-note")).to_have_text(re.compile(r"^Chat is plain text: .*\.$"))
-        expect(page.locator("#chat-text")).to_have_value("look <b>here</b>")  # to mend, not to retype
+        expect(page.locator("#chat-note")).to_have_text(re.compile(r"^Chat is one line of plain text: .*\.$"))
+        expect(page.locator("#chat-text")).to_have_value("look \u202ehere")  # to mend, not to retype
         shot(page, "08-chat-refused-phone")
         page.fill("#chat-text", "look here")
         page.press("#chat-text", "Enter")
