@@ -138,7 +138,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         ({"throw_down": 1}, "option throw_down is on or off: send true or false, not 1"),
         ({"three_of_a_kind": 30.5}, "option three_of_a_kind is one of off, 30, 30.5: send it as text, not 30.5"),
         ({"deck": "32"}, 'option deck is 32 or 52: send a JSON number, not "32"'),
-        ({"mode": None}, "option mode is one of draw, widow: send it as text, not null"),
+        ({"mode": None}, "option mode is one of draw, widow"),  # null is the rules' to refuse
     ],
 )
 def test_an_option_of_the_wrong_json_type_is_refused_by_name(
@@ -149,6 +149,12 @@ def test_an_option_of_the_wrong_json_type_is_refused_by_name(
     assert (answer.status_code, answer.json()["code"]) == (422, "bad_input"), answer.text
     assert words in answer.json()["error"]
     assert client.get("/api/tables").json()["tables"] == []  # nothing was made
+
+
+def test_a_presets_options_as_the_server_lists_them_are_taken(client: TestClient) -> None:
+    for preset, options in client.get("/api/presets").json()["presets"].items():  # nulls: the other mode's
+        body = {"preset": preset, "seats": [{"type": "human"}, {"type": "bot"}], "options": options}
+        assert client.post("/api/tables", json=body).status_code == 201, preset
 
 
 def test_options_as_the_page_sends_them_are_taken(client: TestClient) -> None:

@@ -705,15 +705,16 @@ _JSON_TYPES: dict[str, tuple[type, str]] = {
 def _typed_options(options: dict[str, Any]) -> dict[str, Any]:
     """``options`` as sent, once every known option has its kind's JSON type: ``true`` or
     ``false``, a whole number, or a choice as text (``"30.5"``). The rules would read text such as
-    ``"3"`` as a number; over the wire a value is what it says. Unknown options are left to the
-    rules, which name them.
+    ``"3"`` as a number; over the wire a value is what it says. Unknown options, and ``null`` (an
+    option of the other mode, as ``GET /api/presets`` lists them), are left to the rules, which
+    name what they refuse.
 
     Raises:
         InputError: naming the option, the values it takes, and what was sent instead.
     """
     for name, value in options.items():
         spec = OPTIONS.get(name)
-        if spec is None:
+        if spec is None or value is None:
             continue
         kind, send = _JSON_TYPES[spec.kind]
         if type(value) is not kind:
