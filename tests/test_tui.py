@@ -31,7 +31,7 @@ from thirtyone.record import GameRecord
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
-from thirtyone.tui.prepare import Preparation, simulator_preparation
+from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
 from thirtyone.tui.session import HUMAN, PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
@@ -44,7 +44,6 @@ from thirtyone.tui.words import (
 )
 from thirtyone.views import Phase, PlayerView
 
-PREPARING = ENGLISH("tui.preparing")
 HINT_LEGEND = ENGLISH("tui.hint.legend")
 
 SIZE = (80, 24)
@@ -1553,7 +1552,7 @@ def test_play_without_a_terminal_exits_at_once(tmp_path: Path) -> None:
 
 
 class CountingExpert(ExpertBot):
-    """An expert that notes each analysis it starts (to see that a hint waits for the preparation)."""
+    """An expert that notes each analysis it starts (to see when a hint searches)."""
 
     started: ClassVar[list[int]] = []
 
@@ -1567,73 +1566,154 @@ def gated_preparation() -> tuple[Preparation, threading.Event, list[str]]:
     gate = threading.Event()
     began: list[str] = []
 
-    def load() -> None:
+    def load() -> str:
         began.append("loading")
         assert gate.wait(30)
+        return "loaded"
 
     return Preparation(load), gate, began
 
 
-async def test_item4_the_expert_is_prepared_from_the_start_and_a_hint_says_it_waits(
+def sim_rollouts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Note each call of the compiled rollouts (the number of rows), which still play."""
+    from thirtyone import sim
+
+    calls: list[int] = []
+    real = sim.rollout
+
+    def rollout(positions, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(len(positions))
+        return real(positions, *args, **kwargs)
+
+    monkeypatch.setattr(sim, "rollout", rollout)
+    return calls
+
+
+GETTING_READY = re.compile(
+    r"The expert is getting ready \(\d+ s\): until then it searches fewer deals\."
+    r"|Expert getting ready \(\d+ s\): fewer deals\."
+)
+READY = ENGLISH("tui.expert.ready_short")  # at 80 columns, after "Your turn: …"
+
+
+async def test_item13_a_hint_asked_while_the_expert_compiles_searches_at_once_on_the_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Nobody waits for the compiler: the hint searches on the engine meanwhile, the status line
+    says so, then that the expert is ready; the next hint searches on the compiled simulator."""
+    load_simulator()  # the real kernels, for after the (gated) preparation
+    calls = sim_rollouts(monkeypatch)
     preparation, gate, began = gated_preparation()
     app = make_app("scat", 3, 8, preparation=preparation)
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         assert preparation.started  # from the moment the app opened: no key asked for it
-        assert not preparation.ready
         while not began:
             await pilot.pause(0.01)
+        assert not GETTING_READY.search(plain(app.query_one("#status")))  # no expert in play: no news
         CountingExpert.started.clear()
         monkeypatch.setattr(
-            app.session, "hint_bot", lambda: CountingExpert(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None)
+            app.session,
+            "hint_bot",
+            lambda: counting(CountingExpert(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None), app),
         )
         await pilot.press("?")
-        await pilot.pause()
-        assert app.hint.plain.startswith(f"Hint: {PREPARING}")
-        assert re.search(r"preparing the expert \(first use compiles it, up to ~30 s\)… \d+ s", screen_text(app))
-        assert "thinking" not in screen_text(app)
-        assert CountingExpert.started == []  # the search waits: its budget is not spent on the compile
-        await pilot.press("z")  # the screen answers meanwhile
-        assert "does nothing now" in app.feedback.plain
-        await pilot.press("?")  # the waiting hint in front again
-        assert PREPARING in screen_text(app)
-        gate.set()
         await settle(app, pilot)
-        assert preparation.ready
-        assert CountingExpert.started  # then the search ran, and its answer shows
+        assert not preparation.ready
+        assert CountingExpert.started  # at once, not after the compile
+        assert calls == []  # on the engine
         assert app.hint_analysis is not None
         assert app.hint.plain.startswith("Hint: ")
-        assert PREPARING not in screen_text(app)
         assert HINT_LEGEND in screen_text(app)
+        status = plain(app.query_one("#status"))
+        assert status.startswith("Your turn: ")
+        assert GETTING_READY.search(status), status
+        assert GETTING_READY.search(screen_text(app).replace("\n", " "))
+        gate.set()
+        for _ in range(300):
+            await pilot.pause(0.01)
+            if READY in plain(app.query_one("#status")):
+                break
+        assert READY in plain(app.query_one("#status"))
+        assert not GETTING_READY.search(plain(app.query_one("#status")))
+        await pilot.press(offered_keys(app)[0])  # the person moves: the news has been told
+        await to_my_move(app, pilot)
+        assert READY not in plain(app.query_one("#status"))
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert calls  # now on the compiled simulator
 
 
-async def test_item4_an_expert_bot_waits_for_the_preparation_and_the_status_says_so(
+def counting(bot: ExpertBot, app: ThirtyOneApp) -> ExpertBot:
+    bot.simulator_ready = app.session.simulator_ready
+    return bot
+
+
+async def test_item13_an_expert_bot_moves_while_the_expert_compiles_and_the_status_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    seed = ada_moves_first(3)
-    chosen: list[Action] = []
-
-    def choose(self: ExpertBot, view: PlayerView, legal: tuple[Action, ...]) -> Action:
-        chosen.append(legal[0])
-        return legal[0]
-
-    monkeypatch.setattr(ExpertBot, "choose", choose)
+    load_simulator()
+    calls = sim_rollouts(monkeypatch)
     preparation, gate, _ = gated_preparation()
-    app = make_app("scat", 3, seed, bots="hard,basic", preparation=preparation)
+    app = make_app("scat", 3, ada_moves_first(3), bots="hard:20,basic", preparation=preparation)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert app.bot_thinking
-        status = plain(app.query_one("#status"))
-        assert re.match(r"Ada( \(expert\))? waits: preparing the expert \(first use compiles it", status)
-        assert status in screen_text(app)
-        assert chosen == []
-        gate.set()
         await settle(app, pilot)
-        assert chosen  # Ada chose once the expert was ready
-        assert any(line.startswith("Ada ") for line in app.log_lines)
-        assert "waits: preparing" not in screen_text(app)
+        assert not preparation.ready
+        assert any(line.startswith("Ada ") for line in app.log_lines)  # it moved: nobody waited
+        assert calls == []  # searching on the engine
+        await to_my_move(app, pilot)
+        assert GETTING_READY.search(plain(app.query_one("#status")))
+        gate.set()
+        for _ in range(300):
+            await pilot.pause(0.01)
+            if preparation.ready and app._preparing is None:
+                break
+        for _ in range(40):  # play on until the expert has moved again
+            await to_my_move(app, pilot)
+            if calls:
+                break
+            await pilot.press(offered_keys(app)[0])
+        assert calls  # then on the compiled simulator
+
+
+def test_item13_a_preparation_compiles_apart_first_and_quitting_stops_it(tmp_path: Path) -> None:
+    """The child process runs before the load; ``stop`` kills it and nothing is loaded after."""
+    import subprocess
+    import sys
+
+    order: list[str] = []
+    children: list[subprocess.Popen[bytes]] = []
+
+    def apart(seconds: float) -> subprocess.Popen[bytes]:
+        child = subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])
+        children.append(child)
+        order.append("apart")
+        return child
+
+    done = Preparation(lambda: order.append("load"), apart=lambda: apart(0))
+    assert done.wait(timeout=60)
+    assert order == ["apart", "load"]
+    assert done.usable
+
+    order.clear()
+    stopped = Preparation(lambda: order.append("load"), apart=lambda: apart(60))
+    stopped.start()
+    while not children[1:]:
+        threading.Event().wait(0.01)
+    stopped.stop()
+    assert stopped.wait(timeout=10)
+    assert children[1].returncode is not None  # killed, not left compiling
+    assert order == ["apart"]
+
+
+def test_item13_the_play_install_has_numba_and_numpy() -> None:
+    """The README's Play command (``pip install -e .``) gives the compiled simulator, so the
+    full-strength expert; the core still imports neither (tests/core run without them)."""
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    names = {re.split(r"[<>=\[; ]", requirement)[0] for requirement in project["dependencies"]}
+    assert {"numba", "numpy"} <= names
 
 
 def test_item4_the_real_preparation_loads_the_simulator_once() -> None:
@@ -2065,3 +2145,25 @@ async def test_item12_a_bots_error_is_shown_escaped_never_written_to_the_termina
         for char in "\x1b\x07\u202e":
             assert char not in said
             assert char not in screen_text(app)
+
+
+async def test_item13_without_numba_the_status_line_says_the_expert_is_weaker() -> None:
+    """Not silently: a ``hard`` bot without the compiled simulator says so until the person moves."""
+    preparation = Preparation(lambda: "unavailable")
+    preparation.wait()
+    app = make_app("scat", 3, 8, bots="hard:20,basic", preparation=preparation)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        assert plain(app.query_one("#status")).endswith(" Expert: fewer deals (no numba).")
+        await pilot.press(offered_keys(app)[0])
+        await to_my_move(app, pilot)
+        assert "numba" not in plain(app.query_one("#status"))
+    app = make_app("scat", 3, 8, preparation=preparation)  # no expert in play: nothing to say, until a hint
+    async with app.run_test(size=(120, 40)) as pilot:
+        await to_my_move(app, pilot)
+        assert "numba" not in plain(app.query_one("#status"))
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert plain(app.query_one("#status")).endswith(
+            " The expert searches fewer deals: install numba for its full strength."
+        )

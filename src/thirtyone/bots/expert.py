@@ -115,9 +115,14 @@ class ExpertBot(SeededBot):
     (the compiled :mod:`thirtyone.sim`, many times faster), ``"engine"`` (the reference engine) or
     ``"auto"`` (the simulator when numba is installed and covers the rules, else the engine). Both
     play the same rules and policy; their reshuffles draw from different random sources.
+
+    ``simulator_ready``, when set, is asked at the start of each decision: while it returns
+    ``False`` an ``"auto"`` expert plays that decision's rollouts on the engine rather than wait
+    for the kernels to compile (the terminal game sets it to its preparation's state).
     """
 
     name = "expert"
+    simulator_ready: Callable[[], bool] | None = None
 
     def __init__(
         self,
@@ -234,6 +239,8 @@ class ExpertBot(SeededBot):
         """
         if self.rollouts == "engine" or (self.rollouts == "auto" and self._sim_refused):
             return False
+        if self.rollouts == "auto" and self.simulator_ready is not None and not self.simulator_ready():
+            return False  # the kernels are still compiling: the engine now, rather than wait
         from thirtyone import sim
 
         if self.rollouts == "auto" and not sim.available():

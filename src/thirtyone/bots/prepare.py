@@ -1,20 +1,47 @@
 """Getting the expert ready before anyone waits for it: the compiled simulator its rollouts run on.
 
 The expert (the ``hard`` bot, hints) plays its rollouts on :mod:`thirtyone.sim`, whose numba
-kernels compile on their first use after installing (up to half a minute; later processes load
-them from numba's disk cache in about a second). :func:`load_simulator` loads them, once per
-process; :func:`warm_up_simulator` does it on a thread of its own. The terminal game and the
-server both use these (``thirtyone.tui.prepare``, ``thirtyone.server.autoplay``).
+kernels compile on their first use after installing (half a minute on a busy machine); numba
+keeps them in its disk cache (``cache=True``), so that later processes load them in about a
+second. The cache lives beside the package's sources (``thirtyone/sim/__pycache__``) when that
+folder is writable, as in a virtual environment, else in the user's cache folder
+(``~/.cache/numba`` on Linux), or under ``NUMBA_CACHE_DIR`` when that is set.
+
+:func:`load_simulator` loads them, once per process; :func:`warm_up_simulator` does it on a
+thread of its own; :func:`compile_apart` compiles them in a child process, so that a compile
+never holds this process's interpreter while the expert searches on the engine meanwhile (the
+terminal game, :mod:`thirtyone.tui.prepare`). The server uses :func:`warm_up_simulator`
+(:mod:`thirtyone.server.autoplay`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import subprocess
+import sys
 import threading
+from typing import Literal
 
 from thirtyone.rules import Rules
 
-__all__ = ["load_simulator", "warm_up_simulator", "WARM_UP_THREAD"]
+__all__ = [
+    "load_simulator",
+    "simulator_loaded",
+    "compile_apart",
+    "warm_up_simulator",
+    "SimulatorState",
+    "WARM_UP_THREAD",
+    "COMPILE_COMMAND",
+]
+
+SimulatorState = Literal["loaded", "unavailable", "not_covered"]
+"""What :func:`load_simulator` found: the kernels are loaded; numba (or numpy) is not installed;
+or the rules have an option the kernels do not play (the expert plays those on the engine)."""
+
+COMPILE_COMMAND = (sys.executable, "-c", "from thirtyone.bots.prepare import load_simulator; load_simulator()")
+"""The child process of :func:`compile_apart`: this Python, loading (the first time: compiling
+and caching) the kernels."""
 
 log = logging.getLogger("thirtyone")
 
@@ -27,12 +54,13 @@ _warming = threading.Lock()
 _warmed = False
 
 
-def load_simulator(rules: Rules | None = None) -> None:
+def load_simulator(rules: Rules | None = None) -> SimulatorState:
     """Load the compiled kernels the expert's rollouts use for ``rules`` (default: the default
     rules; the kernels are the same for every ruleset), compiling them the first time after
     installing, once per process; a later call returns at once, a call while another thread loads
     them waits for it. Without numba, or for rules the simulator does not cover (the expert then
-    plays its rollouts on the engine), there is nothing to load.
+    plays its rollouts on the engine), there is nothing to load. Returns what it found
+    (:data:`SimulatorState`).
 
     Raises:
         Exception: whatever loading the simulator raised (the expert then falls back on its own).
@@ -41,16 +69,16 @@ def load_simulator(rules: Rules | None = None) -> None:
     from thirtyone import sim  # imports numba: on the preparing thread, never a screen's or a loop's
 
     if not sim.available():
-        return
+        return "unavailable"
     from thirtyone.sim.params import check_covered
 
     try:
         check_covered(rules or Rules())
     except sim.UnsupportedRulesError:
-        return
+        return "not_covered"
     with _loading:
         if _loaded:
-            return
+            return "loaded"
         from thirtyone.bots.expert import ExpertBot
         from thirtyone.engine import Game
 
@@ -59,6 +87,33 @@ def load_simulator(rules: Rules | None = None) -> None:
         assert seat is not None
         ExpertBot(0, worlds=2, seconds=None, rollouts="sim").analyse(game.view(seat))
         _loaded = True
+    return "loaded"
+
+
+def simulator_loaded() -> bool:
+    """True once :func:`load_simulator` has loaded the kernels in this process."""
+    return _loaded
+
+
+def compile_apart() -> subprocess.Popen[bytes] | None:
+    """Start :data:`COMPILE_COMMAND`: a child process that compiles the kernels into numba's cache
+    (or finds them there), so that :func:`load_simulator` here then only loads them (about a
+    second) and the compile never holds this process's interpreter. Its output goes nowhere (a
+    screen may be drawing); wait for it, or kill it to stop. ``None`` when there is nothing to
+    compile: numba is not installed, or this process has loaded the kernels already.
+
+    Raises:
+        OSError: when the child cannot be started (then load here instead).
+    """
+    if _loaded or importlib.util.find_spec("numba") is None:
+        return None
+    return subprocess.Popen(
+        COMPILE_COMMAND,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # the terminal's ctrl+c and hang-up are the game's to handle
+    )
 
 
 def warm_up_simulator() -> None:

@@ -15,9 +15,10 @@ shown on the screen and kept in ``record_error``. In a terminal smaller than 80�
 shows a notice instead of a broken table, until the terminal is large enough again.
 
 The expert searches with the compiled simulator, whose kernels compile on their first use after
-installing: the app starts loading them (a :class:`~thirtyone.tui.prepare.Preparation`) the
-moment it opens, and a hint or an expert's move asked for before that is over waits for it, the
-screen saying so and counting the seconds.
+installing: the app starts preparing them (a :class:`~thirtyone.tui.prepare.Preparation`: compiled
+in a child process, then loaded) the moment it opens. Nobody waits for it: until they are ready a
+hint or an expert's move searches on the engine (fewer deals in its time), and while an expert is
+in play the status line says so, counting the seconds, and then that the expert is ready.
 
 Under the status line one message shows at a time — the answer to the last key, or the hint,
 whichever came last — never more lines than the screen has room for under the log.
@@ -148,10 +149,10 @@ class ThirtyOneApp(App[None]):
         self.settings = settings
         self.t = messages(settings.lang)
         """The language of every screen (``settings.lang``)."""
-        self.session = PlaySession(settings)
         self.preparation = simulator_preparation(settings.rules) if preparation is None else preparation
-        """Loads the expert's compiled simulator from the moment the app opens (see the module
-        docstring); a hint or an expert move waits for it."""
+        """Prepares the expert's compiled simulator from the moment the app opens (see the module
+        docstring); until it is usable the expert searches on the engine."""
+        self.session = PlaySession(settings, simulator_ready=lambda: self.preparation.usable)
         self.controls = Controls(self.t)
         self.narrator = Narrator(self.session.names, settings.rules, HUMAN, self.t)
         self.fast = settings.fast
@@ -171,8 +172,9 @@ class ThirtyOneApp(App[None]):
         self._hint_view: PlayerView | None = None  # the view the analysis is about
         self._latest = "hint"  # which of the hint and the feedback came last
         self._said_wait = False  # the feedback is "Wait: … is to move", until the bots' turns end
-        self._hint_preparing = False  # the hint says the expert is being prepared (its seconds count)
-        self._preparing: Timer | None = None  # counts the seconds while someone waits for the expert
+        self._expert_used = self.session.has_expert  # an expert searches: the status says how it stands
+        self._expert_news = False  # how the preparation ended is said in the status line, until the next move
+        self._preparing: Timer | None = None  # counts the seconds of the preparation on the status line
         self._showdown: PlayerView | None = None  # the table as the round ended, while its showdown shows
         self.waiting_for: str = "start"
         self._timer: Timer | None = None
@@ -182,8 +184,9 @@ class ThirtyOneApp(App[None]):
         self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
 
     def on_unmount(self) -> None:
-        """Give Rich its own cell counts back."""
+        """Give Rich its own cell counts back, and stop a compile still running apart."""
         self._widths.close()
+        self.preparation.stop()
 
     @property
     def game(self) -> Game:
@@ -223,6 +226,7 @@ class ThirtyOneApp(App[None]):
             self._widths.enter_context(count_spacing_signs())
         self._event_loop = asyncio.get_running_loop()
         self.preparation.start()
+        self._count_preparation()
         self._set_top_height(self.settings.players)
         self.title = self.t("app.name")
         self.query_one("#seats").border_title = self.t("table.players")
@@ -348,19 +352,12 @@ class ThirtyOneApp(App[None]):
         """Let a searching bot play its turn, choosing each move on a thread (a draw, then its
         discard, shown together), wait out the rest of the pacing delay (the thinking counts
         toward it; none in fast mode, or for the rest of a turn already shown), then show it —
-        unless play has moved on meanwhile (another game): then the choice is stale. A bot
-        that comes to move while the expert's preparation is under way waits for it first (the
-        status line says so), so that its search gets its whole budget."""
+        unless play has moved on meanwhile (another game): then the choice is stale. While the
+        expert's preparation is under way the bot searches on the engine (its
+        :attr:`~thirtyone.bots.expert.ExpertBot.simulator_ready`), never waiting for the compiler."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         pace = not self.session.turn_continues()
-        if not self.preparation.ready:
-            self._count_preparation()
-            await off_thread(self.preparation.wait)
-            if self._thinking != turn.position:
-                return  # play has moved on (another game)
-            if self.waiting_for == "bots":
-                self._part("#status").update(self.status_text(self.session.view()))
         while True:
             try:
                 action: Action = await off_thread(partial(turn.bot.choose, turn.view, turn.view.legal_actions))
@@ -554,6 +551,7 @@ class ThirtyOneApp(App[None]):
                 self.set_feedback(self._words(error), error=True)
                 self.refresh_table()
                 return True
+            self._expert_news = False  # said until the person's next move
             self.set_feedback("")
             self.advance()
         elif press.changed:
@@ -574,10 +572,10 @@ class ThirtyOneApp(App[None]):
     def ask_hint(self) -> None:
         """``?``: ask the expert what it would do in the person's place, from the person's view
         only. The search runs on a thread ("thinking…" meanwhile) with the hint budget of the
-        settings — after the expert's preparation, if that is still under way ("preparing the
-        expert…", with the seconds so far); its answer shows only if the position is still the
-        same when it ends. Asked again at the same position, the hint shows again (in place of a
-        newer answer to a key). Out of turn, a short explanation."""
+        settings — on the engine while the expert's preparation is under way (the status line
+        says so); its answer shows only if the position is still the same when it ends. Asked
+        again at the same position, the hint shows again (in place of a newer answer to a key).
+        Out of turn, a short explanation."""
         t = self.t
         view = self.session.view()
         if not view.is_my_turn:
@@ -593,9 +591,7 @@ class ThirtyOneApp(App[None]):
             return
         position = self.session.position
         if self._hint_for == position:
-            self.show_hint(
-                self.hint, preparing=self._hint_preparing
-            )  # shown already, or being worked out: in front again
+            self.show_hint(self.hint)  # shown already, or being worked out: in front again
             return
         self._hint_for = position
         self.hint_analysis = None
@@ -607,11 +603,11 @@ class ThirtyOneApp(App[None]):
             self.show_hint(say(t, "hint.only", moves=move_words(legal[0], view, t)))
             return
         bot = self.session.hint_bot()
-        if self.preparation.ready:
-            self.show_hint(self._thinking_text(bot))
-        else:
-            self.show_hint(self._preparing_text(), preparing=True)
-            self._count_preparation()
+        if not self._expert_used:
+            self._expert_used = True
+            self._expert_news = self.preparation.ready  # how it ended, if it has
+            self._refresh_status()
+        self.show_hint(self._thinking_text(bot))
         self.run_worker(self._work_out_hint(position, view, bot), name="hint", group="hint", exit_on_error=False)
 
     def _thinking_text(self, bot: ExpertBot) -> Text:
@@ -622,18 +618,7 @@ class ThirtyOneApp(App[None]):
             budget = t("tui.hint.seconds", seconds=t.number(bot.seconds))
         return say(t, "tui.hint.thinking", "italic", budget=budget)
 
-    def _preparing_text(self) -> Text:
-        """The hint while the expert's preparation is under way: what, and the seconds so far."""
-        t = self.t
-        seconds = t.number(round(self.preparation.elapsed()))
-        return say(t, "tui.hint.preparing", "italic", preparing=t("tui.preparing"), seconds=seconds)
-
     async def _work_out_hint(self, position: Position, view: PlayerView, bot: ExpertBot) -> None:
-        if not self.preparation.ready:
-            await off_thread(self.preparation.wait)  # the search's budget starts after the compile
-            if self._hint_for != position or self.session.position != position:
-                return  # play has moved on: no hint to work out
-            self.show_hint(self._thinking_text(bot))
         try:
             analysis = await off_thread(lambda: bot.analyse(view))
         except Exception as error:  # say why rather than think for ever
@@ -658,11 +643,9 @@ class ThirtyOneApp(App[None]):
         )
         return Text("\n").join([answer, Text(self.t("tui.hint.legend"), style="dim")]) if legend else answer
 
-    def show_hint(self, text: Text, *, preparing: bool = False) -> None:
-        """Show a hint in the message under the status line (an empty text: no hint);
-        ``preparing``: it says the expert is being prepared (its seconds are counted on)."""
+    def show_hint(self, text: Text) -> None:
+        """Show a hint in the message under the status line (an empty text: no hint)."""
         self.hint = text
-        self._hint_preparing = preparing
         if text.plain:
             self._latest = "hint"
         self._show_message()
@@ -675,20 +658,44 @@ class ThirtyOneApp(App[None]):
         self.show_hint(Text(""))
 
     def _count_preparation(self) -> None:
-        """While a hint or an expert's move waits for the preparation, count the seconds on the
-        screen, once a second, until it is ready."""
-        if self._preparing is None and not self.preparation.ready:
+        """Look at the preparation once a second until it has ended: meanwhile the status line
+        counts its seconds (while an expert is in play), then says how it ended (ready, or no
+        numba)."""
+        if self.preparation.ready:
+            self._expert_news = self._expert_used
+        elif self._preparing is None:
             self._preparing = self.set_interval(1.0, self._preparation_tick)
 
     def _preparation_tick(self) -> None:
-        ready = self.preparation.ready
-        if ready and self._preparing is not None:
-            self._preparing.stop()
-            self._preparing = None
-        if not ready and self._hint_preparing:
-            self.show_hint(self._preparing_text(), preparing=True)
+        if self.preparation.ready:
+            if self._preparing is not None:
+                self._preparing.stop()
+                self._preparing = None
+            self._expert_news = self._expert_used
+        if self._expert_used:
+            self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        """Draw the status line again (while someone is to move)."""
         if self.waiting_for in ("you", "bots"):
             self._part("#status").update(self.status_text(self.session.view()))
+
+    def _expert_state(self, *, short: bool) -> Text:
+        """How the expert stands, for the status line: getting ready, with the seconds so far
+        (``short``: in fewer words); once it has ended, ready, or searching on the engine for
+        good without numba (a ruleset the simulator does not play is no news: nothing)."""
+        t = self.t
+        preparation = self.preparation
+        if not preparation.ready:
+            state = "preparing"
+        elif preparation.result == "unavailable" or preparation.error is not None:
+            state = "missing"
+        elif preparation.result == "loaded":
+            state = "ready"
+        else:
+            return Text("")
+        seconds = t.number(round(preparation.elapsed()))
+        return Text(t(_EXPERT_STATES[state][short], seconds=seconds))
 
     # ------------------------------------------------------------------ quitting
 
@@ -860,13 +867,32 @@ class ThirtyOneApp(App[None]):
 
     def status_text(self, view: PlayerView) -> Text:
         """Whose turn it is, and what the person can do now, built from the legal actions: a
-        knock makes it the last turn. Never wider than the screen when it can be said shorter
-        (else it wraps onto a second line, between words)."""
+        knock makes it the last turn; then, while an expert is in play, how it stands (getting
+        ready: searching on the engine meanwhile; then ready), on the same line when it fits and
+        else on a line of its own. Never wider than the screen when it can be said shorter (else
+        it wraps onto a second line, between words)."""
         width = max(self.size.width - 2, 1)
-        text = self._status(view, short=False)
-        if cells(text.plain) > width:
-            text = self._status(view, short=True)
-        return text
+        for short, short_note in ((False, False), (True, False), (True, True)):
+            text = self._status(view, short=short)
+            note = self._status_note(short=short_note)
+            if note.plain:
+                text = Text.assemble(text, " ", note)
+            if cells(text.plain) <= width:
+                return text
+        text = self._status(view, short=cells(self._status(view, short=False).plain) > width)
+        note = self._status_note(short=False)
+        if cells(note.plain) > width:
+            note = self._status_note(short=True)
+        return Text("\n").join([text, note])
+
+    def _status_note(self, *, short: bool) -> Text:
+        """The expert's state for the status line while someone is to move: while an expert is
+        in play and its preparation under way, and once it ended until the person's next move."""
+        if self.waiting_for not in ("you", "bots") or not self._expert_used:
+            return Text("")
+        if not self.preparation.ready or self._expert_news:
+            return Text(self._expert_state(short=short).plain, style="yellow")
+        return Text("")
 
     def _status(self, view: PlayerView, *, short: bool) -> Text:
         t = self.t
@@ -891,11 +917,6 @@ class ThirtyOneApp(App[None]):
             if view.seats[view.seat].out:
                 return Text(_sentences(t("tui.status.out", who=who), then))
             if self.session.bot_thinks():
-                if not self.preparation.ready:
-                    seconds = t.number(round(self.preparation.elapsed()))
-                    waiting = short_name(who) if short else who
-                    waits = t("tui.status.waits", who=waiting, preparing=t("tui.preparing"), seconds=seconds)
-                    return Text(_sentences(waits, then), style="cyan")
                 return Text(_sentences(t("tui.status.thinking", who=who), then), style="cyan")
             return Text(_sentences(t("tui.status.to_move", who=who), then), style="cyan")
         what = self._what_to_do(view, short=short)
@@ -962,6 +983,13 @@ class ThirtyOneApp(App[None]):
             key = "tui.pick.more_yours" if give else "tui.pick.yours"
         return say_plural(t, key, more, picks=picks)
 
+
+_EXPERT_STATES = {
+    "preparing": ("tui.expert.preparing", "tui.expert.preparing_short"),
+    "ready": ("tui.expert.ready", "tui.expert.ready_short"),
+    "missing": ("tui.expert.missing", "tui.expert.missing_short"),
+}
+"""How the expert stands, for the status line: the message in full and in fewer words."""
 
 _PRESETS = {
     "scat": "preset.scat",

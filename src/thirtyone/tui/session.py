@@ -43,7 +43,7 @@ import datetime
 import os
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,10 +100,14 @@ class PlaySession:
     ``--seed`` replays.
     The bot in seat ``s`` is seeded with ``game_seed + s``; an ``expert`` (``hard``) bot named
     without a budget thinks :data:`~thirtyone.tui.settings.PLAY_EXPERT_SECONDS` per move.
+    ``simulator_ready`` is given to every expert of the session, the bots' and the hints'
+    (:attr:`~thirtyone.bots.expert.ExpertBot.simulator_ready`): while it returns ``False`` they
+    search on the engine.
     """
 
-    def __init__(self, settings: PlaySettings) -> None:
+    def __init__(self, settings: PlaySettings, *, simulator_ready: Callable[[], bool] | None = None) -> None:
         self.settings = settings
+        self.simulator_ready = simulator_ready
         self.names = settings.seat_names()
         self.first_seed = secrets.randbelow(SEED_RANGE) if settings.seed is None else settings.seed
         """The seed of the session's first game: the settings' seed, or the one picked."""
@@ -128,6 +132,9 @@ class PlaySession:
         self.bots = {
             seat: make_bot(play_bot_spec(name), seed + seat) for seat, name in enumerate(self.settings.bots, start=1)
         }
+        for bot in self.bots.values():
+            if isinstance(bot, ExpertBot):
+                bot.simulator_ready = self.simulator_ready
         self.saved_to = None
         self._seen = 0
         self._round_ends = {}
@@ -156,8 +163,16 @@ class PlaySession:
         ``hint_worlds`` sampled deals exactly when set, else as many as ``hint_seconds`` allow."""
         worlds = self.settings.hint_worlds
         if worlds is not None:
-            return ExpertBot(self.hint_seed(), worlds=worlds, seconds=None)
-        return ExpertBot(self.hint_seed(), worlds=1_000_000, seconds=self.settings.hint_seconds)
+            bot = ExpertBot(self.hint_seed(), worlds=worlds, seconds=None)
+        else:
+            bot = ExpertBot(self.hint_seed(), worlds=1_000_000, seconds=self.settings.hint_seconds)
+        bot.simulator_ready = self.simulator_ready
+        return bot
+
+    @property
+    def has_expert(self) -> bool:
+        """True when a bot of the game searches (an expert)."""
+        return any(isinstance(bot, ExpertBot) for bot in self.bots.values())
 
     def bot_thinks(self) -> bool:
         """True when the bot to move searches (an expert), so its choice should be made off the
