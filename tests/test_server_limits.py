@@ -37,6 +37,7 @@ from thirtyone.fairness import SaltChain
 from thirtyone.record import GameRecord
 from thirtyone.server import fair
 from thirtyone.server import hints as hints_module
+from thirtyone.server import messages as messages_module
 from thirtyone.server import service as service_module
 from thirtyone.server.app import CONTENT_SECURITY_POLICY, LIMIT_CLOSE
 from thirtyone.server.limits import Admission, Buckets, address_key
@@ -309,6 +310,39 @@ def test_a_sync_flood_is_rate_limited_told_once_and_the_others_play_on(tmp_path:
             spectator.ws.send_json({"type": "ping"})
         assert _closed(spectator) == 1008
         reference.play(2)
+
+
+def test_spectators_coming_again_and_again_share_one_history_built_once_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator's cost is bounded: what one that opens mid-game is sent to catch up (history)
+    is built once for each change of the table, not once for each spectator, however long the
+    game; after a move the next spectator gets the new one."""
+    built: Counter[int | None] = Counter()
+    original = messages_module.history_message
+
+    def counted(game: Any, data: Any, seat: int | None, chat: Any) -> Any:
+        built[seat] += 1
+        return original(game, data, seat, chat)
+
+    monkeypatch.setattr(messages_module, "history_message", counted)
+    with served(tmp_path) as (client, stack):
+        reference = Reference(client, stack)
+        reference.players[0].ws.send_json({"type": "chat", "text": "hello"})  # chat: a newcomer needs history
+        reference.players[1].until("chat")
+        seen = []
+        for _ in range(6):
+            with client.websocket_connect(f"/ws/tables/{reference.code}") as ws:
+                watcher = hello(ws, None, None)
+                seen.append(watcher.until("history"))
+        assert built[None] == 1
+        assert all(history == seen[0] for history in seen)
+        assert seen[0]["chat"][0]["text"] == "hello"
+        reference.play(1)
+        with client.websocket_connect(f"/ws/tables/{reference.code}") as ws:
+            later = hello(ws, None, None).until("history")
+        assert built[None] == 2
+        assert len(later["rounds"][-1]["events"]) > len(seen[0]["rounds"][-1]["events"])
 
 
 def test_all_the_connections_of_an_address_share_a_message_rate(tmp_path: Path) -> None:

@@ -93,6 +93,8 @@ class TableRunner:
         self._seats_text: str | None = None  # the views' seats (public), until the next change
         self._results: dict[int | None, tuple[int, str]] = {}  # each seat's last result, serialized
         self._events: dict[int | None, tuple[int, list[str]]] = {}  # each seat's round history, serialized
+        # a spectator's history message and the (seq, chat line) it was built at, until the next change
+        self._watchers_history: tuple[tuple[int, int], str] | None = None
         self._rechecks: set[asyncio.Task[None]] = set()  # kept until done (the loop holds tasks weakly)
         self._rebuild()
         self.autoplay = Autoplay(self, settings, bots)
@@ -712,7 +714,7 @@ class TableRunner:
                 self._texts.clear()
             connection.put_text(self.state_text(seat))
             if self._has_history():
-                connection.put(messages.history_message(self.game, self.data, seat, self.chat_lines))
+                connection.put_text(self._history_text(seat))
             reveal = messages.reveal_message(self.game, self.data)
             if reveal is not None:  # the game is over: what waited for its end (R5.7)
                 connection.put(reveal)
@@ -800,7 +802,7 @@ class TableRunner:
             self._texts.clear()
             self._texts_deadline = deadline
         if not self._texts:
-            self._table_text = self._seats_text = None
+            self._table_text = self._seats_text = self._watchers_history = None
         text = self._texts.get(seat)
         if text is None:
             if self._table_text is None:
@@ -837,6 +839,21 @@ class TableRunner:
             kept = self._results[seat] = (number, "null" if result is None else dumps(result_json(result)))
         head = dumps(view_json(view, history=False, shared=False))
         return f'{head[:-1]},"seats":{self._seats_text},"last_result":{kept[1]},"history":[{",".join(texts)}]}}'
+
+    def _history_text(self, seat: int | None) -> str:
+        """The ``history`` message for ``seat``, serialized; a spectator's is built once per change
+        or chat line and shared, so that spectators coming again and again cost no more than their
+        state, however long the game (a person's is built for each of their few connections)."""
+        if seat is not None:
+            return dumps(messages.history_message(self.game, self.data, seat, self.chat_lines))
+        at = (self.data.seq, self.chat_seen)
+        kept = self._watchers_history
+        if kept is None or kept[0] != at:
+            kept = self._watchers_history = (
+                at,
+                dumps(messages.history_message(self.game, self.data, None, self.chat_lines)),
+            )
+        return kept[1]
 
     def _has_history(self) -> bool:
         """Whether a connection that opens now needs ``history`` to see what one that was there all
