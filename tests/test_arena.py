@@ -773,3 +773,39 @@ def test_stderr_has_no_blank_lines(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("4 games in ")
+
+
+@pytest.mark.parametrize(
+    ("games", "seconds", "said"),
+    [
+        (20, 638.7, "31.9 s/game"),  # the issue's line said "0 games/s"
+        (4, 1.2, "3.3 games/s"),
+        (1, 1.0, "1.0 games/s"),
+        (100_000, 20.0, "5,000 games/s"),
+        (3, 0.0, "no measurable time"),
+    ],
+)
+def test_item14_the_speed_line_gives_a_figure_that_means_something(games, seconds, said):
+    from thirtyone.arena.report import speed_text
+
+    assert speed_text(games, seconds) == said
+
+
+def test_item14_the_arena_says_its_speed_per_game_when_games_are_slow(monkeypatch, capsys):
+    ticks = iter([0.0, 638.7])
+    monkeypatch.setattr(cli_arena.time, "perf_counter", lambda: next(ticks))
+    assert main(["arena", "--bots", "basic,random", "--games", "4", "--seed", "1", "--engine", "reference"]) == 0
+    assert capsys.readouterr().err == "4 games in 638.7 s (159.7 s/game, 1 job)\n"
+
+
+def test_item14_a_bot_name_that_fits_80_columns_is_never_split(monkeypatch, capsys):
+    """``greedy_bot:make_bot`` (the example package) was folded as ``greedy_bot:ma`` over ``ke_bot``."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "examples" / "greedy_bot" / "src"))
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["arena", "--bots", "greedy_bot:make_bot,basic,heuristic,random", "--games", "4", "--seed", "1"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.split("\n")) <= 80
+    rows = [line for line in out.split("\n") if line.startswith("greedy_bot")]
+    assert len(rows) == 2  # results and play
+    assert all(row.startswith("greedy_bot:make_bot ") for row in rows), rows

@@ -217,14 +217,17 @@ def test_ctrl_c_in_the_simulator_keeps_the_chunks_finished(capsys, monkeypatch):
     pytest.importorskip("numba")
     from thirtyone import sim
 
-    real = sim.iter_games
+    real = sim.play_games
+    chunks: list[int] = []
 
     def one_chunk_then_interrupted(*args, **kwargs):
-        batches = real(*args, **kwargs)
-        yield next(batches)
-        raise KeyboardInterrupt
+        if chunks:
+            raise KeyboardInterrupt
+        batch = real(*args, **kwargs)
+        chunks.append(len(batch))
+        return batch
 
-    monkeypatch.setattr(sim, "iter_games", one_chunk_then_interrupted)
+    monkeypatch.setattr(sim, "play_games", one_chunk_then_interrupted)
     assert main(["simulate", "--games", "5000", "--engine", "sim", "--seed", "1", "--json"]) == 130
     data = json.loads(capsys.readouterr().out)
     assert (data["partial"], data["games"], data["games_requested"]) == (True, 4096, 5000)
@@ -467,3 +470,31 @@ def test_results_headers_take_two_lines_and_counts_have_separators_at_80_columns
     assert int(cells[5].replace(",", "")) >= 1000, cells
     assert "," in cells[5], cells  # knocks, grouped by thousands
     assert max(len(line) for line in out.split("\n")) <= 80
+
+
+@pytest.mark.parametrize("engine", ["sim", "reference"])
+def test_item14_a_long_run_holds_no_seeds_before_its_first_game(engine, monkeypatch, capsys):
+    """``--games 10000000`` held every game's seed (584 MB) before playing one: now they are read
+    a chunk at a time. Measured where the first game starts, stopped there (Ctrl-C)."""
+    import tracemalloc
+
+    from thirtyone import sim
+    from thirtyone.cli import simulate as cli_simulate
+
+    peaks: list[int] = []
+
+    def first_game(*args, **kwargs):
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim, "play_games", first_game)
+    monkeypatch.setattr(cli_simulate, "play_game_safely", first_game)
+    tracemalloc.start()
+    try:
+        status = main(["simulate", "--games", "2000000", "--seed", "1", "--engine", engine, "--json"])
+    finally:
+        tracemalloc.stop()
+    assert status == 130
+    assert json.loads(capsys.readouterr().out)["partial"] is True
+    assert len(peaks) == 1
+    assert peaks[0] < 8 * 1024 * 1024, f"{peaks[0]:,} bytes traced before the first game"

@@ -27,7 +27,9 @@ from types import TracebackType
 from typing import IO, Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -48,6 +50,7 @@ __all__ = [
     "plot_win_share",
     "failure_record_name",
     "failed_games_line",
+    "speed_text",
 ]
 
 _TIME_BUDGET = re.compile(r":\s*[0-9.]+\s*s$")
@@ -279,7 +282,8 @@ def render(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None 
             f"{bot.knock_loss_share:.1%}",
             f"{bot.failed:,}",
         )
-    parts: list[RenderableType] = [*_describe_run(summary, info), results]
+    names = [bot.name for bot in summary.bots]
+    parts: list[RenderableType] = [*_describe_run(summary, info), _NamesWhole(results, names), Text("")]
     parts.append(
         Text(
             "share: games won / games finished, with its 95% Wilson interval in % (green: above the fair "
@@ -289,7 +293,7 @@ def render(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None 
             style="dim",
         )
     )
-    parts.append(play)
+    parts += [_NamesWhole(play, names), Text("")]
     parts.append(
         Text(
             "rounds: rounds its seats were dealt in; cost lives: the share of its knocks after which it lost lives",
@@ -304,6 +308,21 @@ def render(summary: Summary, info: RunInfo, records: dict[GameKey, Path] | None 
     return Group(*parts)
 
 
+def speed_text(games: int, seconds: float) -> str:
+    """How fast ``games`` games were played in ``seconds``: games per second from one a second
+    up, else seconds per game (a rate below one would round to "0 games/s").
+
+    >>> speed_text(20, 638.7), speed_text(4, 1.2), speed_text(100_000, 20.0)
+    ('31.9 s/game', '3.3 games/s', '5,000 games/s')
+    """
+    if seconds <= 0 or games <= 0:
+        return "no measurable time"
+    rate = games / seconds
+    if rate < 1:
+        return f"{seconds / games:,.1f} s/game"
+    return f"{rate:,.0f} games/s" if rate >= 100 else f"{rate:.1f} games/s"
+
+
 def failed_games_line(failed: int, played: int, first: str, failure: Failure, record: Path | None) -> str:
     """The line that ends a run in which ``failed`` of ``played`` games failed, naming the first
     (``first`` says which game, ``record`` where its record is): ``thirtyone: error: 2 of 12
@@ -312,8 +331,27 @@ def failed_games_line(failed: int, played: int, first: str, failure: Failure, re
     return f"thirtyone: error: {failed:,} of {played:,} games failed; the first, {first}: {failure.error}{where}"
 
 
+class _NamesWhole:
+    """A table whose first column, the bot names, is as wide as its longest name whenever the
+    table fits the console that way (rich narrows that column first, and folds a name it could
+    have shown whole: ``greedy_bot:ma`` over ``ke_bot``); a name too long for any room left folds."""
+
+    def __init__(self, table: Table, names: list[str]) -> None:
+        self.table = table
+        self.longest = max((cell_len(name) for name in names), default=0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        column = self.table.columns[0]
+        column.min_width = None
+        natural = Measurement.get(console, options.update_width(10_000), self.table).maximum  # each at its widest
+        column.min_width = max(self.longest - max(natural - options.max_width, 0), cell_len(str(column.header)))
+        yield self.table
+
+
 def _table(title: str, columns: tuple[str, ...]) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    # one space between columns and none at the edges: a name such as greedy_bot:make_bot and
+    # the eight numbers of a row fit 80 columns
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 0))
     for column in columns:
         if column == "bot":  # a long name wraps whole, never cut (policy:/runs/a.npz, policy:/runs/b.npz)
             table.add_column(column, justify="left", overflow="fold")

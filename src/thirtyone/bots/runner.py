@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,16 @@ from thirtyone.rules import Rules
 from thirtyone.settlement import loss_label
 from thirtyone.views import PlayerView
 
-__all__ = ["play_game", "bot_action", "simulate", "game_seeds", "BotError", "SeatStats", "SimulationStats"]
+__all__ = [
+    "play_game",
+    "bot_action",
+    "simulate",
+    "game_seeds",
+    "iter_game_seeds",
+    "BotError",
+    "SeatStats",
+    "SimulationStats",
+]
 
 
 class BotError(ThirtyOneError):
@@ -78,8 +88,15 @@ def bot_action(bot: Bot, view: PlayerView) -> Action:
 
 def game_seeds(seed: int | None, games: int) -> list[int]:
     """The seed of each of ``games`` games derived from one ``seed`` (same seed, same list)."""
+    return list(itertools.islice(iter_game_seeds(seed), games))
+
+
+def iter_game_seeds(seed: int | None) -> Iterator[int]:
+    """The seeds of :func:`game_seeds`, one at a time and without end: a run of millions of games
+    need not hold them all (``islice(iter_game_seeds(seed), games)``)."""
     rng = random.Random(seed)
-    return [rng.getrandbits(63) for _ in range(games)]
+    while True:
+        yield rng.getrandbits(63)
 
 
 @dataclass

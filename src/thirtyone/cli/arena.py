@@ -24,6 +24,7 @@ from thirtyone.arena.report import (
     failed_games_line,
     progress_bar,
     render,
+    speed_text,
     summary_dict,
     write_summary,
 )
@@ -207,9 +208,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary_dict(summary, info, records.paths), indent=2))
     else:
         Console().print(render(summary, info, records.paths))
-    rate = summary.played / elapsed if elapsed > 0 else 0.0
     jobs = f"{backend.jobs} job{'s' if backend.jobs != 1 else ''}" if isinstance(backend, LocalBackend) else "ray"
-    console.print(f"{summary.played:,} games in {elapsed:.1f} s ({rate:,.0f} games/s, {jobs})", style="dim")
+    speed = speed_text(summary.played, elapsed)
+    console.print(f"{summary.played:,} games in {elapsed:.1f} s ({speed}, {jobs})", style="dim")
     if out is not None:
         console.print(f"wrote {out}/games.csv, summary.csv, summary.json, win_share.png", style="dim", markup=False)
     if outcome.interrupted:

@@ -17,9 +17,10 @@ failed, its record is saved as ``failed/game-NNNNNN.toml`` in the ``--record`` f
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from thirtyone.arena.play import Failure, play_safely
 from thirtyone.arena.report import FailureRecords, failed_games_line, progress_bar
 from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
-from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, game_seeds
+from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, iter_game_seeds
 from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if record_dir is not None:
         _check_record_dir(record_dir)
     console = Console(stderr=True)
-    seeds = game_seeds(args.seed, args.games)
+    seeds = itertools.islice(iter_game_seeds(args.seed), args.games)  # one at a time: millions are not held
     stats = SimulationStats(rules, names)
     records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
     failed: list[FailedGame] = []
@@ -154,9 +155,9 @@ def run(args: argparse.Namespace) -> int:
                 (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
             advance(1)
 
-        def on_failure(index: int, failure: Failure) -> None:
+        def on_failure(index: int, seed: int, failure: Failure) -> None:
             path = records.save(_record_name(index + 1), failure)
-            failed.append(FailedGame(index + 1, seeds[index], failure, path))
+            failed.append(FailedGame(index + 1, seed, failure, path))
             advance(1)
 
         try:
@@ -273,15 +274,15 @@ def play_game(rules: Rules, names: Sequence[str], seed: int) -> Game:
 def simulate_reference(
     rules: Rules,
     names: Sequence[str],
-    seeds: Sequence[int],
+    seeds: Iterable[int],
     stats: SimulationStats,
     on_game: Callable[[int, Game], None] | None = None,
-    on_failure: Callable[[int, Failure], None] | None = None,
+    on_failure: Callable[[int, int, Failure], None] | None = None,
 ) -> None:
-    """Play game ``g`` with ``seeds[g]`` (:func:`play_game_safely`) and add it to ``stats``, one
-    after another; ``on_game(index, game)`` is called after each (records, progress). A game a bot
-    failed is left out of ``stats`` and passed to ``on_failure(index, failure)``. An interruption
-    leaves ``stats`` holding the games finished before it.
+    """Play game ``g`` with the ``g``-th of ``seeds`` (:func:`play_game_safely`) and add it to
+    ``stats``, one after another; ``on_game(index, game)`` is called after each (records,
+    progress). A game a bot failed is left out of ``stats`` and passed to ``on_failure(index,
+    seed, failure)``. An interruption leaves ``stats`` holding the games finished before it.
 
     Raises:
         BotError: for a failed game when there is no ``on_failure``.
@@ -291,22 +292,29 @@ def simulate_reference(
         if failure is not None:
             if on_failure is None:
                 raise BotError(failure.error)
-            on_failure(index, failure)
+            on_failure(index, game_seed, failure)
             continue
         if on_game is not None:
             on_game(index, game)
         stats.add(game)
 
 
+_FAST_CHUNK = 4096
+"""Games the simulator plays at a time in ``simulate`` (their seeds and results the only ones held)."""
+
+
 def _simulate_fast(
-    rules: Rules, names: list[str], seeds: Sequence[int], stats: SimulationStats, advance: Callable[[int], None]
+    rules: Rules, names: list[str], seeds: Iterable[int], stats: SimulationStats, advance: Callable[[int], None]
 ) -> None:
-    """The games played by :mod:`thirtyone.sim` (game ``g`` with ``seeds[g]``), added to ``stats``
-    chunk by chunk as :meth:`~thirtyone.bots.runner.SimulationStats.add` counts them."""
+    """The games played by :mod:`thirtyone.sim` (game ``g`` with the ``g``-th of ``seeds``), added
+    to ``stats`` chunk by chunk as :meth:`~thirtyone.bots.runner.SimulationStats.add` counts them;
+    the seeds are read a chunk at a time, so memory stays flat however many games."""
     from thirtyone import sim
 
     policies = [SIM_BOTS[name] for name in names]
-    for batch in sim.iter_games(rules, len(names), policies, seeds, chunk=4096):
+    seeds = iter(seeds)
+    while chunk := list(itertools.islice(seeds, _FAST_CHUNK)):
+        batch = sim.play_games(rules, len(names), policies, chunk)
         totals = sim.GameTotals(rules, tuple(names))
         totals.add(batch)
         _add_totals(stats, totals)
