@@ -32,7 +32,7 @@ from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
 from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
-from thirtyone.tui.session import HUMAN, PlaySession
+from thirtyone.tui.session import HUMAN, SEED_RANGE, PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
@@ -2167,3 +2167,31 @@ async def test_item13_without_numba_the_status_line_says_the_expert_is_weaker() 
         assert plain(app.query_one("#status")).endswith(
             " The expert searches fewer deals: install numba for its full strength."
         )
+
+
+@pytest.mark.parametrize("seed", [None, 5, 123456])
+def test_item14_every_game_of_a_session_has_a_seed_of_the_same_size(seed: int | None) -> None:
+    """Game 1 had a 6-digit seed and the later ones 19 digits, which pushed "Thirty-One ·" out
+    of the title at 80 columns."""
+    session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=seed))
+    seeds = [session.game_seed]
+    for _ in range(5):
+        session.new_game()
+        seeds.append(session.game_seed)
+    assert all(0 <= later < SEED_RANGE for later in seeds[1:]), seeds
+    again = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=seeds[0]))
+    for _ in range(5):
+        again.new_game()
+    assert again.game_seed == seeds[-1]  # the same seed, the same session
+
+
+async def test_item14_the_title_keeps_the_games_name_in_a_later_game_at_80_columns() -> None:
+    app = make_app("scat", 2, None, lives=1)
+    async with app.run_test(size=SIZE) as pilot:
+        for number in (1, 2, 3):
+            await to_my_move(app, pilot)
+            assert app.session.game_number == number
+            title = plain(app.query_one("#title"))
+            assert title.startswith("Thirty-One · Scat, lives 1 · "), title
+            assert f"game {number} ·" in title
+            app.new_game()

@@ -94,7 +94,8 @@ class PlaySession:
     """The current game, its bots and what the person has been shown of it.
 
     The first game of a session with a seed uses that seed, so ``--seed 5`` plays the same game
-    as ``Game(rules, players, seed=5)``; each further game gets the next seed derived from it.
+    as ``Game(rules, players, seed=5)``; each further game gets the next seed derived from it, as
+    short as a picked one (below :data:`SEED_RANGE`), so that every title has room for it.
     Without a seed the session picks one at random (below :data:`SEED_RANGE`, from
     :mod:`secrets`) and goes on as if it had been given: every game has a ``game_seed``, which
     ``--seed`` replays.
@@ -126,7 +127,7 @@ class PlaySession:
     def new_game(self) -> None:
         """Deal a new game (the next of the session)."""
         self.game_number += 1
-        self.game_seed = self.first_seed if self.game_number == 1 else self._seeds.getrandbits(63)
+        self.game_seed = self.first_seed if self.game_number == 1 else self._seeds.randrange(SEED_RANGE)
         seed = self.game_seed
         self.game = Game(self.settings.rules, self.settings.players, seed=seed)
         self.bots = {
