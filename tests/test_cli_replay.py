@@ -375,3 +375,27 @@ def test_item12_a_record_error_never_writes_the_records_text_raw(
     line = cli_error_line(capsys, ["replay", str(path)])
     for char in UNSHOWN:
         assert char not in line, repr(char)
+
+
+def test_item14_replay_piped_at_80_columns_never_breaks_a_name_from_its_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped, the lines wrapped between words anywhere: "Cy (seat" at the end of a line and "2)"
+    on the next; now a line breaks only between phrases (", ", " · ")."""
+    from thirtyone.bots import make_bot
+    from thirtyone.bots.runner import play_game
+
+    monkeypatch.setenv("COLUMNS", "80")
+    names = ["Annabelle", "Bartholomew", "Cy", "Dee", "Eve"]
+    game = play_game(Rules.preset("schwimmen"), [make_bot("basic", seat) for seat in range(5)], seed=1)
+    path = write(tmp_path / "five.toml", game, names, event="club night", comment="a long comment that goes on")
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    assert max(cell_len(line) for line in lines) <= 80
+    text = "\n".join(lines)
+    for seat, name in enumerate(names):
+        assert f"{name} (seat {seat})" in text  # each whole on one line
+    assert not [line for line in lines if re.search(r"\(seat$|^\d+\)", line.strip())]
+    counts = [line for line in lines if " turns," in line]
+    assert counts and all(re.search(r"\d+ turns, \d+ actions", line) for line in counts), counts
+    assert any("knocked; lowest hand" in line for line in lines)  # the header "lives after" gave way

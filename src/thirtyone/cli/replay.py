@@ -271,41 +271,39 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
     def who(seat: int) -> Text:
         return Text(seat_name(seats, seat))
 
-    def how(log_round: dict[str, Any]) -> Text:
-        end, text = log_round["end"], Text()
+    def how(log_round: dict[str, Any]) -> list[tuple[str, Text]]:
+        end = log_round["end"]
         if end in ("knock", "throw_down"):
-            text.append(f"{end.replace('_', ' ')} by ")
-            text.append_text(who(log_round["knocker"]))
-        elif end in ("blitz", "dealt_blitz"):
-            text.append("31 on the deal: " if end == "dealt_blitz" else "blitz by ")
-            text.append_text(Text(", ").join(who(seat) for seat in log_round["blitz"]))
-        else:
-            text.append(shown(log_round["how"]))
-        return text
+            return [(" · ", Text(f"{end.replace('_', ' ')} by ").append_text(who(log_round["knocker"])))]
+        if end in ("blitz", "dealt_blitz"):
+            first, *others = log_round["blitz"]
+            lead = Text("31 on the deal: " if end == "dealt_blitz" else "blitz by ").append_text(who(first))
+            return [(" · ", lead), *((", ", who(seat)) for seat in others)]
+        return [(" · ", Text(shown(log_round["how"])))]
 
-    head = Text()
-    head.append(shown(str(path)), style="bold")
+    width = console.width
+    head = [Text(shown(str(path)), style="bold")]
     for label in ("event", "date", "comment"):
         if data[label] is not None:
-            head.append(f" · {label}: ")
-            head.append(shown(str(data[label])))
-    console.print(head)
-    line = Text(f"rules: {data['rules']['describe']} · {record.players} players: ")
-    line.append_text(Text(", ").join(who(seat) for seat in range(record.players)))
-    console.print(line)
+            head.append(Text(f"{label}: {shown(str(data[label]))}"))
+    console.print(_phrases([(" · ", phrase) for phrase in head], width))
+    players = Text(f"{record.players} players: ").append_text(who(0))
+    line = [("", Text(f"rules: {data['rules']['describe']}")), (" · ", players)]
+    console.print(_phrases(line + [(", ", who(seat)) for seat in range(1, record.players)], width))
 
     out: set[int] = set()
     for log_round in data["rounds"]:
         console.print()
-        title = Text(f"Round {log_round['round']}", style="bold")
-        title.append(" · dealer ")
-        title.append_text(who(log_round["dealer"]))
-        title.append(" · ")
-        title.append_text(how(log_round))
-        title.append(f" · {log_round['turns']} turns, {log_round['actions']} actions")
+        counts = f"{log_round['turns']} turns, {log_round['actions']} actions"
         if log_round["reshuffles"]:
-            title.append(f", {log_round['reshuffles']} reshuffle(s)")
-        console.print(title)
+            counts += f", {log_round['reshuffles']} reshuffle(s)"
+        title = [
+            ("", Text(f"Round {log_round['round']}", style="bold")),
+            (" · ", Text("dealer ").append_text(who(log_round["dealer"]))),
+            *how(log_round),
+            (" · ", Text(counts)),
+        ]
+        console.print(_phrases(title, width))
         rows: list[tuple[str, ...]] = []
         hands = {entry["seat"]: entry for entry in log_round["hands"]}
         for seat in range(record.players):
@@ -358,15 +356,38 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
             standings.add_row(str(standing["place"]), str(standing["seat"]), Text(seats[standing["seat"]]), lives)
         console.print(standings)
     else:
-        state = Text(f"Game not finished: round {data['round_in_progress']} in progress, ", style="bold")
-        state.append_text(who(data["to_move"]))
-        state.append(" to move")
-        console.print(state)
+        state = Text(f"Game not finished: round {data['round_in_progress']} in progress", style="bold")
+        console.print(_phrases([("", state), (", ", who(data["to_move"]).append(" to move"))], width))
         console.print(_standing_so_far(data, seats, grace_word))
     console.print(
         f"verified: {len(data['rounds'])} round result(s) and {data['actions']} action(s) replayed; "
         "everything matches the record"
     )
+
+
+def _phrases(phrases: Sequence[tuple[str, Text]], width: int) -> Text:
+    """Phrases one after the other, each after its separator (``", "``, ``" · "``), a line broken
+    only between two of them (the separator's mark ending the line) so that no line is wider than
+    ``width`` cells: "Cy (seat 2)" stays whole. A phrase wider than a line is left to wrap between
+    its words, and the next starts a line.
+
+    >>> line = [("", Text("rules: scat")), (" · ", Text("2 players: Ann (seat 0)")), (", ", Text("Bo (seat 1)"))]
+    >>> print(_phrases(line, 40))
+    rules: scat · 2 players: Ann (seat 0),
+    Bo (seat 1)
+    """
+    text = Text()
+    column = 0
+    for separator, phrase in phrases:
+        if column and column + cell_len(separator) + phrase.cell_len > width:
+            text.append(separator.rstrip() + "\n")
+            column = 0
+        elif column:
+            text.append(separator)
+            column += cell_len(separator)
+        text.append_text(phrase)
+        column = column + phrase.cell_len if column + phrase.cell_len <= width else width
+    return text
 
 
 _COLUMN_GAP = 2
@@ -377,8 +398,9 @@ def _round_table(rows: list[tuple[str, ...]], width: int) -> Table:
     """A round's table of ``rows`` (one text per column of :data:`_ROUND_COLUMNS`; names and notes
     are plain text, never markup) for a console ``width`` cells wide.
 
-    Text wraps at spaces and never inside a word: when the table is too wide, the widest column
-    gives way first (the notes, "knocker alone lowest (knock_penalty=scat); eliminated"), but no
+    Text wraps at spaces and never inside a word: when the table is too wide, a column made wide
+    by its header alone gives way first ("lives after" over one digit takes two lines), then the
+    widest column (the notes, "knocker alone lowest (knock_penalty=scat); eliminated"), but no
     column narrower than its longest word, so that ``(knock_penalty=scat)`` or a name is never
     split. (Left to itself, rich narrows columns below their longest word and folds the word.)
     Only when even that does not fit (a very narrow console) does rich fold words.
@@ -397,13 +419,13 @@ def _word_widths(
     columns: tuple[tuple[str, JustifyMethod], ...], rows: list[tuple[str, ...]], width: int
 ) -> list[int] | None:
     """The width of each column (cells, padding not counted) so that the table fits ``width``
-    without splitting a word: each column as wide as its widest cell, then the widest column
-    narrowed one cell at a time, none below its longest word. ``None`` when the table fits as it
-    is, or cannot fit without splitting words (then rich's own narrowing is left to do it).
+    without splitting a word: each column as wide as its widest cell, then narrowed one cell at a
+    time, none below its longest word: first a column whose header is wider than its cells (the
+    header takes two lines), then the widest. ``None`` when the table fits as it is, or cannot fit
+    without splitting words (then rich's own narrowing is left to do it).
     """
-    natural = [
-        max([cell_len(header)] + [cell_len(row[index]) for row in rows]) for index, (header, _) in enumerate(columns)
-    ]
+    cells = [max((cell_len(row[index]) for row in rows), default=0) for index in range(len(columns))]
+    natural = [max(cell_len(header), cells[index]) for index, (header, _) in enumerate(columns)]
     least = [
         max((cell_len(word) for text in [header] + [row[index] for row in rows] for word in text.split()), default=0)
         for index, (header, _) in enumerate(columns)
@@ -413,7 +435,9 @@ def _word_widths(
         return None
     widths = list(natural)
     while sum(widths) > room:
-        widest = max((index for index in range(len(widths)) if widths[index] > least[index]), key=widths.__getitem__)
+        headers = [index for index in range(len(widths)) if widths[index] > max(least[index], cells[index])]
+        narrower = headers or [index for index in range(len(widths)) if widths[index] > least[index]]
+        widest = max(narrower, key=widths.__getitem__)
         widths[widest] -= 1
     return widths
 
