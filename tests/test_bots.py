@@ -260,3 +260,22 @@ def test_r9_bots_do_not_swap_the_same_cards_forever(rules):
     assert rounds > 100
     assert at_limit == 0
     assert longest <= rules.max_turns // 2
+
+
+def test_item14_thirtyone_bots_lists_ismcts_as_installed_only_with_openspiel(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from thirtyone.cli import main
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as without the openspiel extra: the import fails
+    monkeypatch.delitem(sys.modules, "thirtyone.agents.ismcts", raising=False)
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    installed, _, apart = out.partition("registered, but not usable here:")
+    assert "ismcts" not in installed
+    assert "policy               thirtyone.agents.policy:make_bot" in installed
+    assert "ismcts               thirtyone.agents.ismcts:make_bot  does not load:" in apart
+    assert "pip install 'thirtyone[openspiel]'" in apart
+    assert main(["bots", "--check"]) == 1
