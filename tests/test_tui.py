@@ -2195,3 +2195,31 @@ async def test_item14_the_title_keeps_the_games_name_in_a_later_game_at_80_colum
             assert title.startswith("Thirty-One · Scat, lives 1 · "), title
             assert f"game {number} ·" in title
             app.new_game()
+
+
+@pytest.mark.parametrize("size", [SIZE, (120, 40)])
+async def test_item14_the_hint_says_why_the_experts_move_stands_above_a_higher_value(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """The expert keeps to the heuristic's move when another's gain is within the noise of its
+    deals: then its move shows first with the lower value, and the hint says why."""
+    app = make_app("scat", 3, 4)
+    async with app.run_test(size=size) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        first, second, *rest = view.legal_actions
+        kept = (Estimate(first, 0.10, 0.05, 40), Estimate(second, 0.12, 0.05, 40))
+        kept += tuple(Estimate(action, -0.5, 0.05, 40) for action in rest)
+        monkeypatch.setattr(ExpertBot, "analyse", lambda self, view, legal=None: Analysis(kept, 0.1, ()))
+        await pilot.press("?")
+        await settle(app, pilot)
+        text = " ".join(line.strip() for line in message_box(app))
+        assert "First is the expert's move: a higher value is within the noise of its deals." in text
+        await pilot.press(offered_keys(app)[0])
+        await to_my_move(app, pilot)
+        legal = app.session.view().legal_actions
+        best = tuple(Estimate(action, 0.5 - i / 10, 0.05, 40) for i, action in enumerate(legal))
+        monkeypatch.setattr(ExpertBot, "analyse", lambda self, view, legal=None: Analysis(best, 0.1, ()))
+        await pilot.press("?")
+        await settle(app, pilot)
+        assert "noise" not in " ".join(message_box(app))  # its move is the best valued: nothing to explain

@@ -633,7 +633,9 @@ class ThirtyOneApp(App[None]):
 
     def _hint_answer(self, top: int, *, legend: bool, width: int, reads: bool = True) -> Text:
         """The analysis shown now in words, ``top`` moves named, with the legend or not, with
-        what the expert believes of the opponents or not."""
+        what the expert believes of the opponents or not; when the expert's move shows first with
+        a lower value than another (it keeps to the heuristic's move unless another is better by
+        more than the noise of its deals), a line says so."""
         assert self.hint_analysis is not None
         assert self._hint_view is not None
         analysis, view = self.hint_analysis, self._hint_view
@@ -641,7 +643,13 @@ class ThirtyOneApp(App[None]):
         answer = hint_text(
             analysis.estimates, view, reads=told, names=self.session.names, top=top, width=width, t=self.t
         )
-        return Text("\n").join([answer, Text(self.t("tui.hint.legend"), style="dim")]) if legend else answer
+        lines = [answer]
+        first, *others = analysis.estimates
+        if any(other.mean > first.mean for other in others):  # kept to the heuristic's move: say why
+            lines.append(Text(self.t("tui.hint.noise"), style="dim"))
+        if legend:
+            lines.append(Text(self.t("tui.hint.legend"), style="dim"))
+        return Text("\n").join(lines)
 
     def show_hint(self, text: Text) -> None:
         """Show a hint in the message under the status line (an empty text: no hint)."""
