@@ -91,15 +91,23 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, port: int, profile: str | None = None, probe: str | None = None, limits: bool = True
+    database_url: str,
+    port: int,
+    profile: str | None = None,
+    probe: str | None = None,
+    limits: bool = True,
+    source: str | None = None,
 ) -> subprocess.Popen[bytes]:
     """``thirtyone serve`` on ``port``, bots at once, rate limits raised (``limits=False``: the
     defaults); returns once it answers. ``probe``: run it under ``probe_server.py``, which writes
-    stall probes to that file."""
+    stall probes to that file. ``source``: the ``src`` folder of another checkout whose server
+    runs instead of this one's (put first on ``PYTHONPATH``)."""
     serve = ["-m", "thirtyone", "serve"] if profile is None else ["-m", "cProfile", "-o", profile, "-m", "thirtyone"]
     if profile is not None:
         serve.append("serve")
     env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
     if probe is not None:
         serve = [str(Path(__file__).with_name("probe_server.py")), "serve"]
         env["THIRTYONE_PROBE"] = probe

@@ -9,6 +9,8 @@ bench's ``--probe FILE`` sets it):
 - ``gc``: each collection's generation and pause (ms), the slow ones listed;
 - ``commit``: each batch of actions written (its size, its time on the writer thread, ms), and
   how long a call sent to asyncio's default thread pool waited for a thread (ms);
+- ``write``: each other write (a table created, a seat joined, …): its time on the writer
+  thread, its turn to write included (ms), by the store's method;
 - ``act``: each action's time in ``TableRunner.act`` (lock, rules, write, ms), the slow ones
   listed with their wall time and the part spent waiting for the write.
 
@@ -39,6 +41,7 @@ class Probe:
         self.commits: list[tuple[int, float, float]] = []
         self.waits: list[float] = []
         self.acts: list[tuple[float, float, float]] = []  # (wall time, act ms, of it append ms)
+        self.writes: list[tuple[str, float]] = []  # (the store's method, ms)
         self._gc_start = 0.0
         self._lock = threading.Lock()
         self.started = time.time()
@@ -81,6 +84,7 @@ class Probe:
             commits, self.commits = self.commits, []
             waits, self.waits = self.waits, []
             acts, self.acts = self.acts, []
+            writes, self.writes = self.writes, []
 
         def summary(values: list[float]) -> dict[str, float]:
             if not values:
@@ -94,7 +98,7 @@ class Probe:
                 "sum": round(sum(ordered), 1),
             }
 
-        line = {
+        line: dict[str, Any] = {
             "t": round(time.time() - self.started, 2),
             "lag": summary(lags),
             "big_lags": big[:40],
@@ -106,6 +110,7 @@ class Probe:
             "executor_wait_ms": summary(waits),
             "act_ms": summary([total for _, total, _ in acts]),
             "act_slow": [(round(at, 3), round(t, 1), round(append, 1)) for at, t, append in acts if t > 50][:20],
+            "write_ms": {name: summary([t for n, t in writes if n == name]) for name in sorted({n for n, _ in writes})},
             "objects": len(gc.get_objects()),
         }
         if os.environ.get("THIRTYONE_PROBE_OBJECTS") and not self.census_done and line["t"] > 40:
@@ -138,7 +143,26 @@ def install(path: str) -> None:
 
     store.Store.append_batch = append_batch  # type: ignore[method-assign]
 
-    from thirtyone.server import database, runner
+    from thirtyone.server import database
+
+    original_write = database.Database.write
+
+    async def write(self: Any, function: Any, *args: Any, **kwargs: Any) -> Any:
+        name = getattr(function, "__name__", "?")
+
+        def timed(*inner: Any, **named: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return function(*inner, **named)
+            finally:
+                with probe._lock:
+                    probe.writes.append((name, (time.perf_counter() - started) * 1000))
+
+        return await original_write(self, timed, *args, **kwargs)
+
+    database.Database.write = write  # type: ignore[method-assign]
+
+    from thirtyone.server import runner
 
     appends: dict[int, float] = {}
     original_append = database.Database.append
