@@ -526,6 +526,27 @@ def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> No
         create_app(f"sqlite:///{garbage}")
 
 
+def test_failures_of_the_environment_are_runtime_errors_and_bad_input_value_errors(tmp_path: Path) -> None:
+    from thirtyone import errors as core_errors
+    from thirtyone.server import errors
+    from thirtyone.server.workers import PoolBrokenError, PoolBusyError
+    from thirtyone.sim import SimUnavailableError
+
+    environment = [errors.DatabaseError, errors.UnavailableError, SimUnavailableError, PoolBrokenError, PoolBusyError]
+    environment += [ChainUsedUpError]
+    for failure in environment:
+        assert issubclass(failure, core_errors.ThirtyOneRuntimeError), failure
+        assert issubclass(failure, RuntimeError), failure
+        assert not issubclass(failure, ValueError), failure
+    refusals = [errors.InputError, errors.NotFoundError, errors.ConflictError, errors.RefusedError, errors.AuthError]
+    refusals += [errors.TooLargeError, errors.LimitError, errors.SettingError]
+    for refusal in refusals:
+        assert issubclass(refusal, ValueError), refusal
+        assert not issubclass(refusal, RuntimeError), refusal
+    with pytest.raises(RuntimeError, match="does not exist"):
+        create_app(f"sqlite:///{tmp_path}/missing/t.db")
+
+
 def test_the_schema_is_made_by_the_migration_and_is_idempotent(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     make_app(path)

@@ -1,5 +1,7 @@
-"""Typed errors of the library: every one is a ``ValueError`` with a one-line message
-that says what is wrong and how to fix it."""
+"""Typed errors of the library, each with a one-line message that says what is wrong and how to
+fix it: bad input is a ``ValueError`` (:class:`ThirtyOneError`), a failure of the environment —
+a database that cannot be reached, a compiled simulator that is not installed — a
+``RuntimeError`` (:class:`ThirtyOneRuntimeError`)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ThirtyOneError",
+    "ThirtyOneRuntimeError",
     "CardError",
     "RulesError",
     "ActionError",
@@ -29,6 +32,12 @@ __all__ = [
 
 class ThirtyOneError(ValueError):
     """Base class of every error this library raises for bad input."""
+
+
+class ThirtyOneRuntimeError(RuntimeError):
+    """Base class of every error this library raises for a failure of its environment, never of
+    the caller's input: a database that cannot be reached, a compiled simulator that is missing,
+    a worker process that died. Trying again later (or installing what is missing) may help."""
 
 
 class CardError(ThirtyOneError):

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from thirtyone import __version__
 from thirtyone.cli import arena, bench, bots, play, replay, serve, simulate, verify
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
 from thirtyone.tui.shown import shown
 
 __all__ = ["main", "build_parser", "parse_args"]
@@ -76,13 +76,14 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad input, 130 interrupted; 1, and
+    """Run the command line; returns the exit status (0 ok, 2 bad input or an environment that
+    failed, such as a database that cannot be opened, said in one line; 130 interrupted; 1, and
     nothing said, when the reader of its output left early: ``| head``)."""
     parser = build_parser()
     args = parse_args(parser, argv)
     try:
         status: int = args.run(args)
-    except ThirtyOneError as error:
+    except (ThirtyOneError, ThirtyOneRuntimeError) as error:  # bad input, or an environment that failed
         print(f"thirtyone: error: {shown(str(error))}", file=sys.stderr)  # it may quote a record: shared text
         return 2
     except BrokenPipeError:  # the reader left (``| head``): stop quietly, as other command-line tools do

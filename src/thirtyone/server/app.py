@@ -240,7 +240,7 @@ def create_app(
         if error.status_code == 404:
             answer: ServerError = NotFoundError(f"no such page: {request.url.path}")
         elif error.status_code == 405:
-            answer = ServerError(f"{request.method} is not allowed here", "bad_method")
+            answer = InputError(f"{request.method} is not allowed here", "bad_method")
         else:
             answer = ServerError(str(error.detail))
         return JSONResponse(
@@ -538,7 +538,7 @@ class _Reader:
         (``quiet`` the rest: not sent)."""
         now = asyncio.get_running_loop().time()
         if now - self._told_rate < 1.0:
-            return ServerError("rate limited", "quiet")
+            return LimitError("rate limited", "quiet")
         self._told_rate = now
         return LimitError(words, "rate_limited")
 

@@ -1,5 +1,9 @@
-"""The server's errors: each is a :class:`~thirtyone.errors.ThirtyOneError` (a ``ValueError``) with a
-one-line message for the client, an HTTP status and a short machine-readable ``code``.
+"""The server's errors: each a :class:`ServerError` with a one-line message for the client, an HTTP
+status and a short machine-readable ``code``. A refused request is also a
+:class:`~thirtyone.errors.ThirtyOneError` (a ``ValueError``: the client sent what cannot be done);
+a failure of the server's environment — the database, a worker process, stored data that no longer
+replays — is an :class:`UnavailableError`, a :class:`~thirtyone.errors.ThirtyOneRuntimeError`
+(a ``RuntimeError``: nothing the client sent was wrong, and trying again may help).
 
 Over HTTP an error is answered as ``{"error": MESSAGE, "code": CODE}`` with its status; over a
 WebSocket as ``{"type": "error", "code": CODE, "message": MESSAGE}`` to that client only.
@@ -9,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
 
 __all__ = [
     "ServerError",
@@ -19,14 +23,16 @@ __all__ = [
     "ConflictError",
     "RefusedError",
     "AuthError",
+    "UnavailableError",
     "DatabaseError",
     "TooLargeError",
     "LimitError",
 ]
 
 
-class ServerError(ThirtyOneError):
-    """Base class of the server's errors: ``code`` (e.g. ``"table_full"``) and ``status`` (HTTP)."""
+class ServerError(Exception):
+    """Base class of the server's errors: ``message``, ``code`` (e.g. ``"table_full"``) and
+    ``status`` (HTTP)."""
 
     status: ClassVar[int] = 400
     default_code: ClassVar[str] = "bad_request"
@@ -37,7 +43,7 @@ class ServerError(ThirtyOneError):
         self.code = code or self.default_code
 
 
-class InputError(ServerError):
+class InputError(ServerError, ThirtyOneError):
     """A request or message the server cannot accept as it is: bad options, a bad name, a bad seat
     list, malformed JSON, an action that cannot be read (HTTP 422)."""
 
@@ -56,14 +62,14 @@ class SettingError(InputError):
         self.problem = problem
 
 
-class NotFoundError(ServerError):
+class NotFoundError(ServerError, ThirtyOneError):
     """No table has that code (HTTP 404)."""
 
     status = 404
     default_code = "not_found"
 
 
-class ConflictError(ServerError):
+class ConflictError(ServerError, ThirtyOneError):
     """The table is in no state for the request: full, closed, not over yet (HTTP 409)."""
 
     status = 409
@@ -80,28 +86,36 @@ class RefusedError(ConflictError):
         self.refusal = refusal
 
 
-class AuthError(ServerError):
+class AuthError(ServerError, ThirtyOneError):
     """A token that opens no seat of the table, or no token where one is needed (HTTP 403)."""
 
     status = 403
     default_code = "bad_token"
 
 
-class DatabaseError(ServerError):
-    """The database cannot be opened or written; nothing was changed (HTTP 503)."""
+class UnavailableError(ServerError, ThirtyOneRuntimeError):
+    """The server's environment failed, not the request: stored data that does not replay
+    (``damaged``), a worker that died or an expert that failed (``no_hint``), no free table code
+    (``busy``). Nothing was changed (HTTP 503)."""
 
     status = 503
+    default_code = "damaged"
+
+
+class DatabaseError(UnavailableError):
+    """The database cannot be opened or written; nothing was changed (HTTP 503)."""
+
     default_code = "database"
 
 
-class TooLargeError(ServerError):
+class TooLargeError(ServerError, ThirtyOneError):
     """A request body or message over the size limit (HTTP 413)."""
 
     status = 413
     default_code = "too_large"
 
 
-class LimitError(ServerError):
+class LimitError(ServerError, ThirtyOneError):
     """Over a limit: too many connections, requests, tables or hints (HTTP 429). Nothing changed;
     the message says which limit and what to do."""
 

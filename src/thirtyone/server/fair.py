@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from thirtyone.cards import Card
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneRuntimeError
 from thirtyone.fairness import SaltChain, deal_deck
 from thirtyone.record import deal_commitment, salted_reshuffle
 
@@ -52,7 +52,7 @@ DEAL_SCHEME = "thirtyone-deal/1"
 """The scheme of an older table: each deal committed to alone."""
 
 
-class ChainUsedUpError(ThirtyOneError):
+class ChainUsedUpError(ThirtyOneRuntimeError):
     """The table's salt chain has no salt for the next round (:data:`CHAIN_LENGTH` rounds dealt)."""
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from thirtyone.bots.work import Hint, expert_hint
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, dumps
-from thirtyone.server.errors import AuthError, ConflictError, LimitError, ServerError
+from thirtyone.server.errors import AuthError, ConflictError, LimitError, UnavailableError
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import PLAYING
@@ -146,7 +146,7 @@ class Hints:
             answer = await self._work(runner, seat, seq, view)
         except BaseException as error:
             if not future.done():
-                future.set_exception(error if isinstance(error, Exception) else ServerError("stopped", "busy"))
+                future.set_exception(error if isinstance(error, Exception) else UnavailableError("stopped", "busy"))
             raise
         else:
             future.set_result(answer)
@@ -162,10 +162,11 @@ class Hints:
         except (PoolBusyError, TimeoutError):
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
         except PoolBrokenError as error:
-            raise ServerError(f"no hint here: {error}; ask again", "no_hint") from None
+            raise UnavailableError(f"no hint here: {error}; ask again", "no_hint") from None
         except Exception as error:  # say why rather than drop the connection
             log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
-            raise ServerError(f"no hint here: the expert could not weigh this position ({error})", "no_hint") from None
+            words = f"no hint here: the expert could not weigh this position ({error})"
+            raise UnavailableError(words, "no_hint") from None
         return dumps(hint_json(seq, hint))
 
     def forget(self, code: str) -> None:

@@ -29,7 +29,7 @@ from starlette.types import Scope
 from thirtyone.errors import RecordError
 from thirtyone.i18n import LANGUAGES, RTL, catalog_json, messages, negotiate
 from thirtyone.record import GameRecord, format_action
-from thirtyone.server.errors import NotFoundError, ServerError
+from thirtyone.server.errors import NotFoundError, UnavailableError
 from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
 from thirtyone.server.service import TableService
 
@@ -147,7 +147,7 @@ def record_json(record: GameRecord) -> JSON:
     (``null`` for a record of an older server, whose rounds each have their own commitment).
 
     Raises:
-        ServerError: when the record does not replay (``damaged``; it was stored by this server,
+        UnavailableError: when the record does not replay (``damaged``; it was stored by this server,
             so this means the database was changed).
     """
     moves = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
@@ -177,7 +177,7 @@ def record_json(record: GameRecord) -> JSON:
             )
             before = len(results)
     except RecordError as error:
-        raise ServerError(f"the stored record does not replay: {error}", "damaged") from None
+        raise UnavailableError(f"the stored record does not replay: {error}", "damaged") from None
     return {
         "seats": list(record.seats),
         "rules": rules_json(record.rules),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from thirtyone.server.errors import AuthError, ConflictError, ServerError
+from thirtyone.server.errors import AuthError, ConflictError, UnavailableError
 from thirtyone.server.fair import new_chain
 from thirtyone.server.limits import hash_token, new_code, new_token
 from thirtyone.server.serialize import JSON
@@ -79,9 +79,9 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
                     await old.link_rematch(stored.rematch)
                 break
         else:  # pragma: no cover - 20 collisions among 887 million codes
-            raise ServerError("could not find a free table code; try again", "busy")
+            raise UnavailableError("could not find a free table code; try again", "busy")
     if data.rematch is None:  # pragma: no cover - the link is stored or read above
-        raise ServerError("the rematch could not be made; try again", "busy")
+        raise UnavailableError("the rematch could not be made; try again", "busy")
     new_runner = await service.runner(data.rematch)
     name = data.seats[seat].name or "Guest"
     taken, seat_token = await new_runner.join(name, seat, claim=hash_token(token))

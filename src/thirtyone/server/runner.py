@@ -48,7 +48,7 @@ from thirtyone.server.autoplay import BOT_LEVELS, Autoplay
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, Connections, dumps
 from thirtyone.server.database import Database
-from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError
+from thirtyone.server.errors import AuthError, ConflictError, InputError, RefusedError, ServerError, UnavailableError
 from thirtyone.server.fair import ChainUsedUpError, CommittedChance, Deal
 from thirtyone.server.limits import check_name, hash_token, new_token, token_matches, token_matches_hash
 from thirtyone.server.names import check_display_name
@@ -153,7 +153,7 @@ class TableRunner:
                 chance.seq = stored.seq
                 game.apply(stored.action, seat=stored.seat)
         except ThirtyOneError as error:
-            raise ServerError(f"table {self.code} cannot be resumed: {error}", code="damaged") from None
+            raise UnavailableError(f"table {self.code} cannot be resumed: {error}", "damaged") from None
         chance.seq = data.seq
         self.game, self.chance = game, chance
 
@@ -234,7 +234,7 @@ class TableRunner:
                 first = len(game.round_logs) - 1
                 game.apply(stored.action, seat=stored.seat)
                 if chance.take_new():
-                    raise ServerError(f"table {self.code}: action {stored.seq} dealt a deal that is not stored")
+                    raise UnavailableError(f"table {self.code}: action {stored.seq} dealt a deal that is not stored")
                 news.actions.append(stored)
                 news.deals.extend(step)
                 news.seq = stored.seq
@@ -332,7 +332,7 @@ class TableRunner:
             except ThirtyOneError as error:  # a damaged deal: nothing was dealt
                 chance.forget_new()
                 self._rebuild()
-                raise ServerError(f"table {self.code}: {error}", "damaged") from None
+                raise UnavailableError(f"table {self.code}: {error}", "damaged") from None
             deals = chance.take_new()
             stored = ActionData(seq + 1, round_number, seat, str(action), source)
             finished = (game.winner if game.winner is not None else -1, self._record(game)) if game.is_over else None

@@ -40,7 +40,7 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.database import Database
-from thirtyone.server.errors import ConflictError, InputError, LimitError, NotFoundError, ServerError
+from thirtyone.server.errors import ConflictError, InputError, LimitError, NotFoundError, ServerError, UnavailableError
 from thirtyone.server.fair import new_chain
 from thirtyone.server.hints import Hints
 from thirtyone.server.limits import (
@@ -192,7 +192,7 @@ class TableService:
             if await self.db.write(self.store.create, data):
                 break
         else:  # pragma: no cover - 20 collisions among 887 million codes
-            raise ServerError("could not find a free table code; try again", "busy")
+            raise UnavailableError("could not find a free table code; try again", "busy")
         if self._counted is not None:
             self._counted = (self._counted[0], self._counted[1] + 1)
         runner = self._keep(TableRunner(data, self.db, self.settings, self.bots))  # what was stored: no read

@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import format_cards, parse_cards
+from thirtyone.errors import ThirtyOneRuntimeError
 from thirtyone.server.fair import Deal
 from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
 
@@ -70,7 +71,7 @@ CHANNEL = "thirtyone"
 log = logging.getLogger("thirtyone.server")
 
 
-class StaleError(Exception):
+class StaleError(ThirtyOneRuntimeError):
     """The table's ``seq`` in the database is not the one the write expected: another writer
     stored an action first (or the seat was taken meanwhile). Nothing was written."""
 

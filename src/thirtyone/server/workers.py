@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec, TypeVar
 
 from thirtyone.bots.work import ready, start_worker
+from thirtyone.errors import ThirtyOneRuntimeError
 
 __all__ = ["WorkerPool", "PoolBusyError", "PoolBrokenError", "end_with"]
 
@@ -73,11 +74,11 @@ def _start(parent: int, niceness: int, warm: bool) -> None:
     start_worker(niceness, warm)
 
 
-class PoolBusyError(Exception):
+class PoolBusyError(ThirtyOneRuntimeError):
     """Every worker is busy and the queue is full: the job was not taken (try again later)."""
 
 
-class PoolBrokenError(Exception):
+class PoolBrokenError(ThirtyOneRuntimeError):
     """A worker process died while it had the job (the pool is started again for the next one)."""
 
 

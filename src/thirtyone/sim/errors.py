@@ -1,15 +1,17 @@
-"""Errors of :mod:`thirtyone.sim`: each a :class:`~thirtyone.errors.ThirtyOneError` (a ``ValueError``)
-with a one-line message, raised before any work starts."""
+"""Errors of :mod:`thirtyone.sim`, each with a one-line message, raised before any work starts:
+bad input is a :class:`SimError` (a :class:`~thirtyone.errors.ThirtyOneError`, so a ``ValueError``);
+a simulator that cannot run here is a :class:`SimUnavailableError` (a ``RuntimeError``: the
+environment lacks numba, not the caller's input)."""
 
 from __future__ import annotations
 
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
 
 __all__ = ["SimError", "UnsupportedRulesError", "SimInputError", "SimUnavailableError"]
 
 
 class SimError(ThirtyOneError):
-    """Base class of the simulator's errors."""
+    """Base class of the simulator's errors for bad input."""
 
 
 class UnsupportedRulesError(SimError):
@@ -22,5 +24,5 @@ class SimInputError(SimError):
     of the rules' deck, a dealer or seat that is not in the game, an unknown policy, a bad seed."""
 
 
-class SimUnavailableError(SimError):
+class SimUnavailableError(ThirtyOneRuntimeError):
     """numba or numpy is not installed (``pip install 'thirtyone[fast]'``); use the engine."""
