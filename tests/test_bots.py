@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -20,6 +21,8 @@ from thirtyone import (
     RoundEnded,
     Rules,
     TakeWidow,
+    full_deck,
+    hand_value,
     parse_cards,
 )
 from thirtyone.bots import BOTS, UnknownBotError, make_bot, parse_bot_list
@@ -88,6 +91,25 @@ def test_best_discard_keeps_the_card_taken_from_the_pile():
     value, discard = best_discard(cards, rules, keep=parse_cards("2h")[0])
     assert discard != parse_cards("2h")[0]
     assert value == 2 * 21  # As Ks or As Qs with 2h kept: best is 21 (ace + king)
+
+
+def test_best_discard_is_the_best_three_of_four_with_its_ties_in_every_order():
+    """Seed 11: 3,000 random four-card hands (and a kept card or none) of each scoring, against the
+    rule written out: the most value kept, ties to discarding the fewest points, then the higher card."""
+    rng = random.Random(11)
+    for rules in (Rules(), Rules.preset("schwimmen"), Rules.preset("scat", straight_flush=True)):
+        deck = full_deck(rules.deck)
+        for _ in range(3000):
+            cards = tuple(rng.sample(deck, 4))
+            keep = rng.choice((None, *cards))
+            options = [
+                (hand_value([other for other in cards if other != card], rules), -card.points, card)
+                for card in cards
+                if card != keep
+            ]
+            value, _, card = max(options)
+            assert best_discard(cards, rules, keep=keep) == (int(2 * value), card)  # half points
+            assert best_discard(list(cards), rules, keep=keep) == (int(2 * value), card)
 
 
 def test_best_after_taking_uses_the_new_card():

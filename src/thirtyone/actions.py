@@ -49,6 +49,7 @@ __all__ = [
     "ThrowDown",
     "parse_action",
     "as_card",
+    "DISCARDS",
     "STOCK",
     "PILE",
 ]
@@ -224,6 +225,10 @@ class ThrowDown(_Bare):
 
 Action = Draw | Discard | Knock | Exchange | ExchangeAll | Pass | Keep | TakeWidow | Look | ThrowDown
 """Any action."""
+
+DISCARDS: tuple[Discard, ...] = tuple(Discard(Card(index)) for index in range(52))
+"""``DISCARDS[card]`` is ``Discard(card)``, made once: the engine offers these very instances, so a
+player that answers with one is neither built nor compared field by field."""
 
 _WORDS: dict[str, Action] = {
     "draw stock": Draw(STOCK),

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from thirtyone.actions import (
+    DISCARDS,
     PILE,
     STOCK,
     Action,
@@ -67,11 +68,15 @@ from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
 from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, dealt_blitz, settle, showdown_losses
 from thirtyone.text import refusal
-from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing
+from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, build_player_view
 
 __all__ = ["Game", "RoundLog"]
 
 _AB = 52 * 52
+# The phases as globals: under Python 3.11 each read of Phase.TURN goes through EnumType's __getattr__
+# hook, four times the cost of a global, and the engine reads the phase many times a move.
+_PHASE_LOOK, _PHASE_DEALER_CHOICE, _PHASE_TURN = Phase.LOOK, Phase.DEALER_CHOICE, Phase.TURN
+_PHASE_DISCARD, _PHASE_CHANCE, _PHASE_OVER = Phase.DISCARD, Phase.CHANCE, Phase.OVER
 _DRAW_STOCK = Draw(STOCK)
 _DRAW_PILE = Draw(PILE)
 _KNOCK = Knock()
@@ -81,7 +86,6 @@ _KEEP = Keep()
 _TAKE_WIDOW = TakeWidow()
 _LOOK = Look()
 _THROW_DOWN = ThrowDown()
-_DISCARDS = tuple(Discard(Card(i)) for i in range(52))
 _DRAW_TURNS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(action for action, on in ((_DRAW_STOCK, stock), (_DRAW_PILE, pile), (_KNOCK, knock)) if on)
     for stock in (False, True)
@@ -138,6 +142,10 @@ class _Round:
     known_cards: list[list[Card]] = field(default_factory=list)
     start: int = 0  # index of the round's first event in Game.events
     seen: list[list[Event]] = field(default_factory=list)  # each seat's history, as that seat may see it
+    # caches, not state: the legal actions (dropped by every move and chance step) and the views'
+    # seat statuses (dropped when lives, looks or known cards change)
+    legal: tuple[Action, ...] | None = field(default=None, compare=False, repr=False)
+    seats: tuple[SeatStatus, ...] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> _Round:
         """An independent copy: the lists are copied, the cards and events shared (immutable)."""
@@ -159,6 +167,8 @@ class _Round:
             [list(known) for known in self.known_cards],
             self.start,
             [list(seen) for seen in self.seen],
+            self.legal,
+            self.seats,
         )
 
 
@@ -224,9 +234,10 @@ class Game:
         self.round_logs: list[RoundLog] = []
         self.winner: int | None = None
         self.last_result: RoundResult | None = None
+        self._shown: tuple[RoundResult, ...] = ()  # last_result as each seat was shown it (R5.1), for the views
         self.round = 0
         self._stop_round: int | None = None
-        self.phase = Phase.TURN  # until the first deal says otherwise
+        self.phase = _PHASE_TURN  # until the first deal says otherwise
 
     @classmethod
     def from_position(
@@ -303,7 +314,7 @@ class Game:
             IllegalActionError: once the game is over (code ``game_over``), or while a chance step
                 is due (``chance_due``).
         """
-        if self.phase is Phase.OVER:
+        if self.phase is _PHASE_OVER:
             raise refusal("game_over")
         if self._step is not None:
             raise refusal("chance_due")
@@ -333,7 +344,7 @@ class Game:
     @property
     def current_seat(self) -> int | None:
         """The seat to move, or ``None`` once the game is over or while a chance step is due."""
-        return None if self.phase is Phase.OVER or self._step is not None else self._r.to_move
+        return None if self.phase is _PHASE_OVER or self._step is not None else self._r.to_move
 
     def is_chance(self) -> bool:
         """True while a chance step is due (only with ``explicit_chance=True``: see :meth:`deal`)."""
@@ -347,7 +358,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True once one player is left (R2.5)."""
-        return self.phase is Phase.OVER
+        return self.phase is _PHASE_OVER
 
     @property
     def knocker(self) -> int | None:
@@ -512,14 +523,20 @@ class Game:
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the current seat may take, in a fixed order; ``()`` once the game is over
         or while a chance step is due."""
+        r = self._r
+        if r.legal is None:  # asked again for the same state by a view and by apply's check
+            r.legal = self._legal()
+        return r.legal
+
+    def _legal(self) -> tuple[Action, ...]:
         phase = self.phase
         r = self._r
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             taken = r.taken_from_pile
             if taken is None:
-                return tuple(_DISCARDS[card] for card in r.hands[r.to_move])
-            return tuple(_DISCARDS[card] for card in r.hands[r.to_move] if card != taken)
-        if phase is Phase.TURN:
+                return tuple([DISCARDS[card] for card in r.hands[r.to_move]])
+            return tuple([DISCARDS[card] for card in r.hands[r.to_move] if card != taken])
+        if phase is _PHASE_TURN:
             if self.rules.mode == "draw":  # the eight possible answers are built once
                 stock = bool(r.stock) or len(r.discard_pile) > 1
                 return _DRAW_TURNS[stock * 4 + bool(r.discard_pile) * 2 + (self._knock_refusal() is None)]
@@ -531,9 +548,9 @@ class Game:
             if self._knock_refusal() is None:
                 actions.append(_KNOCK)
             return tuple(actions)
-        if phase is Phase.LOOK:
+        if phase is _PHASE_LOOK:
             return (_LOOK, _THROW_DOWN)
-        if phase is Phase.DEALER_CHOICE:
+        if phase is _PHASE_DEALER_CHOICE:
             return (_KEEP, _TAKE_WIDOW)
         return ()  # OVER, CHANCE
 
@@ -582,11 +599,12 @@ class Game:
         r = self._r
         if seat is not None:
             seat = self._check_seat(seat)
-            if self.phase is Phase.OVER:
+            if self.phase is _PHASE_OVER:
                 raise refusal("game_over", seat=seat, action=action)
             if self._step is None and seat != r.to_move:
                 raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
-        self._check(action)
+        if action not in self.legal_actions():
+            self._check(action)  # raises: it refuses just what legal_actions() leaves out, naming the rule
         if isinstance(action, Draw) and action.source == STOCK and not r.stock:
             rest = tuple(r.discard_pile[:-1])
             step = ChanceStep("reshuffle", self.round, len(self.round_logs[-1].reshuffles) + 1, rest)  # R4.3
@@ -601,6 +619,7 @@ class Game:
 
     def _act(self, actor: int, action: Action) -> None:
         """Log ``action`` of ``actor`` (the seat to move) and play it; it has been checked."""
+        self._r.legal = None
         self.round_logs[-1].actions.append((actor, action))
         if isinstance(action, Discard):
             self._do_discard(actor, action.card)
@@ -661,7 +680,8 @@ class Game:
 
     def _due(self, step: ChanceStep) -> None:
         self._step = step
-        self.phase = Phase.CHANCE
+        self.phase = _PHASE_CHANCE
+        self._r.legal = None
 
     def _take_chance(self) -> None:
         """Without explicit chance, take every chance step due from the source (a loop: no run of
@@ -778,17 +798,17 @@ class Game:
     def _check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now; changes nothing."""
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is _PHASE_OVER:
             raise refusal("game_over", action=action)
-        if phase is Phase.CHANCE:
+        if phase is _PHASE_CHANCE:
             raise refusal("chance_due", action=action)
-        if phase is not Phase.LOOK and isinstance(action, (Look, ThrowDown)):
+        if phase is not _PHASE_LOOK and isinstance(action, (Look, ThrowDown)):
             raise self._refuse("not_blind_phase", action)
-        if phase is not Phase.DEALER_CHOICE and isinstance(action, (Keep, TakeWidow)):
+        if phase is not _PHASE_DEALER_CHOICE and isinstance(action, (Keep, TakeWidow)):
             raise self._refuse("not_dealer_choice", action)
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             self._check_discard(action)
-        elif phase is Phase.TURN:
+        elif phase is _PHASE_TURN:
             if isinstance(action, Knock):
                 refused = self._knock_refusal()
                 if refused is not None:
@@ -798,7 +818,7 @@ class Game:
                 self._check_draw(action)
             else:
                 self._check_widow_turn(action)
-        elif phase is Phase.LOOK:
+        elif phase is _PHASE_LOOK:
             if not isinstance(action, (Look, ThrowDown)):
                 raise self._refuse("must_look", action)
         elif not isinstance(action, (Keep, TakeWidow)):
@@ -868,13 +888,14 @@ class Game:
             card = r.discard_pile.pop()
             r.taken_from_pile = card
             r.known_cards[seat].append(card)
+            r.seats = None
             self._emit(Acted(seat, action, (card,)))
         else:
             card = r.stock.pop()
             r.taken_from_pile = None
             self._emit(Acted(seat, action, (card,), private=True))
         r.hands[seat].append(card)
-        self.phase = Phase.DISCARD
+        self.phase = _PHASE_DISCARD
 
     def _reshuffle(self, order: list[Card]) -> None:
         """R4.3: the discard pile but its top card becomes the new stock, in ``order`` (top first)."""
@@ -891,9 +912,10 @@ class Game:
         known = r.known_cards[seat]
         if card in known:
             known.remove(card)
+            r.seats = None
         r.discard_pile.append(card)
         r.taken_from_pile = None
-        self._emit(Acted(seat, _DISCARDS[card]))
+        self._emit(Acted(seat, DISCARDS[card]))
         if self._half[hand[0] * _AB + hand[1] * 52 + hand[2]] >= BLITZ_HALF:  # R5.4 (the hot path: inlined)
             self._end_round("blitz", r.knocker, (seat,), blitz_losses(r.active, seat, r.knocker is not None))
         else:
@@ -923,6 +945,7 @@ class Game:
             if give in known:
                 known.remove(give)
             known.append(take)
+        r.seats = None
         r.passes = 0
         self._emit(Acted(seat, action, action.take))
         self._after_turn(seat)
@@ -935,6 +958,7 @@ class Game:
         r.hands[seat], r.widow = list(taken), hand
         r.widow_face_up = True  # R7.2: the old hand goes face up
         r.known_cards[seat] = [] if face_down else list(taken)
+        r.seats = None
         r.passes = 0
         self._emit(Acted(seat, _EXCHANGE_ALL, taken, private=face_down, revealed=tuple(hand)))
         self._after_turn(seat)
@@ -982,11 +1006,12 @@ class Game:
             if self._value(r.hands[seat]) >= BLITZ_HALF:  # R5.4
                 self._end_round("blitz", None, (seat,), blitz_losses(r.active, seat, False))
                 return
-        self.phase = Phase.TURN
+        self.phase = _PHASE_TURN
         r.to_move = r.next[self.dealer]
 
     def _do_blind(self, seat: int, action: Action) -> None:
         r = self._r
+        r.seats = None  # who has looked
         if isinstance(action, ThrowDown):
             self._emit(Acted(seat, _THROW_DOWN))
             r.looked = [True] * self.players
@@ -996,7 +1021,7 @@ class Game:
         self._emit(Acted(seat, _LOOK))
         r.to_move = r.next[seat]
         if all(r.looked[s] for s in r.active):
-            self.phase = Phase.TURN
+            self.phase = _PHASE_TURN
 
     def _finish_turn(self, seat: int) -> None:
         """Close a completed turn: final turns after a knock (R6.2), an empty stock (R4.3), the
@@ -1014,7 +1039,7 @@ class Game:
         if r.turn >= self.rules.max_turns:
             self._showdown("max_turns", None)
             return
-        self.phase = Phase.TURN
+        self.phase = _PHASE_TURN
         r.taken_from_pile = None
         r.to_move = r.next[seat]
 
@@ -1040,6 +1065,7 @@ class Game:
         for seat in going:
             self._out[seat] = True
         self._remaining = list(after)
+        r.seats = None
         if going:
             self._eliminations.append(going)
         hands = tuple(tuple(hand) if hand else None for hand in r.hands)  # a seat out holds no cards
@@ -1059,16 +1085,17 @@ class Game:
             turns=r.turn,
         )
         self.last_result = result
+        self._shown = tuple(result.for_seat(seat) for seat in range(self.players))
         self.round_logs[-1].result = result
         self._emit(RoundEnded(result))
         still_in = self.active_seats
         if len(still_in) == 1:  # R2.5
             self.winner = still_in[0]
-            self.phase = Phase.OVER
+            self.phase = _PHASE_OVER
             self._emit(GameOver(still_in[0]))
             return
         if self._stop_round is not None and self.round >= self._stop_round:
-            self.phase = Phase.OVER  # a search that asked for this round only
+            self.phase = _PHASE_OVER  # a search that asked for this round only
             return
         self._due(ChanceStep("deal", self.round + 1, cards=full_deck(self.rules.deck)))
 
@@ -1108,13 +1135,13 @@ class Game:
             self._end_round("dealt_blitz", None, dealt[0], dealt[1])
             return
         if rules.throw_down:
-            self.phase = Phase.LOOK
+            self.phase = _PHASE_LOOK
             r.to_move = first
         elif rules.dealer_hand:
-            self.phase = Phase.DEALER_CHOICE
+            self.phase = _PHASE_DEALER_CHOICE
             r.to_move = self.dealer
         else:
-            self.phase = Phase.TURN
+            self.phase = _PHASE_TURN
             r.to_move = first
 
     def _begin_round(self) -> _Round:
@@ -1168,13 +1195,15 @@ class Game:
         r = self._r
         rules = self.rules
         draw = rules.mode == "draw"
-        grace = self._grace
-        seats = tuple(
-            SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
-            for s, (left, out, looked, known) in enumerate(
-                zip(self._remaining, self._out, r.looked, r.known_cards, strict=True)
+        seats = r.seats
+        if seats is None:
+            grace = self._grace
+            seats = r.seats = tuple(
+                SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
+                for s, (left, out, looked, known) in enumerate(
+                    zip(self._remaining, self._out, r.looked, r.known_cards, strict=True)
+                )
             )
-        )
         return (
             self.players,
             rules,
@@ -1201,13 +1230,13 @@ class Game:
         seat = self._check_seat(seat)
         r = self._r
         own = r.hands[seat]
-        over = self.phase is Phase.OVER
+        over = self.phase is _PHASE_OVER
         hand = tuple(own) if r.looked[seat] and not self._out[seat] and not over and own else None
         my_move = self.current_seat == seat
-        return PlayerView(
+        return build_player_view(
             *self._table(),
             tuple(r.seen[seat]),  # history
-            None if self.last_result is None else self.last_result.for_seat(seat),
+            self._shown[seat] if self._shown else None,
             seat,
             hand,
             value_from_half(self._value(own)) if hand is not None and len(own) == 3 else None,

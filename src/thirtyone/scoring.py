@@ -38,6 +38,7 @@ _STRIDE_A = 52 * 52
 _SCAT = Rules()
 _Values = list[list[list[HandValue | None]]]
 _TABLES: dict[tuple[int, str, bool, bool], tuple[list[int], _Values]] = {}
+_last: tuple[object, tuple[list[int], _Values]] = (object(), ([], []))  # the rules asked last, their tables
 
 
 def value_from_half(half: int) -> HandValue:
@@ -64,6 +65,10 @@ def _half_value(cards: tuple[Card, Card, Card], rules: Rules) -> int:
 
 
 def _tables(rules: Rules) -> tuple[list[int], _Values]:
+    global _last
+    last = _last
+    if last[0] is rules:  # the same rules again (every hand of a game): no key to build and look up
+        return last[1]
     key = rules.scoring_key
     tables = _TABLES.get(key)
     if tables is None:
@@ -79,6 +84,7 @@ def _tables(rules: Rules) -> tuple[list[int], _Values]:
                 halves[index] = half
                 values[a][b][c] = value
         tables = _TABLES[key] = (halves, values)
+    _last = (rules, tables)
     return tables
 
 

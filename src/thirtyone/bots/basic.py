@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from thirtyone.actions import (
+    DISCARDS,
     PILE,
     STOCK,
     Action,
-    Discard,
     Draw,
     Exchange,
     ExchangeAll,
@@ -33,8 +33,11 @@ from thirtyone.views import Phase, PlayerView
 
 __all__ = ["BasicBot", "knock_threshold"]
 
-_DRAW_STOCK, _DRAW_PILE = Draw(STOCK), Draw(PILE)
+_DRAW_STOCK, _DRAW_PILE, _KNOCK, _PASS = Draw(STOCK), Draw(PILE), Knock(), Pass()
+_LOOK, _KEEP, _TAKE_WIDOW, _EXCHANGE_ALL = Look(), Keep(), TakeWidow(), ExchangeAll()
 
+# globals: under Python 3.11 each read of Phase.LOOK costs four times as much (EnumType.__getattr__)
+_PHASE_LOOK, _PHASE_DEALER_CHOICE, _PHASE_DISCARD = Phase.LOOK, Phase.DEALER_CHOICE, Phase.DISCARD
 knock_threshold = basic_knock_bar
 """Half points ``basic`` needs to knock on its t-th turn (:func:`thirtyone.strategy.basic_knock_bar`)."""
 
@@ -46,31 +49,31 @@ class BasicBot(SeededBot):
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         phase = view.phase
-        if phase is Phase.LOOK:
-            return Look()
+        if phase is _PHASE_LOOK:
+            return _LOOK
         hand = view.hand
         assert hand is not None, "a bot is asked to move only once it has looked"
         rules = view.rules
-        if phase is Phase.DISCARD:
-            return Discard(best_discard(hand, rules, keep=view.taken_from_pile)[1])
+        if phase is _PHASE_DISCARD:
+            return DISCARDS[best_discard(hand, rules, keep=view.taken_from_pile)[1]]
         value = half_value(hand, rules)
-        if phase is Phase.DEALER_CHOICE:
-            return Keep() if value >= 32 else TakeWidow()
-        if Knock() in legal and value >= knock_threshold(view.turn // len(view.active_seats)):
-            return Knock()
+        if phase is _PHASE_DEALER_CHOICE:
+            return _KEEP if value >= 32 else _TAKE_WIDOW
+        if _KNOCK in legal and value >= knock_threshold(view.turn // len(view.active_seats)):
+            return _KNOCK
         if rules.mode == "draw":
             top = view.discard_top
             if _DRAW_PILE in legal and top is not None and best_after_taking(hand, top, rules) > value:
                 return _DRAW_PILE
             return _DRAW_STOCK if _DRAW_STOCK in legal else _DRAW_PILE
         if view.widow is None:  # R7.2: the face-down widow, worth a blind 13 on average
-            return ExchangeAll() if value < 26 else Pass()
-        best: tuple[int, Action] = (value, Pass())
+            return _EXCHANGE_ALL if value < 26 else _PASS
+        best: tuple[int, Action] = (value, _PASS)
         for action in legal:
             if isinstance(action, (Exchange, ExchangeAll)):
-                after = _after_exchange(hand, view.widow, action)
-                if half_value(after, rules) > best[0]:
-                    best = (half_value(after, rules), action)
+                after = half_value(_after_exchange(hand, view.widow, action), rules)
+                if after > best[0]:
+                    best = (after, action)
         return best[1]
 
 

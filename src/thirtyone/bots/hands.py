@@ -56,7 +56,8 @@ def hand_index(cards: Sequence[Card]) -> int:
 
 def half_value(cards: Sequence[Card], rules: Rules) -> int:
     """The value of three cards in half points (31 = 62)."""
-    return half_points(rules)[hand_index(cards)]
+    a, b, c = cards
+    return half_points(rules)[a * _AB + b * 52 + c]  # hand_index, inlined: every decision asks
 
 
 def best_with(hand: Sequence[Card], card: Card, table: Sequence[int]) -> int:
@@ -73,13 +74,13 @@ def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) 
     the card of fewest points, which keeps the higher cards for later.
     """
     table = half_points(rules)
+    a, b, c, d = cards
     best: tuple[int, int, Card] | None = None
-    for i, card in enumerate(cards):
-        if card == keep:
-            continue
-        key = (table[hand_index([other for j, other in enumerate(cards) if j != i])], -card.points, card)
-        if best is None or key > best:
-            best = key
+    for card, x, y, z in ((a, b, c, d), (b, a, c, d), (c, a, b, d), (d, a, b, c)):  # a discard, the three kept
+        if card != keep:
+            key = (table[x * _AB + y * 52 + z], -card.points, card)
+            if best is None or key > best:
+                best = key
     assert best is not None
     return best[0], best[2]
 
