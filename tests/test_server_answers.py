@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -272,6 +273,25 @@ def test_serve_takes_the_addresses_as_flags(tmp_path: Path, monkeypatch: pytest.
     settings = seen[-1]
     assert settings.public_url == "https://a.example"  # type: ignore[attr-defined]
     assert settings.allowed_origins == ("https://b.example", "http://c.example:8080")  # type: ignore[attr-defined]
+
+
+def test_serve_takes_a_seed_for_every_random_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from thirtyone.cli import main
+
+    seen: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: seen.append(app.state.settings))
+    args = ["serve", "--port", "48032", "--database-url", f"sqlite:///{tmp_path}/t.db"]
+    assert main(args) == 0
+    assert seen[-1].randomness.secure  # by default: the system's randomness
+    assert main([*args, "--seed", "7"]) == 0
+    assert seen[-1].randomness.seed == 7
+    assert "seed 7: its deals repeat (tests only)" in capsys.readouterr().err
+    assert main([*args, "--seed", "seven"]) == 2
+    assert capsys.readouterr().err.strip() == "thirtyone: error: --seed 'seven': give a whole number"
 
 
 # ---------------------------------------------------------------------------------------------- pages

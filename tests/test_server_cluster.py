@@ -31,7 +31,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from test_server_support import basic_choice, create, db_rows, join, make_app, waits_for_person
+from test_server_support import SEED, basic_choice, create, db_rows, join, make_app, waits_for_person
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
 from thirtyone.server.cluster import LISTENER_NAME
@@ -166,12 +166,13 @@ _LAUNCHER = """
 import logging, sys
 import uvicorn
 from thirtyone.server import ServerSettings, create_app
+from thirtyone.server.randomness import Randomness
 logging.basicConfig(level=logging.WARNING, stream=sys.stdout, format="%(name)s %(levelname)s %(message)s")
 logging.getLogger("thirtyone.server").setLevel(logging.DEBUG)
-url, bot_delay, lease, renew, port = sys.argv[1:6]
+url, bot_delay, lease, renew, port, seed = sys.argv[1:7]
 settings = ServerSettings(
     database_url=url, bot_delay=float(bot_delay), lease_seconds=float(lease), lease_renew=float(renew),
-    messages_per_second=1000.0, message_burst=1000, showdown_timeout=0.0,
+    messages_per_second=1000.0, message_burst=1000, showdown_timeout=0.0, randomness=Randomness(int(seed)),
 )
 app = create_app(settings=settings)
 print("process", app.state.service.store.process, flush=True)
@@ -223,7 +224,10 @@ def start_servers(url: str, folder: Path, count: int, bot_delay: float = 0.0) ->
         log = folder / f"server{index}-{port}.log"
         with log.open("wb") as out:
             popen = subprocess.Popen(
-                [sys.executable, "-c", _LAUNCHER, url, str(bot_delay), str(LEASE), str(RENEW), str(port)],
+                [
+                    *(sys.executable, "-c", _LAUNCHER, url, str(bot_delay), str(LEASE), str(RENEW), str(port)),
+                    str(SEED + index),  # each process its own seeded randomness: their codes do not collide
+                ],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,

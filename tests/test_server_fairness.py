@@ -20,10 +20,9 @@ from fastapi.testclient import TestClient
 from cli_helpers import cli_error_line
 from test_server_support import Player, basic_choice, create, hello, join, make_app
 from thirtyone.cli import main
-from thirtyone.fairness import SaltChain, deal_deck, salt_matches
+from thirtyone.fairness import deal_deck, salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.server import fair
-from thirtyone.server import service as service_module
 
 SEED_A = "a1" * 32
 SEED_B = "b2" * 16
@@ -253,7 +252,7 @@ def test_a_game_that_uses_up_its_chain_is_closed_with_its_record(
     monkeypatch.setattr(fair, "CHAIN_LENGTH", 1)
     # a chain whose one deal holds no 31 (for Ann's and Ben's seeds, whoever deals): with a random one, a
     # dealt 31 (R5.2, one game in 450) ends round 1 at the start, with no action to close the table
-    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain("00" * 32, fair.CHAIN_LENGTH))
+    monkeypatch.setattr(client.app.state.settings.randomness, "chain_key", lambda: "00" * 32)  # type: ignore[attr-defined]
     created = client.post("/api/tables", json={"seats": [{"type": "human"}, {"type": "human"}]}).json()
     code = created["code"]
     with ExitStack() as stack:
@@ -292,7 +291,7 @@ def test_a_game_that_a_31_on_the_first_deal_ends_is_finished_with_its_record(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a chain whose first deal holds a 31 whoever deals (no seeds): one life, no grace, two players
-    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain(f"{548:064x}", fair.CHAIN_LENGTH))
+    monkeypatch.setattr(client.app.state.settings.randomness, "chain_key", lambda: f"{548:064x}")  # type: ignore[attr-defined]
     seats = [{"type": "human"}, {"type": "human"}]
     created = client.post("/api/tables", json={"seats": seats, "options": {"lives": 1, "grace_life": False}}).json()
     code = created["code"]

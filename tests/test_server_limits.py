@@ -42,6 +42,7 @@ from thirtyone.server import service as service_module
 from thirtyone.server.app import CONTENT_SECURITY_POLICY, LIMIT_CLOSE
 from thirtyone.server.limits import Admission, Buckets, address_key
 from thirtyone.server.pages import STATIC
+from thirtyone.server.randomness import Randomness
 from thirtyone.server.service import TableService
 from thirtyone.server.store import Store
 
@@ -411,9 +412,9 @@ def test_a_creation_flood_reads_the_count_once_loads_no_table_and_hashes_off_the
 
         monkeypatch.setattr(Store, method, counted)
 
-    def chain() -> SaltChain:
+    def chain(randomness: Randomness) -> SaltChain:
         hashed_on.add(threading.current_thread().name)
-        return fair.new_chain(8)
+        return fair.new_chain(randomness, 8)
 
     monkeypatch.setattr(service_module, "new_chain", chain)
     monkeypatch.setattr(

@@ -15,20 +15,17 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Player, basic_choice, create, hello, join, make_app
+from test_server_support import Pinned, Player, basic_choice, create, hello, join, make_app
 from thirtyone.engine import Game
 from thirtyone.fairness import SaltChain, chain_link, deal_deck, salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
-from thirtyone.server import fair, messages
-from thirtyone.server import runner as runner_module
-from thirtyone.server import service as service_module
+from thirtyone.server import messages
 from thirtyone.server.fair import CommittedChance
 from thirtyone.server.store import CLOSED, FINISHED, PLAYING, SeatData, TableData
 
@@ -37,23 +34,16 @@ BLITZ_KEY = f"{548:064x}"
 the other hand hidden (R5.1)."""
 
 
-class FirstDealer:
-    """The runner's ``secrets``: the first dealer is seat 0 (R3.1), so that the game is the same every run."""
-
-    @staticmethod
-    def SystemRandom() -> random.Random:  # noqa: N802 - stands for secrets.SystemRandom
-        return SimpleNamespace(randrange=lambda players: 0)  # type: ignore[return-value]
-
-
 def connect(client: TestClient, stack: ExitStack, code: str, token: str | None, seat: int | None) -> Player:
     return hello(stack.enter_context(client.websocket_connect(f"/ws/tables/{code}")), token, seat)
 
 
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain(BLITZ_KEY, fair.CHAIN_LENGTH))
-    monkeypatch.setattr(runner_module, "secrets", FirstDealer)
-    with TestClient(make_app(tmp_path / "r5_7.db", messages_per_second=1000.0, message_burst=1000)) as test_client:
+    pinned = Pinned(key=BLITZ_KEY, first_dealer=0)  # seat 0 deals first: the game is the same every run
+    with TestClient(
+        make_app(tmp_path / "r5_7.db", messages_per_second=1000.0, message_burst=1000, randomness=pinned)
+    ) as test_client:
         yield test_client
 
 

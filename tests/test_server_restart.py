@@ -23,7 +23,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from test_server_support import basic_choice, db_rows, waits_for_person
+from test_server_support import SEED, basic_choice, db_rows, waits_for_person
 from thirtyone.cli import main
 
 STARTUP_SECONDS = 30.0
@@ -64,6 +64,7 @@ def start_server(db: Path, port: int) -> Server:
     command = [sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--database-url", f"sqlite:///{db}"]
     command += ["--bot-delay", "0", "--messages-per-second", "1000", "--message-burst", "1000"]
     command += ["--showdown-timeout", "0"]  # its clients close no showdown (tests/test_server_showdown.py does)
+    command += ["--seed", str(SEED)]  # its tables' chains and bots' seeds as every test server's
     command += ["--log-level", "warning"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     server = Server(db, port, process)

@@ -10,7 +10,6 @@ every run."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,30 +19,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Player, basic_choice, create, hello, join, make_app, nothing_more
-from thirtyone.fairness import SaltChain
+from test_server_support import Pinned, Player, basic_choice, create, hello, join, make_app, nothing_more
 from thirtyone.server import autoplay as autoplay_module
-from thirtyone.server import fair
-from thirtyone.server import runner as runner_module
-from thirtyone.server import service as service_module
 
 NOW = 1_700_000_000.0
 """The wall clock the deadlines are published with (``time.time`` in autoplay, stopped)."""
 
 
-class FirstDealer:
-    """The runner's ``secrets``: seat 1 deals first (R3.1)."""
-
-    @staticmethod
-    def SystemRandom() -> random.Random:  # noqa: N802 - stands for secrets.SystemRandom
-        return SimpleNamespace(randrange=lambda players: 1)  # type: ignore[return-value]
-
-
 @pytest.fixture(autouse=True)
 def pinned(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service_module, "new_chain", lambda: SaltChain("00" * 32, fair.CHAIN_LENGTH))
-    monkeypatch.setattr(runner_module, "secrets", FirstDealer)
-    monkeypatch.setattr(autoplay_module, "secrets", SimpleNamespace(randbits=lambda bits: 0))
     monkeypatch.setattr(autoplay_module, "time", SimpleNamespace(time=lambda: NOW))
 
 
@@ -54,7 +38,14 @@ def connect(client: TestClient, stack: ExitStack, code: str, token: str | None, 
 @pytest.fixture
 def app_client(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[TestClient]:
     settings = getattr(request, "param", {})
-    options = {"messages_per_second": 1000.0, "message_burst": 1000, "showdown_timeout": 30.0, **settings}
+    pinned = Pinned(key="00" * 32, first_dealer=1, bot_seed=0)  # seat 1 deals first (R3.1)
+    options = {
+        "messages_per_second": 1000.0,
+        "message_burst": 1000,
+        "showdown_timeout": 30.0,
+        "randomness": pinned,
+        **settings,
+    }
     with TestClient(make_app(tmp_path / "showdown.db", **options)) as client:
         yield client
 

@@ -43,12 +43,40 @@ from thirtyone.server.limits import (
     normalize_code,
     token_matches,
 )
+from thirtyone.server.randomness import Randomness
 from thirtyone.server.serialize import result_json, spectator_view_json, view_json
 from thirtyone.views import Phase, PlayerView, SeatStatus
 
 CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+SEED = 31
+"""The seed of every test server's randomness (:func:`make_app`): its table codes, salt chains, first
+dealers and bots' seeds, and so the deals of tables whose people give fixed client seeds, are the
+same every run."""
+
+
+class Pinned(Randomness):
+    """A test server's randomness with some choices pinned: every table's salt chain from ``key``
+    (64 hex digits), seat ``first_dealer`` dealing round 1 (R3.1), every bot's and hint's seed
+    ``bot_seed``; the other choices (and those not given) seeded by ``seed``."""
+
+    def __init__(
+        self, key: str | None = None, first_dealer: int | None = None, bot_seed: int | None = None, seed: int = SEED
+    ) -> None:
+        super().__init__(seed)
+        self.key, self.dealer, self.bot_seed = key, first_dealer, bot_seed
+
+    def chain_key(self) -> str:
+        return super().chain_key() if self.key is None else self.key
+
+    def first_dealer(self, players: int) -> int:
+        return super().first_dealer(players) if self.dealer is None else self.dealer
+
+    def seed_for_bot(self) -> int:
+        return super().seed_for_bot() if self.bot_seed is None else self.bot_seed
 
 
 UNLIMITED: dict[str, Any] = {
@@ -63,8 +91,9 @@ UNLIMITED: dict[str, Any] = {
 def make_app(path: Path, **settings: Any) -> FastAPI:
     """An app on the SQLite file ``path`` with bots that play at once and do not wait for the
     showdown to be read (tests/test_server_showdown.py does), the bots and hints on threads of this
-    process (so that a test can patch them), and the per-address limits on requests and new tables
-    raised (unless told otherwise)."""
+    process (so that a test can patch them), the per-address limits on requests and new tables
+    raised, and its randomness seeded with :data:`SEED` (unless told otherwise)."""
+    settings.setdefault("randomness", Randomness(SEED))
     settings.setdefault("bot_delay", 0.0)
     settings.setdefault("showdown_timeout", 0.0)
     settings.setdefault("worker_kind", "thread")
@@ -354,10 +383,12 @@ def test_tokens_are_random_hashed_and_compared_in_constant_time(monkeypatch: pyt
 
 
 def test_codes_are_short_readable_and_normalized() -> None:
-    codes = {new_code() for _ in range(200)}
+    randomness = Randomness()
+    codes = {randomness.table_code() for _ in range(200)}
     assert len(codes) > 190
     assert all(len(code) == 6 and not set(code) & set("01ILO") for code in codes)
     assert normalize_code("ab-c2 3d") == "ABC23D"
+    assert new_code(random.Random(5)) == new_code(random.Random(5))
 
 
 def test_rate_limiter_allows_a_burst_then_the_rate() -> None:
@@ -387,13 +418,13 @@ def test_settings_are_checked() -> None:
 
 
 def test_a_new_deal_commits_to_its_deck_and_a_secret_salt() -> None:
-    deal = new_deal(full_deck(52), 1, 0)
+    deal = new_deal(full_deck(52), 1, 0, Randomness())
     assert sorted(deal.deck) == sorted(full_deck(52))
     assert re.fullmatch(r"[0-9a-f]{64}", deal.salt)
     assert re.fullmatch(r"[0-9a-f]{64}", deal.commitment)
     assert deal.commitment == deal_commitment(deal.salt, deal.deck)
     assert deal.commitment != deal_commitment(deal.salt, deal.deck[1:] + deal.deck[:1])
-    assert new_deal(full_deck(52), 1, 0).salt != deal.salt
+    assert new_deal(full_deck(52), 1, 0, Randomness()).salt != deal.salt
 
 
 def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> None:
@@ -411,7 +442,7 @@ def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> Non
 
 
 def test_a_chain_deal_comes_from_the_committed_salt_and_every_seed() -> None:
-    chain = new_chain(8)
+    chain = new_chain(Randomness(), 8)
     seeds = ["ab" * 16, None, "cd" * 32]
     chance = CommittedChance(0, {}, chain=chain, seeds=seeds)
     Game(Rules.preset("scat"), 3, chance=chance)
@@ -422,15 +453,37 @@ def test_a_chain_deal_comes_from_the_committed_salt_and_every_seed() -> None:
     other = CommittedChance(0, {}, chain=chain, seeds=["ab" * 16, None, "ce" * 32])
     Game(Rules.preset("scat"), 3, chance=other)
     assert other.take_new()[0].deck != deal.deck  # another seed, another deck
-    short = CommittedChance(0, {}, chain=new_chain(1), seeds=seeds)
+    short = CommittedChance(0, {}, chain=new_chain(Randomness(), 1), seeds=seeds)
     Game(Rules.preset("scat"), 3, chance=short)
     with pytest.raises(ChainUsedUpError, match="salt chain deals 1 rounds"):
         short.deal_order(full_deck(52), 2)
 
 
+def test_every_random_choice_of_the_server_comes_from_its_settings(tmp_path: Path) -> None:
+    """Two servers with the same seed make the same tables: code, salt chain, first dealer, deck,
+    the bots' moves; another seed, others. By default the choices are the system's (secure)."""
+    assert ServerSettings().randomness.secure
+    assert not Randomness(7).secure
+
+    def made(name: str, seed: int) -> tuple[Any, ...]:
+        with TestClient(make_app(tmp_path / name, randomness=Randomness(seed))) as client:
+            created = create(client, ["human", "easy", "easy"])
+            joined = join(client, created["code"], "Ann")
+            with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+                state = hello(ws, joined["token"], 0).settle()
+            return created["code"], created["table"]["commitment"], state["view"]["dealer"], state["view"]
+
+    first = made("a.db", 7)
+    assert made("b.db", 7) == first
+    other = made("c.db", 8)
+    assert other[0] != first[0]  # the code
+    assert other[1] != first[1]  # the salt chain
+    assert other[3]["hand"] != first[3]["hand"]  # the deal
+
+
 @pytest.mark.parametrize("chained", [True, False], ids=["chain", "older-table"])
 def test_committed_games_give_records_that_verify(chained: bool) -> None:
-    chain, seeds = (new_chain(64), ["12" * 16, None]) if chained else (None, [])
+    chain, seeds = (new_chain(Randomness(SEED), 64), ["12" * 16, None]) if chained else (None, [])
     game, chance = committed_game(
         Rules.preset("scat", lives=1), 2, random.Random(3), force_reshuffle=True, chain=chain, seeds=seeds
     )

@@ -138,6 +138,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
             help=f"{words} (default {default})",
         )
     parser.add_argument(
+        "--seed",
+        metavar="N",
+        help="draw every random choice of the server (salt chains and deals, first dealers, table codes, the bots' "
+        "and hints' seeds) from this whole number, so that its tables repeat: for tests and demonstrations only, "
+        "whoever knows N knows every deck (default: the system's secure randomness)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"), help="server log"
     )
     parser.add_argument(
@@ -222,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
     friends_turn_timer = _timer(args.friends_turn_timer, "friends-turn-timer")
     timeouts_to_bot = int(_number(args.timeouts_to_bot, "timeouts-to-bot", int))
     showdown_timeout = _seconds(args.showdown_timeout, "showdown-timeout")
+    seed = None if args.seed is None else int(_number(args.seed, "seed", int))
     try:
         import uvicorn
 
@@ -229,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
         from thirtyone.server.db import describe_url
         from thirtyone.server.door import paced_protocols
         from thirtyone.server.errors import InputError, SettingError
+        from thirtyone.server.randomness import Randomness
     except ImportError as error:
         raise ServeError(
             f"thirtyone serve needs the server extra ({error.name or error} is missing): "
@@ -248,6 +257,7 @@ def run(args: argparse.Namespace) -> int:
             showdown_timeout=showdown_timeout,
             public_url=args.public_url,
             allowed_origins=tuple(args.allowed_origin),
+            randomness=Randomness(seed),
             **limits,  # type: ignore[arg-type]
         )
     except SettingError as error:  # named by the setting: name the flag instead
@@ -266,7 +276,8 @@ def run(args: argparse.Namespace) -> int:
         timer = f"{friends_turn_timer:g} s with more than one person"
     print(
         f"thirtyone serve: http://{shown}:{port} · database {describe_url(settings.database_url)} · "
-        f"bot delay {bot_delay:g} s · turn timer {timer} · ctrl+c stops",
+        f"bot delay {bot_delay:g} s · turn timer {timer} · "
+        f"{'' if seed is None else f'seed {seed}: its deals repeat (tests only) · '}ctrl+c stops",
         file=sys.stderr,
     )
     # no per-message compression: messages are a few KB, and deflating each one cost a fifth of the

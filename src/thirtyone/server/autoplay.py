@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -394,7 +393,7 @@ class Autoplay:
         bot = self._bots.get(seat)
         if bot is None:
             level = self.table.data.seats[seat].level or "easy"
-            bot = make_bot(BOT_LEVELS.get(level, "basic"), secrets.randbits(64))
+            bot = make_bot(BOT_LEVELS.get(level, "basic"), self.settings.randomness.seed_for_bot())
             self._bots[seat] = bot
         return bot
 
@@ -411,10 +410,11 @@ class Autoplay:
         try:
             if level in THINKING_LEVELS:
                 spec = BOT_LEVELS.get(level, "basic")
+                seed = self.settings.randomness.seed_for_bot()
                 if self.bots is None:
-                    notation = await asyncio.to_thread(bot_move, spec, secrets.randbits(64), view)
+                    notation = await asyncio.to_thread(bot_move, spec, seed, view)
                 else:
-                    notation = await self.bots.run(bot_move, spec, secrets.randbits(64), view)
+                    notation = await self.bots.run(bot_move, spec, seed, view)
                 action = parse_action(notation)
             else:
                 action = self._bot(seat).choose(view, legal)

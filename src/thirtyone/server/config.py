@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from thirtyone.server.errors import InputError, SettingError
+from thirtyone.server.randomness import Randomness
 
 __all__ = [
     "ServerSettings",
@@ -95,6 +96,11 @@ class ServerSettings:
     WebSocket connections; a page of this server itself always may (its ``Origin`` is the ``Host``
     it connects to), and a client that sends no ``Origin`` (no browser page) too.
 
+    ``randomness`` is where every random choice of the server comes from (salt chains, first
+    dealers, table codes, the bots' and hints' seeds: :class:`~thirtyone.server.randomness.Randomness`),
+    the system's secure randomness unless given: a seeded one (``Randomness(seed=7)``) makes a
+    test's tables and deals repeat.
+
     ``freeze_gc`` keeps the garbage collector's pauses short (:mod:`thirtyone.server.memory`; off in
     tests that start many servers in one process).
 
@@ -140,6 +146,7 @@ class ServerSettings:
     public_url: str | None = None
     allowed_origins: tuple[str, ...] = ()
     freeze_gc: bool = True
+    randomness: Randomness = field(default_factory=Randomness, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.database_url, str) or not self.database_url.strip():
@@ -186,6 +193,8 @@ class ServerSettings:
         if self.public_url is not None:  # frozen: the checked forms replace what was given
             object.__setattr__(self, "public_url", _checked_url("public_url", self.public_url, path=True))
         object.__setattr__(self, "allowed_origins", _checked_origins(self.allowed_origins))
+        if not isinstance(self.randomness, Randomness):
+            raise SettingError("randomness", f"must be a Randomness (Randomness(seed=7)), not {self.randomness!r}")
 
     def web_origins(self) -> frozenset[str]:
         """The origins (``scheme://host[:port]``, lower case) whose pages may connect besides this

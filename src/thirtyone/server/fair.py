@@ -11,8 +11,8 @@ gives, fixed by the same salt. Each round's salt is revealed when the round ends
 against the commitment on its own (``link^r(salt) = commitment``); the game record keeps the
 commitment, the seeds and every salt, and ``thirtyone verify RECORD`` checks them offline.
 
-A table of an older server (no chain) goes on as it began: each deal drawn from
-:class:`secrets.SystemRandom` with a fresh salt and committed to alone (:func:`new_deal`,
+A table of an older server (no chain) goes on as it began: each deal shuffled by the server's
+:class:`~thirtyone.server.randomness.Randomness` with a fresh salt and committed to alone (:func:`new_deal`,
 :func:`thirtyone.record.deal_commitment`).
 
 :class:`CommittedChance` is the engine's :class:`~thirtyone.chance.Chance` for a table: it replays
@@ -22,8 +22,6 @@ with the action that led to it before anything is sent.
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +29,7 @@ from thirtyone.cards import Card
 from thirtyone.errors import ThirtyOneRuntimeError
 from thirtyone.fairness import SaltChain, deal_deck
 from thirtyone.record import deal_commitment, salted_reshuffle
+from thirtyone.server.randomness import Randomness
 
 __all__ = [
     "CHAIN_LENGTH",
@@ -70,19 +69,19 @@ class Deal:
     seq: int = 0
 
 
-def new_deal(deck: Sequence[Card], round: int, seq: int, rng: random.Random | None = None) -> Deal:
-    """An older table's new deal of ``deck``'s cards for round ``round``: shuffled by ``rng``
-    (default :class:`secrets.SystemRandom`), with a fresh secret salt and its own commitment."""
-    order = list(deck)
-    (rng or secrets.SystemRandom()).shuffle(order)
-    salt = secrets.token_hex(32)
+def new_deal(deck: Sequence[Card], round: int, seq: int, randomness: Randomness) -> Deal:
+    """An older table's new deal of ``deck``'s cards for round ``round``: shuffled by
+    ``randomness``, with a fresh secret salt from it and its own commitment."""
+    order = randomness.shuffle(deck)
+    salt = randomness.salt()
     return Deal(round, tuple(order), salt, deal_commitment(salt, order), seq)
 
 
-def new_chain(length: int | None = None) -> SaltChain:
-    """A new table's salt chain: a secret key of 32 random bytes from :mod:`secrets`, ``length``
-    rounds (default :data:`CHAIN_LENGTH`), its commitment worked out."""
-    return SaltChain(secrets.token_hex(32), CHAIN_LENGTH if length is None else length)
+def new_chain(randomness: Randomness, length: int | None = None) -> SaltChain:
+    """A new table's salt chain: a secret key of 32 random bytes from ``randomness``, ``length``
+    rounds (default :data:`CHAIN_LENGTH`), its commitment worked out (2,048 hashes: call it on a
+    thread)."""
+    return SaltChain(randomness.chain_key(), CHAIN_LENGTH if length is None else length)
 
 
 class CommittedChance:
@@ -105,6 +104,7 @@ class CommittedChance:
         seq: int = 0,
         chain: SaltChain | None = None,
         seeds: Sequence[str | None] = (),
+        randomness: Randomness | None = None,
     ) -> None:
         self._first_dealer = first_dealer
         self.deals: dict[int, Deal] = dict(deals)
@@ -112,10 +112,10 @@ class CommittedChance:
         self.chain = chain
         self.seeds = tuple(seed or None for seed in seeds)
         self._new: list[Deal] = []
-        self._rng = secrets.SystemRandom()
+        self._randomness = randomness or Randomness()
 
     def __deepcopy__(self, memo: dict[int, object]) -> CommittedChance:
-        twin = CommittedChance(self._first_dealer, self.deals, self.seq, self.chain, self.seeds)
+        twin = CommittedChance(self._first_dealer, self.deals, self.seq, self.chain, self.seeds, self._randomness)
         twin._new = list(self._new)
         return twin
 
@@ -133,7 +133,7 @@ class CommittedChance:
     def _new_deal(self, deck: Sequence[Card], round: int) -> Deal:
         chain = self.chain
         if chain is None:
-            return new_deal(deck, round, self.seq, self._rng)
+            return new_deal(deck, round, self.seq, self._randomness)
         if round > chain.length:
             raise ChainUsedUpError(
                 f"round {round}: the table's salt chain deals {chain.length} rounds, and they are all dealt"

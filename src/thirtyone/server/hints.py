@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from dataclasses import dataclass
 
 from thirtyone.bots.work import Hint, expert_hint
@@ -158,7 +157,7 @@ class Hints:
     async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
         try:
             async with asyncio.timeout(HINT_WAIT):
-                hint = await self.pool.run(expert_hint, view, secrets.randbits(64), HINT_SECONDS)
+                hint = await self.pool.run(expert_hint, view, self.settings.randomness.seed_for_bot(), HINT_SECONDS)
         except (PoolBusyError, TimeoutError):
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
         except PoolBrokenError as error:

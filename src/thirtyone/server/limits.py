@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import random
 import secrets
 import time
 import unicodedata
@@ -98,9 +99,10 @@ def token_matches_hash(token_hash: str, stored: str | None) -> bool:
     return secrets.compare_digest(token_hash, stored)
 
 
-def new_code() -> str:
-    """A new short table code: six letters of :data:`CODE_ALPHABET` (about 2**29 codes)."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+def new_code(rng: random.Random) -> str:
+    """A new short table code: six letters of :data:`CODE_ALPHABET` (about 2**29 codes), chosen by
+    ``rng`` (the server's :class:`~thirtyone.server.randomness.Randomness` passes its own)."""
+    return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def normalize_code(code: str) -> str:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from thirtyone.server.errors import AuthError, ConflictError, UnavailableError
 from thirtyone.server.fair import new_chain
-from thirtyone.server.limits import hash_token, new_code, new_token
+from thirtyone.server.limits import hash_token, new_token
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import TableService
 from thirtyone.server.store import OPEN, PLAYING, SeatData, StaleError, TableData
@@ -50,10 +50,10 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
     host_token: str | None = None
     if data.rematch is None:
         host_token = new_token()
-        chain = new_chain()  # its deals no one can choose, as any new table's
+        chain = new_chain(service.settings.randomness)  # its deals no one can choose, as any new table's
         for _ in range(20):
             new = TableData(
-                code=new_code(),
+                code=service.settings.randomness.table_code(),
                 status=OPEN,
                 preset=data.preset,
                 options=dict(data.options),

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Callable
 from datetime import datetime
 
@@ -146,6 +145,7 @@ class TableRunner:
             {deal.round: deal for deal in data.deals},
             chain=self.salt_chain(),
             seeds=[seat.seed for seat in data.seats],
+            randomness=self.settings.randomness,
         )
         try:
             game = Game(self.rules, data.players, chance=chance)
@@ -447,9 +447,11 @@ class TableRunner:
         salt chain and every seat's seed), not yet stored; else ``None``."""
         if free != [seat]:
             return None
-        first_dealer = secrets.SystemRandom().randrange(self.data.players)  # R3.1
+        first_dealer = self.settings.randomness.first_dealer(self.data.players)  # R3.1
         seeds = [seed if s.seat == seat else s.seed for s in self.data.seats]
-        chance = CommittedChance(first_dealer, {}, chain=self.salt_chain(), seeds=seeds)
+        chance = CommittedChance(
+            first_dealer, {}, chain=self.salt_chain(), seeds=seeds, randomness=self.settings.randomness
+        )
         game = Game(self.rules, self.data.players, chance=chance)
         return (first_dealer, chance.take_new(), seeds), game, chance
 

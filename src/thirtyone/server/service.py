@@ -50,7 +50,6 @@ from thirtyone.server.limits import (
     MIN_SEATS,
     Buckets,
     hash_token,
-    new_code,
     new_token,
     normalize_code,
 )
@@ -172,10 +171,10 @@ class TableService:
                 "too_many_tables",
             )
         host_token = new_token()
-        chain = await asyncio.to_thread(new_chain)  # 2,048 hashes: not on the event loop
+        chain = await asyncio.to_thread(new_chain, settings.randomness)  # 2,048 hashes: not on the event loop
         for _ in range(20):
             data = TableData(
-                code=new_code(),
+                code=settings.randomness.table_code(),
                 status=OPEN,
                 preset=rules.nearest_preset()[0],
                 options=rules.options(),
