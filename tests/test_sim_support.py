@@ -11,7 +11,7 @@ from thirtyone import Card, Game, Rules, full_deck
 from thirtyone.actions import Action, Knock
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
-from thirtyone.chance import Chance
+from thirtyone.chance import Chance, ChanceStep
 from thirtyone.events import Acted, NewWidow, RoundEnded, RoundResult, RoundStarted
 from thirtyone.position import Position
 from thirtyone.sim.codes import LOSS_NAMES
@@ -139,7 +139,9 @@ def engine_round(
         game._remaining = list(remaining)
         game._out = [left == 0 for left in remaining]
         game.dealer = dealer
-        game._deal()
+        game._begin_round()  # as Game.__init__ does, with the dealer given: the first deal is due
+        game._due(ChanceStep("deal", 1, cards=full_deck(rules.deck)))
+        game._take_chance()
     return _round_of(game, policies, key)
 
 
