@@ -87,14 +87,17 @@ def _post(url: str, body: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def running_server(folder: Path, *options: str, port: int | None = None) -> Iterator[str]:
+def running_server(folder: Path, *options: str, port: int | None = None, pinned: str | None = None) -> Iterator[str]:
     """A real server on ``port`` (default: a free one) with an SQLite file in ``folder`` and bots
-    that play at once (``options``: more ``thirtyone serve`` options); yields its base URL."""
+    that play at once (``options``: more ``thirtyone serve`` options); yields its base URL. With
+    ``pinned`` (64 hex digits) its deals are pinned (tests/web_pinned.py)."""
     port = port or _free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
     process = subprocess.Popen(
         [
-            *(sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--bot-delay", "0"),
+            sys.executable,
+            *(("-m", "thirtyone") if pinned is None else (str(Path(__file__).with_name("web_pinned.py")), pinned)),
+            *("serve", "--port", str(port), "--bot-delay", "0"),
             *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
             *(
@@ -165,21 +168,45 @@ def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-role", "player")
 
 
+SHOWDOWN_OPEN = "!document.getElementById('showdown-foot').hidden"
+"""Whether the page shows a round's showdown that its person is to close (the next round waits)."""
+
+
+def close_showdown(page: Page) -> bool:
+    """Close the showdown if the page shows one (its button, clicked in the page: it may close by
+    itself meanwhile, when the next round began without this person). Returns whether it did."""
+    return bool(
+        page.evaluate(
+            "() => { const open = " + SHOWDOWN_OPEN + "; if (open) document.getElementById('showdown-close').click();"
+            " return open; }"
+        )
+    )
+
+
 def play_one(page: Page) -> bool:
-    """Click one action button if the page shows any (knock first, to keep games short); wait for
-    the next state. Returns whether it clicked."""
+    """Close the showdown if the page shows one, else click one action button if it shows any (knock
+    first, to keep games short) and wait for the next state, or for the showdown of the round it
+    ended. Returns whether it did either."""
+    if close_showdown(page):
+        return True
     buttons = page.locator("#actions-section:not([hidden]) #actions button:not([disabled])")
     if buttons.count() == 0:
         return False
     seq = page.get_attribute("body", "data-seq")
     knock = page.locator("#actions button[data-action=knock]")
     (knock if knock.count() else buttons.first).click()
-    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)}")
+    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
     return True
 
 
 def my_turn(page: Page) -> None:
-    expect(page.locator("#actions button").first).to_be_visible()
+    """Wait for a turn of this page's person (closing the showdowns on the way: each holds the next
+    round until its person closes it)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not page.locator("#actions button").first.is_visible():
+        assert time.monotonic() < deadline, "no turn came"
+        if not close_showdown(page):
+            page.wait_for_timeout(25)
 
 
 # ---------------------------------------------------------------------------------------------- a whole game

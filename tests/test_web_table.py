@@ -24,6 +24,7 @@ import pytest
 from test_web_e2e import (
     CHROMIUM,
     PHONE,
+    SHOWDOWN_OPEN,
     _get,
     _post,
     _seated,
@@ -370,7 +371,8 @@ def test_cards_fly_unless_motion_is_reduced_and_nothing_waits_for_them(
             page.click("#actions button[data-action='draw stock']")  # at once: nothing waits on a flight
             page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
             page.locator("#hand .card-button").first.click()
-            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {int(seq or 0) + 2}")
+            # the next state, or the showdown of the round the discard ended (it holds the next one)
+            page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {int(seq or 0) + 2} || {SHOWDOWN_OPEN}")
         page.wait_for_timeout(400)
         flights, moving = page.evaluate("[window.flights, window.moving]")
         if motion == "reduce":

@@ -67,3 +67,25 @@ function attempt(width, height, count, plate, centre, margin, gap, scale) {
 function overlap(a, b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
+
+/** The largest box centred on a ``width`` x ``height`` stage that keeps ``gap`` px clear of every
+ * plate (``layout`` from placeSeats) and ``margin`` px inside the stage: {w, h} in px, at most
+ * ``maxW`` wide (the widest of the boxes of about the same area: text reads better wide). */
+export function clearRoom({ width, height, layout, gap = 8, margin = 6, maxW = 480 }) {
+  const cx = width / 2;
+  const cy = height / 2;
+  const seats = layout.spots.map((spot) => ({ x: spot.x, y: spot.y, w: layout.plate.w, h: layout.plate.h }));
+  let best = { w: 0, h: 0 };
+  for (let w = Math.min(maxW, width - 2 * margin); w >= 80; w -= 4) {
+    let half = Math.min(cy, height - cy) - margin;
+    for (const seat of seats) {
+      if (seat.x >= cx + w / 2 + gap || seat.x + seat.w <= cx - w / 2 - gap) continue; // beside the box
+      if (seat.y + seat.h <= cy) half = Math.min(half, cy - (seat.y + seat.h) - gap);
+      else if (seat.y >= cy) half = Math.min(half, seat.y - gap - cy);
+      else half = 0;
+    }
+    const h = Math.max(0, Math.floor(2 * half));
+    if (w * h > best.w * best.h * 1.15) best = { w, h };
+  }
+  return best;
+}

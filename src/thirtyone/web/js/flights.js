@@ -1,5 +1,5 @@
 // Motion at the table from the game's events (motion.js plays it): cards dealt, drawn, discarded
-// and swapped, speech bubbles at a seat, and a knock's or a Blitz's banner.
+// and swapped, speech bubbles at a seat, and a knock's banner (a Blitz is the showdown's heading).
 import { h } from "./common.js";
 import { t } from "./i18n.js";
 import { reducedMotion } from "./motion.js";
@@ -8,7 +8,7 @@ import { $, motion, name, roundOf, state } from "./state.js";
 import { bubbleWords } from "./words.js";
 
 const BUBBLE_MS = 1900;
-const MOMENT_MS = 2400; // a knock's or a Blitz's banner
+const MOMENT_MS = 2400; // a knock's banner
 
 /** Where things are before a redraw: the stock, the pile's top card, the widow's cards, your
  * hand's cards and each seat's cards, as rectangles. */
@@ -174,7 +174,6 @@ function dealCards(event, speed) {
   let n = 0;
   for (let i = 0; i < 3; i++) {
     for (const seat of seats) {
-      if (state.showdown && seat !== state.mySeat) continue; // the seat still shows its last hand face up
       const card = seat === state.mySeat && state.view.hand ? state.view.hand[i] : null;
       flights.push(
         motion.fly(from, landingFor(seat, card, i), {
@@ -209,14 +208,17 @@ export function bubble(seat, text, kind = "") {
   const anchor = document.querySelector(`.seat[data-seat="${seat}"]`);
   if (!anchor || !text) return;
   if (bubbles.has(seat)) bubbles.get(seat).remove();
+  // over the seat's own cards, just above its plate: inside the seat's place, over nothing in the middle
   const box = anchor.getBoundingClientRect();
+  const plate = (anchor.querySelector(".plate") || anchor).getBoundingClientRect();
   const node = h(
     "div",
     { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" },
     text,
   );
   node.style.left = `${box.left + box.width / 2}px`;
-  node.style.top = `${Math.max(18, box.top - 2)}px`;
+  node.style.top = `${Math.max(18, plate.top + 4)}px`;
+  node.style.maxWidth = `${Math.round(box.width)}px`;
   $("flyers").append(node);
   bubbles.set(seat, node);
   setTimeout(() => {
@@ -234,6 +236,7 @@ export function banner(text, kind, ms = 0) {
     }, ms);
   box.hidden = !text;
   box.dataset.kind = kind || "";
+  $("middle").dataset.moment = text ? kind : "";
   $("banner-text").textContent = text || "";
   box.classList.remove("pop");
   void box.offsetWidth; // restart the animation

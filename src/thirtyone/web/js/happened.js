@@ -1,14 +1,13 @@
 // What happened: every round's events as the states and round ends bring them, who played each
 // action (player, bot, timer), said in the live region once, logged, and shown at the seats.
-import { list, t } from "./i18n.js";
 import { play as sound } from "./sound.js";
 import { hearChat, renderChat } from "./chat.js";
-import { animate, banner, inOrder, snapshot } from "./flights.js";
+import { animate, inOrder, snapshot } from "./flights.js";
 import { announce } from "./notices.js";
 import { render } from "./render.js";
-import { hideResult, SHOWDOWN_MS, startShowdown } from "./showdown.js";
+import { hideResult, startShowdown } from "./showdown.js";
 import { renderLog, renderScores } from "./side.js";
-import { $, announced, chatLines, ended, name, roundOf, rounds, state } from "./state.js";
+import { announced, chatLines, ended, roundOf, rounds, state } from "./state.js";
 import { eventWords, turnWords } from "./words.js";
 
 /** Take a round's events as far as they go; returns the new ones, each {round, index, event}. */
@@ -75,7 +74,17 @@ export function catchUp(message) {
   if (state.view && state.view.phase === "over") render();
 }
 
-export function newState(next) {
+/** Take the server's ``state`` message: its seq (what an action is sent for), who played its last
+ * action, and its view. */
+export function applyState(message) {
+  state.seq = message.seq;
+  state.lastPlayed = message.last || null;
+  document.body.dataset.seq = String(state.seq);
+  document.body.dataset.round = message.view ? String(message.view.round) : "";
+  newState(message.view);
+}
+
+function newState(next) {
   const first = state.view === null && !rounds.size;
   const before = snapshot();
   state.view = next;
@@ -91,12 +100,6 @@ export function newState(next) {
       if (!first) sound("turn");
     }
     state.wasMyTurn = Boolean(turn);
-    if (
-      state.view.round > state.blitzRound &&
-      fresh.some((item) => item.event.type === "acted") &&
-      $("banner").dataset.kind === "blitz"
-    )
-      banner("", "");
     if (
       state.resultShown !== null &&
       state.view.round > state.resultShown &&
@@ -130,19 +133,7 @@ export function roundEnd(message) {
     const result = message.result;
     state.lastResultRound = result.round;
     startShowdown(result);
-    if (result.blitz.length) {
-      state.blitzRound = message.round;
-      inOrder(() => {
-        banner(
-          t(result.values[result.blitz[0]] === 33 ? "banner.blitz_aces" : "banner.blitz", {
-            who: list(result.blitz.map(name)),
-          }),
-          "blitz",
-          SHOWDOWN_MS,
-        );
-        sound("blitz");
-      });
-    }
+    if (result.blitz.length) inOrder(() => sound("blitz"));
   }
   renderLog();
   renderScores();

@@ -96,7 +96,7 @@ function seatRow(index) {
   if (index === 0) {
     return h("li", {}, h("span", {}, t("lobby.seat_you")));
   }
-  select.value = index === 1 ? "human" : "medium";
+  select.value = "medium"; // bots: a table of one person starts at once (a friend's seat is one choice away)
   return h("li", {}, h("label", { for: `seat-${index}` }, seat), select);
 }
 

@@ -17,7 +17,8 @@ function compact() {
 export function renderMiddle(over) {
   const middle = $("middle");
   const waiting = !state.view && state.table.status === "open"; // nothing dealt yet: the middle says who is awaited
-  middle.hidden = (!state.view && !waiting) || over;
+  // the round's result lies over the middle (a showdown, or the last result asked for): the piles wait under it
+  middle.hidden = (!state.view && !waiting) || over || !$("result").hidden;
   middle.querySelector(".piles").hidden = waiting;
   if (middle.hidden || waiting) return;
   const widowMode = state.view.widow !== null || state.view.widow_face_down;
@@ -110,7 +111,9 @@ export function renderStatus(over) {
       ? state.view.phase === "discard"
         ? t("status.your_turn_discard")
         : t("status.your_turn")
-      : t("status.to_move", { who: name(state.view.current_seat) });
+      : reading().length // the bots and the timer wait for them (a person may still move)
+        ? tn("status.reading", reading().length, { who: list(reading().map(name)) })
+        : t("status.to_move", { who: name(state.view.current_seat) });
   else text = "";
   if (state.mySeat === null && state.table.status !== "open" && !over) text = t("status.watching", { text });
   else if (state.mySeat === null && over) text = t("status.watched", { text });
@@ -161,3 +164,9 @@ export function renderTimer() {
 }
 
 setInterval(renderTimer, 1000);
+
+/** The people the table waits for to close the last showdown, this reader aside (TABLE.showdown). */
+function reading() {
+  const wait = state.table.showdown;
+  return wait && !state.showdown ? wait.waiting.filter((seat) => seat !== state.mySeat) : [];
+}

@@ -1,11 +1,12 @@
 // Drawing the table from the state: the stage laid out for its size and seats, each part drawn,
 // and the keyboard focus kept where it was.
 import { lang, t, tn } from "./i18n.js";
-import { placeSeats } from "./felt.js";
+import { clearRoom, placeSeats } from "./felt.js";
 import { renderActions, renderHand } from "./hand.js";
 import { renderMiddle, renderStatus, renderTimer } from "./middle.js";
 import { renderOver } from "./over.js";
 import { renderSeats } from "./seats.js";
+import { renderShowdown } from "./showdown.js";
 import { renderRules, renderTableTools } from "./side.js";
 import { $, ended, myTurn, state } from "./state.js";
 import { describeRules } from "./words.js";
@@ -35,6 +36,7 @@ export function render() {
   renderHand();
   renderActions();
   renderOver();
+  renderShowdown();
   renderTableTools();
   renderRules();
   restoreFocus(focusKey);
@@ -67,7 +69,10 @@ export function layoutStage() {
   stage.style.setProperty("--card-h", `${Math.round(cardW * 1.4)}px`);
   $("middle").style.width = `${Math.round(layout.centre.w)}px`;
   $("middle").style.height = `${Math.round(layout.centre.h)}px`;
-  stage.style.setProperty("--centre-w", `${Math.round(Math.max(layout.centre.w + 40, 220))}px`);
+  // the round's result and the join form lie in the room the seats leave in the middle, over none of them
+  const room = clearRoom({ width: box.width, height: box.height, layout });
+  stage.style.setProperty("--room-w", `${room.w}px`);
+  stage.style.setProperty("--room-h", `${room.h}px`);
   const felt = $("felt");
   felt.style.left = `${layout.felt.x}px`;
   felt.style.top = `${layout.felt.y}px`;

@@ -31,7 +31,8 @@ function livesView(status, short = false) {
         h("span", { class: "coin", "aria-hidden": "true" }),
         h("span", { class: "more", "aria-hidden": "true" }, num(status.lives)),
       );
-  } else {
+  } else if (!status.on_grace) {
+    // on the grace life its word stands alone, whole: the lost pennies would crowd it out
     for (let i = 0; i < rules.lives; i++)
       node.append(h("span", { class: `coin${i < status.lives ? "" : " lost"}`, "aria-hidden": "true" }));
   }
@@ -110,7 +111,8 @@ export function renderSeats() {
   const count = state.table.players;
   const items = state.table.seats.map((s) => {
     const status = state.view ? state.view.seats[s.seat] : null;
-    const current = playing && state.view && state.view.current_seat === s.seat && state.view.phase !== "over";
+    const current =
+      playing && state.view && state.view.current_seat === s.seat && state.view.phase !== "over" && !state.showdown; // nobody is to move while the round's hands lie face up
     const connected = s.seat === state.mySeat ? state.online : s.connected;
     const chips = [];
     if (s.kind === "bot") chips.push(t("chip.bot", { level: t(`level.${s.level}`) }));
@@ -178,11 +180,12 @@ export function renderSeats() {
     return item;
   });
   $("seats").replaceChildren(...items);
-  for (const lives of document.querySelectorAll(".seat .lives[role=img]:not(.short)")) {
-    // a penny cut off would misstate the lives
-    if (lives.scrollWidth > lives.clientWidth + 1)
+  // a penny cut off would misstate the lives: then every seat counts them with one penny and a
+  // number, so that all the seats read alike
+  const full = [...document.querySelectorAll(".seat .lives[role=img]:not(.short)")];
+  if (full.some((lives) => lives.scrollWidth > lives.clientWidth + 1))
+    for (const lives of full)
       lives.replaceWith(livesView(state.view.seats[Number(lives.closest(".seat").dataset.seat)], true));
-  }
 }
 
 function timerRing() {

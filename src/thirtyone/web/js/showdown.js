@@ -1,19 +1,28 @@
 // The showdown: every hand face up at its seat with its value after a round, and the round's
-// result in the middle of the table.
+// result in the room the seats leave in the middle, until its person closes it (button, Enter or
+// Escape); the next round's state waits meanwhile, and the server's bots and timer wait for it
+// (docs/server-protocol.md, "The showdown's pace").
 import { endWords, h, lossWords, namesList } from "./common.js";
-import { num, t, tn } from "./i18n.js";
-import { renderStatus } from "./middle.js";
+import { list, num, t, tn } from "./i18n.js";
+import { renderMiddle, renderStatus } from "./middle.js";
 import { render } from "./render.js";
-import { $, ended, motion, names, state } from "./state.js";
+import { banner } from "./flights.js";
+import { applyState } from "./happened.js";
+import { send } from "./socket.js";
+import { $, ended, motion, name, names, state } from "./state.js";
+import { blitzWords } from "./words.js";
 
-export const SHOWDOWN_MS = 3600; // how long every hand lies face up at its seat after a round
-
+/** The showdown of ``result`` (a round's public result): every hand face up at its seat and the
+ * result in the middle, until the reader closes it (closeShowdown). Meanwhile the table stays as
+ * the round left it: the next round's state waits in ``state.held``. */
 export function startShowdown(result) {
   state.showdown = { round: result.round, result };
+  banner("", "");
   showResult(result);
-  clearTimeout(state.showdownTimer);
-  state.showdownTimer = setTimeout(endShowdown, SHOWDOWN_MS);
   render();
+  const active = document.activeElement;
+  if (!ended() && (!active || active === document.body || $("me").contains(active) || $("middle").contains(active)))
+    $("showdown-close").focus({ preventScroll: true }); // the move just made is gone: the next thing to do
   motion.add(async (speed) => {
     const seats = [...document.querySelectorAll(".seat .seat-cards.shown")];
     await Promise.all(
@@ -30,16 +39,31 @@ export function startShowdown(result) {
       if (lives) for (let i = 0; i < loss.lives; i++) motion.flyOff(lives.getBoundingClientRect(), speed);
     }
     for (const seat of result.blitz) motion.pulse(document.querySelector(`.seat[data-seat="${seat}"] .plate`), speed);
-    await motion.wait(SHOWDOWN_MS - 600, 1);
   });
 }
 
-export function endShowdown() {
-  if (!state.showdown) return;
+/** Close the showdown and show the state that waited meanwhile. ``told``: whether to tell the
+ * server (``showdown_closed`` with the round that ended: it holds the bots and timers until every
+ * person has read it); not when the next round began without this reader. */
+export function closeShowdown(told = true) {
+  const open = state.showdown;
+  if (!open || ended()) return;
   state.showdown = null;
-  clearTimeout(state.showdownTimer);
-  if (!ended()) hideResult();
-  if (state.table) render();
+  motion.skip(); // what still turns over lands now
+  if (told && state.mySeat !== null) send({ type: "showdown_closed", round: open.round });
+  hideResult();
+  const held = state.held;
+  state.held = null;
+  if (held) applyState(held);
+  else render();
+}
+
+/** Whether the state ``message`` waits for the open showdown to close: one of the next round,
+ * while nobody has moved in it (a move means the server stopped waiting for this reader). */
+export function holds(message) {
+  if (!state.showdown || !message.view || message.view.phase === "over" || message.table.status !== "playing")
+    return false;
+  return !(message.view.history || []).some((event) => event.type === "acted");
 }
 
 /** A round's result in a few lines for the middle of the table (the hands are at the seats; every
@@ -80,13 +104,41 @@ function resultSummary(result) {
 export function showResult(result) {
   state.resultShown = result.round;
   $("result-heading").textContent = t("result.heading", { round: num(result.round) });
-  $("result-body").replaceChildren(...resultSummary(result));
+  $("result").dataset.kind = result.blitz.length ? "blitz" : ""; // its moment: the panel says it first
+  $("result-body").replaceChildren(
+    ...(result.blitz.length ? [h("p", { class: "blitz-line" }, blitzWords(result))] : []),
+    ...resultSummary(result),
+  );
   $("result").hidden = false;
+  renderShowdown();
+  renderMiddle(ended());
   renderStatus(ended());
 }
 
 export function hideResult() {
   $("result").hidden = true;
   state.resultShown = null;
-  if (state.table) renderStatus(ended());
+  if (!state.table) return;
+  renderShowdown();
+  renderMiddle(ended());
+  renderStatus(ended());
+}
+
+/** The result panel's foot: while the showdown is open (the game goes on), the button that closes
+ * it, and who else is still reading it; otherwise the panel's own Hide. */
+export function renderShowdown() {
+  const open = Boolean(state.showdown) && !ended() && state.resultShown === state.showdown.round;
+  $("showdown-foot").hidden = !open;
+  $("result-close").hidden = open;
+  const waiting = open ? readers().filter((seat) => seat !== state.mySeat) : [];
+  $("showdown-waiting").hidden = !waiting.length;
+  $("showdown-waiting").textContent = waiting.length
+    ? tn("showdown.waiting", waiting.length, { who: list(waiting.map(name)) })
+    : "";
+}
+
+/** The seats of the people the table still waits for to close this showdown (TABLE.showdown). */
+function readers() {
+  const wait = state.table?.showdown;
+  return wait && wait.round === state.showdown?.round ? wait.waiting : [];
 }

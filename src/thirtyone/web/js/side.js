@@ -1,7 +1,7 @@
 // The side panel: the log, the scores round by round, how to play and every option, and the
 // table's tools (invite, the rejoin link, the host's seats and close).
 import { api, h, resultView, showAlert } from "./common.js";
-import { num, t, tn } from "./i18n.js";
+import { num, rtl, t, tn } from "./i18n.js";
 import { howToPlay } from "./howto.js";
 import { renderUnread } from "./chat.js";
 import { sourceOf } from "./happened.js";
@@ -32,6 +32,11 @@ export function openPanel(which, toggle = false) {
     state.unread = 0;
     renderUnread();
   }
+  const scores = document.querySelector(".scores-scroll");
+  if (state.panel === "scores" && scores) {
+    scores.scrollLeft = rtl ? -scores.scrollWidth : scores.scrollWidth; // hidden, it could not be scrolled
+    markEdges(scores);
+  }
   renderLog();
 }
 
@@ -61,49 +66,60 @@ export function renderLog() {
 export function renderScores() {
   if (!state.table) return;
   const numbers = [...rounds.keys()].sort((a, b) => a - b).filter((n) => rounds.get(n).result);
-  const start = state.table.rules.lives + (state.table.rules.grace_life ? 1 : 0);
+  // a column a round and nothing else (the note above says what everyone starts with), each cell
+  // as narrow as it can be: the lives left, and those just lost as a small mark (in words in its title)
   const head = h(
     "tr",
     {},
     h("th", { scope: "col" }, t("over.player")),
-    h("th", { scope: "col", title: t("scores.start_title") }, t("scores.start")),
     ...numbers.map((n) => h("th", { scope: "col" }, t("over.round_col", { round: num(n) }))),
   );
   const rows = state.table.seats.map((s) => {
-    let before = start;
+    let before = state.table.rules.lives + (state.table.rules.grace_life ? 1 : 0);
     const cells = numbers.map((n) => {
       const result = rounds.get(n).result;
       const left = result.remaining[s.seat];
       const lost = result.losses.filter((l) => l.seat === s.seat).reduce((sum, l) => sum + l.lives, 0);
-      const text =
-        left <= 0
-          ? before > 0
-            ? t("lives.out")
-            : "–"
-          : lost
-            ? t("scores.left_lost", { left: num(left), lost: num(lost) })
-            : num(left);
+      const gone = left <= 0;
+      const words = t("scores.left_lost", { left: num(left), lost: num(lost) });
+      const cell = gone
+        ? h("td", { class: before > 0 ? "lost" : null }, before > 0 ? t("lives.out") : "–")
+        : lost
+          ? h(
+              "td",
+              { class: "lost", title: words },
+              h("span", { "aria-hidden": "true" }, num(left), h("span", { class: "lost-mark" }, `−${num(lost)}`)),
+              h("span", { class: "sr-only" }, words),
+            )
+          : h("td", {}, num(left));
       before = left;
-      return h("td", { class: lost ? "lost" : null }, text);
+      return cell;
     });
-    return h(
-      "tr",
-      {},
-      h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)),
-      h("td", {}, num(start)),
-      ...cells,
-    );
+    return h("tr", {}, h("th", { scope: "row", title: s.name || name(s.seat) }, name(s.seat)), ...cells);
   });
-  $("scores").replaceChildren(
-    h(
-      "p",
-      { class: "muted small-text" },
-      state.table.rules.grace_life
-        ? tn("scores.note_grace", state.table.rules.lives, { grace: graceWord() })
-        : tn("scores.note", state.table.rules.lives),
-    ),
-    h("div", { class: "scroll" }, h("table", {}, h("thead", {}, head), h("tbody", {}, rows))),
-  );
+  // drawn anew only when it changes (a redraw would lose where it was scrolled to), then opened at
+  // its newest rounds; the names stay put and an edge says that more rounds lie beyond
+  const key = JSON.stringify([numbers, names()]);
+  if (key !== state.scoresKey) {
+    state.scoresKey = key;
+    const box = h(
+      "div",
+      { class: "scroll scores-scroll", onscroll: (event) => markEdges(event.currentTarget) },
+      h("table", {}, h("thead", {}, head), h("tbody", {}, rows)),
+    );
+    $("scores").replaceChildren(
+      h(
+        "p",
+        { class: "muted small-text" },
+        state.table.rules.grace_life
+          ? tn("scores.note_grace", state.table.rules.lives, { grace: graceWord() })
+          : tn("scores.note", state.table.rules.lives),
+      ),
+      box,
+    );
+    box.scrollLeft = rtl ? -box.scrollWidth : box.scrollWidth;
+    markEdges(box);
+  }
   $("results").replaceChildren(
     ...numbers
       .slice()
@@ -118,6 +134,14 @@ export function renderScores() {
         );
       }),
   );
+}
+
+/** Whether columns lie hidden before or after the ones a sideways-scrolling ``box`` shows (its
+ * data-before and data-after, which cast an edge there); right to left, scrollLeft counts down from 0. */
+export function markEdges(box) {
+  const gone = Math.abs(box.scrollLeft);
+  box.dataset.before = gone > 1 ? "yes" : "no";
+  box.dataset.after = gone + box.clientWidth < box.scrollWidth - 1 ? "yes" : "no";
 }
 
 export function renderRules() {

@@ -5,13 +5,13 @@ import { refusalWords, sentence, showAlert } from "./common.js";
 import { t } from "./i18n.js";
 import * as fairness from "./fairness.js";
 import { hearChat } from "./chat.js";
-import { catchUp, newState, roundEnd } from "./happened.js";
+import { applyState, catchUp, roundEnd } from "./happened.js";
 import { announce, toast } from "./notices.js";
 import { renderOver } from "./over.js";
 import { render } from "./render.js";
-import { endShowdown } from "./showdown.js";
-import { $, code, motion, myTurn, names, state, tokenKey } from "./state.js";
-import { fairnessDeal, fairnessRoundEnd } from "./verify.js";
+import { closeShowdown, holds } from "./showdown.js";
+import { $, code, ended, motion, myTurn, names, state, tokenKey } from "./state.js";
+import { fairnessDeal, fairnessReveal, fairnessRoundEnd } from "./verify.js";
 import { hintWords, serverWords } from "./words.js";
 
 const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
@@ -80,7 +80,6 @@ export function act(notation, click) {
   if (click && click.detail > 1) return;
   $("hint-text").textContent = "";
   motion.skip(); // the player moves on: everything still flying lands now
-  endShowdown();
   state.sentFor = state.seq;
   if (!send({ type: "action", action: notation, seq: state.seq })) state.sentFor = null;
 }
@@ -121,10 +120,13 @@ function receive(message) {
       state.table = message.table;
       fairness.noteCommitment(code, state.table);
       sendSeed();
-      state.seq = message.seq;
-      state.lastPlayed = message.last || null;
-      document.body.dataset.seq = String(state.seq);
-      newState(message.view);
+      if (holds(message)) {
+        state.held = message; // the next deal shows when the showdown is closed
+        render();
+      } else if (state.showdown && !ended() && message.view?.phase !== "over") {
+        state.held = message; // the next round began without this reader: close, and show it
+        closeShowdown(false);
+      } else applyState(message);
       break;
     case "history":
       catchUp(message);
@@ -140,6 +142,9 @@ function receive(message) {
     case "round_end":
       roundEnd(message);
       fairnessRoundEnd(message);
+      break;
+    case "reveal":
+      fairnessReveal(message);
       break;
     case "chat":
       hearChat(message, true);

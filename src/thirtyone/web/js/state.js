@@ -31,11 +31,10 @@ export const state = {
   sentFor: null, // the seq an action was sent for: one action per state (a double tap plays once)
   focusedOnce: false, // the first move got the focus when the page opened on your turn
   wasMyTurn: false,
-  showdown: null, // {round, result}: every hand face up at its seat for a moment after a round
-  showdownTimer: null,
+  showdown: null, // {round, result}: every hand face up at its seat after a round, until the reader closes it
+  held: null, // the state message that waits for the showdown to close (the next round's)
   resultShown: null, // the round whose result the centre panel shows
   lastResultRound: null,
-  blitzRound: 0, // the round whose Blitz the banner shows
   rematchBy: null, // who asked for the rematch (heard live)
   rejoin: null, // {token, previous}: a rejoin link being tried
   drag: null, // a card being dragged
@@ -49,6 +48,7 @@ export const state = {
   actionsKey: "",
   paint: 0, // bumped when the cards are drawn anew (the four-colour deck)
   standingsKey: "",
+  scoresKey: "", // what the scores panel shows (drawn anew only when it changes)
 };
 
 export const rounds = new Map(); // round -> {events, sources, result}
@@ -79,7 +79,11 @@ export function graceWord() {
 
 export function myTurn() {
   return Boolean(
-    state.view?.is_my_turn && state.table && state.table.status === "playing" && state.view.phase !== "over",
+    state.view?.is_my_turn &&
+      state.table &&
+      state.table.status === "playing" &&
+      state.view.phase !== "over" &&
+      !state.showdown, // the round is over for the reader until the showdown is closed
   );
 }
 

@@ -14,7 +14,7 @@ import { toast } from "./notices.js";
 import { markScrolled, playAgain } from "./over.js";
 import { layoutStage, render } from "./render.js";
 import { renderSeats } from "./seats.js";
-import { hideResult } from "./showdown.js";
+import { closeShowdown, hideResult } from "./showdown.js";
 import { closeTable, openPanel, renderRules, wide } from "./side.js";
 import { act, askHint, connect } from "./socket.js";
 import { $, announced, code, myTurn, rounds, state, tokenKey } from "./state.js";
@@ -83,6 +83,7 @@ function start() {
     (click) => myTurn() && state.view.legal_actions.includes("draw pile") && act("draw pile", click),
   );
   $("result-close").addEventListener("click", hideResult);
+  $("showdown-close").addEventListener("click", () => closeShowdown());
   $("standings").addEventListener("scroll", (event) => markScrolled(event.currentTarget), { passive: true });
   for (const button of document.querySelectorAll("[data-panel]")) {
     button.addEventListener("click", () => openPanel(button.dataset.panel, !button.closest(".side") && !wide()));
@@ -146,9 +147,13 @@ function start() {
         event.preventDefault();
         button.click();
       }
-    } else if (event.key === "Escape" && state.sideOpen) {
+    } else if (event.key === "Escape" && state.sideOpen && !wide()) {
       state.sideOpen = false;
       $("side").classList.remove("open");
+    } else if ((event.key === "Enter" || event.key === "Escape") && !$("showdown-foot").hidden) {
+      if (event.key === "Enter" && event.target.closest("button, a, summary")) return; // that control's own Enter
+      event.preventDefault();
+      closeShowdown();
     }
   });
   $("join-name").value = localStorage.getItem("thirtyone.name") || "";

@@ -62,6 +62,12 @@ function resultLine(result) {
     ? t("line.round_over", { round: num(result.round), losses: list(losses) })
     : t("line.round_over_nobody", { round: num(result.round) });
   if (!result.blitz.length) return over;
+  return t("line.blitz_then", { blitz: blitzWords(result), text: over });
+}
+
+/** A round's 31 (or three aces, R1.5) in words: "Blitz! Ben has 31." (empty when none). */
+export function blitzWords(result) {
+  if (!result.blitz.length) return "";
   const you = result.blitz.length === 1 && result.blitz[0] === state.mySeat;
   const key =
     result.values[result.blitz[0]] === 33
@@ -71,7 +77,7 @@ function resultLine(result) {
       : you
         ? "line.blitz_you"
         : "line.blitz";
-  return t("line.blitz_then", { blitz: t(key, { who: list(result.blitz.map(name)) }), text: over });
+  return t(key, { who: list(result.blitz.map(name)) });
 }
 
 /** One event in words (the log and the live region); null for one that is not told. */

@@ -1,0 +1,278 @@
+"""The showdown in the browser, as a card player reads it (the real server with pinned deals,
+tests/web_pinned.py, and Debian's Chromium driven by Playwright, as in test_web_e2e): every hand
+lies face up at its seat and the result in the middle until the person closes it (its button,
+Enter or Escape); meanwhile the table stays as the round left it and the bots wait; the page
+says whom the table still waits for; a showdown the next round overtakes (the server's timeout)
+closes by itself; and at 1280x800, 1920x1080 and 390x844 the result panel lies over no seat, no
+pile and no card, and no value badge over the cards it counts.
+
+Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_web_e2e import CHROMIUM, WAIT_MS, _get, _post, new_page, running_server, wait_until
+
+if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+    pytest.skip("needs chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect
+
+KEY = "5a" * 32
+"""The salt chain every table of the pinned server deals from (tests/web_pinned.py)."""
+SEEDS = ("00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100")
+"""The people's client seeds, by person: with KEY and the bots' play, every game here is one game."""
+SIZES = {"laptop": (1280, 800), "desktop": (1920, 1080), "phone": (390, 844)}
+SHOWDOWN_OPEN = "!document.getElementById('showdown-foot').hidden"
+BOX = "(n) => { const r = n.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
+
+
+@pytest.fixture(scope="module")
+def pinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A pinned server whose bots wait for the showdown to be read (at most 20 s, the default)."""
+    with running_server(tmp_path_factory.mktemp("pinned"), "--showdown-timeout", "20", pinned=KEY) as base:
+        yield base
+
+
+def seat_people(
+    browser: Browser,
+    base: str,
+    seats: list[str],
+    people: int = 1,
+    viewport: tuple[int, int] = SIZES["laptop"],
+    lang: str = "en",
+    **options: Any,
+) -> tuple[str, list[Page]]:
+    """A table of ``seats`` ("human" or a bot level) whose first ``people`` human seats are taken
+    by pages, each joined with its pinned seed (the last join starts the game); returns the code
+    and the pages, in seat order."""
+    created = _post(
+        f"{base}/api/tables",
+        {
+            "preset": options.pop("preset", "scat"),
+            "options": options,
+            "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
+        },
+    )
+    code = created["code"]
+    pages = []
+    for person, name in zip(range(people), ("Ann", "Ben", "Cleo"), strict=False):
+        joined = _post(f"{base}/api/tables/{code}/join", {"name": name, "seed": SEEDS[person]})
+        page = new_page(browser, viewport={"width": viewport[0], "height": viewport[1]})
+        page.goto(f"{base}/")
+        page.evaluate(
+            "([key, token, lang]) => { localStorage.setItem(key, token);"
+            " localStorage.setItem('thirtyone.lang', lang); }",
+            [f"thirtyone.token.{code}", joined["token"], lang],
+        )
+        page.goto(f"{base}/t/{code}")
+        expect(page.locator("body")).to_have_attribute("data-role", "player")
+        pages.append(page)
+    return code, pages
+
+
+def hand(page: Page) -> list[str]:
+    return sorted(page.locator("#hand [data-card]").evaluate_all("(nodes) => nodes.map((n) => n.dataset.card)"))
+
+
+def play_to_showdown(page: Page, knock: bool = False) -> None:
+    """Play this page's turns (knock as soon as the rules let when ``knock``, else draw from the
+    stock and discard the first card) until a round's showdown opens."""
+    while not page.evaluate(SHOWDOWN_OPEN):
+        assert not page.locator("#over").is_visible(), "the game ended before a showdown to close"
+        play_a_turn(page, knock)
+
+
+def play_a_turn(page: Page, knock: bool = True) -> None:
+    """One move of this page's person if it is their turn: knock if ``knock`` and the rules let,
+    else draw from the stock, or discard the first card; then wait for the next state (or the
+    showdown that move led to)."""
+    moves = "#actions-section:not([hidden]) #actions button"
+    knocks = page.locator(f"{moves}[data-action=knock]")
+    draw = page.locator(f"{moves}[data-action='draw stock']")
+    discard = page.locator(f"{moves}[data-action^='discard ']")
+    button = knocks if knock and knocks.count() else draw if draw.count() else discard.first
+    if not button.count():
+        page.wait_for_timeout(25)
+        return
+    seq = page.get_attribute("body", "data-seq")
+    button.click()
+    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
+
+
+def settle(page: Page) -> None:
+    """Wait for the page to be laid out anew (after a resize: its ResizeObserver, then a frame)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    """The boxes of what ``selector`` finds and the page shows (not hidden, not of no size)."""
+    return list(
+        page.evaluate(
+            f"(s) => [...document.querySelectorAll(s)].filter((n) => n.getClientRects().length && n.checkVisibility())"
+            f".map({BOX})",
+            selector,
+        )
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["w"] - 0.5
+        and b["x"] < a["x"] + a["w"] - 0.5
+        and a["y"] < b["y"] + b["h"] - 0.5
+        and b["y"] < a["y"] + a["h"] - 0.5
+    )
+
+
+def assert_apart(groups: dict[str, list[dict[str, float]]], where: str) -> None:
+    """No box of one group lies over a box of another."""
+    for (one, first), (other, second) in itertools.combinations(groups.items(), 2):
+        for a in first:
+            for b in second:
+                assert not overlap(a, b), f"{where}: a {one} and a {other} overlap: {a} {b}"
+
+
+# ---------------------------------------------------------------------------------------------- the showdown
+
+
+def test_the_showdown_stays_until_its_person_closes_it_and_the_table_waits_behind_it(
+    pinned: str, browser: Browser
+) -> None:
+    code, (page,) = seat_people(browser, pinned, ["human", "easy", "easy"], lives=3, knock_from_round=1)
+    try:
+        while True:  # a knock's showdown (every hand shown, R5.1) after which a bot moves first: it waits
+            play_to_showdown(page)
+            view = _get(f"{pinned}/api/tables/{code}")["view"]
+            if view["current_seat"] != 0 and not view["last_result"]["blitz"]:
+                break
+            page.click("#showdown-close")
+        result = view["last_result"]
+        ended = result["round"]
+        mine = sorted(result["hands"][0])
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#result-heading")).to_contain_text(str(ended))
+        expect(page.locator("#showdown-close")).to_be_focused()  # the next thing to do
+        expect(page.locator(".seat-cards.shown")).to_have_count(3)  # every hand, face up at its seat
+        # the table stays as the round left it: the next round is dealt, but not shown, and the bots wait
+        table = _get(f"{pinned}/api/tables/{code}")
+        assert table["view"]["round"] == ended + 1
+        assert table["table"]["showdown"]["waiting"] == [0]
+        assert hand(page) == mine
+        expect(page.locator("#actions-section")).to_be_hidden()
+        expect(page.locator("#middle")).to_be_hidden()  # no stock or pile through the panel
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            where = f"the showdown at {size}"
+            panel = boxes(page, "#result")
+            seats = boxes(page, ".seat")
+            assert len(panel) == 1, where
+            assert len(seats) == 3, where
+            groups = {
+                "result panel": panel,
+                "seat": seats,
+                "pile": boxes(page, "#middle .pile"),
+                "hand": boxes(page, "#hand"),
+            }
+            assert_apart(groups, where)
+            stage = boxes(page, "#stage")[0]
+            box = panel[0]
+            assert stage["y"] - 0.5 <= box["y"], where
+            assert box["y"] + box["h"] <= stage["y"] + stage["h"] + 0.5, where
+            for seat in range(3):
+                cards = boxes(page, f".seat[data-seat='{seat}'] .seat-cards .card")
+                badges = boxes(page, f".seat[data-seat='{seat}'] .value-badge")
+                assert_apart({"card": cards, "value badge": badges}, f"{where}, seat {seat}")
+                assert_apart({"card": cards + badges, "result panel": panel}, f"{where}, seat {seat}")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.keyboard.press("Enter")  # closed: the page says so, and the next deal shows
+        expect(page.locator("#result")).to_be_hidden()
+        expect(page.locator("#middle")).to_be_visible()
+        wait_until(page, f"document.getElementById('status').textContent.includes('Round {ended + 1}')")
+        wait_until(page, f"fetch('/api/tables/{code}').then((r) => r.json()).then((d) => d.table.showdown === null)")
+        assert len(hand(page)) == 3
+        assert hand(page) != mine  # the next round's deal (pinned: never the same cards)
+    finally:
+        page.context.close()
+
+
+def test_the_page_says_whom_the_table_waits_for_and_escape_closes_the_showdown(pinned: str, browser: Browser) -> None:
+    code, (ann, ben) = seat_people(browser, pinned, ["human", "human", "easy"], people=2, lives=3, knock_from_round=1)
+    try:
+        while not (ann.evaluate(SHOWDOWN_OPEN) and ben.evaluate(SHOWDOWN_OPEN)):
+            for page in (ann, ben):
+                if not page.evaluate(SHOWDOWN_OPEN):
+                    play_a_turn(page)
+        ann.click("#showdown-close")
+        expect(ann.locator("#result")).to_be_hidden()
+        expect(ben.locator("#showdown-waiting")).to_be_hidden()  # Ben reads; nobody else is left
+        seat = _get(f"{pinned}/api/tables/{code}")["view"]["current_seat"]
+        if seat != 0:  # not Ann's turn: her table waits, and says for whom
+            expect(ann.locator("#status")).to_contain_text("waiting for Ben to read the last round")
+        ben.keyboard.press("Escape")
+        expect(ben.locator("#result")).to_be_hidden()
+        expect(ann.locator("#status")).not_to_contain_text("waiting for Ben")
+    finally:
+        ann.context.close()
+        ben.context.close()
+
+
+def test_a_showdown_the_next_round_overtakes_closes_by_itself(browser: Browser, tmp_path: Path) -> None:
+    """Ben never closes his showdown: after the server's timeout the bots play the next round, and
+    his page closes it and shows that round."""
+    with running_server(tmp_path, "--showdown-timeout", "1", pinned=KEY) as base:
+        code, (ann, ben) = seat_people(browser, base, ["human", "human", "easy"], people=2, lives=3, knock_from_round=1)
+        try:
+            while not (ann.evaluate(SHOWDOWN_OPEN) and ben.evaluate(SHOWDOWN_OPEN)):
+                for page in (ann, ben):
+                    if not page.evaluate(SHOWDOWN_OPEN):
+                        play_a_turn(page)
+            ended = int(_get(f"{base}/api/tables/{code}")["view"]["last_result"]["round"])
+            ann.click("#showdown-close")
+            for _ in range(WAIT_MS // 25):  # Ann plays her turns of the next round; the bot plays after the timeout
+                if not ben.evaluate(SHOWDOWN_OPEN):
+                    break
+                play_a_turn(ann)
+            expect(ben.locator("#result")).to_be_hidden()
+            expect(ben.locator("#status")).to_contain_text(f"Round {ended + 1}")
+        finally:
+            ann.context.close()
+            ben.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- after a 31
+
+
+BLITZ_KEY = f"{640:064x}"
+"""A chain whose first deal gives seat 1 of three (two easy bots after Ann, whose seed is SEEDS[0])
+a 31 (R5.2): the hands it hides keep every later round's deal hidden until the game's end (R5.7)."""
+
+
+def test_the_deals_a_31_hid_are_verified_at_the_games_end(browser: Browser, tmp_path: Path) -> None:
+    with running_server(tmp_path, "--showdown-timeout", "20", pinned=BLITZ_KEY) as base:
+        code, (page,) = seat_people(browser, base, ["human", "easy", "easy"], lives=2)
+        try:
+            rounds = _get(f"{base}/api/tables/{code}/deals")["deals"]
+            assert rounds[0]["salt"] is None  # round 1 ended on the deal with a 31: its salt waits
+            play_to_showdown(page)  # round 2 ends: its deal waits for the game's end too
+            verify = page.locator("#verify")
+            expect(verify).to_have_attribute("data-state", "waits")
+            expect(verify).to_contain_text("checked at the game's end")
+            while not page.locator("#over").is_visible():
+                if page.evaluate(SHOWDOWN_OPEN):
+                    page.click("#showdown-close")
+                else:
+                    play_a_turn(page, knock=False)
+            expect(verify).to_have_attribute("data-state", "verified")
+            expect(verify).to_contain_text("kept hidden after a 31 until the game's end (R5.7), verified")
+            assert "WARNING" not in verify.inner_text()
+        finally:
+            page.context.close()
