@@ -889,6 +889,8 @@ class ThirtyOneApp(App[None]):
                 return text
         text = self._status(view, short=cells(self._status(view, short=False).plain) > width)
         note = self._status_note(short=False)
+        if not note.plain:
+            return text
         if cells(note.plain) > width:
             note = self._status_note(short=True)
         return Text("\n").join([text, note])
