@@ -17,7 +17,7 @@ from typing import NoReturn
 from thirtyone import __version__
 from thirtyone.cli import arena, bench, bots, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
-from thirtyone.tui.shown import shown
+from thirtyone.tui.untrusted import escaped
 
 __all__ = ["main", "build_parser", "parse_args"]
 
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except (ThirtyOneError, ThirtyOneRuntimeError) as error:  # bad input, or an environment that failed
-        print(f"thirtyone: error: {shown(str(error))}", file=sys.stderr)  # it may quote a record: shared text
+        print(f"thirtyone: error: {escaped(str(error))}", file=sys.stderr)  # it may quote a record: shared text
         return 2
     except BrokenPipeError:  # the reader left (``| head``): stop quietly, as other command-line tools do
         with contextlib.suppress(OSError, ValueError):  # nothing more to flush at exit
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1  # (as rich's console does when its reader leaves)
     except OSError as error:
         line = f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": ")
-        print(shown(line), file=sys.stderr)
+        print(escaped(line), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("thirtyone: interrupted", file=sys.stderr)

@@ -29,7 +29,7 @@ from thirtyone.errors import RecordError, ThirtyOneError
 from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
-from thirtyone.tui.shown import json_text, shown
+from thirtyone.tui.untrusted import escaped, escaped_json
 
 __all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_name", "summary", "MAX_RECORD_BYTES"]
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise RecordError(f"{path}: {error}") from None
     data = summary(record, game)
     if args.json:
-        print(json_text({"file": str(path), **data}, indent=2))
+        print(escaped_json({"file": str(path), **data}, indent=2))
     else:
         _print(Console(highlight=False), path, record, data)
     return 0
@@ -264,8 +264,9 @@ def seat_name(seats: Sequence[str], seat: int) -> str:
 
 def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any]) -> None:
     """Print the record's rounds and standings; every text of the record (its names, event, date,
-    comment, and the loss reasons that name the seats) is :func:`shown`: records are shared."""
-    seats = tuple(shown(name) for name in record.seats)
+    comment, and the loss reasons that name the seats) is
+    :func:`~thirtyone.tui.untrusted.escaped`: records are shared."""
+    seats = tuple(escaped(name) for name in record.seats)
     grace_word = record.rules.grace_word
 
     def who(seat: int) -> Text:
@@ -279,13 +280,13 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
             first, *others = log_round["blitz"]
             lead = Text("31 on the deal: " if end == "dealt_blitz" else "blitz by ").append_text(who(first))
             return [(" · ", lead), *((", ", who(seat)) for seat in others)]
-        return [(" · ", Text(shown(log_round["how"])))]
+        return [(" · ", Text(escaped(log_round["how"])))]
 
     width = console.width
-    head = [Text(shown(str(path)), style="bold")]
+    head = [Text(escaped(str(path)), style="bold")]
     for label in ("event", "date", "comment"):
         if data[label] is not None:
-            head.append(Text(f"{label}: {shown(str(data[label]))}"))
+            head.append(Text(f"{label}: {escaped(str(data[label]))}"))
     console.print(_phrases([(" · ", phrase) for phrase in head], width))
     players = Text(f"{record.players} players: ").append_text(who(0))
     line = [("", Text(f"rules: {data['rules']['describe']}")), (" · ", players)]
@@ -316,7 +317,7 @@ def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any
                 notes.append("knocked")
             if seat in log_round["blitz"]:
                 notes.append("31!" if hands.get(seat, {}).get("value") != 33 else "three aces!")
-            notes += [shown(loss["reason"]) for loss in losses]
+            notes += [escaped(loss["reason"]) for loss in losses]
             remaining = log_round["remaining"][seat]
             if seat in log_round["eliminated"]:
                 left = "out"

@@ -40,7 +40,7 @@ from thirtyone.cards import format_cards
 from thirtyone.cli.replay import file_path, read_record, read_text, seat_name
 from thirtyone.errors import CommitmentError, RecordError
 from thirtyone.record import GameRecord
-from thirtyone.tui.shown import shown
+from thirtyone.tui.untrusted import escaped
 
 __all__ = ["configure", "run", "check_seen", "hash_lines", "SEEN_FORMAT", "MAX_SEEN_BYTES"]
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rounds = record.check_commitments()
     except CommitmentError as error:  # the one line, then both hashes with the difference marked
-        print(shown(f"thirtyone: error: {path}: {error}"), file=sys.stderr)
+        print(escaped(f"thirtyone: error: {path}: {error}"), file=sys.stderr)
         for line in hash_lines(error.recorded, error.computed):
             print(line, file=sys.stderr)
         return 2
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     if game.is_over:
-        outcome = f"{shown(seat_name(record.seats, game.winner))} won" if game.winner is not None else "over"
+        outcome = f"{escaped(seat_name(record.seats, game.winner))} won" if game.winner is not None else "over"
     else:
         outcome = "the game was not finished"
     if record.fairness is not None:

@@ -57,7 +57,7 @@ from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint, key_
 from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
-from thirtyone.tui.shown import shown
+from thirtyone.tui.untrusted import escaped
 from thirtyone.tui.widgets import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -328,7 +328,7 @@ class ThirtyOneApp(App[None]):
         return True
 
     def _bot_failed(self, seat: int | None, error: Exception) -> None:
-        """Stop play and say which bot failed and how (its error :func:`~thirtyone.tui.shown.shown`:
+        """Stop play and say which bot failed and how (its error :func:`~thirtyone.tui.untrusted.escaped`:
         a plugin's words); the record keeps every move before."""
         self.waiting_for = "broken"
         name = self.session.names[seat] if seat is not None else "?"
@@ -338,7 +338,7 @@ class ThirtyOneApp(App[None]):
             text = self.t(
                 "tui.bot_failed",
                 name=name,
-                error=shown(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__),
+                error=escaped(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__),
             )
         self.set_feedback(text, error=True)
         self._part("#status").update(self.status_text(self.session.view()))
@@ -562,10 +562,10 @@ class ThirtyOneApp(App[None]):
 
     def _words(self, error: Exception) -> str:
         """An error in words: a refusal from its data, with the players' names (R6.1: "Ada has…");
-        another error's own message, :func:`~thirtyone.tui.shown.shown` (a plugin bot's)."""
+        another error's own message, :func:`~thirtyone.tui.untrusted.escaped` (a plugin bot's)."""
         if isinstance(error, IllegalActionError):
             return refusal_text(error, self.session.names, HUMAN, self.t)
-        return shown(str(error))
+        return escaped(str(error))
 
     # ------------------------------------------------------------------ hints
 
