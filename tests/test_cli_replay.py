@@ -397,5 +397,6 @@ def test_item14_replay_piped_at_80_columns_never_breaks_a_name_from_its_seat(
         assert f"{name} (seat {seat})" in text  # each whole on one line
     assert not [line for line in lines if re.search(r"\(seat$|^\d+\)", line.strip())]
     counts = [line for line in lines if " turns," in line]
-    assert counts and all(re.search(r"\d+ turns, \d+ actions", line) for line in counts), counts
+    assert counts
+    assert all(re.search(r"\d+ turns, \d+ actions", line) for line in counts), counts
     assert any("knocked; lowest hand" in line for line in lines)  # the header "lives after" gave way
