@@ -33,7 +33,7 @@ from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.controls import Controls, Press
 from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
 from thirtyone.tui.session import HUMAN, SEED_RANGE, PlaySession
-from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.settings import PlayError, PlaySettings
 from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
     ENGLISH,
@@ -2114,6 +2114,13 @@ def test_a_name_may_hold_the_joiners_of_emoji_and_scripts(name: str) -> None:
     """Regression: an emoji joined by a zero-width joiner was refused as a control character."""
     settings = PlaySettings.create(Rules.preset("scat"), 2, "basic", name=name)
     assert settings.name == name
+
+
+@pytest.mark.parametrize("name", ["\u2800", " \u3164 ", "\u115f\u1160", "\u200d", "\u0301"])
+def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
+    """Issue 29: a blank braille cell (U+2800) or a Hangul filler passed as a name, and showed nothing."""
+    with pytest.raises(PlayError, match="at least one character that shows"):
+        PlaySettings.create(Rules.preset("scat"), 2, "basic", name=name)
 
 
 SHOUTING_BOT = """

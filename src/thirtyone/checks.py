@@ -1,5 +1,6 @@
 """Small checks of input shared by the library: what counts as a whole number, what text shows
-as it is written (a player's name), and how a message names a bad value.
+as it is written (a player's name), how text from outside is shown without being acted on, and how
+a message names a bad value.
 
 A whole number is an ``int`` or any integer type that says it is one (``numpy.int64`` from
 :mod:`thirtyone.sim`'s arrays, ``operator.index``), but never a ``bool``, a float or text.
@@ -8,15 +9,21 @@ A whole number is an ``int`` or any integer type that says it is one (``numpy.in
 (3, None, None, None)
 >>> printable("Ada"), printable("\U0001f469\u200d\U0001f4bb"), printable("a\x1b[31m"), printable("a\u200bb")
 (True, True, False, False)
+>>> escaped("Ada"), escaped("王小明"), escaped("\x1b]0;PWNED\x07"), escaped("Bo\u202eb")
+('Ada', '王小明', '\\x1b]0;PWNED\\x07', 'Bo\\u202eb')
+>>> print(escaped_json({"name": "Bo\u202eb\x1b", "city": "Zürich"}))
+{"name": "Bo\u202eb\u001b", "city": "Zürich"}
 >>> shown(True), shown({"a": 1}), shown("x" * 50)
 ('true', 'a table', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
 """
 
 from __future__ import annotations
 
+import json
 import operator
+import unicodedata
 
-__all__ = ["JOINERS", "printable", "shown", "whole_number"]
+__all__ = ["JOINERS", "escaped", "escaped_json", "printable", "shows", "shown", "whole_number"]
 
 JOINERS = "\u200c\u200d"
 """The zero-width non-joiner and joiner: invisible, but they shape what they stand between — the
@@ -41,6 +48,22 @@ def printable(text: str) -> bool:
     return text.translate({ord(joiner): None for joiner in JOINERS}).isprintable()
 
 
+_BLANKS = frozenset("\u2800\u115f\u1160\u3164\uffa0")
+"""Characters that are letters or symbols to Unicode and show nothing: the blank braille cell and the
+Hangul fillers (default-ignorable letters)."""
+
+
+def shows(text: str) -> bool:
+    """True when ``text`` shows something: a letter, digit, punctuation mark or symbol that is not
+    blank. Spaces of any kind, format characters, marks with no letter and :data:`_BLANKS` alone
+    show nothing (a name of them would be an empty name).
+
+    >>> shows("Ann"), shows("?"), shows("\u2800"), shows(" \u200d\u3164"), shows("\u0301")
+    (True, True, False, False, False)
+    """
+    return any(unicodedata.category(char)[0] in "LNPS" and char not in _BLANKS for char in text)
+
+
 def shown(value: object) -> str:
     """A bad value as a message names it, short and in the words of the text it came from (TOML,
     JSON): ``true``, ``a table``, ``an array``, or its repr cut to 40 characters."""
@@ -52,3 +75,29 @@ def shown(value: object) -> str:
         return "an array"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# Text from outside (a shared record's names and comment, a --seen file, a plugin bot's error) is
+# untrusted: an escape sequence in it would set a terminal's title or clear its screen, a direction
+# override (U+202E) would turn the rest of the line around. Whatever prints such text escapes it.
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that would not show as written — a control character (ESC,
+    BEL, a line break, DEL, the C1 controls), a direction mark or override, a zero-width space —
+    as its Python escape (``\\x1b``, ``\\u202e``, ``\\n``); the joiners that shape scripts and
+    emoji are kept (:data:`thirtyone.checks.JOINERS`). Printable text comes back as it is."""
+    if printable(text):
+        return text
+    return "".join(char if printable(char) else repr(char)[1:-1] for char in text)
+
+
+def escaped_json(data: object, *, indent: int | None = None) -> str:
+    """``data`` as JSON text (non-ASCII letters as they are) in which every character that would
+    not show as written is a ``\\u`` escape: the same JSON, safe to print to a terminal (JSON
+    itself escapes only the C0 controls, not DEL, the C1 controls or U+202E)."""
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    if printable(text.replace("\n", "")):
+        return text
+    # outside strings JSON has only printable characters and the indent's line breaks
+    return "".join(char if char == "\n" or printable(char) else json.dumps(char)[1:-1] for char in text)

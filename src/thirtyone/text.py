@@ -23,12 +23,22 @@ from collections.abc import Callable, Mapping, Sequence
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card, format_cards
+from thirtyone.checks import escaped
 from thirtyone.errors import REFUSAL_RULES, IllegalActionError, RefusalCode
 from thirtyone.events import RoundResult
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.settlement import Loss, LossKind
 
-__all__ = ["seat_name", "loss_reason", "describe_end", "refusal", "refusal_words", "LOSS_WORDS", "REFUSAL_WORDS"]
+__all__ = [
+    "seat_name",
+    "loss_reason",
+    "describe_end",
+    "refusal",
+    "refusal_words",
+    "error_line",
+    "LOSS_WORDS",
+    "REFUSAL_WORDS",
+]
 
 
 def seat_name(seat: int) -> str:
@@ -165,3 +175,15 @@ def refusal(
         values=values,
         legal=legal,
     )
+
+
+def error_line(error: BaseException) -> str:
+    """An exception in one line, as a message quotes it: its type and the first line of its own
+    message (``"ValueError: no idea"``), escaped (:func:`thirtyone.checks.escaped`): the text of a
+    plugin's or a worker's exception comes from outside.
+
+    >>> error_line(KeyError("a\\nb")), error_line(ValueError())
+    ("KeyError: 'a\\\\nb'", 'ValueError')
+    """
+    lines = str(error).strip().splitlines()
+    return escaped(f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__)

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from thirtyone.arena.play import GameResult, Task, play_game_safely, play_task
 from thirtyone.arena.schedule import ArenaError
+from thirtyone.text import error_line
 
 __all__ = ["Backend", "BackendError", "LocalBackend", "RayBackend", "MAX_JOBS", "make_backend", "worker_count"]
 
@@ -100,11 +101,6 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _one_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
-
-
 def _check_jobs(jobs: int) -> None:
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs {jobs}: use from 1 to {MAX_JOBS} worker processes")
@@ -161,7 +157,7 @@ class LocalBackend(_Managed):
                 try:
                     results = future.result()
                 except Exception as error:
-                    raise BackendError(f"a local worker failed: {_one_line(error)}") from error
+                    raise BackendError(f"a local worker failed: {error_line(error)}") from error
                 on_results(results)
         except BaseException:
             self._stop(futures)
@@ -246,7 +242,7 @@ class RayBackend(_Managed):
                     ray.init(address=self.address, logging_level=logging.ERROR, log_to_driver=False)
             except Exception as error:
                 where = "start a local Ray" if self.address is None else f"connect to Ray at {self.address}"
-                raise ArenaError(f"cannot {where}: {_one_line(error)}") from None
+                raise ArenaError(f"cannot {where}: {error_line(error)}") from None
             self._started = True
         self._ray = ray
 
@@ -262,7 +258,7 @@ class RayBackend(_Managed):
                 try:
                     results: list[GameResult] = ray.get(ready[0])
                 except Exception as error:
-                    raise BackendError(f"a Ray task failed: {_one_line(error)}") from error
+                    raise BackendError(f"a Ray task failed: {error_line(error)}") from error
                 on_results(results)
         except BaseException:
             for ref in pending:

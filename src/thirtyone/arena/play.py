@@ -16,16 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from thirtyone.actions import Action, Knock
+from thirtyone.actions import Knock
 from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.levels import SIM_BOTS
+from thirtyone.bots.turn import play_turn
 from thirtyone.engine import Game
-from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted, RoundEnded, RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
+from thirtyone.text import error_line
 
 __all__ = [
     "Failure",
@@ -203,7 +204,7 @@ def play_safely(
         try:
             players.append(make_bot(name, bot_seeds[index]))
         except Exception as error:
-            return game, _failure(game, names, index, None, f"could not be created: {_describe(error)}", event)
+            return game, _failure(game, names, index, None, f"could not be created: {error_line(error)}", event)
     round_number, decision = game.round, 0
     while not game.is_over:
         if game.round != round_number:
@@ -216,34 +217,11 @@ def play_safely(
             game.apply(legal_actions[game_random_index(game_seed, game.round, decision, len(legal_actions))])
             decision += 1
             continue
-        view = game.view(seat)
-        try:
-            action = player.choose(view, view.legal_actions)
-            legal = action in view.legal_actions
-        except Exception as error:
-            return game, _failure(game, names, seat, None, f"raised {_describe(error)}", event)
-        if not legal:
-            shown = _show(action)
-            return game, _failure(game, names, seat, shown, f"chose {shown}, which is not legal now", event)
-        try:
-            game.apply(action)
-        except ThirtyOneError as error:  # legal by the view, refused by the engine
-            shown = _show(action)
-            return game, _failure(game, names, seat, shown, f"chose {shown}; the engine refused it: {error}", event)
+        failed = play_turn(game, player)
+        if failed is not None:
+            return game, _failure(game, names, seat, failed.action, failed.reason, event)
         decision += 1
     return game, None
-
-
-def _show(action: object) -> str:
-    try:
-        return str(action) if isinstance(action, Action) else f"{action!r} (not an action)"
-    except Exception:
-        return f"<{type(action).__name__}>"
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def _failure(game: Game, names: Sequence[str], seat: int, action: str | None, what: str, event: str) -> Failure:

@@ -18,6 +18,7 @@ from typing import Any
 from thirtyone.actions import Action, Knock
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
+from thirtyone.bots.turn import BotFailure, choose, play_turn
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError, ThirtyOneError
 from thirtyone.events import Acted, RoundEnded
@@ -66,23 +67,22 @@ def play_game(rules: Rules, bots: Sequence[Bot], seed: int | None = None) -> Gam
     while not game.is_over:
         seat = game.current_seat
         assert seat is not None
-        game.apply(bot_action(bots[seat], game.view(seat)))
+        failure = play_turn(game, bots[seat])
+        if failure is not None:
+            raise BotError(str(failure)) from failure.error
     return game
 
 
 def bot_action(bot: Bot, view: PlayerView) -> Action:
-    """What ``bot`` plays in the seat of ``view``, checked.
+    """What ``bot`` plays in the seat of ``view``, checked (:func:`thirtyone.bots.turn.choose`).
 
     Raises:
         BotError: when the bot raises or returns an action that is not legal (names the bot, the
             seat and the action).
     """
-    try:
-        action = bot.choose(view, view.legal_actions)
-    except Exception as error:
-        raise BotError(f"bot {bot.name} in seat {view.seat} raised {type(error).__name__}: {error}") from error
-    if action not in view.legal_actions:
-        raise BotError(f"bot {bot.name} in seat {view.seat} chose {action}, which is not legal now")
+    action = choose(bot, view)
+    if isinstance(action, BotFailure):
+        raise BotError(str(action)) from action.error
     return action
 
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from thirtyone import __version__
+from thirtyone.checks import escaped
 from thirtyone.cli import arena, bench, bots, play, replay, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
-from thirtyone.tui.untrusted import escaped
 
 __all__ = ["main", "build_parser", "parse_args"]
 

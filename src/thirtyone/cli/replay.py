@@ -24,12 +24,12 @@ from rich.table import Table
 from rich.text import Text
 
 from thirtyone.cards import format_cards, parse_cards
+from thirtyone.checks import escaped, escaped_json
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError, ThirtyOneError
 from thirtyone.record import FORMAT, GameRecord, describe_end
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.text import loss_reason
-from thirtyone.tui.untrusted import escaped, escaped_json
 
 __all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_name", "summary", "MAX_RECORD_BYTES"]
 
@@ -265,7 +265,7 @@ def seat_name(seats: Sequence[str], seat: int) -> str:
 def _print(console: Console, path: Path, record: GameRecord, data: dict[str, Any]) -> None:
     """Print the record's rounds and standings; every text of the record (its names, event, date,
     comment, and the loss reasons that name the seats) is
-    :func:`~thirtyone.tui.untrusted.escaped`: records are shared."""
+    :func:`~thirtyone.checks.escaped`: records are shared."""
     seats = tuple(escaped(name) for name in record.seats)
     grace_word = record.rules.grace_word
 

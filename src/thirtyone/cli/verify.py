@@ -37,10 +37,10 @@ import sys
 from typing import Any
 
 from thirtyone.cards import format_cards
+from thirtyone.checks import escaped
 from thirtyone.cli.replay import file_path, read_record, read_text, seat_name
 from thirtyone.errors import CommitmentError, RecordError
 from thirtyone.record import GameRecord
-from thirtyone.tui.untrusted import escaped
 
 __all__ = ["configure", "run", "check_seen", "hash_lines", "SEEN_FORMAT", "MAX_SEEN_BYTES"]
 

@@ -46,6 +46,7 @@ from textual.widgets import Static
 from thirtyone.actions import Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
 from thirtyone.bots.expert import Analysis, ExpertBot
 from thirtyone.bots.work import told_reads
+from thirtyone.checks import escaped
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundEnded, RoundResult
@@ -57,7 +58,6 @@ from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint, key_
 from thirtyone.tui.prepare import Preparation, simulator_preparation
 from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, Position
 from thirtyone.tui.settings import PlaySettings
-from thirtyone.tui.untrusted import escaped
 from thirtyone.tui.widgets import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -328,7 +328,7 @@ class ThirtyOneApp(App[None]):
         return True
 
     def _bot_failed(self, seat: int | None, error: Exception) -> None:
-        """Stop play and say which bot failed and how (its error :func:`~thirtyone.tui.untrusted.escaped`:
+        """Stop play and say which bot failed and how (its error :func:`~thirtyone.checks.escaped`:
         a plugin's words); the record keeps every move before."""
         self.waiting_for = "broken"
         name = self.session.names[seat] if seat is not None else "?"
@@ -562,7 +562,7 @@ class ThirtyOneApp(App[None]):
 
     def _words(self, error: Exception) -> str:
         """An error in words: a refusal from its data, with the players' names (R6.1: "Ada has…");
-        another error's own message, :func:`~thirtyone.tui.untrusted.escaped` (a plugin bot's)."""
+        another error's own message, :func:`~thirtyone.checks.escaped` (a plugin bot's)."""
         if isinstance(error, IllegalActionError):
             return refusal_text(error, self.session.names, HUMAN, self.t)
         return escaped(str(error))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
-from thirtyone.checks import printable
+from thirtyone.checks import printable, shows
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages, messages
 from thirtyone.rules import OPTIONS, Rules
@@ -147,8 +147,8 @@ class PlaySettings:
         rules.check_players(players)
         names = parse_bot_list(bots, players - 1)
         clean = " ".join(name.split())
-        if not clean:
-            raise PlayError("--name: give a name of at least one character")
+        if not shows(clean):  # spaces alone, a blank braille cell (U+2800), a Hangul filler
+            raise PlayError("--name: give a name of at least one character that shows")
         if len(clean) > MAX_NAME:
             raise PlayError(f"--name {clean!r}: use at most {MAX_NAME} characters")
         if not printable(clean):  # an escape sequence would redraw the screen
