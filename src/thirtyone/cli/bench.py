@@ -28,6 +28,7 @@ from typing import Any
 from thirtyone.actions import Action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
+from thirtyone.bots.turn import play_turn
 from thirtyone.cli.options import add_rules_arguments, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
@@ -135,27 +136,37 @@ def _sim_notice(rules: Rules, players: int) -> str:
     return ""
 
 
-def _engine_chooser(policy: str, rng: random.Random) -> Callable[[Game, int, tuple[Action, ...]], Action]:
+def _engine_mover(policy: str, rng: random.Random) -> Callable[[Game], None]:
+    """One move of ``policy`` on the engine: the basic bot's turn as every face plays a bot's
+    (:func:`thirtyone.bots.turn.play_turn`), the heuristic's and random's as the rollouts do."""
     if policy == "basic":
         bot = BasicBot(0)
-        return lambda game, seat, legal: bot.choose(game.view(seat), legal)
+
+        def basic(game: Game) -> None:
+            failure = play_turn(game, bot)
+            if failure is not None:  # pragma: no cover - the basic bot does not fail
+                raise BenchError(str(failure))
+
+        return basic
     if policy == "heuristic":
-        return rollout_action
-    return lambda game, seat, legal: legal[rng.randrange(len(legal))]
+        return lambda game: game.apply(rollout_action(game, game.current_seat or 0, game.legal_actions()))
+    return lambda game: game.apply(_pick(game.legal_actions(), rng))
+
+
+def _pick(legal: tuple[Action, ...], rng: random.Random) -> Action:
+    return legal[rng.randrange(len(legal))]
 
 
 def _engine_games(rules: Rules, players: int, policy: str, seconds: float) -> dict[str, float]:
     """Whole games through the engine for about ``seconds``: rounds/s and actions/s."""
     rng = random.Random(1)
-    choose = _engine_chooser(policy, rng)
+    move = _engine_mover(policy, rng)
     rounds = actions = games = 0
     start = time.perf_counter()
     while games == 0 or time.perf_counter() - start < seconds:
         game = Game(rules, players, seed=rng.getrandbits(32))
         while not game.is_over:
-            seat = game.current_seat
-            assert seat is not None
-            game.apply(choose(game, seat, game.legal_actions()))
+            move(game)
             actions += 1
         rounds += game.round
         games += 1
