@@ -323,6 +323,19 @@ def test_rules_it_does_not_cover_are_refused_by_name(monkeypatch: pytest.MonkeyP
     assert issubclass(UnsupportedRulesError, ThirtyOneError)
 
 
+def test_one_function_says_whether_and_why_not_the_simulator_plays_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from thirtyone import sim
+
+    for name in ("scat", "widow", "namu", "schwimmen"):
+        assert sim.cannot_play(Rules.preset(name)) == ""
+        sim.check_playable(Rules.preset(name))
+    monkeypatch.setitem(params.COVERED, "exchange", lambda value: value in (None, "one_or_all"))
+    uncovered = Rules.preset("widow", exchange="any")
+    assert "option exchange=any" in sim.cannot_play(uncovered)
+    with pytest.raises(UnsupportedRulesError, match="exchange=any"):
+        sim.check_playable(uncovered)
+
+
 # ---------------------------------------------------------------------------- without numba
 
 _NO_NUMBA = textwrap.dedent(
@@ -360,6 +373,13 @@ def test_without_numba_everything_else_works_and_sim_says_so_in_one_line() -> No
             sim.RoundBatch
         except sim.SimUnavailableError:
             print("batch refused")
+        assert sim.cannot_play(Rules()) == str(sim.SimUnavailableError(sim.unavailable_reason()))
+        try:
+            sim.check_playable(Rules())
+        except sim.SimUnavailableError:
+            pass
+        else:
+            raise SystemExit("check_playable passed without numba")
         """
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)

@@ -88,14 +88,7 @@ class HeuristicEvaluator:
         if self._sim is None:
             from thirtyone import sim
 
-            self._sim = sim.available()
-            if self._sim:
-                from thirtyone.sim.params import check_covered
-
-                try:
-                    check_covered(position.rules)
-                except sim.UnsupportedRulesError:
-                    self._sim = False
+            self._sim = not sim.cannot_play(position.rules)
         if self._sim:
             from thirtyone import sim
 

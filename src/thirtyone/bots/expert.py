@@ -243,17 +243,10 @@ class ExpertBot(SeededBot):
             return False  # the kernels are still compiling: the engine now, rather than wait
         from thirtyone import sim
 
-        if self.rollouts == "auto" and not sim.available():
-            return False
-        if self.rollouts == "sim" and not sim.available():
-            raise sim.SimUnavailableError(sim.unavailable_reason())
-        from thirtyone.sim.params import check_covered
-
-        try:
-            check_covered(rules)
-        except sim.UnsupportedRulesError:
-            if self.rollouts == "sim":
-                raise
+        if self.rollouts == "sim":
+            sim.check_playable(rules)
+            return True
+        if sim.cannot_play(rules):
             self._sim_refused = True
             return False
         return True

@@ -70,11 +70,7 @@ def load_simulator(rules: Rules | None = None) -> SimulatorState:
 
     if not sim.available():
         return "unavailable"
-    from thirtyone.sim.params import check_covered
-
-    try:
-        check_covered(rules or Rules())
-    except sim.UnsupportedRulesError:
+    if sim.cannot_play(rules or Rules()):
         return "not_covered"
     with _loading:
         if _loaded:

@@ -106,15 +106,9 @@ def _engine(choice: str, names: list[str], rules: Rules) -> str:
     else:
         from thirtyone import sim
 
-        if not sim.available():
-            reasons.append(sim.unavailable_reason())
-        else:
-            from thirtyone.sim.params import check_covered
-
-            try:
-                check_covered(rules)
-            except sim.UnsupportedRulesError as error:
-                reasons.append(str(error))
+        reason = sim.cannot_play(rules)
+        if reason:
+            reasons.append(reason)
     if choice == "sim" and reasons:
         raise ArenaError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
     return "reference" if reasons else "sim"

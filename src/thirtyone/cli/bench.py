@@ -126,14 +126,8 @@ def _sim_notice(rules: Rules, players: int) -> str:
 
     if not sim.available():
         return sim.unavailable_reason()
-    from thirtyone.sim.errors import UnsupportedRulesError
-    from thirtyone.sim.params import check_covered
-
-    try:
-        check_covered(rules)
-    except UnsupportedRulesError as error:
-        return f"{error}: measuring the engine only"
-    return ""
+    reason = sim.cannot_play(rules)
+    return f"{reason}: measuring the engine only" if reason else ""
 
 
 def _engine_mover(policy: str, rng: random.Random) -> Callable[[Game], None]:

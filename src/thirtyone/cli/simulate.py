@@ -235,15 +235,9 @@ def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rule
     if not reasons:
         from thirtyone import sim
 
-        if not sim.available():
-            reasons.append(sim.unavailable_reason())
-        else:
-            from thirtyone.sim.params import check_covered
-
-            try:
-                check_covered(rules)
-            except sim.UnsupportedRulesError as error:
-                reasons.append(str(error))
+        reason = sim.cannot_play(rules)
+        if reason:
+            reasons.append(reason)
     if engine == "sim" and reasons:
         raise SimulateError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
     return not reasons

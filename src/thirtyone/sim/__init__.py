@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from thirtyone.rules import Rules
 from thirtyone.sim.codes import ENDS, LOSS_NAMES, POLICIES
 from thirtyone.sim.errors import SimError, SimInputError, SimUnavailableError, UnsupportedRulesError
 from thirtyone.sim.rng import CounterChance, RoundChance
@@ -67,6 +68,8 @@ from thirtyone.sim.rng import CounterChance, RoundChance
 __all__ = [
     "available",
     "unavailable_reason",
+    "check_playable",
+    "cannot_play",
     "play_rounds",
     "iter_rounds",
     "play_games",
@@ -110,6 +113,31 @@ def unavailable_reason() -> str:
         f"thirtyone.sim needs numba and numpy ({_MISSING}): pip install 'thirtyone[fast]'; "
         "until then play with the reference engine (thirtyone.Game)"
     )
+
+
+def check_playable(rules: Rules) -> None:
+    """Refuse what the compiled simulator cannot play: the one place that says whether (and why
+    not) it can play ``rules``.
+
+    Raises:
+        SimUnavailableError: without numba and numpy (:func:`unavailable_reason`).
+        UnsupportedRulesError: naming the first option (or value) the kernels do not cover.
+    """
+    if _MISSING is not None:
+        raise SimUnavailableError(unavailable_reason())
+    from thirtyone.sim.params import check_covered  # imports numpy: only once it is there
+
+    check_covered(rules)
+
+
+def cannot_play(rules: Rules) -> str:
+    """Why the compiled simulator cannot play ``rules``, in one line (what :func:`check_playable`
+    would raise), or ``""`` when it can."""
+    try:
+        check_playable(rules)
+    except (SimUnavailableError, UnsupportedRulesError) as error:
+        return str(error)
+    return ""
 
 
 if TYPE_CHECKING or _MISSING is None:
