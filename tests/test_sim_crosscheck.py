@@ -45,12 +45,14 @@ from thirtyone.bots import heuristic
 from thirtyone.bots.basic import knock_threshold
 from thirtyone.bots.heuristic import HeuristicBot, heuristic_action, rollout_action
 from thirtyone.bots.situation import Situation
-from thirtyone.rules import PRESETS
+from thirtyone.rules import PRESETS as EVERY_PRESET
 from thirtyone.settlement import KNOCK_PENALTIES, LOSS_RULES
 from thirtyone.sim import api, kernels, params, play_games, play_rounds, rollout
 from thirtyone.sim.rng import round_key
 
 POLICIES = ("random", "basic", "heuristic")
+PRESETS = {name: rules for name, rules in EVERY_PRESET.items() if params.COVERED["deck"](rules.deck)}
+"""The presets the kernels play (not mini's 8-card deck: it falls back to the engine)."""
 FAST = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

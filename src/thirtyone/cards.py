@@ -1,7 +1,10 @@
 """Cards: a compact, hashable :class:`Card` (an ``int`` 0–51) and its text forms (R1.1, R1.2).
 
 A card's integer is ``rank * 4 + suit`` with ranks ``2 … A`` = 0 … 12 and suits
-``c d h s`` = 0 … 3, so the 32-card Schwimmen deck (7–A) is the range 20 … 51.
+``c d h s`` = 0 … 3, so the 32-card Schwimmen deck (7–A) is the range 20 … 51. The decks a game
+can be dealt from are :data:`DECK_SIZES` (:func:`full_deck`): the 52 and 32 cards of RULES.md
+(R1.1), and the 8-card mini deck of the research variant ``mini`` (9, Q, K and A of hearts and
+spades: a game small enough to solve, not a rule of RULES.md).
 
 >>> card = Card.parse("As")
 >>> card, card.points, card.pretty
@@ -26,6 +29,7 @@ __all__ = [
     "parse_cards",
     "format_cards",
     "full_deck",
+    "DECK_SIZES",
 ]
 
 RANKS = "23456789TJQKA"
@@ -118,6 +122,13 @@ class Card(int):
 
 
 _CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+_DECKS: dict[int, tuple[Card, ...]] = {
+    52: _CARDS,
+    32: _CARDS[20:],  # 7 to ace (R1.1, Schwimmen)
+    8: tuple(_CARDS[rank * 4 + suit] for rank in (7, 10, 11, 12) for suit in (2, 3)),  # 9 Q K A of ♥ ♠
+}
+DECK_SIZES: tuple[int, ...] = tuple(_DECKS)
+"""The deck sizes :func:`full_deck` deals: 52, 32 and 8."""
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -137,15 +148,18 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 
 def full_deck(size: int = 52) -> tuple[Card, ...]:
-    """The cards of a deck in index order (R1.1): 52 cards, or 32 (7–A) for Schwimmen.
+    """The cards of a deck in index order: 52 cards, or 32 (7–A) for Schwimmen (R1.1), or the 8
+    of the mini deck (9, Q, K, A of hearts and spades; a research variant, not in RULES.md).
+
+    >>> format_cards(full_deck(8))
+    '9h 9s Qh Qs Kh Ks Ah As'
 
     Raises:
         CardError: for another size.
     """
-    if size == 52:
-        return _CARDS
-    if size == 32:
-        return _CARDS[20:]
+    deck = _DECKS.get(size) if isinstance(size, int) and not isinstance(size, bool) else None
+    if deck is not None:
+        return deck
     if isinstance(size, int) and not isinstance(size, bool):
-        raise CardError(f"no {size}-card deck: use 52 or 32")
-    raise CardError(f"full_deck takes a deck size, 52 or 32 (such as rules.deck), not {size!r}")
+        raise CardError(f"no {size}-card deck: use 52, 32 or 8")
+    raise CardError(f"full_deck takes a deck size, 52, 32 or 8 (such as rules.deck), not {size!r}")

@@ -10,7 +10,15 @@
 >>> Rules.preset("bridge")
 Traceback (most recent call last):
 ...
-thirtyone.errors.RulesError: unknown preset 'bridge': choose one of scat, widow, namu, schwimmen
+thirtyone.errors.RulesError: unknown preset 'bridge': choose one of scat, widow, namu, schwimmen, mini
+
+The preset ``mini`` is a research variant, not a rule of RULES.md: two players, one round (one
+life, no grace), at most three turns, dealt from the 8-card mini deck (9, Q, K and A of hearts
+and spades, :func:`~thirtyone.cards.full_deck`) — small enough for OpenSpiel's CFR to solve
+(``thirtyone.agents.mini``).
+
+>>> Rules.preset("mini").describe(), Rules.preset("mini").check_players(2)
+('mini', 2)
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
+from thirtyone.cards import DECK_SIZES, full_deck
 from thirtyone.checks import whole_number
 from thirtyone.errors import RulesError
 
@@ -157,6 +166,13 @@ class Rules:
                 raise RulesError(f"mode={self.mode} needs option {spec.name} ({', '.join(spec.choices)})")
         if self.throw_down and self.mode != "draw":
             raise RulesError("option throw_down=on needs mode=draw, but mode=widow: drop throw_down or set mode=draw")
+        suits = len({card.suit for card in full_deck(self.deck)})
+        for name, on in (("three_of_a_kind", self.three_of_a_kind != "off"), ("three_aces", self.three_aces)):
+            if on and suits < 3:  # R1.4, R1.5: no hand of three equal ranks in a deck of two suits
+                raise RulesError(
+                    f"option {name}={OPTIONS[name].format(getattr(self, name))} needs three cards of one rank, "
+                    f"but deck={self.deck} has {suits} suits: drop {name} or set deck=32 or deck=52"
+                )
 
     @staticmethod
     def preset(name: str = "scat", **overrides: Any) -> Rules:
@@ -253,9 +269,17 @@ class Rules:
         return ", ".join([name] + [f"{k}={OPTIONS[k].format(v)}" for k, v in diff.items()])
 
     def cards_needed(self, players: int) -> int:
-        """Cards a deal needs (R2.1 [decision]): three a player, three for the widow or the
-        discard pile, and three for the stock."""
-        return 3 * players + 6
+        """Cards a deal needs (R2.1 [decision]): three a player and :meth:`cards_spare`."""
+        return 3 * players + self.cards_spare()
+
+    def cards_spare(self) -> int:
+        """Cards a deal needs besides the players' (R2.1 [decision]): six — three for the widow
+        or the discard pile, three for the stock — from a deck of RULES.md (52 or 32 cards); from
+        the mini deck (8 cards, a research variant) only the table's cards (the upcard, or the
+        three of the widow) and one for the stock."""
+        if self.deck >= 32:
+            return 6
+        return (1 if self.mode == "draw" else 3) + 1
 
     def check_players(self, players: int) -> int:
         """Check that a game of ``players`` players can be dealt with these rules (R2.1); the
@@ -275,10 +299,13 @@ class Rules:
             )
         need = self.cards_needed(players)
         if need > self.deck:
-            most = (self.deck - 6) // 3
+            spare = self.cards_spare()
+            most = (self.deck - spare) // 3
+            table = 3 if spare == 6 or self.mode == "widow" else 1
+            advice = f"use at most {most} players or deck=52" if most >= MIN_PLAYERS else "use deck=32 or deck=52"
             raise RulesError(
-                f"R2.1: {players} players need {need} cards (3 each, 3 for the table, 3 for the stock) "
-                f"but the deck has {self.deck}; use at most {most} players or deck=52"
+                f"R2.1: {players} players need {need} cards (3 each, {table} for the table, {spare - table} for "
+                f"the stock) but the deck has {self.deck} (deck={self.deck}); {advice}"
             )
         return players
 
@@ -306,7 +333,15 @@ _SPECS = (
     OptionSpec(
         "mode", "choice", "draw and discard (draw) or exchange with a widow (widow)", "R3.3", choices=("draw", "widow")
     ),
-    OptionSpec("deck", "int", "cards in the deck: 52, or 32 (7 to ace)", "R1.1", low=32, high=52, only=(32, 52)),
+    OptionSpec(
+        "deck",
+        "int",
+        "cards in the deck: 52, 32 (7 to ace), or 8 (9, Q, K, A of hearts and spades: the mini research deck)",
+        "R1.1",
+        low=min(DECK_SIZES),
+        high=max(DECK_SIZES),
+        only=tuple(sorted(DECK_SIZES)),
+    ),
     OptionSpec("lives", "int", "lives each player starts with", "R2.2", low=1, high=20),
     OptionSpec("grace_life", "bool", "one more loss after the last life (on the dole / bus)", "R2.3"),
     OptionSpec(
@@ -380,5 +415,6 @@ PRESETS: dict[str, Rules] = {
         exchange="one_or_all",
         dealer_hand=True,
     ),
+    "mini": Rules(deck=8, lives=1, grace_life=False, max_turns=3),  # a research variant (see the module)
 }
-"""The four presets of R8, by name; ``scat`` is the default."""
+"""The four presets of R8 and the research variant ``mini``, by name; ``scat`` is the default."""

@@ -48,10 +48,18 @@ def test_r1_1_schwimmen_deck_is_32_cards_seven_to_ace():
     assert Rules.preset("schwimmen").deck == 32
 
 
-@pytest.mark.parametrize("size", [0, 31, 36, 40, 53])
+@pytest.mark.parametrize("size", [0, 7, 9, 12, 31, 36, 40, 53])
 def test_r1_1_no_other_deck_size(size):
-    with pytest.raises(CardError, match="52 or 32"):
+    with pytest.raises(CardError, match="52, 32 or 8"):
         full_deck(size)
+
+
+def test_the_mini_deck_is_nine_to_ace_but_ten_and_jack_of_hearts_and_spades():
+    deck = full_deck(8)  # a research variant (preset mini), not a deck of RULES.md
+    assert format_cards(deck) == "9h 9s Qh Qs Kh Ks Ah As"
+    assert list(deck) == sorted(deck)
+    values = Counter(hand_value(hand) for hand in combinations(deck, 3))
+    assert values == {31: 2, 30: 4, 29: 2, 21: 16, 20: 16, 19: 16}  # a 31 (Q K A of one suit) can be made
 
 
 def test_r1_1_schwimmen_game_deals_from_the_32_card_deck():

@@ -1,4 +1,5 @@
-"""R8: the four presets, options on top of any preset, refused combinations, text options."""
+"""R8: the four presets (and the research variant mini), options on top of any preset, refused
+combinations, text options."""
 
 from __future__ import annotations
 
@@ -54,11 +55,12 @@ EXPECTED = {
         exchange="one_or_all",
         dealer_hand=True,
     ),
+    "mini": dict(BASE, deck=8, lives=1, grace_life=False, max_turns=3),  # a research variant, not R8's
 }
 
 VALUES = {
     "mode": ["draw", "widow"],
-    "deck": [32, 52],
+    "deck": [8, 32, 52],
     "lives": [1, 5, 20],
     "grace_life": [True, False],
     "three_of_a_kind": ["off", "30", "30.5"],
@@ -92,9 +94,16 @@ def fits(preset: str, option: str, value: object) -> bool:
     return True
 
 
+def fits_the_deck(preset: str, option: str, value: object) -> bool:
+    """Three of a kind and three aces need three suits: the mini deck has two (R1.4, R1.5)."""
+    rules = dict(EXPECTED[preset], **{option: value})
+    return rules["deck"] != 8 or (rules["three_of_a_kind"] == "off" and not rules["three_aces"])
+
+
 COMBOS = [(preset, option, value) for preset in EXPECTED for option, values in VALUES.items() for value in values]
-FITTING = [combo for combo in COMBOS if fits(*combo)]
+FITTING = [combo for combo in COMBOS if fits(*combo) and fits_the_deck(*combo)]
 MISFITS = [combo for combo in COMBOS if not fits(*combo)]
+DECK_MISFITS = [combo for combo in COMBOS if fits(*combo) and not fits_the_deck(*combo)]
 
 
 def _id(combo: tuple) -> str:
@@ -123,7 +132,7 @@ def test_r8_scat_is_the_default():
 
 
 def test_r8_presets_differ():
-    assert len({Rules.preset(name) for name in EXPECTED}) == 4
+    assert len({Rules.preset(name) for name in EXPECTED}) == len(EXPECTED) == 5
 
 
 @pytest.mark.parametrize("preset", list(EXPECTED))
@@ -165,6 +174,14 @@ def test_r8_schwimmen_table_row():
     assert rules.all_pass == "new_widow"
 
 
+def test_mini_is_two_players_one_round_of_three_turns_from_eight_cards():
+    rules = Rules.preset("mini")
+    assert (rules.mode, rules.deck, rules.lives, rules.grace_life, rules.max_turns) == ("draw", 8, 1, False, 3)
+    assert rules.check_players(2) == 2
+    with pytest.raises(RulesError, match=r"R2\.1: 3 players need 11 cards .* \(deck=8\); use at most 2 players"):
+        rules.check_players(3)
+
+
 # ---------------------------------------------------------------------------- options on top of presets
 
 
@@ -182,7 +199,12 @@ def test_r8_option_on_top_of_preset(preset, option, value):
 @pytest.mark.parametrize(("preset", "option", "value"), FITTING, ids=[_id(c) for c in FITTING])
 def test_r8_option_on_top_of_preset_plays(preset, option, value):
     rules = Rules.preset(preset, **{option: value})
-    game = Game(rules, 3, seed=FITTING.index((preset, option, value)))
+    players = 3 if rules.deck > 8 else 2  # the mini deck deals two players
+    if rules.deck == 8 and rules.mode == "widow":  # and no widow besides: it is refused, naming the deck
+        with pytest.raises(RulesError, match=r"R2\.1: 2 players need 10 cards .*deck=8"):
+            Game(rules, players)
+        return
+    game = Game(rules, players, seed=FITTING.index((preset, option, value)))
     rng = random.Random(1)
     for _ in range(400):
         if game.is_over:
@@ -242,6 +264,16 @@ def test_r8_option_of_the_other_mode_is_refused_naming_both(preset, option, valu
     assert "\n" not in message
 
 
+@pytest.mark.parametrize(("preset", "option", "value"), DECK_MISFITS, ids=[_id(c) for c in DECK_MISFITS])
+def test_r8_three_of_a_kind_on_the_two_suited_mini_deck_is_refused_naming_both(preset, option, value):
+    with pytest.raises(RulesError) as info:
+        Rules.preset(preset, **{option: value})
+    message = str(info.value)
+    assert "deck=8" in message
+    assert "three_of_a_kind" in message or "three_aces" in message
+    assert "\n" not in message
+
+
 @pytest.mark.parametrize(
     ("preset", "overrides", "names"),
     [
@@ -298,6 +330,8 @@ def test_r8_unknown_option():
         ("mode", "both"),
         ("deck", 40),
         ("deck", 36),
+        ("deck", 9),
+        ("deck", 12),
         ("lives", 0),
         ("lives", 21),
         ("lives", True),
