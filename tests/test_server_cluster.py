@@ -31,12 +31,10 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from test_server_support import SEED, basic_choice, create, db_rows, join, make_app, waits_for_person
-from thirtyone.engine import Game
+from test_server_support import SEED, Dealt, basic_choice, create, db_rows, join, make_app, waits_for_person
 from thirtyone.rules import Rules
 from thirtyone.server.cluster import LISTENER_NAME
 from thirtyone.server.db import HEAD, migrate, normalize_url, open_database
-from thirtyone.server.fair import CommittedChance
 from thirtyone.server.serialize import spectator_view_json, view_json
 from thirtyone.server.store import Store
 
@@ -362,13 +360,14 @@ def replayed_views(url: str, code: str) -> dict[int, dict[int | None, Any]]:
     as JSON, replayed from the database."""
     engine = create_engine(normalize_url(url))
     try:
-        data = Store(engine).load(code)
+        loaded = Store(engine).load(code)
     finally:
         engine.dispose()
-    assert data is not None
+    assert loaded is not None
+    data = loaded.table
     assert data.first_dealer is not None
-    chance = CommittedChance(data.first_dealer, {deal.round: deal for deal in data.deals})
-    game = Game(Rules(**data.options), data.players, chance=chance)
+    dealt = Dealt(deals={deal.round: deal for deal in loaded.deals})
+    game = dealt.game(Rules(**data.options), data.players, data.first_dealer)
 
     def views() -> dict[int | None, Any]:
         out: dict[int | None, Any] = {seat: view_json(game.view(seat)) for seat in range(data.players)}
@@ -376,9 +375,8 @@ def replayed_views(url: str, code: str) -> dict[int, dict[int | None, Any]]:
         return {seat: json.loads(json.dumps(view)) for seat, view in out.items()}
 
     by_seq = {0: views()}
-    for stored in data.actions:
-        chance.seq = stored.seq
-        game.apply(stored.action, seat=stored.seat)
+    for stored in loaded.actions:
+        dealt.apply(game, stored.action, stored.seat)
         by_seq[stored.seq] = views()
     return by_seq
 

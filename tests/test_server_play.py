@@ -31,7 +31,7 @@ from test_server_support import (
     nothing_more,
     receive,
 )
-from thirtyone.cards import full_deck
+from thirtyone.cards import Card, full_deck
 from thirtyone.engine import Game
 from thirtyone.fairness import deal_deck, salt_matches
 from thirtyone.record import GameRecord
@@ -386,6 +386,42 @@ def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
         assert db_rows(db, "SELECT seq, action FROM actions WHERE table_code = ?", code) == [(seq + 1, "draw pile")]
 
 
+def test_an_action_is_sent_as_its_id_and_each_legal_action_comes_with_its_id(db: Path) -> None:
+    with two_at_a_table(db) as (code, ann, ben, _ann_token):
+        ann.until("table")  # Ben connected
+        state = ann.state
+        assert state is not None
+        mover, waiter = (ann, ben) if state["view"]["current_seat"] == 0 else (ben, ann)
+        view = (mover.state or {})["view"]
+        assert view["legal"] == [{"id": 52, "text": "draw stock"}, {"id": 53, "text": "draw pile"}] + (
+            [{"id": 54, "text": "knock"}] if "knock" in view["legal_actions"] else []
+        )
+        assert [move["text"] for move in view["legal"]] == view["legal_actions"]  # the notation stays
+        assert (waiter.state or {})["view"]["legal"] == []
+        seq = state["seq"]
+        for payload, word in (
+            ({"id": "52"}, "bad_message"),
+            ({"id": True}, "bad_message"),
+            ({"id": 79}, "bad_action"),  # no such id
+            ({"id": 61}, "bad_action"),  # an exchange: no widow in draw mode
+            ({"id": 52, "action": "draw pile"}, "bad_action"),  # the notation beside it names another action
+            ({"id": 0}, "illegal_action"),  # discard 2c: draw first (R4.1)
+        ):
+            mover.ws.send_json({"type": "action", "seq": seq, **payload})
+            refused = mover.next()
+            assert (refused["type"], refused["code"]) == ("error", word), (payload, refused)
+        mover.ws.send_json({"type": "action", "id": 53, "action": "draw pile", "seq": seq})
+        ack = mover.until("ack")
+        assert (ack["seq"], ack["action"], ack["id"]) == (seq + 1, "draw pile", 53)
+        drawn = mover.until("state")["view"]
+        discard = next(move for move in drawn["legal"] if move["text"].startswith("discard"))
+        assert discard["id"] == int(Card.parse(discard["text"].split()[1]))  # a discard's id is its card's
+        mover.ws.send_json({"type": "action", "id": discard["id"], "seq": seq + 1})
+        assert mover.until("ack")["action"] == discard["text"]
+        rows = db_rows(db, "SELECT seq, action FROM actions WHERE table_code = ? ORDER BY seq", code)
+        assert rows == [(seq + 1, "draw pile"), (seq + 2, discard["text"])]  # the notation is what is stored
+
+
 def test_rate_limit_per_connection(db: Path) -> None:
     with two_at_a_table(db, messages_per_second=0.5, message_burst=5) as (_code, ann, ben, _ann_token):
         ann.until("table")
@@ -466,6 +502,54 @@ def test_a_failed_write_is_an_error_to_that_client_and_changes_nothing(
         mover.act("draw stock")  # the database is back
         assert mover.until("ack")["seq"] == before["seq"] + 1
         assert db_rows(db, "SELECT count(*) FROM actions") == [(1,)]
+
+
+def test_a_failed_write_leaves_the_table_as_it_was_with_nothing_replayed(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An action is worked out on a copy of the table's game and stored before the copy becomes
+    the table's: when the write fails, the table still holds the very game it had, and no game is
+    built again from what is stored (no replay)."""
+    real = Store.append_batch
+    failures = [1]
+
+    def flaky(self: Store, *args: Any, **kwargs: Any) -> Any:
+        if failures:
+            failures.pop()
+            raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+        return real(self, *args, **kwargs)
+
+    built: list[int] = []
+    made = Game.__init__
+
+    def counted(self: Game, *args: Any, **kwargs: Any) -> None:
+        built.append(1)
+        made(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "append_batch", flaky)
+    with TestClient(make_app(db)) as client, ExitStack() as stack:
+        created = create(client, ["human", "human"], name="Ann")
+        code = created["code"]
+        second = join(client, code, "Ben")
+        ann = connect(client, stack, code, created["token"], 0)
+        ben = connect(client, stack, code, second["token"], 1)
+        ann.until("table")
+        state = ann.state
+        assert state is not None
+        runner = client.app.state.service._runners[code]  # type: ignore[attr-defined]
+        game, seq = runner.game, runner.data.seq
+        monkeypatch.setattr(Game, "__init__", counted)
+        mover = ann if state["view"]["current_seat"] == 0 else ben
+        mover.act("draw stock")
+        assert mover.until("error")["code"] == "database"
+        assert runner.game is game  # the same game: nothing to undo
+        assert runner.data.seq == seq
+        assert runner.history.actions == []
+        assert built == []  # nothing built again from the database
+        mover.act("draw stock")
+        assert mover.until("ack")["seq"] == seq + 1
+        assert runner.game is not game  # the copy the stored action was played on
+        assert built == []
 
 
 # ---------------------------------------------------------------------------------------------- bots and the timer

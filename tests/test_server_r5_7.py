@@ -20,13 +20,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Pinned, Player, basic_choice, create, hello, join, make_app
+from test_server_support import Dealt, Pinned, Player, basic_choice, create, hello, history_of, join, make_app
 from thirtyone.engine import Game
 from thirtyone.fairness import SaltChain, chain_link, deal_deck, salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server import messages
-from thirtyone.server.fair import CommittedChance
 from thirtyone.server.store import CLOSED, FINISHED, PLAYING, SeatData, TableData
 
 BLITZ_KEY = f"{548:064x}"
@@ -150,7 +149,7 @@ LATE_BLITZ = ("00" * 31 + "03", 20)
 first 31 comes in a later round, not the first, with rounds after it."""
 
 
-def table_of(game: Game, chance: CommittedChance, status: str, chained: bool = True) -> TableData:
+def table_of(dealt: Dealt, status: str, chained: bool = True) -> TableData:
     return TableData(
         code="ABCDEF",
         status=status,
@@ -161,8 +160,7 @@ def table_of(game: Game, chance: CommittedChance, status: str, chained: bool = T
         seats=[SeatData(0, "human", None, "Ann"), SeatData(1, "human", None, "Ben")],
         created_at=datetime.now(UTC),
         first_dealer=0,
-        deals=sorted(chance.deals.values(), key=lambda deal: deal.round),
-        commitment=chance.chain.commitment if chained and chance.chain is not None else None,
+        commitment=dealt.chain.commitment if chained and dealt.chain is not None else None,
     )
 
 
@@ -174,25 +172,26 @@ def hides(game: Game, number: int) -> bool:
 def test_r5_7_rounds_before_the_31_stay_revealed_and_every_later_one_waits() -> None:
     key, seed = LATE_BLITZ
     policy = random.Random(seed)
-    chance = CommittedChance(0, {}, chain=SaltChain(key, 64), seeds=[None, None])
-    game = Game(Rules(lives=3), 2, chance=chance)
+    dealt = Dealt(SaltChain(key, 64), [None, None])
+    game = dealt.game(Rules(lives=3), 2, 0)
     seen_waiting = False
     while True:
+        history = history_of(game, dealt)
         ended = [log.round for log in game.round_logs if log.result is not None]
-        waiting = messages.waiting_rounds(game, table_of(game, chance, PLAYING))
+        waiting = messages.waiting_rounds(history, table_of(dealt, PLAYING))
         hidden = [number for number in ended if hides(game, number)]
         expected = {number for number in ended if hidden and number >= hidden[0]}
         assert waiting == expected
-        old = messages.waiting_rounds(game, table_of(game, chance, PLAYING, chained=False))
+        old = messages.waiting_rounds(history, table_of(dealt, PLAYING, chained=False))
         assert old == set(hidden)  # an older table's deals are not linked: only the 31 rounds wait
         seen_waiting = seen_waiting or bool(hidden and hidden[0] > 1 and any(n > hidden[0] for n in ended))
         if game.is_over:
             break
-        game.apply(policy.choice(game.legal_actions()))
+        dealt.apply(game, policy.choice(game.legal_actions()))
     assert seen_waiting, "the pinned game should have a first 31 after round 1 and rounds after it"
-    over = table_of(game, chance, FINISHED)
-    assert messages.withheld_rounds(game, over) == set()  # the game is over: nothing waits
-    assert messages.waiting_rounds(game, over)  # but the reveal names what did
+    over = table_of(dealt, FINISHED)
+    assert messages.withheld_rounds(game, history, over) == set()  # the game is over: nothing waits
+    assert messages.waiting_rounds(history, over)  # but the reveal names what did
 
 
 # ---------------------------------------------------------------------------------------------- the page's check

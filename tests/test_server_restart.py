@@ -59,13 +59,14 @@ class Server:
         self.process.wait(10)
 
 
-def start_server(db: Path, port: int) -> Server:
-    """Start the server and wait (at most :data:`STARTUP_SECONDS`) until it answers GET /api/health."""
+def start_server(db: Path, port: int, *options: str) -> Server:
+    """Start the server (with more ``options`` of ``thirtyone serve``) and wait (at most
+    :data:`STARTUP_SECONDS`) until it answers GET /api/health."""
     command = [sys.executable, "-m", "thirtyone", "serve", "--port", str(port), "--database-url", f"sqlite:///{db}"]
     command += ["--bot-delay", "0", "--messages-per-second", "1000", "--message-burst", "1000"]
     command += ["--showdown-timeout", "0"]  # its clients close no showdown (tests/test_server_showdown.py does)
     command += ["--seed", str(SEED)]  # its tables' chains and bots' seeds as every test server's
-    command += ["--log-level", "warning"]
+    command += ["--log-level", "warning", *options]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     server = Server(db, port, process)
     deadline = time.monotonic() + STARTUP_SECONDS

@@ -15,7 +15,8 @@ from sqlalchemy.exc import OperationalError
 
 from test_server_support import db_rows
 from thirtyone.server.db import open_database
-from thirtyone.server.store import OPEN, ActionData, SeatData, StaleError, Store, TableData
+from thirtyone.server.history import ActionData
+from thirtyone.server.store import OPEN, SeatData, StaleError, Store, TableData
 
 
 def playing_tables(store: Store, count: int) -> list[str]:

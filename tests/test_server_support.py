@@ -26,6 +26,7 @@ from thirtyone import Card, Game, Rules, parse_cards
 from thirtyone.actions import Action, parse_action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.cards import full_deck
+from thirtyone.chance import ChanceStep
 from thirtyone.errors import RecordError
 from thirtyone.events import RoundResult
 from thirtyone.fairness import SaltChain, deal_deck, salt_matches
@@ -33,7 +34,8 @@ from thirtyone.record import Fairness, GameRecord, deal_commitment, salted_reshu
 from thirtyone.server import ServerSettings, create_app
 from thirtyone.server.autoplay import default_action
 from thirtyone.server.errors import DatabaseError, InputError
-from thirtyone.server.fair import ChainUsedUpError, CommittedChance, new_chain, new_deal
+from thirtyone.server.fair import ChainUsedUpError, Deal, deal_for, new_chain, new_deal, reshuffle_order
+from thirtyone.server.history import ActionData, NewRound, Reshuffle, TableHistory
 from thirtyone.server.limits import (
     RateLimiter,
     check_name,
@@ -296,6 +298,58 @@ def card_texts(value: Any) -> Iterator[str]:
             yield from card_texts(item)
 
 
+@dataclass
+class Dealt:
+    """How a game is dealt as a table deals it: from the salt ``chain`` and the seats' ``seeds``
+    (no chain: each deal committed to alone, shuffled by ``randomness``), each reshuffle from its
+    round's salt; ``deals`` holds every round's deal by round (given ones are dealt as they are)."""
+
+    chain: SaltChain | None = None
+    seeds: Sequence[str | None] = ()
+    deals: dict[int, Deal] = field(default_factory=dict)
+    randomness: Randomness = field(default_factory=lambda: Randomness(SEED))
+
+    def settle(self, game: Game) -> None:
+        """Take every chance step ``game`` (explicit chance) waits for, as a table does
+        (:func:`~thirtyone.server.fair.deal_for`, :func:`~thirtyone.server.fair.reshuffle_order`)."""
+        while game.is_chance():
+            step = game.chance_step
+            assert step is not None
+            if step.kind == "deal":
+                deal = self.deals.get(step.round) or deal_for(step, 0, self.chain, self.seeds, self.randomness)
+                self.deals[step.round] = deal
+                game.deal(deal.deck)
+            else:
+                game.deal(reshuffle_order(step, self.deals[step.round]))
+
+    def game(self, rules: Rules, players: int, first_dealer: int) -> Game:
+        """A new game of ``players`` whose seat ``first_dealer`` deals first, dealt (R3.1)."""
+        game = Game(rules, players, explicit_chance=True)
+        game.deal(first_dealer)
+        self.settle(game)
+        return game
+
+    def apply(self, game: Game, action: Action | str, seat: int | None = None) -> None:
+        """Play ``action`` on ``game`` and deal what it leads to."""
+        game.apply(action, seat=seat)
+        self.settle(game)
+
+
+def history_of(game: Game, dealt: Dealt, source: str = "player") -> TableHistory:
+    """The history a table keeps of ``game`` (dealt by ``dealt``), each action of ``source``."""
+    history = TableHistory()
+    seq = 0
+    for log in game.round_logs:
+        history.extend([NewRound(dealt.deals[log.round], log.dealer)])
+        for seat, action in log.actions:
+            seq += 1
+            history.extend([ActionData(seq, log.round, seat, str(action), source)])
+        history.extend(Reshuffle(order) for order in log.reshuffles)
+        if log.result is not None:
+            history.extend([log.result])
+    return history
+
+
 def committed_game(
     rules: Rules,
     players: int,
@@ -304,26 +358,26 @@ def committed_game(
     force_reshuffle: bool = False,
     chain: SaltChain | None = None,
     seeds: Sequence[str | None] = (),
-) -> tuple[Game, CommittedChance]:
+) -> tuple[Game, Dealt]:
     """A whole game dealt as a table deals (from a salt ``chain`` and the seats' ``seeds``, or
     without a chain each deal committed to alone; salted reshuffles), played by ``policy`` at
     random (with ``force_reshuffle``, drawing from the stock and never knocking until the stock has
     been reshuffled once)."""
-    chance = CommittedChance(policy.randrange(players), {}, chain=chain, seeds=seeds)
-    game = Game(rules, players, chance=chance)
+    dealt = Dealt(chain, seeds, randomness=Randomness(policy.getrandbits(32)))
+    game = dealt.game(rules, players, policy.randrange(players))
     while not game.is_over:
         legal = game.legal_actions()
         if force_reshuffle and not any(log.reshuffles for log in game.round_logs):
             preferred = [
                 action for action in legal if str(action) in ("draw stock",) or str(action).startswith("discard")
             ]
-            game.apply(preferred[0] if preferred else legal[0])
+            dealt.apply(game, preferred[0] if preferred else legal[0])
         else:
-            game.apply(policy.choice(legal))
-    return game, chance
+            dealt.apply(game, policy.choice(legal))
+    return game, dealt
 
 
-def committed_record(game: Game, chance: CommittedChance) -> GameRecord:
+def committed_record(game: Game, chance: Dealt) -> GameRecord:
     """The record of a committed game: with a chain its commitment and seeds and every round's
     salt, else every deal's own commitment and salt."""
     record = GameRecord.from_game(game)
@@ -427,36 +481,36 @@ def test_a_new_deal_commits_to_its_deck_and_a_secret_salt() -> None:
     assert new_deal(full_deck(52), 1, 0, Randomness()).salt != deal.salt
 
 
-def test_committed_chance_replays_stored_deals_and_keeps_new_ones_aside() -> None:
-    chance = CommittedChance(1, {})
-    game = Game(Rules.preset("scat"), 3, chance=chance)
-    first = chance.take_new()
-    assert [deal.round for deal in first] == list(range(1, game.round + 1))
-    assert chance.take_new() == []
-    again = CommittedChance(1, {deal.round: deal for deal in first})
-    replayed = Game(Rules.preset("scat"), 3, chance=again)
-    assert again.take_new() == []
+def test_a_game_dealt_from_stored_deals_is_the_same_game() -> None:
+    dealt = Dealt()  # an older table's deals: each its own
+    game = dealt.game(Rules.preset("scat"), 3, 1)
+    first = dict(dealt.deals)
+    assert list(first) == list(range(1, game.round + 1))
+    assert all(deal.seq == 0 for deal in first.values())
+    again = Dealt(deals=dict(first), randomness=Randomness(SEED + 1))  # another source: never asked
+    replayed = again.game(Rules.preset("scat"), 3, 1)
+    assert again.deals == first
     assert replayed.view(0) == game.view(0)
-    orders = [salted_reshuffle(first[0].salt, full_deck(32), 1), again.reshuffle_order(full_deck(32), 1, 1)]
+    step = ChanceStep("reshuffle", 1, 1, tuple(full_deck(32)))
+    orders = [salted_reshuffle(first[1].salt, full_deck(32), 1), reshuffle_order(step, first[1])]
     assert orders[0] == orders[1] != list(full_deck(32))
 
 
 def test_a_chain_deal_comes_from_the_committed_salt_and_every_seed() -> None:
     chain = new_chain(Randomness(), 8)
     seeds = ["ab" * 16, None, "cd" * 32]
-    chance = CommittedChance(0, {}, chain=chain, seeds=seeds)
-    Game(Rules.preset("scat"), 3, chance=chance)
-    (deal,) = chance.take_new()
+    step = ChanceStep("deal", 1, cards=tuple(full_deck(52)))
+    deal = deal_for(step, 0, chain, seeds, Randomness())
     assert deal.commitment == chain.commitment
     assert salt_matches(chain.commitment, deal.salt, 1)
     assert list(deal.deck) == deal_deck(deal.salt, 1, seeds)
-    other = CommittedChance(0, {}, chain=chain, seeds=["ab" * 16, None, "ce" * 32])
-    Game(Rules.preset("scat"), 3, chance=other)
-    assert other.take_new()[0].deck != deal.deck  # another seed, another deck
-    short = CommittedChance(0, {}, chain=new_chain(Randomness(), 1), seeds=seeds)
-    Game(Rules.preset("scat"), 3, chance=short)
+    assert deal_for(step, 0, chain, seeds, Randomness()) == deal  # the chain and the seeds decide, nothing else
+    other = deal_for(step, 0, chain, ["ab" * 16, None, "ce" * 32], Randomness())
+    assert other.deck != deal.deck  # another seed, another deck
+    later = ChanceStep("deal", 2, cards=tuple(full_deck(52)))
+    assert deal_for(later, 17, chain, seeds, Randomness()).seq == 17
     with pytest.raises(ChainUsedUpError, match="salt chain deals 1 rounds"):
-        short.deal_order(full_deck(52), 2)
+        deal_for(later, 17, new_chain(Randomness(), 1), seeds, Randomness())
 
 
 def test_every_random_choice_of_the_server_comes_from_its_settings(tmp_path: Path) -> None:

@@ -22,8 +22,8 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
-from test_server_support import Player, basic_choice, create, hello, join, make_app
-from thirtyone.actions import parse_action
+from test_server_support import Dealt, Player, basic_choice, create, hello, history_of, join, make_app
+from thirtyone.actions import Action, parse_action
 from thirtyone.cli import main
 from thirtyone.engine import Game
 from thirtyone.fairness import SaltChain
@@ -33,8 +33,8 @@ from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import Autoplay, timeouts_in_a_row
 from thirtyone.server.connections import Connections
 from thirtyone.server.errors import InputError
-from thirtyone.server.fair import CommittedChance
-from thirtyone.server.store import PLAYING, ActionData, SeatData, TableData
+from thirtyone.server.history import ActionData, TableHistory
+from thirtyone.server.store import PLAYING, SeatData, TableData
 
 NOW = 1_700_000_000.0
 
@@ -231,9 +231,10 @@ def test_serve_refuses_bad_values_in_one_line(
 class StillTable:
     """A table for :class:`Autoplay` alone: its stored data and game, nobody connected, the lease held."""
 
-    def __init__(self, data: TableData, game: Game) -> None:
+    def __init__(self, data: TableData, history: TableHistory, game: Game) -> None:
         self.code = data.code
         self.data = data
+        self.history = history
         self.game = game
         self.lock = asyncio.Lock()
         self.stopped = False
@@ -241,7 +242,7 @@ class StillTable:
         self.claim = None
         self.connections = Connections()
 
-    async def act(self, seat: int, text: str, seq: int, source: str = "player") -> int:
+    async def act(self, seat: int, action: Action | str | int, seq: int, source: str = "player") -> int:
         raise AssertionError("nothing plays here")
 
     def people_connected(self) -> bool:
@@ -255,14 +256,12 @@ def test_a_new_rounds_first_turn_gets_a_whole_timer_after_the_timer_ended_the_la
     """Regression: the follow-up second of a turn the timer began was carried across rounds, so a
     seat whose last-turn discard the timer played got one second for its whole first turn of the
     next round (seat 0 ends round 1 and opens round 2 at two players)."""
-    chance = CommittedChance(0, {}, chain=SaltChain("00" * 32, 16), seeds=[None, None])
-    game = Game(Rules(), 2, chance=chance)
-    played = ["knock", "draw stock", "discard 2c"]  # seat 1 knocks, seat 0's last turn (R6.1)
-    actions = []
-    for seq, text in enumerate(played, start=1):
-        actions.append(ActionData(seq, game.round, game.current_seat or 0, text, "timer"))
-        game.apply(parse_action(text))
+    dealt = Dealt(SaltChain("00" * 32, 16), [None, None])
+    game = dealt.game(Rules(), 2, 0)
+    for text in ["knock", "draw stock", "discard 2c"]:  # seat 1 knocks, seat 0's last turn (R6.1)
+        dealt.apply(game, parse_action(text))
     assert (game.round, game.current_seat) == (2, 0)
+    history = history_of(game, dealt, "timer")
     data = TableData(
         code="ABCDEF",
         status=PLAYING,
@@ -273,12 +272,13 @@ def test_a_new_rounds_first_turn_gets_a_whole_timer_after_the_timer_ended_the_la
         seats=[SeatData(0, "human", None, "Ann", "x"), SeatData(1, "human", None, "Ben", "y")],
         created_at=datetime.now(UTC),
         first_dealer=0,
-        seq=len(actions),
-        actions=actions,
+        seq=len(history.actions),
     )
 
     async def deadline() -> float | None:
-        autoplay = Autoplay(StillTable(data, game), ServerSettings(friends_turn_timer=30.0, showdown_timeout=0.0))
+        autoplay = Autoplay(
+            StillTable(data, history, game), ServerSettings(friends_turn_timer=30.0, showdown_timeout=0.0)
+        )
         autoplay.schedule()
         try:
             return autoplay.deadline

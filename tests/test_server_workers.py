@@ -85,3 +85,20 @@ async def test_a_worker_pool_still_runs_its_jobs() -> None:
         assert await pool.run(os.getppid) == os.getpid()  # the worker is this process's child
     finally:
         pool.close()
+
+
+def test_a_bots_worker_says_its_move_as_an_id() -> None:
+    """What a bot worker process sends back is the move's id, not its notation to read again."""
+    from thirtyone import Game
+    from thirtyone.action_ids import action_from_id, legal_ids
+    from thirtyone.bots.work import bot_move
+
+    game = Game("scat", players=3, seed=11)
+    for _ in range(12):
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        move = bot_move("heuristic", 5, view)
+        assert isinstance(move, int)
+        assert move in legal_ids(view)
+        game.apply(action_from_id(view, move))

@@ -235,13 +235,15 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             hint = mover.until("hint", timeout=20)
             assert hint["seq"] == state["seq"]
             assert hint["action"] in state["view"]["legal_actions"]
-            assert set(hint) == {"type", "seq", "action", "moves", "reads"}  # data only: each client words it
+            assert set(hint) == {"type", "seq", "action", "id", "moves", "reads"}  # data only: each client words it
             for read in hint["reads"]:  # what the expert believes of the opponent, when it is half sure
                 assert read["seat"] == 1 - mover_seat
                 assert read["suit"] in "cdhs"
                 assert 0.5 <= read["probability"] <= 1
             assert {move["action"] for move in hint["moves"]} == set(state["view"]["legal_actions"])
             assert hint["moves"][0]["action"] == hint["action"]
+            legal = {move["text"]: move["id"] for move in state["view"]["legal"]}
+            assert all(move["id"] == legal[move["action"]] for move in hint["moves"])  # each move's id too
             assert all(isinstance(move["value"], float) for move in hint["moves"])
             other.ws.send_json({"type": "hint"})
             refused = other.until("error")

@@ -1,8 +1,9 @@
 """Bot work with plain values in and out, so that it can run in another process (the server's
 worker pools, :mod:`thirtyone.server.workers`): the expert's hint for a view, and a bot's move.
 
-Everything here is picklable both ways: a :class:`~thirtyone.views.PlayerView` in, action
-notations (``"draw pile"``), suit letters and numbers out.
+Everything here is picklable both ways: a :class:`~thirtyone.views.PlayerView` in, action ids
+(:mod:`thirtyone.action_ids`: a bot's move), action notations (``"draw pile"``: a hint's moves),
+suit letters and numbers out.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from thirtyone.action_ids import action_id
 from thirtyone.bots import make_bot
 from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import ExpertBot, Rollouts
@@ -67,9 +69,10 @@ def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts 
     return Hint(moves, told_reads(analysis.reads))
 
 
-def bot_move(spec: str, seed: int, view: PlayerView) -> str:
-    """The move (its notation) the bot named ``spec`` (:func:`~thirtyone.bots.make_bot`), seeded
-    with ``seed``, plays in ``view``; always one of ``view.legal_actions``.
+def bot_move(spec: str, seed: int, view: PlayerView) -> int:
+    """The move (its id, :func:`~thirtyone.action_ids.action_id`) the bot named ``spec``
+    (:func:`~thirtyone.bots.make_bot`), seeded with ``seed``, plays in ``view``; always one of
+    ``view.legal_actions``.
 
     Raises:
         ValueError: when the bot chose an action that is not legal, or it is not the view's move.
@@ -81,7 +84,7 @@ def bot_move(spec: str, seed: int, view: PlayerView) -> str:
     action = make_bot(spec, seed).choose(view, legal)
     if action not in legal:
         raise ValueError(f"the bot chose {action}, which is not legal")
-    return str(action)
+    return action_id(view, action)
 
 
 def start_worker(niceness: int = 10, warm: bool = False) -> None:

@@ -12,10 +12,15 @@ after its round, and the game records keep both for ``thirtyone verify``.
 ===============  ====================================================================
 ``app``          :func:`create_app`: the HTTP and WebSocket endpoints
 ``service``      creating tables, the lobby, the runners of the tables being served
-``runner``       one table: its game, every change to it (one at a time), catching up
+``runner``       one table: every change to it (one at a time), catching up
+``table``        a table's state: what is stored, its history, its game; moves on a copy
+``history``      a table's deals and actions as they grow: what is stored, told and recorded
+``seating``      joining, seats and tokens, seeds, a seat for a bot, the game's start
+``broadcast``    what each connection is told; ``state_json`` the state, serialized once
 ``connections``  a table's WebSocket clients, each with its send queue
-``messages``     what a table tells its clients, and its record (pure functions)
+``messages``     what a table tells its clients (pure functions)
 ``autoplay``     a table's bots and turn timer
+``randomness``   every random choice the server makes, from one source
 ``store``        every database read and write; ``models`` the tables; ``db`` opening
                  and migrating the database; ``migrations`` the Alembic scripts
 ``fair``         the committed deals; ``serialize`` the JSON of views and events

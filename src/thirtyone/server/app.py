@@ -665,12 +665,22 @@ async def _act(message: JSON, connection: Connection, runner: TableRunner) -> No
             f"this connection holds the token of seat {seat}; it cannot act for seat {asked!r}", "not_your_seat"
         )
     text = message.get("action")
+    number = message.get("id")
     seq = message.get("seq")
-    if not isinstance(text, str) or not text.strip() or len(text) > 100:
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise InputError(
+            'an action\'s "id" is a whole number, as the state\'s "legal" lists it (52: draw stock)', "bad_message"
+        )
+    readable = isinstance(text, str) and bool(text.strip()) and len(text) <= 100
+    if (number is None or text is not None) and not readable:
         raise InputError('an action message needs "action": its notation, e.g. "draw stock"', "bad_message")
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise InputError('an action message needs "seq": the last seq you saw, a whole number', "bad_message")
-    await runner.act(seat, text, seq, "player", origin=connection)
+    notation = text if isinstance(text, str) else None
+    if number is not None:  # its id (the notation beside it, if any, must name the same action)
+        await runner.act(seat, number, seq, "player", origin=connection, notation=notation)
+    elif notation is not None:
+        await runner.act(seat, notation, seq, "player", origin=connection)
 
 
 # ---------------------------------------------------------------------------------------------- HTTP helpers

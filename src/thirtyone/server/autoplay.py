@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from thirtyone.actions import Action, parse_action
+from thirtyone.action_ids import action_from_id
+from thirtyone.actions import Action
 from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.levels import LEVEL_SPECS, TABLE_EXPERT_SECONDS, THINKING_LEVELS
@@ -43,8 +44,9 @@ from thirtyone.engine import Game
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connections
 from thirtyone.server.errors import ConflictError, DatabaseError, ServerError
+from thirtyone.server.history import ActionData, TableHistory
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import OPEN, PLAYING, ActionData, TableData
+from thirtyone.server.store import OPEN, PLAYING, TableData
 from thirtyone.server.workers import WorkerPool
 from thirtyone.views import Phase, PlayerView
 
@@ -169,21 +171,28 @@ class _Reading:
 
 class AutoplayTable(Protocol):
     """What :class:`Autoplay` reads and calls of its table (:class:`~thirtyone.server.runner.TableRunner`):
-    the stored ``data`` and the ``game``, the table's ``lock``, whether it is ``stopped``, whether
+    the stored ``data``, the ``history`` and the ``game``, the table's ``lock``, whether it is ``stopped``, whether
     this process holds its lease (``leased``) and how to ask for it (``claim``), its
     ``connections`` in this process and whether a person is among them (``people_connected``),
     ``act``, and ``tell_table`` (everyone hears the TABLE anew)."""
 
     code: str
-    data: TableData
-    game: Game | None
     lock: asyncio.Lock
     stopped: bool
     leased: bool
     claim: Callable[[], None] | None
     connections: Connections
 
-    async def act(self, seat: int, text: str, seq: int, source: str = "player") -> int: ...
+    @property
+    def data(self) -> TableData: ...
+
+    @property
+    def history(self) -> TableHistory: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    async def act(self, seat: int, action: Action | str | int, seq: int, source: str = "player") -> int: ...
 
     def people_connected(self) -> bool: ...
 
@@ -227,7 +236,7 @@ class Autoplay:
         data = self.table.data
         if data.seats[seat].kind != "human":
             return 0
-        return timeouts_in_a_row(data.actions, seat, self._back.get(seat, 0))
+        return timeouts_in_a_row(self.table.history.actions, seat, self._back.get(seat, 0))
 
     def away(self, seat: int) -> bool:
         """Whether ``seat`` is away: the table has a timer, and it played ``timeouts_to_bot`` of
@@ -298,7 +307,7 @@ class Autoplay:
         if table.stopped or table.data.status != PLAYING or game is None or game.is_over:
             self._reading = None
             return
-        self._note_showdown(game)
+        self._note_showdown()
         seat = game.current_seat
         assert seat is not None
         seq = table.data.seq
@@ -319,7 +328,7 @@ class Autoplay:
             self._task = asyncio.create_task(self._bot_turn(seat, seq), name=f"bot {table.code}/{seat}")
         elif timer is not None:
             seconds = timer
-            last = table.data.actions[-1] if table.data.actions else None
+            last = table.history.last_action
             if self.away(seat) and table.people_connected():  # played for them at the bots' pace
                 seconds = 0.0 if game.phase is Phase.DISCARD else self.settings.bot_delay
             elif _follows_up(last, seat, game.round):
@@ -327,18 +336,20 @@ class Autoplay:
             self.deadline = round(time.time() + seconds, 3)
             self._task = asyncio.create_task(self._timer(seat, seq, seconds), name=f"timer {table.code}/{seat}")
 
-    def _note_showdown(self, game: Game) -> None:
+    def _note_showdown(self) -> None:
         """Begin the wait for the last round's showdown when it has just ended (no action stored
         since): its readers are the people connected now and not away."""
         timeout = self.settings.showdown_timeout
-        latest = next((log.round for log in reversed(game.round_logs) if log.result is not None), None)
+        ended = self.table.history.ended()
+        latest = ended[-1] if ended else None
         if latest is None or timeout <= 0:
             self._reading = None
             return
         if self._reading is not None and self._reading.round == latest:
             return
         data = self.table.data
-        if data.actions and data.actions[-1].round > latest:  # played on already (seen after a restart)
+        last = self.table.history.last_action
+        if last is not None and last.round > latest:  # played on already (seen after a restart)
             self._reading = None
             return
         connected = self.table.connections.connected(data.players)
@@ -412,10 +423,10 @@ class Autoplay:
                 spec = BOT_LEVELS.get(level, "basic")
                 seed = self.settings.randomness.seed_for_bot()
                 if self.bots is None:
-                    notation = await asyncio.to_thread(bot_move, spec, seed, view)
+                    number = await asyncio.to_thread(bot_move, spec, seed, view)
                 else:
-                    notation = await self.bots.run(bot_move, spec, seed, view)
-                action = parse_action(notation)
+                    number = await self.bots.run(bot_move, spec, seed, view)
+                action = action_from_id(view, number)  # the worker says its move as an id
             else:
                 action = self._bot(seat).choose(view, legal)
             if action not in legal:
@@ -440,7 +451,7 @@ class Autoplay:
     async def _play_for(self, seat: int, seq: int, action: Action, source: str) -> None:
         table = self.table
         try:
-            stored = await table.act(seat, str(action), seq, source)
+            stored = await table.act(seat, action, seq, source)
             log.debug("table %s: the %s of seat %d played %s as seq %d", table.code, source, seat, action, stored)
         except DatabaseError:
             await asyncio.sleep(RETRY_SECONDS)

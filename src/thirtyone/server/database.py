@@ -37,7 +37,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from thirtyone.server.errors import DatabaseError
 from thirtyone.server.fair import Deal
-from thirtyone.server.store import ActionData, Store
+from thirtyone.server.history import ActionData
+from thirtyone.server.store import Store
 
 __all__ = ["Database", "database_error", "CHECKPOINT_SECONDS"]
 

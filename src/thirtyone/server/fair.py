@@ -12,20 +12,21 @@ against the commitment on its own (``link^r(salt) = commitment``); the game reco
 commitment, the seeds and every salt, and ``thirtyone verify RECORD`` checks them offline.
 
 A table of an older server (no chain) goes on as it began: each deal shuffled by the server's
-:class:`~thirtyone.server.randomness.Randomness` with a fresh salt and committed to alone (:func:`new_deal`,
-:func:`thirtyone.record.deal_commitment`).
+:class:`~thirtyone.server.randomness.Randomness` with a fresh salt and committed to alone
+(:func:`new_deal`, :func:`thirtyone.record.deal_commitment`).
 
-:class:`CommittedChance` is the engine's :class:`~thirtyone.chance.Chance` for a table: it replays
-the stored deals, and makes and keeps aside (``take_new()``) each new one, which the table stores
-with the action that led to it before anything is sent.
+The table's game takes its chance steps explicitly (``Game(..., explicit_chance=True)``): for a
+deal the table gives :func:`deal_for`'s deal (or the stored one), for a reshuffle
+:func:`reshuffle_order`'s order; nothing is set on a chance object before an action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thirtyone.cards import Card
+from thirtyone.chance import ChanceStep
 from thirtyone.errors import ThirtyOneRuntimeError
 from thirtyone.fairness import SaltChain, deal_deck
 from thirtyone.record import deal_commitment, salted_reshuffle
@@ -38,7 +39,8 @@ __all__ = [
     "Deal",
     "new_deal",
     "new_chain",
-    "CommittedChance",
+    "deal_for",
+    "reshuffle_order",
     "ChainUsedUpError",
 ]
 
@@ -84,73 +86,29 @@ def new_chain(randomness: Randomness, length: int | None = None) -> SaltChain:
     return SaltChain(randomness.chain_key(), CHAIN_LENGTH if length is None else length)
 
 
-class CommittedChance:
-    """The chance of a table's game (the :class:`~thirtyone.chance.Chance` protocol): the stored
-    first dealer and deals; new deals from the table's salt ``chain`` and the seats' ``seeds``
-    (``None`` or ``""`` for a seat without one), or with no chain drawn by :func:`new_deal`;
-    reshuffles from each round's salt.
+def deal_for(
+    step: ChanceStep, seq: int, chain: SaltChain | None, seeds: Sequence[str | None], randomness: Randomness
+) -> Deal:
+    """The deal of a deal step (``step.kind == "deal"``: round ``step.round``'s deck, of
+    ``step.cards``) after ``seq`` stored actions: from ``chain``'s salt of the round and the seats'
+    ``seeds`` (``None`` or ``""`` for a seat without one); with no chain (an older table) a new
+    deal shuffled by ``randomness`` (:func:`new_deal`).
 
-    ``seq`` is the number of actions stored so far (set by the table before each action), written
-    into new deals. New deals wait in :meth:`take_new` until the table has stored them.
-
-    Raises (from ``deal_order``):
+    Raises:
         ChainUsedUpError: when the chain has no salt for the round.
     """
+    if chain is None:
+        return new_deal(step.cards, step.round, seq, randomness)
+    if step.round > chain.length:
+        raise ChainUsedUpError(
+            f"round {step.round}: the table's salt chain deals {chain.length} rounds, and they are all dealt"
+        )
+    salt = chain.salt(step.round)
+    deck = deal_deck(salt, step.round, [seed or None for seed in seeds], len(step.cards))
+    return Deal(step.round, tuple(deck), salt, chain.commitment, seq)
 
-    def __init__(
-        self,
-        first_dealer: int,
-        deals: Mapping[int, Deal],
-        seq: int = 0,
-        chain: SaltChain | None = None,
-        seeds: Sequence[str | None] = (),
-        randomness: Randomness | None = None,
-    ) -> None:
-        self._first_dealer = first_dealer
-        self.deals: dict[int, Deal] = dict(deals)
-        self.seq = seq
-        self.chain = chain
-        self.seeds = tuple(seed or None for seed in seeds)
-        self._new: list[Deal] = []
-        self._randomness = randomness or Randomness()
 
-    def __deepcopy__(self, memo: dict[int, object]) -> CommittedChance:
-        twin = CommittedChance(self._first_dealer, self.deals, self.seq, self.chain, self.seeds, self._randomness)
-        twin._new = list(self._new)
-        return twin
-
-    def first_dealer(self, players: int) -> int:
-        return self._first_dealer
-
-    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
-        deal = self.deals.get(round)
-        if deal is None:
-            deal = self._new_deal(deck, round)
-            self.deals[round] = deal
-            self._new.append(deal)
-        return list(deal.deck)
-
-    def _new_deal(self, deck: Sequence[Card], round: int) -> Deal:
-        chain = self.chain
-        if chain is None:
-            return new_deal(deck, round, self.seq, self._randomness)
-        if round > chain.length:
-            raise ChainUsedUpError(
-                f"round {round}: the table's salt chain deals {chain.length} rounds, and they are all dealt"
-            )
-        salt = chain.salt(round)
-        return Deal(round, tuple(deal_deck(salt, round, self.seeds, len(deck))), salt, chain.commitment, self.seq)
-
-    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
-        return salted_reshuffle(self.deals[round].salt, cards, number)
-
-    def take_new(self) -> list[Deal]:
-        """The deals made since the last call, in order (and forget them)."""
-        new, self._new = self._new, []
-        return new
-
-    def forget_new(self) -> None:
-        """Drop the deals made since the last :meth:`take_new` (they were not stored)."""
-        for deal in self._new:
-            self.deals.pop(deal.round, None)
-        self._new = []
+def reshuffle_order(step: ChanceStep, deal: Deal) -> list[Card]:
+    """The new stock of a reshuffle step (R4.3, ``step.kind == "reshuffle"``) of the round dealt
+    as ``deal``: :func:`~thirtyone.record.salted_reshuffle` of its salt, top card first."""
+    return salted_reshuffle(deal.salt, step.cards, step.number)

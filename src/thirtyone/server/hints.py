@@ -5,15 +5,17 @@ would play in the asking seat's place, from that seat's view only (the analysis 
 The answer goes to the asking connection only, as data (each client puts the moves in its own
 words)::
 
-    {"type": "hint", "seq": 12, "action": "draw pile",
-     "moves": [{"action": "draw pile", "value": 0.21}, {"action": "draw stock", "value": 0.05}, …],
+    {"type": "hint", "seq": 12, "action": "draw pile", "id": 53,
+     "moves": [{"action": "draw pile", "id": 53, "value": 0.21},
+               {"action": "draw stock", "id": 52, "value": 0.05}, …],
      "reads": [{"seat": 1, "suit": "h", "probability": 0.72}]}
 
 ``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
-best move first; ``null`` where no search was needed (a single legal move, or looking at one's
-cards, R6.6). ``reads`` says what the expert believes of the opponents: each one it is at least
-half sure collects a suit (the share of its worlds where that suit is the opponent's best),
-surest first ("Ben probably collects hearts"); empty when it is sure of nobody.
+best move first, each move with its ``id`` as the state's ``legal`` lists it; ``null`` where no
+search was needed (a single legal move, or looking at one's cards, R6.6). ``reads`` says what
+the expert believes of the opponents: each one it is at least half sure collects a suit (the
+share of its worlds where that suit is the opponent's best), surest first ("Ben probably collects
+hearts"); empty when it is sure of nobody.
 
 A search costs :data:`HINT_SECONDS` of a core, so hints have a budget (:class:`Hints`): they are
 worked out on a pool of worker processes of their own (``hint_workers``, with ``hint_queue`` more
@@ -29,6 +31,8 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
+from thirtyone.action_ids import action_id
+from thirtyone.actions import parse_action
 from thirtyone.bots.work import Hint, expert_hint
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, dumps
@@ -49,14 +53,19 @@ HINT_WAIT = 10.0
 """Seconds a hint may take, its wait for a worker included, before the answer is ``busy``."""
 
 
-def hint_json(seq: int, hint: Hint) -> JSON:
-    """The ``hint`` message for state ``seq``: the best move's notation, every move's estimate and
-    the expert's reads of the opponents."""
+def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
+    """The ``hint`` message for state ``seq`` of ``view``'s seat: the best move's notation and id,
+    every move's estimate and the expert's reads of the opponents."""
+    ids = [action_id(view, parse_action(action)) for action, _ in hint.moves]
     return {
         "type": "hint",
         "seq": seq,
         "action": hint.moves[0][0],
-        "moves": [{"action": action, "value": value} for action, value in hint.moves],
+        "id": ids[0],
+        "moves": [
+            {"action": action, "id": number, "value": value}
+            for (action, value), number in zip(hint.moves, ids, strict=True)
+        ],
         "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in hint.reads],
     }
 
@@ -124,7 +133,7 @@ class Hints:
                 return await asyncio.shield(working)  # another tab of this seat asked first: share it
             raise LimitError("a hint for your previous move is still being worked out: ask again in a moment", "busy")
         if len(view.legal_actions) == 1 or view.phase.value == "look":  # no search: nothing spent
-            answer = dumps(hint_json(seq, expert_hint(view, 0, HINT_SECONDS)))
+            answer = dumps(hint_json(seq, expert_hint(view, 0, HINT_SECONDS), view))
             state.answer = (seq, answer)
             return answer
         if state.round != view.round:
@@ -166,7 +175,7 @@ class Hints:
             log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
             words = f"no hint here: the expert could not weigh this position ({error})"
             raise UnavailableError(words, "no_hint") from None
-        return dumps(hint_json(seq, hint))
+        return dumps(hint_json(seq, hint, view))
 
     def forget(self, code: str) -> None:
         """Forget what the seats of table ``code`` asked (the table is no longer served)."""

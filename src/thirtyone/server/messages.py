@@ -1,27 +1,26 @@
-"""What a table tells its clients, built from its game and what is stored of it: the messages of
-``docs/server-protocol.md`` (``welcome``, ``state``, ``table``, ``ack``, ``deal``, ``round_end``,
-``reveal``, ``history``, ``chat``, ``rematch``),
-the TABLE object, the deals list of ``GET /api/tables/{code}/deals``, and the game record kept
-when the game ends.
+"""What a table tells its clients, built from what is stored of it, its history and its game: the
+messages of ``docs/server-protocol.md`` (``welcome``, ``table``, ``ack``, ``deal``, ``round_end``,
+``reveal``, ``history``, ``chat``, ``rematch``; ``state`` is :mod:`thirtyone.server.state_json`'s),
+the TABLE object and the deals list of ``GET /api/tables/{code}/deals``.
 
-Pure functions over plain values (:class:`~thirtyone.server.store.TableData`, the engine's
-:class:`~thirtyone.engine.Game`, :class:`~thirtyone.server.fair.Deal`): no I/O, no clock, no
-asyncio. Who gets which message, and when, is :mod:`thirtyone.server.runner`'s.
+Pure functions over plain values (:class:`~thirtyone.server.store.TableData`, the table's
+:class:`~thirtyone.server.history.TableHistory`, the engine's :class:`~thirtyone.engine.Game`):
+no I/O, no clock, no asyncio. Who gets which message, and when, is
+:mod:`thirtyone.server.broadcast`'s.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from thirtyone.engine import Game
-from thirtyone.record import Fairness, GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.fair import CHAIN_SCHEME, DEAL_SCHEME, Deal
+from thirtyone.server.history import ActionData, TableHistory
 from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
-from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ActionData, ChatData, TableData
+from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ChatData, TableData
 
 __all__ = [
     "welcome_message",
@@ -40,7 +39,6 @@ __all__ = [
     "chat_message",
     "rematch_message",
     "deals_json",
-    "table_record",
     "scheme",
     "seeds",
 ]
@@ -73,6 +71,7 @@ def seeds(data: TableData) -> list[str | None]:
 
 def table_json(
     data: TableData,
+    history: TableHistory,
     rules: Rules,
     settings: ServerSettings,
     connected: Sequence[bool],
@@ -80,7 +79,7 @@ def table_json(
     pace: Pace | None,
 ) -> JSON:
     """The table's public information (docs/server-protocol.md, "TABLE"), from what is stored
-    (``data``: never a change still being written) with ``rules`` (the table's options), whether
+    (``data`` and ``history``: never a change still being written) with ``rules`` (the table's options), whether
     each seat is ``connected``, how many ``spectators`` watch and the ``pace`` of its bots and
     timer (its turn timer and deadline, the showdown being read, each seat's timeouts in a row and
     whether it is away; ``None``: nothing runs yet). ``commitment`` is the table's salt chain
@@ -91,7 +90,7 @@ def table_json(
     if data.commitment is not None:
         commitment: str | None = data.commitment
     else:
-        commitment = data.deals[-1].commitment if data.status == PLAYING and data.deals else None
+        commitment = history.rounds[-1].deal.commitment if data.status == PLAYING and history.rounds else None
     return {
         "code": data.code,
         "status": data.status,
@@ -116,7 +115,7 @@ def table_json(
         ],
         "spectators": spectators,
         "seq": data.seq,
-        "round": data.deals[-1].round if data.deals else 0,
+        "round": history.round,
         "commitment": commitment,
         "scheme": scheme(data),
         "turn_timer": pace.turn_timer,
@@ -149,15 +148,16 @@ def seat_view(game: Game | None, seat: int | None) -> JSON | None:
     return spectator_view_json(game) if seat is None else view_json(game.view(seat))
 
 
-def ack_message(action: ActionData) -> JSON:
-    """``ack``: the sender's action is stored, as seq ``action.seq``."""
-    return {"type": "ack", "seq": action.seq, "action": action.action}
+def ack_message(action: ActionData, number: int) -> JSON:
+    """``ack``: the sender's action is stored, as seq ``action.seq``: its notation and its id
+    ``number`` (:mod:`thirtyone.action_ids`)."""
+    return {"type": "ack", "seq": action.seq, "action": action.action, "id": number}
 
 
-def _hides_a_hand(game: Game, number: int) -> bool:
+def _hides_a_hand(history: TableHistory, number: int) -> bool:
     """Whether round ``number`` has ended with a result that the table is not shown whole: a 31
     (R5.1), after which only the 31 hands are shown."""
-    result = game.round_logs[number - 1].result
+    result = history.result(number)
     return result is not None and result.public().hands != result.hands
 
 
@@ -165,17 +165,15 @@ def _over(game: Game | None, data: TableData) -> bool:
     return data.status in (FINISHED, CLOSED) or (game is not None and game.is_over)
 
 
-def waiting_rounds(game: Game | None, data: TableData) -> set[int]:
+def waiting_rounds(history: TableHistory, data: TableData) -> set[int]:
     """The ended rounds whose deck and salt wait for the game's end while it is played (R5.7): each
     round whose result hides a hand (a 31, R5.1) and, on a salt-chain table, every round that ended
     after the first of them, since round ``r``'s salt is the link of round ``r + 1``'s
     (:mod:`thirtyone.fairness`): a later salt would give the hidden round's deck away. Rounds
     before the first 31 stay revealed (nobody can work out a later salt from an earlier one); an
     older table's deals are not linked, so there only the 31 rounds wait. Round numbers from 1."""
-    if game is None:
-        return set()
-    ended = [log.round for log in game.round_logs if log.result is not None]
-    hidden = [number for number in ended if _hides_a_hand(game, number)]
+    ended = history.ended()
+    hidden = [number for number in ended if _hides_a_hand(history, number)]
     if not hidden:
         return set()
     if data.commitment is None:
@@ -183,10 +181,10 @@ def waiting_rounds(game: Game | None, data: TableData) -> set[int]:
     return {number for number in ended if number >= hidden[0]}
 
 
-def withheld_rounds(game: Game | None, data: TableData) -> set[int]:
+def withheld_rounds(game: Game | None, history: TableHistory, data: TableData) -> set[int]:
     """The rounds whose deck and salt are withheld now: :func:`waiting_rounds` while the game is
     being played, none once it is over (the last round ended, or the table finished or closed)."""
-    return set() if _over(game, data) else waiting_rounds(game, data)
+    return set() if _over(game, data) else waiting_rounds(history, data)
 
 
 def _deal_reveal(deal: Deal, fairness: JSON) -> JSON:
@@ -197,7 +195,7 @@ def _fairness(data: TableData) -> JSON:
     return {"scheme": scheme(data), "seeds": seeds(data) if data.commitment is not None else None}
 
 
-def reveal_message(game: Game | None, data: TableData, told: Iterable[int] = ()) -> JSON | None:
+def reveal_message(game: Game | None, history: TableHistory, data: TableData, told: Iterable[int] = ()) -> JSON | None:
     """``reveal``, once the game is over: every round that waited for its end
     (:func:`waiting_rounds`, which then holds the round that ended the game too) but those in
     ``told`` (revealed by a ``round_end`` in the same news),
@@ -206,36 +204,37 @@ def reveal_message(game: Game | None, data: TableData, told: Iterable[int] = ())
     if not _over(game, data):
         return None
     skip = set(told)
-    deals = {deal.round: deal for deal in data.deals}
     fairness = _fairness(data)
     rounds = [
-        {"round": number, **_deal_reveal(deals[number], fairness)}
-        for number in sorted(waiting_rounds(game, data) - skip)
-        if number in deals
+        {"round": number, **_deal_reveal(deal, fairness)}
+        for number in sorted(waiting_rounds(history, data) - skip)
+        if (deal := history.deal(number)) is not None
     ]
     return {"type": "reveal", "rounds": rounds} if rounds else None
 
 
-def round_news(game: Game | None, ended: Iterable[int], new: Sequence[Deal], data: TableData) -> list[JSON]:
+def round_news(
+    game: Game | None, history: TableHistory, ended: Iterable[int], new: Sequence[Deal], data: TableData
+) -> list[JSON]:
     """What an action (or a start, a close, or a catch-up) tells everyone, in round order: ``deal``
     for each ``new`` deal (its commitment, and the seats' seeds it was dealt with), ``round_end`` for
-    each round number in ``ended`` (its public result, and its deck and salt from the table's stored
-    deals: revealed, unless they wait for the game's end, :func:`withheld_rounds`, R5.7), and once
+    each round number in ``ended`` (its public result, and its deck and salt from the table's
+    history: revealed, unless they wait for the game's end, :func:`withheld_rounds`, R5.7), and once
     the game is over :func:`reveal_message` for what waited. A ``round_end`` has no ``history`` yet:
     :func:`seat_news` adds each seat's."""
     news: list[JSON] = []
     fresh = {deal.round: deal for deal in new}
-    deals = {deal.round: deal for deal in data.deals}
     finished = set(ended)
     fairness = _fairness(data)
-    withheld = withheld_rounds(game, data)
+    withheld = withheld_rounds(game, history, data)
     for number in sorted(finished | set(fresh)):
         if number in fresh:
             deal = fresh[number]
             news.append({"type": "deal", "round": number, "commitment": deal.commitment, "seq": deal.seq, **fairness})
-        if number in finished and game is not None:
-            result = game.round_logs[number - 1].result
-            deal = deals[number]
+        stored = history.deal(number)
+        if number in finished and stored is not None:
+            result = history.result(number)
+            deal = stored
             revealed = number not in withheld
             news.append(
                 {
@@ -247,7 +246,7 @@ def round_news(game: Game | None, ended: Iterable[int], new: Sequence[Deal], dat
                     **({} if revealed else {"deck": None, "salt": None}),
                 }
             )
-    reveal = reveal_message(game, data, finished)
+    reveal = reveal_message(game, history, data, finished)
     if reveal is not None:
         news.append(reveal)
     return news
@@ -272,22 +271,20 @@ def round_history(game: Game | None, number: int, seat: int | None) -> list[JSON
     return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
 
 
-def history_message(game: Game | None, data: TableData, seat: int | None, chat: Sequence[ChatData]) -> JSON:
+def history_message(game: Game | None, history: TableHistory, seat: int | None, chat: Sequence[ChatData]) -> JSON:
     """``history``: what a connection that opens mid-game needs to show the same log, results and
     scores as one that was there all along: every round so far (``round``, its ``events`` as
     ``seat`` saw them, the current round's as far as it has gone, and ``sources``: who played
     each of its actions in order, ``player``, ``bot`` or ``timer``), and the table's ``chat`` (its
     newest lines, oldest first)."""
-    rounds: list[JSON] = []
-    if game is not None:
-        for log in game.round_logs:
-            rounds.append(
-                {
-                    "round": log.round,
-                    "events": round_history(game, log.round, seat),
-                    "sources": [action.source for action in data.actions if action.round == log.round],
-                }
-            )
+    rounds = [
+        {
+            "round": rnd.number,
+            "events": round_history(game, rnd.number, seat),
+            "sources": [action.source for action in history.round_actions(rnd.number)],
+        }
+        for rnd in history.rounds
+    ]
     return {"type": "history", "rounds": rounds, "chat": [chat_json(line) for line in chat]}
 
 
@@ -313,15 +310,15 @@ def rematch_message(data: TableData) -> JSON:
     return {"type": "rematch", "code": data.rematch, "share_path": f"/t/{data.rematch}"}
 
 
-def deals_json(data: TableData, withheld: Iterable[int] = ()) -> JSON:
+def deals_json(data: TableData, history: TableHistory, withheld: Iterable[int] = ()) -> JSON:
     """The table's ``code``, fairness ``scheme``, ``commitment`` (its salt chain's; ``null`` for an
     older table), the seats' ``seeds``, and ``deals``: every stored round's commitment, and the
     deck and salt of each round that has ended (every round of a finished or closed table) but
     those ``withheld`` until the game's end (:func:`withheld_rounds`, R5.7)."""
-    last = data.deals[-1].round if data.deals else 0  # a round has ended when the next is dealt or the game is over
+    last = history.round  # a round has ended when the next is dealt or the game is over
     waits = set(withheld)
     out: list[JSON] = []
-    for deal in data.deals:
+    for deal in history.deals:
         ended = (data.status in (FINISHED, CLOSED) or deal.round < last) and deal.round not in waits
         out.append(
             {
@@ -340,31 +337,3 @@ def deals_json(data: TableData, withheld: Iterable[int] = ()) -> JSON:
         "seeds": seeds(data),
         "deals": out,
     }
-
-
-def table_record(
-    game: Game, data: TableData, names: Sequence[str], deals: Mapping[int, Deal], reveal_all: bool = False
-) -> str:
-    """The game record (TOML text) of the table's ``game``, its seats called ``names``: the salt
-    chain's commitment and the seats' seeds (``[fairness]``), and each round's salt from ``deals``
-    (by round) once the round has ended (every round with ``reveal_all``, as when the host closes
-    the table). A table of an older server gives each round its own commitment instead."""
-    record = GameRecord.from_game(
-        game,
-        names,
-        event=f"thirtyone serve, table {data.code}",
-        date=data.created_at.date().isoformat(),
-    )
-    rounds = []
-    for rnd in record.rounds:
-        deal = deals.get(rnd.round)
-        if deal is None:  # pragma: no cover - every round's deal is stored
-            rounds.append(rnd)
-            continue
-        revealed = reveal_all or rnd.result is not None
-        own = None if data.commitment is not None else deal.commitment
-        rounds.append(dataclasses.replace(rnd, commitment=own, salt=deal.salt if revealed else None))
-    fairness = None
-    if data.commitment is not None:
-        fairness = Fairness(data.commitment, tuple(seed or "" for seed in seeds(data)))
-    return dataclasses.replace(record, rounds=tuple(rounds), fairness=fairness).dumps()

@@ -75,8 +75,8 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
             except StaleError:  # someone else made it meanwhile (in this process or another)
                 host_token = None
                 stored = await service.db.read(service.store.load, old.code)
-                if stored is not None and stored.rematch is not None:
-                    await old.link_rematch(stored.rematch)
+                if stored is not None and stored.table.rematch is not None:
+                    await old.link_rematch(stored.table.rematch)
                 break
         else:  # pragma: no cover - 20 collisions among 887 million codes
             raise UnavailableError("could not find a free table code; try again", "busy")

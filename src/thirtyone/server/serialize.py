@@ -1,8 +1,9 @@
 """JSON forms of what the server sends: views, events, results, rules (plain dicts, lists, text,
 numbers, booleans and ``null``).
 
-Cards are their text (``"As"``, ``"Td"``), actions their notation (``"discard Td"``), hand values
-numbers (``30.5`` for 30½, R1.4). A card a viewer may not know is ``null`` (another player's stock
+Cards are their text (``"As"``, ``"Td"``), actions their notation (``"discard Td"``) and, where
+a seat may play them, their id too (:mod:`thirtyone.action_ids`), hand values numbers (``30.5``
+for 30½, R1.4). A card a viewer may not know is ``null`` (another player's stock
 draw, the face-down widow taken in the opening); a view never holds another player's hidden card.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from thirtyone.action_ids import action_id
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError
@@ -32,6 +34,7 @@ __all__ = [
     "seats_json",
     "spectator_view_json",
     "refusal_json",
+    "legal_json",
 ]
 
 JSON = dict[str, Any]
@@ -162,7 +165,9 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
     ``discard_top``, ``discard_size``, ``widow`` (face up only), ``widow_face_down``, ``stock_size``,
     ``seats`` (each: ``seat``, ``remaining``, ``lives``, ``on_grace``, ``out``, ``has_looked``,
     ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
-    events), ``last_result`` and ``legal_actions`` (notation; empty unless it is this seat's move).
+    events), ``last_result``, ``legal_actions`` (notation; empty unless it is this seat's move)
+    and ``legal``, the same actions as ``{"id", "text"}``: the action's id
+    (:func:`~thirtyone.action_ids.action_id`, what an ``action`` message may send) and its notation.
     Without ``history`` the key is left out (the caller adds the events, serialized once each);
     without ``shared``, ``seats`` and ``last_result`` are too (the caller adds them, serialized
     once per change and per round).
@@ -190,7 +195,14 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
         **({"history": [event_json(event) for event in view.history]} if history else {}),
         **({"last_result": None if view.last_result is None else result_json(view.last_result)} if shared else {}),
         "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
+        "legal": [] if own is None else legal_json(own),
     }
+
+
+def legal_json(view: PlayerView) -> list[JSON]:
+    """The seat's legal actions as ``{"id", "text"}`` (its id for this view, its notation), in
+    the order of ``view.legal_actions``."""
+    return [{"id": action_id(view, action), "text": str(action)} for action in view.legal_actions]
 
 
 def spectator_view_json(game: Game) -> JSON:

@@ -27,7 +27,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,13 +38,14 @@ from sqlalchemy.orm import Session
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.errors import ThirtyOneRuntimeError
 from thirtyone.server.fair import Deal
+from thirtyone.server.history import ActionData
 from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
 
 __all__ = [
     "Store",
     "TableData",
     "SeatData",
-    "ActionData",
+    "Loaded",
     "ChatData",
     "StaleError",
     "OPEN",
@@ -99,18 +100,6 @@ class SeatData:
 
 
 @dataclass(frozen=True)
-class ActionData:
-    """A stored action: its ``seq`` (from 1), round, seat, notation and source (``player``,
-    ``bot``, ``timer``)."""
-
-    seq: int
-    round: int
-    seat: int
-    action: str
-    source: str
-
-
-@dataclass(frozen=True)
 class ChatData:
     """A stored line of the table's chat: its ``id`` (rising), ``seat``, ``text`` or quick
     ``reaction`` (one of them is ``None``) and when it was said."""
@@ -136,9 +125,11 @@ class _Append:
 
 @dataclass
 class TableData:
-    """Everything stored about one table, deals and actions in order; its salt chain
-    (``commitment``, the secret ``chain_key`` and ``chain_length``: ``None`` for a table of an older
-    server, whose deals commit one by one), why it was closed, and when a person was last seen."""
+    """What is stored about one table but its deals and actions (its history,
+    :mod:`thirtyone.server.history`): its row and seats; its salt chain (``commitment``, the secret
+    ``chain_key`` and ``chain_length``: ``None`` for a table of an older server, whose deals
+    commit one by one), why it was closed, and when a person was last seen. ``seq`` is the
+    number of actions stored."""
 
     code: str
     status: str
@@ -152,8 +143,6 @@ class TableData:
     seq: int = 0
     winner: int | None = None
     record: str | None = None
-    deals: list[Deal] = field(default_factory=list)
-    actions: list[ActionData] = field(default_factory=list)
     public: bool = False
     hints: bool = True
     rematch: str | None = None
@@ -168,6 +157,16 @@ class TableData:
     def seated(self) -> int:
         """The people seated (human seats taken)."""
         return sum(1 for seat in self.seats if seat.kind == "human" and seat.token_hash is not None)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A table as read (:meth:`Store.load`): what is stored of it (``table``), and its ``deals``
+    and ``actions`` in order (those after the round and seq asked for)."""
+
+    table: TableData
+    deals: list[Deal]
+    actions: list[ActionData]
 
 
 def _now() -> datetime:
@@ -258,7 +257,7 @@ class Store:
 
     # ------------------------------------------------------------------------------ reading
 
-    def load(self, code: str, after_seq: int = 0, after_round: int = 0) -> TableData | None:
+    def load(self, code: str, after_seq: int = 0, after_round: int = 0) -> Loaded | None:
         """The table with this code, seats, deals and actions included; ``None`` if there is none.
         With ``after_seq`` and ``after_round`` only the actions after that seq and the deals after
         that round are read (catching up with another process's writes)."""
@@ -273,12 +272,10 @@ class Store:
             actions = session.scalars(
                 select(ActionRow).where(ActionRow.table_code == code, ActionRow.seq > after_seq).order_by(ActionRow.seq)
             )
-            return _table_data(
-                row,
-                [_seat_data(s) for s in seats],
-                record=row.record,
-                deals=[Deal(d.round, parse_cards(d.deck), d.salt, d.commitment, d.seq) for d in deals],
-                actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
+            return Loaded(
+                _table_data(row, [_seat_data(s) for s in seats], record=row.record),
+                [Deal(d.round, parse_cards(d.deck), d.salt, d.commitment, d.seq) for d in deals],
+                [ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
             )
 
     def codes(self, status: str) -> list[str]:
@@ -829,7 +826,7 @@ def _seat_data(row: SeatRow) -> SeatData:
 
 
 def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
-    """A table as stored in ``row`` with its ``seats``; ``more``: record, deals and actions."""
+    """A table as stored in ``row`` with its ``seats``; ``more``: its record."""
     return TableData(
         code=row.code,
         status=row.status,

@@ -1,0 +1,322 @@
+"""A table's state: what is stored of it (:class:`~thirtyone.server.store.TableData`, its row and
+seats), its history (:class:`~thirtyone.server.history.TableHistory`) and its game, which takes
+every chance step explicitly (``Game(..., explicit_chance=True)``: the first dealer, each deal from
+the table's salt chain and the seats' seeds, each reshuffle from the round's salt, :mod:`fair`).
+
+A change is worked out first, as a :class:`Move`, on a copy of the game (``Game.copy()``): the
+action checked by the engine and played, its chance steps dealt, what it adds to the history
+listed, and the record written if the game ended. Nothing of the table changes until the move is
+stored and :meth:`Table.keep` makes the copy the table's game: a failed write leaves the table as
+it was. The game is built from the database only when the table is opened (:meth:`Table.opened`,
+a restarted server, or a table this process had not served): from the stored deals and actions,
+through the same moves. What another process stores is taken as moves too (:meth:`Table.replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from thirtyone.actions import Action
+from thirtyone.bots import BOT_NAMES
+from thirtyone.engine import Game
+from thirtyone.errors import IllegalActionError, ThirtyOneError
+from thirtyone.events import RoundResult
+from thirtyone.fairness import SaltChain
+from thirtyone.record import Fairness
+from thirtyone.rules import Rules
+from thirtyone.server.config import ServerSettings
+from thirtyone.server.errors import RefusedError, UnavailableError
+from thirtyone.server.fair import Deal, deal_for, reshuffle_order
+from thirtyone.server.history import ActionData, Entry, NewRound, Reshuffle, RoundHistory, TableHistory
+from thirtyone.server.serialize import refusal_json
+from thirtyone.server.store import FINISHED, TableData
+from thirtyone.text import refusal_words
+
+__all__ = ["Move", "Table"]
+
+
+@dataclass
+class Move:
+    """One change of a table's game, worked out and not yet stored: the ``game`` after it (a copy),
+    the stored ``action`` (``None`` for the deals that start the game, or a deal the database
+    lacked), what it adds to the history (``entries``, in order) and, when it ended the game, its
+    ``winner`` and ``record`` (TOML)."""
+
+    game: Game
+    action: ActionData | None
+    entries: list[Entry] = field(default_factory=list)
+    winner: int | None = None
+    record: str | None = None
+
+    @property
+    def deals(self) -> list[Deal]:
+        """The rounds it dealt, in order."""
+        return [entry.deal for entry in self.entries if isinstance(entry, NewRound)]
+
+    @property
+    def ended(self) -> list[int]:
+        """The numbers of the rounds it ended, in order."""
+        return [entry.round for entry in self.entries if isinstance(entry, RoundResult)]
+
+    @property
+    def finished(self) -> tuple[int, str] | None:
+        """``(winner, record)`` when it ended the game (winner -1 for none), as the store takes it."""
+        if self.record is None:
+            return None
+        return (-1 if self.winner is None else self.winner), self.record
+
+
+class Table:
+    """A table's state (see the module docstring), from what is stored of it: ``data``, and its
+    ``history`` and ``game`` once it starts; ``settings`` give the server's randomness (a deal of
+    an older table)."""
+
+    def __init__(self, data: TableData, settings: ServerSettings) -> None:
+        self.data = data
+        self.settings = settings
+        self.rules = Rules(**data.options)
+        self.history = TableHistory()
+        self.game: Game | None = None
+        self._chain: SaltChain | None = None
+
+    @property
+    def code(self) -> str:
+        """The table's code."""
+        return self.data.code
+
+    @classmethod
+    def opened(
+        cls, data: TableData, deals: Sequence[Deal], actions: Sequence[ActionData], settings: ServerSettings
+    ) -> tuple[Table, Move | None]:
+        """The table stored as ``data`` with its ``deals`` and ``actions``, its game played from them
+        (none before the table starts); and the move that deals what the database lacks, if any (a
+        deal due after the last action, which an older server did not store): store it, then keep it.
+
+        Raises:
+            UnavailableError: when the stored deals and actions do not replay (``damaged``).
+        """
+        table = cls(data, settings)
+        return table, table.resume(deals, actions)
+
+    def resume(self, deals: Sequence[Deal], actions: Sequence[ActionData]) -> Move | None:
+        """Play the stored ``deals`` and ``actions`` into a new game and history (none before the
+        table starts): the one time the game is built from the database, when the table opens in
+        this process. Returns the move that deals what the database lacks, if any (see
+        :meth:`opened`).
+
+        Raises:
+            UnavailableError: when they do not replay (``damaged``).
+        """
+        data = self.data
+        self.game, self.history = None, TableHistory()
+        if data.first_dealer is None:
+            return None
+        given = {deal.round: deal for deal in deals}
+        try:
+            self.keep(self._started(data.first_dealer, given, make=False))
+            for stored in actions:
+                self.keep(self._moved(self._current(), stored, given, copy=False))
+        except ThirtyOneError as error:
+            raise UnavailableError(f"table {data.code} cannot be resumed: {error}", "damaged") from None
+        game = self._current()
+        if not game.is_chance():
+            return None
+        move = Move(game.copy(), None)
+        self._deal(move, data.seq, {}, make=True)
+        return move
+
+    # ------------------------------------------------------------------------------ what it holds
+
+    def name(self, seat: int) -> str:
+        """A seat's display name (a bot's is its table name)."""
+        return self.data.seats[seat].name or BOT_NAMES[seat]
+
+    def who(self, seat: int) -> str:
+        """A seat in words: ``"Ann (seat 0)"``."""
+        name = self.data.seats[seat].name
+        return f"{name} (seat {seat})" if name else f"seat {seat}"
+
+    def salt_chain(self) -> SaltChain | None:
+        """The table's salt chain (``None`` for a table of an older server, whose deals commit one
+        by one); its links are worked out when the first deal needs them."""
+        data = self.data
+        if data.chain_key is None or data.chain_length is None:
+            return None
+        if self._chain is None or self._chain.key != data.chain_key:
+            self._chain = SaltChain(data.chain_key, data.chain_length, commitment=data.commitment)
+        return self._chain
+
+    def seeds(self) -> list[str | None]:
+        """Each seat's client seed (lowercase hex; ``None`` for none), in seat order."""
+        return [seat.seed for seat in self.data.seats]
+
+    def record(self, game: Game, history: TableHistory | None = None, reveal_all: bool = False) -> str:
+        """The record (TOML) of ``game`` with ``history`` (default: the table's), written from the
+        history: the salt chain's commitment and the seats' seeds (``[fairness]``), each round's
+        salt once it has ended (every round's with ``reveal_all``, as when the host closes the
+        table); an older table's rounds each with their own commitment."""
+        data = self.data
+        fairness = None
+        if data.commitment is not None:
+            fairness = Fairness(data.commitment, tuple(seed or "" for seed in self.seeds()))
+        over = game.is_over
+        places = [standing.place for standing in sorted(game.standings, key=lambda standing: standing.seat)]
+        return (
+            (history or self.history)
+            .record(
+                self.rules,
+                [self.name(seat.seat) for seat in data.seats],
+                event=f"thirtyone serve, table {data.code}",
+                date=data.created_at.date().isoformat(),
+                fairness=fairness,
+                reveal_all=reveal_all,
+                winner=game.winner if over else None,
+                places=places if over else None,
+            )
+            .dumps()
+        )
+
+    # ------------------------------------------------------------------------------ moves
+
+    def start(self, first_dealer: int, seeds: Sequence[str | None]) -> Move:
+        """The game that starts with seat ``first_dealer`` dealing (R3.1) and the seats' ``seeds``:
+        its first deal (and any after it: a 31 on the deal ends a round at once, R5.2), not yet kept."""
+        return self._started(first_dealer, {}, make=True, seeds=seeds)
+
+    def play(self, seat: int, action: Action, source: str) -> Move:
+        """``seat``'s ``action`` (stored as source ``source``: ``player``, ``bot``, ``timer``) played
+        on a copy of the game, with the deals it leads to; nothing of the table changes.
+
+        Raises:
+            RefusedError: when it is not the seat's turn (``not_your_turn``, R2.1) or the rules
+                forbid it (``illegal_action``; the message starts with the rule id), with the
+                engine's refusal as data.
+            ChainUsedUpError: when the next round would need a salt past the table's chain.
+        """
+        game = self._current()
+        stored = ActionData(self.data.seq + 1, game.round, seat, str(action), source)
+        try:
+            move = self._moved(game, stored, {}, make=True, action=action)
+        except IllegalActionError as error:  # not this seat's turn (R2.1), or the rules forbid it
+            code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
+            raise RefusedError(refusal_words(error, self.name), code, refusal_json(error)) from None
+        if move.game.is_over:  # the record, written from the history this move leads to
+            move.winner = move.game.winner
+            move.record = self.record(move.game, self._history_after(move))
+        return move
+
+    def replay(self, stored: ActionData, deals: Mapping[int, Deal]) -> Move:
+        """An action another process stored (``stored``, with the ``deals`` stored since), played on
+        a copy of the game as its writer played it.
+
+        Raises:
+            UnavailableError: when it does not replay, or it dealt a round that is not stored
+                (``damaged``).
+        """
+        try:
+            move = self._moved(self._current(), stored, deals)
+        except ThirtyOneError as error:
+            raise UnavailableError(f"table {self.code}: stored action {stored.seq} does not replay: {error}") from None
+        if move.game.is_chance():
+            raise UnavailableError(f"table {self.code}: action {stored.seq} dealt a deal that is not stored")
+        return move
+
+    def keep(self, move: Move) -> None:
+        """Make a stored ``move`` the table's: its game, its history, its seq (and a finished game)."""
+        self.game = move.game
+        self.history.extend(move.entries)
+        data = self.data
+        if move.action is not None:
+            data.seq = move.action.seq
+        finished = move.finished
+        if finished is not None:
+            data.status, data.winner, data.record = FINISHED, finished[0], finished[1]
+
+    def _current(self) -> Game:
+        if self.game is None:  # pragma: no cover - the runner checks that the table is playing
+            raise UnavailableError(f"table {self.code} has no game", "not_playing")
+        return self.game
+
+    def _started(
+        self, first_dealer: int, given: Mapping[int, Deal], make: bool, seeds: Sequence[str | None] | None = None
+    ) -> Move:
+        game = Game(self.rules, self.data.players, explicit_chance=True)
+        game.deal(first_dealer)  # R3.1
+        move = Move(game, None)
+        self._deal(move, 0, given, make, seeds)
+        return move
+
+    def _moved(
+        self,
+        game: Game,
+        stored: ActionData,
+        given: Mapping[int, Deal],
+        make: bool = False,
+        copy: bool = True,
+        action: Action | None = None,
+    ) -> Move:
+        """``stored`` (or ``action``, its parsed form) played on ``game`` (a copy of it unless
+        ``copy`` is false), its chance steps dealt from ``given`` or, with ``make``, made anew."""
+        twin = game.copy() if copy else game
+        before = twin.last_result
+        twin.apply(stored.action if action is None else action, seat=stored.seat)
+        move = Move(twin, stored, [stored])
+        if twin.last_result is not before and twin.last_result is not None:
+            move.entries.append(twin.last_result)
+        self._deal(move, stored.seq, given, make)
+        return move
+
+    def _deal(
+        self,
+        move: Move,
+        seq: int,
+        given: Mapping[int, Deal],
+        make: bool,
+        seeds: Sequence[str | None] | None = None,
+    ) -> None:
+        """Take the chance steps ``move``'s game waits for: each deal from ``given`` or, with
+        ``make``, :func:`~thirtyone.server.fair.deal_for` (else it stops there), each reshuffle
+        from its round's salt; every deal, reshuffle and result is an entry of the move."""
+        game = move.game
+        while game.is_chance():
+            step = game.chance_step
+            assert step is not None
+            assert step.kind != "dealer"  # the first dealer is dealt at the start
+            before = game.last_result
+            if step.kind == "reshuffle":
+                order = reshuffle_order(step, self._deal_of(step.round, move))
+                game.deal(order)
+                move.entries.append(Reshuffle(tuple(order)))
+            else:
+                deal = given.get(step.round)
+                if deal is None:
+                    if not make:
+                        return
+                    deal = deal_for(
+                        step, seq, self.salt_chain(), self.seeds() if seeds is None else seeds, self.settings.randomness
+                    )
+                game.deal(deal.deck)
+                move.entries.append(NewRound(deal, game.dealer))
+            if game.last_result is not before and game.last_result is not None:
+                move.entries.append(game.last_result)
+
+    def _deal_of(self, number: int, move: Move) -> Deal:
+        """Round ``number``'s deal: in the history, or dealt by ``move``."""
+        for entry in move.entries:
+            if isinstance(entry, NewRound) and entry.deal.round == number:
+                return entry.deal
+        deal = self.history.deal(number)
+        assert deal is not None, number
+        return deal
+
+    def _history_after(self, move: Move) -> TableHistory:
+        """The history as it will be once ``move`` is kept (a copy: the table's is unchanged)."""
+        history = TableHistory()
+        history.rounds = [
+            RoundHistory(rnd.deal, rnd.dealer, rnd.start, list(rnd.reshuffles), rnd.result)
+            for rnd in self.history.rounds
+        ]
+        history.actions = list(self.history.actions)
+        history.extend(move.entries)
+        return history
