@@ -168,7 +168,7 @@ def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-role", "player")
 
 
-SHOWDOWN_OPEN = "!document.getElementById('showdown-foot').hidden"
+SHOWDOWN_OPEN = "document.getElementById('showdown-foot')?.hidden === false"
 """Whether the page shows a round's showdown that its person is to close (the next round waits)."""
 
 

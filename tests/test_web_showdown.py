@@ -30,7 +30,7 @@ KEY = "5a" * 32
 SEEDS = ("00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100")
 """The people's client seeds, by person: with KEY and the bots' play, every game here is one game."""
 SIZES = {"laptop": (1280, 800), "desktop": (1920, 1080), "phone": (390, 844)}
-SHOWDOWN_OPEN = "!document.getElementById('showdown-foot').hidden"
+SHOWDOWN_OPEN = "document.getElementById('showdown-foot')?.hidden === false"
 BOX = "(n) => { const r = n.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
 
 
