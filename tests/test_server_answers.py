@@ -138,7 +138,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         ({"throw_down": "on"}, 'option throw_down is on or off: send true or false, not "on"'),
         ({"throw_down": 1}, "option throw_down is on or off: send true or false, not 1"),
         ({"three_of_a_kind": 30.5}, "option three_of_a_kind is one of off, 30, 30.5: send it as text, not 30.5"),
-        ({"deck": "32"}, 'option deck is 32 or 52: send a JSON number, not "32"'),
+        ({"deck": "32"}, 'option deck is 8 or 32 or 52: send a JSON number, not "32"'),
         ({"mode": None}, "option mode is one of draw, widow"),  # null is the rules' to refuse
     ],
 )

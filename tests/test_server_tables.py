@@ -44,9 +44,9 @@ def error(response: Any, status: int, code: str) -> str:
 def test_health_and_presets(client: TestClient) -> None:
     assert client.get("/api/health").json()["ok"] is True
     data = client.get("/api/presets").json()
-    assert set(data["presets"]) == {"scat", "widow", "namu", "schwimmen"}
+    assert set(data["presets"]) == {"scat", "widow", "namu", "schwimmen", "mini"}  # mini: a research deck (a7314fc)
     assert data["options"]["lives"]["low"] == 1
-    assert (data["options"]["lives"]["only"], data["options"]["deck"]["only"]) == (None, [32, 52])
+    assert (data["options"]["lives"]["only"], data["options"]["deck"]["only"]) == (None, [8, 32, 52])
     assert data["bot_levels"] == ["easy", "medium", "hard", "random"]
     assert data["limits"]["max_seats"] == 9
 

@@ -45,8 +45,8 @@ from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connections
 from thirtyone.server.errors import ConflictError, DatabaseError, ServerError
 from thirtyone.server.history import ActionData, TableHistory
+from thirtyone.server.rows import OPEN, PLAYING, TableData
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import OPEN, PLAYING, TableData
 from thirtyone.server.workers import WorkerPool
 from thirtyone.views import Phase, PlayerView
 

@@ -20,9 +20,9 @@ from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, Connections, dumps
 from thirtyone.server.fair import Deal
+from thirtyone.server.rows import ChatData
 from thirtyone.server.serialize import JSON
 from thirtyone.server.state_json import StateCache
-from thirtyone.server.store import ChatData
 from thirtyone.server.table import Table
 
 __all__ = ["Broadcaster", "CHAT_KEPT"]

@@ -37,9 +37,9 @@ from thirtyone.bots.work import Hint, expert_hint
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection, dumps
 from thirtyone.server.errors import AuthError, ConflictError, LimitError, UnavailableError
+from thirtyone.server.rows import PLAYING
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import PLAYING
 from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
 from thirtyone.views import PlayerView
 

@@ -19,8 +19,8 @@ from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.fair import CHAIN_SCHEME, DEAL_SCHEME, Deal
 from thirtyone.server.history import ActionData, TableHistory
+from thirtyone.server.rows import CLOSED, FINISHED, PLAYING, ChatData, TableData
 from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
-from thirtyone.server.store import CLOSED, FINISHED, PLAYING, ChatData, TableData
 
 __all__ = [
     "welcome_message",

@@ -14,14 +14,12 @@ or off, as its old table did.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from thirtyone.server.errors import AuthError, ConflictError, UnavailableError
 from thirtyone.server.fair import new_chain
 from thirtyone.server.limits import hash_token, new_token
+from thirtyone.server.rows import OPEN, PLAYING, SeatData, StaleError, new_table
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import TableService
-from thirtyone.server.store import OPEN, PLAYING, SeatData, StaleError, TableData
 
 __all__ = ["rematch"]
 
@@ -52,21 +50,15 @@ async def rematch(service: TableService, code: str, token: str) -> JSON:
         host_token = new_token()
         chain = new_chain(service.settings.randomness)  # its deals no one can choose, as any new table's
         for _ in range(20):
-            new = TableData(
-                code=service.settings.randomness.table_code(),
-                status=OPEN,
-                preset=data.preset,
-                options=dict(data.options),
-                players=data.players,
-                host_token_hash=hash_token(host_token),
-                seats=[_seat(s) for s in data.seats],
-                created_at=datetime.now(UTC),
+            new = new_table(
+                service.settings.randomness.table_code(),
+                old.rules,
+                [_seat(s) for s in data.seats],
+                hash_token(host_token),
+                chain,
                 public=data.public,
                 hints=data.hints,
                 rematch_of=old.code,
-                commitment=chain.commitment,
-                chain_key=chain.key,
-                chain_length=chain.length,
             )
             try:
                 if await service.db.write(service.store.create, new):

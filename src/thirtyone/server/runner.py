@@ -47,9 +47,9 @@ from thirtyone.server.errors import AuthError, ConflictError, InputError, Server
 from thirtyone.server.fair import ChainUsedUpError
 from thirtyone.server.history import TableHistory
 from thirtyone.server.limits import check_name, token_matches
+from thirtyone.server.rows import CLOSED, OPEN, PLAYING, StaleError, TableData
 from thirtyone.server.seating import TRIES, Seating, parse_client_seed
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import CLOSED, OPEN, PLAYING, StaleError, TableData
 from thirtyone.server.table import Table
 from thirtyone.server.workers import WorkerPool
 

@@ -21,7 +21,7 @@ from thirtyone.server.errors import AuthError, ConflictError, InputError, Server
 from thirtyone.server.fair import Deal
 from thirtyone.server.limits import hash_token, new_token, token_matches, token_matches_hash
 from thirtyone.server.names import check_display_name
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, StaleError
+from thirtyone.server.rows import CLOSED, FINISHED, OPEN, PLAYING, StaleError
 from thirtyone.server.table import Move
 
 if TYPE_CHECKING:

@@ -55,6 +55,7 @@ from thirtyone.server.limits import (
 )
 from thirtyone.server.memory import CollectorPolicy
 from thirtyone.server.names import check_display_name
+from thirtyone.server.rows import new_table
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
 from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData
@@ -173,20 +174,14 @@ class TableService:
         host_token = new_token()
         chain = await asyncio.to_thread(new_chain, settings.randomness)  # 2,048 hashes: not on the event loop
         for _ in range(20):
-            data = TableData(
-                code=settings.randomness.table_code(),
-                status=OPEN,
-                preset=rules.nearest_preset()[0],
-                options=rules.options(),
-                players=len(stored_seats),
-                host_token_hash=hash_token(host_token),
-                seats=stored_seats,
-                created_at=_now(),
+            data = new_table(
+                settings.randomness.table_code(),
+                rules,
+                stored_seats,
+                hash_token(host_token),
+                chain,
                 public=public,
                 hints=hints,
-                commitment=chain.commitment,
-                chain_key=chain.key,
-                chain_length=chain.length,
             )
             if await self.db.write(self.store.create, data):
                 break

@@ -1,13 +1,10 @@
 """The table store: every read and write of the database, as plain synchronous methods (the
-server calls them on a worker thread) over the models of :mod:`thirtyone.server.models`.
+server calls them on a worker thread) over the models of :mod:`thirtyone.server.models`, in the
+shapes of :mod:`thirtyone.server.rows`.
 
 An action is stored with the deals it led to and the table's new ``seq`` together, guarded by the
-old ``seq`` (``UPDATE … WHERE seq = old``): when another writer got there first (a second server
-process on the same PostgreSQL database), nothing is written and :class:`StaleError` is raised, so
-the table reloads what is stored. On SQLite the actions of different tables that wait for the
-write lock at the same moment share one transaction and one commit (a group commit: the commit's
-wait for the disk is paid once), each with its own guard and its own answer; every other write is
-one transaction.
+old ``seq`` (:mod:`thirtyone.server.appends`: group commits on SQLite); every other write is one
+transaction, on SQLite in turns (:class:`~thirtyone.server.appends.WriteTurns`).
 
 On PostgreSQL (``shared``: several server processes may use the database, see
 :mod:`thirtyone.server.cluster`) every committed change also sends ``NOTIFY thirtyone, 'CODE SEQ
@@ -22,24 +19,41 @@ database failure turned into :class:`~thirtyone.server.errors.DatabaseError`).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import secrets
-import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, select, text, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from thirtyone.cards import format_cards, parse_cards
-from thirtyone.errors import ThirtyOneRuntimeError
+from thirtyone.cards import parse_cards
+from thirtyone.server.appends import ActionWriter, AppendJob, WriteTurns
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
 from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
+from thirtyone.server.rows import (
+    ACTIVE,
+    CLOSED,
+    FINISHED,
+    OPEN,
+    PLAYING,
+    ChatData,
+    Loaded,
+    SeatData,
+    StaleError,
+    TableData,
+    seat_data,
+    seat_values,
+    table_data,
+    table_values,
+)
+from thirtyone.server.rows import deal_values as _deal_row
+from thirtyone.server.rows import now as _now
+from thirtyone.server.rows import rowcount as _rowcount
+from thirtyone.server.rows import utc as _utc
 
 __all__ = [
     "Store",
@@ -55,176 +69,10 @@ __all__ = [
     "CHANNEL",
 ]
 
-OPEN = "open"
-"""Waiting for people to join its human seats."""
-PLAYING = "playing"
-"""Every seat taken; the game is on."""
-FINISHED = "finished"
-"""The game is over; its record is kept."""
-CLOSED = "closed"
-"""Closed before the game ended (by its host, or because it stood idle: ``close_reason``); its
-(unfinished) record is kept."""
-ACTIVE = (OPEN, PLAYING)
-"""The statuses of a table that is not over: what the cap on tables counts."""
 CHANNEL = "thirtyone"
 """The PostgreSQL notification channel of committed changes (payload ``"CODE SEQ PROCESS"``)."""
 
 log = logging.getLogger("thirtyone.server")
-
-
-class StaleError(ThirtyOneRuntimeError):
-    """The table's ``seq`` in the database is not the one the write expected: another writer
-    stored an action first (or the seat was taken meanwhile). Nothing was written."""
-
-
-@dataclass
-class SeatData:
-    """A seat: ``kind`` ``human`` or ``bot``, the bot's ``level``, the display ``name`` and the
-    token's hash (both ``None`` while a human seat is free; a free seat of a rematch that waits
-    for its player has the player's name and, as ``reserved_hash``, the hash of the token that
-    held the seat at the old table), and the client ``seed`` its person gave (lowercase hex;
-    ``None`` for none)."""
-
-    seat: int
-    kind: str
-    level: str | None
-    name: str | None
-    token_hash: str | None = None
-    reserved_hash: str | None = None
-    seed: str | None = None
-
-    @property
-    def taken(self) -> bool:
-        """True for a bot seat, or a human seat someone has joined."""
-        return self.kind == "bot" or self.token_hash is not None
-
-
-@dataclass(frozen=True)
-class ChatData:
-    """A stored line of the table's chat: its ``id`` (rising), ``seat``, ``text`` or quick
-    ``reaction`` (one of them is ``None``) and when it was said."""
-
-    id: int
-    seat: int
-    text: str | None
-    reaction: str | None
-    at: datetime
-
-
-@dataclass
-class _Append:
-    """One action waiting to be written (see :meth:`Store.append`), and what came of it."""
-
-    code: str
-    action: ActionData
-    deals: Sequence[Deal]
-    finished: tuple[int, str] | None
-    done: bool = False
-    error: Exception | None = None
-
-
-@dataclass
-class TableData:
-    """What is stored about one table but its deals and actions (its history,
-    :mod:`thirtyone.server.history`): its row and seats; its salt chain (``commitment``, the secret
-    ``chain_key`` and ``chain_length``: ``None`` for a table of an older server, whose deals
-    commit one by one), why it was closed, and when a person was last seen. ``seq`` is the
-    number of actions stored."""
-
-    code: str
-    status: str
-    preset: str
-    options: dict[str, Any]
-    players: int
-    host_token_hash: str
-    seats: list[SeatData]
-    created_at: datetime
-    first_dealer: int | None = None
-    seq: int = 0
-    winner: int | None = None
-    record: str | None = None
-    public: bool = False
-    hints: bool = True
-    rematch: str | None = None
-    rematch_of: str | None = None
-    commitment: str | None = None
-    chain_key: str | None = None
-    chain_length: int | None = None
-    close_reason: str | None = None
-    seen_at: datetime | None = None
-
-    @property
-    def seated(self) -> int:
-        """The people seated (human seats taken)."""
-        return sum(1 for seat in self.seats if seat.kind == "human" and seat.token_hash is not None)
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A table as read (:meth:`Store.load`): what is stored of it (``table``), and its ``deals``
-    and ``actions`` in order (those after the round and seq asked for)."""
-
-    table: TableData
-    deals: list[Deal]
-    actions: list[ActionData]
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-class _WriteTurns:
-    """SQLite's one writer at a time, in turns: ``with turns:`` waits for a turn; ``with
-    _FirstTurn(turns):`` (actions, whose players wait for their ack) takes the next turn ahead of every
-    other write waiting, so that a burst of other writes (tables created, seats joined) delays an
-    action by one write at most, not by all of them."""
-
-    def __init__(self) -> None:
-        self._changed = threading.Condition()
-        self._busy = False
-        self._first_waiting = 0
-        self.waiting = 0
-        """Writers waiting for a turn now."""
-
-    def _take(self, first: bool) -> None:
-        with self._changed:
-            self._first_waiting += int(first)
-            self.waiting += 1
-            try:
-                while self._busy or (not first and self._first_waiting):
-                    self._changed.wait()
-            finally:
-                self._first_waiting -= int(first)
-                self.waiting -= 1
-            self._busy = True
-
-    def _give(self) -> None:
-        with self._changed:
-            self._busy = False
-            self._changed.notify_all()
-
-    def __enter__(self) -> None:
-        self._take(first=False)
-
-    def __exit__(self, *_: object) -> None:
-        self._give()
-
-
-class _FirstTurn:
-    """``with``: a turn of ``turns`` ahead of the other writes waiting (see :class:`_WriteTurns`)."""
-
-    def __init__(self, turns: _WriteTurns) -> None:
-        self._turns = turns
-
-    def __enter__(self) -> None:
-        self._turns._take(first=True)
-
-    def __exit__(self, *_: object) -> None:
-        self._turns._give()
 
 
 class Store:
@@ -247,13 +95,9 @@ class Store:
         # SQLite has one writer at a time, and a writer that finds it taken sleeps and retries (up to
         # 100 ms a try): the server's writes wait for each other here instead, woken at once, and
         # actions (whose players wait for their ack) go before any other write waiting
-        turns = _WriteTurns() if engine.dialect.name == "sqlite" else None
+        turns = WriteTurns() if engine.dialect.name == "sqlite" else None
         self._writing: contextlib.AbstractContextManager[Any] = turns or contextlib.nullcontext()
-        self._writing_actions: contextlib.AbstractContextManager[Any] = (
-            _FirstTurn(turns) if turns is not None else contextlib.nullcontext()
-        )
-        self._queue: list[_Append] = []  # SQLite: actions waiting for the next group commit
-        self._queue_lock = threading.Lock()
+        self._actions = ActionWriter(engine, self.shared, turns, self._notify)
 
     # ------------------------------------------------------------------------------ reading
 
@@ -273,7 +117,7 @@ class Store:
                 select(ActionRow).where(ActionRow.table_code == code, ActionRow.seq > after_seq).order_by(ActionRow.seq)
             )
             return Loaded(
-                _table_data(row, [_seat_data(s) for s in seats], record=row.record),
+                table_data(row, [seat_data(s) for s in seats]),
                 [Deal(d.round, parse_cards(d.deck), d.salt, d.commitment, d.seq) for d in deals],
                 [ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
             )
@@ -307,8 +151,8 @@ class Store:
             if codes:
                 query = select(SeatRow).where(SeatRow.table_code.in_(codes)).order_by(SeatRow.seat)
                 for s in session.scalars(query):
-                    seats[s.table_code].append(_seat_data(s))
-            return [_table_data(row, seats[row.code]) for row in rows]
+                    seats[s.table_code].append(seat_data(s))
+            return [table_data(row, seats[row.code], record=False) for row in rows]
 
     def count(self, statuses: Sequence[str] = ACTIVE) -> int:
         """How many tables have one of these statuses (by default: open or being played)."""
@@ -341,41 +185,11 @@ class Store:
         now = _now()
         try:
             with self._writing, Session(self.engine) as session, session.begin():
-                session.add(
-                    TableRow(
-                        code=table.code,
-                        status=table.status,
-                        preset=table.preset,
-                        rules=json.dumps(table.options),
-                        players=table.players,
-                        host_token_hash=table.host_token_hash,
-                        seq=0,
-                        created_at=table.created_at,  # as the table was answered when it was created
-                        updated_at=now,
-                        public=table.public,
-                        hints=table.hints,
-                        rematch_of=table.rematch_of,
-                        commitment=table.commitment,
-                        chain_key=table.chain_key,
-                        chain_length=table.chain_length,
-                        seated=table.seated,
-                        seen_at=now,
-                    )
-                )
+                # as the table was answered when it was created; a person is there now
+                session.add(TableRow(**{**table_values(table), "updated_at": now, "seen_at": now}))
                 session.flush()
                 for seat in table.seats:
-                    session.add(
-                        SeatRow(
-                            table_code=table.code,
-                            seat=seat.seat,
-                            kind=seat.kind,
-                            level=seat.level,
-                            name=seat.name,
-                            token_hash=seat.token_hash,
-                            reserved_hash=seat.reserved_hash,
-                            seed=seat.seed,
-                        )
-                    )
+                    session.add(SeatRow(**seat_values(table.code, seat)))
                 if table.rematch_of is not None:  # the old table names it, once: a second rematch loses
                     linked = session.execute(
                         update(TableRow)
@@ -533,116 +347,15 @@ class Store:
         Raises:
             StaleError: when the table's ``seq`` is not ``action.seq - 1`` (another writer was first).
         """
-        job = _Append(code, action, deals, finished)
-        if self.shared:  # several processes: each action is its own transaction
-            self._write_alone(job)
-        else:
-            self._group_commit(job)
-        if job.error is not None:
-            raise job.error
+        self._actions.append(code, action, deals, finished)
 
-    def append_batch(
-        self, jobs: Sequence[tuple[str, ActionData, Sequence[Deal], tuple[int, str] | None]]
-    ) -> list[Exception | None]:
+    def append_batch(self, jobs: Sequence[AppendJob]) -> list[Exception | None]:
         """Store several actions (each as :meth:`append` takes them) at once: on SQLite in one
         transaction with one commit, each with its own compare-and-set; on PostgreSQL each in a
         transaction of its own. Returns each one's error (``StaleError``, or the database's when
         it could not be written) or ``None`` when it was stored, in order. If the transaction fails
         as a whole, each action is tried again on its own, so that each gets its own answer."""
-        batch = [_Append(code, action, deals, finished) for code, action, deals, finished in jobs]
-        if self.shared:
-            for job in batch:
-                self._write_alone(job)
-        else:
-            with self._writing_actions:
-                self._write_batch(batch)
-        return [job.error for job in batch]
-
-    def _write_batch(self, batch: list[_Append]) -> None:
-        try:
-            with self.engine.begin() as connection:
-                self._write_many(connection, batch)
-            for item in batch:
-                item.done = True
-        except SQLAlchemyError:
-            for item in batch:
-                item.error = None
-                self._write_alone(item)
-        finally:
-            for item in batch:
-                if not item.done:  # interrupted, stored or not: its table must reload to know
-                    item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
-                    item.done = True
-
-    def _group_commit(self, job: _Append) -> None:
-        """SQLite: one writer at a time, and a commit waits for the disk (fsync); so whoever holds
-        the write lock writes every action waiting for it in one transaction with one commit.
-        Each action's compare-and-set stands alone: one that finds its table moved on writes
-        nothing and gets its StaleError, the others are stored. If the transaction fails as a whole
-        (a full disk, say), each action is tried again on its own, so that each gets its own answer."""
-        with self._queue_lock:
-            self._queue.append(job)
-        with self._writing_actions:
-            if job.done:  # an earlier holder of the lock wrote it
-                return
-            with self._queue_lock:
-                batch, self._queue = self._queue, []
-            self._write_batch(batch)
-
-    def _write_alone(self, job: _Append) -> None:
-        """Write one action in a transaction of its own; its error, if any, goes in ``job.error``."""
-        try:
-            with self.engine.begin() as connection:
-                self._write(connection, job)
-        except IntegrityError:
-            job.error = StaleError(f"table {job.code} already has an action {job.action.seq} or its deal")
-        except SQLAlchemyError as error:
-            job.error = error
-        job.done = True
-
-    def _write(self, connection: Connection, job: _Append) -> None:
-        """Write one action in ``connection``'s transaction, or set ``job.error`` (StaleError) and
-        write nothing when the table is not at the seq before it."""
-        self._write_many(connection, [job])
-
-    def _write_many(self, connection: Connection, jobs: Sequence[_Append]) -> None:
-        """Write actions in ``connection``'s transaction: each table's compare-and-set on its own
-        (one that finds its table moved on gets its StaleError and writes nothing), then the
-        actions and deals of the others in one statement each."""
-        # SQLAlchemy Core with statements built once, not the ORM: this is the write of every
-        # action (benchmarks/bench_server.py: the ORM's unit of work cost a third of it, building
-        # each statement anew another fifth)
-        now = _now()
-        actions: list[dict[str, Any]] = []
-        deals: list[dict[str, Any]] = []
-        for job in jobs:
-            action, code = job.action, job.code
-            params: dict[str, Any] = {"b_code": code, "b_before": action.seq - 1, "b_seq": action.seq, "b_now": now}
-            if job.finished is None:
-                moved = connection.execute(_ADVANCE, params)
-            else:
-                params.update(b_winner=job.finished[0], b_record=job.finished[1])
-                moved = connection.execute(_FINISH, params)
-            if _rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
-                job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
-                continue
-            actions.append(
-                {
-                    "table_code": code,
-                    "seq": action.seq,
-                    "round": action.round,
-                    "seat": action.seat,
-                    "action": action.action,
-                    "source": action.source,
-                    "created_at": now,
-                }
-            )
-            deals.extend(_deal_row(code, deal, now) for deal in job.deals)
-            self._notify(connection, code)
-        if actions:
-            connection.execute(insert(ActionRow), actions)
-        if deals:
-            connection.execute(insert(DealRow), deals)
+        return self._actions.append_batch(jobs)
 
     def add_deals(self, code: str, deals: Sequence[Deal]) -> None:
         """Store deals on their own (a table repairing a deal it lacked)."""
@@ -797,61 +510,3 @@ class Store:
     def _add_deals(session: Session | Connection, code: str, deals: Sequence[Deal], now: datetime) -> None:
         if deals:
             session.execute(insert(DealRow), [_deal_row(code, deal, now) for deal in deals])
-
-
-_ADVANCE = (
-    update(TableRow)
-    .where(TableRow.code == bindparam("b_code"), TableRow.seq == bindparam("b_before"), TableRow.status == PLAYING)
-    .values(seq=bindparam("b_seq"), updated_at=bindparam("b_now"))
-)
-"""An action's compare-and-set: the table moves from seq ``b_before`` to ``b_seq`` (built once)."""
-_FINISH = _ADVANCE.values(status=FINISHED, winner=bindparam("b_winner"), record=bindparam("b_record"))
-"""The same for the action that ends the game: the table is finished with its winner and record."""
-
-
-def _deal_row(code: str, deal: Deal, now: datetime) -> dict[str, Any]:
-    return {
-        "table_code": code,
-        "round": deal.round,
-        "deck": format_cards(deal.deck),
-        "salt": deal.salt,
-        "commitment": deal.commitment,
-        "seq": deal.seq,
-        "created_at": now,
-    }
-
-
-def _seat_data(row: SeatRow) -> SeatData:
-    return SeatData(row.seat, row.kind, row.level, row.name, row.token_hash, row.reserved_hash, row.seed)
-
-
-def _table_data(row: TableRow, seats: list[SeatData], **more: Any) -> TableData:
-    """A table as stored in ``row`` with its ``seats``; ``more``: its record."""
-    return TableData(
-        code=row.code,
-        status=row.status,
-        preset=row.preset,
-        options=json.loads(row.rules),
-        players=row.players,
-        host_token_hash=row.host_token_hash,
-        seats=seats,
-        created_at=_utc(row.created_at),
-        first_dealer=row.first_dealer,
-        seq=row.seq,
-        winner=row.winner,
-        public=bool(row.public),
-        hints=bool(row.hints),
-        rematch=row.rematch,
-        rematch_of=row.rematch_of,
-        commitment=row.commitment,
-        chain_key=row.chain_key,
-        chain_length=row.chain_length,
-        close_reason=row.close_reason,
-        seen_at=None if row.seen_at is None else _utc(row.seen_at),
-        **more,
-    )
-
-
-def _rowcount(result: Any) -> int:
-    count: int = result.rowcount
-    return count

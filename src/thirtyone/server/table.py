@@ -29,8 +29,8 @@ from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import RefusedError, UnavailableError
 from thirtyone.server.fair import Deal, deal_for, reshuffle_order
 from thirtyone.server.history import ActionData, Entry, NewRound, Reshuffle, RoundHistory, TableHistory
+from thirtyone.server.rows import FINISHED, TableData
 from thirtyone.server.serialize import refusal_json
-from thirtyone.server.store import FINISHED, TableData
 from thirtyone.text import refusal_words
 
 __all__ = ["Move", "Table"]

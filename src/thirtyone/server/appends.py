@@ -1,0 +1,222 @@
+"""Writing actions, the database's busiest write: each with the deals it led to and the table's
+new ``seq`` together, guarded by the old ``seq`` (``UPDATE … WHERE seq = old``): when another
+writer got there first (a second server process on the same PostgreSQL database), nothing is
+written and :class:`~thirtyone.server.rows.StaleError` is its answer, so the table catches up.
+
+On SQLite, which has one writer at a time, the server's writes take turns (:class:`WriteTurns`),
+actions ahead of every other write waiting, and the actions of different tables that wait at the
+same moment share one transaction and one commit (a group commit: the commit's wait for the disk
+is paid once), each with its own guard and its own answer. On PostgreSQL each action is a
+transaction of its own, which notifies the other processes once it commits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, Engine, bindparam, insert, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from thirtyone.server.fair import Deal
+from thirtyone.server.history import ActionData
+from thirtyone.server.models import ActionRow, DealRow, TableRow
+from thirtyone.server.rows import FINISHED, PLAYING, StaleError, deal_values, now, rowcount
+
+__all__ = ["WriteTurns", "FirstTurn", "ActionWriter", "AppendJob"]
+
+AppendJob = tuple[str, ActionData, Sequence[Deal], tuple[int, str] | None]
+"""One action to store: the table's code, the action, the deals it led to, and ``(winner,
+record)`` when it ended the game."""
+
+
+class WriteTurns:
+    """SQLite's one writer at a time, in turns: ``with turns:`` waits for a turn; ``with
+    FirstTurn(turns):`` (actions, whose players wait for their ack) takes the next turn ahead of every
+    other write waiting, so that a burst of other writes (tables created, seats joined) delays an
+    action by one write at most, not by all of them."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._busy = False
+        self._first_waiting = 0
+        self.waiting = 0
+        """Writers waiting for a turn now."""
+
+    def take(self, first: bool) -> None:
+        """Wait for a turn (``first``: ahead of the writes that are not)."""
+        with self._changed:
+            self._first_waiting += int(first)
+            self.waiting += 1
+            try:
+                while self._busy or (not first and self._first_waiting):
+                    self._changed.wait()
+            finally:
+                self._first_waiting -= int(first)
+                self.waiting -= 1
+            self._busy = True
+
+    def give(self) -> None:
+        """End this turn."""
+        with self._changed:
+            self._busy = False
+            self._changed.notify_all()
+
+    def __enter__(self) -> None:
+        self.take(first=False)
+
+    def __exit__(self, *_: object) -> None:
+        self.give()
+
+
+class FirstTurn:
+    """``with``: a turn of ``turns`` ahead of the other writes waiting (see :class:`WriteTurns`)."""
+
+    def __init__(self, turns: WriteTurns) -> None:
+        self._turns = turns
+
+    def __enter__(self) -> None:
+        self._turns.take(first=True)
+
+    def __exit__(self, *_: object) -> None:
+        self._turns.give()
+
+
+@dataclass
+class _Append:
+    """One action waiting to be written, and what came of it."""
+
+    code: str
+    action: ActionData
+    deals: Sequence[Deal]
+    finished: tuple[int, str] | None
+    done: bool = False
+    error: Exception | None = None
+
+
+class ActionWriter:
+    """Writes actions to the database behind ``engine`` (see the module docstring): ``shared`` on
+    PostgreSQL (each action alone), else in SQLite's ``turns`` (group commits); ``notify`` tells
+    the other processes of a table's change in the writing transaction."""
+
+    def __init__(
+        self, engine: Engine, shared: bool, turns: WriteTurns | None, notify: Callable[[Connection, str], None]
+    ) -> None:
+        self.engine = engine
+        self.shared = shared
+        self._first: contextlib.AbstractContextManager[Any] = (
+            FirstTurn(turns) if turns is not None else contextlib.nullcontext()
+        )
+        self._notify = notify
+        self._queue: list[_Append] = []  # SQLite: actions waiting for the next group commit
+        self._queue_lock = threading.Lock()
+
+    def append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
+        """Store one action (:meth:`Store.append <thirtyone.server.store.Store.append>`).
+
+        Raises:
+            StaleError: when the table's ``seq`` is not ``action.seq - 1`` (another writer was first).
+        """
+        job = _Append(code, action, deals, finished)
+        if self.shared:  # several processes: each action is its own transaction
+            self._write_alone(job)
+        else:
+            self._group_commit(job)
+        if job.error is not None:
+            raise job.error
+
+    def append_batch(self, jobs: Sequence[AppendJob]) -> list[Exception | None]:
+        """Store several actions at once (:meth:`Store.append_batch
+        <thirtyone.server.store.Store.append_batch>`); each one's error, or ``None``, in order."""
+        batch = [_Append(code, action, deals, finished) for code, action, deals, finished in jobs]
+        if self.shared:
+            for job in batch:
+                self._write_alone(job)
+        else:
+            with self._first:
+                self._write_batch(batch)
+        return [job.error for job in batch]
+
+    def _write_batch(self, batch: list[_Append]) -> None:
+        try:
+            with self.engine.begin() as connection:
+                self._write_many(connection, batch)
+            for item in batch:
+                item.done = True
+        except SQLAlchemyError:
+            for item in batch:
+                item.error = None
+                self._write_alone(item)
+        finally:
+            for item in batch:
+                if not item.done:  # interrupted, stored or not: its table must reload to know
+                    item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
+                    item.done = True
+
+    def _group_commit(self, job: _Append) -> None:
+        """SQLite: one writer at a time, and a commit waits for the disk (fsync); so whoever holds
+        the write lock writes every action waiting for it in one transaction with one commit.
+        Each action's compare-and-set stands alone: one that finds its table moved on writes
+        nothing and gets its StaleError, the others are stored. If the transaction fails as a whole
+        (a full disk, say), each action is tried again on its own, so that each gets its own answer."""
+        with self._queue_lock:
+            self._queue.append(job)
+        with self._first:
+            if job.done:  # an earlier holder of the lock wrote it
+                return
+            with self._queue_lock:
+                batch, self._queue = self._queue, []
+            self._write_batch(batch)
+
+    def _write_alone(self, job: _Append) -> None:
+        """Write one action in a transaction of its own; its error, if any, goes in ``job.error``."""
+        try:
+            with self.engine.begin() as connection:
+                self._write_many(connection, [job])
+        except IntegrityError:
+            job.error = StaleError(f"table {job.code} already has an action {job.action.seq} or its deal")
+        except SQLAlchemyError as error:
+            job.error = error
+        job.done = True
+
+    def _write_many(self, connection: Connection, jobs: Sequence[_Append]) -> None:
+        """Write actions in ``connection``'s transaction: each table's compare-and-set on its own
+        (one that finds its table moved on gets its StaleError and writes nothing), then the
+        actions and deals of the others in one statement each."""
+        # SQLAlchemy Core with statements built once, not the ORM: this is the write of every
+        # action (benchmarks/bench_server.py: the ORM's unit of work cost a third of it, building
+        # each statement anew another fifth)
+        at = now()
+        actions: list[dict[str, Any]] = []
+        deals: list[dict[str, Any]] = []
+        for job in jobs:
+            action, code = job.action, job.code
+            params: dict[str, Any] = {"b_code": code, "b_before": action.seq - 1, "b_seq": action.seq, "b_now": at}
+            if job.finished is None:
+                moved = connection.execute(_ADVANCE, params)
+            else:
+                params.update(b_winner=job.finished[0], b_record=job.finished[1])
+                moved = connection.execute(_FINISH, params)
+            if rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
+                job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
+                continue
+            actions.append({"table_code": code, **vars(action), "created_at": at})
+            deals.extend(deal_values(code, deal, at) for deal in job.deals)
+            self._notify(connection, code)
+        if actions:
+            connection.execute(insert(ActionRow), actions)
+        if deals:
+            connection.execute(insert(DealRow), deals)
+
+
+_ADVANCE = (
+    update(TableRow)
+    .where(TableRow.code == bindparam("b_code"), TableRow.seq == bindparam("b_before"), TableRow.status == PLAYING)
+    .values(seq=bindparam("b_seq"), updated_at=bindparam("b_now"))
+)
+"""An action's compare-and-set: the table moves from seq ``b_before`` to ``b_seq`` (built once)."""
+_FINISH = _ADVANCE.values(status=FINISHED, winner=bindparam("b_winner"), record=bindparam("b_record"))
+"""The same for the action that ends the game: the table is finished with its winner and record."""
