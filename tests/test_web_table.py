@@ -757,7 +757,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
         folder = tmp_path / "pictures"
     folder.mkdir(parents=True, exist_ok=True)
     size = {"viewport": {"width": 1280, "height": 800}}
-    with running_server(tmp_path, "--bot-delay", "0.4") as base:
+    with running_server(tmp_path, "--bot-delay", "0.4", "--showdown-timeout", "20") as base:  # the bots wait for it
         lobby = new_page(browser, **size)
         try:
             _table(base, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
@@ -777,7 +777,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
             deadline = time.monotonic() + 150
             while not page.locator("#over").is_visible():
                 assert time.monotonic() < deadline, "the game did not end in time"
-                if not shown and page.locator(".seat-cards.shown").count():
+                if not shown and page.evaluate(SHOWDOWN_OPEN):  # it stays until play_one closes it
                     page.wait_for_timeout(1200)
                     page.screenshot(path=str(folder / "showdown.png"))
                     shown = True
