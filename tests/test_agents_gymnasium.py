@@ -116,3 +116,35 @@ def test_a_fresh_process_makes_the_env_by_its_module_qualified_id() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.split("\n")[:2] == ["not registered", "(603,)"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("scat", 3), ("widow", 4)])
+def test_a_reset_with_a_vector_envs_seed_plays_its_game(preset: str, players: int) -> None:
+    """docs/agents.md: reset(seed=s) with a vector env's game seed plays that very game (``info["seed"]``
+    is ``s``); against ``basic`` (which the simulator plays exactly) the trajectories are equal."""
+    from thirtyone.agents.vector import VectorEnv
+
+    vector = VectorEnv(3, preset, players, seats=["agent"] + ["basic"] * (players - 1))
+    out = vector.reset(seed=4)
+    seeds = [int(seed) for seed in vector.seeds]
+    envs = [ThirtyOneEnv(preset, players, bots="basic") for _ in seeds]
+    for i, (env, seed) in enumerate(zip(envs, seeds, strict=True)):
+        observation, info = env.reset(seed=seed)
+        assert info["seed"] == seed
+        assert np.array_equal(observation, out.obs[i])
+        assert np.array_equal(info["action_mask"], out.mask[i])
+    rng = np.random.default_rng(4)  # seed 4: the masked random agent's moves
+    live = [True] * len(envs)
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in out.mask])
+        out = vector.step(actions)
+        for i, env in enumerate(envs):
+            if not live[i]:
+                continue
+            observation, reward, terminated, truncated, info = env.step(int(actions[i]))
+            assert float(reward) == out.rewards[i, 0]
+            assert (terminated, truncated) == (out.ended[i] == 1, out.ended[i] == 2)
+            if terminated or truncated:
+                live[i] = False
+            else:
+                assert np.array_equal(observation, out.obs[i])

@@ -21,6 +21,9 @@ Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", b
 - The observation is the seat's tensor (:mod:`thirtyone.agents.observation`), ``Box(0, 1, float32)``;
   the action an id of :mod:`thirtyone.agents.action_ids`, ``Discrete(79)``. ``info["action_mask"]``
   (and :meth:`ThirtyOneEnv.action_masks`, as sb3-contrib's MaskablePPO asks) gives the legal ids.
+- ``reset(seed=s)`` deals the game of seed ``s`` (``info["seed"]`` is ``s``, the seed a
+  :class:`~thirtyone.agents.table.Table`, the PettingZoo env and the vector env's ``seeds`` name a
+  game by); a reset without a seed deals the next game of the generator that ``s`` seeded.
 - The reward of a step is what the agent's seat was paid (:mod:`thirtyone.agents.table`) from its
   action until its next move, bots' moves included. The episode ends (``terminated``) when the
   game is over or the seat is put out, and is truncated at ``max_rounds``.
@@ -48,7 +51,7 @@ from thirtyone.agents.action_ids import NUM_ACTIONS, action_id
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.pettingzoo import describe_table  # (which says the same without PettingZoo)
-from thirtyone.agents.table import Table
+from thirtyone.agents.table import Table, check_seed
 from thirtyone.bots import Bot, make_bot, parse_bot_list
 from thirtyone.bots.runner import bot_action
 from thirtyone.checks import whole_number
@@ -110,7 +113,9 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**63))
+        # the seed is the game's (as the vector env's `seeds` and PettingZoo's reset take it); the
+        # games after it are drawn from the generator it seeds
+        game_seed = int(self.np_random.integers(2**63)) if seed is None else check_seed(seed)
         self.table = Table(self.config, game_seed)
         self._ended = False
         others = [s for s in range(self.config.players) if s != self.seat]
