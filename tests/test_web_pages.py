@@ -16,7 +16,8 @@ from test_server_support import basic_choice, create, hello, join, make_app
 from thirtyone import Game, Rules
 from thirtyone.bots.basic import BasicBot
 from thirtyone.record import GameRecord, format_action
-from thirtyone.server.pages import STATIC, record_json
+from thirtyone.server.pages import STATIC
+from thirtyone.server.routes_records import record_json
 from thirtyone.server.serialize import cards, spectator_view_json
 
 

@@ -10,7 +10,10 @@ deal is committed to (SHA-256 of a secret salt and the deck order) before it is 
 after its round, and the game records keep both for ``thirtyone verify``.
 
 ===============  ====================================================================
-``app``          :func:`create_app`: the HTTP and WebSocket endpoints
+``app``          :func:`create_app`: the application, its routers and error answers
+``routes_*``     one router a resource: ``server`` (health, presets), ``tables``,
+                 ``records`` (the record, the replay's data), ``socket`` (the WebSocket);
+                 ``deps`` what they take from the app; ``middleware`` limits and headers
 ``service``      creating tables, the lobby, the runners of the tables being served
 ``runner``       one table: every change to it (one at a time), catching up
 ``table``        a table's state: what is stored, its history, its game; moves on a copy
@@ -21,12 +24,12 @@ after its round, and the game records keep both for ``thirtyone verify``.
 ``messages``     what a table tells its clients (pure functions)
 ``autoplay``     a table's bots and turn timer
 ``randomness``   every random choice the server makes, from one source
-``store``        every database read and write; ``models`` the tables; ``db`` opening
+``store``        every database read and write; ``rows`` what is stored, each field once;
+                 ``appends`` the actions' writes; ``models`` the tables; ``db`` opening
                  and migrating the database; ``migrations`` the Alembic scripts
 ``fair``         the committed deals; ``serialize`` the JSON of views and events
 ``limits``       names, codes, tokens (hashed, compared in constant time), rates
-``pages``        the browser pages (lobby, table, replay; files in ``thirtyone/web/``) and the
-                 record as JSON
+``pages``        the browser pages (lobby, table, replay; files in ``thirtyone/web/``)
 ``hints``        the expert's hint for the player to move (``{"type": "hint"}``)
 ``cluster``      several processes on one PostgreSQL: table leases, LISTEN/NOTIFY fan-out
 ===============  ====================================================================

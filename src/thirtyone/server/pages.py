@@ -1,5 +1,5 @@
-"""The browser pages of ``thirtyone serve``: plain HTML, CSS and ES modules from ``thirtyone/web/`` (no
-build step, nothing third-party), and the JSON form of a finished game's record for the replay page.
+"""The browser pages of ``thirtyone serve`` (an :class:`~fastapi.APIRouter`): plain HTML, CSS and ES
+modules from ``thirtyone/web/`` (no build step, nothing third-party).
 
 ==============================  ==============================================================
 ``GET /``                       the lobby (``web/index.html``)
@@ -11,8 +11,9 @@ build step, nothing third-party), and the JSON form of a finished game's record 
                                 are served filled in at the paths above)
 ``GET /i18n/{lang}.json``       a language's messages for the pages (:func:`thirtyone.i18n.catalog_json`);
                                 404 for a language without a catalog
-``GET /api/tables/{code}/record.json``  the record as JSON, with every replayed step
 ==============================  ==============================================================
+
+The replay page's data, the record as JSON, is :mod:`thirtyone.server.routes_records`'.
 """
 
 from __future__ import annotations
@@ -20,20 +21,17 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
-from thirtyone.errors import RecordError
 from thirtyone.i18n import LANGUAGES, RTL, catalog_json, messages, negotiate
-from thirtyone.record import GameRecord, format_action
-from thirtyone.server.errors import NotFoundError, UnavailableError
-from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
-from thirtyone.server.service import TableService
+from thirtyone.server.deps import Service
+from thirtyone.server.errors import NotFoundError
 
-__all__ = ["STATIC", "add_pages", "record_json", "wants_html", "not_found_page"]
+__all__ = ["STATIC", "router", "mount_static", "wants_html", "not_found_page"]
 
 STATIC = Path(__file__).resolve().parent.parent / "web"
 """The folder of the pages' files."""
@@ -73,7 +71,7 @@ def not_found_page(
 
 class _Assets(StaticFiles):
     """The pages' files but their HTML: a template such as ``table.html`` has placeholders
-    (``{{code}}``) that only :func:`add_pages`' routes fill in; raw, it is no page (404)."""
+    (``{{code}}``) that only :data:`router`'s routes fill in; raw, it is no page (404)."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if Path(path).suffix.lower() in (".html", ".htm"):
@@ -81,126 +79,54 @@ class _Assets(StaticFiles):
         return await super().get_response(path, scope)
 
 
-def add_pages(app: FastAPI, service: TableService) -> None:
-    """Add the pages above to ``app``; ``service`` finds the tables. An unknown code is a 404: a
-    small HTML page with a link to the lobby when the request accepts ``text/html`` (a browser),
-    else the API's JSON ``{"error", "code"}``."""
+router = APIRouter(include_in_schema=False)
+"""The pages above but the static files (:func:`mount_static`). An unknown code is a 404: a small
+HTML page with a link to the lobby when the request accepts ``text/html`` (a browser), else the
+API's JSON ``{"error", "code"}``."""
+
+
+def mount_static(app: FastAPI) -> None:
+    """Serve the pages' CSS and ES modules under ``/static`` (not their HTML templates)."""
     app.mount("/static", _Assets(directory=STATIC), name="static")
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers=_NO_STORE)
 
-    async def page(name: str, code: str, request: Request) -> Response:
-        try:
-            runner = await service.runner(code)
-        except NotFoundError:
-            if not wants_html(request):
-                raise  # an API client: the JSON error
-            words = messages(negotiate(request.headers.get("accept-language", "")))
-            return not_found_page(
-                words("notfound.heading", code=code[:40]),
-                words("notfound.advice"),
-                lang=words.lang,
-                link=words("notfound.link"),
-            )
-        text = (STATIC / name).read_text(encoding="utf-8")
-        for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
-            text = text.replace("{{" + key + "}}", html.escape(shown))
-        return HTMLResponse(text, headers=_NO_STORE)
-
-    @app.get("/i18n/{lang}.json", include_in_schema=False)
-    async def catalog(lang: str) -> Response:
-        if lang not in LANGUAGES:
-            raise NotFoundError(f"no messages for the language {lang[:20]!r}: use one of {', '.join(LANGUAGES)}")
-        # the catalogs change only with a new server version: a day in the browser's cache is safe
-        return JSONResponse(catalog_json(lang), headers={"Cache-Control": "public, max-age=86400"})
-
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str, request: Request) -> Response:
-        return await page("table.html", code, request)
-
-    @app.get("/r/{code}", include_in_schema=False)
-    async def replay_page(code: str, request: Request) -> Response:
-        return await page("replay.html", code, request)
-
-    @app.get("/api/tables/{code}/record.json")
-    async def record_as_json(code: str) -> JSON:
-        clean, text = await service.record(code)
-        data = record_json(GameRecord.loads(text))
-        data["code"] = clean
-        return data
+@router.get("/")
+async def lobby_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers=_NO_STORE)
 
 
-def record_json(record: GameRecord) -> JSON:
-    """A game record as JSON for the replay page: ``seats`` (names), ``rules`` (every option),
-    ``describe``, ``preset``, ``winner``, ``places``, ``event``, ``date``, ``rounds`` (each:
-    ``round``, ``dealer``, ``deck``, ``commitment``, ``salt``, ``actions`` as record lines such as
-    ``"1 draw stock"``, ``result``) and ``steps``: the game after the deal and after each action
-    (``action_count + 1`` of them), each with ``seat`` and ``action`` (``null`` for the first),
-    ``round``, ``line`` (the record's line), ``view`` (what the table shows, as
-    :func:`~thirtyone.server.serialize.spectator_view_json` without its history), ``hands`` and
-    ``values`` by seat (every hand open: the game is over; a value only for three cards),
-    ``results`` (the result of each round this step ended, in order: usually none or one, two when
-    the action ended a round and the next deal was a 31, R5.2) and ``ended`` (the last of them,
-    else ``null``). With ``fairness`` the salt chain's ``commitment`` and the seats' ``seeds``
-    (``null`` for a record of an older server, whose rounds each have their own commitment).
-
-    Raises:
-        UnavailableError: when the record does not replay (``damaged``; it was stored by this server,
-            so this means the database was changed).
-    """
-    moves = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
-    steps: list[JSON] = []
-    before = 0  # rounds ended before this step
+async def _page(name: str, code: str, request: Request, service: Service) -> Response:
     try:
-        for index, game in enumerate(record.replay_steps()):
-            seat, action = moves[index - 1] if index else (None, None)
-            results = [log.result for log in game.round_logs if log.result is not None]
-            view = spectator_view_json(game)
-            view["history"] = []
-            steps.append(
-                {
-                    "seat": seat,
-                    "action": None if action is None else str(action),
-                    "line": None if seat is None or action is None else format_action(seat, action),
-                    "round": game.round,
-                    "view": view,
-                    "hands": [cards(game.hand(s)) for s in range(game.players)],
-                    "values": [
-                        value(game.hand_value(s)) if len(game.hand(s)) == 3 and not game.is_out(s) else None
-                        for s in range(game.players)
-                    ],
-                    "results": [result_json(result.public()) for result in results[before:]],
-                    "ended": result_json(results[-1].public()) if len(results) > before else None,
-                }
-            )
-            before = len(results)
-    except RecordError as error:
-        raise UnavailableError(f"the stored record does not replay: {error}", "damaged") from None
-    return {
-        "seats": list(record.seats),
-        "rules": rules_json(record.rules),
-        "describe": record.rules.describe(),
-        "preset": record.preset,
-        "winner": record.winner,
-        "places": None if record.places is None else list(record.places),
-        "event": record.event,
-        "date": record.date,
-        "fairness": None
-        if record.fairness is None
-        else {"commitment": record.fairness.commitment, "seeds": list(record.fairness.seeds)},
-        "rounds": [
-            {
-                "round": rnd.round,
-                "dealer": rnd.dealer,
-                "deck": cards(rnd.deck),
-                "commitment": rnd.commitment,
-                "salt": rnd.salt,
-                "actions": [format_action(seat, action) for seat, action in rnd.actions],
-                "result": None if rnd.result is None else result_json(rnd.result),
-            }
-            for rnd in record.rounds
-        ],
-        "steps": steps,
-    }
+        runner = await service.runner(code)
+    except NotFoundError:
+        if not wants_html(request):
+            raise  # an API client: the JSON error
+        words = messages(negotiate(request.headers.get("accept-language", "")))
+        return not_found_page(
+            words("notfound.heading", code=code[:40]),
+            words("notfound.advice"),
+            lang=words.lang,
+            link=words("notfound.link"),
+        )
+    text = (STATIC / name).read_text(encoding="utf-8")
+    for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
+        text = text.replace("{{" + key + "}}", html.escape(shown))
+    return HTMLResponse(text, headers=_NO_STORE)
+
+
+@router.get("/i18n/{lang}.json")
+async def catalog(lang: str) -> Response:
+    if lang not in LANGUAGES:
+        raise NotFoundError(f"no messages for the language {lang[:20]!r}: use one of {', '.join(LANGUAGES)}")
+    # the catalogs change only with a new server version: a day in the browser's cache is safe
+    return JSONResponse(catalog_json(lang), headers={"Cache-Control": "public, max-age=86400"})
+
+
+@router.get("/t/{code}")
+async def table_page(code: str, request: Request, service: Service) -> Response:
+    return await _page("table.html", code, request, service)
+
+
+@router.get("/r/{code}")
+async def replay_page(code: str, request: Request, service: Service) -> Response:
+    return await _page("replay.html", code, request, service)
