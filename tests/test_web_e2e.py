@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from test_server_support import SEED
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.fairness import SaltChain, deal_deck
 from thirtyone.record import GameRecord, deal_commitment
@@ -88,8 +89,10 @@ def _post(url: str, body: dict[str, Any]) -> Any:
 
 @contextlib.contextmanager
 def running_server(folder: Path, *options: str, port: int | None = None, pinned: str | None = None) -> Iterator[str]:
-    """A real server on ``port`` (default: a free one) with an SQLite file in ``folder`` and bots
-    that play at once (``options``: more ``thirtyone serve`` options); yields its base URL. With
+    """A real server on ``port`` (default: a free one) with an SQLite file in ``folder``, bots
+    that play at once and its randomness seeded (``--seed``: its tables' chains, first dealers and
+    bots' seeds are the same every run; ``options``: more ``thirtyone serve`` options); yields its
+    base URL. With
     ``pinned`` (64 hex digits) its deals are pinned (tests/web_pinned.py)."""
     port = port or _free_port()
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
@@ -99,6 +102,7 @@ def running_server(folder: Path, *options: str, port: int | None = None, pinned:
             *(("-m", "thirtyone") if pinned is None else (str(Path(__file__).with_name("web_pinned.py")), pinned)),
             *("serve", "--port", str(port), "--bot-delay", "0"),
             *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
+            *("--seed", str(SEED)),  # as every test server's: options may give another
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
             *(
                 "--table-burst",
