@@ -47,7 +47,7 @@ def loads(text: str) -> dict[str, Any]:
     checked here, its actions and results by replaying it.
 
     Raises:
-    RecordError: see :meth:`GameRecord.loads <thirtyone.record.GameRecord.loads>`.
+        RecordError: see :meth:`GameRecord.loads <thirtyone.record.GameRecord.loads>`.
     """
     if not isinstance(text, str):
         if isinstance(text, bytes | bytearray):

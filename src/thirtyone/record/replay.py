@@ -19,22 +19,7 @@ __all__ = ["replay", "replay_steps"]
 
 
 def replay(record: RecordBody, upto: int | None = None) -> Game:
-    """Replay the record through the engine and return the game.
-
-    Every action is checked by :meth:`Game.apply <thirtyone.engine.Game.apply>`; each round's
-    dealer, reshuffles and result, and the outcome, are checked against the record. With
-    ``upto`` the replay stops after that many actions in total (``0``: just after the first
-    deal), having checked everything up to there; ``upto`` at or beyond
-    :attr:`action_count` replays and checks the whole record.
-
-    Raises:
-        RecordError: for an ``upto`` that is not a whole number from 0; when the engine
-            refuses an action (the message names the round, the action index within the
-            round, from 1, the action and the engine's reason, which starts with the rule
-            id), when the record's result, dealer or outcome differs from the replay, when
-            actions are missing or trail after a round or the game ended, or when a deck or
-            reshuffle order is missing or wrong.
-    """
+    """:meth:`GameRecord.replay <thirtyone.record.GameRecord.replay>` (see there) of ``record``."""
     wanted = None if upto is None else whole_number(upto)
     if upto is not None and (wanted is None or wanted < 0):
         raise RecordError(f"upto is a whole number of actions from 0 (or None for all), not {shown(upto)}")
@@ -49,15 +34,7 @@ def replay(record: RecordBody, upto: int | None = None) -> Game:
 
 
 def replay_steps(record: RecordBody) -> Iterator[Game]:
-    """Replay the record step by step: yields the game after the first deal, then after each
-    action (``action_count + 1`` times in all). It is the *same* :class:`Game` object each
-    time, moved on by one action; copy what you need before the next step.
-
-    Everything is checked as in :meth:`replay`, as soon as it can be.
-
-    Raises:
-        RecordError: as :meth:`replay`.
-    """
+    """:meth:`GameRecord.replay_steps <thirtyone.record.GameRecord.replay_steps>` (see there) of ``record``."""
     return _Replayer(record).steps()
 
 

@@ -85,27 +85,12 @@ class Fairness:
 
 @dataclass(frozen=True)
 class RecordBody:
-    """What a :class:`~thirtyone.record.GameRecord` holds, with its structure checked on creation:
-    the data of a whole game, finished or not (use :class:`~thirtyone.record.GameRecord`, which adds
-    reading, writing, replaying and verifying).
-
-    ``seats`` are the players' names (seat 0 first; their number is the number of players, R2.1);
-    ``fairness`` the salt chain's commitment and the seats' client seeds of a game whose deals no
-    one could choose (``None`` for another game);
-    ``rounds`` the rounds in order (at least one; the first round's dealer is the first dealer,
-    R3.1); ``preset`` the name of the preset the rules are nearest to (informational: ``rules``
-    holds every option); ``winner`` and ``places`` (each seat's finishing place, R2.5) are set
-    exactly when the game is over. ``event``, ``date`` and ``comment`` are free text.
-    ``read_version`` is the format version of the text :meth:`loads` read it from (``None`` for a
-    record made from a game; it is not part of equality: a record reads the same in any version).
-
-    Create one with :meth:`from_game` or :meth:`loads`; the structure is checked on creation.
+    """The fields of a :class:`~thirtyone.record.GameRecord` (see there) and the check of their
+    structure on creation; :class:`~thirtyone.record.GameRecord` adds reading, writing, replaying and
+    verifying.
 
     Raises:
-        RecordError: for a structure no game can have: a seat count the rules cannot deal, no
-            rounds, rounds out of order, a dealer or an acting seat that is not a seat, a deck
-            order that is not a permutation of the deck, a round without a result before the
-            last, or an outcome that does not fit the seats.
+        RecordError: for a structure no game can have (see :class:`~thirtyone.record.GameRecord`).
     """
 
     rules: Rules

@@ -11,25 +11,8 @@ __all__ = ["check_commitments"]
 
 
 def check_commitments(record: RecordBody) -> int:
-    """Check the provably fair shuffles; returns the number of rounds checked. (Whether the
-    actions are legal and the results right is :meth:`replay`'s to check.)
-
-    With ``fairness`` (deals no one could choose, :mod:`thirtyone.fairness`): every round has
-    its revealed ``salt``, the salt is the round's salt of the committed chain (``link`` applied
-    ``round`` times gives the commitment), and the round's deck is the one the salt and the
-    seats' seeds deal (:func:`~thirtyone.fairness.deal_deck`): so any card changed, dealt or
-    not, fails. Without: every round has a published ``commitment`` and a revealed ``salt``,
-    and the commitment is :func:`~thirtyone.fairness.deal_commitment` of that salt and the round's deck order.
-    Either way every reshuffle (R4.3) must be the order :func:`~thirtyone.fairness.salted_reshuffle` gives.
-
-    Raises:
-        RecordError: naming the round: no commitment, no salt (not revealed yet), a salt that
-            is not the chain's, a deck that is not the one the salt and the seeds deal, or a
-            reshuffle that is not the salt's.
-        CommitmentError: (a RecordError) for a commitment that does not match: a round's that
-            is not the SHA-256 of its salt and deck, or the chain's in ``[fairness]`` when every
-            salt leads to one other commitment and deals its deck (so the commitment changed).
-    """
+    """:meth:`GameRecord.check_commitments <thirtyone.record.GameRecord.check_commitments>` (see
+    there) of ``record``."""
     fairness = record.fairness
     for rnd in record.rounds:
         where = f"round {rnd.round}"
