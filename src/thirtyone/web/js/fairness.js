@@ -57,14 +57,14 @@ const encoder = new TextEncoder();
 // SHA-256 in plain JavaScript, for pages served over plain HTTP on a home network, where the
 // browser offers no crypto.subtle (it is only there on HTTPS and localhost).
 const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
 ]);
 
 function sha256Plain(bytes) {
@@ -75,7 +75,9 @@ function sha256Plain(bytes) {
   const view = new DataView(padded.buffer);
   view.setUint32(padded.length - 4, (length * 8) >>> 0);
   view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
   const w = new Uint32Array(64);
   for (let at = 0; at < padded.length; at += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(at + 4 * i);
@@ -94,15 +96,24 @@ function sha256Plain(bytes) {
       const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
       [k, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += k;
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  h.forEach((word, i) => outView.setUint32(4 * i, word));
+  h.forEach((word, i) => {
+    outView.setUint32(4 * i, word);
+  });
   return out;
 }
 
-const subtle = globalThis.crypto && globalThis.crypto.subtle;
+const subtle = globalThis.crypto?.subtle;
 
 async function sha256(bytes) {
   return subtle ? new Uint8Array(await subtle.digest("SHA-256", bytes)) : sha256Plain(bytes);
@@ -173,11 +184,17 @@ function seedsText(seeds) {
   return seeds.map((seed) => seed || "-").join(" ");
 }
 
+/** The card indexes of the deck of `size` cards, in order (thirtyone.cards.full_deck): 52, 32
+ * (7 to ace) or 8 (9, Q, K and A of hearts and spades: the research variant mini). */
+function deckIndexes(size) {
+  if (size === 8) return [30, 31, 42, 43, 46, 47, 50, 51];
+  const first = size === 32 ? 20 : 0;
+  return Array.from({ length: 52 - first }, (_, i) => first + i);
+}
+
 /** Round `round`'s deck order (card texts, top first) from its salt and the seats' seeds. */
 export async function dealDeck(salt, round, seeds, size = 52) {
-  const first = size === 32 ? 20 : 0;
-  const cards = [];
-  for (let i = first; i < 52; i++) cards.push(RANKS[i >> 2] + SUITS[i & 3]);
+  const cards = deckIndexes(size).map((i) => RANKS[i >> 2] + SUITS[i & 3]);
   const prefix = `${DECK} ${round} ${seedsText(seeds)} `;
   let block = 0;
   let numbers = [];
@@ -239,7 +256,7 @@ export function clientSeed(code) {
 
 /** Keep the table's commitment the first time it is seen; false when it changed since. */
 export function noteCommitment(code, table) {
-  if (!table || !table.commitment) return true;
+  if (!table?.commitment) return true;
   const seen = load(code);
   const chained = table.scheme === CHAIN;
   if (!chained) return true; // an older table: each deal is committed to alone (checked per round)
@@ -294,7 +311,9 @@ function holdsOwnSeed(seen) {
  * round of `reveal`) on this page alone, keep it with what was seen; returns a CHECK. */
 async function checkDeal(code, message) {
   const round = message.round;
-  const deck = String(message.deck || "").trim().split(/\s+/);
+  const deck = String(message.deck || "")
+    .trim()
+    .split(/\s+/);
   const seen = load(code);
   if (seen.waiting) delete seen.waiting[round];
   if (message.scheme !== CHAIN) {
@@ -389,18 +408,24 @@ export function waitingRounds(code) {
 /** What this page saw, as the file `thirtyone verify RECORD --seen FILE` reads. */
 export function seenFile(code) {
   const seen = load(code);
-  const rounds = Object.keys(seen.rounds).map(Number).sort((a, b) => a - b)
+  const rounds = Object.keys(seen.rounds)
+    .map(Number)
+    .sort((a, b) => a - b)
     .map((round) => ({ round, ...seen.rounds[round] }));
-  return JSON.stringify({
-    format: "thirtyone-seen",
-    version: 1,
-    table: code,
-    scheme: seen.scheme,
-    commitment: seen.commitment,
-    seat: seen.seat,
-    seed: seen.seat !== null && seen.seat !== undefined ? seen.seed : null,
-    rounds,
-  }, null, 2);
+  return JSON.stringify(
+    {
+      format: "thirtyone-seen",
+      version: 1,
+      table: code,
+      scheme: seen.scheme,
+      commitment: seen.commitment,
+      seat: seen.seat,
+      seed: seen.seat !== null && seen.seat !== undefined ? seen.seed : null,
+      rounds,
+    },
+    null,
+    2,
+  );
 }
 
 export function seenFileName(code) {
