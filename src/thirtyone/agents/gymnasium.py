@@ -30,12 +30,24 @@ Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", b
 - An illegal id ends the episode with reward -1 (``illegal="terminate"``, the default, as
   PettingZoo's wrapper does) or raises the engine's :class:`~thirtyone.errors.IllegalActionError`
   with nothing changed (``illegal="raise"``).
+
+:class:`ThirtyOneVectorEnv` is the same seat in ``num_envs`` games at once, a
+``gymnasium.vector.VectorEnv`` on the compiled kernels (:class:`~thirtyone.agents.vector.VectorEnv`);
+``gymnasium.make_vec(ENV_ID, num_envs=1024, vectorization_mode="vector_entry_point")`` makes one.
+
+>>> venv = ThirtyOneVectorEnv(4, "scat", players=3, bots="heuristic")
+>>> observations, info = venv.reset(seed=1)
+>>> observations.shape, info["action_mask"].shape, venv.action_space
+((4, 603), (4, 79), MultiDiscrete([79 79 79 79]))
+>>> observations, rewards, terminated, truncated, info = venv.step(info["action_mask"].argmax(axis=1))
+>>> rewards.dtype.name, terminated.dtype.name, info["seed"].shape
+('float64', 'bool', (4,))
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +55,8 @@ import numpy.typing as npt
 try:
     import gymnasium
     from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
 except ImportError as error:  # the agents extra is not installed: say how to install it
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
@@ -52,12 +66,16 @@ from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.pettingzoo import describe_table  # (which says the same without PettingZoo)
 from thirtyone.agents.table import Table, check_seed
+from thirtyone.agents.vector import VectorStep
 from thirtyone.bots import Bot, make_bot, parse_bot_list
 from thirtyone.bots.runner import bot_action
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
 
-__all__ = ["ThirtyOneEnv", "ENV_ID"]
+if TYPE_CHECKING:
+    from thirtyone.agents.vector import VectorEnv
+
+__all__ = ["ThirtyOneEnv", "ThirtyOneVectorEnv", "ENV_ID"]
 
 ENV_ID = "thirtyone/ThirtyOne-v0"
 """The id this environment has in Gymnasium's registry."""
@@ -200,4 +218,139 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
         return text
 
 
-gymnasium.register(ENV_ID, entry_point=ThirtyOneEnv)
+class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """The seat ``seat`` of ``num_envs`` games against the simulator's bots, a Gymnasium vector env
+    on the compiled kernels (see the module; ``pip install 'thirtyone[agents]'``).
+
+    - ``bots``: the other seats, as :class:`ThirtyOneEnv` names them, but only the bots the
+      simulator plays: ``random``, ``basic``, ``heuristic`` (``easy``, ``medium``).
+    - ``reset(seed=s)``: env ``i``'s ``g``-th game has seed ``derive(derive(s, i), g)``;
+      ``info["seed"]`` (``uint64 [N]``) gives each env's current game's seed, which
+      :class:`ThirtyOneEnv` (``reset(seed=...)``) deals as the same game. ``seed=None`` draws one.
+    - ``step(actions)`` (``int [N]``, an action id per env) returns observations
+      (``float32 [N, size]``; ``size + 14`` with ``features=True``: the card sums of
+      :func:`thirtyone.agents.policy.features` appended), rewards (``float64 [N]``: what the seat
+      was paid, in lives, from its action to its next move, the bots' moves included: a round's
+      rewards arrive with the step that ends it), ``terminated`` and ``truncated`` (``bool [N]``:
+      the game is over, or cut at ``max_rounds``) and ``info`` with ``"action_mask"`` (``int8
+      [N, 79]``, also :meth:`action_masks`), ``"seed"`` and, with ``illegal="mask"``,
+      ``"replaced"`` (``bool [N]``).
+    - Auto-reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``): where a game
+      ended, the outputs are already the env's next game's; its final observation is not kept (the
+      seat has no move left in it).
+    - An illegal id (outside ``info["action_mask"]``) raises
+      :class:`~thirtyone.sim.errors.SimInputError` naming the env, the id and the legal ids, and no
+      game changes (``illegal="raise"``, the default); ``illegal="mask"`` plays a random legal id
+      instead and flags it in ``info["replaced"]``.
+    - ``copy=False`` returns the observations and masks as read-only views of buffers that the
+      next step updates in place (fastest; copy what you keep); ``copy=True`` (the default) copies.
+
+    Raises:
+        SimInputError: for a bad ``num_envs``, ``illegal``, or a bot the simulator does not play.
+        UnknownBotError: for an unknown bot name, or more names than bot seats.
+        ArgumentError: for an unknown option or a seat outside the table.
+        SimUnavailableError: without numba.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 - Gymnasium's own attribute
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        preset: str = "scat",
+        players: int = 4,
+        *,
+        bots: str | Sequence[str] = "basic",
+        seat: int = 0,
+        illegal: str = "raise",
+        features: bool = False,
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        from thirtyone.agents.vector import VectorEnv
+
+        config = EnvConfig.make(preset, players, **options)
+        count = config.players
+        place = whole_number(seat)
+        if place is None or not 0 <= place < count:
+            raise ArgumentError(f"seat is the agent's seat, 0 to {count - 1}, not {seat!r}")
+        if not isinstance(features, bool) or not isinstance(copy, bool):
+            raise ArgumentError(f"features and copy are True or False, not {features!r} and {copy!r}")
+        names = parse_bot_list(bots if isinstance(bots, str) else ",".join(bots), count - 1)
+        seats = [*names[:place], "agent", *names[place:]]
+        self.env: VectorEnv = VectorEnv(
+            num_envs,
+            config.rules,
+            count,
+            illegal=illegal,
+            seats=seats,
+            win_reward=config.win_reward,
+            max_rounds=config.max_rounds,
+        )
+        self.num_envs = self.env.num_envs
+        self.seat = place
+        self.features = features
+        self.copy = copy
+        size = self.env.observation_size
+        if features:
+            from thirtyone.agents.policy import EXTRA
+
+            high = np.concatenate([np.ones(size, np.float32), np.full(EXTRA, 2.0, np.float32)])
+            self.single_observation_space = spaces.Box(0.0, high, dtype=np.float32)
+        else:
+            self.single_observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._mask: npt.NDArray[np.int8] | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal every env's first game (see the class).
+
+        Raises:
+            ArgumentError: for a seed that is not one whole number (a list of seeds: give one).
+        """
+        if seed is not None and not isinstance(seed, int | np.integer):
+            raise ArgumentError(
+                f"seed is one whole number for all the envs (env i's games are derived from it), not {seed!r}"
+            )
+        out = self.env.reset(seed=seed)
+        return self._observations(out), self._info(out)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[Observation, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+        out = self.env.step(actions)
+        rewards: npt.NDArray[np.float64] = out.rewards[:, self.seat].copy()
+        return self._observations(out), rewards, out.ended == 1, out.ended == 2, self._info(out)
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal ids of every env's move now (``int8 [N, 79]``), as sb3-contrib asks.
+
+        Raises:
+            SimInputError: before :meth:`reset`.
+        """
+        if self._mask is None:
+            from thirtyone.sim.errors import SimInputError
+
+            raise SimInputError("call reset() before action_masks()")
+        return self._mask
+
+    def _observations(self, out: VectorStep) -> Observation:
+        if self.features:
+            from thirtyone.agents.policy import features
+
+            return features(out.obs, self.env.players)
+        return out.obs.copy() if self.copy else out.obs
+
+    def _info(self, out: VectorStep) -> dict[str, Any]:
+        self._mask = out.mask.copy() if self.copy else out.mask
+        info: dict[str, Any] = {"action_mask": self._mask, "seed": self.env.seeds.copy()}
+        if self.env.illegal == "mask":
+            info["replaced"] = out.replaced.astype(bool)
+        return info
+
+
+gymnasium.register(ENV_ID, entry_point=ThirtyOneEnv, vector_entry_point=ThirtyOneVectorEnv)

@@ -77,6 +77,7 @@ from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import check_seed
 from thirtyone.bots.levels import sim_policy
+from thirtyone.rules import Rules
 from thirtyone.sim import SimUnavailableError, available, unavailable_reason
 from thirtyone.sim.codes import POLICY_CODES
 from thirtyone.sim.errors import SimInputError
@@ -117,7 +118,7 @@ class VectorEnv:
     def __init__(
         self,
         num_envs: int,
-        preset: str = "scat",
+        preset: str | Rules = "scat",
         players: int = 4,
         *,
         illegal: str = "raise",
