@@ -170,3 +170,27 @@ def test_a_file_that_is_not_a_policy_says_how_to_make_one_not_numpys_pickle_advi
     other = _save(tmp_path / "other.npz", a=np.zeros(3))
     with pytest.raises(PolicyError, match=r"not a policy file of format .*make one with python examples/train.py"):
         make_any_bot(f"policy:{other}")
+
+
+def test_weights_of_another_observation_shape_say_so_in_one_line(tmp_path: Path) -> None:
+    policy = Policy.initial(players=4, hidden=8, seed=1)
+    policy.w1 = np.zeros((500, 8), dtype=np.float32)  # not the 714 + 14 inputs of a 4-player table
+    policy.save(tmp_path / "other.npz")
+    with pytest.raises(PolicyError, match=r"observations of 486 entries, not 714 \(a 4-player table's;") as caught:
+        Policy.load(tmp_path / "other.npz")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_stable_baselines3_model_file_is_not_a_policy(tmp_path: Path) -> None:
+    import zipfile
+
+    model = tmp_path / "ppo.zip"
+    with zipfile.ZipFile(model, "w") as archive:  # what MaskablePPO.save writes
+        archive.writestr("data", '{"policy_class": "MaskableActorCriticPolicy"}')
+        archive.writestr("policy.pth", b"\x80\x02")
+        archive.writestr("_stable_baselines3_version", "2.9.2")
+    with pytest.raises(
+        PolicyError, match=r"a Stable-Baselines3 model, not a policy's weights; .*train_ppo\.py"
+    ) as caught:
+        Policy.load(model)
+    assert "\n" not in str(caught.value)

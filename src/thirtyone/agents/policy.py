@@ -57,6 +57,10 @@ _MAKE_ONE = "make one with python examples/train.py --out FILE.npz (or Policy.sa
 _POINTS = np.array([Card(index).points for index in range(52)], dtype=np.float32).reshape(13, 4) / 31.0
 
 
+class _OtherShapeError(ValueError):
+    """Weights made for another observation than their table size's."""
+
+
 class PolicyError(UnknownBotError):
     """A policy file that cannot be read or is not a policy (naming the file and what is wrong),
     or a table the policy was not trained for."""
@@ -157,10 +161,17 @@ class Policy:
             raise PolicyError(f"{where}: cannot read it: {error.strerror or error}") from None
         except (ValueError, EOFError, zipfile.BadZipFile):
             raise not_one from None  # numpy's words (allow_pickle, "not a zip file") would only mislead
+        if "policy.pth" in entries or ("data" in entries and "format" not in entries):
+            raise PolicyError(
+                f"{where}: a Stable-Baselines3 model, not a policy's weights; examples/train_ppo.py saves its "
+                "policy as a .npz that plays here (--out FILE.npz)"
+            )
         if str(entries.get("format", "")) != FORMAT:
             raise PolicyError(f"{where}: not a policy file of format {FORMAT!r} (a .npz of other arrays); {_MAKE_ONE}")
         try:
             return cls._checked(entries)
+        except _OtherShapeError as error:
+            raise PolicyError(f"{where}: {error}") from None
         except (KeyError, TypeError, ValueError) as error:
             raise PolicyError(f"{where}: broken weights ({error})") from None
 
@@ -171,6 +182,12 @@ class Policy:
             raise ValueError(f"players {players}")
         w1, b1, w2, b2 = (np.asarray(entries[name], dtype=np.float32) for name in ("w1", "b1", "w2", "b2"))
         hidden = b1.shape[0] if b1.ndim == 1 else -1
+        size = layout_for(players).size
+        if w1.ndim == 2 and w1.shape[0] != size + EXTRA:
+            raise _OtherShapeError(
+                f"weights for observations of {w1.shape[0] - EXTRA} entries, not {size} (a {players}-player "
+                f"table's; w1 takes the observation and {EXTRA} card sums)"
+            )
         shapes = {"w1": (layout_for(players).size + EXTRA, hidden), "b1": (hidden,), "w2": (hidden, NUM_ACTIONS)}
         shapes["b2"] = (NUM_ACTIONS,)
         for name, array in zip(("w1", "b1", "w2", "b2"), (w1, b1, w2, b2), strict=True):
