@@ -13,7 +13,8 @@ as *failed* (with the game's record, so it can be replayed) instead of ending th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from time import perf_counter  # (bound here: a test may patch time.perf_counter for the CLI)
 from typing import Any
 
 from thirtyone.actions import Knock
@@ -31,6 +32,7 @@ from thirtyone.text import error_line
 __all__ = [
     "Failure",
     "GameResult",
+    "SeatTimes",
     "Task",
     "play_games_fast",
     "play_game_safely",
@@ -78,6 +80,11 @@ class GameResult:
     knocks: tuple[int, ...]
     knocks_lost: tuple[int, ...]
     failure: Failure | None = None
+    decisions: tuple[int, ...] = field(default=(), compare=False)
+    """The moves each seat chose (empty for games the simulator played); not compared: ``seconds``
+    differ from run to run, and the simulator plays the same games untimed."""
+    seconds: tuple[float, ...] = field(default=(), compare=False)
+    """The wall-clock seconds each seat took over them (its view and applying the move included)."""
 
     @property
     def key(self) -> GameKey:
@@ -88,6 +95,15 @@ class GameResult:
     def failed(self) -> bool:
         """True when a bot failed and the game was abandoned."""
         return self.failure is not None
+
+
+@dataclass
+class SeatTimes:
+    """What :func:`play_safely` measures of each seat's bot: ``decisions`` (moves chosen) and
+    ``seconds`` (wall-clock seconds over them, the view and applying the move included)."""
+
+    decisions: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -176,12 +192,18 @@ def play_game_safely(rules: Rules, bots: Sequence[str], seed: int, deal: int, ro
     names = seating(bots, rotation)
     game_seed = deal_seed(seed, deal)
     bot_seeds = [bot_seed(seed, deal, rotation, seat) for seat in range(len(names))]
-    game, failure = play_safely(rules, names, game_seed, bot_seeds)
-    return _result(game, names, deal, rotation, game_seed, failure)
+    timing = SeatTimes()
+    game, failure = play_safely(rules, names, game_seed, bot_seeds, timing=timing)
+    return _result(game, names, deal, rotation, game_seed, failure, timing)
 
 
 def play_safely(
-    rules: Rules, names: Sequence[str], game_seed: int, bot_seeds: Sequence[int], event: str = "thirtyone arena"
+    rules: Rules,
+    names: Sequence[str],
+    game_seed: int,
+    bot_seeds: Sequence[int],
+    event: str = "thirtyone arena",
+    timing: SeatTimes | None = None,
 ) -> tuple[Game, Failure | None]:
     """Play one game of the bots ``names`` (by seat) to its end or to the first bot that fails;
     the game and ``None``, or the game up to the failing move and the :class:`Failure`.
@@ -191,6 +213,7 @@ def play_safely(
     seat ``s`` is ``make_bot(names[s], bot_seeds[s])``. A bot fails when it cannot be created,
     raises (any ``Exception``) or returns an action that is not legal; the failure's record
     (``event`` names the program in it) replays without error up to the failing move.
+    ``timing``, when given, is filled with each seat's decisions and the seconds they took.
     ``KeyboardInterrupt`` and other ``BaseException`` pass through.
     """
     from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
@@ -205,6 +228,8 @@ def play_safely(
             players.append(make_bot(name, bot_seeds[index]))
         except Exception as error:
             return game, _failure(game, names, index, None, f"could not be created: {error_line(error)}", event)
+    if timing is not None:
+        timing.decisions[:], timing.seconds[:] = [0] * len(names), [0.0] * len(names)
     round_number, decision = game.round, 0
     while not game.is_over:
         if game.round != round_number:
@@ -212,12 +237,16 @@ def play_safely(
         seat = game.current_seat
         assert seat is not None
         player = players[seat]
+        started = perf_counter()
+        failed = None
         if player is None:
             legal_actions = game.legal_actions()
             game.apply(legal_actions[game_random_index(game_seed, game.round, decision, len(legal_actions))])
-            decision += 1
-            continue
-        failed = play_turn(game, player)
+        else:
+            failed = play_turn(game, player)
+        if timing is not None:
+            timing.seconds[seat] += perf_counter() - started
+            timing.decisions[seat] += 1
         if failed is not None:
             return game, _failure(game, names, seat, failed.action, failed.reason, event)
         decision += 1
@@ -231,7 +260,13 @@ def _failure(game: Game, names: Sequence[str], seat: int, action: str | None, wh
 
 
 def _result(
-    game: Game, names: tuple[str, ...], deal: int, rotation: int, seed: int, failure: Failure | None
+    game: Game,
+    names: tuple[str, ...],
+    deal: int,
+    rotation: int,
+    seed: int,
+    failure: Failure | None,
+    timing: SeatTimes | None = None,
 ) -> GameResult:
     n = len(names)
     rounds_played, lives_lost, knocks, knocks_lost = [0] * n, [0] * n, [0] * n, [0] * n
@@ -265,4 +300,6 @@ def _result(
         knocks=tuple(knocks),
         knocks_lost=tuple(knocks_lost),
         failure=failure,
+        decisions=tuple(timing.decisions) if timing is not None else (),
+        seconds=tuple(timing.seconds) if timing is not None else (),
     )

@@ -1,6 +1,12 @@
 """``thirtyone arena``: bots against each other on duplicate deals, with ratings, confidence
 intervals, a progress bar, a results table and (``--out DIR``) CSV, JSON and a chart.
 
+``thirtyone arena --league --bots A,B,C,... --presets scat,schwimmen --players 4 --deals 10``
+plays a league instead (:mod:`thirtyone.arena.league`): every table of ``--players`` of the bots,
+each preset's duplicate deals, one rating per bot; it prints the leaderboard as Markdown, and
+``--leaderboard FILE.md`` writes it there with ``FILE.json`` beside it (new files unless
+``--overwrite``).
+
 ``--out DIR`` must be a new folder or one without results (:data:`RESULT_FILES` or records in
 ``failed/``) unless ``--overwrite``, which removes them first; an empty path is refused.
 """
@@ -93,6 +99,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"what plays the games: the compiled simulator (sim: {' and '.join(SIM_EXACT_BOTS)} bots only; "
         "needs numba), the reference engine, or auto: sim when it can (default)",
     )
+    league = parser.add_argument_group("league (--league: every bot against the others, a leaderboard)")
+    league.add_argument(
+        "--league",
+        action="store_true",
+        help="play a league: --bots is the set of bots (each once), every table of --players of them",
+    )
+    league.add_argument(
+        "--presets", default="scat", metavar="LIST", help="the league's presets, comma separated (default scat)"
+    )
+    league.add_argument(
+        "--deals",
+        type=whole_number,
+        default=10,
+        metavar="D",
+        help="duplicate deals a table and preset, each played in every rotation (default 10)",
+    )
+    league.add_argument(
+        "--leaderboard",
+        default=None,
+        metavar="FILE.md",
+        help="write the leaderboard as Markdown here and as JSON beside it (FILE.json)",
+    )
     add_rules_arguments(parser)
 
 
@@ -157,10 +185,82 @@ def _remove_results(out: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+def _league_files(text: str | None, overwrite: bool) -> tuple[Path, Path] | None:
+    """The checked ``--leaderboard`` files (Markdown, JSON), or ``None``; nothing is written here.
+
+    Raises:
+        ArenaError: for an empty path, one not ending in ``.md``, a missing folder, or files that
+            exist (without ``--overwrite``).
+    """
+    if text is None:
+        return None
+    page = Path(text)
+    if page.suffix != ".md":
+        raise ArenaError(f"--leaderboard {text!r}: give a Markdown file, FILE.md (its JSON goes beside it)")
+    data = page.with_suffix(".json")
+    if not page.parent.is_dir():
+        raise ArenaError(f"--leaderboard {page}: the folder {page.parent} does not exist; make it first")
+    found = [str(path) for path in (page, data) if path.exists()]
+    if found and not overwrite:
+        raise ArenaError(f"--leaderboard {page}: {' and '.join(found)} exist; add --overwrite to replace them")
+    return page, data
+
+
+def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str], seed: int) -> str:
+    """The command that plays this league again (for the leaderboard)."""
+    parts = ["thirtyone arena --league", f"--bots {','.join(bots)}", f"--presets {','.join(presets)}"]
+    parts += [f"--players {args.players}", f"--deals {args.deals}", f"--seed {seed}"]
+    if args.leaderboard is not None:
+        parts.append(f"--leaderboard {args.leaderboard}")
+    return " ".join(parts)
+
+
+def run_league_command(args: argparse.Namespace) -> int:
+    """``arena --league`` (see the module): 0 when every game finished, 1 when a bot failed games,
+    130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
+    from thirtyone.arena.league import league_dict, league_markdown, run_league
+
+    bots = [name.strip() for name in args.bots.split(",")]
+    presets = [name.strip() for name in args.presets.split(",") if name.strip()]
+    files = _league_files(args.leaderboard, args.overwrite)
+    seed: int = args.seed if args.seed is not None else secrets.randbits(32)
+    command = _league_command(args, bots, presets, seed)
+    console = Console(stderr=True)
+    backend = make_backend(args.backend, args.jobs, args.address, 1_000_000)
+    started = time.perf_counter()
+    with backend:
+        from thirtyone.arena.league import league_tables
+
+        total = len(league_tables(bots, args.players)) * len(set(presets)) * args.deals * args.players
+        with progress_bar(console, total, label="league") as advance:
+            league = run_league(bots, presets, args.players, args.deals, seed, backend, on_progress=advance)
+    elapsed = time.perf_counter() - started
+    page = league_markdown(league, command)
+    if args.json:
+        print(json.dumps(league_dict(league, command), indent=2))
+    else:
+        print(page, end="", flush=True)
+    console.print(f"{league.games + league.failed:,} games in {elapsed:.1f} s", style="dim")
+    if league.partial:
+        console.print("thirtyone: interrupted: the leaderboard above is partial (no file written)")
+        return 130
+    if files is not None:
+        files[0].write_text(page, encoding="utf-8")
+        files[1].write_text(json.dumps(league_dict(league, command), indent=1) + "\n", encoding="utf-8")
+        console.print(f"wrote {files[0]} and {files[1]}", style="dim", markup=False)
+    if league.failed:
+        first = next(row for row in league.rows if row.failed)
+        console.print(f"thirtyone: error: {league.failed:,} games failed (bot {first.name} failed {first.failed:,})")
+        return 1
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the arena and report; 0 when every game finished, 130 when interrupted, 1 when the
-    backend failed (both after reporting the games finished so far, marked partial) or when a bot
-    failed games (after the report, naming the first on stderr)."""
+    """Play the arena (or, with ``--league``, a league) and report; 0 when every game finished, 130
+    when interrupted, 1 when the backend failed (both after reporting the games finished so far,
+    marked partial) or when a bot failed games (after the report, naming the first on stderr)."""
+    if args.league:
+        return run_league_command(args)
     rules = rules_from_args(args)
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players)

@@ -1,0 +1,152 @@
+"""The league (``thirtyone arena --league``): every table of the bots on duplicate deals in several
+presets, one rating per bot, a leaderboard in Markdown and JSON; a researcher's bot joins as an
+installed plugin (examples/greedy_bot) or as ``module:factory``; bad input is one line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import cli_error_line
+from thirtyone.arena import ArenaError, LocalBackend
+from thirtyone.arena.league import league_dict, league_markdown, league_tables, run_league
+from thirtyone.bots import UnknownBotError, plugins
+from thirtyone.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "greedy_bot" / "src"
+
+
+@pytest.fixture
+def greedy_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As after ``pip install ./examples/greedy_bot``: its module importable, its entry point registered."""
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    monkeypatch.delitem(sys.modules, "greedy_bot", raising=False)
+    monkeypatch.setattr(plugins, "installed_bots", lambda: {"greedy": "greedy_bot:make_bot"})
+
+
+def play(bots: list[str], presets: list[str], players: int, deals: int, seed: int = 1):  # type: ignore[no-untyped-def]
+    with LocalBackend(jobs=1) as backend:
+        return run_league(bots, presets, players, deals, seed, backend)
+
+
+def test_every_table_plays_every_presets_duplicate_deals() -> None:
+    league = play(["random", "basic", "heuristic"], ["scat", "widow"], players=2, deals=2)
+    assert league.tables == (("random", "basic"), ("random", "heuristic"), ("basic", "heuristic"))
+    assert league.games == 3 * 2 * 2 * 2  # tables × presets × deals × rotations
+    for row in league.rows:
+        assert row.games == 2 * 2 * 2 * 2  # two tables a bot, presets, deals, rotations
+        assert {preset: games for preset, (_, games) in row.by_preset.items()} == {"scat": 8, "widow": 8}
+        assert row.decisions > 0
+        assert row.seconds_per_decision > 0
+    assert sum(row.wins for row in league.rows) == league.games
+    assert league.rows[-1].name == "random"
+    assert league.rows[0].rating.ordinal >= league.rows[1].rating.ordinal >= league.rows[2].rating.ordinal
+
+
+def test_the_same_seed_gives_the_same_leaderboard_but_the_times() -> None:
+    def shown(seed: int) -> list[dict[str, object]]:
+        entries = league_dict(play(["basic", "random", "heuristic"], ["scat"], 3, deals=3, seed=seed))["bots"]
+        return [{k: v for k, v in entry.items() if k != "seconds_per_decision"} for entry in entries]
+
+    assert shown(4) == shown(4)
+    assert shown(4) != shown(5)
+
+
+def test_the_markdown_and_json_leaderboards() -> None:
+    league = play(["basic", "random"], ["scat"], 2, deals=2)
+    page = league_markdown(league, "thirtyone arena --league --bots basic,random")
+    assert page.startswith("# Leaderboard\n")
+    assert "thirtyone arena --league --bots basic,random" in page
+    rows = [line for line in page.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2
+    assert "`basic`" in rows[0]
+    data = league_dict(league, "cmd")
+    assert data["format"] == "thirtyone-league-1"
+    assert data["run"]["command"] == "cmd"
+    entry = data["bots"][0]
+    assert entry["win_share_low"] <= entry["win_share"] <= entry["win_share_high"]
+    assert set(entry) >= {"mu", "sigma", "ordinal", "win_share", "seconds_per_decision", "by_preset"}
+
+
+def test_a_researchers_plugin_joins_with_the_same_command(
+    greedy_installed: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "leaderboard.md"
+    args = ["arena", "--league", "--bots", "greedy,basic,random", "--players", "2", "--presets", "scat,schwimmen"]
+    args += ["--deals", "2", "--seed", "3", "--leaderboard", str(page)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out == page.read_text(encoding="utf-8")
+    assert "`greedy`" in out
+    data = json.loads(page.with_suffix(".json").read_text(encoding="utf-8"))
+    assert {entry["bot"] for entry in data["bots"]} == {"greedy", "basic", "random"}
+    assert data["run"]["command"].startswith("thirtyone arena --league --bots greedy,basic,random")
+    assert main([*args[:3], "greedy_bot:make_bot,basic", *args[4:-2], "--json"]) == 0  # module:factory too
+    assert {entry["bot"] for entry in json.loads(capsys.readouterr().out)["bots"]} == {"greedy_bot:make_bot", "basic"}
+
+
+def test_the_leaderboard_files_are_not_overwritten_unasked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "board.md"
+    page.write_text("mine")
+    args = ["arena", "--league", "--bots", "basic,random", "--players", "2", "--deals", "1", "--leaderboard"]
+    line = cli_error_line(capsys, [*args, str(page)])
+    assert "exist; add --overwrite" in line
+    assert page.read_text() == "mine"
+    assert main([*args, str(page), "--overwrite"]) == 0
+    assert capsys.readouterr().out == page.read_text()
+    assert page.read_text().startswith("# Leaderboard")
+    assert "Markdown file" in cli_error_line(capsys, [*args, str(tmp_path / "board.txt")])
+    assert "does not exist" in cli_error_line(capsys, [*args, str(tmp_path / "no" / "board.md")])
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "deals", "presets", "says"),
+    [
+        (["basic"], 2, 1, ["scat"], "at least two bots"),
+        (["basic", "basic"], 2, 1, ["scat"], "named twice"),
+        (["basic", "random"], 3, 1, ["scat"], "seats 2 to 2 of its 2 bots, not 3"),
+        (["basic", "random"], 2, 0, ["scat"], "at least one deal"),
+        (["basic", "random"], 2, 1, [], "at least one preset"),
+    ],
+)
+def test_bad_leagues_are_refused_before_any_game(
+    bots: list[str], players: int, deals: int, presets: list[str], says: str
+) -> None:
+    with pytest.raises(ArenaError, match=says):
+        play(bots, presets, players, deals)
+
+
+def test_bad_names_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(UnknownBotError, match="unknown bot"):
+        play(["basic", "grandmaster"], ["scat"], 2, 1)
+    assert "unknown preset" in cli_error_line(
+        capsys, ["arena", "--league", "--bots", "basic,random", "--players", "2", "--presets", "nope"]
+    )
+    assert league_tables(["a", "b", "c", "d"], 3) == [
+        ("a", "b", "c"),
+        ("a", "b", "d"),
+        ("a", "c", "d"),
+        ("b", "c", "d"),
+    ]
+
+
+def test_a_bot_that_fails_loses_only_its_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "broken_bot.py").write_text(
+        "class Broken:\n"
+        "    name = 'broken'\n"
+        "    def choose(self, view, legal):\n"
+        "        raise RuntimeError('no idea')\n"
+        "def make_bot(seed):\n"
+        "    return Broken()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    league = play(["broken_bot:make_bot", "basic", "random"], ["scat"], 2, deals=1)
+    broken = next(row for row in league.rows if row.name == "broken_bot:make_bot")
+    assert broken.failed == 4  # two tables, each deal in two rotations
+    assert broken.games == 0
+    assert league.games == 2
+    assert main(["arena", "--league", "--bots", "broken_bot:make_bot,basic", "--players", "2", "--deals", "1"]) == 1
+    assert "2 games failed (bot broken_bot:make_bot failed 2)" in capsys.readouterr().err
