@@ -14,9 +14,10 @@ For each bot the leaderboard gives:
   places: ``mu ± sigma`` and the ordinal ``mu - 3 sigma`` it is ranked by;
 - its **win share** (games won / games played, fair share ``1 / players``) with its 95% Wilson
   interval, overall and in each preset, and the lives it lost per round it was dealt in;
-- its **time per decision**: the mean wall-clock seconds a move took it (its view and the move
-  applied included), and the games it failed (a bot that raises or plays an illegal move loses
-  only that game, which is left out of the ratings).
+- its **time per decision**: the mean CPU seconds a move took it (the process's own CPU time, its
+  view and the move applied included, so that the machine's other load does not count), and the
+  games it failed (a bot that raises or plays an illegal move loses only that game, which is left
+  out of the ratings).
 
 The same bots, presets, deals and seed give the same ratings and shares (the times differ).
 
@@ -93,7 +94,7 @@ class LeagueRow:
 
     @property
     def seconds_per_decision(self) -> float:
-        """Mean wall-clock seconds a move took (0 with none)."""
+        """Mean CPU seconds a move took (0 with none)."""
         return self.seconds / self.decisions if self.decisions else 0.0
 
 
@@ -321,9 +322,9 @@ def league_markdown(league: League, command: str | None = None) -> str:
         f"Rating: openskill's Plackett-Luce rating over every game of the league (each game a match of its "
         f"{league.players} seats ranked by their places); bots are ranked by the ordinal μ − 3σ. Won: games won "
         f"of the games played (fair share {1 / league.players:.0%}), with the 95% Wilson interval. Time / decision: "
-        f"mean wall-clock time a move took, its view and the move applied included, on the machine that ran "
-        f"the league. Failed: games the bot ended by raising or playing an illegal move (left out of the "
-        f"rest).",
+        f"mean CPU time a move took (the process's own, its view and the move applied included), on the "
+        f"machine that ran the league. Failed: games the bot ended by raising or playing an illegal move "
+        f"(left out of the rest).",
         "",
     ]
     return "\n".join(lines)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from time import perf_counter  # (bound here: a test may patch time.perf_counter for the CLI)
+from time import process_time  # CPU time: what a move costs, whatever else the machine runs
 from typing import Any
 
 from thirtyone.actions import Knock
@@ -84,7 +84,7 @@ class GameResult:
     """The moves each seat chose (empty for games the simulator played); not compared: ``seconds``
     differ from run to run, and the simulator plays the same games untimed."""
     seconds: tuple[float, ...] = field(default=(), compare=False)
-    """The wall-clock seconds each seat took over them (its view and applying the move included)."""
+    """The CPU seconds each seat took over them (this process's: its view and applying the move included)."""
 
     @property
     def key(self) -> GameKey:
@@ -100,7 +100,8 @@ class GameResult:
 @dataclass
 class SeatTimes:
     """What :func:`play_safely` measures of each seat's bot: ``decisions`` (moves chosen) and
-    ``seconds`` (wall-clock seconds over them, the view and applying the move included)."""
+    ``seconds`` (this process's CPU seconds over them, the view and applying the move included: what
+    a move costs, whatever else the machine runs)."""
 
     decisions: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
@@ -237,7 +238,7 @@ def play_safely(
         seat = game.current_seat
         assert seat is not None
         player = players[seat]
-        started = perf_counter()
+        started = process_time()
         failed = None
         if player is None:
             legal_actions = game.legal_actions()
@@ -245,7 +246,7 @@ def play_safely(
         else:
             failed = play_turn(game, player)
         if timing is not None:
-            timing.seconds[seat] += perf_counter() - started
+            timing.seconds[seat] += process_time() - started
             timing.decisions[seat] += 1
         if failed is not None:
             return game, _failure(game, names, seat, failed.action, failed.reason, event)
