@@ -1,5 +1,5 @@
 """Thirty-One as a Gymnasium environment for one seat against bots in the others
-(``pip install 'thirtyone[agents]'``).
+(``pip install -e '.[agents]'`` in a checkout).
 
 >>> from thirtyone.agents.gymnasium import ThirtyOneEnv
 >>> env = ThirtyOneEnv("scat", players=3, bots="basic")
@@ -59,7 +59,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as error:  # the agents extra is not installed: say how to install it
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
+    raise kind(f"{error} (in a checkout of thirtyone: pip install -e '.[agents]')", name=error.name) from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS, action_id
 from thirtyone.agents.config import EnvConfig
@@ -220,7 +220,7 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
 
 class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """The seat ``seat`` of ``num_envs`` games against the simulator's bots, a Gymnasium vector env
-    on the compiled kernels (see the module; ``pip install 'thirtyone[agents]'``).
+    on the compiled kernels (see the module; ``pip install -e '.[agents]'``).
 
     - ``bots``: the other seats, as :class:`ThirtyOneEnv` names them, but only the bots the
       simulator plays: ``random``, ``basic``, ``heuristic`` (``easy``, ``medium``).

@@ -1,4 +1,4 @@
-"""N games stepped at once on the compiled kernels (``pip install 'thirtyone[fast]'``): a vector
+"""N games stepped at once on the compiled kernels (numba, a dependency of the package): a vector
 environment whose actions, observations, masks and rewards are numpy arrays.
 
 >>> import numpy as np
