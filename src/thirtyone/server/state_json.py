@@ -23,7 +23,9 @@ __all__ = ["StateCache"]
 
 
 def _fragment(value: object) -> orjson.Fragment:
-    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    # kept as text: the bytes orjson returns hold their whole buffer (about 4 KB each), and a
+    # table keeps a fragment for every event of every seat's round
+    return orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
 class StateCache:
