@@ -45,7 +45,7 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as error:  # the agents extra is not installed: say how to install it
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (in a checkout of thirtyone: pip install -e '.[agents]')", name=error.name) from None
+    raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS
 from thirtyone.agents.config import EnvConfig

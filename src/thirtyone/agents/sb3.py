@@ -35,7 +35,7 @@ try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
 except ImportError as error:  # the rl extra is not installed: say how to install it
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install -e '.[rl]' in a checkout of thirtyone)", name=error.name) from None
+    raise kind(f"{error} (pip install 'thirtyone[rl]')", name=error.name) from None
 
 from thirtyone.agents.gymnasium import ThirtyOneVectorEnv
 from thirtyone.errors import ArgumentError
