@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from thirtyone.actions import Action
 from thirtyone.bots import BOT_NAMES
+from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError, ThirtyOneError
 from thirtyone.events import RoundResult
@@ -34,6 +35,27 @@ from thirtyone.server.serialize import refusal_json
 from thirtyone.text import refusal_words
 
 __all__ = ["Move", "Table"]
+
+
+class _DealtByTheTable:
+    """The chance of a table's game: none of its own. The table deals every chance step itself
+    (``explicit_chance=True``, :meth:`Table._deal`), so the game never asks; stateless, every copy
+    of the game shares it (a seeded source would be copied with each action's copy of the game)."""
+
+    def first_dealer(self, players: int) -> int:  # pragma: no cover - the table deals it
+        raise AssertionError("a table's game takes its first dealer from the table")
+
+    def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:  # pragma: no cover
+        raise AssertionError("a table's game takes its deals from the table")
+
+    def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:  # pragma: no cover
+        raise AssertionError("a table's game takes its reshuffles from the table")
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _DealtByTheTable:
+        return self
+
+
+_CHANCE = _DealtByTheTable()
 
 
 @dataclass
@@ -241,7 +263,7 @@ class Table:
     def _started(
         self, first_dealer: int, given: Mapping[int, Deal], make: bool, seeds: Sequence[str | None] | None = None
     ) -> Move:
-        game = Game(self.rules, self.data.players, explicit_chance=True)
+        game = Game(self.rules, self.data.players, chance=_CHANCE, explicit_chance=True)
         game.deal(first_dealer)  # R3.1
         move = Move(game, None)
         self._deal(move, 0, given, make, seeds)
