@@ -8,9 +8,12 @@ masked random policy, for:
 - PettingZoo's own ``performance_benchmark`` on the wrapped env (its turns per second);
 - the vector env on the compiled kernels (``thirtyone.agents.vector``) with ``N`` games, the
   policy chosen in numpy from the mask array: ``argmax(uniform(N, 79) * mask)`` (target: at least
-  1,000,000 agent steps/s), and the kernels' step alone (the first legal id, no random numbers).
+  1,000,000 agent steps/s), and the kernels' step alone (the first legal id, no random numbers);
+- the same games through the Gymnasium vector env (``thirtyone.agents.gymnasium.ThirtyOneVectorEnv``,
+  one agent seat against the simulator's ``basic``), handing out its buffers (``copy=False``) and
+  copying them (``copy=True``, its default).
 
-Usage: ``python benchmarks/bench_agents.py [--seconds S] [--envs N] [--preset NAME] [--players P]
+Usage: ``python benchmarks/bench_agents.py [--seconds S] [--envs N (1024)] [--preset NAME] [--players P]
 [--no-pettingzoo-benchmark]``. Figures vary with the machine and its load; compare the numbers
 of one run. Each is given overall and for the best quarter-second slice (on a shared machine the
 least disturbed). Run it on one core: ``NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1 taskset -c 0 …``.
@@ -30,6 +33,7 @@ for _name in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "M
 
 import numpy as np  # noqa: E402
 
+from thirtyone.agents.gymnasium import ThirtyOneVectorEnv  # noqa: E402
 from thirtyone.agents.pettingzoo import env as pettingzoo_env  # noqa: E402
 from thirtyone.agents.pettingzoo import raw_env  # noqa: E402
 from thirtyone.agents.vector import VectorEnv  # noqa: E402
@@ -98,10 +102,25 @@ def vector_steps(env: VectorEnv, seconds: float, policy: str) -> Rate:
     return rate
 
 
+def gymnasium_steps(env: ThirtyOneVectorEnv, seconds: float) -> Rate:
+    """Agent steps/s of the Gymnasium vector env under the masked random policy in numpy."""
+    rng = np.random.Generator(np.random.SFC64(1))
+    _, info = env.reset(seed=1)
+    uniform = np.empty((env.num_envs, info["action_mask"].shape[1]), dtype=np.float32)
+    rate = Rate()
+    while rate.total < seconds:
+        for _ in range(10):
+            rng.random(dtype=np.float32, out=uniform)
+            uniform *= info["action_mask"]
+            _, _, _, _, info = env.step(uniform.argmax(axis=1))
+        rate.add(10 * env.num_envs)
+    return rate
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--envs", type=int, default=256)
+    parser.add_argument("--envs", type=int, default=1024)
     parser.add_argument("--preset", default="scat")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--no-pettingzoo-benchmark", action="store_true")
@@ -115,12 +134,16 @@ def main() -> None:
     wrapped = aec_steps(pettingzoo_env(args.preset, args.players), args.seconds)
     fast = vector_steps(vector, args.seconds, "random")
     bare = vector_steps(vector, args.seconds, "first")
+    gym_views = gymnasium_steps(ThirtyOneVectorEnv(args.envs, args.preset, args.players, copy=False), args.seconds)
+    gym_copies = gymnasium_steps(ThirtyOneVectorEnv(args.envs, args.preset, args.players), args.seconds)
     print(f"{'environment':<52} {'agent steps/s':>15} {'best slice':>15}")
     rows = [
         ("PettingZoo AEC env, raw", raw),
         ("PettingZoo AEC env, wrapped (env())", wrapped),
         (f"vector env, {args.envs} games, random in numpy", fast),
         (f"vector env, {args.envs} games, first legal id", bare),
+        (f"Gymnasium vector env, {args.envs} games, copy=False", gym_views),
+        (f"Gymnasium vector env, {args.envs} games, copy=True", gym_copies),
     ]
     for label, rate in rows:
         print(f"{label:<52} {rate.overall:>15,.0f} {rate.best:>15,.0f}")

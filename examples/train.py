@@ -1,6 +1,6 @@
 """Train a small policy for Thirty-One on the vector env, numpy only, and save it as a bot.
 
-    python examples/train.py --out runs/scat.npz              # about 70 s on one core
+    python examples/train.py --out runs/scat.npz              # about a minute of one core's CPU time
     thirtyone arena --bots policy:runs/scat.npz,basic,basic,basic --games 1000 --seed 1
 
 The policy is :class:`thirtyone.agents.policy.Policy`: a one-hidden-layer perceptron over the
@@ -11,8 +11,10 @@ the ``heuristic``'s move for every state the policy reaches (``teacher=True``); 
 that move (cross-entropy, Adam) from a buffer of recent states. At first the teacher's own move is
 played with probability ``beta``, which falls to 0, so the states learnt from are the policy's own.
 
-numpy only (no PyTorch): the network is small enough that numpy trains it in minutes on one core,
-and the weights play anywhere the game does. Threads are pinned to one (the machine may be
+numpy only (no PyTorch): the network is small enough that numpy trains it in about a minute of
+CPU time on one core (54 s for the default run here), and the weights play anywhere the game does.
+The wall time is what the machine's other work leaves of that core: 281 s on this project's
+shared 2-core machine beside three other jobs. Threads are pinned to one (the machine may be
 shared): set ``OMP_NUM_THREADS`` yourself to use more.
 
 At the end it reports, from the vector env, how often the policy agrees with the heuristic and the
