@@ -185,7 +185,7 @@ class Table:
         over = game.is_over
         places = [standing.place for standing in sorted(game.standings, key=lambda standing: standing.seat)]
         return (
-            (history or self.history)
+            (self.history if history is None else history)
             .record(
                 self.rules,
                 [self.name(seat.seat) for seat in data.seats],
