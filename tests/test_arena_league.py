@@ -150,3 +150,11 @@ def test_a_bot_that_fails_loses_only_its_games(tmp_path: Path, monkeypatch: pyte
     assert league.games == 2
     assert main(["arena", "--league", "--bots", "broken_bot:make_bot,basic", "--players", "2", "--deals", "1"]) == 1
     assert "2 games failed (bot broken_bot:make_bot failed 2)" in capsys.readouterr().err
+
+
+def test_the_arenas_and_the_leagues_files_are_not_mixed_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    league = ["arena", "--league", "--bots", "basic,random", "--players", "2", "--deals", "1"]
+    assert "--out is the arena's" in cli_error_line(capsys, [*league, "--out", str(tmp_path / "x")])
+    arena = ["arena", "--bots", "basic,random", "--games", "4", "--leaderboard", str(tmp_path / "b.md")]
+    assert "--leaderboard is for a league" in cli_error_line(capsys, arena)
+    assert not list(tmp_path.iterdir())

@@ -218,22 +218,21 @@ def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str
 def run_league_command(args: argparse.Namespace) -> int:
     """``arena --league`` (see the module): 0 when every game finished, 1 when a bot failed games,
     130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
-    from thirtyone.arena.league import league_dict, league_markdown, run_league
+    from thirtyone.arena.league import league_dict, league_markdown, league_tables, run_league
 
+    if args.out is not None:
+        raise ArenaError("--out is the arena's: a league writes --leaderboard FILE.md (and FILE.json)")
     bots = [name.strip() for name in args.bots.split(",")]
     presets = [name.strip() for name in args.presets.split(",") if name.strip()]
     files = _league_files(args.leaderboard, args.overwrite)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     command = _league_command(args, bots, presets, seed)
     console = Console(stderr=True)
-    backend = make_backend(args.backend, args.jobs, args.address, 1_000_000)
+    total = len(league_tables(bots, args.players)) * len(set(presets)) * max(args.deals, 1) * args.players
+    backend = make_backend(args.backend, args.jobs, args.address, total)
     started = time.perf_counter()
-    with backend:
-        from thirtyone.arena.league import league_tables
-
-        total = len(league_tables(bots, args.players)) * len(set(presets)) * args.deals * args.players
-        with progress_bar(console, total, label="league") as advance:
-            league = run_league(bots, presets, args.players, args.deals, seed, backend, on_progress=advance)
+    with backend, progress_bar(console, total, label="league") as advance:
+        league = run_league(bots, presets, args.players, args.deals, seed, backend, on_progress=advance)
     elapsed = time.perf_counter() - started
     page = league_markdown(league, command)
     if args.json:
@@ -261,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
     marked partial) or when a bot failed games (after the report, naming the first on stderr)."""
     if args.league:
         return run_league_command(args)
+    if args.leaderboard is not None:
+        raise ArenaError("--leaderboard is for a league: add --league (or write the arena's results with --out DIR)")
     rules = rules_from_args(args)
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players)
