@@ -26,15 +26,18 @@ from thirtyone.bots.expert import Analysis, Estimate
 from thirtyone.bots.work import told_reads
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
+from thirtyone.events import GameOver, RoundEnded, RoundStarted
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.autosave import Autosave
 from thirtyone.tui.controls import Controls, Press
 from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
+from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
 from thirtyone.tui.session import HUMAN, SEED_RANGE, PlaySession
 from thirtyone.tui.settings import PlayError, PlaySettings
-from thirtyone.tui.widgets import GameLog, GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.widgets import GameLog, KeyBar, SeatsPanel, TablePanel
 from thirtyone.tui.words import (
     ENGLISH,
     hint_text,
@@ -101,7 +104,7 @@ def make_app(
 async def settle(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
     """Wait until no bot is thinking on its thread and every hint has been worked out."""
     for _ in range(1000):
-        if not app.bot_thinking and not app.workers:
+        if not app.pacing.thinking and not app.workers:
             return
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -386,7 +389,7 @@ def broken_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ("factory", "said"),
     [
         ("crashing", "Ada (broken_bots) failed: RuntimeError: my bug"),
-        ("cheating", "Ada (broken_bots) made a move the rules forbid and was told: R4.1: you hold four cards"),
+        ("cheating", "Ada (broken_bots) chose a move the rules do not allow now: knock"),
         ("crashing_expert", "Ada (broken_bots) failed: KeyError: 'lost'"),
     ],
 )
@@ -682,6 +685,17 @@ async def test_same_seed_same_game() -> None:
 # ---------------------------------------------------------------------------------- records
 
 
+def assert_replays(record: GameRecord, game: Game) -> None:
+    """``record`` replays to ``game`` as played. One saved while a showdown showed holds the next
+    deal too (a record holds every round begun, and replays only so): its replay goes on to that
+    deal, past the game's events."""
+    replayed = record.replay().events
+    assert replayed[: len(game.events)] == game.events
+    later = replayed[len(game.events) :]
+    assert not later or game.is_chance(), later  # only while the next deal waits
+    assert all(isinstance(event, (RoundStarted, RoundEnded, GameOver)) for event in later), later
+
+
 async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None:
     from thirtyone.record import GameRecord
 
@@ -697,14 +711,14 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
     assert record.action_count == len(app.game.round_logs[-1].actions) + sum(
         len(log.actions) for log in app.game.round_logs[:-1]
     )
-    assert record.replay().events == app.game.events
-    assert app.notes == [f"Game record saved to {path}"]
+    assert_replays(record, app.game)
+    assert app.records.notes == [f"Game record saved to {path}"]
 
     app = make_app("scat", 2, 51, lives=1, record=path, overwrite=True)  # the file of the first app
     async with app.run_test(size=SIZE) as pilot:
         await play_to_end(app, pilot, 51)
         assert "Game record saved to" in screen_text(app)
-        assert app.notes == [f"Game record saved to {path}"]
+        assert app.records.notes == [f"Game record saved to {path}"]
         final = list(app.game.events)
         await pilot.press("n")
         await to_my_move(app, pilot)
@@ -714,8 +728,8 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
     assert finished.replay().events == final
     second = GameRecord.loads((tmp_path / "game-2.toml").read_text(encoding="utf-8"))
     assert second.winner is None
-    assert second.replay().events == app.game.events
-    assert app.notes == [f"Game record saved to {path}", f"Game record saved to {tmp_path / 'game-2.toml'}"]
+    assert_replays(second, app.game)
+    assert app.records.notes == [f"Game record saved to {path}", f"Game record saved to {tmp_path / 'game-2.toml'}"]
 
 
 # ---------------------------------------------------------------------------------- command line
@@ -817,7 +831,7 @@ def test_the_options_said_to_deal_a_game_again_deal_the_same_game(
 def test_the_record_and_the_last_screen_say_how_to_deal_the_game_again(tmp_path: Path) -> None:
     settings = PlaySettings.create(Rules.preset("widow"), players=3, bots="easy", seed=5, record=tmp_path / "g.toml")
     session = PlaySession(settings)
-    path = session.save_record()
+    path = Autosave(session).write()
     assert path is not None
     comment = GameRecord.loads(path.read_text(encoding="utf-8")).comment
     assert comment == "seed 5 (thirtyone play --preset=widow --players=3 --bots=easy --seed=5 deals this game again)"
@@ -882,11 +896,11 @@ async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
         assert app.session.names == ("you", "Ada (basic)", "Bea (heuristic)", "Cy (expert)")
         assert "Cy (expert)" in screen_text(app)
         assert " ? " in screen_text(app)  # offered on the key line on my move
-        assert app.hint.plain == ""
+        assert app.hints.text.plain == ""
         view = app.session.view()
         await pilot.press("?")
         await settle(app, pilot)
-        analysis = app.hint_analysis
+        analysis = app.hints.analysis
         assert analysis is not None
         expected = expected_hint(app)
         assert analysis.estimates == expected.estimates  # the same seed and budget: the same answer
@@ -896,7 +910,7 @@ async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
         )
         assert [e.mean for e in analysis.estimates] == sorted((e.mean for e in analysis.estimates), reverse=True)
         text = screen_text(app)
-        hint = app.hint.plain
+        hint = app.hints.text.plain
         assert hint.startswith(
             f"Hint: {move_words(analysis.best, view).plain} {value_text(analysis.estimates[0].mean)}"
         )
@@ -910,22 +924,22 @@ async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
         # asking again at the same position shows the same hint and starts nothing
         await pilot.press("?")
         assert not app.workers
-        assert app.hint_analysis is analysis
+        assert app.hints.analysis is analysis
         # a move: the hint is gone; after drawing, a new hint is about the discard
         await pilot.press("s")
-        assert app.hint.plain == ""
-        assert app.hint_analysis is None
+        assert app.hints.text.plain == ""
+        assert app.hints.analysis is None
         assert "Hint:" not in screen_text(app)
         assert app.session.view().phase is Phase.DISCARD
         await pilot.press("question_mark")
         await settle(app, pilot)
-        assert app.hint_analysis is not None
-        assert app.hint_analysis.estimates == expected_hint(app).estimates
-        assert all(isinstance(estimate.action, Discard) for estimate in app.hint_analysis.estimates)
+        assert app.hints.analysis is not None
+        assert app.hints.analysis.estimates == expected_hint(app).estimates
+        assert all(isinstance(estimate.action, Discard) for estimate in app.hints.analysis.estimates)
         assert "Hint: Discard " in screen_text(app)
         await pilot.press("1")
         await settle(app, pilot)
-        assert app.hint.plain == "" or app.session.human_to_move  # cleared, unless asked anew
+        assert app.hints.text.plain == "" or app.session.human_to_move  # cleared, unless asked anew
 
 
 class GatedExpert(ExpertBot):
@@ -947,21 +961,21 @@ async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monk
         await to_my_move(app, pilot)
         monkeypatch.setattr(app.session, "hint_bot", lambda: GatedExpert(gate))
         await pilot.press("?")
-        assert "thinking…" in app.hint.plain
+        assert "thinking…" in app.hints.text.plain
         assert "thinking…" in screen_text(app)
         events = len(app.game.events)
         await pilot.press("s")  # the screen answers while the expert thinks
         assert len(app.game.events) > events
-        assert app.hint.plain == ""
+        assert app.hints.text.plain == ""
         gate.set()
         await settle(app, pilot)
-        assert app.hint.plain == ""  # worked out for a position that has passed: thrown away
-        assert app.hint_analysis is None
+        assert app.hints.text.plain == ""  # worked out for a position that has passed: thrown away
+        assert app.hints.analysis is None
         await to_my_move(app, pilot)
         await pilot.press("?")
         await settle(app, pilot)
-        assert app.hint_analysis is not None
-        assert app.hint.plain.startswith("Hint: ")
+        assert app.hints.analysis is not None
+        assert app.hints.text.plain.startswith("Hint: ")
 
 
 async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes() -> None:
@@ -991,7 +1005,7 @@ async def test_hint_out_of_turn_and_before_looking_explains() -> None:
         await pilot.press("?")
         assert app.feedback.plain == "Hints are for your own move: ask with ? when it is your turn (Ada is to move)."
         assert "red" not in str(app.feedback.style)
-        assert app.hint.plain == ""
+        assert app.hints.text.plain == ""
         assert not app.workers
         assert "Hints are for your own move" in screen_text(app)
     app = make_app("scat", 3, 2, throw_down=True)
@@ -999,7 +1013,7 @@ async def test_hint_out_of_turn_and_before_looking_explains() -> None:
         await to_my_move(app, pilot)
         assert app.session.view().phase is Phase.LOOK
         await pilot.press("?")
-        assert app.hint.plain.startswith("Hint: Look at your cards")
+        assert app.hints.text.plain.startswith("Hint: Look at your cards")
         assert not app.workers
 
 
@@ -1031,7 +1045,7 @@ async def test_a_thinking_bot_leaves_the_screen_live_and_shows_its_turn_at_once(
     app = make_app("scat", 3, seed, bots="hard,basic", fast=False, delay=2.0)  # Bea waits 2 s: a wide gap
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.bot_thinking
+        assert app.pacing.thinking
         assert app.session.bots[1].seconds == 0.4  # type: ignore[attr-defined]  # "hard" plays at 0.4 s a move
         assert "Ada (expert) is thinking…" in screen_text(app)
         await pilot.press("s")  # answered while Ada thinks
@@ -1180,7 +1194,7 @@ async def test_record_is_written_after_every_action_whole_and_in_place(tmp_path:
             record = GameRecord.loads(path.read_text(encoding="utf-8"))  # saved already, the game still on
             assert record.replay().events == app.game.events
             assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml"]  # no temporary file left
-        assert app.record_error is None
+        assert app.records.error is None
 
 
 @pytest.mark.parametrize("key", ["ctrl+c", "ctrl+q", "q"])
@@ -1234,8 +1248,8 @@ async def test_a_record_that_cannot_be_saved_is_shown_and_fails_the_exit(tmp_pat
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         await pilot.press("s")
-        assert app.record_error is not None
-        assert app.record_error == f"The game record could not be saved: No such file or directory: {path}"
+        assert app.records.error is not None
+        assert app.records.error == f"The game record could not be saved: No such file or directory: {path}"
         assert "could not be saved" in screen_text(app)
         await pilot.press("1")  # still said after the next move
         await to_my_move(app, pilot)
@@ -1244,10 +1258,13 @@ async def test_a_record_that_cannot_be_saved_is_shown_and_fails_the_exit(tmp_pat
     assert app.return_code == 1
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.usefixtures("terminal")
 def test_cli_save_failure_is_one_line_and_exit_1(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str
 ) -> None:
+    """In every language: the screen's own note said the failure a second time, and the error
+    line quoted it, in German, when the game was played in German."""
     folder = tmp_path / "games"
     folder.mkdir()
 
@@ -1259,7 +1276,7 @@ def test_cli_save_failure_is_one_line_and_exit_1(
         folder.rmdir()  # saving on the way out fails
 
     monkeypatch.setattr(ThirtyOneApp, "run", play_and_lose_the_folder)
-    assert main(["play", "--seed", "3", "--record", str(folder / "g.toml")]) == 1
+    assert main(["play", "--seed", "3", "--record", str(folder / "g.toml"), "--lang", lang]) == 1
     err = capsys.readouterr().err
     path = folder / "g.toml"
     assert err == f"thirtyone: error: the game record could not be saved: No such file or directory: {path}\n"
@@ -1302,8 +1319,8 @@ async def test_a_later_game_does_not_overwrite_a_file_it_did_not_write(tmp_path:
         await pilot.press("n")
         await to_my_move(app, pilot)
         await pilot.press("s")
-        assert app.record_error is not None
-        assert "game-2.toml already exists" in app.record_error
+        assert app.records.error is not None
+        assert "game-2.toml already exists" in app.records.error
         assert "--overwrite" in screen_text(app)
     assert (tmp_path / "game-2.toml").read_text(encoding="utf-8") == "keep me"
 
@@ -1622,8 +1639,8 @@ async def test_item13_a_hint_asked_while_the_expert_compiles_searches_at_once_on
         assert not preparation.ready
         assert CountingExpert.started  # at once, not after the compile
         assert calls == []  # on the engine
-        assert app.hint_analysis is not None
-        assert app.hint.plain.startswith("Hint: ")
+        assert app.hints.analysis is not None
+        assert app.hints.text.plain.startswith("Hint: ")
         assert HINT_LEGEND in screen_text(app)
         status = plain(app.query_one("#status"))
         assert status.startswith("Your turn: ")
@@ -1666,7 +1683,7 @@ async def test_item13_an_expert_bot_moves_while_the_expert_compiles_and_the_stat
         gate.set()
         for _ in range(300):
             await pilot.pause(0.01)
-            if preparation.ready and app._preparing is None:
+            if preparation.ready and not app.hints.watching:
                 break
         for _ in range(40):  # play on until the expert has moved again
             await to_my_move(app, pilot)
@@ -1739,7 +1756,7 @@ async def test_item9_one_message_at_a_time_under_a_status_line_that_stays() -> N
         await to_my_move(app, pilot)
         await pilot.press("?")
         await settle(app, pilot)
-        assert app.hint_analysis is not None
+        assert app.hints.analysis is not None
         status = plain(app.query_one("#status"))
         box = message_box(app)
         assert box[0].strip() == status
@@ -1772,7 +1789,7 @@ async def test_item9_a_long_hint_never_takes_more_lines_than_the_screen_has(monk
         monkeypatch.setattr(ExpertBot, "analyse", lambda self, view, legal=None: Analysis(estimates, 0.1))
         await pilot.press("?")
         await settle(app, pilot)
-        assert app.hint_analysis is not None
+        assert app.hints.analysis is not None
         lines = screen_text(app).splitlines()
         assert len(lines) == SIZE[1]
         box = message_box(app)
@@ -1904,23 +1921,22 @@ async def test_item11_behind_the_showdown_the_round_that_ended_not_the_next_deal
         await pilot.press("t")
         screen = app.screen
         assert isinstance(screen, RoundEndScreen)
-        assert app.game.round == 2  # the engine has dealt already
+        assert app.game.round == 1  # the next deal waits for enter
+        assert app.session.round_over
         mine = screen.result.hands[0]
         assert mine is not None
         title = plain(app.query_one("#title"))
         assert "· round 1 ·" in title
         assert plain(app.query_one("#status")) == "Round 1 is over: the showdown."
-        table = plain(app.query_one(TablePanel))
-        new_hand = app.game.hand(0)
-        assert all(card.pretty in table for card in mine)  # the hand that was shown down
-        assert not all(card.pretty in table for card in new_hand)  # not the new one
+        behind = plain(app.query_one(TablePanel))
+        assert all(card.pretty in behind for card in mine)  # the hand that was shown down
         seats = plain(app.query_one(SeatsPanel))
         assert "▶" not in seats  # nobody to move
         assert "threw down" in seats
         await pilot.press("enter")
         await to_my_move(app, pilot)
         assert "· round 2 ·" in plain(app.query_one("#title"))
-        table = plain(app.query_one(TablePanel))
+        assert not all(card.pretty in behind for card in app.game.hand(0))  # the new hand was not behind it
         assert "Round 1 is over" not in plain(app.query_one("#status"))
 
 
@@ -1976,10 +1992,12 @@ async def test_f_switches_the_bots_speed_while_the_showdown_shows() -> None:
             await to_my_move(app, pilot)
             await pilot.press("k")
         assert isinstance(app.screen, RoundEndScreen)
-        assert app.fast
+        assert app.pacing.fast
         await pilot.press("f")
-        assert not app.fast  # the key line's "f  slow bots" does what it says
-        assert "slow bots" not in plain(app.query_one(KeyBar))
+        assert not app.pacing.fast  # the key line's "f  slow bots" does what it says
+        key_line = plain(app.screen_stack[0].query_one(KeyBar))
+        assert "slow bots" not in key_line
+        assert key_line.startswith(" enter  next round")  # it offered the table's keys, none of which work now
         assert isinstance(app.screen, RoundEndScreen)  # and the showdown stays
 
 
@@ -2015,12 +2033,17 @@ def test_a_dealt_31_after_a_played_round_keeps_its_own_deal_on_the_table() -> No
     dealt_stock = 32 - 3 * (2 + 1)  # two hands and the widow (R7.1)
     for seed in range(200):
         session = PlaySession(PlaySettings.create(rules, 2, "basic", seed=seed, fast=True))
+        kept: dict[int, PlayerView] = {}  # round -> the table while its showdown shows
         while not session.game.is_over:
-            if session.human_to_move:
+            if session.round_over:
+                kept[session.view().round] = session.view()
+                session.deal_next()
+            elif session.human_to_move:
                 legal = session.view().legal_actions
                 session.play(TakeWidow() if TakeWidow() in legal else Pass() if Pass() in legal else legal[0])
             else:
-                session.bot_move()
+                assert session.bot_move() is None
+        kept[session.view().round] = session.view()
         ends = [log.result for log in session.game.round_logs if log.result is not None]
         pairs = [(a, b) for a, b in pairwise(ends) if b.end == "dealt_blitz" and a.end != "dealt_blitz"]
         if pairs:
@@ -2028,7 +2051,7 @@ def test_a_dealt_31_after_a_played_round_keeps_its_own_deal_on_the_table() -> No
     else:
         raise AssertionError("no seed gave a played round followed by a dealt 31")
     first, dealt = pairs[0]
-    kept_first, kept_dealt = session.round_end_view(first), session.round_end_view(dealt)
+    kept_first, kept_dealt = kept[first.round], kept[dealt.round]
     assert (kept_first.round, kept_dealt.round) == (first.round, dealt.round)
     assert kept_dealt.stock_size == dealt_stock
     assert kept_first.stock_size != dealt_stock or kept_first.widow != kept_dealt.widow
@@ -2051,6 +2074,43 @@ async def test_the_table_behind_a_dealt_31_shows_that_deal() -> None:
             )
         table = plain(app.query_one(TablePanel))
         assert re.search(r"Stock +23 ", table), table
+
+
+async def test_the_table_behind_a_31_dealt_in_the_first_round_shows_that_deal() -> None:
+    """The first round ended on its deal (R5.2): the table behind its showdown showed the next
+    round's upcard (the engine had dealt that round already), not the one the log had turned up."""
+    app = make_app("scat", 4, 394)  # Bea is dealt 31 in the first round
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        assert (screen.result.round, screen.result.end) == (1, "dealt_blitz")
+        dealt = app.game.events[0]
+        assert isinstance(dealt, RoundStarted)
+        assert dealt.upcard is not None
+        table = plain(app.query_one(TablePanel))
+        assert re.search(rf"Discard +{re.escape(dealt.upcard.pretty)} ", table), table
+        assert f"Turned up: {dealt.upcard.pretty}" in app.log_lines[0]
+
+
+async def test_a_record_saved_at_a_showdown_replays_and_holds_the_deal_that_comes_next(tmp_path: Path) -> None:
+    """Quit while a showdown shows, and the record still replays: it holds the next round's deal,
+    which the game has not taken yet (a record holds every round begun), and that deal is the one
+    the game then takes."""
+    path = tmp_path / "game.toml"
+    app = make_app("scat", 4, 394, record=path)  # round 1 ends on its deal: its showdown shows at once
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, RoundEndScreen)
+        assert app.session.round_over
+        saved = GameRecord.loads(path.read_text(encoding="utf-8"))
+        assert_replays(saved, app.game)
+        assert len(saved.rounds) == 2
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.game.round_logs[1].deck == saved.rounds[1].deck
+        await pilot.press("q")
+    assert_replays(GameRecord.loads(path.read_text(encoding="utf-8")), app.game)
 
 
 async def test_only_enter_closes_the_showdown_and_other_keys_say_so() -> None:

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from test_tui import SIZE, make_app, offered_keys, settle, to_my_move
 from thirtyone.tui.app import ThirtyOneApp
-from thirtyone.tui.widgets import GameOverScreen, RoundEndScreen
+from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
 from thirtyone.views import Phase
 
 KEYS = (
@@ -163,7 +163,7 @@ async def test_item11_two_enters_at_the_showdown_close_it_once() -> None:
         await burst(app, pilot, ["enter", "enter"])
         assert app._exception is None
         assert len(app.screen_stack) == 1  # closed once: the next round's table
-        assert app.game.round == rounds
+        assert app.game.round == rounds + 1  # dealt once the showdown closed
         await to_my_move(app, pilot)
         assert app.session.view().phase is Phase.TURN
 

@@ -22,7 +22,8 @@ from thirtyone.rules import Rules
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.cells import terminal_width
 from thirtyone.tui.language import TERMINAL_LANGUAGES
-from thirtyone.tui.widgets import GameOverScreen, KeyBar, RoundEndScreen, SeatsPanel, TablePanel
+from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
+from thirtyone.tui.widgets import KeyBar, SeatsPanel, TablePanel
 from thirtyone.tui.words import say_plural
 
 TRANSLATED = [lang for lang in TERMINAL_LANGUAGES if lang != "en"]
@@ -132,7 +133,7 @@ async def test_the_hint_and_the_answers_to_keys_are_translated(lang: str) -> Non
             await pilot.pause()
         await pilot.press("question_mark")
         await settle(app, pilot)
-        hint = app.hint.plain
+        hint = app.hints.text.plain
         assert hint
         assert not {word for word in WORD.findall(hint) if word.lower() in english}, hint
         await pilot.press("z")  # a key that means nothing now

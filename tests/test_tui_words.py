@@ -12,7 +12,7 @@ from rich.console import Console
 from helpers import scripted_game
 from thirtyone import Game, IllegalActionError, Position, Rules, full_deck, parse_cards
 from thirtyone.events import RoundResult
-from thirtyone.tui.widgets import RoundEndScreen
+from thirtyone.tui.screens import RoundEndScreen
 from thirtyone.tui.words import Narrator, refusal_text
 from thirtyone.views import Phase
 

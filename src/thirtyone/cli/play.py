@@ -216,14 +216,12 @@ def run(args: argparse.Namespace) -> int:
             app.autosave()  # every way out: the record as the game stands
     if settings.notice:
         tell(f"thirtyone: {settings.notice}")  # said on the screen too, and kept here
-    for note in app.notes:
-        if not note.startswith("The game record could not be saved"):
-            tell(note)
-    error = app.record_error
-    if error is not None:
-        reason = error.removeprefix("The game record could not be saved: ")
-        tell(f"thirtyone: error: the game record could not be saved: {reason}")
-    status = 1 if error is not None else 0
+    for note in app.records.saved:
+        tell(note)
+    failure = app.records.failure
+    if failure is not None:
+        tell(f"thirtyone: error: the game record could not be saved: {failure}")
+    status = 1 if failure is not None else 0
     if received:
         number = received[0]
         tell(f"thirtyone: stopped by {signal.Signals(number).name}")

@@ -1,6 +1,11 @@
 """A play session without a screen: the games one person plays in seat 0 against bots.
 
-The terminal app drives it; tests and other faces can too.
+The terminal app drives it; tests and other faces can too. The game takes its chance steps one
+at a time (``Game(..., explicit_chance=True)``): the move that ends a round leaves the table as
+the round ended, and the next deal waits until :meth:`PlaySession.deal_next` takes it (the app
+does when the person closes the showdown); a round ended on its deal (a 31, R5.2) waits in the
+same way. The first dealer, the first deal and every reshuffle nobody needs to see are taken at
+once.
 
 >>> from thirtyone.rules import Rules
 >>> from thirtyone.tui.settings import PlaySettings
@@ -8,10 +13,12 @@ The terminal app drives it; tests and other faces can too.
 >>> session.game.players, session.game_number
 (3, 1)
 >>> while not session.game.is_over:
-...     if session.game.current_seat == 0:
+...     if session.round_over:
+...         session.deal_next()
+...     elif session.human_to_move:
 ...         session.play(session.view().legal_actions[0])
 ...     else:
-...         _ = session.bot_move()
+...         assert session.bot_move() is None
 >>> session.game.winner is not None, [type(event).__name__ for event in session.next_events()][:2]
 (True, ['RoundStarted', 'Acted'])
 
@@ -37,28 +44,23 @@ A hint asks a fresh expert, seeded from the game's seed and the position, about 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import datetime
-import os
 import random
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.chance import ScriptedChance
+from thirtyone.bots.turn import BotFailure, choose
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.events import Acted, Event, RoundEnded, RoundResult, RoundStarted
-from thirtyone.position import Position as GamePosition
+from thirtyone.events import Acted, Event, RoundEnded, RoundStarted
 from thirtyone.text import refusal
 from thirtyone.tui.settings import PlaySettings, play_bot_spec
-from thirtyone.views import Phase, PlayerView, SeatStatus
+from thirtyone.views import PlayerView
 
 __all__ = ["PlaySession", "BotTurn", "Position", "StaleMoveError", "HUMAN", "SEED_RANGE"]
 
@@ -82,7 +84,8 @@ event, so a position names one moment of play (a hint or a bot's choice is for o
 @dataclass(frozen=True)
 class BotTurn:
     """A bot's move to make: the seat, its bot, what it may see, and the position it is for.
-    ``bot.choose(view, view.legal_actions)`` may run on another thread: the view is a snapshot."""
+    ``choose(turn.bot, turn.view)`` (:func:`thirtyone.bots.turn.choose`) may run on another
+    thread: the view is a snapshot."""
 
     seat: int
     bot: Bot
@@ -118,10 +121,7 @@ class PlaySession:
         """The seed of the current game (``--seed`` with it replays the game as a first game)."""
         self.game: Game
         self.bots: dict[int, Bot] = {}
-        self.saved_to: Path | None = None
         self._seen = 0
-        self._round_ends: dict[int, PlayerView] = {}  # round -> the table as it was left
-        self._written: set[Path] = set()  # record files this session wrote (its own to overwrite)
         self.new_game()
 
     def new_game(self) -> None:
@@ -129,20 +129,49 @@ class PlaySession:
         self.game_number += 1
         self.game_seed = self.first_seed if self.game_number == 1 else self._seeds.randrange(SEED_RANGE)
         seed = self.game_seed
-        self.game = Game(self.settings.rules, self.settings.players, seed=seed)
+        self.game = Game(self.settings.rules, self.settings.players, seed=seed, explicit_chance=True)
         self.bots = {
             seat: make_bot(play_bot_spec(name), seed + seat) for seat, name in enumerate(self.settings.bots, start=1)
         }
         for bot in self.bots.values():
             if isinstance(bot, ExpertBot):
                 bot.simulator_ready = self.simulator_ready
-        self.saved_to = None
         self._seen = 0
-        self._round_ends = {}
+        self._take_unseen()
+
+    @property
+    def round_over(self) -> bool:
+        """True while the table shows a round that has ended: its next deal waits for
+        :meth:`deal_next`, or the game is over."""
+        step = self.game.chance_step
+        return self.game.is_over or (step is not None and step.kind == "deal" and step.round > 1)
+
+    def deal_next(self) -> None:
+        """Take the next round's deal, which waits while a round's end shows.
+
+        Raises:
+            IllegalActionError: when no deal is due (code ``no_chance_due``: a round is under way,
+                or the game is over); nothing changes.
+        """
+        self.game.deal()  # the only chance step that waits: the others are taken at once
+        self._take_unseen()
+
+    def _take_unseen(self) -> None:
+        """Take the chance steps nobody needs to see: the first dealer, the first deal, a reshuffle
+        (R3.1, R3.2, R4.3); a deal after a round's end waits (:attr:`round_over`)."""
+        while self.game.is_chance() and not self.round_over:
+            self.game.deal()
 
     def view(self) -> PlayerView:
-        """What the person (seat 0) may know now."""
-        return self.game.view(HUMAN)
+        """What the person (seat 0) may know now. While a round's end shows, the table as the
+        round left it, with the person's hand and the knocker as its result says (the engine
+        shows no hand between rounds; after a 31 the person still sees their own, R5.1; a throw
+        down counts as the knock, R6.6, and a knock the empty stock voided is none, R4.3)."""
+        view = self.game.view(HUMAN)
+        shown = view.last_result
+        if not self.round_over or shown is None:
+            return view
+        return dataclasses.replace(view, hand=shown.hands[HUMAN], hand_value=shown.values[HUMAN], knocker=shown.knocker)
 
     @property
     def human_to_move(self) -> bool:
@@ -191,67 +220,8 @@ class PlaySession:
         self._apply(action, HUMAN)
 
     def _apply(self, action: Action, seat: int) -> None:
-        """Apply ``action`` for ``seat``, keeping the table as it was left when the action ended a round."""
-        game = self.game
-        index = len(game.events)
-        before = game.position()
-        game.apply(action, seat=seat)
-        ended = [event.result for event in game.events[index:] if isinstance(event, RoundEnded)]
-        if ended:
-            self._keep_round_end(before, action, seat, ended)
-
-    def _keep_round_end(self, before: GamePosition, action: Action, seat: int, results: list[RoundResult]) -> None:
-        """Keep the table as the action that ended a round left it (the engine has dealt the next
-        round already): the action played again from ``before`` on a game that stops at the end
-        of that round. A round then ended on its deal (R5.2) keeps the table of that deal: the
-        same deck orders, from the game's round logs, played on to the end of that round."""
-        logs = self.game.round_logs
-        chance = ScriptedChance(0, [log.deck for log in logs], [log.reshuffles for log in logs])
-        for count, result in enumerate(results, start=1):
-            game = Game.from_position(before, chance=chance, rounds=count)
-            game.apply(action, seat=seat)
-            self._round_ends[result.round] = self._with_result(game.view(HUMAN), result)
-
-    @staticmethod
-    def _with_result(table: PlayerView, result: RoundResult) -> PlayerView:
-        """``table`` as the person saw it at the end of the round of ``result``: the round's
-        number and dealer, everyone's lives after it, the person's hand at the showdown (when it
-        was in the round), nobody to move."""
-        grace = 1 if table.rules.grace_life else 0
-        seats = tuple(
-            SeatStatus(
-                status.seat,
-                left,
-                max(left - grace, 0),
-                grace == 1 and left == 1,
-                left <= 0,
-                status.has_looked,
-                status.known_cards,
-            )
-            for status, left in zip(table.seats, result.remaining, strict=True)
-        )
-        seen = result.for_seat(HUMAN)
-        return dataclasses.replace(
-            table,
-            round=result.round,
-            dealer=result.dealer,
-            phase=Phase.OVER,
-            current_seat=None,
-            hand=seen.hands[HUMAN],
-            hand_value=seen.values[HUMAN],
-            seats=seats,
-            knocker=result.knocker,
-            taken_from_pile=None,
-            last_result=seen,
-            legal_actions=(),
-        )
-
-    def round_end_view(self, result: RoundResult) -> PlayerView:
-        """What the person saw at the end of the round of ``result`` (while its showdown shows,
-        the table behind it stays in that round, not the next deal); the view now when the round
-        was not ended by a move of this session."""
-        kept = self._round_ends.get(result.round)
-        return kept if kept is not None else self._with_result(self.view(), result)
+        self.game.apply(action, seat=seat)
+        self._take_unseen()
 
     def turn_continues(self) -> bool:
         """True when the seat to move made the last move of this round: its turn goes on (a
@@ -264,40 +234,44 @@ class PlaySession:
                 return False
         return False
 
-    def bot_move(self) -> Action:
-        """Let the bot to move choose and play; returns its action.
+    def bot_move(self) -> BotFailure | None:
+        """Let the bot to move choose (:func:`~thirtyone.bots.turn.choose`) and play; returns
+        ``None``, or the bot's failure (nothing is played).
 
         Raises:
-            IllegalActionError: when it is not a bot's move, or the bot chose an illegal action.
+            IllegalActionError: when it is not a bot's move.
         """
         turn = self.bot_turn()
-        action = turn.bot.choose(turn.view, turn.view.legal_actions)
-        self.play_bot(turn, action)
-        return action
+        return self.play_bot(turn, choose(turn.bot, turn.view))
 
     def bot_turn(self) -> BotTurn:
         """The bot move to make now, for choosing it apart (:meth:`play_bot` plays it).
 
         Raises:
-            IllegalActionError: when it is not a bot's move.
+            IllegalActionError: when it is not a bot's move (the game is over, a deal is due, or
+                the person is to move).
         """
         seat = self.game.current_seat
         if seat is None:
-            raise refusal("game_over")
+            raise refusal("chance_due" if self.game.is_chance() else "game_over")
         if seat == HUMAN:
             raise refusal("not_your_turn", seats=(HUMAN,))
         return BotTurn(seat, self.bots[seat], self.game.view(seat), self.position)
 
-    def play_bot(self, turn: BotTurn, action: Action) -> None:
-        """Play the action a bot chose for ``turn``.
+    def play_bot(self, turn: BotTurn, choice: Action | BotFailure) -> BotFailure | None:
+        """Play what the bot chose for ``turn`` (:func:`~thirtyone.bots.turn.choose`'s answer: one
+        of the view's legal actions, or why it gave none); returns ``None``, or the failure
+        (nothing is played).
 
         Raises:
             StaleMoveError: when play has moved on since ``turn`` (nothing is played).
-            IllegalActionError: when the bot chose an illegal action.
         """
         if turn.position != self.position:
             raise StaleMoveError(f"seat {turn.seat}'s move was chosen for a position that has passed")
-        self._apply(action, turn.seat)
+        if isinstance(choice, BotFailure):
+            return choice
+        self._apply(choice, turn.seat)  # legal in the view of this very position: the engine takes it
+        return None
 
     def next_events(self) -> Iterator[Event]:
         """The events the person has not been shown yet, as seat 0 sees them, one at a time.
@@ -315,47 +289,3 @@ class PlaySession:
     def has_played(self) -> bool:
         """True once anything happened in the current game (an action or a round's end)."""
         return any(isinstance(event, (Acted, RoundEnded)) for event in self.game.events)
-
-    def save_record(self) -> Path | None:
-        """Save the current game's record where the settings say (``--record``); returns the path,
-        or ``None`` without ``--record``. Saving again overwrites the same file. The record is
-        written to a temporary file in the same folder and renamed over the old one, so the
-        file is always a whole record, whenever the program is stopped.
-
-        Raises:
-            OSError: when the file cannot be written (its ``filename`` the record's path).
-            ThirtyOneError: when the record cannot be made, or the file exists, was not written
-                by this session and the settings do not allow overwriting it.
-        """
-        path = self.settings.record_path(self.game_number)
-        if path is None:
-            return None
-        if path not in self._written and path.exists() and not self.settings.overwrite:
-            raise ThirtyOneError(f"{path} already exists: not overwritten (start with --overwrite to replace it)")
-        try:
-            from thirtyone.record import GameRecord
-        except ImportError as error:  # the record module is optional at runtime
-            raise ThirtyOneError(f"game records are not available: {error}") from error
-        today = datetime.date.today().isoformat()
-        seed = self.game_seed
-        record = GameRecord.from_game(
-            self.game,
-            list(self.names),
-            event="thirtyone play",
-            date=today,
-            comment=f"seed {seed} (thirtyone play {self.settings.deal_again(seed)} deals this game again)",
-        )
-        text = record.dumps()
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_text(text, encoding="utf-8")
-            os.replace(temporary, path)
-        except BaseException as error:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            if isinstance(error, OSError):  # say the record's path: the temporary file is ours, not the person's
-                raise OSError(error.errno, error.strerror, str(path)) from error
-            raise
-        self._written.add(path)
-        self.saved_to = path
-        return path

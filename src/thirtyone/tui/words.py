@@ -51,6 +51,7 @@ from thirtyone.actions import (
 )
 from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
+from thirtyone.checks import escaped
 from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.i18n import Messages, messages
@@ -69,6 +70,7 @@ __all__ = [
     "cards_text",
     "short_name",
     "refusal_text",
+    "error_words",
     "move_words",
     "value_text",
     "hint_text",
@@ -191,6 +193,15 @@ def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 
         value=format_value(error.values[1]) if len(error.values) > 1 else "",
     )
     return t("refusal.line", rule=error.rule, text=words)
+
+
+def error_words(error: Exception, names: Sequence[str], t: Messages = ENGLISH) -> str:
+    """An error in words for the person in seat 0: a refusal from its data, with the players'
+    names (:func:`refusal_text`: ``R6.1: Ada has already knocked; …``); any other error its own
+    message, :func:`~thirtyone.checks.escaped` (a plugin's words may hold anything)."""
+    if isinstance(error, IllegalActionError):
+        return refusal_text(error, names, 0, t)
+    return escaped(str(error))
 
 
 HINT_TOP = 5
