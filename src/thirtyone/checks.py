@@ -10,9 +10,9 @@ A whole number is an ``int`` or any integer type that says it is one (``numpy.in
 >>> printable("Ada"), printable("\U0001f469\u200d\U0001f4bb"), printable("a\x1b[31m"), printable("a\u200bb")
 (True, True, False, False)
 >>> escaped("Ada"), escaped("王小明"), escaped("\x1b]0;PWNED\x07"), escaped("Bo\u202eb")
-('Ada', '王小明', '\\x1b]0;PWNED\\x07', 'Bo\\u202eb')
+('Ada', '王小明', '\\\\x1b]0;PWNED\\\\x07', 'Bo\\\\u202eb')
 >>> print(escaped_json({"name": "Bo\u202eb\x1b", "city": "Zürich"}))
-{"name": "Bo\u202eb\u001b", "city": "Zürich"}
+{"name": "Bo\\u202eb\\u001b", "city": "Zürich"}
 >>> shown(True), shown({"a": 1}), shown("x" * 50)
 ('true', 'a table', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
 """

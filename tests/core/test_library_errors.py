@@ -219,5 +219,5 @@ def test_a_card_is_an_index_not_a_bool_or_text():
         Card(True)
     with pytest.raises(CardError, match=r"for text such as 'As' use Card\.parse\('As'\)"):
         Card("As")  # type: ignore[arg-type]
-    with pytest.raises(CardError, match=r"full_deck takes a deck size, 52 or 32 \(such as rules\.deck\)"):
+    with pytest.raises(CardError, match=r"full_deck takes a deck size, 52, 32 or 8 \(such as rules\.deck\)"):
         full_deck(Rules())  # type: ignore[arg-type]
