@@ -51,8 +51,8 @@ def test_a_legal_move_is_played():
     [
         (Raising(ValueError("no idea\nat all")), None, "raised ValueError: no idea"),
         (Raising(ZeroDivisionError()), None, "raised ZeroDivisionError"),
-        (Returning("knock"), "'knock' (not an action)", "chose 'knock' (not an action), which is not legal now"),
-        (Returning(None), "None (not an action)", "chose None (not an action), which is not legal now"),
+        (Returning("knock"), "'knock'", "chose 'knock' (not an action), which is not legal now"),
+        (Returning(None), "None", "chose None (not an action), which is not legal now"),
     ],
 )
 def test_a_failing_bot_gives_a_failure_and_changes_nothing(bot, action, reason):

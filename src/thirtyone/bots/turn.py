@@ -42,7 +42,8 @@ __all__ = ["BotFailure", "choose", "play_turn"]
 @dataclass(frozen=True, slots=True)
 class BotFailure:
     """Why a bot's turn failed: the bot ``bot`` (its name) in ``seat`` raised ``error``, or chose
-    ``action`` (its text; ``None`` when it raised) that is not legal now or that the engine refused.
+    ``action`` (its notation, or the repr of what it returned that is no action; ``None`` when it
+    raised) that is not legal now or that the engine refused.
     ``reason`` says which in the library's words (``"raised ValueError: no idea"``, ``"chose knock,
     which is not legal now"``); ``str()`` is the whole sentence."""
 
@@ -57,8 +58,9 @@ class BotFailure:
 
 
 def _shown(action: object) -> str:
+    """The text of what a bot returned: an action's notation, else the object's repr (escaped)."""
     try:
-        return escaped(str(action)) if isinstance(action, Action) else f"{escaped(repr(action))} (not an action)"
+        return escaped(str(action)) if isinstance(action, Action) else escaped(repr(action))
     except Exception:  # a bot's object whose str or repr raises
         return f"<{type(action).__name__}>"
 
@@ -75,7 +77,8 @@ def choose(bot: Bot, view: PlayerView) -> Action | BotFailure:
         return BotFailure(view.seat, name, None, f"raised {error_line(error)}", error)
     if not ok:
         shown = _shown(action)
-        return BotFailure(view.seat, name, shown, f"chose {shown}, which is not legal now")
+        what = shown if isinstance(action, Action) else f"{shown} (not an action)"
+        return BotFailure(view.seat, name, shown, f"chose {what}, which is not legal now")
     return action
 
 
