@@ -102,3 +102,36 @@ def test_a_bots_worker_says_its_move_as_an_id() -> None:
         assert isinstance(move, int)
         assert move in legal_ids(view)
         game.apply(action_from_id(view, move))
+
+
+RAISING_BOT = """
+class Raising:
+    name = "raising"
+
+    def choose(self, view, legal):
+        raise RuntimeError("no idea")
+
+
+def make(seed):
+    return Raising()
+"""
+
+
+def test_a_bots_worker_gives_a_failure_as_plain_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that raises in a worker process is the one bot turn's BotFailure, sent back without
+    its exception (plain data crosses processes); the server then plays a default for it."""
+    import pickle
+
+    from thirtyone import Game
+    from thirtyone.bots.turn import BotFailure
+    from thirtyone.bots.work import bot_move
+
+    game = Game("scat", players=3, seed=11)
+    view = game.view(game.current_seat or 0)
+    (tmp_path / "raising_bot.py").write_text(RAISING_BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    failure = bot_move("raising_bot:make", 1, view)
+    assert isinstance(failure, BotFailure)
+    assert failure.error is None
+    assert failure.reason == "raised RuntimeError: no idea"
+    assert pickle.loads(pickle.dumps(failure)) == failure

@@ -9,6 +9,7 @@ suit letters and numbers out.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -17,6 +18,7 @@ from thirtyone.action_ids import action_id
 from thirtyone.bots import make_bot
 from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import ExpertBot, Rollouts
+from thirtyone.bots.turn import BotFailure, choose
 from thirtyone.cards import SUITS
 from thirtyone.views import Phase, PlayerView
 
@@ -69,21 +71,19 @@ def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts 
     return Hint(moves, told_reads(analysis.reads))
 
 
-def bot_move(spec: str, seed: int, view: PlayerView) -> int:
+def bot_move(spec: str, seed: int, view: PlayerView) -> int | BotFailure:
     """The move (its id, :func:`~thirtyone.action_ids.action_id`) the bot named ``spec``
-    (:func:`~thirtyone.bots.make_bot`), seeded with ``seed``, plays in ``view``; always one of
-    ``view.legal_actions``.
+    (:func:`~thirtyone.bots.make_bot`), seeded with ``seed``, plays in ``view`` — one of
+    ``view.legal_actions`` —, or the :class:`~thirtyone.bots.turn.BotFailure` that says why it gave
+    none (:func:`~thirtyone.bots.turn.choose`, without its exception: what crosses to the server is
+    plain data).
 
     Raises:
-        ValueError: when the bot chose an action that is not legal, or it is not the view's move.
         UnknownBotError: for a bad ``spec``.
     """
-    legal = view.legal_actions
-    if not legal:
-        raise ValueError(f"seat {view.seat} has no move now")
-    action = make_bot(spec, seed).choose(view, legal)
-    if action not in legal:
-        raise ValueError(f"the bot chose {action}, which is not legal")
+    action = choose(make_bot(spec, seed), view)
+    if isinstance(action, BotFailure):
+        return dataclasses.replace(action, error=None)
     return action_id(view, action)
 
 

@@ -39,6 +39,7 @@ from thirtyone.bots import Bot, make_bot
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.levels import LEVEL_SPECS, TABLE_EXPERT_SECONDS, THINKING_LEVELS
 from thirtyone.bots.prepare import warm_up_simulator
+from thirtyone.bots.turn import BotFailure, choose
 from thirtyone.bots.work import bot_move
 from thirtyone.engine import Game
 from thirtyone.server.config import ServerSettings
@@ -48,6 +49,7 @@ from thirtyone.server.history import ActionData, TableHistory
 from thirtyone.server.rows import OPEN, PLAYING, TableData
 from thirtyone.server.serialize import JSON
 from thirtyone.server.workers import WorkerPool
+from thirtyone.text import error_line
 from thirtyone.views import Phase, PlayerView
 
 __all__ = [
@@ -416,26 +418,27 @@ class Autoplay:
         started = loop.time()
         delay = 0.0 if game.phase is Phase.DISCARD else self.settings.bot_delay  # a turn shows at once
         view = game.view(seat)
-        legal = view.legal_actions
         level = self.table.data.seats[seat].level or "easy"
         try:
             if level in THINKING_LEVELS:
                 spec = BOT_LEVELS.get(level, "basic")
                 seed = self.settings.randomness.seed_for_bot()
                 if self.bots is None:
-                    number = await asyncio.to_thread(bot_move, spec, seed, view)
+                    move = await asyncio.to_thread(bot_move, spec, seed, view)
                 else:
-                    number = await self.bots.run(bot_move, spec, seed, view)
-                action = action_from_id(view, number)  # the worker says its move as an id
+                    move = await self.bots.run(bot_move, spec, seed, view)
+                chosen = move if isinstance(move, BotFailure) else action_from_id(view, move)  # the worker's id
             else:
-                action = self._bot(seat).choose(view, legal)
-            if action not in legal:
-                raise ValueError(f"the bot chose {action}, which is not legal")
+                chosen = choose(self._bot(seat), view)  # the one bot turn: checked, a failure as data
         except asyncio.CancelledError:
             raise
-        except Exception as error:
-            log.warning("table %s: the bot of seat %d failed (%r); it plays a default", self.table.code, seat, error)
+        except Exception as error:  # the worker pool, not the bot: it died, or the bot could not be made
+            chosen = BotFailure(seat, level, None, f"could not move: {error_line(error)}")
+        if isinstance(chosen, BotFailure):
+            log.warning("table %s: %s; it plays a default", self.table.code, chosen)
             action = default_action(view)
+        else:
+            action = chosen
         rest = delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
