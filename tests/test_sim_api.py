@@ -323,6 +323,19 @@ def test_rules_it_does_not_cover_are_refused_by_name(monkeypatch: pytest.MonkeyP
     assert issubclass(UnsupportedRulesError, ThirtyOneError)
 
 
+def test_one_table_maps_the_cores_action_ids_to_the_kernels_codes_and_back() -> None:
+    from thirtyone.action_ids import ACTION_NAMES, NUM_ACTIONS
+    from thirtyone.sim import codes
+    from thirtyone.sim.steps import ACTION_TABLE
+
+    assert len(codes.ID_CODES) == NUM_ACTIONS
+    assert all(codes.CODE_IDS[code] == number for number, code in enumerate(codes.ID_CODES))
+    assert sorted(number for number in codes.CODE_IDS if number >= 0) == list(range(NUM_ACTIONS))
+    assert list(ACTION_TABLE) == [*codes.ID_CODES, *codes.CODE_IDS]
+    assert ACTION_NAMES[codes.CODE_IDS[codes.A_KNOCK]] == "knock"
+    assert ACTION_NAMES[codes.CODE_IDS[codes.A_DISCARD + 51]] == "discard As"
+
+
 def test_one_function_says_whether_and_why_not_the_simulator_plays_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     from thirtyone import sim
 

@@ -58,19 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from thirtyone.agents.action_ids import (
-    DISCARD,
-    DRAW_PILE,
-    DRAW_STOCK,
-    EXCHANGE_ALL,
-    EXCHANGE_ONE,
-    EXCHANGE_TWO,
-    KEEP,
-    KNOCK,
-    LOOK,
     NUM_ACTIONS,
-    PASS,
-    TAKE_WIDOW,
-    THROW_DOWN,
     describe_id,
 )
 from thirtyone.agents.config import EnvConfig
@@ -154,8 +142,7 @@ class VectorEnv:
         vp[steps.V_ILLEGAL] = illegal == "mask"
         vp[steps.V_TEACHER] = teacher
         self._vp = vp
-        ids = (DISCARD, DRAW_STOCK, DRAW_PILE, KNOCK, EXCHANGE_ALL, PASS, KEEP, TAKE_WIDOW, LOOK, THROW_DOWN)
-        self._aid = np.array([*ids, EXCHANGE_ONE, EXCHANGE_TWO, NUM_ACTIONS], dtype=np.int64)
+        self._aid = steps.ACTION_TABLE
         self._lay = np.append(layout.offsets(), layout.size).astype(np.int64)
         self._w = np.zeros((n, kernels.N_W), dtype=np.int64)
         self._x = np.zeros((n, steps.N_X), dtype=np.int64)

@@ -8,9 +8,12 @@ this module names them. :data:`ENDS` and :data:`LOSS_NAMES` turn the codes of a
 
 from __future__ import annotations
 
+from thirtyone import action_ids as ids
 from thirtyone.settlement import LOSS_KINDS, NO_KNOCK_KINDS
 
 __all__ = [
+    "ID_CODES",
+    "CODE_IDS",
     "ENDS",
     "END_CODES",
     "LOSS_NAMES",
@@ -58,3 +61,30 @@ A_STOCK, A_PILE, A_KNOCK, A_PASS, A_ALL, A_KEEP, A_TAKE, A_LOOK, A_THROW = range
 A_DISCARD = 64
 A_EX1 = 128
 A_EX2 = 144
+N_CODES = A_EX2 + 9
+"""How many action codes there are (the largest is the last two-card exchange's)."""
+
+_SIMPLE_IDS = {
+    A_STOCK: ids.DRAW_STOCK, A_PILE: ids.DRAW_PILE, A_KNOCK: ids.KNOCK, A_PASS: ids.PASS, A_ALL: ids.EXCHANGE_ALL,
+    A_KEEP: ids.KEEP, A_TAKE: ids.TAKE_WIDOW, A_LOOK: ids.LOOK, A_THROW: ids.THROW_DOWN,
+}  # fmt: skip
+
+
+def _code_ids() -> tuple[int, ...]:
+    table = [-1] * N_CODES
+    for code, number in _SIMPLE_IDS.items():
+        table[code] = number
+    for card in range(52):
+        table[A_DISCARD + card] = ids.DISCARD + card
+    for k in range(9):
+        table[A_EX1 + k] = ids.EXCHANGE_ONE + k
+        table[A_EX2 + k] = ids.EXCHANGE_TWO + k
+    return tuple(table)
+
+
+CODE_IDS: tuple[int, ...] = _code_ids()
+"""The action id (:mod:`thirtyone.action_ids`, the core's one action space) of each kernel code, -1
+for none. An exchange's code here names places of the *sorted* hand and widow, as its id does; the
+kernels turn them into places of the hand and widow as they hold them."""
+ID_CODES: tuple[int, ...] = tuple(CODE_IDS.index(number) for number in range(ids.NUM_ACTIONS))
+"""The kernel code of each action id: :data:`CODE_IDS` the other way round (the one table both ways)."""

@@ -7,8 +7,10 @@ Each game lives in one row of ``W`` (the work vector of :mod:`thirtyone.sim.kern
 Games are dealt exactly as :func:`thirtyone.sim.play_games` and
 :class:`~thirtyone.sim.rng.CounterChance` deal them.
 
-The encoding of actions and observations belongs to the layer above (:mod:`thirtyone.agents`):
-the kernels take it as data, ``aid`` (the action ids, :func:`action_id_table`) and ``lay`` (the
+Actions cross as the core's ids (:mod:`thirtyone.action_ids`): the kernels turn an id into their
+own code and back through one table, :data:`ACTION_TABLE` (:data:`thirtyone.sim.codes.ID_CODES`
+then :data:`~thirtyone.sim.codes.CODE_IDS`), passed to them as ``aid``. The observation's encoding
+belongs to the layer above (:mod:`thirtyone.agents`): the kernels take it as data, ``lay`` (the
 observation's slice offsets, in the order of ``thirtyone.agents.observation.BLOCKS``), so this
 module never imports that layer; the tests play the same games through both.
 
@@ -31,19 +33,15 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
+from thirtyone.action_ids import NUM_ACTIONS
 from thirtyone.sim.codes import (
     A_ALL,
     A_DISCARD,
     A_EX1,
     A_EX2,
-    A_KEEP,
-    A_KNOCK,
-    A_LOOK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
     A_TAKE,
-    A_THROW,
+    CODE_IDS,
+    ID_CODES,
     P_BASIC,
     P_RANDOM,
     PH_DEALER,
@@ -95,7 +93,7 @@ from thirtyone.sim.params import R_DECK, R_DRAW, R_FULL, R_MAXT
 __all__ = [
     "N_X",
     "N_V",
-    "N_AID",
+    "ACTION_TABLE",
     "V_PLAYERS",
     "V_MAX_ROUNDS",
     "V_WIN",
@@ -117,10 +115,9 @@ N_V = 6
 """Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives,
 illegal (0: stop at an illegal action, 1: replace it) and teacher (1: name the heuristic's move)."""
 
-# The action ids (``aid``): where each kind starts in the layer above's id space.
-I_DISCARD, I_STOCK, I_PILE, I_KNOCK, I_ALL, I_PASS, I_KEEP, I_TAKE, I_LOOK, I_THROW, I_EX1, I_EX2, I_COUNT = range(13)
-N_AID = 13
-"""Length of the action-id table."""
+ACTION_TABLE = np.array([*ID_CODES, *CODE_IDS], dtype=np.int64)
+"""The one table of action ids and kernel codes: ``ACTION_TABLE[number]`` is the code of id
+``number`` and ``ACTION_TABLE[NUM_ACTIONS + code]`` the id of ``code`` (exchanges by sorted places)."""
 
 # The observation's slices (``lay``), in the order of thirtyone.agents.observation.BLOCKS.
 (
@@ -155,74 +152,29 @@ def _place(w: Array, at: Int, rank: Int) -> Any:
 @_jit
 def _code_of(aid: Array, w: Array, number: Int) -> Any:
     """The kernels' action code of action id ``number`` for the seat to move (-1: no such action now)."""
-    if number < aid[I_DISCARD] + 52 and number >= aid[I_DISCARD]:
-        return A_DISCARD + number - aid[I_DISCARD]
-    if number == aid[I_STOCK]:
-        return A_STOCK
-    if number == aid[I_PILE]:
-        return A_PILE
-    if number == aid[I_KNOCK]:
-        return A_KNOCK
-    if number == aid[I_ALL]:
-        return A_ALL
-    if number == aid[I_PASS]:
-        return A_PASS
-    if number == aid[I_KEEP]:
-        return A_KEEP
-    if number == aid[I_TAKE]:
-        return A_TAKE
-    if number == aid[I_LOOK]:
-        return A_LOOK
-    if number == aid[I_THROW]:
-        return A_THROW
-    h = W_HANDS + 4 * w[S_SEAT]
-    if aid[I_EX1] <= number < aid[I_EX1] + 9:
-        i = (number - aid[I_EX1]) // 3
-        j = (number - aid[I_EX1]) % 3
-        return A_EX1 + 3 * _place(w, h, i) + _place(w, W_WIDOW, j)
-    if aid[I_EX2] <= number < aid[I_EX2] + 9:
-        i = (number - aid[I_EX2]) // 3
-        j = (number - aid[I_EX2]) % 3
-        return A_EX2 + 3 * _place(w, h, i) + _place(w, W_WIDOW, j)
-    return -1
+    if number < 0 or number >= NUM_ACTIONS:
+        return -1
+    code = aid[number]
+    if code < A_EX1:
+        return code
+    base = A_EX2 if code >= A_EX2 else A_EX1  # an exchange: from sorted places to the hand's and widow's
+    i = (code - base) // 3
+    j = (code - base) % 3
+    return base + 3 * _place(w, W_HANDS + 4 * w[S_SEAT], i) + _place(w, W_WIDOW, j)
 
 
 @_jit
 def _id_of(aid: Array, w: Array, code: Int) -> Any:
     """The action id of the kernels' action code ``code`` for the seat to move."""
-    if code >= A_EX2:
+    if code >= A_EX1:  # an exchange: from the hand's and widow's places to sorted places
+        base = A_EX2 if code >= A_EX2 else A_EX1
         h = W_HANDS + 4 * w[S_SEAT]
-        hi = (code - A_EX2) // 3
-        wj = (code - A_EX2) % 3
+        hi = (code - base) // 3
+        wj = (code - base) % 3
         i = _rank(w[h], w[h + 1], w[h + 2], w[h + hi])
         j = _rank(w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2], w[W_WIDOW + wj])
-        return aid[I_EX2] + 3 * i + j
-    if code >= A_EX1:
-        h = W_HANDS + 4 * w[S_SEAT]
-        hi = (code - A_EX1) // 3
-        wj = (code - A_EX1) % 3
-        i = _rank(w[h], w[h + 1], w[h + 2], w[h + hi])
-        j = _rank(w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2], w[W_WIDOW + wj])
-        return aid[I_EX1] + 3 * i + j
-    if code >= A_DISCARD:
-        return aid[I_DISCARD] + code - A_DISCARD
-    if code == A_STOCK:
-        return aid[I_STOCK]
-    if code == A_PILE:
-        return aid[I_PILE]
-    if code == A_KNOCK:
-        return aid[I_KNOCK]
-    if code == A_ALL:
-        return aid[I_ALL]
-    if code == A_PASS:
-        return aid[I_PASS]
-    if code == A_KEEP:
-        return aid[I_KEEP]
-    if code == A_TAKE:
-        return aid[I_TAKE]
-    if code == A_LOOK:
-        return aid[I_LOOK]
-    return aid[I_THROW]
+        code = base + 3 * i + j
+    return aid[NUM_ACTIONS + code]
 
 
 @_jit
@@ -404,7 +356,7 @@ def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i:
 @_jit
 def _mask(c: Array, t: Array, aid: Array, w: Array, masks: Array, i: Int) -> Any:
     """``masks[i]``: the legal action ids of the seat to move."""
-    for k in range(aid[I_COUNT]):
+    for k in range(NUM_ACTIONS):
         masks[i, k] = 0
     n = _legal(c, t, w)
     for k in range(n):
@@ -577,7 +529,7 @@ def step_kernel(
     players = vp[V_PLAYERS]
     for i in range(n):  # every action is checked before any is played
         number = actions[i]
-        if (number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0) and vp[V_ILLEGAL] == 0:
+        if (number < 0 or number >= NUM_ACTIONS or masks[i, number] == 0) and vp[V_ILLEGAL] == 0:
             return i
     for i in range(n):
         w = ws[i]
@@ -586,7 +538,7 @@ def step_kernel(
             pending[i, s] = 0.0
         number = actions[i]
         replaced[i] = 0
-        if number < 0 or number >= aid[I_COUNT] or masks[i, number] == 0:  # the random policy's pick instead
+        if number < 0 or number >= NUM_ACTIONS or masks[i, number] == 0:  # the random policy's pick instead
             code = _policy_code(c, fp, t, w, xs, seeds, i, P_RANDOM)
             replaced[i] = 1
         else:
