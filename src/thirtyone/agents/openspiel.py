@@ -11,45 +11,66 @@
 
 Parameters: ``players`` (2–9, default 4), ``preset`` (``scat``), ``lives`` (0: the preset's),
 ``options`` (more rule options as text, ``"three_of_a_kind:30.5+throw_down:on"``: OpenSpiel's
-game strings keep ``=`` and ``,`` for themselves), ``win_reward``
-(``False``) and ``max_rounds`` (0: :func:`~thirtyone.agents.config.default_max_rounds`).
+game strings keep ``=`` and ``,`` for themselves), ``win_reward`` (``False``), ``max_rounds``
+(0: :func:`~thirtyone.agents.config.default_max_rounds`), ``terminal_rewards`` (``False``: see
+Rewards) and ``first_dealer`` (-1: a chance node; a seat: that seat deals first, so the game
+has no dealer node — as the solved mini game, ``thirtyone.agents.mini``, is played).
 
 Chance is explicit (``EXPLICIT_STOCHASTIC``), as the engine's own chance steps are
 (``Game(..., explicit_chance=True)``): the first dealer (one chance node, uniform over the seats),
-each round's deck order (one chance node per card, top card first, uniform over the cards not yet
-placed; the last card is placed without a node) and each reshuffle of the discard pile (R4.3, the
-same, over the pile's cards but its top). The move that ends a round ends it — its rewards are
-paid at that move — and the chance nodes of the next deal follow it; no player sees an order
-except through the cards dealt and drawn.
+each round's deal (one chance node per card, the last card placed without a node) and each
+reshuffle of the discard pile (R4.3: one node per card of the new stock, top card first, uniform
+over the cards not yet placed). A deal draws each seat's three cards as a set — in increasing card
+index, from the dealer's left (R3.2), each set of three equally likely —, then the table's cards
+(the upcard, or the widow as a set), then the stock from the top, one card at a time: the order
+within a hand or a widow decides nothing, so the tree does not branch on it. The move that ends
+a round ends it — its rewards are paid at that move — and the chance nodes of the next deal
+follow it; no player sees an order except through the cards dealt and drawn.
 
 - Actions are the ids of :mod:`thirtyone.agents.action_ids` (79, the legal ones sorted);
   chance outcomes are card indexes (0–51) or, for the dealer, seats. A refused move leaves the
   state as it was: an illegal id raises the engine's ``IllegalActionError`` (``ActionError``
   outside 0–78), a chance outcome ``chance_outcomes()`` does not offer ``ArgumentError``.
-- Rewards (``REWARDS``): paid by the move that ends a round (or by the deal's last chance node
-  when a 31 on the deal ends it, R5.2), and ``rewards()`` keeps them through the chance nodes
-  that follow until the next move, as OpenSpiel reads them: the others' mean lives lost minus one's own
-  (:mod:`thirtyone.agents.table`); the game is ``ZERO_SUM``, and ``GENERAL_SUM`` with
+- Rewards: with ``REWARDS`` (the default) they are paid by the move that ends a round (or by the
+  deal's last chance node when a 31 on the deal ends it, R5.2), and ``rewards()`` keeps them
+  through the chance nodes that follow until the next move, as OpenSpiel reads them: the others'
+  mean lives lost minus one's own (:mod:`thirtyone.agents.table`). With ``terminal_rewards``
+  the game is ``TERMINAL``: ``rewards()`` is 0 until the game ends and then ``returns()``, as
+  OpenSpiel's ``MCTSBot`` asks. The game is ``ZERO_SUM``, and ``GENERAL_SUM`` with
   ``win_reward`` (-1 when put out, +1 for the winner). ``returns()`` add them up.
 - Length: at most ``max_rounds`` rounds of at most ``max_turns`` turns (R6.7) each, so
-  ``max_game_length = max_rounds * (2 * max_turns + players + 1)`` decisions; a game not over
-  after ``max_rounds`` rounds ends there (truncated).
-- Strings and tensors for each player: the observation tensor of :mod:`thirtyone.agents.observation`
-  (the information-state tensor is the same tensor: it summarises the round's history — the pile,
-  each seat's discards and known cards — but does not recall earlier rounds); the observation
-  string is that view in words; the information-state string adds every event of the game as
-  that player saw it (perfect recall).
+  ``max_game_length = max_rounds * (2 * max_turns + players + 1)`` decisions (chance nodes not
+  counted, as OpenSpiel counts); a game not over after ``max_rounds`` rounds ends there (truncated).
+- Strings and tensors for each player. The observation tensor is
+  :func:`~thirtyone.agents.observation.encode` of the player's view (the round so far: the pile,
+  each seat's discards and known cards, lives), the observation string that view in words. The
+  information state has perfect recall: its string
+  (:func:`~thirtyone.agents.observation.information_text`) is every event of the game as the
+  player saw it and its hand now; its tensor
+  (:class:`~thirtyone.agents.observation.InfoStateLayout`) is the observation tensor and, for
+  the player's seat and, for each of ``max_rounds`` rounds, the cards dealt to it, the upcard,
+  every decision (who, which id, the cards it showed) and the round's result: ``obs + players +
+  max_rounds * (104 + 53 * players + (131 + players) * slots)`` floats, ``slots = 2 * max_turns +
+  players + 1`` — 1,901 for the mini game, but hundreds of thousands for a whole game of a preset
+  (there the observation tensor is the one to learn from).
 - ``resample_from_infostate(player, sampler)``: a state ``player`` (any player, to move or not)
-  cannot tell from this one — the same information-state string and tensor for that player —,
+  cannot tell from this one — the same information-state string and tensors for that player —,
   the cards it has not seen dealt at random consistently with what it saw (the expert bot's
   sampler, :func:`thirtyone.bots.expert.sample_position`); its history starts at this moment (it
   is for searches, such as ISMCTS, not for replaying).
+- shimmy's ``OpenSpielCompatibilityV0`` makes a PettingZoo env of any OpenSpiel game, but not
+  rightly of this one: :func:`shimmy_env` mends it (see there), and
+  :mod:`thirtyone.agents.pettingzoo` is this game's own PettingZoo env.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -62,17 +83,34 @@ except ImportError as error:  # the openspiel extra is not installed: say how to
 
 from thirtyone.agents.action_ids import NUM_ACTIONS, action_from_id, describe_id, legal_ids
 from thirtyone.agents.config import EnvConfig
-from thirtyone.agents.observation import encode, layout_for
+from thirtyone.agents.observation import (
+    InfoStateLayout,
+    encode,
+    encode_information,
+    event_text,
+    history_slots,
+    join_information,
+    layout_for,
+)
 from thirtyone.agents.table import Ledger
 from thirtyone.cards import Card
 from thirtyone.chance import ChanceStep, ScriptedChance
+from thirtyone.checks import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
+from thirtyone.events import Event
 from thirtyone.position import Position
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from thirtyone.views import PlayerView
 
-__all__ = ["SHORT_NAME", "ThirtyOneGame", "ThirtyOneState", "config_from_params", "state_from_position"]
+__all__ = [
+    "SHORT_NAME",
+    "ThirtyOneGame",
+    "ThirtyOneState",
+    "config_from_params",
+    "state_from_position",
+    "shimmy_env",
+]
 
 SHORT_NAME = "python_thirtyone"
 
@@ -83,10 +121,13 @@ _DEFAULTS: dict[str, Any] = {
     "options": "",
     "win_reward": False,
     "max_rounds": 0,
+    "terminal_rewards": False,
+    "first_dealer": -1,
 }
 
 
-def _game_type(utility: Any) -> Any:
+def _game_type(utility: Any, terminal: bool = False) -> Any:
+    model = pyspiel.GameType.RewardModel
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="Thirty-One (Scat, Blitz, Schwimmen)",
@@ -94,7 +135,7 @@ def _game_type(utility: Any) -> Any:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        reward_model=model.TERMINAL if terminal else model.REWARDS,
         max_num_players=MAX_PLAYERS,
         min_num_players=MIN_PLAYERS,
         provides_information_state_string=True,
@@ -140,11 +181,37 @@ def config_from_params(params: dict[str, Any]) -> EnvConfig:
     )
 
 
+def _flag(params: dict[str, Any], name: str) -> bool:
+    """A game parameter that is on or off.
+
+    Raises:
+        ArgumentError: for anything but ``True`` or ``False``.
+    """
+    value = params.get(name, _DEFAULTS[name])
+    if not isinstance(value, bool):
+        raise ArgumentError(f"parameter {name} of {SHORT_NAME} is true or false, not {value!r}")
+    return value
+
+
 class ThirtyOneGame(pyspiel.Game):  # type: ignore[misc]
-    """The game ``python_thirtyone`` for one set of parameters (see the module)."""
+    """The game ``python_thirtyone`` for one set of parameters (see the module).
+
+    Raises:
+        ArgumentError: for an unknown parameter or a bad value (``first_dealer`` not -1 or a seat).
+        RulesError: for a bad preset or rule option.
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.config = config = config_from_params(dict(params or {}))
+        given = dict(params or {})
+        self.config = config = config_from_params(given)
+        self.terminal_rewards = _flag(given, "terminal_rewards")
+        dealer = whole_number(given.get("first_dealer", -1))
+        if dealer is None or not -1 <= dealer < config.players:
+            raise ArgumentError(
+                f"first_dealer is -1 (a chance node) or a seat, 0 to {config.players - 1}, "
+                f"not {given.get('first_dealer')!r}"
+            )
+        self.first_dealer = dealer
         players = config.players
         full = config.full
         win = 1.0 if config.win_reward else 0.0
@@ -156,25 +223,29 @@ class ThirtyOneGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-(full + win),
             max_utility=(players - 1) * full + win,
             utility_sum=None if config.win_reward else 0.0,
-            max_game_length=config.max_rounds * (2 * config.rules.max_turns + players + 1),
+            max_game_length=config.max_rounds * history_slots(config.rules, players),
         )
-        super().__init__(_game_type(utility), info, {**_DEFAULTS, **(params or {})})
+        self.info_layout = InfoStateLayout(players, history_slots(config.rules, players), config.max_rounds)
+        """The layout of the information-state tensor (see the module)."""
+        super().__init__(_game_type(utility, self.terminal_rewards), info, {**_DEFAULTS, **given})
 
     def new_initial_state(self) -> ThirtyOneState:
-        """The start of a game: the chance node of the first dealer."""
+        """The start of a game: the chance node of the first dealer (or, with ``first_dealer``,
+        of the first deal)."""
         return ThirtyOneState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of strings and tensors (perfect recall: the information state)."""
+        """The observer of strings and tensors: with ``perfect_recall``, the information state's."""
         if params:
             raise ArgumentError(f"observation parameters are not supported, not {params}")
         perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self.config.players, perfect)
+        return _Observer(self, perfect)
 
 
 class _Box:
-    """The engine game and the strings read from it so far, copied cheaply when OpenSpiel clones
-    a state (``Game.copy``: events and cards are immutable and shared)."""
+    """The engine game and each player's texts of its events so far (the information-state
+    strings), copied cheaply when OpenSpiel clones a state (``Game.copy``: events and cards are
+    immutable and shared)."""
 
     def __init__(self, game: Game, players: int) -> None:
         self.game = game
@@ -195,21 +266,37 @@ def _no_source() -> ScriptedChance:
     return ScriptedChance(0, [])
 
 
+@cache
+def _set_weights(left: int, need: int) -> tuple[Fraction, ...]:
+    """Drawing ``need`` more cards of a set, in increasing order, from ``left`` candidates (the
+    cards above the set's last one): the chance of each candidate, lowest first — the sets with it
+    as the next card among all sets, ``comb(above, need - 1) / comb(left, need)``."""
+    total = comb(left, need)
+    return tuple(Fraction(comb(left - 1 - k, need - 1), total) for k in range(left))
+
+
 class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
     """A moment of a game of ``python_thirtyone`` (see the module)."""
 
     def __init__(self, game: ThirtyOneGame, engine: Game | None = None) -> None:
         super().__init__(game)
         self.config = config = game.config
+        self._terminal_rewards = game.terminal_rewards
+        self._layout = game.info_layout
         if engine is None:
             engine = Game(config.rules, config.players, chance=_no_source(), explicit_chance=True)
+            if game.first_dealer >= 0:
+                engine.deal(game.first_dealer)
         self._box = _Box(engine, config.players)
         self._ledger = Ledger(config)
         self._drawn: list[Card] = []
-        """The cards of the order being drawn at a deal or reshuffle node, top first."""
+        """The cards placed so far at a deal or reshuffle node: a deal's sets and the stock in
+        the order they are drawn (see the module), a reshuffle's new stock top first."""
         self._returns = [0.0] * config.players
         self._rewards = [0.0] * config.players
-        self._prefix = [""] * config.players
+        self._past: list[tuple[Event, ...]] = [()] * config.players
+        """Each player's events before this state's engine game began (a resampled state's past)."""
+        self._past_texts: list[list[str]] = [[] for _ in range(config.players)]
         self._round_prefix: tuple[int, tuple[Any, ...]] | None = None  # a resampled state's round so far
 
     @property
@@ -231,14 +318,36 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(legal_ids(self._game))
 
+    def _groups(self, step: ChanceStep) -> list[int]:
+        """The sizes of what a deal or reshuffle node draws, in order: a set of three for each
+        seat dealt in, the table's cards (one upcard, or the widow's set of three), then the
+        stock one card at a time (a reshuffle: one card at a time)."""
+        if step.kind == "reshuffle":
+            return [1] * len(step.cards)
+        seats = len(self._game.active_seats)
+        table = 1 if self.config.rules.mode == "draw" else 3
+        return [3] * seats + [table] + [1] * (len(step.cards) - 3 * seats - table)
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         step = self._game.chance_step
         assert step is not None
         if step.kind == "dealer":
             return [(seat, 1.0 / len(step.seats)) for seat in step.seats]
+        placed = len(self._drawn)
+        start = 0
+        for size in self._groups(step):
+            if placed < start + size:
+                break
+            start += size
+        taken = placed - start  # cards of this set already drawn, in increasing order
         drawn = set(self._drawn)
         left = sorted(card for card in step.cards if card not in drawn)
-        return [(int(card), 1.0 / len(left)) for card in left]
+        if size == 1:
+            return [(int(card), 1.0 / len(left)) for card in left]
+        if taken:
+            left = [card for card in left if card > self._drawn[-1]]
+        weights = _set_weights(len(left), size - taken)
+        return [(int(card), float(weight)) for card, weight in zip(left, weights, strict=True) if weight]
 
     def _apply_action(self, action: int) -> None:
         game = self._game
@@ -256,22 +365,32 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
                 left = [card for card in step.cards if card not in drawn]
                 if len(left) > 1:
                     return
-                order, self._drawn = self._drawn + left, []
-                game.deal(order)
+                placed, self._drawn = self._drawn + left, []
+                game.deal(self._order(step, placed))
         # A round's rewards are paid by the move that ends it (or by the deal of a 31, R5.2) and
         # stay in rewards() through the chance nodes that follow, until the next move.
         paid = self._ledger.collect(game, [0.0] * self.config.players)
         self._rewards = [have + new for have, new in zip(self._rewards, paid, strict=True)]
         self._returns = [total + new for total, new in zip(self._returns, paid, strict=True)]
 
+    def _order(self, step: ChanceStep, placed: list[Card]) -> list[Card]:
+        """The engine's order (top card first) of the cards ``placed`` in the order drawn: a deal
+        gives the seats' sets one card a turn round the table (R3.2), then the rest as drawn."""
+        if step.kind == "reshuffle":
+            return placed
+        seats = len(self._game.active_seats)
+        hands = [placed[3 * k : 3 * k + 3] for k in range(seats)]
+        return [hand[i] for i in range(3) for hand in hands] + placed[3 * seats :]
+
     def _check_outcome(self, step: ChanceStep, outcome: int) -> None:
         """Refuse a chance outcome this node does not offer (its state unchanged).
 
         Raises:
             ArgumentError: for a dealer that is not a seat, or a card that is not in the order
-                being drawn or was placed in it already.
+                being drawn, was placed in it already, or is below the set's last card.
         """
-        if any(offered == outcome for offered, _ in self.chance_outcomes()):
+        offered = self.chance_outcomes()
+        if any(card == outcome for card, _ in offered):
             return
         if step.kind == "dealer":
             raise ArgumentError(
@@ -279,13 +398,14 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             )
         if 0 <= outcome < 52 and Card(outcome) in self._drawn:
             why = f"card {Card(outcome)} was placed already"
+        elif 0 <= outcome < 52 and Card(outcome) in step.cards:
+            why = f"card {Card(outcome)} is below the card drawn before it for this set (sets are drawn lowest first)"
         elif 0 <= outcome < 52:
             why = f"card {Card(outcome)} is not among the cards being shuffled"
         else:
             why = "a card is an index from 0 to 51"
         raise ArgumentError(
-            f"chance outcome {outcome} is not offered: {why}; give one of chance_outcomes() "
-            f"({len(step.cards) - len(self._drawn)} cards left)"
+            f"chance outcome {outcome} is not offered: {why}; give one of chance_outcomes() ({len(offered)} outcomes)"
         )
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -306,6 +426,8 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         return list(self._returns)
 
     def rewards(self) -> list[float]:
+        if self._terminal_rewards:
+            return list(self._returns) if self.is_terminal() else [0.0] * self.config.players
         return list(self._rewards)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ThirtyOneState:
@@ -330,11 +452,14 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
 
         position = sample_position(view, Knowledge.from_view(view), _passes(view), rng)
         twin = state_from_position(self.get_game(), position, stop_after_round=False)
-        public = ";".join(repr(event.for_seat(-1)) for event in self._game.events)
-        twin._prefix = [
-            self._infostate_history(seat) if seat == view.seat else self._prefix[seat] + public
-            for seat in range(self.config.players)
-        ]
+        public = tuple(event.for_seat(-1) for event in self._game.events)
+        for seat in range(self.config.players):
+            if seat == view.seat:
+                twin._past[seat] = self._events_of(seat)
+                twin._past_texts[seat] = self._past_texts[seat] + self._texts(seat)
+            else:
+                twin._past[seat] = self._past[seat] + public
+                twin._past_texts[seat] = self._past_texts[seat] + [event_text(event) for event in public]
         twin._returns = list(self._returns)
         twin._ledger.rounds = self._ledger.rounds
         twin._round_prefix = (self._game.round, tuple(event.for_seat(-1) for event in self._game.round_events()))
@@ -347,17 +472,27 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         hands = " | ".join(" ".join(map(str, game.hand(seat))) for seat in range(game.players))
         return f"round {game.round}, {game.phase.value}, seat {game.current_seat}: {hands}"
 
-    # -------------------------------------------------------------- strings
+    # -------------------------------------------------------------- strings and tensors
 
-    def _infostate_history(self, player: int) -> str:
-        """Every event of the game as ``player`` saw it (with this state's prefix)."""
+    def _texts(self, player: int) -> list[str]:
+        """The texts of this state's engine events as ``player`` saw them (read once, shared)."""
         events = self._game.events
         box = self._box
         for event in events[box.read :]:
             for seat in range(self.config.players):
-                box.texts[seat].append(repr(event.for_seat(seat)))
+                box.texts[seat].append(event_text(event.for_seat(seat)))
         box.read = len(events)
-        return self._prefix[player] + ";".join(self._box.texts[player])
+        return box.texts[player]
+
+    def _events_of(self, player: int) -> tuple[Event, ...]:
+        """Every event of the game as ``player`` saw it, its past included."""
+        return self._past[player] + tuple(event.for_seat(player) for event in self._game.events)
+
+    def _hand_seen(self, player: int) -> tuple[Card, ...] | None:
+        """``player``'s hand as it sees it now (``None`` before it looked or once out)."""
+        if self._game.round == 0:
+            return None
+        return self._game.view(player).hand
 
     def view_text(self, player: int) -> str:
         """What ``player`` sees now, in words (the observation string)."""
@@ -370,10 +505,10 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             f"dealer {view.dealer}",
             f"phase {view.phase.value}",
             f"to move {view.current_seat}",
-            f"hand {' '.join(map(str, view.hand)) if view.hand is not None else '-'}",
-            f"taken {view.taken_from_pile or '-'}",
-            f"pile {view.discard_top or '-'} ({view.discard_size})",
-            f"widow {' '.join(map(str, view.widow)) if view.widow else '-'}",
+            f"hand {_cards(view.hand)}",
+            f"taken {view.taken_from_pile if view.taken_from_pile is not None else '-'}",  # 2c is card 0
+            f"pile {view.discard_top if view.discard_top is not None else '-'} ({view.discard_size})",
+            f"widow {_cards(view.widow)}",
             f"stock {view.stock_size}",
             f"knocker {view.knocker if view.knocker is not None else '-'}",
             f"turn {view.turn}",
@@ -382,30 +517,53 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         return ", ".join(parts)
 
     def information_text(self, player: int) -> str:
-        """The information-state string of ``player``: its history and its view now."""
-        return self._infostate_history(player) + " || " + self.view_text(player)
+        """The information-state string of ``player`` (perfect recall): every event of the game
+        as it saw it and its hand now (:func:`~thirtyone.agents.observation.information_text`)."""
+        return join_information(player, self._past_texts[player] + self._texts(player), self._hand_seen(player))
 
     def observation_array(self, player: int) -> np.ndarray[Any, Any]:
         """``player``'s observation tensor (zeros while the first deal is drawn)."""
         if self._game.round == 0:
             return np.zeros(layout_for(self.config.players).size, dtype=np.float32)
+        return encode(self._view(player))
+
+    def _view(self, player: int) -> PlayerView:
         view = self._game.view(player)
         if self._round_prefix is not None and self._round_prefix[0] == view.round:
             view = dataclasses.replace(view, history=self._round_prefix[1] + view.history)  # the pile, the discards
-        return encode(view)
+        return view
+
+    def information_array(self, player: int, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
+        """``player``'s perfect-recall information-state tensor (see the module)."""
+        view = None if self._game.round == 0 else self._view(player)
+        return encode_information(self._layout, player, self._events_of(player), view, self.config.full, out)
+
+
+def _cards(cards: Sequence[Card] | None) -> str:
+    """Cards of a set (a hand, the widow) sorted by index, or ``-``."""
+    return " ".join(map(str, sorted(cards))) if cards else "-"
 
 
 class _Observer:
-    """OpenSpiel's py-observer: ``tensor`` (with ``dict`` of named slices) and ``string_from``."""
+    """OpenSpiel's py-observer: ``tensor`` (with ``dict`` of named slices) and ``string_from``;
+    with ``perfect_recall``, the information state's."""
 
-    def __init__(self, players: int, perfect_recall: bool) -> None:
-        layout = layout_for(players)
-        self.tensor = np.zeros(layout.size, dtype=np.float32)
-        self.dict = layout.unpack(self.tensor)
+    def __init__(self, game: ThirtyOneGame, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
+        if perfect_recall:
+            layout = game.info_layout
+            self.tensor = np.zeros(layout.size, dtype=np.float32)
+            self.dict = layout.unpack(self.tensor)
+        else:
+            observation = layout_for(game.config.players)
+            self.tensor = np.zeros(observation.size, dtype=np.float32)
+            self.dict = observation.unpack(self.tensor)
 
     def set_from(self, state: ThirtyOneState, player: int) -> None:
-        self.tensor[:] = state.observation_array(player)
+        if self.perfect_recall:
+            state.information_array(player, self.tensor)
+        else:
+            self.tensor[:] = state.observation_array(player)
 
     def string_from(self, state: ThirtyOneState, player: int) -> str:
         return state.information_text(player) if self.perfect_recall else state.view_text(player)
@@ -422,6 +580,70 @@ def state_from_position(game: Any, position: Position, *, stop_after_round: bool
     if stop_after_round:
         state._ledger.rounds = max(state.config.max_rounds - 1, 0)
     return state
+
+
+def shimmy_env(game: Any, render_mode: str | None = None) -> Any:
+    """shimmy's ``OpenSpielCompatibilityV0`` (a PettingZoo AEC env of an OpenSpiel game) for
+    ``game`` (a loaded game, such as ``pyspiel.load_game("python_thirtyone", params)``), with the
+    three faults it has with this game mended (shimmy 2.0):
+
+    - ``reset`` loads the game again by name, with the parameters only when they were given as
+      ``config``, so a game passed as ``env=`` comes back with the default parameters (four
+      players: ``KeyError: 3`` for three). Here it is made from the game's name and parameters.
+    - It pays the last move's rewards again each time a finished agent is removed, so the
+      summed rewards differ from ``returns()``; here an agent removed is paid nothing more.
+    - It counts chance nodes against ``max_game_length`` (which counts decisions, as OpenSpiel
+      says), truncating games with many chance nodes — every game of the mini variant; and a
+      31 on the deal, which ends the game before anyone moves, makes its reset fail. Here only
+      decisions count, and such a game starts over on a new deal.
+
+    Needs ``shimmy`` (the ``openspiel`` extra). Its observations are the observation tensor (as
+    float64) and ``infos[agent]["action_mask"]`` the legal ids; :mod:`thirtyone.agents.pettingzoo`
+    is this game's own PettingZoo env, with the same ids, observations and rewards.
+    """
+    return _shimmy_class()(game, render_mode)
+
+
+@cache
+def _shimmy_class() -> type:
+    from shimmy import OpenSpielCompatibilityV0
+
+    class MendedOpenSpielEnv(OpenSpielCompatibilityV0):  # type: ignore[misc]
+        """OpenSpielCompatibilityV0 with the faults :func:`shimmy_env` names mended."""
+
+        game_state: Any
+        game_length: int
+
+        def __init__(self, game: Any, render_mode: str | None = None) -> None:
+            name = game.get_type().short_name
+            super().__init__(game_name=name, config=dict(game.get_parameters()), render_mode=render_mode)
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            super().reset(seed, options)
+            while self.game_state.is_terminal():  # a 31 on the deal ended it: deal again, as a table would
+                self.game_state = self._env.new_initial_state()
+                self._execute_chance_node()
+                self._update_action_masks()
+                self._update_observations()
+                self._choose_next_agent()
+
+        def _choose_next_agent(self) -> None:
+            if self.game_state.is_terminal() and not any(self.terminations.values()):
+                return  # reset deals again (the base would look up the terminal state's player)
+            super()._choose_next_agent()
+
+        def _execute_chance_node(self) -> None:
+            length = self.game_length
+            super()._execute_chance_node()
+            self.game_length = length  # max_game_length counts decisions only
+
+        def _end_routine(self) -> bool:
+            ended = bool(super()._end_routine())
+            if ended:
+                self.rewards = dict.fromkeys(self.agents, 0.0)  # the game's rewards were paid already
+            return ended
+
+    return MendedOpenSpielEnv
 
 
 pyspiel.register_game(_GAME_TYPE, ThirtyOneGame)
