@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -31,13 +33,29 @@ from test_server_support import (
     nothing_more,
     receive,
 )
+from thirtyone.action_ids import action_id
+from thirtyone.actions import (
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+    ThrowDown,
+    parse_action,
+)
 from thirtyone.cards import Card, full_deck
 from thirtyone.engine import Game
 from thirtyone.fairness import deal_deck, salt_matches
 from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import TIMER_FOLLOW_UP
-from thirtyone.server.serialize import event_json, result_json, spectator_view_json, view_json
+from thirtyone.server.serialize import event_json, legal_json, result_json, spectator_view_json, view_json
 from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- a whole game
@@ -393,9 +411,11 @@ def test_an_action_is_sent_as_its_id_and_each_legal_action_comes_with_its_id(db:
         assert state is not None
         mover, waiter = (ann, ben) if state["view"]["current_seat"] == 0 else (ben, ann)
         view = (mover.state or {})["view"]
-        assert view["legal"] == [{"id": 52, "text": "draw stock"}, {"id": 53, "text": "draw pile"}] + (
-            [{"id": 54, "text": "knock"}] if "knock" in view["legal_actions"] else []
-        )
+        bare = dict.fromkeys(("card", "source", "give", "take"))
+        assert view["legal"] == [
+            {"id": 52, "text": "draw stock", **bare, "kind": "draw", "source": "stock"},
+            {"id": 53, "text": "draw pile", **bare, "kind": "draw", "source": "pile"},
+        ] + ([{"id": 54, "text": "knock", "kind": "knock", **bare}] if "knock" in view["legal_actions"] else [])
         assert [move["text"] for move in view["legal"]] == view["legal_actions"]  # the notation stays
         assert (waiter.state or {})["view"]["legal"] == []
         seq = state["seq"]
@@ -414,12 +434,131 @@ def test_an_action_is_sent_as_its_id_and_each_legal_action_comes_with_its_id(db:
         ack = mover.until("ack")
         assert (ack["seq"], ack["action"], ack["id"]) == (seq + 1, "draw pile", 53)
         drawn = mover.until("state")["view"]
-        discard = next(move for move in drawn["legal"] if move["text"].startswith("discard"))
-        assert discard["id"] == int(Card.parse(discard["text"].split()[1]))  # a discard's id is its card's
+        discard = next(move for move in drawn["legal"] if move["kind"] == "discard")
+        assert discard["id"] == int(Card.parse(discard["card"]))  # a discard's id is its card's
         mover.ws.send_json({"type": "action", "id": discard["id"], "seq": seq + 1})
         assert mover.until("ack")["action"] == discard["text"]
         rows = db_rows(db, "SELECT seq, action FROM actions WHERE table_code = ? ORDER BY seq", code)
         assert rows == [(seq + 1, "draw pile"), (seq + 2, discard["text"])]  # the notation is what is stored
+
+
+# ---------------------------------------------------------------------------------------------- actions as data
+
+DATA_KEYS = {"draw": {"source"}, "discard": {"card"}, "exchange": {"give", "take"}}
+"""The data keys each kind of action fills (docs/server-protocol.md, "Actions as data"); the others are null."""
+BARE: dict[str, Action] = {
+    "knock": Knock(),
+    "exchange_all": ExchangeAll(),
+    "pass": Pass(),
+    "keep": Keep(),
+    "take_widow": TakeWidow(),
+    "look": Look(),
+    "throw_down": ThrowDown(),
+}
+
+
+def action_from_data(data: dict[str, Any]) -> Action:
+    """The action that an action's data on the wire says, read from the data alone (as a client
+    does: never from the notation), after checking that the keys its kind does not use are null."""
+    kind = data["kind"]
+    assert {key for key in ("card", "source", "give", "take") if data[key] is not None} == DATA_KEYS.get(kind, set())
+    if kind == "draw":
+        return Draw(data["source"])
+    if kind == "discard":
+        return Discard(Card.parse(data["card"]))
+    if kind == "exchange":
+        return Exchange([Card.parse(card) for card in data["give"]], [Card.parse(card) for card in data["take"]])
+    return BARE[kind]
+
+
+def actions_sent(message: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every action a message holds (a view's legal moves, the acted events of its history, of a
+    round_end's or of a history message), each as its data and its notation."""
+    view = message.get("view") if message["type"] == "state" else None
+    events = list(view["history"]) if view else []
+    if message["type"] == "round_end":
+        events += message["history"]
+    if message["type"] == "history":
+        events += [event for rnd in message["rounds"] for event in rnd["events"]]
+    for move in view["legal"] if view else []:
+        yield move, move["text"]
+    for event in events:
+        if event["type"] == "acted":
+            yield event, event["action"]
+
+
+def test_every_action_a_seat_is_sent_carries_its_data_beside_its_notation(played: Played) -> None:
+    kinds: Counter[str] = Counter()
+    for player in [*played.players.values(), played.watcher, *played.late.values()]:
+        for message in player.messages:
+            for data, text in actions_sent(message):
+                assert action_from_data(data) == parse_action(text), (data, text)
+                kinds[data["kind"]] += 1
+    assert {"draw", "discard"} <= set(kinds), kinds
+
+
+SEED = 20261203
+"""The seed of the random games below (their deals and their moves)."""
+
+
+@pytest.mark.parametrize(
+    ("rules", "kinds"),
+    [
+        (Rules.preset("widow"), {"exchange", "exchange_all", "pass", "knock"}),
+        (Rules.preset("widow", exchange="any"), {"exchange", "exchange_all", "pass", "knock"}),
+        (Rules.preset("schwimmen"), {"keep", "take_widow", "exchange", "exchange_all", "pass", "knock"}),
+        (Rules.preset("scat", throw_down=True), {"look", "throw_down", "draw", "discard", "knock"}),
+    ],
+    ids=["widow", "exchange-any", "schwimmen", "throw-down"],
+)
+def test_every_kind_of_action_has_its_data_in_legal_and_in_the_history(rules: Rules, kinds: set[str]) -> None:
+    chooser = random.Random(SEED)
+    game = Game(rules, 3, seed=SEED)
+    offered: set[str] = set()
+    for _ in range(400):
+        if game.is_over:
+            break
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        for move in legal_json(view):
+            assert action_from_data(move) == parse_action(move["text"]), f"seed {SEED}: {move}"
+            assert move["id"] == action_id(view, parse_action(move["text"]))
+            offered.add(move["kind"])
+        number = game.round
+        game.apply(chooser.choice(game.legal_actions()))
+        for viewer in (seat, (seat + 1) % 3, -1):  # the mover, another seat, a spectator
+            for event in game.round_events(number):
+                data = event_json(event.for_seat(viewer))
+                if data["type"] == "acted":
+                    assert action_from_data(data) == parse_action(data["action"]), f"seed {SEED}: {data}"
+    assert kinds <= offered, f"seed {SEED}: {offered}"
+
+
+def test_an_exchange_is_sent_with_its_cards_from_the_hand_and_the_widow() -> None:
+    game = Game(Rules.preset("widow"), 3, seed=3)
+    game.apply("pass")
+    seat = game.current_seat
+    assert seat is not None
+    view = game.view(seat)
+    exchange = parse_action("exchange 9c for 4h")
+    assert legal_json(view)[0] == {
+        "id": action_id(view, exchange),
+        "text": "exchange 9c for 4h",
+        "kind": "exchange",
+        "card": None,
+        "source": None,
+        "give": ["9c"],
+        "take": ["4h"],
+    }
+    game.apply(exchange)
+    seen = event_json(game.round_events(game.round)[-1].for_seat(-1))
+    assert (seen["action"], seen["kind"], seen["give"], seen["take"]) == (
+        "exchange 9c for 4h",
+        "exchange",
+        ["9c"],
+        ["4h"],
+    )
 
 
 def test_rate_limit_per_connection(db: Path) -> None:

@@ -18,7 +18,7 @@ from thirtyone.bots.basic import BasicBot
 from thirtyone.record import GameRecord, format_action
 from thirtyone.server.pages import STATIC
 from thirtyone.server.routes_records import record_json
-from thirtyone.server.serialize import cards, spectator_view_json
+from thirtyone.server.serialize import ACTION_KEYS, action_json, cards, spectator_view_json
 
 
 @pytest.fixture
@@ -172,6 +172,11 @@ def test_the_record_as_json_matches_the_record_step_by_step(client: TestClient) 
     assert len(steps) == record.action_count + 1
     lines = [line for rnd in data["rounds"] for line in rnd["actions"]]
     assert [step["line"] for step in steps] == [None, *lines]
+    moves = [action for rnd in record.rounds for _, action in rnd.actions]
+    assert [{key: step[key] for key in ACTION_KEYS} for step in steps] == [
+        action_json(None),
+        *map(action_json, moves),
+    ]  # each step's action as data, beside its notation (the replay page reads the data)
     ended = 0
     for step, game in zip(steps, record.replay_steps(), strict=True):
         assert step["hands"] == [cards(game.hand(seat)) for seat in range(game.players)]
@@ -245,6 +250,8 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             assert hint["moves"][0]["action"] == hint["action"]
             legal = {move["text"]: move["id"] for move in state["view"]["legal"]}
             assert all(move["id"] == legal[move["action"]] for move in hint["moves"])  # each move's id too
+            data = {move["text"]: {key: move[key] for key in ACTION_KEYS} for move in state["view"]["legal"]}
+            assert all({key: move[key] for key in ACTION_KEYS} == data[move["action"]] for move in hint["moves"])
             assert all(isinstance(move["value"], float) for move in hint["moves"])
             other.ws.send_json({"type": "hint"})
             refused = other.until("error")

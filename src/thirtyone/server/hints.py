@@ -6,12 +6,12 @@ The answer goes to the asking connection only, as data (each client puts the mov
 words)::
 
     {"type": "hint", "seq": 12, "action": "draw pile", "id": 53,
-     "moves": [{"action": "draw pile", "id": 53, "value": 0.21},
-               {"action": "draw stock", "id": 52, "value": 0.05}, …],
+     "moves": [{"action": "draw pile", "id": 53, "kind": "draw", "source": "pile", …, "value": 0.21},
+               {"action": "draw stock", "id": 52, "kind": "draw", "source": "stock", …, "value": 0.05}, …],
      "reads": [{"seat": 1, "suit": "h", "probability": 0.72}]}
 
 ``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
-best move first, each move with its ``id`` as the state's ``legal`` lists it; ``null`` where no
+best move first, each move with its ``id`` and its data as the state's ``legal`` lists them; ``null`` where no
 search was needed (a single legal move, or looking at one's cards, R6.6). ``reads`` says what
 the expert believes of the opponents: each one it is at least half sure collects a suit (the
 share of its worlds where that suit is the opponent's best), surest first ("Ben probably collects
@@ -39,7 +39,7 @@ from thirtyone.server.connections import Connection, dumps
 from thirtyone.server.errors import AuthError, ConflictError, LimitError, UnavailableError
 from thirtyone.server.rows import PLAYING
 from thirtyone.server.runner import TableRunner
-from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import JSON, action_json
 from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
 from thirtyone.views import PlayerView
 
@@ -55,16 +55,18 @@ HINT_WAIT = 10.0
 
 def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
     """The ``hint`` message for state ``seq`` of ``view``'s seat: the best move's notation and id,
-    every move's estimate and the expert's reads of the opponents."""
-    ids = [action_id(view, parse_action(action)) for action, _ in hint.moves]
+    every move's estimate (with its id and its data, :func:`~thirtyone.server.serialize.action_json`)
+    and the expert's reads of the opponents."""
+    actions = [parse_action(action) for action, _ in hint.moves]
+    ids = [action_id(view, action) for action in actions]
     return {
         "type": "hint",
         "seq": seq,
         "action": hint.moves[0][0],
         "id": ids[0],
         "moves": [
-            {"action": action, "id": number, "value": value}
-            for (action, value), number in zip(hint.moves, ids, strict=True)
+            {"action": text, "id": number, **action_json(action), "value": value}
+            for (text, value), action, number in zip(hint.moves, actions, ids, strict=True)
         ],
         "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in hint.reads],
     }

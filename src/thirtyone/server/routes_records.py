@@ -12,7 +12,15 @@ from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord, format_action
 from thirtyone.server.deps import Service
 from thirtyone.server.errors import UnavailableError
-from thirtyone.server.serialize import JSON, cards, result_json, rules_json, spectator_view_json, value
+from thirtyone.server.serialize import (
+    JSON,
+    action_json,
+    cards,
+    result_json,
+    rules_json,
+    spectator_view_json,
+    value,
+)
 
 __all__ = ["router", "record_json"]
 
@@ -46,7 +54,8 @@ def record_json(record: GameRecord) -> JSON:
     ``describe``, ``preset``, ``winner``, ``places``, ``event``, ``date``, ``rounds`` (each:
     ``round``, ``dealer``, ``deck``, ``commitment``, ``salt``, ``actions`` as record lines such as
     ``"1 draw stock"``, ``result``) and ``steps``: the game after the deal and after each action
-    (``action_count + 1`` of them), each with ``seat`` and ``action`` (``null`` for the first),
+    (``action_count + 1`` of them), each with ``seat``, ``action`` and the action's data
+    (:func:`~thirtyone.server.serialize.action_json`; ``null`` for the first),
     ``round``, ``line`` (the record's line), ``view`` (what the table shows, as
     :func:`~thirtyone.server.serialize.spectator_view_json` without its history), ``hands`` and
     ``values`` by seat (every hand open: the game is over; a value only for three cards),
@@ -72,6 +81,7 @@ def record_json(record: GameRecord) -> JSON:
                 {
                     "seat": seat,
                     "action": None if action is None else str(action),
+                    **action_json(action),
                     "line": None if seat is None or action is None else format_action(seat, action),
                     "round": game.round,
                     "view": view,

@@ -1,9 +1,10 @@
 """JSON forms of what the server sends: views, events, results, rules (plain dicts, lists, text,
 numbers, booleans and ``null``).
 
-Cards are their text (``"As"``, ``"Td"``), actions their notation (``"discard Td"``) and, where
-a seat may play them, their id too (:mod:`thirtyone.action_ids`), hand values numbers (``30.5``
-for 30½, R1.4). A card a viewer may not know is ``null`` (another player's stock
+Cards are their text (``"As"``, ``"Td"``), actions their notation (``"discard Td"``) with their
+data beside it (:func:`action_json`: what a client reads, never the notation) and, where a seat
+may play them, their id too (:mod:`thirtyone.action_ids`), hand values numbers (``30.5`` for 30½,
+R1.4). A card a viewer may not know is ``null`` (another player's stock
 draw, the face-down widow taken in the opening); a view never holds another player's hidden card.
 """
 
@@ -11,9 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from thirtyone.action_ids import action_id
+from thirtyone.actions import (
+    Action,
+    Discard,
+    Draw,
+    Exchange,
+    ExchangeAll,
+    Keep,
+    Knock,
+    Look,
+    Pass,
+    TakeWidow,
+    ThrowDown,
+)
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import IllegalActionError
@@ -25,6 +39,9 @@ from thirtyone.views import PlayerView, PublicView, SeatStatus
 
 __all__ = [
     "JSON",
+    "ActionKind",
+    "ACTION_KEYS",
+    "action_json",
     "cards",
     "value",
     "rules_json",
@@ -53,6 +70,49 @@ def value(number: HandValue | None) -> int | float | None:
     if isinstance(number, Fraction) and number.denominator != 1:
         return float(number)
     return int(number)
+
+
+ActionKind = Literal[
+    "draw", "discard", "knock", "exchange", "exchange_all", "pass", "keep", "take_widow", "look", "throw_down"
+]
+"""What an action is, on the wire: one word for each class of :data:`~thirtyone.actions.Action`."""
+
+_KINDS: dict[type, ActionKind] = {
+    Draw: "draw",
+    Discard: "discard",
+    Knock: "knock",
+    Exchange: "exchange",
+    ExchangeAll: "exchange_all",
+    Pass: "pass",
+    Keep: "keep",
+    TakeWidow: "take_widow",
+    Look: "look",
+    ThrowDown: "throw_down",
+}
+
+ACTION_KEYS = ("kind", "card", "source", "give", "take")
+"""The keys :func:`action_json` writes, in its order."""
+
+
+def action_json(action: Action | None) -> JSON:
+    """What ``action`` is, as data, for a client that must never read the notation: ``kind``
+    (:data:`ActionKind`), ``card`` (a discard's card, ``"Td"``), ``source`` (a draw's,
+    ``"stock"`` or ``"pile"``), ``give`` and ``take`` (an exchange's cards from the hand and from
+    the widow, each sorted by card index: ``["Td"]``, ``["Ah"]``; an ``exchange_all`` names none,
+    its event's ``received`` and ``revealed`` do); every key that does not apply is ``null``, and
+    so is every key for ``None`` (no action: a replay's first step)."""
+    data: JSON = dict.fromkeys(ACTION_KEYS)
+    if action is None:
+        return data
+    data["kind"] = _KINDS[type(action)]
+    if isinstance(action, Draw):
+        data["source"] = action.source
+    elif isinstance(action, Discard):
+        data["card"] = str(action.card)
+    elif isinstance(action, Exchange):
+        data["give"] = cards(action.give)
+        data["take"] = cards(action.take)
+    return data
 
 
 def rules_json(rules: Rules) -> JSON:
@@ -110,7 +170,8 @@ def refusal_json(error: IllegalActionError) -> JSON:
 
 
 def event_json(event: Event) -> JSON:
-    """One event of a round's history, as a viewer sees it (``event.for_seat(viewer)`` first)."""
+    """One event of a round's history, as a viewer sees it (``event.for_seat(viewer)`` first);
+    an ``acted`` event's action is its notation (``action``) and its data (:func:`action_json`)."""
     if isinstance(event, RoundStarted):
         return {
             "type": "round_started",
@@ -124,6 +185,7 @@ def event_json(event: Event) -> JSON:
             "type": "acted",
             "seat": event.seat,
             "action": str(event.action),
+            **action_json(event.action),
             "received": cards(event.received),
             "private": event.private,
             "revealed": cards(event.revealed),
@@ -166,8 +228,9 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
     ``seats`` (each: ``seat``, ``remaining``, ``lives``, ``on_grace``, ``out``, ``has_looked``,
     ``known_cards``), ``knocker``, ``turn``, ``taken_from_pile`` (R4.2), ``history`` (this round's
     events), ``last_result``, ``legal_actions`` (notation; empty unless it is this seat's move)
-    and ``legal``, the same actions as ``{"id", "text"}``: the action's id
-    (:func:`~thirtyone.action_ids.action_id`, what an ``action`` message may send) and its notation.
+    and ``legal``, the same actions as :func:`legal_json` writes them: each one's id
+    (:func:`~thirtyone.action_ids.action_id`, what an ``action`` message may send), its notation
+    and its data (:func:`action_json`).
     Without ``history`` the key is left out (the caller adds the events, serialized once each);
     without ``shared``, ``seats`` and ``last_result`` are too (the caller adds them, serialized
     once per change and per round).
@@ -200,9 +263,12 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
 
 
 def legal_json(view: PlayerView) -> list[JSON]:
-    """The seat's legal actions as ``{"id", "text"}`` (its id for this view, its notation), in
-    the order of ``view.legal_actions``."""
-    return [{"id": action_id(view, action), "text": str(action)} for action in view.legal_actions]
+    """The seat's legal actions as ``{"id", "text", "kind", "card", "source", "give", "take"}``
+    (its id for this view, its notation, its data: :func:`action_json`), in the order of
+    ``view.legal_actions``."""
+    return [
+        {"id": action_id(view, action), "text": str(action), **action_json(action)} for action in view.legal_actions
+    ]
 
 
 def spectator_view_json(game: Game) -> JSON:
