@@ -14,7 +14,8 @@ from gymnasium.utils.env_checker import check_env
 
 from thirtyone.agents.gymnasium import ENV_ID, ThirtyOneEnv
 from thirtyone.bots import UnknownBotError
-from thirtyone.errors import ArgumentError, IllegalActionError
+from thirtyone.errors import ArgumentError
+from thirtyone.refusals import IllegalActionError
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ from thirtyone.agents.ismcts import IsmctsBot
 from thirtyone.agents.openspiel import SHORT_NAME, ThirtyOneState, shimmy_env
 from thirtyone.bots import UnknownBotError, make_bot
 from thirtyone.bots.runner import play_game
-from thirtyone.errors import ArgumentError, IllegalActionError, RulesError
+from thirtyone.errors import ArgumentError, RulesError
+from thirtyone.refusals import IllegalActionError
 
 
 @pytest.mark.parametrize(

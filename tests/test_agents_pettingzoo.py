@@ -13,7 +13,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from thirtyone.agents.pettingzoo import ENV_ID, env, raw_env
-from thirtyone.errors import ArgumentError, IllegalActionError
+from thirtyone.errors import ArgumentError
+from thirtyone.refusals import IllegalActionError
 
 CASES = [
     ("scat", 4, {}),

@@ -16,7 +16,6 @@ import pytest
 from babel.messages.pofile import read_po
 
 from thirtyone import i18n
-from thirtyone.errors import RefusalCode
 from thirtyone.i18n import (
     DEFAULT,
     LANGUAGES,
@@ -31,6 +30,7 @@ from thirtyone.i18n import (
     placeholders,
     plural_categories,
 )
+from thirtyone.refusals import RefusalCode
 from thirtyone.settlement import LossKind
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "thirtyone"

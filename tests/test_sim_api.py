@@ -25,7 +25,8 @@ from thirtyone import Card, Game, Rules, full_deck, parse_cards
 from thirtyone.actions import Discard, Exchange, Knock, Pass
 from thirtyone.bots.runner import simulate
 from thirtyone.cli import main
-from thirtyone.errors import IllegalActionError, PositionError, RulesError, ThirtyOneError
+from thirtyone.errors import PositionError, RulesError, ThirtyOneError
+from thirtyone.refusals import IllegalActionError
 from thirtyone.sim import (
     ENDS,
     GameTotals,

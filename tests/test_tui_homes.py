@@ -17,10 +17,10 @@ from thirtyone import Discard, Draw, Game, Knock, Rules
 from thirtyone.actions import STOCK, Action
 from thirtyone.bots.expert import Analysis, ExpertBot
 from thirtyone.bots.turn import BotFailure
-from thirtyone.errors import IllegalActionError
 from thirtyone.events import Reshuffled, RoundEnded, RoundStarted
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
+from thirtyone.refusals import IllegalActionError
 from thirtyone.tui.autosave import recorded
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.hints import Hints

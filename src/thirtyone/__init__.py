@@ -30,7 +30,6 @@ from thirtyone.errors import (
     ActionError,
     ArgumentError,
     CardError,
-    IllegalActionError,
     PositionError,
     RecordError,
     RulesError,
@@ -49,6 +48,7 @@ from thirtyone.events import (
     RoundStarted,
 )
 from thirtyone.position import Position
+from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import PRESETS, Rules
 from thirtyone.scoring import hand_value, is_blitz
 from thirtyone.settlement import LOSS_KINDS, LossKind

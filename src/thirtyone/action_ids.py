@@ -57,7 +57,8 @@ from thirtyone.actions import (
 )
 from thirtyone.cards import Card
 from thirtyone.checks import whole_number
-from thirtyone.errors import ActionError, IllegalActionError, RefusalCode
+from thirtyone.errors import ActionError
+from thirtyone.refusals import IllegalActionError, RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.text import refusal
 from thirtyone.views import PlayerView

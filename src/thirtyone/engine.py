@@ -52,7 +52,7 @@ from thirtyone.actions import (
 from thirtyone.cards import Card, full_deck
 from thirtyone.chance import Chance, ChanceStep, SeededChance, check_permutation
 from thirtyone.checks import whole_number
-from thirtyone.errors import ActionError, ArgumentError, IllegalActionError, RefusalCode, RulesError, SeatError
+from thirtyone.errors import ActionError, ArgumentError, RulesError, SeatError
 from thirtyone.events import (
     Acted,
     Event,
@@ -64,6 +64,7 @@ from thirtyone.events import (
     RoundStarted,
 )
 from thirtyone.position import Position
+from thirtyone.refusals import IllegalActionError, RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
 from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, dealt_blitz, settle, showdown_losses

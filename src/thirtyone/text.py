@@ -2,7 +2,7 @@
 
 Losses (:func:`loss_reason`), round ends (:func:`describe_end`) and refusals (:func:`refusal`)
 are data first — a :class:`~thirtyone.settlement.Loss` has a kind, an
-:class:`~thirtyone.errors.IllegalActionError` a code — and these functions write them for
+:class:`~thirtyone.refusals.IllegalActionError` a code — and these functions write them for
 library users and game records, naming seats as ``seat 2``. The faces (terminal, browser) never
 read these sentences: they put the same data in their own words and languages.
 
@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from thirtyone.actions import Action
 from thirtyone.cards import Card, format_cards
 from thirtyone.checks import escaped
-from thirtyone.errors import REFUSAL_RULES, IllegalActionError, RefusalCode
 from thirtyone.events import RoundResult
+from thirtyone.refusals import REFUSAL_RULES, IllegalActionError, RefusalCode
 from thirtyone.scoring import HandValue, format_value
 from thirtyone.settlement import Loss, LossKind
 
@@ -161,7 +161,7 @@ def refusal(
     values: tuple[HandValue, ...] = (),
     legal: Sequence[Action] = (),
 ) -> IllegalActionError:
-    """The :class:`~thirtyone.errors.IllegalActionError` for ``code`` with its data (see there),
+    """The :class:`~thirtyone.refusals.IllegalActionError` for ``code`` with its data (see there),
     its message the rule id and the English of :data:`REFUSAL_WORDS`: ``R4.2: cannot discard …``."""
     legal = tuple(legal)
     return IllegalActionError(

@@ -19,7 +19,8 @@ from thirtyone.action_ids import (
 )
 from thirtyone.actions import Discard, Draw, Exchange, Knock
 from thirtyone.cards import Card
-from thirtyone.errors import ActionError, IllegalActionError
+from thirtyone.errors import ActionError
+from thirtyone.refusals import IllegalActionError
 
 PRESETS = ("scat", "widow", "namu", "schwimmen")
 

@@ -11,7 +11,7 @@ import pytest
 
 from helpers import snapshot
 from thirtyone import Game, IllegalActionError, Position, Rules, full_deck, parse_action, parse_cards
-from thirtyone.errors import REFUSAL_RULES, RefusalCode
+from thirtyone.refusals import REFUSAL_RULES, RefusalCode
 from thirtyone.text import refusal_words
 from thirtyone.views import Phase
 

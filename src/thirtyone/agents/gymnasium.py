@@ -28,7 +28,7 @@ Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", b
   action until its next move, bots' moves included. The episode ends (``terminated``) when the
   game is over or the seat is put out, and is truncated at ``max_rounds``.
 - An illegal id ends the episode with reward -1 (``illegal="terminate"``, the default, as
-  PettingZoo's wrapper does) or raises the engine's :class:`~thirtyone.errors.IllegalActionError`
+  PettingZoo's wrapper does) or raises the engine's :class:`~thirtyone.refusals.IllegalActionError`
   with nothing changed (``illegal="raise"``).
 
 :class:`ThirtyOneVectorEnv` is the same seat in ``num_envs`` games at once, a

@@ -26,7 +26,7 @@ Importing this module registers the environment, so that PettingZoo's registry f
 - :func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends the
   game with -1 for the agent that played it (``TerminateIllegalWrapper``), an id outside 0–78 is an
   assertion (``AssertOutOfBoundsWrapper``), and the order of calls is enforced. The raw env raises
-  the engine's :class:`~thirtyone.errors.IllegalActionError` and changes nothing.
+  the engine's :class:`~thirtyone.refusals.IllegalActionError` and changes nothing.
 - ``render()`` (``render_mode="ansi"`` or ``"human"``) writes the table as the current agent may see it.
 """
 

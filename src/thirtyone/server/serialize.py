@@ -30,8 +30,8 @@ from thirtyone.actions import (
 )
 from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
+from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 from thirtyone.text import loss_reason
@@ -152,7 +152,7 @@ def result_json(result: RoundResult) -> JSON:
 
 
 def refusal_json(error: IllegalActionError) -> JSON:
-    """An action the rules refused, as data (:class:`~thirtyone.errors.IllegalActionError`):
+    """An action the rules refused, as data (:class:`~thirtyone.refusals.IllegalActionError`):
     ``code`` (e.g. ``"discard_taken_card"``), ``rule`` (``"R4.2"``), ``seat`` (who tried),
     ``action`` (its notation), ``cards`` and ``among`` (the cards refused, and those it could have
     named), ``seats`` (other seats involved), ``values`` (points, ``knock_too_low``) and ``legal``."""

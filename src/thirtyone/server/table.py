@@ -21,10 +21,11 @@ from thirtyone.actions import Action
 from thirtyone.bots import BOT_NAMES
 from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.errors import IllegalActionError, ThirtyOneError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.events import RoundResult
 from thirtyone.fairness import SaltChain
 from thirtyone.record import Fairness
+from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.errors import RefusedError, UnavailableError

@@ -30,8 +30,9 @@ from thirtyone.actions import (
 )
 from thirtyone.cards import Card, format_cards
 from thirtyone.engine import Game
-from thirtyone.errors import IllegalActionError, PositionError
+from thirtyone.errors import PositionError
 from thirtyone.position import Position
+from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.sim import kernels
 from thirtyone.sim.codes import (

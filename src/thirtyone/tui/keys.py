@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from thirtyone.errors import IllegalActionError
 from thirtyone.i18n import Messages
+from thirtyone.refusals import IllegalActionError
 from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.words import error_words

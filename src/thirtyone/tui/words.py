@@ -52,9 +52,9 @@ from thirtyone.actions import (
 from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.checks import escaped
-from thirtyone.errors import IllegalActionError
 from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
 from thirtyone.i18n import Messages, messages
+from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
 from thirtyone.settlement import Loss
@@ -177,7 +177,7 @@ _REFUSALS: dict[str, str] = {
     "knock_too_early": "refusal.knock_too_early",
     "knock_too_low": "refusal.knock_too_low",
 }
-"""Each refusal code (:data:`thirtyone.errors.RefusalCode`) and its message."""
+"""Each refusal code (:data:`thirtyone.refusals.RefusalCode`) and its message."""
 
 
 def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 0, t: Messages = ENGLISH) -> str:
