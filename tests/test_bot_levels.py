@@ -190,7 +190,8 @@ LIMITS = (
     ("name", "message"),
     [
         ("grandmaster", "unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, expert-v1 "
-         "(or easy, medium, hard), an installed one (ismcts, policy:PATH), or module:factory for a bot of your own"),
+         "(or easy, medium, hard), an installed one (ismcts, mini-eq, policy:PATH, ppo), "
+         "or module:factory for a bot of your own"),
         ("expert:0", f"bad expert budget '0' in 'expert:0': {LIMITS}"),
         ("expert:-3", f"bad expert budget '-3' in 'expert:-3': {LIMITS}"),
         ("expert:1e9", f"bad expert budget '1e9' in 'expert:1e9': {LIMITS}"),

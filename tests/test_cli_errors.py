@@ -48,7 +48,10 @@ def test_the_help_gives_the_range_of_each_whole_number_rule_option(
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     assert "--lives N lives each player starts with, 1-20 [R2.2]" in text
     assert "--max-turns N turns after which a round ends in a showdown, 1-10,000 [R6.7]" in text
-    assert "--deck N cards in the deck: 52, or 32 (7 to ace) [R1.1]" in text
+    assert (
+        "--deck N cards in the deck: 52, 32 (7 to ace), or 8 (9, Q, K, A of hearts and spades: the mini research"
+        " deck) [R1.1]" in text
+    )
 
 
 @pytest.mark.parametrize(

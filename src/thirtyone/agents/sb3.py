@@ -136,4 +136,4 @@ class ThirtyOneVecEnv(VecEnv):
             return range(self.num_envs)
         if isinstance(indices, int):
             return [indices]
-        return indices
+        return [int(index) for index in indices]

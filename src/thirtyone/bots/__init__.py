@@ -16,7 +16,8 @@ The bots, the levels and their budgets are registered once, in :mod:`thirtyone.b
 Traceback (most recent call last):
 ...
 thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, \
-expert-v1 (or easy, medium, hard), an installed one (ismcts, policy:PATH), or module:factory for a bot of your own
+expert-v1 (or easy, medium, hard), an installed one (ismcts, mini-eq, policy:PATH, ppo), \
+or module:factory for a bot of your own
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ function setSeats(count) {
   while (seatsList.children.length > count) seatsList.lastElementChild.remove();
 }
 
-// The values an int option takes when they are not a whole range (the deck: 32 or 52 cards, R1.1).
+// The values an int option takes when they are not a whole range (the deck: 8, 32 or 52 cards, R1.1).
 function numberChoices(spec) {
   return spec.only || null;
 }
