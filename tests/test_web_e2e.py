@@ -35,9 +35,11 @@ from typing import Any
 import pytest
 
 from test_server_support import SEED
+from thirtyone.actions import parse_action
 from thirtyone.cards import format_cards, parse_cards
 from thirtyone.fairness import SaltChain, deal_deck
 from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.server.serialize import action_json
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -504,6 +506,8 @@ def test_the_browser_deals_exactly_as_the_record_does(game: Game, server: str) -
     seeds = ["00112233445566778899aabbccddeeff", None]
     expected = format_cards(deal_deck(chain.salt(1), 1, seeds, 32))
     assert game.ann.evaluate(deal_in_page.replace(", 52)", ", 32)"), [chain.salt(1), 1, seeds]) == expected
+    expected = format_cards(deal_deck(chain.salt(1), 1, seeds, 8))  # the mini deck (9 Q K A of hearts, spades)
+    assert game.ann.evaluate(deal_in_page.replace(", 52)", ", 8)"), [chain.salt(1), 1, seeds]) == expected
     # the page's own SHA-256 and HMAC (for plain HTTP, where browsers offer no crypto.subtle)
     plain = "async (args) => (await import('/static/js/fairness.js')).plain"
     text = "thirtyone-deck/2 1 00112233445566778899aabbccddeeff - 0"
@@ -526,14 +530,14 @@ def test_the_browser_deals_exactly_as_the_record_does(game: Game, server: str) -
     assert game.ann.evaluate(check, [deal["salt"], " ".join(swapped), old]) is False
 
 
-def test_every_action_notation_is_shown_in_words(game: Game) -> None:
+def test_every_kind_of_action_is_shown_in_words_from_its_data(game: Game) -> None:
     words = {
         "draw stock": "Draw from the stock",
         "draw pile": "Take 9♥ from the pile",
         "discard Td": "Discard 10♦",
         "knock": "Knock",
         "exchange Td for Ah": "Exchange 10♦ for A♥",
-        "exchange Td 9h for Ah Kh": "Exchange 10♦ 9♥ for A♥ K♥",
+        "exchange 9h Td for Kh Ah": "Exchange 9♥ 10♦ for K♥ A♥",  # as the engine writes it: sorted by card
         "exchange all": "Exchange all three",
         "pass": "Pass",
         "keep": "Keep your hand",
@@ -542,9 +546,9 @@ def test_every_action_notation_is_shown_in_words(game: Game) -> None:
         "throw down": "Throw down unseen",
     }
     shown = game.ann.evaluate(
-        "(notations) => import('/static/js/common.js').then((m) => notations.map((n) => "
-        "m.actionWords(n, {discard_top: '9h', widow: ['2c', '3c', '4c']})))",
-        list(words),
+        "(moves) => import('/static/js/common.js').then((m) => moves.map((move) => "
+        "m.actionWords(move, {discard_top: '9h', widow: ['2c', '3c', '4c']})))",
+        [action_json(parse_action(notation)) for notation in words],  # the data alone, as the wire has it
     )
     assert dict(zip(words, shown, strict=True)) == words
 
@@ -654,12 +658,12 @@ def test_the_move_that_ends_a_round_is_logged_before_the_result(game: Game, serv
     last, step = record["rounds"][-1], record["steps"][-1]
     if not last["actions"]:  # pragma: no cover - a 31 dealt: the round had no move
         pytest.skip("the last round ended on the deal")
-    seat, action = int(step["seat"]), step["action"]
+    seat = int(step["seat"])
     log = [game.ann.locator("#log li").nth(i).inner_text() for i in range(game.ann.locator("#log li").count())]
     result_at = next(i for i, line in enumerate(log) if f"Round {last['round']} is over" in line)
     who = game.ann.locator(f".seat[data-seat='{seat}'] h3").inner_text().strip()  # as the page names them
     said = game.ann.evaluate(
-        "([who, action]) => import('/static/js/common.js').then((m) => m.actedWords(who, action, null))", [who, action]
+        "([who, step]) => import('/static/js/common.js').then((m) => m.actedWords(who, step))", [who, step]
     )
     assert log[result_at + 1] == said, (log[: result_at + 3], said)
     assert any(line.startswith("Game over") for line in log[:result_at]), "game over comes after the result"
@@ -819,7 +823,7 @@ def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(s
         expect(page.locator("#opt-all_pass")).to_be_visible()
         expect(page.locator("#opt-stock_exhausted")).to_be_hidden()
         deck = page.locator("#opt-deck option")
-        assert [deck.nth(i).get_attribute("value") for i in range(deck.count())] == ["32", "52"]
+        assert [deck.nth(i).get_attribute("value") for i in range(deck.count())] == ["8", "32", "52"]
         page.fill("#name", "Ann")
         page.fill("#lives", "")
         page.click("#create")

@@ -1,5 +1,6 @@
 // Shared by the pages: the HTTP API, a DOM builder, cards (their art is cards.js) and actions in
-// words. Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td").
+// words. Cards are their text as the server sends them: rank 2-9 T J Q K A, suit c d h s ("As", "Td");
+// actions their data (kind, source, card, give, take), never their notation.
 import { cardElement } from "./cards.js";
 
 import { has, lang, list, rtl, t, tn } from "./i18n.js";
@@ -147,46 +148,47 @@ export function livesText(status, preset) {
   return tn("lives.count", status.lives);
 }
 
-function exchangeParts(words) {
-  const split = words.indexOf("for");
-  return { give: prettyCards(words.slice(1, split)), take: prettyCards(words.slice(split + 1)) };
+function exchangeParts(move) {
+  return { give: prettyCards(move.give), take: prettyCards(move.take) };
 }
 
-/** One of the person's own moves in words, from its notation (thirtyone.actions). */
-export function actionWords(notation, view) {
-  const words = notation.trim().split(/\s+/);
-  switch (words[0]) {
+/** One of the person's own moves in words, from its data (``kind``, ``source``, ``card``,
+ * ``give``, ``take``: docs/server-protocol.md, "Actions as data"). */
+export function actionWords(move, view) {
+  switch (move.kind) {
     case "draw":
-      if (words[1] === "pile")
+      if (move.source === "pile")
         return view?.discard_top ? t("move.take_pile", { card: pretty(view.discard_top) }) : t("move.draw_pile");
       return t("move.draw_stock");
     case "discard":
-      return t("move.discard", { card: pretty(words[1]) });
+      return t("move.discard", { card: pretty(move.card) });
     case "knock":
       return t("move.knock");
     case "exchange":
-      if (words[1] === "all") return view && view.widow === null ? t("move.take_widow_unseen") : t("move.exchange_all");
-      return t("move.exchange", exchangeParts(words));
+      return t("move.exchange", exchangeParts(move));
+    case "exchange_all":
+      return view && view.widow === null ? t("move.take_widow_unseen") : t("move.exchange_all");
     case "pass":
       return t("move.pass");
     case "keep":
       return t("move.keep");
-    case "take":
+    case "take_widow":
       return t("move.take_other");
     case "look":
       return t("move.look");
-    case "throw":
+    case "throw_down":
       return t("move.throw");
     default:
-      return notation;
+      return String(move.kind);
   }
 }
 
-/** Someone's action in words, third person: "Ben drew from the stock". `received` is the card
- * they got when the viewer may know it; `revealed` the cards the action turned face up (R7.2, R7.6). */
-export function actedWords(who, notation, received, revealed) {
-  const words = baseActedWords(who, notation, received);
-  return revealed?.length ? t("acted.revealed", { action: words, cards: prettyCards(revealed) }) : words;
+/** Someone's action in words, third person: "Ben drew from the stock". ``act`` is the action's
+ * data (an acted event, a replay's step), with ``received``, the cards they got where the viewer
+ * may know them, and ``revealed``, the cards the action turned face up (R7.2, R7.6). */
+export function actedWords(who, act) {
+  const words = baseActedWords(who, act);
+  return act.revealed?.length ? t("acted.revealed", { action: words, cards: prettyCards(act.revealed) }) : words;
 }
 
 /** The viewer's own moves: German and Czech conjugate for "you" ("Du ziehst", "Vy lížete"), where
@@ -208,39 +210,38 @@ const YOURS = {
   "acted.throw": "acted.throw_you",
 };
 
-function baseActedWords(who, notation, received) {
+function baseActedWords(who, act) {
   const mine = who === t("seat.you");
   const say = (key, values) => t(mine && YOURS[key] ? YOURS[key] : key, values);
-  const words = notation.trim().split(/\s+/);
+  const received = act.received;
   const got = received?.[0] && isCard(received[0]) ? pretty(received[0]) : null;
-  switch (words[0]) {
+  switch (act.kind) {
     case "draw":
-      if (words[1] === "pile")
+      if (act.source === "pile")
         return got ? say("acted.take_pile", { who, card: got }) : say("acted.take_pile_top", { who });
       return got ? say("acted.draw_stock_seen", { who, card: got }) : say("acted.draw_stock", { who });
     case "discard":
-      return say("acted.discard", { who, card: pretty(words[1]) });
+      return say("acted.discard", { who, card: pretty(act.card) });
     case "knock":
       return say("acted.knock", { who });
     case "exchange":
-      if (words[1] === "all") {
-        return received?.length && received.every(isCard)
-          ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) })
-          : say("acted.exchange_all", { who });
-      }
-      return say("acted.exchange", { who, ...exchangeParts(words) });
+      return say("acted.exchange", { who, ...exchangeParts(act) });
+    case "exchange_all":
+      return received?.length && received.every(isCard)
+        ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) })
+        : say("acted.exchange_all", { who });
     case "pass":
       return say("acted.pass", { who });
     case "keep":
       return say("acted.keep", { who });
-    case "take":
+    case "take_widow":
       return say("acted.take_other", { who });
     case "look":
       return say("acted.look", { who });
-    case "throw":
+    case "throw_down":
       return say("acted.throw", { who });
     default:
-      return `${who}: ${notation}`;
+      return `${who}: ${act.kind}`;
   }
 }
 

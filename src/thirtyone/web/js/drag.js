@@ -2,8 +2,9 @@
 // anywhere else it goes back, and the page says where it may go.
 import { pretty, showAlert } from "./common.js";
 import { t } from "./i18n.js";
+import { exchanges, pickKey } from "./hand.js";
 import { act } from "./socket.js";
-import { $, myTurn, state } from "./state.js";
+import { $, legalMove, myTurn, state } from "./state.js";
 
 // Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
 // anywhere else it goes back, and the page says where it may go.
@@ -19,11 +20,12 @@ export function startDrag(event, node, card) {
 function dropTargets() {
   const targets = [];
   if (!state.drag) return targets;
-  if (state.view.legal_actions.includes(`discard ${state.drag.card}`))
-    targets.push({ node: $("discard"), action: `discard ${state.drag.card}` });
+  const card = state.drag.card;
+  const discard = legalMove("discard", { card });
+  if (discard) targets.push({ node: $("discard"), move: discard });
   for (const node of document.querySelectorAll("#widow [data-card]")) {
-    const notation = `exchange ${state.drag.card} for ${node.dataset.card}`;
-    if (state.view.legal_actions.includes(notation)) targets.push({ node, action: notation });
+    const swap = exchanges().get(pickKey([card], [node.dataset.card]));
+    if (swap) targets.push({ node, move: swap });
   }
   return targets;
 }
@@ -56,7 +58,7 @@ function endDrag(event) {
     under.some((element) => target.node === element || target.node.contains(element)),
   );
   if (hit) {
-    act(hit.action);
+    act(hit.move);
     return;
   }
   if (card === state.view.taken_from_pile) showAlert(t("drag.kept", { card: pretty(card) }), "info");

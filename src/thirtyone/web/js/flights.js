@@ -9,6 +9,7 @@ import { bubbleWords } from "./words.js";
 
 const BUBBLE_MS = 1900;
 const MOMENT_MS = 2400; // a knock's banner
+const TAKES = new Set(["draw", "exchange", "exchange_all", "take_widow"]); // the moves that sound as a draw
 
 /** Where things are before a redraw: the stock, the pile's top card, the widow's cards, your
  * hand's cards and each seat's cards, as rectangles. */
@@ -65,15 +66,15 @@ export function animate(fresh, before) {
     const event = item.event;
     const live = () => !roundOf(item.round).result; // a round already over says no more at its seats
     if (event.type === "acted") {
-      inOrder(() => live() && bubble(event.seat, bubbleWords(event), event.action === "knock" ? "knock" : ""));
-      if (event.action === "knock") {
+      inOrder(() => live() && bubble(event.seat, bubbleWords(event), event.kind === "knock" ? "knock" : ""));
+      if (event.kind === "knock") {
         inOrder(() => {
           if (!live()) return;
           sound("knock");
           banner(t("banner.knocked", { who: name(event.seat) }), "knock", MOMENT_MS);
         });
         motion.add((speed) => motion.pulse(document.querySelector(`.seat[data-seat="${event.seat}"] .plate`), speed));
-      } else if (/^(draw|exchange|take)/.test(event.action)) {
+      } else if (TAKES.has(event.kind)) {
         inOrder(() => sound("draw"));
       }
       motion.add((speed) => flyAction(event, before, speed));
@@ -101,43 +102,42 @@ export function animate(fresh, before) {
 }
 
 function flyAction(event, before, speed) {
-  const words = event.action.split(/\s+/);
   const seat = event.seat;
   const got = event.received || [];
   const flights = [];
-  if (words[0] === "draw") {
-    const card = got[0] || (words[1] === "pile" ? null : null);
-    const from = words[1] === "pile" ? before.pile : before.stock;
-    const known = words[1] === "pile" || seat === state.mySeat ? card : null;
+  const all = event.kind === "exchange_all";
+  if (event.kind === "draw") {
+    const card = got[0] || null;
+    const from = event.source === "pile" ? before.pile : before.stock;
+    const known = event.source === "pile" || seat === state.mySeat ? card : null;
     flights.push(
       motion.fly(from, landingFor(seat, card, 3), {
         card: known,
-        turn: words[1] === "stock" && known ? "up" : null,
+        turn: event.source === "stock" && known ? "up" : null,
         speed,
       }),
     );
-  } else if (words[0] === "discard") {
-    const card = words[1];
+  } else if (event.kind === "discard") {
+    const card = event.card;
     const top = document.querySelector("#discard .card");
     flights.push(motion.fly(fromSeat(seat, card, before), top || $("discard"), { card, speed }));
-  } else if (words[0] === "exchange") {
-    const split = words.indexOf("for");
-    const give = words[1] === "all" ? event.revealed || [] : words.slice(1, split);
-    const take = words[1] === "all" ? got : words.slice(split + 1);
+  } else if (event.kind === "exchange" || all) {
+    const give = all ? event.revealed || [] : event.give;
+    const take = all ? got : event.take;
     give.forEach((card, i) => {
       const slot =
         document.querySelector(`#widow [data-card="${CSS.escape(card)}"]`) ||
         document.querySelectorAll("#widow .card")[i];
       flights.push(motion.fly(fromSeat(seat, card, before), slot, { card, delay: i * 70, speed }));
     });
-    const count = words[1] === "all" ? 3 : take.length;
+    const count = all ? 3 : take.length;
     for (let i = 0; i < count; i++) {
       const card = take[i] || null;
       const from = (card && before.widow.get(card)) || before.widowAll;
-      const known = seat === state.mySeat || words[1] !== "all" ? card : null;
+      const known = seat === state.mySeat || !all ? card : null;
       flights.push(motion.fly(from, landingFor(seat, card, i), { card: known, delay: 120 + i * 70, speed }));
     }
-  } else if (words[0] === "take") {
+  } else if (event.kind === "take_widow") {
     // the Schwimmen dealer takes the other hand unseen (R7.6)
     (event.revealed || []).forEach((card, i) => {
       flights.push(

@@ -6,23 +6,19 @@ import { cardElement, cardLabel } from "./cards.js";
 import { startDrag } from "./drag.js";
 import { renderMiddle } from "./middle.js";
 import { act } from "./socket.js";
-import { $, ended, myTurn, roundOf, state } from "./state.js";
+import { $, ended, legalMoves, myTurn, roundOf, state } from "./state.js";
 import { handWords, knockRefusal, shortWords } from "./words.js";
 
-/** The exchanges the view lists ("exchange Kd 2s for 4h 2h"), keyed by the cards given and taken. */
+/** The exchanges the view lists (their moves), keyed by the cards given and taken (pickKey). */
 export function exchanges() {
   const found = new Map();
   if (!myTurn()) return found;
-  for (const notation of state.view.legal_actions) {
-    const words = notation.split(/\s+/);
-    const split = words.indexOf("for");
-    if (words[0] !== "exchange" || split < 0) continue;
-    found.set(pickKey(words.slice(1, split), words.slice(split + 1)), notation);
-  }
+  for (const move of legalMoves("exchange")) found.set(pickKey(move.give, move.take), move);
   return found;
 }
 
-function pickKey(give, take) {
+/** One key for an exchange of the cards ``give`` for ``take``, whatever their order. */
+export function pickKey(give, take) {
   return `${[...give].sort().join(" ")}|${[...take].sort().join(" ")}`;
 }
 
@@ -59,7 +55,7 @@ function justDrawn() {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i];
     if (event.type === "acted" && event.seat === state.mySeat)
-      return event.action.startsWith("draw") && event.received ? event.received[0] : null;
+      return event.kind === "draw" && event.received ? event.received[0] : null;
   }
   return null;
 }
@@ -71,7 +67,7 @@ export function renderHand() {
     state.mySeat,
     ended(),
     state.view?.hand,
-    state.view?.legal_actions,
+    state.view?.legal,
     state.view?.taken_from_pile,
     [...state.picks.hand],
     [...state.picks.widow],
@@ -92,9 +88,7 @@ export function renderHand() {
     return;
   }
   const mine = myTurn();
-  const discards = new Map(
-    mine ? state.view.legal_actions.filter((a) => a.startsWith("discard ")).map((a) => [a.split(" ")[1], a]) : [],
-  );
+  const discards = new Map(mine ? legalMoves("discard").map((move) => [move.card, move]) : []);
   const swaps = exchanges();
   const kept = mine && state.view.taken_from_pile;
   const fresh = justDrawn();
@@ -187,20 +181,27 @@ function exchangeButton(swaps) {
       type: "button",
       class: "action primary exchange",
       "data-key": "exchange",
-      "data-action": chosen || null,
+      "data-action": chosen?.text || null,
       disabled: !chosen,
       onclick: (click) => chosen && act(chosen, click),
     },
     label,
   );
 }
-const ORDER = ["draw stock", "draw pile", "look", "keep", "take widow", "exchange all", "pass", "throw down", "knock"];
+const ORDER = ["draw_stock", "draw_pile", "look", "keep", "take_widow", "exchange_all", "pass", "throw_down", "knock"];
+
+/** Where a move's button goes among the moves: draws first, a discard next, the knock last. */
+function rank(move) {
+  if (move.kind === "discard") return 0.5;
+  const at = ORDER.indexOf(move.kind === "draw" ? `draw_${move.source}` : move.kind);
+  return at >= 0 ? at : 5;
+}
 
 export function renderActions() {
   const key = JSON.stringify([
     state.seq,
     myTurn(),
-    state.view?.legal_actions,
+    state.view?.legal,
     state.view?.discard_top,
     [...state.picks.hand],
     [...state.picks.widow],
@@ -218,27 +219,25 @@ export function renderActions() {
     return;
   }
   const swaps = exchanges();
-  const plain = state.view.legal_actions.filter(
-    (notation) => !(notation.startsWith("exchange ") && notation.includes(" for ")),
-  );
-  const rank = (notation) =>
-    notation.startsWith("discard ") ? 0.5 : ORDER.indexOf(notation) >= 0 ? ORDER.indexOf(notation) : 5;
+  const plain = state.view.legal.filter((move) => move.kind !== "exchange"); // exchanges are picked, then confirmed
   plain.sort((a, b) => rank(a) - rank(b));
-  const first = plain.find((n) => n !== "knock");
+  const first = plain.find((move) => move.kind !== "knock");
+  const primary = (move) => move === first && !swaps.size && move.kind !== "discard";
   $("actions").replaceChildren(
     ...(swaps.size ? [exchangeButton(swaps)] : []),
-    ...plain.map((notation) =>
+    ...plain.map((move) =>
       h(
         "button",
         {
           type: "button",
-          class: `action${notation === "knock" ? " knock" : notation === first && !swaps.size && !notation.startsWith("discard ") ? " primary" : ""}`,
-          "data-action": notation,
-          "data-key": `action ${notation}`,
-          onclick: (click) => act(notation, click),
+          class: `action${move.kind === "knock" ? " knock" : primary(move) ? " primary" : ""}`,
+          "data-action": move.text, // for people and tests: the page reads the move's data, never this
+          "data-id": move.id,
+          "data-key": `action ${move.id}`,
+          onclick: (click) => act(move, click),
         },
-        h("span", { class: "long" }, actionWords(notation, state.view)),
-        h("span", { class: "short", "aria-hidden": "true" }, shortWords(notation)),
+        h("span", { class: "long" }, actionWords(move, state.view)),
+        h("span", { class: "short", "aria-hidden": "true" }, shortWords(move)),
       ),
     ),
   );

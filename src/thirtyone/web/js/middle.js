@@ -7,7 +7,7 @@ import { exchanges, togglePick } from "./hand.js";
 import { announce } from "./notices.js";
 import { tickRing } from "./seats.js";
 import { showResult } from "./showdown.js";
-import { $, myTurn, name, roundOf, state } from "./state.js";
+import { $, legalMove, myTurn, name, roundOf, state } from "./state.js";
 import { shortResult } from "./words.js";
 
 function compact() {
@@ -23,8 +23,8 @@ export function renderMiddle(over) {
   if (middle.hidden || waiting) return;
   const widowMode = state.view.widow !== null || state.view.widow_face_down;
   const mine = myTurn();
-  const canStock = mine && state.view.legal_actions.includes("draw stock");
-  const canPile = mine && state.view.legal_actions.includes("draw pile");
+  const canStock = mine && Boolean(legalMove("draw", { source: "stock" }));
+  const fromPile = mine && legalMove("draw", { source: "pile" });
   const stock = $("stock");
   stock.hidden = widowMode; // widow mode: nobody draws from the stock
   stock.disabled = !canStock;
@@ -45,11 +45,11 @@ export function renderMiddle(over) {
   );
   const discard = $("discard");
   discard.hidden = widowMode && !state.view.discard_size;
-  discard.disabled = !canPile;
+  discard.disabled = !fromPile;
   discard.setAttribute(
     "aria-label",
-    canPile
-      ? actionWords("draw pile", state.view)
+    fromPile
+      ? actionWords(fromPile, state.view)
       : state.view.discard_top
         ? t("pile.discard_top", { card: cardLabel(state.view.discard_top) })
         : t("pile.discard_empty"),

@@ -32,9 +32,9 @@ function show(next) {
     round: num(step.round),
   });
   $("step-text").textContent =
-    step.action === null
+    step.kind === null
       ? t("replay.dealt", { who: record.seats[view.dealer] })
-      : t("replay.step", { text: actedWords(record.seats[step.seat], step.action, null) });
+      : t("replay.step", { text: actedWords(record.seats[step.seat], step) });
   $("seats").replaceChildren(
     ...record.seats.map((seatName, seat) => {
       const status = view.seats[seat];

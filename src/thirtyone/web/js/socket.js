@@ -1,5 +1,6 @@
 // The table's WebSocket: connect (and reconnect), hello with this browser's token, send the
-// actions the state lists as legal, and hand every message from the server to its part of the page.
+// actions the state lists as legal (by their ids), and hand every message from the server to its
+// part of the page.
 // The server is the authority: an action is sent for the state's seq, one per state.
 import { refusalWords, sentence, showAlert } from "./common.js";
 import { t } from "./i18n.js";
@@ -74,14 +75,15 @@ export function send(message) {
   return true;
 }
 
-export function act(notation, click) {
+/** Play ``move``, one of the view's legal moves, by its id for the state's seq. */
+export function act(move, click) {
   if (state.sentFor === state.seq) return; // already sent for this state: wait for the answer
   // a double tap is one tap: its second click lands on what the next state drew under the finger
   if (click && click.detail > 1) return;
   $("hint-text").textContent = "";
   motion.skip(); // the player moves on: everything still flying lands now
   state.sentFor = state.seq;
-  if (!send({ type: "action", action: notation, seq: state.seq })) state.sentFor = null;
+  if (!send({ type: "action", id: move.id, seq: state.seq })) state.sentFor = null;
 }
 
 export function askHint() {

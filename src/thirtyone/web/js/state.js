@@ -104,3 +104,17 @@ export function roundOf(number) {
   }
   return entry;
 }
+
+/** The moves of ``kind`` the view lists as legal (view.legal: each {id, text, kind, source, card,
+ * give, take}), those whose other data match ``fields`` ({source: "stock"}); none when it is not
+ * this seat's move. */
+export function legalMoves(kind, fields = {}) {
+  return (state.view?.legal || []).filter(
+    (move) => move.kind === kind && Object.entries(fields).every(([key, value]) => move[key] === value),
+  );
+}
+
+/** The first of legalMoves(kind, fields), or null. */
+export function legalMove(kind, fields = {}) {
+  return legalMoves(kind, fields)[0] || null;
+}

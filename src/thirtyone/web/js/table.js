@@ -1,6 +1,6 @@
 // The table page: play at a seat (its token kept in localStorage per table code) or watch.
 // The server is the authority: this page draws the latest state at once and sends only the
-// actions the state lists as legal (view.legal_actions), with the state's seq. What happened is
+// actions the state lists as legal (view.legal, by id), with the state's seq. What happened is
 // told and shown from the events' data (never from sentences): the log and the live region say
 // it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
 // waits on an animation to accept a move.
@@ -17,7 +17,7 @@ import { renderSeats } from "./seats.js";
 import { closeShowdown, hideResult } from "./showdown.js";
 import { closeTable, openPanel, renderRules, wide } from "./side.js";
 import { act, askHint, connect } from "./socket.js";
-import { $, announced, code, myTurn, rounds, state, tokenKey } from "./state.js";
+import { $, announced, code, legalMove, myTurn, rounds, state, tokenKey } from "./state.js";
 
 translatePage();
 
@@ -74,14 +74,15 @@ function start() {
   $("hint").addEventListener("click", askHint);
   $("close-table").addEventListener("click", closeTable);
   $("rematch").addEventListener("click", playAgain);
-  $("stock").addEventListener(
-    "click",
-    (click) => myTurn() && state.view.legal_actions.includes("draw stock") && act("draw stock", click),
-  );
-  $("discard").addEventListener(
-    "click",
-    (click) => myTurn() && state.view.legal_actions.includes("draw pile") && act("draw pile", click),
-  );
+  for (const [id, source] of [
+    ["stock", "stock"],
+    ["discard", "pile"],
+  ]) {
+    $(id).addEventListener("click", (click) => {
+      const draw = myTurn() && legalMove("draw", { source });
+      if (draw) act(draw, click);
+    });
+  }
   $("result-close").addEventListener("click", hideResult);
   $("showdown-close").addEventListener("click", () => closeShowdown());
   $("standings").addEventListener("scroll", (event) => markScrolled(event.currentTarget), { passive: true });

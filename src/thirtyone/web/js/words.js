@@ -3,11 +3,11 @@
 // sentences, DESIGN.md).
 import { actedWords, actionWords, points, pointsWords, pretty, prettyCards } from "./common.js";
 import { has, lang, list, num, t, tn } from "./i18n.js";
-import { myTurn, name, state } from "./state.js";
+import { legalMove, myTurn, name, state } from "./state.js";
 
 const PRESETS = ["scat", "widow", "namu", "schwimmen"];
 
-/** The expert's hint from its moves (notation and value in lives) and its reads of the
+/** The expert's hint from its moves (each its data and its value in lives) and its reads of the
  * opponents: "Hint: Take 9♥ from the pile +0.21 · … Ben probably collects hearts (72%)." */
 export function hintWords(moves, reads) {
   const said = movesWords(moves);
@@ -31,9 +31,9 @@ function movesWords(moves) {
   });
   const shown = moves.slice(0, 5).map((move) =>
     move.value === null || move.value === undefined
-      ? actionWords(move.action, state.view)
+      ? actionWords(move, state.view)
       : t("hint.move", {
-          move: actionWords(move.action, state.view),
+          move: actionWords(move, state.view),
           value: `\u2066${signed.format(move.value).replace("-", "−")}\u2069`,
         }),
   );
@@ -96,8 +96,8 @@ export function eventWords(event, source) {
       );
     case "acted":
       return source === "timer"
-        ? t("line.by_timer", { text: actedWords(name(event.seat), event.action, event.received, event.revealed) })
-        : actedWords(name(event.seat), event.action, event.received, event.revealed);
+        ? t("line.by_timer", { text: actedWords(name(event.seat), event) })
+        : actedWords(name(event.seat), event);
     case "reshuffled":
       return tn("line.reshuffled", event.stock_size);
     case "new_widow":
@@ -113,32 +113,33 @@ export function eventWords(event, source) {
 
 /** What an action looks like at the table, in two or three words (a bubble at the seat). */
 export function bubbleWords(event) {
-  const words = event.action.split(/\s+/);
-  switch (words[0]) {
+  switch (event.kind) {
     case "draw":
-      return words[1] === "pile"
+      return event.source === "pile"
         ? event.received?.[0]
           ? t("bubble.takes", { card: pretty(event.received[0]) })
           : t("bubble.takes_top")
         : t("bubble.draws");
     case "discard":
-      return t("bubble.discards", { card: pretty(words[1]) });
+      return t("bubble.discards", { card: pretty(event.card) });
     case "knock":
       return t("bubble.knocks");
     case "pass":
       return t("bubble.passes");
     case "exchange":
-      return words[1] === "all" ? t("bubble.swaps_all") : t("bubble.swaps");
+      return t("bubble.swaps");
+    case "exchange_all":
+      return t("bubble.swaps_all");
     case "keep":
       return t("bubble.keeps");
-    case "take":
+    case "take_widow":
       return t("bubble.takes_other");
     case "look":
       return t("bubble.looks");
-    case "throw":
+    case "throw_down":
       return t("bubble.throws");
     default:
-      return event.action;
+      return String(event.kind);
   }
 }
 
@@ -158,8 +159,8 @@ export function turnWords() {
 /** Why this seat may not knock now (R6.1, R6.3, R6.4), from the table's rules and the view; null
  * when knocking is listed or not a choice at this point of the turn (after drawing, R4.1). */
 export function knockRefusal() {
-  if (!myTurn() || state.view.phase !== "turn" || state.view.legal_actions.includes("knock")) return null;
-  if (state.view.legal_actions.some((a) => a.startsWith("discard "))) return null;
+  if (!myTurn() || state.view.phase !== "turn" || legalMove("knock")) return null;
+  if (legalMove("discard")) return null;
   const rules = state.table.rules;
   if (state.view.knocker !== null) return null; // the status says "last turns", the seat wears the knock (R6.1)
   const active = state.view.seats.filter((s) => !s.out).length;
@@ -177,17 +178,24 @@ export function shortResult(result) {
 }
 
 /** A move in a word or two, for a narrow screen (the button's full words stay for screen readers). */
-export function shortWords(notation) {
-  const words = notation.split(/\s+/);
-  if (notation === "draw stock") return t("short.draw");
-  if (notation === "draw pile")
-    return state.view.discard_top ? t("short.take_card", { card: pretty(state.view.discard_top) }) : t("short.take");
-  if (words[0] === "discard") return pretty(words[1]);
-  if (notation === "exchange all") return state.view.widow === null ? t("short.take_widow") : t("short.swap_all");
-  if (notation === "take widow") return t("short.other_hand");
-  if (notation === "keep") return t("short.keep");
-  if (notation === "throw down") return t("short.throw");
-  return actionWords(notation, state.view);
+export function shortWords(move) {
+  switch (move.kind) {
+    case "draw":
+      if (move.source === "stock") return t("short.draw");
+      return state.view.discard_top ? t("short.take_card", { card: pretty(state.view.discard_top) }) : t("short.take");
+    case "discard":
+      return pretty(move.card);
+    case "exchange_all":
+      return state.view.widow === null ? t("short.take_widow") : t("short.swap_all");
+    case "take_widow":
+      return t("short.other_hand");
+    case "keep":
+      return t("short.keep");
+    case "throw_down":
+      return t("short.throw");
+    default:
+      return actionWords(move, state.view);
+  }
 }
 
 /** The name of a preset (R8) in the reader's language. */
