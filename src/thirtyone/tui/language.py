@@ -29,12 +29,9 @@ import re
 from collections.abc import Mapping
 
 from thirtyone.i18n import LANGUAGES, choose, messages
-from thirtyone.tui.settings import PlayError
+from thirtyone.tui.settings import TERMINAL_LANGUAGES, PlayError
 
 __all__ = ["TERMINAL_LANGUAGES", "ENVIRONMENT", "terminal_language"]
-
-TERMINAL_LANGUAGES = ("en", "de", "cs", "ms", "km", "ko")
-"""The languages the terminal game's screens are written in (Urdu is the browser's only)."""
 
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is looked for without ``--lang``, first found first (gettext's order)."""

@@ -28,6 +28,7 @@ from thirtyone.rules import OPTIONS, Rules
 
 __all__ = [
     "PlayError",
+    "TERMINAL_LANGUAGES",
     "PlaySettings",
     "BOT_NAMES",
     "MAX_NAME",
@@ -86,6 +87,11 @@ def _kind_word(kind: str, t: Messages) -> str:
     return t(_KIND_WORDS[kind]) if kind in _KIND_WORDS else kind
 
 
+TERMINAL_LANGUAGES = ("en", "de", "cs", "ms", "km", "ko")
+"""The languages the terminal game's screens are written in (Urdu is the browser's only:
+:mod:`thirtyone.tui.language` says why)."""
+
+
 class PlayError(ThirtyOneError):
     """A bad argument to ``thirtyone play`` (the player's name, the seed, the pacing)."""
 
@@ -115,7 +121,7 @@ class PlaySettings:
     notice: str | None = None
     """A line the screen says first (the language asked for is not the game's, :mod:`~thirtyone.tui.language`)."""
     lang: str = "en"
-    """The language of the screen (a code of :data:`~thirtyone.tui.language.TERMINAL_LANGUAGES`)."""
+    """The language of the screen (a code of :data:`TERMINAL_LANGUAGES`)."""
 
     @classmethod
     def create(
@@ -161,8 +167,6 @@ class PlaySettings:
             )
         if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
             raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
-        from thirtyone.tui.language import TERMINAL_LANGUAGES  # the language module checks with PlayError
-
         if lang not in TERMINAL_LANGUAGES:
             raise PlayError(f"language {lang!r}: the terminal game speaks {', '.join(TERMINAL_LANGUAGES)}")
         return cls(
