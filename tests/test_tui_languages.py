@@ -109,7 +109,7 @@ async def play_a_game(app: ThirtyOneApp, pilot: Pilot[None], lang: str, seed: in
 @pytest.mark.parametrize("lang", TERMINAL_LANGUAGES)
 @pytest.mark.parametrize(("preset", "seed"), [("scat", 3), ("widow", 4), ("schwimmen", 5)])
 async def test_a_whole_game_in_each_language_at_80x24(lang: str, preset: str, seed: int) -> None:
-    app = make_app(preset, 4, seed, lang=lang, bots="basic,heuristic,random")
+    app = make_app(preset, 4, seed, lang=lang, bots="basic,heuristic,random", lives=2)  # every screen, fewer rounds
     async with app.run_test(size=SIZE) as pilot:
         seen = await play_a_game(app, pilot, lang, seed)
         assert app.game.is_over
