@@ -11,23 +11,25 @@ lock: each change is stored before the table changes, and a stored table that ch
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from thirtyone.bots import BOT_NAMES
+from thirtyone.engine import Game
 from thirtyone.errors import SeedError
 from thirtyone.fairness import parse_seed
-from thirtyone.server.autoplay import BOT_LEVELS
+from thirtyone.server.autoplay import BOT_LEVELS, Autoplay
+from thirtyone.server.broadcast import Broadcaster
+from thirtyone.server.config import ServerSettings
+from thirtyone.server.database import Database
 from thirtyone.server.errors import AuthError, ConflictError, InputError, ServerError
 from thirtyone.server.fair import Deal
 from thirtyone.server.limits import hash_token, new_token, token_matches, token_matches_hash
 from thirtyone.server.names import check_display_name
-from thirtyone.server.rows import CLOSED, FINISHED, OPEN, PLAYING, StaleError
-from thirtyone.server.table import Move
+from thirtyone.server.rows import CLOSED, FINISHED, OPEN, PLAYING, StaleError, TableData
+from thirtyone.server.store import Store
+from thirtyone.server.table import Move, Table
 
-if TYPE_CHECKING:
-    from thirtyone.server.runner import TableRunner
-
-__all__ = ["Seating", "TRIES", "parse_client_seed"]
+__all__ = ["Seating", "SeatingTable", "TRIES", "parse_client_seed"]
 
 log = logging.getLogger("thirtyone.server")
 
@@ -50,10 +52,34 @@ def parse_client_seed(seed: object) -> str:
         raise InputError(f"seed: {error}", "bad_seed") from None
 
 
+class SeatingTable(Protocol):
+    """What :class:`Seating` reads and calls of its table (:class:`~thirtyone.server.runner.TableRunner`):
+    its ``code``, ``settings``, whether it is ``stopped``, its ``db`` and ``store``, the ``table``
+    (its game and moves), its ``autoplay``, what it tells the connections (``tell``), the stored ``data``
+    and the ``game``, and ``catch_up`` (read the stored table again)."""
+
+    code: str
+    settings: ServerSettings
+    stopped: bool
+    db: Database
+    store: Store
+    table: Table
+    autoplay: Autoplay
+    tell: Broadcaster
+
+    @property
+    def data(self) -> TableData: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    async def catch_up(self) -> None: ...
+
+
 class Seating:
     """The seats of ``runner``'s table (see the module docstring)."""
 
-    def __init__(self, runner: TableRunner) -> None:
+    def __init__(self, runner: SeatingTable) -> None:
         self.runner = runner
 
     def authenticate(self, token: str | None) -> int | None:
