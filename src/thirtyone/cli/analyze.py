@@ -1,0 +1,134 @@
+"""``thirtyone analyze``: the odds of a variant (:mod:`thirtyone.arena.odds`), exact where the cards
+can be enumerated and simulated on the compiled simulator elsewhere, each figure saying which.
+
+It prints one table a section (``--json``: the same figures as JSON, intervals included) and with
+``--chart DIR`` writes the charts as SVG (:mod:`thirtyone.arena.odds_charts`). ``DIR`` must be a new
+folder or one without charts unless ``--overwrite``, which removes them first (so no chart of an
+earlier run is left among the new ones). The sizes of the simulations are options (0 skips a
+section); the seed makes every simulated figure repeatable. Ctrl-C prints what was done, marked
+partial (and writes its charts), and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import secrets
+from pathlib import Path
+
+from rich.console import Console
+
+from thirtyone.arena.odds import SIZES, Advance, Analysis, Sizes, check_expert, check_size
+from thirtyone.arena.odds_charts import CHART_FILES, write_charts
+from thirtyone.arena.odds_measures import OddsError
+from thirtyone.arena.odds_report import render
+from thirtyone.arena.report import progress_bar
+from thirtyone.cli.options import add_rules_arguments, make_folder, rules_from_args, whole_number
+
+__all__ = ["configure", "run"]
+
+_DEFAULTS = Sizes()
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``analyze``."""
+    parser.add_argument(
+        "--players", type=whole_number, default=4, metavar="N", help="players at the table, 2-9 (default 4)"
+    )
+    parser.add_argument(
+        "--seed", type=whole_number, default=None, metavar="S", help="seed: same seed, same figures (default: random)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON (with every 95%% interval)")
+    parser.add_argument(
+        "--chart",
+        default=None,
+        metavar="DIR",
+        help=f"write the charts as SVG into this folder ({', '.join(CHART_FILES)}); new, or one without charts "
+        "unless --overwrite",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace the charts already in --chart DIR")
+    sizes = parser.add_argument_group("sizes of the simulations (0 skips a section)")
+    for name, (high, what) in SIZES.items():
+        default = getattr(_DEFAULTS, name)
+        sizes.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=whole_number,
+            default=default,
+            metavar="N",
+            help=f"{what}, 0-{high:,} (default {default:,})",
+        )
+    sizes.add_argument(
+        "--expert",
+        default=_DEFAULTS.expert,
+        metavar="NAME",
+        help=f"the expert and its budget for its knocks (default {_DEFAULTS.expert}: the same moves for a seed)",
+    )
+    add_rules_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Analyse the rules and print the figures; 0 when every section was done, 130 when Ctrl-C
+    stopped it (after printing what was done, marked partial)."""
+    rules = rules_from_args(args)
+    players = rules.check_players(args.players)
+    for name in SIZES:
+        check_size(name, getattr(args, name), f"--{name.replace('_', '-')}")
+    sizes = Sizes(**{name: getattr(args, name) for name in SIZES}, expert=check_expert(args.expert, "--expert"))
+    folder = _chart_folder(args.chart, args.overwrite)
+    seed: int = args.seed if args.seed is not None else secrets.randbits(32)
+    analysis = Analysis(rules, players, sizes, seed)
+    if folder is not None:
+        make_folder(folder, "--chart", OddsError)
+        for name in CHART_FILES:
+            (folder / name).unlink(missing_ok=True)
+    console = Console(stderr=True)
+    interrupted = False
+    with contextlib.ExitStack() as bars:
+
+        def progress(label: str, total: int) -> Advance:
+            bars.close()  # the bar of the section before
+            advance: Advance = bars.enter_context(progress_bar(console, total, label=label))
+            return advance
+
+        try:
+            analysis.run(progress)
+        except KeyboardInterrupt:
+            interrupted = True
+    data = analysis.to_dict()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        Console().print(render(data))
+    if folder is not None:
+        written = write_charts(analysis, folder)
+        console.print(f"charts: {', '.join(str(path) for path in written)}", markup=False, soft_wrap=True)
+    if interrupted:
+        console.print("thirtyone: interrupted: the results above are partial", markup=False)
+        return 130
+    return 0
+
+
+def _chart_folder(text: str | None, overwrite: bool) -> Path | None:
+    """The checked ``--chart`` folder (``None`` without one); nothing is made or removed here.
+
+    Raises:
+        OddsError: for ``--overwrite`` without ``--chart``, an empty path, a file, or a folder that
+            holds charts (without ``--overwrite``).
+    """
+    if text is None:
+        if overwrite:
+            raise OddsError("--overwrite is for --chart DIR: add --chart, or leave --overwrite out")
+        return None
+    if text == "":
+        raise OddsError("--chart '': an empty path; give a folder for the charts (--chart . for this folder)")
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise OddsError(f"--chart {folder}: that is a file, not a folder; give a folder for the charts")
+    found = [name for name in CHART_FILES if (folder / name).exists()]
+    if found and not overwrite:
+        raise OddsError(
+            f"--chart {folder}: the folder already holds charts ({', '.join(found)}); give a new or empty folder "
+            "or add --overwrite to replace them"
+        )
+    return folder
