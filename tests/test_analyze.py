@@ -370,3 +370,47 @@ def test_a_size_of_zero_skips_its_section() -> None:
     assert data["sections"]["expert"]["reason"] == "expert-rounds 0"
     assert data["sections"]["lowest"]["deals"] == {}
     assert data["sections"]["lowest"]["rows"]
+
+
+def test_every_languages_how_to_play_names_the_strategy_guide_and_the_command() -> None:
+    from thirtyone.i18n import LANGUAGES, catalog_json
+
+    for lang in LANGUAGES:
+        messages = catalog_json(lang)["messages"]
+        assert messages["howto.playing_well"], lang
+        assert "docs/strategy.md" in messages["howto.strategy"], lang
+        assert "thirtyone analyze" in messages["howto.strategy"], lang
+
+
+def test_the_pages_how_to_play_ends_with_the_strategy_guide(tmp_path: Path) -> None:
+    """howto.js run by Node with the English catalog: its last section is the strategy guide's, a
+    sentence of no rule (so no rule's tooltip)."""
+    import shutil
+    import subprocess
+
+    from thirtyone.i18n import catalog_json
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node is not installed")
+    web = Path(__file__).resolve().parent.parent / "src" / "thirtyone" / "web" / "js"
+    shutil.copy(web / "howto.js", tmp_path / "howto.js")
+    messages = json.dumps(catalog_json("en")["messages"])
+    (tmp_path / "i18n.js").write_text(
+        f"const M = {messages};\n"
+        "const fill = (text, params) => text.replace(/\\{(\\w+)\\}/g, (_, key) => String(params[key]));\n"
+        "export const t = (key, params = {}) => fill(M[key], params);\n"
+        "export const tn = (key, count, params = {}) => fill(M[key].other, { count, ...params });\n",
+        encoding="utf-8",
+    )
+    rules = json.dumps(Rules.preset("schwimmen").options())
+    script = (
+        f"import {{ howToPlay }} from './howto.js';\nconsole.log(JSON.stringify(howToPlay({rules}, 'schwimmen')));\n"
+    )
+    (tmp_path / "run.mjs").write_text(script, encoding="utf-8")
+    sections = json.loads(
+        subprocess.run([node, "run.mjs"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    )
+    english = catalog_json("en")["messages"]
+    assert sections[-1] == {"title": english["howto.playing_well"], "lines": [[english["howto.strategy"], None]]}
+    assert all(rule for section in sections[:-1] for _, rule in section["lines"])  # the rules' sentences keep their ids

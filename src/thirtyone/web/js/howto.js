@@ -1,6 +1,7 @@
 // "How to play this table", in plain words, from the table's rules (every option, R8): what a
 // player needs to know to sit down, not the options' names. Each sentence keeps its rule's id in
-// a tooltip. And one line about each preset for the lobby's form. In the reader's language.
+// a tooltip (a sentence of no rule has none). And one line about each preset for the lobby's form.
+// In the reader's language.
 import { t, tn } from "./i18n.js";
 
 const PRESETS = ["scat", "widow", "namu", "schwimmen"];
@@ -12,7 +13,8 @@ export function presetWords(preset) {
   return PRESETS.includes(preset) ? t(`preset_words.${preset}`) : "";
 }
 
-/** The table's rules as short paragraphs: ``[{title, lines: [[sentence, ruleId], ...]}]``. */
+/** The table's rules as short paragraphs: ``[{title, lines: [[sentence, ruleId], ...]}]``, and last where
+ * to read how to play well (the strategy guide; its sentence has no rule: ``ruleId`` null). */
 export function howToPlay(rules, preset) {
   const widow = rules.mode === "widow";
   const sections = [];
@@ -57,5 +59,6 @@ export function howToPlay(rules, preset) {
   );
   lives.push([t("howto.last_wins"), "R2.5"]);
   sections.push({ title: t("howto.lives"), lines: lives });
+  sections.push({ title: t("howto.playing_well"), lines: [[t("howto.strategy"), null]] });
   return sections;
 }

@@ -153,7 +153,10 @@ export function renderRules() {
       h(
         "p",
         {},
-        ...section.lines.flatMap(([text, rule]) => [h("span", { title: t("summary.rule", { rule }) }, text), " "]),
+        ...section.lines.flatMap(([text, rule]) => [
+          h("span", rule ? { title: t("summary.rule", { rule }) } : {}, text),
+          " ",
+        ]),
       ),
     ]),
   );
