@@ -4,7 +4,7 @@ import { h } from "./common.js";
 import { t } from "./i18n.js";
 import { bubble } from "./flights.js";
 import { announce } from "./notices.js";
-import { wide } from "./side.js";
+import { renderUnread, wide } from "./side.js";
 import { send } from "./socket.js";
 import { $, chatLines, muteKey, mutes, name, state } from "./state.js";
 
@@ -35,13 +35,6 @@ export function hearChat(line, live) {
   }
   renderUnread();
   renderChat();
-}
-
-export function renderUnread() {
-  for (const id of ["chat-unread", "chat-unread-tab"]) {
-    $(id).hidden = !state.unread;
-    $(id).textContent = state.unread ? String(state.unread) : "";
-  }
 }
 
 export function renderChat() {

@@ -2,12 +2,10 @@
 // anywhere else it goes back, and the page says where it may go.
 import { pretty, showAlert } from "./common.js";
 import { t } from "./i18n.js";
-import { exchanges, pickKey } from "./hand.js";
+import { exchanges, pickKey } from "./picks.js";
 import { act } from "./socket.js";
 import { $, legalMove, myTurn, state } from "./state.js";
 
-// Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
-// anywhere else it goes back, and the page says where it may go.
 export function startDrag(event, node, card) {
   if (event.button !== 0 || !myTurn()) return;
   state.drag = { node, card, x: event.clientX, y: event.clientY, moved: false, pointer: event.pointerId };
@@ -45,7 +43,7 @@ function moveDrag(event) {
 
 function endDrag(event) {
   if (!state.drag || event.pointerId !== state.drag.pointer) return;
-  const { node, card, moved } = state.drag;
+  const { card, moved } = state.drag;
   const targets = dropTargets();
   cancelDrag();
   if (!moved) return;
@@ -70,7 +68,6 @@ function endDrag(event) {
       "info",
     );
   else showAlert(t("drag.back", { card: pretty(card) }), "info");
-  void node;
 }
 
 function cancelDrag() {

@@ -4,33 +4,11 @@ import { actionWords, h, pointsWords, pretty, showAlert } from "./common.js";
 import { t } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
 import { startDrag } from "./drag.js";
-import { renderMiddle } from "./middle.js";
+import { exchanges, pickKey, togglePick } from "./picks.js";
 import { act } from "./socket.js";
 import { $, ended, legalMoves, myTurn, roundOf, state } from "./state.js";
 import { handWords, knockRefusal, shortWords } from "./words.js";
 
-/** The exchanges the view lists (their moves), keyed by the cards given and taken (pickKey). */
-export function exchanges() {
-  const found = new Map();
-  if (!myTurn()) return found;
-  for (const move of legalMoves("exchange")) found.set(pickKey(move.give, move.take), move);
-  return found;
-}
-
-/** One key for an exchange of the cards ``give`` for ``take``, whatever their order. */
-export function pickKey(give, take) {
-  return `${[...give].sort().join(" ")}|${[...take].sort().join(" ")}`;
-}
-
-export function togglePick(set, card) {
-  if (state.suppressClick) return;
-  if (set.has(card)) set.delete(card);
-  else set.add(card);
-  showAlert("");
-  renderMiddle(ended());
-  renderHand();
-  renderActions();
-}
 const RANK_VALUE = { A: 14, K: 13, Q: 12, J: 11, T: 10 };
 
 /** Your cards as a player holds them: suits together (the suit with most cards, then the most

@@ -2,12 +2,12 @@
 // action (player, bot, timer), said in the live region once, logged, and shown at the seats.
 import { play as sound } from "./sound.js";
 import { hearChat, renderChat } from "./chat.js";
-import { animate, inOrder, snapshot } from "./flights.js";
+import { animate, snapshot } from "./flights.js";
 import { announce } from "./notices.js";
 import { render } from "./render.js";
-import { hideResult, startShowdown } from "./showdown.js";
+import { hideResult } from "./result.js";
 import { renderLog, renderScores } from "./side.js";
-import { announced, chatLines, ended, roundOf, rounds, state } from "./state.js";
+import { announced, chatLines, ended, roundOf, rounds, sourceOf, state } from "./state.js";
 import { eventWords, turnWords } from "./words.js";
 
 /** Take a round's events as far as they go; returns the new ones, each {round, index, event}. */
@@ -33,12 +33,6 @@ function noteSource() {
       return;
     }
   }
-}
-
-export function sourceOf(number, index) {
-  const entry = rounds.get(number);
-  const acted = entry.events.slice(0, index + 1).filter((e) => e.type === "acted").length;
-  return entry.events[index].type === "acted" ? entry.sources[acted - 1] : null;
 }
 
 function say(fresh) {
@@ -116,9 +110,9 @@ function newState(next) {
   renderScores();
 }
 
-export function roundEnd(message) {
-  // The move that ended the round is in no state (the next state is the next round's): take the
-  // round's last events from here, then show the showdown.
+/** A ``round_end`` message's events and result, said and shown: the move that ended the round is in
+ * no state (the next state is the next round's). Its showdown comes next (showdown.js). */
+export function takeRoundEnd(message) {
   const before = snapshot();
   const history = Array.isArray(message.history) ? message.history : [];
   const fresh = absorb(message.round, history);
@@ -129,12 +123,5 @@ export function roundEnd(message) {
     fresh.filter((item) => item.event.type !== "round_ended" && item.event.type !== "game_over"),
     before,
   );
-  if (message.result) {
-    const result = message.result;
-    state.lastResultRound = result.round;
-    startShowdown(result);
-    if (result.blitz.length) inOrder(() => sound("blitz"));
-  }
-  renderLog();
-  renderScores();
+  if (message.result) state.lastResultRound = message.result.round;
 }

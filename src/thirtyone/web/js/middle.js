@@ -1,14 +1,12 @@
-// The middle of the felt: the stock, the discard pile or the widow, the status line, the turn
-// timer and the last round's result chip.
+// The middle of the felt: the stock, the discard pile or the widow, the status line and the turn
+// timer.
 import { actionWords, h } from "./common.js";
 import { list, num, t, tn } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
-import { exchanges, togglePick } from "./hand.js";
 import { announce } from "./notices.js";
+import { exchanges, togglePick } from "./picks.js";
 import { tickRing } from "./seats.js";
-import { showResult } from "./showdown.js";
-import { $, legalMove, myTurn, name, roundOf, state } from "./state.js";
-import { shortResult } from "./words.js";
+import { $, legalMove, myTurn, name, state } from "./state.js";
 
 function compact() {
   return Number($("stage").dataset.scale || 1) < 0.85;
@@ -119,25 +117,6 @@ export function renderStatus(over) {
   else if (state.mySeat === null && over) text = t("status.watched", { text });
   if (state.view && !over) text = t("status.round", { round: num(state.view.round), text });
   $("status").textContent = text;
-  const chip = state.lastResultRound && !over && !state.showdown && $("result").hidden ? state.lastResultRound : null;
-  let button = $("last-result");
-  if (chip && !button) {
-    button = h("button", {
-      type: "button",
-      id: "last-result",
-      class: "last-result",
-      onclick: () => {
-        const r = roundOf(state.lastResultRound).result;
-        if (r) showResult(r);
-      },
-    });
-    $("middle").append(button);
-  }
-  if (button) {
-    button.hidden = !chip;
-    if (chip)
-      button.textContent = t("status.last_result", { round: num(chip), text: shortResult(roundOf(chip).result) });
-  }
   if (state.view && state.view.knocker !== null && !over)
     $("status").textContent = t("status.last_turns", { text: $("status").textContent }); // the seat wears the knock too
 }

@@ -1,7 +1,7 @@
 // The game's end: the winner, the standings round by round, the record, and Play again.
 import { api, h, showAlert } from "./common.js";
 import { num, rtl, t } from "./i18n.js";
-import { showResult } from "./showdown.js";
+import { showResult } from "./result.js";
 import { $, code, ended, motion, name, names, rounds, state, tokenKey } from "./state.js";
 
 /** Places at the end (R2.5): the winner first, then the reverse order of elimination; players put

@@ -5,8 +5,8 @@ import { clearRoom, placeSeats } from "./felt.js";
 import { renderActions, renderHand } from "./hand.js";
 import { renderMiddle, renderStatus, renderTimer } from "./middle.js";
 import { renderOver } from "./over.js";
+import { renderLastResult, renderShowdown } from "./result.js";
 import { renderSeats } from "./seats.js";
-import { renderShowdown } from "./showdown.js";
 import { renderRules, renderTableTools } from "./side.js";
 import { $, ended, myTurn, state } from "./state.js";
 import { describeRules } from "./words.js";
@@ -31,6 +31,7 @@ export function render() {
   renderSeats();
   renderMiddle(over);
   renderStatus(over);
+  renderLastResult(over);
   renderTimer();
   if (!state.view || state.picks.seq !== state.seq) state.picks = { seq: state.seq, hand: new Set(), widow: new Set() };
   renderHand();
@@ -40,6 +41,13 @@ export function render() {
   renderTableTools();
   renderRules();
   restoreFocus(focusKey);
+}
+
+/** A card picked for an exchange, or put back: only what shows the picks is drawn anew. */
+export function renderPicks() {
+  renderMiddle(ended());
+  renderHand();
+  renderActions();
 }
 
 /** The seats' places around the felt for this stage's size and the number of seats. */

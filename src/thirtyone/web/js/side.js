@@ -1,13 +1,11 @@
 // The side panel: the log, the scores round by round, how to play and every option, and the
-// table's tools (invite, the rejoin link, the host's seats and close).
+// table's tools (invite, the rejoin link, the host's seats and close); the chat's unread count on
+// the tabs that open it.
 import { api, h, resultView, showAlert } from "./common.js";
 import { num, rtl, t, tn } from "./i18n.js";
 import { howToPlay } from "./howto.js";
-import { renderUnread } from "./chat.js";
-import { sourceOf } from "./happened.js";
 import { toast } from "./notices.js";
-import { render } from "./render.js";
-import { $, code, graceWord, hostKey, name, names, rounds, state, tokenKey } from "./state.js";
+import { $, code, graceWord, hooks, hostKey, name, names, rounds, sourceOf, state, tokenKey } from "./state.js";
 import { describeRules, eventWords, optionHelp, optionName, optionValue, presetName, shortResult } from "./words.js";
 
 /** Whether the side panel stands beside the table (a wide screen) rather than over it. */
@@ -38,6 +36,13 @@ export function openPanel(which, toggle = false) {
     markEdges(scores);
   }
   renderLog();
+}
+
+export function renderUnread() {
+  for (const id of ["chat-unread", "chat-unread-tab"]) {
+    $(id).hidden = !state.unread;
+    $(id).textContent = state.unread ? String(state.unread) : "";
+  }
 }
 
 export function renderLog() {
@@ -251,7 +256,7 @@ async function seatBot(seat, level) {
       headers: { Authorization: `Bearer ${hostToken}` },
     });
     state.table = answer.table;
-    render();
+    hooks.render();
     toast(t("host.bot_plays", { level: t(`level.${level}`), n: num(seat + 1) }));
   } catch (error) {
     showAlert(t("host.bot_failed", { error: error.message }));
@@ -269,7 +274,7 @@ export async function closeTable() {
       headers: { Authorization: `Bearer ${hostToken}` },
     });
     state.table = closed.table;
-    render();
+    hooks.render();
   } catch (error) {
     showAlert(t("host.close_failed", { error: error.message }));
   }

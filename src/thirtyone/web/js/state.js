@@ -61,6 +61,13 @@ export const mutes = new Set(JSON.parse(localStorage.getItem(muteKey) || "[]"));
 
 export const motion = new Motion($("flyers"));
 
+/** The calls that go up the page's modules, filled by table.js at start: a part asks through them
+ * for what a module above it draws, so that every import points down (table.js sits on top). */
+export const hooks = {
+  render: () => {}, // the whole table drawn anew (render.js)
+  renderPicks: () => {}, // what shows an exchange's picks drawn anew: the hand, its moves, the widow (render.js)
+};
+
 export function name(seat) {
   if (seat === state.mySeat) return t("seat.you");
   const s = state.table?.seats[seat];
@@ -103,6 +110,13 @@ export function roundOf(number) {
     rounds.set(number, entry);
   }
   return entry;
+}
+
+/** Who played the event ``index`` of round ``number`` (player, bot, timer), if it is an acted one. */
+export function sourceOf(number, index) {
+  const entry = rounds.get(number);
+  const acted = entry.events.slice(0, index + 1).filter((e) => e.type === "acted").length;
+  return entry.events[index].type === "acted" ? entry.sources[acted - 1] : null;
 }
 
 /** The moves of ``kind`` the view lists as legal (view.legal: each {id, text, kind, source, card,

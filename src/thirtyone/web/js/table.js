@@ -3,23 +3,28 @@
 // actions the state lists as legal (view.legal, by id), with the state's seq. What happened is
 // told and shown from the events' data (never from sentences): the log and the live region say
 // it, and the cards fly (motion.js) after the page is already drawn in its new state, so nothing
-// waits on an animation to accept a move.
+// waits on an animation to accept a move. This module wires the parts together: each imports only
+// the ones below it, and asks for what is drawn above it through state.hooks, filled here.
 import { api, h, limitChars, showAlert } from "./common.js";
 import { t, translatePage } from "./i18n.js";
 import { setFourColours } from "./cards.js";
 import { setSound, soundOn } from "./sound.js";
 import * as fairness from "./fairness.js";
 import { REACTIONS, sendChat } from "./chat.js";
+import { connect } from "./connection.js";
 import { toast } from "./notices.js";
 import { markScrolled, playAgain } from "./over.js";
-import { layoutStage, render } from "./render.js";
+import { layoutStage, render, renderPicks } from "./render.js";
+import { hideResult } from "./result.js";
 import { renderSeats } from "./seats.js";
-import { closeShowdown, hideResult } from "./showdown.js";
+import { closeShowdown } from "./showdown.js";
 import { closeTable, openPanel, renderRules, wide } from "./side.js";
-import { act, askHint, connect } from "./socket.js";
-import { $, announced, code, legalMove, myTurn, rounds, state, tokenKey } from "./state.js";
+import { act, askHint } from "./socket.js";
+import { $, announced, code, hooks, legalMove, myTurn, rounds, state, tokenKey } from "./state.js";
 
 translatePage();
+hooks.render = render;
+hooks.renderPicks = renderPicks;
 
 async function copy(text, what, button) {
   const label = button.textContent;
