@@ -14,10 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from test_web_e2e import CHROMIUM, new_page, running_server
+from test_web_e2e import CHROMIUM, close_showdown, new_page, running_server
 from test_web_showdown import (
     KEY,
-    SHOWDOWN_OPEN,
     SIZES,
     assert_apart,
     boxes,
@@ -44,9 +43,7 @@ def my_turn_in_round(page: Page, round: int) -> None:
     page's turn in round ``round`` or later."""
     moves = "#actions-section:not([hidden]) #actions button[data-action='draw stock']"
     while not (page.locator(moves).count() and page.evaluate(f"Number(document.body.dataset.round) >= {round}")):
-        if page.evaluate(SHOWDOWN_OPEN):
-            page.click("#showdown-close")
-        else:
+        if not close_showdown(page):  # checked and clicked in one step: it may close by itself meanwhile
             play_a_turn(page, knock=False)
 
 
@@ -138,9 +135,7 @@ def test_a_seat_on_its_grace_life_shows_the_whole_word_to_the_games_end(pinned: 
     try:
         seen = 0
         while not page.locator("#over").is_visible():
-            if page.evaluate(SHOWDOWN_OPEN):
-                page.click("#showdown-close")
-            else:
+            if not close_showdown(page):
                 play_a_turn(page, knock=False)
             if page.locator(".seat .grace.now").count():
                 seen += 1
