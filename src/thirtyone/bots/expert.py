@@ -76,12 +76,16 @@ _ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for puttin
 @dataclass(frozen=True, slots=True)
 class Estimate:
     """One action's value: the mean utility over ``worlds`` sampled worlds (in lives: the others'
-    mean loss minus one's own, elimination counted extra) and the standard error of that mean."""
+    mean loss minus one's own, elimination counted extra) and the standard error of that mean;
+    ``gap_stderr``, the standard error of the highest estimate's mean less this one's, paired over
+    the same worlds (0 for the highest itself): how far apart two moves must be to differ by more
+    than the noise (the review's measure, :mod:`thirtyone.bots.review`)."""
 
     action: Action
     mean: float
     stderr: float
     worlds: int
+    gap_stderr: float = 0.0
 
     def __str__(self) -> str:
         return f"{self.action}: {self.mean:+.3f} ± {self.stderr:.3f} ({self.worlds} worlds)"
@@ -175,13 +179,15 @@ class ExpertBot(SeededBot):
             done += count
             if deadline is not None and done >= 2 and time.perf_counter() > deadline:
                 break
+        means = [_mean_and_error(values) for values in utilities]
+        best = max(range(len(legal)), key=lambda i: (means[i][0], -i))
+        gaps = [_mean_and_error([a - b for a, b in zip(utilities[best], values, strict=True)]) for values in utilities]
         estimates = [
-            Estimate(action, *_mean_and_error(values), len(values))
-            for action, values in zip(legal, utilities, strict=True)
+            Estimate(action, mean, error, len(values), gaps[i][1])
+            for i, (action, values, (mean, error)) in enumerate(zip(legal, utilities, means, strict=True))
         ]
-        best = max(range(len(legal)), key=lambda i: (estimates[i].mean, -i))
         base = legal.index(default)
-        gain, error = _mean_and_error([a - b for a, b in zip(utilities[best], utilities[base], strict=True)])
+        gain, error = gaps[base]
         choice = best if gain > _CONFIDENCE * error else base  # leave the heuristic only for a clear gain
         order = [choice, *sorted((i for i in range(len(legal)) if i != choice), key=lambda i: -estimates[i].mean)]
         return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start, reads(view, worlds))

@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from thirtyone import __version__
 from thirtyone.checks import escaped
-from thirtyone.cli import analyze, arena, bench, bots, play, replay, serve, simulate, verify
+from thirtyone.cli import analyze, arena, bench, bots, play, replay, review, serve, simulate, verify
 from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
 
 __all__ = ["main", "build_parser", "parse_args"]
@@ -31,6 +31,7 @@ _COMMANDS = {
     "verify": (verify, "check a game record's committed shuffles and replay it"),
     "bots": (bots, "list the bots --bots accepts: built in, installed, your own"),
     "analyze": (analyze, "the odds of a variant: exact and simulated figures, tables and SVG charts"),
+    "review": (review, "the expert's review of a game record, move by move: values, mistakes, accuracy"),
 }
 
 

@@ -1,0 +1,524 @@
+"""The review of a game, move by move: what each decision of a seat was worth, from what that
+seat could see then (its :class:`~thirtyone.views.PlayerView` at that moment, never the hidden
+cards), as the expert values it (:meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>`,
+the hint's search).
+
+A *decision* is an action of a seat that had more than one legal action, but for looking at its
+cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
+the review gives the value of every legal move in lives, as the hint says it (the others' mean loss
+minus the seat's own this round, being put out counting two lives extra), the move played, the best
+(the highest value) and what the move played *gave away*: the best's value less its own
+(:attr:`Decision.loss`), unless that is within :data:`NOISE` standard errors of their difference
+over the same worlds (:attr:`Decision.noise`). A move within the noise of the worlds tried gives
+nothing away and counts as a best move. What it gave away marks it, by :data:`THRESHOLDS` in lives:
+an inaccuracy from 0.05, a mistake from 0.15, a blunder from 0.4.
+
+A seat's :class:`SeatSummary`: its accuracy (the share of its decisions at the best move within
+the noise), the lives it gave away in all and per round played, its marks, and its
+:data:`COSTLIEST` costliest decisions, each the data of a sentence (:meth:`Decision.costly_json`)
+that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben was probably
+collecting hearts: Knock −0.31; better: Draw from the stock": :mod:`thirtyone.tui.review`).
+
+Decision ``step`` (the game's ``step``-th action, from 0) is valued by an expert seeded with
+:func:`decision_seed` of the review's seed and ``step``, so a review is the same for a seed, a
+budget in worlds (no ``seconds``) and the same rollouts, whichever seats it reviews.
+
+>>> from thirtyone import Game
+>>> from thirtyone.record import GameRecord
+>>> game = Game("scat", players=2, seed=4)
+>>> for action in ["draw stock", "discard Jh", "knock"]:
+...     game.apply(action)
+>>> review = review_record(GameRecord.from_game(game, ["Ann", "Ben"]), worlds=20, rollouts="engine")
+>>> [(d.step, d.seat, d.turn, str(d.played), d.holding) for d in review.decisions]
+[(0, 1, 1, 'draw stock', 10), (1, 1, 1, 'discard Jh', 20), (2, 0, 1, 'knock', 7)]
+>>> review.partial, review.finished, [summary.decisions for summary in review.summaries]
+(False, False, [1, 2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from thirtyone.actions import Action
+from thirtyone.bots.expert import ExpertBot, Rollouts
+from thirtyone.bots.hands import best_discard
+from thirtyone.bots.levels import MAX_EXPERT_SECONDS, MAX_EXPERT_WORLDS
+from thirtyone.bots.work import told_reads
+from thirtyone.cards import Card, format_cards
+from thirtyone.checks import whole_number
+from thirtyone.errors import ArgumentError, SeatError
+from thirtyone.record import GameRecord
+from thirtyone.scoring import HandValue, value_from_half
+from thirtyone.views import Phase, PlayerView
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DEFAULT_WORLDS",
+    "NOISE",
+    "THRESHOLDS",
+    "MARKS",
+    "COSTLIEST",
+    "Move",
+    "Decision",
+    "SeatSummary",
+    "Review",
+    "Reviewer",
+    "review_record",
+    "decision_seed",
+    "mark_of",
+]
+
+FORMAT: Final = "thirtyone-review"
+"""The ``format`` of a review's JSON (:meth:`Review.to_json`)."""
+VERSION: Final = 1
+"""The ``version`` of a review's JSON."""
+DEFAULT_WORLDS: Final = 300
+"""Worlds the expert samples per decision by default: deterministic for a seed, and a 10-round
+four-player game (164 decisions) in 15 to 19 s on one busy core, the target being 30 s
+(``benchmarks/bench_review.py``)."""
+NOISE: Final = 2.0
+"""Standard errors (of the best value less the one played, paired over the same worlds) within
+which a move gives nothing away: about 95% of the moves as good as the best count so."""
+THRESHOLDS: Final = {"inaccuracy": 0.05, "mistake": 0.15, "blunder": 0.4}
+"""The lives a move must give away to be marked so (at least), mildest first."""
+MARKS: Final = tuple(THRESHOLDS)
+"""The marks, mildest first: ``inaccuracy``, ``mistake``, ``blunder``."""
+COSTLIEST: Final = 3
+"""The costliest decisions a seat's summary names."""
+
+
+def decision_seed(seed: int, step: int) -> int:
+    """The seed of the expert that values decision ``step`` (the action's index in the game, from
+    0) of a review seeded ``seed``: ``seed · 1,000,003 + step``.
+
+    >>> decision_seed(0, 7), decision_seed(2, 7)
+    (7, 2000013)
+    """
+    return seed * 1_000_003 + step
+
+
+def mark_of(given: float) -> str | None:
+    """The mark of a move that gave away ``given`` lives: the worst of :data:`THRESHOLDS` it
+    reaches, or ``None``.
+
+    >>> mark_of(0.0), mark_of(0.05), mark_of(0.2), mark_of(1.5)
+    (None, 'inaccuracy', 'mistake', 'blunder')
+    """
+    reached = [mark for mark, lives in THRESHOLDS.items() if given >= lives]
+    return reached[-1] if reached else None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One legal move of a decision: the ``action``, its ``value`` (lives: the expert's mean over
+    ``worlds`` worlds), the standard error of that mean (``stderr``), and ``gap_stderr``, the
+    standard error of the best value less this one, paired over the same worlds (0 for the best)."""
+
+    action: Action
+    value: float
+    stderr: float
+    gap_stderr: float
+    worlds: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: ``action`` (its notation), ``value``, ``stderr`` and ``gap_stderr``
+        (lives, rounded to 4 places)."""
+        return {
+            "action": str(self.action),
+            "value": round(self.value, 4),
+            "stderr": round(self.stderr, 4),
+            "gap_stderr": round(self.gap_stderr, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One valued decision: the game's ``step``-th action (from 0: the position before it is the
+    replay's step ``step``), made on the seat's own ``turn`` of its round (from 1) from ``view``
+    (what the seat saw: its round, seat, phase, hand, the pile's top card, the widow); ``played``
+    the move made; ``moves`` every legal move, best first (:class:`Move`); ``reads`` what the
+    expert believed of the opponents (``(seat, suit letter, probability)``, surest first, those it
+    was at least half sure of: :func:`~thirtyone.bots.work.told_reads`); and ``expert`` the move
+    the expert itself plays (it keeps to the heuristic's move unless another is better by more
+    than a standard error)."""
+
+    step: int
+    turn: int
+    view: PlayerView = field(repr=False)
+    played: Action
+    moves: tuple[Move, ...]
+    reads: tuple[tuple[int, str, float], ...]
+    expert: Action
+
+    @property
+    def round(self) -> int:
+        """The round, from 1."""
+        return self.view.round
+
+    @property
+    def seat(self) -> int:
+        """The seat that decided."""
+        return self.view.seat
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's cards: three, or four while it discards."""
+        return self.view.hand or ()
+
+    @property
+    def holding(self) -> HandValue:
+        """The points of the hand it decided with: its three cards, or the best three of four it
+        may keep while it discards (R4.2: never the card just taken from the pile)."""
+        if len(self.hand) == 4:
+            return value_from_half(best_discard(self.hand, self.view.rules, self.view.taken_from_pile)[0])
+        assert self.view.hand_value is not None  # a decision is made holding a looked-at hand
+        return self.view.hand_value
+
+    @property
+    def best(self) -> Move:
+        """The move of the highest value."""
+        return self.moves[0]
+
+    @property
+    def chosen(self) -> Move:
+        """The move played."""
+        return next(move for move in self.moves if move.action == self.played)
+
+    @property
+    def loss(self) -> float:
+        """The best value less the value of the move played, in lives (0 or more)."""
+        return max(self.best.value - self.chosen.value, 0.0)
+
+    @property
+    def noise(self) -> float:
+        """:data:`NOISE` standard errors of that difference, in lives: up to this loss the move
+        played is as good as the best for all the worlds tried can tell."""
+        return NOISE * self.chosen.gap_stderr
+
+    @property
+    def given(self) -> float:
+        """What the move played gave away, in lives: its :attr:`loss`, or 0 within the :attr:`noise`."""
+        loss = self.loss
+        return loss if loss > self.noise else 0.0
+
+    @property
+    def accurate(self) -> bool:
+        """True when the move played is the best within the noise (it gave nothing away)."""
+        return self.given == 0.0
+
+    @property
+    def mark(self) -> str | None:
+        """``inaccuracy``, ``mistake``, ``blunder`` (:func:`mark_of` what it gave away) or ``None``."""
+        return mark_of(self.given)
+
+    @property
+    def read(self) -> tuple[int, str, float] | None:
+        """The expert's surest read of an opponent, ``(seat, suit letter, probability)``, or ``None``."""
+        return self.reads[0] if self.reads else None
+
+    def costly_json(self) -> dict[str, Any]:
+        """The data of this decision's sentence as a costly one: ``step``, ``round``, ``turn``,
+        ``holding`` (points), ``played`` and ``best`` (:meth:`Move.to_json`), the lives ``given``
+        away, and ``read`` (``{seat, suit, probability}`` or ``None``)."""
+        read = self.read
+        return {
+            "step": self.step,
+            "round": self.round,
+            "turn": self.turn,
+            "holding": _number(self.holding),
+            "played": self.chosen.to_json(),
+            "best": self.best.to_json(),
+            "given": round(self.given, 4),
+            "read": None if read is None else {"seat": read[0], "suit": read[1], "probability": read[2]},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: ``step``, ``round``, ``turn``, ``seat``, ``phase``, ``hand``, ``holding``,
+        ``pile`` (the discard pile's top card) and ``widow`` as the seat saw them (cards as text),
+        ``played``, ``best`` and ``expert`` (notation), ``moves`` (:meth:`Move.to_json`, best
+        first), ``loss``, ``noise`` and ``given`` (lives, rounded to 4 places), ``accurate``,
+        ``mark``, ``reads`` (``{seat, suit, probability}``) and the ``worlds`` tried."""
+        view = self.view
+        return {
+            "step": self.step,
+            "round": self.round,
+            "turn": self.turn,
+            "seat": self.seat,
+            "phase": view.phase.value,
+            "hand": format_cards(self.hand),
+            "holding": _number(self.holding),
+            "pile": None if view.discard_top is None else str(view.discard_top),
+            "widow": None if view.widow is None else format_cards(view.widow),
+            "played": str(self.played),
+            "best": str(self.best.action),
+            "expert": str(self.expert),
+            "moves": [move.to_json() for move in self.moves],
+            "loss": round(self.loss, 4),
+            "noise": round(self.noise, 4),
+            "given": round(self.given, 4),
+            "accurate": self.accurate,
+            "mark": self.mark,
+            "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in self.reads],
+            "worlds": self.best.worlds,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """A seat's summary: ``decisions`` valued, of which ``accurate`` at the best move within the
+    noise, the lives ``given`` away in all over the ``rounds`` it played (those it held cards in,
+    up to the last decision valued), the count of each mark (``marks``, in :data:`MARKS` order)
+    and its :data:`COSTLIEST` costliest decisions that gave something away (most first)."""
+
+    seat: int
+    decisions: int
+    accurate: int
+    given: float
+    rounds: int
+    marks: tuple[int, ...]
+    costliest: tuple[Decision, ...]
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of decisions at the best move within the noise (0 to 1; ``None`` without decisions)."""
+        return self.accurate / self.decisions if self.decisions else None
+
+    @property
+    def per_round(self) -> float | None:
+        """Lives given away per round played (``None`` before any round)."""
+        return self.given / self.rounds if self.rounds else None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: every field (``marks`` by name, ``costliest`` as :meth:`Decision.costly_json`),
+        ``accuracy`` and ``per_round`` (rounded to 4 places)."""
+        return {
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "accurate": self.accurate,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
+            "given": round(self.given, 4),
+            "rounds": self.rounds,
+            "per_round": None if self.per_round is None else round(self.per_round, 4),
+            "marks": dict(zip(MARKS, self.marks, strict=True)),
+            "costliest": [decision.costly_json() for decision in self.costliest],
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a record: the ``names`` of its seats, the ``seats`` reviewed, whether the
+    game was ``finished``, the budget (``worlds`` per decision, at most ``seconds`` each or
+    ``None``, the ``seed``), the ``decisions`` valued in game order, of ``total`` to value
+    (``partial`` when fewer: the review was stopped), and ``rounds_played``: for each seat of the
+    record, the rounds it held cards in."""
+
+    names: tuple[str, ...]
+    seats: tuple[int, ...]
+    finished: bool
+    worlds: int
+    seconds: float | None
+    seed: int
+    total: int
+    decisions: tuple[Decision, ...]
+    rounds_played: tuple[tuple[int, ...], ...] = field(repr=False)
+
+    @property
+    def partial(self) -> bool:
+        """True when not every decision was valued (the review was stopped)."""
+        return len(self.decisions) < self.total
+
+    @property
+    def summaries(self) -> tuple[SeatSummary, ...]:
+        """The summary of each reviewed seat, in seat order. A partial review counts the rounds
+        up to the one of its last decision valued (none before the first)."""
+        last = self.decisions[-1].round if self.decisions else 0
+        out = []
+        for seat in self.seats:
+            mine = [decision for decision in self.decisions if decision.seat == seat]
+            costly = sorted((d for d in mine if d.given > 0), key=lambda d: (-d.given, d.step))[:COSTLIEST]
+            rounds = [number for number in self.rounds_played[seat] if not self.partial or number <= last]
+            out.append(
+                SeatSummary(
+                    seat,
+                    len(mine),
+                    sum(decision.accurate for decision in mine),
+                    sum(decision.given for decision in mine),
+                    len(rounds),
+                    tuple(sum(decision.mark == mark for decision in mine) for mark in MARKS),
+                    tuple(costly),
+                )
+            )
+        return tuple(out)
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as plain data (JSON): ``format`` (:data:`FORMAT`), ``version``, ``names``,
+        ``seats``, ``finished``, ``partial``, ``budget`` (``worlds``, ``seconds``, ``seed``),
+        ``noise`` (:data:`NOISE`), ``thresholds`` (:data:`THRESHOLDS`), ``total``, ``decisions``
+        (:meth:`Decision.to_json`) and ``summaries`` (:meth:`SeatSummary.to_json`)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "names": list(self.names),
+            "seats": list(self.seats),
+            "finished": self.finished,
+            "partial": self.partial,
+            "budget": {"worlds": self.worlds, "seconds": self.seconds, "seed": self.seed},
+            "noise": NOISE,
+            "thresholds": dict(THRESHOLDS),
+            "total": self.total,
+            "decisions": [decision.to_json() for decision in self.decisions],
+            "summaries": [summary.to_json() for summary in self.summaries],
+        }
+
+
+class Reviewer:
+    """The review of ``record`` being made: :attr:`total` decisions to value (of ``seats``, every
+    seat by default), :meth:`decisions` values them one at a time, :meth:`review` makes the
+    :class:`Review` of those valued so far (partial when not all: a caller that is stopped keeps
+    what is done). The record is replayed, every action and result checked, when it is made.
+
+    The budget is the expert's: ``worlds`` per decision (1 to 1,000,000; deterministic for the
+    ``seed``, a whole number), and with ``seconds`` (more than 0, at most 3,600) at most that long
+    each; ``rollouts`` as :class:`~thirtyone.bots.expert.ExpertBot` takes them.
+
+    Raises:
+        RecordError: when the record does not replay (an action the rules forbid, a result that
+            differs, ...: :meth:`GameRecord.replay <thirtyone.record.GameRecord.replay>`).
+        SeatError: for a seat that is not one of the record's.
+        ArgumentError: for a budget out of range or a seed that is not a whole number.
+    """
+
+    def __init__(
+        self,
+        record: GameRecord,
+        seats: Sequence[int] | None = None,
+        *,
+        worlds: int = DEFAULT_WORLDS,
+        seconds: float | None = None,
+        seed: int = 0,
+        rollouts: Rollouts = "auto",
+    ) -> None:
+        self.record = record
+        self.seats = _seats(record, seats)
+        self.worlds, self.seconds = _budget(worlds, seconds)
+        number = whole_number(seed)
+        if number is None:
+            raise ArgumentError(f"the review's seed is a whole number, not {seed!r}")
+        self.seed = number
+        self.rollouts = rollouts
+        self.total = sum(1 for _ in _moments(record, self.seats))
+        """The decisions to value."""
+        self._valued: list[Decision] = []
+
+    def decisions(self) -> Iterator[Decision]:
+        """Value the decisions one at a time, in game order, each kept for :meth:`review` (in
+        place of those of an earlier call)."""
+        self._valued = []
+        for step, view, turn, played in _moments(self.record, self.seats):
+            bot = ExpertBot(
+                decision_seed(self.seed, step), worlds=self.worlds, seconds=self.seconds, rollouts=self.rollouts
+            )
+            analysis = bot.analyse(view)
+            order = view.legal_actions.index  # ties go to the first legal move, as the expert's best
+            estimates = sorted(analysis.estimates, key=lambda estimate: (-estimate.mean, order(estimate.action)))
+            moves = tuple(Move(e.action, e.mean, e.stderr, e.gap_stderr, e.worlds) for e in estimates)
+            decision = Decision(step, turn, view, played, moves, tuple(told_reads(analysis.reads)), analysis.best)
+            self._valued.append(decision)
+            yield decision
+
+    def review(self) -> Review:
+        """The review of the decisions valued so far."""
+        return Review(
+            self.record.seats,
+            self.seats,
+            self.record.winner is not None,
+            self.worlds,
+            self.seconds,
+            self.seed,
+            self.total,
+            tuple(self._valued),
+            _rounds_played(self.record),
+        )
+
+
+def review_record(
+    record: GameRecord,
+    seats: Sequence[int] | None = None,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    seconds: float | None = None,
+    seed: int = 0,
+    rollouts: Rollouts = "auto",
+) -> Review:
+    """The whole review of ``record`` (see :class:`Reviewer` for the arguments and errors)."""
+    reviewer = Reviewer(record, seats, worlds=worlds, seconds=seconds, seed=seed, rollouts=rollouts)
+    for _ in reviewer.decisions():
+        pass
+    return reviewer.review()
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _number(value: HandValue) -> int | float:
+    return value if isinstance(value, int) else float(value)  # only halves occur: exact
+
+
+def _seats(record: GameRecord, seats: Sequence[int] | None) -> tuple[int, ...]:
+    if seats is None:
+        return tuple(range(record.players))
+    chosen: set[int] = set()
+    for seat in seats:
+        number = whole_number(seat)
+        if number is None or not 0 <= number < record.players:
+            raise SeatError(
+                f"seat {seat!r} is not in this {record.players}-player game: seats are 0-{record.players - 1}"
+            )
+        chosen.add(number)
+    return tuple(sorted(chosen))
+
+
+def _budget(worlds: int, seconds: float | None) -> tuple[int, float | None]:
+    number = whole_number(worlds)
+    if number is None or not 1 <= number <= MAX_EXPERT_WORLDS:
+        raise ArgumentError(f"worlds per decision are 1 to {MAX_EXPERT_WORLDS:,}, not {worlds!r}")
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_EXPERT_SECONDS
+    ):
+        raise ArgumentError(
+            f"seconds per decision are more than 0 and at most {MAX_EXPERT_SECONDS:,.0f} (or None), not {seconds!r}"
+        )
+    return number, seconds
+
+
+def _moments(record: GameRecord, seats: Sequence[int]) -> Iterator[tuple[int, PlayerView, int, Action]]:
+    """Replay ``record`` and yield each decision of ``seats``: ``(step, the acting seat's view
+    before it, the seat's own turn of the round from 1, the action it played)``. Every action,
+    result and the outcome are checked, to the record's end."""
+    moves = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
+    turns: dict[tuple[int, int], int] = {}  # (round, seat) -> turns begun
+    for step, game in enumerate(record.replay_steps()):
+        if step == len(moves):  # the position after the last action: nothing to decide
+            continue
+        seat, played = moves[step]
+        phase = game.phase
+        if phase is Phase.TURN:
+            turns[game.round, seat] = turns.get((game.round, seat), 0) + 1
+        if seat in seats and phase is not Phase.LOOK and len(game.legal_actions()) > 1:
+            yield step, game.view(seat), turns.get((game.round, seat), 1), played
+
+
+def _rounds_played(record: GameRecord) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the rounds of ``record`` it held cards in: those before it was put out (R2.4)."""
+    out: set[int] = set()
+    rounds: list[list[int]] = [[] for _ in range(record.players)]
+    for rnd in record.rounds:
+        for seat in range(record.players):
+            if seat not in out:
+                rounds[seat].append(rnd.round)
+        if rnd.result is not None:
+            out.update(rnd.result.eliminated)
+    return tuple(tuple(seat_rounds) for seat_rounds in rounds)

@@ -1,0 +1,187 @@
+"""A game's review (:mod:`thirtyone.bots.review`) in words, in the reader's language: each seat's
+summary, its decisions as a table (every legal move's value, the move played, what it gave away
+and its mark) and its costliest decisions in a sentence each. Everything is written from the
+review's data through the catalog's ``review.*`` messages and the hint's words for the moves
+(:func:`~thirtyone.tui.words.move_words`), never from English; names from the record are
+:func:`~thirtyone.checks.escaped` (records are shared).
+
+>>> from thirtyone.bots.review import mark_of
+>>> from thirtyone.i18n import messages
+>>> mark_text(ENGLISH, mark_of(0.2)).plain, mark_text(messages("de"), "blunder").plain
+('mistake', 'grober Fehler')
+>>> lives_text(1.2345, ENGLISH), lives_text(1.2345, messages("cs"))
+('1.23', '1,23')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from thirtyone.bots.review import THRESHOLDS, Decision, Review, SeatSummary
+from thirtyone.checks import escaped
+from thirtyone.i18n import Messages
+from thirtyone.scoring import format_value
+from thirtyone.tui.words import ENGLISH, cards_text, move_words, say, say_plural, value_text
+
+__all__ = [
+    "progress_label",
+    "mark_text",
+    "lives_text",
+    "moves_text",
+    "sentence_text",
+    "summary_text",
+    "decisions_table",
+    "review_lines",
+]
+
+_MARKS: dict[str, tuple[str, str, str]] = {
+    "inaccuracy": ("review.mark.inaccuracy", "review.marks.inaccuracy", "yellow"),
+    "mistake": ("review.mark.mistake", "review.marks.mistake", "dark_orange"),
+    "blunder": ("review.mark.blunder", "review.marks.blunder", "bold red"),
+}
+"""Each mark (:data:`~thirtyone.bots.review.MARKS`): its word, its count ("2 mistakes") and its colour."""
+
+_COLUMNS = (
+    "review.column.round",
+    "review.column.turn",
+    "review.column.hand",
+    "review.column.given",
+    "review.column.mark",
+    "review.column.moves",
+)
+
+
+def progress_label(t: Messages) -> str:
+    """The label of the review's progress bar: ``Reviewing``."""
+    return t("review.progress")
+
+
+def mark_text(t: Messages, mark: str | None) -> Text:
+    """A decision's mark in its colour (``mistake``), or nothing."""
+    if mark is None:
+        return Text("")
+    word, _, style = _MARKS[mark]
+    return Text(t(word), style=style)
+
+
+def lives_text(lives: float, t: Messages = ENGLISH) -> str:
+    """Lives given away (0 or more), with two decimals as the language writes them: ``1.23``."""
+    return value_text(lives, t).removeprefix("+")
+
+
+def moves_text(t: Messages, decision: Decision) -> Text:
+    """Every legal move of a decision with its value, one a line, best first, the move played
+    marked ▸ and in bold: ``▸ Knock −0.31`` over ``  Draw from the stock +0.05``."""
+    lines = []
+    for move in decision.moves:
+        line = say(t, "hint.move", move=move_words(move.action, decision.view, t), value=value_text(move.value, t))
+        if move.action == decision.played:
+            line = Text("▸ ", style="bold").append_text(line)
+            line.stylize("bold")
+        else:
+            line = Text("  ").append_text(line)
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+def sentence_text(t: Messages, decision: Decision, names: Sequence[str]) -> Text:
+    """A costly decision in a sentence: "Round 3, turn 2, holding 24, while Ben was probably
+    collecting hearts: Knock −0.31; better: Draw from the stock" (``names``: the seats' names as
+    shown; the read is the expert's surest, when it was at least half sure)."""
+    view = decision.view
+    values: dict[str, str | Text] = {
+        "round": t.number(decision.round),
+        "turn": t.number(decision.turn),
+        "holding": format_value(decision.holding),
+        "played": move_words(decision.played, view, t),
+        "given": value_text(-decision.given, t),
+        "best": move_words(decision.best.action, view, t),
+    }
+    read = decision.read
+    if read is None:
+        return say(t, "review.costly", "", **values)
+    return say(t, "review.costly_read", "", who=names[read[0]], suit=t(f"suit.{read[1]}"), **values)
+
+
+def summary_text(t: Messages, summary: SeatSummary, names: Sequence[str]) -> Text:
+    """A seat's summary in a line: its decisions, accuracy, lives given away (in all and a round
+    played) and the count of each mark."""
+    who = Text(names[summary.seat], style="bold")
+    if summary.accuracy is None:
+        return say(t, "review.no_decisions", who=who)
+    line = say(
+        t,
+        "review.summary",
+        who=who,
+        decisions=say_plural(t, "review.decisions", summary.decisions),
+        accuracy=t.percent(summary.accuracy),
+        given=lives_text(summary.given, t),
+        per_round=lives_text(summary.per_round or 0.0, t),
+    )
+    marks = [
+        say_plural(t, plural, count, style if count else "")
+        for (_, plural, style), count in zip(_MARKS.values(), summary.marks, strict=True)
+    ]
+    return line.append(" · ").append_text(Text(" · ").join(marks))
+
+
+def decisions_table(t: Messages, decisions: Sequence[Decision]) -> Table:
+    """A seat's decisions, one a row: round, turn, hand and its points, what the move played gave
+    away, its mark and every move's value (:func:`moves_text`), the one column that wraps."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=0, header_style="bold")
+    for key in _COLUMNS:
+        left = key in ("review.column.hand", "review.column.moves", "review.column.mark")
+        moves = key == "review.column.moves"  # the one column that wraps: the others keep their width
+        table.add_column(t(key), justify="left" if left else "right", no_wrap=not moves, overflow="fold")
+    for decision in decisions:
+        given = decision.given
+        table.add_row(
+            t.number(decision.round),
+            t.number(decision.turn),
+            cards_text(decision.hand).append(f" ({format_value(decision.holding)})"),
+            value_text(-given, t) if given else "",
+            mark_text(t, decision.mark),
+            moves_text(t, decision),
+            end_section=True,
+        )
+    return table
+
+
+def review_lines(t: Messages, review: Review, game: str) -> list[RenderableType]:
+    """The whole review of the record named ``game`` (a file name, shown escaped), to print one
+    after another: a heading with the budget, the legend and the marks' thresholds, whether the
+    game was unfinished or the review partial, then each reviewed seat's summary, decisions and
+    costliest decisions."""
+    names = [escaped(name) for name in review.names]
+    if review.seconds is None:
+        budget = say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed))
+    else:
+        budget = say(t, "review.budget_seconds", seconds=t.number(review.seconds), seed=t.number(review.seed))
+    thresholds = {mark: lives_text(lives, t) for mark, lives in THRESHOLDS.items()}
+    lines: list[RenderableType] = [
+        say(t, "review.heading", "bold", game=escaped(game)),
+        budget,
+        Text(t("review.legend"), style="dim"),
+        Text(t("review.thresholds", **thresholds), style="dim"),
+    ]
+    if not review.finished:
+        lines.append(Text(t("review.unfinished")))
+    if review.partial:
+        lines.append(say_plural(t, "review.partial", review.total, "bold red", done=t.number(len(review.decisions))))
+    for summary in review.summaries:
+        mine = [decision for decision in review.decisions if decision.seat == summary.seat]
+        lines += [Text(""), summary_text(t, summary, names)]
+        if mine:
+            lines.append(decisions_table(t, mine))
+        if summary.costliest:
+            lines.append(Text(t("review.costliest"), style="bold"))
+            for number, decision in enumerate(summary.costliest, 1):
+                lines.append(Text(f"{t.number(number)}. ").append_text(sentence_text(t, decision, names)))
+        elif mine:
+            lines.append(Text(t("review.none_costly")))
+    return lines

@@ -1,0 +1,545 @@
+"""``thirtyone review RECORD`` and the review model (issue 32 item 1): every decision of a seat valued
+from what that seat saw, never the hidden cards; what a move gave away beyond the noise and its
+mark by the thresholds; each seat's summary and costliest decisions in sentences; the progress
+bar; records of every version and from every source, unfinished ones up to their last move;
+one-line errors with exit status 2; Ctrl-C keeps what is done; the same seed and worlds give the
+same review. Small budgets (a few worlds, the engine's rollouts) keep it fast."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_helpers import cli_error_line
+from core.test_record import as_version
+from thirtyone import Discard, Game, Rules
+from thirtyone.bots import make_bot
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.review import (
+    COSTLIEST,
+    MARKS,
+    NOISE,
+    THRESHOLDS,
+    Decision,
+    Move,
+    Review,
+    Reviewer,
+    mark_of,
+    review_record,
+)
+from thirtyone.cards import format_cards
+from thirtyone.cli import main
+from thirtyone.i18n import messages
+from thirtyone.record import GameRecord
+from thirtyone.tui.review import review_lines, sentence_text
+from thirtyone.tui.words import value_text
+from thirtyone.views import Phase
+
+DATA = Path(__file__).parent / "data"
+BUDGET: dict[str, Any] = {"worlds": 20, "rollouts": "engine"}
+CLI_BUDGET = ["--budget", "20:engine"]
+
+
+def random_game(rules: Rules, players: int, seed: int, actions: int | None = None) -> Game:
+    """A game of ``random`` bots, its first ``actions`` actions only when given."""
+    game = Game(rules, players, seed=seed)
+    bot = make_bot("random", seed)
+    while not game.is_over and (actions is None or _acted(game) < actions):
+        seat = game.current_seat
+        assert seat is not None
+        view = game.view(seat)
+        game.apply(bot.choose(view, view.legal_actions))
+    return game
+
+
+def _acted(game: Game) -> int:
+    return sum(len(log.actions) for log in game.round_logs)
+
+
+def review_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["review", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def short() -> GameRecord:
+    """The first 14 actions of a three-player game: unfinished, in round 1."""
+    record = GameRecord.from_game(random_game(Rules.preset("scat"), 3, seed=1, actions=14), ["Ann", "Ben", "Cy"])
+    assert len(record.rounds) == 1
+    assert record.rounds[0].result is None
+    return record
+
+
+@pytest.fixture(scope="module")
+def short_review(short: GameRecord) -> Review:
+    return review_record(short, **BUDGET)
+
+
+@pytest.fixture(scope="module")
+def finished() -> GameRecord:
+    """A whole game of random moves, three players, one life each: plenty of costly decisions."""
+    return GameRecord.from_game(random_game(Rules.preset("scat", lives=1), 3, seed=3), ["Ann", "Ben", "Cy"])
+
+
+@pytest.fixture(scope="module")
+def finished_review(finished: GameRecord) -> Review:
+    return review_record(finished, **BUDGET)
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A record ``thirtyone simulate --record DIR`` wrote: random bots, three players, one life."""
+    folder = tmp_path_factory.mktemp("simulate") / "records"
+    args = ["simulate", "--bots", "random", "--players", "3", "--games", "1", "--lives", "1", "--seed", "2"]
+    assert main([*args, "--record", str(folder)]) == 0
+    return folder / "game-000001.toml"
+
+
+# ---------------------------------------------------------------------------------------------- the model
+
+
+def test_each_decision_values_every_legal_move_from_what_its_seat_saw(short: GameRecord, short_review: Review) -> None:
+    moves = [(seat, action) for rnd in short.rounds for seat, action in rnd.actions]
+    by_step = {decision.step: decision for decision in short_review.decisions}
+    for step, game in enumerate(short.replay_steps()):
+        if step == len(moves):
+            break
+        seat, action = moves[step]
+        legal = game.legal_actions()
+        if len(legal) < 2 or game.phase is Phase.LOOK:
+            assert step not in by_step
+            continue
+        decision = by_step.pop(step)
+        assert (decision.seat, decision.round, decision.played) == (seat, game.round, action)
+        assert decision.view == game.view(seat)  # what the seat saw then, nothing more
+        assert sorted(map(str, (move.action for move in decision.moves))) == sorted(map(str, legal))
+        values = [move.value for move in decision.moves]
+        assert values == sorted(values, reverse=True)
+        assert decision.chosen.action == action
+        assert all(move.worlds == 20 for move in decision.moves)
+        assert decision.best.gap_stderr == 0.0
+    assert not by_step
+    assert short_review.total == len(short_review.decisions) > 8
+
+
+def test_the_review_never_sees_the_hidden_cards(short: GameRecord, short_review: Review) -> None:
+    """Cards seat 0 never saw (one of Ben's, the stock's last) change places: its review is the same."""
+    game = short.replay(0)
+    deck = list(short.rounds[0].deck)
+    played_by_ben = {str(action).split()[-1] for seat, action in short.rounds[0].actions if seat == 1}
+    hidden = next(card for card in game.hand(1) if str(card) not in played_by_ben)
+    bottom = deck[-1]
+    assert bottom not in game.hand(0)
+    assert bottom not in game.hand(1)
+    assert bottom not in game.hand(2)
+    deck[deck.index(hidden)], deck[-1] = bottom, hidden
+    other = dataclasses.replace(short, rounds=(dataclasses.replace(short.rounds[0], deck=tuple(deck)),))
+    assert other.replay().hand(1) != short.replay().hand(1)  # the hidden cards do differ
+    mine = [decision.to_json() for decision in short_review.decisions if decision.seat == 0]
+    assert mine
+    assert [decision.to_json() for decision in review_record(other, [0], **BUDGET).decisions] == mine
+
+
+@pytest.mark.parametrize(
+    ("given", "mark"),
+    [(0.0, None), (0.049, None), (0.05, "inaccuracy"), (0.149, "inaccuracy"), (0.15, "mistake"), (0.4, "blunder")],
+)
+def test_marks_follow_the_documented_thresholds(given: float, mark: str | None) -> None:
+    assert mark_of(given) == mark
+    assert MARKS == ("inaccuracy", "mistake", "blunder")
+    assert list(THRESHOLDS.values()) == [0.05, 0.15, 0.4]
+
+
+def crafted(decision: Decision, best: float, played: float, gap_stderr: float) -> Decision:
+    """``decision`` with two moves: the best, and the one played, ``gap_stderr`` apart in noise."""
+    other = next(move for move in decision.moves if move.action != decision.played)
+    return dataclasses.replace(
+        decision,
+        moves=(Move(other.action, best, 0.1, 0.0, 20), Move(decision.played, played, 0.1, gap_stderr, 20)),
+    )
+
+
+def test_a_move_within_the_noise_gives_nothing_away(short_review: Review) -> None:
+    decision = short_review.decisions[0]
+    within = crafted(decision, best=0.5, played=0.3, gap_stderr=0.2 / NOISE)  # the loss is the noise itself
+    assert (within.loss, within.given, within.accurate, within.mark) == (pytest.approx(0.2), 0.0, True, None)
+    beyond = crafted(decision, best=0.5, played=0.3, gap_stderr=0.05)
+    assert (beyond.given, beyond.accurate, beyond.mark) == (pytest.approx(0.2), False, "mistake")
+    blunder = crafted(decision, best=0.5, played=-0.5, gap_stderr=0.1)
+    assert (blunder.given, blunder.mark) == (pytest.approx(1.0), "blunder")
+    best = crafted(decision, best=0.1, played=0.3, gap_stderr=0.0)  # the move played is the best
+    assert (best.loss, best.given, best.accurate) == (0.0, 0.0, True)
+
+
+def test_each_seat_summary_adds_up_its_decisions(finished: GameRecord, finished_review: Review) -> None:
+    summaries = finished_review.summaries
+    assert [summary.seat for summary in summaries] == [0, 1, 2]
+    out_after: dict[int, int] = {}
+    for rnd in finished.rounds:
+        assert rnd.result is not None
+        for seat in rnd.result.eliminated:
+            out_after[seat] = rnd.round
+    for summary in summaries:
+        mine = [decision for decision in finished_review.decisions if decision.seat == summary.seat]
+        assert summary.decisions == len(mine) > 0
+        assert summary.accurate == sum(decision.accurate for decision in mine)
+        assert summary.accuracy == pytest.approx(summary.accurate / summary.decisions)
+        assert summary.given == pytest.approx(sum(decision.given for decision in mine))
+        assert summary.rounds == out_after.get(summary.seat, len(finished.rounds))
+        assert summary.per_round == pytest.approx(summary.given / summary.rounds)
+        assert summary.marks == tuple(sum(decision.mark == mark for decision in mine) for mark in MARKS)
+        costly = sorted((d for d in mine if d.given > 0), key=lambda d: -d.given)[:COSTLIEST]
+        assert [d.step for d in summary.costliest] == [d.step for d in costly]
+    assert any(summary.accuracy is not None and summary.accuracy < 1 for summary in summaries)  # random play
+    assert sum(len(summary.costliest) for summary in summaries) >= 3
+    assert sum(sum(summary.marks) for summary in summaries) > 0
+
+
+def test_a_costly_decision_is_said_in_a_sentence_from_its_data(finished_review: Review) -> None:
+    decision = next(d for summary in finished_review.summaries for d in summary.costliest)
+    names = finished_review.names
+    plain = sentence_text(messages("en"), dataclasses.replace(decision, reads=()), names).plain
+    start = f"Round {decision.round}, turn {decision.turn}, holding {decision.holding}: "
+    assert plain.startswith(start)
+    assert f" {value_text(-decision.given)}; better: " in plain
+    read = dataclasses.replace(decision, reads=((1, "h", 0.8),))
+    plain = sentence_text(messages("en"), read, names).plain
+    assert plain.startswith(f"{start[:-2]}, while Ben was probably collecting hearts: ")
+    german = sentence_text(messages("de"), read, names).plain
+    assert german.startswith(f"Runde {decision.round}, Zug {decision.turn}, mit {decision.holding} auf der Hand")
+    assert "während Ben wahrscheinlich Herz sammelte" in german
+
+
+def test_a_seed_and_worlds_give_the_same_review_whichever_seats(short: GameRecord, short_review: Review) -> None:
+    again = review_record(short, **BUDGET)
+    assert again.to_json() == short_review.to_json()
+    alone = review_record(short, [1], **BUDGET)
+    assert [d.to_json() for d in alone.decisions] == [d.to_json() for d in short_review.decisions if d.seat == 1]
+    other = review_record(short, [1], seed=9, **BUDGET)
+    assert [d.to_json() for d in other.decisions] != [d.to_json() for d in alone.decisions]
+
+
+def test_an_unfinished_game_is_reviewed_up_to_its_last_move(short: GameRecord, short_review: Review) -> None:
+    assert short.winner is None
+    assert short.rounds[-1].result is None
+    assert (short_review.finished, short_review.partial) == (False, False)
+    assert short_review.decisions[-1].step == short.action_count - 1
+    assert [summary.rounds for summary in short_review.summaries] == [1, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("widow", {}), ("schwimmen", {}), ("scat", {"throw_down": True}), ("widow", {"exchange": "any"})],
+)
+def test_every_kind_of_move_is_valued_and_said(preset: str, options: dict[str, Any]) -> None:
+    game = random_game(Rules.preset(preset, **options), 3, seed=11, actions=20)
+    review = review_record(GameRecord.from_game(game, ["Ann", "Ben", "Cy"]), worlds=4, rollouts="engine")
+    assert review.decisions
+    for decision in review.decisions:
+        assert {move.action for move in decision.moves} == set(decision.view.legal_actions)
+    assert review_lines(messages("en"), review, "game.toml")  # every move in words
+
+
+def test_a_bad_budget_or_seat_is_refused_by_the_library(short: GameRecord) -> None:
+    from thirtyone.errors import ArgumentError, SeatError
+
+    with pytest.raises(SeatError, match="seat 3 is not in this 3-player game: seats are 0-2"):
+        Reviewer(short, [3])
+    with pytest.raises(ArgumentError, match="worlds per decision are 1 to 1,000,000"):
+        Reviewer(short, worlds=0)
+    with pytest.raises(ArgumentError, match="seconds per decision are more than 0"):
+        Reviewer(short, seconds=0.0)
+    with pytest.raises(ArgumentError, match="seed is a whole number"):
+        Reviewer(short, seed=1.5)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------- the command
+
+
+def test_review_prints_each_seat_its_decisions_and_costliest(
+    capsys: pytest.CaptureFixture[str], simulated: Path
+) -> None:
+    status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0")
+    assert (status, err) == (0, "")
+    assert out.startswith(f"Review of {simulated}\n")
+    out = " ".join(out.split())  # as one line: rich wraps at 80 columns
+    assert "The expert tried 20 deals a decision (seed 0)." in out
+    assert "inaccuracy from 0.05, mistake from 0.15, blunder from 0.40." in out
+    assert "random (seat 0): " in out
+    assert "random (seat 1): " not in out
+    assert "accuracy " in out
+    assert "lives given away " in out
+    for header in ("Round", "Turn", "Hand", "Given away", "Mark", "Moves and their values"):
+        assert header in out
+    assert "▸ " in out
+    assert "Costliest decisions: 1. Round " in out
+    assert "; better: " in out
+    assert "not finished" not in out
+    assert "PARTIAL" not in out
+
+
+def test_review_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
+    status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--lang", "de")
+    assert status == 0
+    assert out.startswith(f"Analyse von {simulated}\n")
+    out = " ".join(out.split())
+    assert "Der Experte probierte 20 Verteilungen pro Entscheidung (Saat 0)." in out
+    assert "Genauigkeit" in out
+    assert "Teuerste Entscheidungen:" in out
+    assert "besser: " in out
+    assert "Costliest" not in out
+
+
+def test_review_json_is_the_data_with_sentences(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
+    status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET, "--json")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["format"], data["version"], data["file"]) == ("thirtyone-review", 1, str(simulated))
+    assert (data["finished"], data["partial"], data["seats"]) == (True, False, [0, 1, 2])
+    assert data["budget"] == {"worlds": 20, "seconds": None, "seed": 0}
+    assert data["thresholds"] == THRESHOLDS
+    assert data["noise"] == NOISE
+    assert len(data["decisions"]) == data["total"] > 0
+    for decision in data["decisions"]:
+        assert decision["played"] in [move["action"] for move in decision["moves"]]
+        assert decision["best"] == decision["moves"][0]["action"]
+        assert decision["mark"] == mark_of(decision["given"])
+    costly = [entry for summary in data["summaries"] for entry in summary["costliest"]]
+    assert costly
+    for entry in costly:
+        assert entry["sentence"].startswith(f"Round {entry['round']}, turn {entry['turn']}, holding ")
+        assert entry["given"] > 0
+
+
+def test_the_same_seed_and_budget_give_the_same_review(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
+    runs = [
+        review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "1", "--seed", seed, "--json")[1] for seed in "778"
+    ]
+    assert runs[0] == runs[1]
+    assert runs[0] != runs[2]
+
+
+def test_a_progress_bar_shows_on_a_terminal_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, short: GameRecord, tmp_path: Path
+) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text(short.dumps(), encoding="utf-8")
+    assert "Reviewing" not in review_cli(capsys, str(path), *CLI_BUDGET, "--seat", "0")[2]  # piped
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich: a terminal
+    assert "Reviewing" in review_cli(capsys, str(path), *CLI_BUDGET, "--seat", "0")[2]
+    status, out, err = review_cli(capsys, str(path), *CLI_BUDGET, "--seat", "0", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["partial"] is False
+
+
+def test_ctrl_c_keeps_the_decisions_valued_so_far(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, simulated: Path
+) -> None:
+    analyse = ExpertBot.analyse
+    calls = {"count": 0}
+
+    def interrupted(self: ExpertBot, *args: Any, **kwargs: Any) -> Any:
+        calls["count"] += 1
+        if calls["count"] == 4:
+            raise KeyboardInterrupt
+        return analyse(self, *args, **kwargs)
+
+    monkeypatch.setattr(ExpertBot, "analyse", interrupted)
+    status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET)
+    assert status == 130
+    total = Reviewer(GameRecord.loads(simulated.read_text(encoding="utf-8"))).total
+    assert f"PARTIAL REVIEW: 3 of {total} decisions valued (interrupted)." in " ".join(out.split())
+    assert "Costliest decisions:" in out or "No move gave anything away" in out
+    assert err == "thirtyone: interrupted: the review above is partial\n"
+    calls["count"] = 0
+    status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--json")
+    data = json.loads(out)
+    assert (status, data["partial"], len(data["decisions"]), data["total"]) == (130, True, 3, total)
+    rounds = {decision["round"] for decision in data["decisions"]}
+    assert [summary["rounds"] for summary in data["summaries"]] == [max(rounds)] * 3
+
+
+# ---------------------------------------------------------------------------------------------- every record
+
+CRASHING_BOT = '''
+from thirtyone.bots.basic import BasicBot
+
+
+class CrashingBot(BasicBot):
+    """Plays like basic, but raises in round 2."""
+
+    name = "crasher"
+
+    def choose(self, view, legal):
+        if view.round >= 2:
+            raise RuntimeError("the crasher crashed")
+        return super().choose(view, legal)
+
+
+def make(seed=None):
+    return CrashingBot(seed)
+'''
+
+
+def arena_record(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The record ``thirtyone arena`` keeps of a failed game: the game up to the failure."""
+    (folder / "review_crasher.py").write_text(CRASHING_BOT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "review_crasher", raising=False)
+    args = ["arena", "--bots", "review_crasher:make,basic", "--players", "2", "--games", "2", "--jobs", "1"]
+    assert main([*args, "--seed", "1", "--out", str(folder / "out")]) == 1
+    return sorted((folder / "out" / "failed").glob("*.toml"))[0]
+
+
+def play_record(folder: Path) -> Path:
+    """The record ``thirtyone play --record`` saves: a person and two bots, a few turns in."""
+    from thirtyone.tui.autosave import Autosave
+    from thirtyone.tui.session import PlaySession
+    from thirtyone.tui.settings import PlaySettings
+
+    path = folder / "play.toml"
+    session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=3, seed=5, record=path))
+    while session.game.round == 1 and len(session.game.round_logs[0].actions) < 12:
+        if session.human_to_move:
+            session.play(session.view().legal_actions[0])
+        else:
+            session.bot_move()
+    assert Autosave(session).write() == path
+    return path
+
+
+def server_record(folder: Path, table: str) -> Path:
+    """A record the server of schema 0004 gave (tests/data/server-0004)."""
+    expected = json.loads((DATA / "server-0004" / "expected.json").read_text(encoding="utf-8"))
+    code = expected["names"][table]
+    path = folder / f"{code}.toml"
+    path.write_text(expected["tables"][code]["record"], encoding="utf-8")
+    return path
+
+
+def old_version(folder: Path, version: int) -> Path:
+    game = random_game(Rules.preset("scat", lives=1), 3, seed=3)
+    path = folder / f"v{version}.toml"
+    path.write_text(as_version(GameRecord.from_game(game).dumps(), version), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "source", ["simulate", "arena", "play", "server-finished", "server-bots", "arena-data", "version-1", "version-2"]
+)
+def test_records_of_every_version_and_source_are_reviewed(
+    source: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    simulated: Path,
+    tmp_path: Path,
+) -> None:
+    path = {
+        "simulate": lambda: simulated,
+        "arena": lambda: arena_record(tmp_path, monkeypatch),
+        "play": lambda: play_record(tmp_path),
+        "server-finished": lambda: server_record(tmp_path, "finished"),
+        "server-bots": lambda: server_record(tmp_path, "bots"),
+        "arena-data": lambda: DATA / "belief-card-back-from-a-reshuffle.toml",
+        "version-1": lambda: old_version(tmp_path, 1),
+        "version-2": lambda: old_version(tmp_path, 2),
+    }[source]()
+    capsys.readouterr()  # what the commands that made the record said
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    status, out, err = review_cli(capsys, str(path), "--budget", "4:engine", "--seat", "0", "--json")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert data["finished"] == (record.winner is not None)
+    assert data["partial"] is False
+    assert len(data["decisions"]) == data["total"] > 0
+    steps = [step for step, (seat, _) in enumerate(a for rnd in record.rounds for a in rnd.actions) if seat == 0]
+    assert data["decisions"][-1]["step"] <= steps[-1]
+    if source in ("arena", "play", "arena-data"):
+        assert data["finished"] is False
+
+
+# ---------------------------------------------------------------------------------------------- bad input
+
+
+def bad_records(short: GameRecord) -> dict[str, tuple[str, str]]:
+    text = short.dumps()
+    deck = list(short.rounds[0].deck)
+    discarded = next(action.card for _, action in short.rounds[0].actions if isinstance(action, Discard))
+    where = deck.index(discarded)
+    deck[where], deck[-1] = deck[-1], deck[where]  # the card discarded never dealt: the replay refuses it
+    swapped = text.replace(format_cards(short.rounds[0].deck), format_cards(deck), 1)
+    assert swapped != text
+    return {
+        "not a record": ("hello, world\n", "not valid TOML"),
+        "another format": ('format = "pgn"\nversion = 1\n', "not a thirtyone record"),
+        "truncated": (text[: len(text) // 2], ""),
+        "fails its replay": (swapped, "round 1, action"),
+    }
+
+
+@pytest.mark.parametrize("problem", ["not a record", "another format", "truncated", "fails its replay"])
+def test_a_bad_record_is_one_line_and_exit_2(
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    short: GameRecord,
+    tmp_path: Path,
+) -> None:
+    text, words = bad_records(short)[problem]
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(ExpertBot, "analyse", lambda *_: pytest.fail("nothing is valued"))
+    line = cli_error_line(capsys, ["review", str(path), *CLI_BUDGET])
+    assert line.startswith(f"thirtyone: error: {path}: ")
+    assert words in line
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seat", "3"], "--seat 3: seat 3 is not in this 3-player game: seats are 0-2"),
+        (["--seat", "-1"], "--seat -1: seat -1 is not in this 3-player game"),
+        (["--budget", "0"], "--budget 0: bad expert budget '0' in 'expert:0': give 1 to 1,000,000 worlds"),
+        (["--budget", "99999999"], "bad expert budget '99999999' in 'expert:99999999': give 1 to 1,000,000"),
+        (["--budget", "0s"], "more than 0 and up to 3,600 seconds (expert:0.5s)"),
+        (["--budget", "1e9s"], "more than 0 and up to 3,600 seconds"),
+        (["--budget", "basic:3"], "--budget basic:3: the review's budget is the expert's: worlds (300"),
+        (["--budget", "expert-v1:200"], "the review's budget is the expert's"),
+        (["--budget", "200:gpu"], "bad expert rollouts 'gpu'"),
+        (["--lang", "k!o"], "--lang 'k!o': give a language code such as ko or de-AT"),
+    ],
+)
+def test_a_bad_seat_or_budget_is_refused_as_play_refuses_it(
+    args: list[str],
+    words: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    short: GameRecord,
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "short.toml"
+    path.write_text(short.dumps(), encoding="utf-8")
+    monkeypatch.setattr(ExpertBot, "analyse", lambda *_: pytest.fail("nothing is valued"))
+    assert words in cli_error_line(capsys, ["review", str(path), *args])
+
+
+def test_a_seat_that_is_no_number_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["review", "game.toml", "--seat", "x"])
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == (
+        "",
+        "thirtyone: error: argument --seat: give a whole number, not 'x' (see thirtyone review --help)\n",
+    )
+
+
+def test_a_missing_file_or_empty_path_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli_error_line(capsys, ["review", str(tmp_path / "none.toml")]).endswith("none.toml: no such file")
+    assert "an empty path" in cli_error_line(capsys, ["review", ""])
