@@ -69,7 +69,7 @@ from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
 from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, dealt_blitz, settle, showdown_losses
 from thirtyone.text import refusal
-from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, build_player_view
+from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, TableFields, build_player_view
 
 __all__ = ["Game", "RoundLog"]
 
@@ -97,13 +97,6 @@ _SINGLE_EXCHANGES: tuple[Exchange | None, ...] = tuple(
     Exchange(Card(give), Card(take)) if give != take else None for give in range(52) for take in range(52)
 )  # by give * 52 + take: legal_actions hands out these, built once
 _ACTION_TYPES = (Draw, Discard, Knock, Exchange, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
-
-
-_TableFields = tuple[
-    int, Rules, int, int, Phase, int | None, Card | None, int, tuple[Card, ...] | None, bool, int,
-    tuple[SeatStatus, ...], int | None, int,
-]  # fmt: skip
-"""The first fields of a PublicView, in order: players … turn (what Game._table gives)."""
 
 
 @dataclass
@@ -596,7 +589,8 @@ class Game:
             CardError: when the chance source gives a reshuffle that is not a permutation (the
                 game is left as it was).
         """
-        action = self._parse(action)
+        if not isinstance(action, _ACTION_TYPES):  # text, or refused
+            action = self._parse(action)
         r = self._r
         if seat is not None:
             seat = self._check_seat(seat)
@@ -606,7 +600,7 @@ class Game:
                 raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
         if action not in self.legal_actions():
             self._check(action)  # raises: it refuses just what legal_actions() leaves out, naming the rule
-        if isinstance(action, Draw) and action.source == STOCK and not r.stock:
+        if not r.stock and isinstance(action, Draw) and action.source == STOCK:
             rest = tuple(r.discard_pile[:-1])
             step = ChanceStep("reshuffle", self.round, len(self.round_logs[-1].reshuffles) + 1, rest)  # R4.3
             if self._explicit:
@@ -1191,7 +1185,7 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
-    def _table(self) -> _TableFields:
+    def _table(self) -> TableFields:
         """The fields a :class:`~thirtyone.views.PublicView` starts with (players … turn), in order."""
         r = self._r
         rules = self.rules
@@ -1205,13 +1199,14 @@ class Game:
                     zip(self._remaining, self._out, r.looked, r.known_cards, strict=True)
                 )
             )
+        phase = self.phase
         return (
             self.players,
             rules,
             self.round,
             self.dealer,
-            self.phase,
-            self.current_seat,
+            phase,
+            None if phase is _PHASE_OVER or self._step is not None else r.to_move,  # current_seat
             r.discard_pile[-1] if r.discard_pile and draw else None,
             len(r.discard_pile) if draw else 0,
             tuple(r.widow) if not draw and r.widow_face_up else None,
@@ -1228,21 +1223,27 @@ class Game:
         Raises:
             SeatError: for a seat that is not in this game.
         """
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:  # a bot's seat: no checking call
+            seat = self._check_seat(seat)
         r = self._r
         own = r.hands[seat]
-        over = self.phase is _PHASE_OVER
-        hand = tuple(own) if r.looked[seat] and not self._out[seat] and not over and own else None
-        my_move = self.current_seat == seat
+        hand = value = None
+        if own and r.looked[seat] and not self._out[seat] and self.phase is not _PHASE_OVER:
+            hand = tuple(own)
+            if len(own) == 3:
+                a, b, c = own
+                value = value_from_half(self._half[a * _AB + b * 52 + c])
+        table = self._table()
+        mine = table[5] == seat  # the current seat
         return build_player_view(
-            *self._table(),
+            table,
             tuple(r.seen[seat]),  # history
             self._shown[seat] if self._shown else None,
             seat,
             hand,
-            value_from_half(self._value(own)) if hand is not None and len(own) == 3 else None,
-            r.taken_from_pile if my_move else None,
-            self.legal_actions() if my_move else (),
+            value,
+            r.taken_from_pile if mine else None,
+            self.legal_actions() if mine else (),
         )
 
     def public_view(self) -> PublicView:

@@ -8,6 +8,7 @@ others. Round results are public.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
@@ -42,7 +43,7 @@ class RoundStarted:
         return self
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Acted:
     """A seat took an action. ``received`` holds the cards it got (a drawn card, the cards taken
     from the widow); it is ``None`` for a viewer who may not know them (``private``). ``revealed``
@@ -57,10 +58,34 @@ class Acted:
     private: bool = False
     revealed: tuple[Card, ...] = ()
 
+    def __new__(
+        cls,
+        seat: int,
+        action: Action,
+        received: tuple[Card, ...] | None = None,
+        private: bool = False,
+        revealed: tuple[Card, ...] = (),
+    ) -> Acted:
+        # the engine makes one every move: filled by plain assignment, then made an Acted (the
+        # same slots), where a frozen dataclass's __init__ sets each field through object.__setattr__
+        event: Any = object.__new__(_ActedFilling)
+        event.seat, event.action, event.received, event.private, event.revealed = (
+            seat, action, received, private, revealed
+        )  # fmt: skip
+        event.__class__ = cls
+        return event  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[type[Acted], tuple[object, ...]]:
+        return (Acted, (self.seat, self.action, self.received, self.private, self.revealed))
+
     def for_seat(self, seat: int) -> Acted:
         if self.private and seat != self.seat and self.received is not None:
             return Acted(self.seat, self.action, None, True, self.revealed)  # every stock draw: replace() is slow
         return self
+
+
+class _ActedFilling:
+    __slots__ = Acted.__slots__  # an Acted's, and no frozen __setattr__
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,7 +92,8 @@ def half_points(rules: Rules) -> list[int]:
     """The table of hand values in half points for these rules' scoring options, indexed by
     ``a * 2704 + b * 52 + c`` for the cards ``a, b, c`` (any order); ``-1`` where the three
     are not different cards of the deck. Shared: do not modify it."""
-    return _tables(rules)[0]
+    last = _last
+    return last[1][0] if last[0] is rules else _tables(rules)[0]  # every decision asks: no call for the last rules
 
 
 def format_value(value: HandValue) -> str:

@@ -8,9 +8,9 @@ and which cards each opponent is known to hold because they took them face up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
@@ -123,14 +123,47 @@ class PlayerView(PublicView):
         return self.current_seat == self.seat
 
 
-_SETTERS = tuple(getattr(PlayerView, field.name).__set__ for field in fields(PlayerView))  # its slots'
+TableFields = tuple[
+    int, Rules, int, int, Phase, int | None, Card | None, int, tuple[Card, ...] | None, bool, int,
+    tuple[SeatStatus, ...], int | None, int,
+]  # fmt: skip
+"""The first fields of a :class:`PublicView`, in order: ``players`` … ``turn``."""
 
 
-def build_player_view(*values: object) -> PlayerView:
-    """``PlayerView(*values)``, every field in order, for the engine, which builds one for every
-    bot decision: each slot is set directly, where a frozen dataclass's ``__init__`` goes through
-    ``object.__setattr__`` for each field (a quarter of a view's cost). The values are not checked."""
-    view = object.__new__(PlayerView)
-    for set_slot, value in zip(_SETTERS, values):  # noqa: B905 (zip's strict check costs as much again)
-        set_slot(view, value)
-    return view
+class _Filling(PublicView):
+    """A :class:`PlayerView` while :func:`build_player_view` fills it: the same slots, stored by plain
+    assignment (``__setattr__`` and ``__delattr__`` are object's), where a frozen dataclass sets each
+    field through ``object.__setattr__``: most of a view's cost, and the engine builds a view for
+    every bot decision."""
+
+    __slots__ = PlayerView.__slots__
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+def build_player_view(
+    table: TableFields,
+    history: tuple[Event, ...],
+    last_result: RoundResult | None,
+    seat: int,
+    hand: tuple[Card, ...] | None,
+    hand_value: HandValue | None,
+    taken_from_pile: Card | None,
+    legal_actions: tuple[Action, ...],
+) -> PlayerView:
+    """``PlayerView(*table, history, …)`` for the engine, made as fast as Python allows: filled as a
+    :class:`_Filling`, then made a :class:`PlayerView` (their slots are the same). Not checked."""
+    view: Any = object.__new__(_Filling)
+    (
+        view.players, view.rules, view.round, view.dealer, view.phase, view.current_seat, view.discard_top,
+        view.discard_size, view.widow, view.widow_face_down, view.stock_size, view.seats, view.knocker, view.turn,
+    ) = table  # fmt: skip
+    view.history = history
+    view.last_result = last_result
+    view.seat = seat
+    view.hand = hand
+    view.hand_value = hand_value
+    view.taken_from_pile = taken_from_pile
+    view.legal_actions = legal_actions
+    view.__class__ = PlayerView
+    return view  # type: ignore[no-any-return]

@@ -3,17 +3,20 @@
 each seat was shown it: at every state of seeded random games of every preset and option, they
 equal what a game freshly resumed from the same position computes (for the last result, what
 :meth:`~thirtyone.events.RoundResult.for_seat` gives). The discards the engine offers are the
-canonical ones; the hand-value tables follow the rules asked."""
+canonical ones; the hand-value tables follow the rules asked; the views and events made fast are
+the frozen dataclasses they always were."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import random
 from fractions import Fraction
 
 import pytest
 
-from thirtyone import Card, Discard, Draw, Game, Knock, Reshuffled, Rules, SeatStatus, hand_value, parse_cards
+from thirtyone import Acted, Card, Discard, Draw, Game, Knock, Reshuffled, Rules, SeatStatus, hand_value, parse_cards
 from thirtyone.actions import DISCARDS
 from thirtyone.scoring import half_points
 from thirtyone.views import Phase, PlayerView
@@ -146,3 +149,22 @@ def test_a_view_the_engine_builds_is_a_frozen_player_view_like_any_other():
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.turn = 3  # type: ignore[misc]
     assert dataclasses.replace(view, turn=3).turn == 3
+
+
+def test_an_event_the_engine_makes_is_a_frozen_acted_like_any_other():
+    """Acted is made by plain slot stores (the engine makes one every move), and is still the
+    frozen dataclass it was: defaults, keywords, equality, hash, repr, replace, copies and pickles."""
+    game = Game(RULESETS["scat"], 3, seed=2)
+    game.apply("draw stock")
+    event = game.events[-1]
+    assert isinstance(event, Acted)
+    again = Acted(seat=event.seat, action=event.action, received=event.received, private=True)
+    assert type(event) is Acted
+    assert (event, hash(event), repr(event)) == (again, hash(again), repr(again))
+    assert Acted(1, Knock()) == Acted(1, Knock(), None, False, ())
+    assert [field.default for field in dataclasses.fields(Acted)][2:] == [None, False, ()]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seat = 2  # type: ignore[misc]
+    assert dataclasses.replace(event, seat=2).seat == 2
+    assert copy.deepcopy(event) == pickle.loads(pickle.dumps(event)) == event
+    assert event.for_seat(event.seat + 1) == Acted(event.seat, event.action, None, True)

@@ -26,9 +26,9 @@ from thirtyone.actions import (
     TakeWidow,
 )
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.hands import best_after_taking, best_discard, half_value
+from thirtyone.bots.hands import best_discard, best_with, half_points, half_value, hand_index
 from thirtyone.cards import Card
-from thirtyone.strategy import basic_knock_bar
+from thirtyone.strategy import BASIC_GROWTH, basic_knock_bar
 from thirtyone.views import Phase, PlayerView
 
 __all__ = ["BasicBot", "knock_threshold"]
@@ -40,6 +40,8 @@ _LOOK, _KEEP, _TAKE_WIDOW, _EXCHANGE_ALL = Look(), Keep(), TakeWidow(), Exchange
 _PHASE_LOOK, _PHASE_DEALER_CHOICE, _PHASE_DISCARD = Phase.LOOK, Phase.DEALER_CHOICE, Phase.DISCARD
 knock_threshold = basic_knock_bar
 """Half points ``basic`` needs to knock on its t-th turn (:func:`thirtyone.strategy.basic_knock_bar`)."""
+_KNOCK_BARS = tuple(knock_threshold(turn) for turn in range(len(BASIC_GROWTH)))  # the curve ends there
+_LAST_BAR = len(_KNOCK_BARS) - 1
 
 
 class BasicBot(SeededBot):
@@ -56,14 +58,16 @@ class BasicBot(SeededBot):
         rules = view.rules
         if phase is _PHASE_DISCARD:
             return DISCARDS[best_discard(hand, rules, keep=view.taken_from_pile)[1]]
-        value = half_value(hand, rules)
+        table = half_points(rules)
+        value = table[hand_index(hand)]
         if phase is _PHASE_DEALER_CHOICE:
             return _KEEP if value >= 32 else _TAKE_WIDOW
-        if _KNOCK in legal and value >= knock_threshold(view.turn // len(view.active_seats)):
+        # the cheap tests first: each `in legal` compares actions by their dataclasses' __eq__
+        if value >= _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)] and _KNOCK in legal:
             return _KNOCK
         if rules.mode == "draw":
             top = view.discard_top
-            if _DRAW_PILE in legal and top is not None and best_after_taking(hand, top, rules) > value:
+            if top is not None and best_with(hand, top, table) > value and _DRAW_PILE in legal:
                 return _DRAW_PILE
             return _DRAW_STOCK if _DRAW_STOCK in legal else _DRAW_PILE
         if view.widow is None:  # R7.2: the face-down widow, worth a blind 13 on average

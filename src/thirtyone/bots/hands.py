@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from thirtyone.cards import Card
+from thirtyone.cards import Card, full_deck
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 
@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 _AB = 52 * 52  # the table's stride of the first card (the second's is 52, the third's 1)
+_POINTS = tuple(card.points for card in full_deck(52))  # by card: Card.points is a property, a call
 
 
 def pair_index(a: int, b: int) -> int:
@@ -78,7 +79,7 @@ def best_discard(cards: Sequence[Card], rules: Rules, keep: Card | None = None) 
     best: tuple[int, int, Card] | None = None
     for card, x, y, z in ((a, b, c, d), (b, a, c, d), (c, a, b, d), (d, a, b, c)):  # a discard, the three kept
         if card != keep:
-            key = (table[x * _AB + y * 52 + z], -card.points, card)
+            key = (table[x * _AB + y * 52 + z], -_POINTS[card], card)
             if best is None or key > best:
                 best = key
     assert best is not None

@@ -64,9 +64,7 @@ def play_game(rules: Rules, bots: Sequence[Bot], seed: int | None = None) -> Gam
                 f'bots[{index}] is {bot!r}, not a bot (a name and a choose method): pass make_bot("basic") or such'
             )
     game = Game(rules, len(bots), seed=seed)
-    while not game.is_over:
-        seat = game.current_seat
-        assert seat is not None
+    while (seat := game.current_seat) is not None:  # None once the game is over (chance is taken at once)
         failure = play_turn(game, bots[seat])
         if failure is not None:
             raise BotError(str(failure)) from failure.error

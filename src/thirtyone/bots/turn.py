@@ -65,21 +65,24 @@ def _shown(action: object) -> str:
         return f"<{type(action).__name__}>"
 
 
+def _name(bot: Bot) -> str:
+    """The bot's name as a failure says it (escaped): asked only when a turn fails."""
+    return escaped(str(getattr(bot, "name", type(bot).__name__)))
+
+
 def choose(bot: Bot, view: PlayerView) -> Action | BotFailure:
     """What ``bot`` plays in the seat of ``view`` (whose turn it is): one of
     ``view.legal_actions``, or the :class:`BotFailure` that says why it gave none."""
     legal = view.legal_actions
-    name = escaped(str(getattr(bot, "name", type(bot).__name__)))
     try:
         action = bot.choose(view, legal)
-        ok = action in legal
+        if action in legal:
+            return action
     except Exception as error:
-        return BotFailure(view.seat, name, None, f"raised {error_line(error)}", error)
-    if not ok:
-        shown = _shown(action)
-        what = shown if isinstance(action, Action) else f"{shown} (not an action)"
-        return BotFailure(view.seat, name, shown, f"chose {what}, which is not legal now")
-    return action
+        return BotFailure(view.seat, _name(bot), None, f"raised {error_line(error)}", error)
+    shown = _shown(action)
+    what = shown if isinstance(action, Action) else f"{shown} (not an action)"
+    return BotFailure(view.seat, _name(bot), shown, f"chose {what}, which is not legal now")
 
 
 def play_turn(game: Game, bot: Bot) -> BotFailure | None:
@@ -99,5 +102,5 @@ def play_turn(game: Game, bot: Bot) -> BotFailure | None:
         game.apply(action)
     except ThirtyOneError as error:  # legal by the view, refused by the engine: a bug, said as the bot's
         shown = _shown(action)
-        return BotFailure(seat, escaped(bot.name), shown, f"chose {shown}; the engine refused it: {error}")
+        return BotFailure(seat, _name(bot), shown, f"chose {shown}; the engine refused it: {error}")
     return None
