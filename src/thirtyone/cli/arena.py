@@ -35,9 +35,15 @@ from thirtyone.arena.report import (
     write_summary,
 )
 from thirtyone.bots import BOTS
-from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
-from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
-from thirtyone.rules import Rules
+from thirtyone.cli.options import (
+    add_engine_argument,
+    add_rules_arguments,
+    make_folder,
+    parse_bots,
+    plays_on_sim,
+    rules_from_args,
+    whole_number,
+)
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
 
@@ -92,13 +98,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="let --out replace the results of an earlier run in its folder",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument(
-        "--engine",
-        choices=("auto", "reference", "sim"),
-        default="auto",
-        help=f"what plays the games: the compiled simulator (sim: {' and '.join(SIM_EXACT_BOTS)} bots only; "
-        "needs numba), the reference engine, or auto: sim when it can (default)",
-    )
+    add_engine_argument(parser)
     league = parser.add_argument_group("league (--league: every bot against the others, a leaderboard)")
     league.add_argument(
         "--league",
@@ -122,24 +122,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="write the leaderboard as Markdown here and as JSON beside it (FILE.json)",
     )
     add_rules_arguments(parser)
-
-
-def _engine(choice: str, names: list[str], rules: Rules) -> str:
-    """``"sim"`` or ``"reference"`` for ``--engine``: the simulator plays only bots it copies exactly."""
-    if choice == "reference":
-        return "reference"
-    reasons = []
-    if any(name not in SIM_BOTS for name in names):
-        reasons.append(f"it plays only the {' and '.join(SIM_EXACT_BOTS)} bots exactly")
-    else:
-        from thirtyone import sim
-
-        reason = sim.cannot_play(rules)
-        if reason:
-            reasons.append(reason)
-    if choice == "sim" and reasons:
-        raise ArenaError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
-    return "reference" if reasons else "sim"
 
 
 RESULT_FILES = ("games.csv", "summary.csv", "summary.json", "win_share.png")
@@ -266,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players)
     schedule = make_schedule(names, args.games)
-    engine = _engine(args.engine, names, rules)
+    engine = "sim" if plays_on_sim(args.engine, names, rules, ArenaError) else "reference"
     backend = make_backend(args.backend, args.jobs, args.address, schedule.games)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     out = _out_dir(args.out, args.overwrite)

@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone.bots import make_bot, parse_bot_list
-from thirtyone.bots.levels import takes_budget
+from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS, takes_budget
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
+    "add_engine_argument",
+    "plays_on_sim",
     "add_rules_arguments",
     "rules_from_args",
     "check_bot_budgets",
@@ -31,6 +33,46 @@ def whole_number(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"give a whole number, not {text!r}") from None
+
+
+def add_engine_argument(parser: argparse.ArgumentParser, also: str = "") -> None:
+    """``--engine auto|reference|sim``: what plays the games of ``simulate`` and ``arena``
+    (``also``: more words for the help)."""
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "reference", "sim"),
+        default="auto",
+        help=f"what plays the games: the compiled simulator (sim, for {' and '.join(SIM_EXACT_BOTS)} bots; needs "
+        "numba), the reference engine, or auto: sim when it can, else the engine (default); both give "
+        f"the same results for the same seed{also}",
+    )
+
+
+def plays_on_sim(
+    choice: str, names: list[str], rules: Rules, error: type[ThirtyOneError], *, record: bool = False
+) -> bool:
+    """Whether the compiled simulator plays the games for ``--engine choice``: it copies only some
+    bots exactly, keeps no game records (``record``) and plays only rules it supports.
+
+    Raises:
+        error: the command's, for ``--engine sim`` when it cannot play them (every reason said).
+    """
+    if choice == "reference":
+        return False
+    reasons = []
+    if any(name not in SIM_BOTS for name in names):
+        reasons.append(f"it plays only the {' and '.join(SIM_EXACT_BOTS)} bots exactly")
+    if record:
+        reasons.append("it keeps no game records (--record plays on the reference engine, with the same results)")
+    if not reasons:
+        from thirtyone import sim
+
+        reason = sim.cannot_play(rules)
+        if reason:
+            reasons.append(reason)
+    if choice == "sim" and reasons:
+        raise error(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
+    return not reasons
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -32,9 +32,17 @@ from rich.table import Table
 from thirtyone.arena.play import Failure, play_safely
 from thirtyone.arena.report import FailureRecords, failed_games_line, progress_bar
 from thirtyone.bots import BOTS
-from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS
+from thirtyone.bots.levels import SIM_BOTS
 from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, iter_game_seeds
-from thirtyone.cli.options import add_rules_arguments, make_folder, parse_bots, rules_from_args, whole_number
+from thirtyone.cli.options import (
+    add_engine_argument,
+    add_rules_arguments,
+    make_folder,
+    parse_bots,
+    plays_on_sim,
+    rules_from_args,
+    whole_number,
+)
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
@@ -86,14 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f"--record to {FAILED_DIR}/)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument(
-        "--engine",
-        choices=("auto", "reference", "sim"),
-        default="auto",
-        help=f"what plays the games: the compiled simulator (sim, for {' and '.join(SIM_EXACT_BOTS)} bots; needs "
-        "numba), the reference engine, or auto: sim when it can, else the engine (default); both give "
-        "the same results for the same seed",
-    )
+    add_engine_argument(parser)
     add_rules_arguments(parser)
 
 
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
     names = parse_bots(args.bots, args.players)
     record_dir = _record_dir(args.record)
-    fast = _use_sim(args.engine, names, record_dir, rules)
+    fast = plays_on_sim(args.engine, names, rules, SimulateError, record=record_dir is not None)
     if record_dir is not None:
         _check_record_dir(record_dir)
     console = Console(stderr=True)
@@ -221,26 +222,6 @@ def _record_dir(text: str | None) -> Path | None:
             f"--record {text!r}: an empty path; give a folder for the game records (--record . for this folder)"
         )
     return Path(text)
-
-
-def _use_sim(engine: str, names: list[str], record_dir: Path | None, rules: Rules) -> bool:
-    """Whether the compiled simulator plays the games (``--engine``), or the reference engine."""
-    if engine == "reference":
-        return False
-    reasons = []
-    if any(name not in SIM_BOTS for name in names):
-        reasons.append(f"it plays only the {' and '.join(SIM_EXACT_BOTS)} bots exactly")
-    if record_dir is not None:
-        reasons.append("it keeps no game records (--record plays on the reference engine, with the same results)")
-    if not reasons:
-        from thirtyone import sim
-
-        reason = sim.cannot_play(rules)
-        if reason:
-            reasons.append(reason)
-    if engine == "sim" and reasons:
-        raise SimulateError(f"--engine sim: {'; '.join(reasons)}; use --engine reference or auto")
-    return not reasons
 
 
 def play_game_safely(rules: Rules, names: Sequence[str], seed: int) -> tuple[Game, Failure | None]:
