@@ -24,9 +24,9 @@ from cli_helpers import cli_error_line
 from thirtyone import sim
 from thirtyone.actions import Knock
 from thirtyone.arena import odds
-from thirtyone.arena.odds import SECTIONS, Analysis, Sizes
+from thirtyone.arena.odds import SECTIONS, Analysis
 from thirtyone.arena.odds_cards import HALVES, deal_lowest, hand_values, lowest_two, value_table
-from thirtyone.arena.odds_charts import CHART_FILES
+from thirtyone.arena.odds_options import CHART_FILES, Sizes
 from thirtyone.arena.odds_play import KnockTable, knocks_of_rounds
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.cards import full_deck

@@ -98,9 +98,9 @@ def test_expert_v1_plays_the_moves_of_the_expert_before_the_belief(preset: str) 
 
 def test_the_arena_and_simulate_play_exactly_the_registrys_simulator_bots() -> None:
     from thirtyone.arena import play
-    from thirtyone.cli import arena, simulate
+    from thirtyone.cli import options, simulate
 
-    assert play.SIM_BOTS is SIM_BOTS is arena.SIM_BOTS is simulate.SIM_BOTS
+    assert play.SIM_BOTS is SIM_BOTS is options.SIM_BOTS is simulate.SIM_BOTS
     assert SIM_BOTS == {"random": "random", "basic": "basic", "easy": "basic"}
     assert SIM_EXACT_BOTS == ("random", "basic")
     for name, policy in SIM_BOTS.items():

@@ -284,6 +284,20 @@ def test_review_prints_each_seat_its_decisions_and_costliest(
     assert "PARTIAL" not in out
 
 
+def test_review_into_a_pipe_keeps_each_sentence_on_its_line(
+    capsys: pytest.CaptureFixture[str], simulated: Path, tmp_path: Path
+) -> None:
+    deep = tmp_path / ("a-long-folder-name-" * 5) / "game.toml"
+    deep.parent.mkdir()
+    deep.write_bytes(simulated.read_bytes())
+    status, out, _ = review_cli(capsys, str(deep), *CLI_BUDGET, "--seat", "0")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == f"Review of {deep}"
+    costliest = lines.index("Costliest decisions:")
+    assert all(line.split(". ", 1)[1].count("; better: ") == 1 for line in lines[costliest + 1 :] if line)
+
+
 def test_review_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
     status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--lang", "de")
     assert status == 0

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from thirtyone.arena.odds_cards import HandValues, Lowest, deal_lowest, hand_values, lowest_two, value_table
-from thirtyone.arena.odds_measures import OddsError
+from thirtyone.arena.odds_options import SIZES, OddsError, Sizes
 from thirtyone.arena.odds_play import (
     WORLDS,
     DrawTable,
@@ -62,21 +62,10 @@ from thirtyone.arena.odds_play import (
     knocks_of_rounds,
     value_draws,
 )
-from thirtyone.bots import make_bot
-from thirtyone.bots.levels import takes_budget
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
-__all__ = ["SIZES", "SECTIONS", "Sizes", "Analysis", "Advance", "Progress", "check_size", "check_expert"]
-
-SIZES: dict[str, tuple[int, str]] = {
-    "deals": (100_000_000, "tables dealt for each number of players from 3 up (the lowest hand)"),
-    "rounds": (100_000_000, "rounds of the heuristic (its knocks, the seats' lives, a round's length)"),
-    "positions": (10_000_000, "positions of the heuristic's play valued after both moves (the visible card or not)"),
-    "games": (10_000_000, "whole games of the heuristic (the win share by seat, a game's length)"),
-    "expert_rounds": (1_000_000, "rounds with the expert in every seat (its knocks)"),
-}
-"""Each size of :class:`Sizes`: its largest value and what it counts (0 skips its section)."""
+__all__ = ["SECTIONS", "Analysis", "Advance", "Progress"]
 
 SECTIONS = ("hands", "lowest", "heuristic", "expert", "draws", "games")
 """The sections, in the order they are computed."""
@@ -88,58 +77,6 @@ _CHUNK_DEALS = 20_000
 _CHUNK_ROUNDS = 1 << 15
 _CHUNK_GAMES = 1 << 13
 _CHUNK_POSITIONS = 256
-
-
-def check_size(name: str, value: object, flag: str | None = None) -> int:
-    """``value`` as the size ``name`` of :data:`SIZES`, named ``flag`` in the error (by default the
-    name, ``expert-rounds``).
-
-    Raises:
-        OddsError: for something that is not a whole number from 0 to the size's largest.
-    """
-    high, _ = SIZES[name]
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        shown = flag or name.replace("_", "-")
-        raise OddsError(f"{shown} {value!r}: give a whole number from 0 (skip it) to {high:,}")
-    return value
-
-
-def check_expert(name: object, flag: str = "expert") -> str:
-    """``name`` when it names an expert with a budget the bots accept (``expert:100``, ``hard:0.1s``),
-    named ``flag`` in the error.
-
-    Raises:
-        OddsError: for a bot that is not an expert.
-        UnknownBotError: for a bad budget (its limits named).
-    """
-    if not isinstance(name, str) or not takes_budget(name):
-        raise OddsError(f"{flag} {name!r}: give an expert and its budget, such as expert:100 or expert:0.05s")
-    make_bot(name, 0)
-    return name
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """How much each simulated section plays (see :data:`SIZES`; 0 skips it) and the expert of the
-    ``expert`` section with its budget (``expert:100``: 100 sampled worlds a decision, the same
-    moves for the same seed; a time budget such as ``expert:0.05s`` is not repeatable).
-
-    Raises:
-        OddsError, UnknownBotError: for a size out of range or a bad expert (:func:`check_size`,
-            :func:`check_expert`).
-    """
-
-    deals: int = 200_000
-    rounds: int = 1_000_000
-    positions: int = 20_000
-    games: int = 100_000
-    expert_rounds: int = 300
-    expert: str = "expert:100"
-
-    def __post_init__(self) -> None:
-        for name in SIZES:
-            check_size(name, getattr(self, name))
-        check_expert(self.expert)
 
 
 Advance = Callable[[int], None]

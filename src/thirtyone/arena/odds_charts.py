@@ -20,18 +20,8 @@ from thirtyone.arena.odds import Analysis
 from thirtyone.arena.odds_measures import MIN_CELL, points
 from thirtyone.arena.odds_play import TURNS, KnockTable
 
-__all__ = ["CHART_FILES", "write_charts"]
+__all__ = ["write_charts"]
 
-CHART_FILES = (
-    "hand-values.svg",
-    "lowest.svg",
-    "knocks-heuristic.svg",
-    "knocks-expert.svg",
-    "draws.svg",
-    "seats.svg",
-    "length.svg",
-)
-"""Every file :func:`write_charts` may write, in the order of the analysis's sections."""
 
 _BLUE, _RED, _ORANGE, _GREY = "#4c72b0", "#c44e52", "#dd8452", "#555555"
 
@@ -40,7 +30,8 @@ Draw = Callable[[Any], None]  # draws on a figure (matplotlib's Figure)
 
 def write_charts(analysis: Analysis, folder: Path) -> list[Path]:
     """Write the charts of every section ``analysis`` holds figures of into ``folder`` (which must
-    exist; files of the same names are replaced) and return their paths, in :data:`CHART_FILES` order.
+    exist; files of the same names are replaced) and return their paths, in the order of
+    :data:`thirtyone.arena.odds_options.CHART_FILES`.
 
     Raises:
         OSError: when a file cannot be written.

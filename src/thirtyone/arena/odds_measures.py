@@ -1,6 +1,6 @@
 """The figures of ``thirtyone analyze`` and how sure they are: a share of trials with its 95%
 Wilson interval (:class:`Share`), a mean with its normal 95% interval (:class:`Mean`), half points
-as points (:func:`points`), and the error bad input to the analysis raises (:class:`OddsError`).
+as points (:func:`points`).
 
 >>> share = Share(8, 10)
 >>> share.share, [round(bound, 4) for bound in share.interval]
@@ -20,17 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from thirtyone.arena.stats import Z95, wilson_interval
-from thirtyone.errors import ThirtyOneError
 
-__all__ = ["OddsError", "Share", "Mean", "points", "MIN_CELL"]
+__all__ = ["Share", "Mean", "points", "MIN_CELL"]
 
 MIN_CELL = 20
 """Fewest trials a share needs to be shown in a report's table or a chart (fewer say too little)."""
-
-
-class OddsError(ThirtyOneError):
-    """Bad input to the analysis: a size or seed out of range, a bot that is not an expert, a
-    number of players the deck cannot deal."""
 
 
 def points(half: int) -> float:

@@ -19,10 +19,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from thirtyone.arena.odds import SIZES, Advance, Analysis, Sizes, check_expert, check_size
-from thirtyone.arena.odds_charts import CHART_FILES, write_charts
-from thirtyone.arena.odds_measures import OddsError
-from thirtyone.arena.odds_report import render
+from thirtyone.arena.odds_options import CHART_FILES, SIZES, OddsError, Sizes, check_expert, check_size
 from thirtyone.arena.report import progress_bar
 from thirtyone.cli.options import add_rules_arguments, make_folder, rules_from_args, whole_number
 
@@ -70,6 +67,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Analyse the rules and print the figures; 0 when every section was done, 130 when Ctrl-C
     stopped it (after printing what was done, marked partial)."""
+    # numpy (and matplotlib for charts) only when analysing: the other commands run without them
+    from thirtyone.arena.odds import Advance, Analysis
+    from thirtyone.arena.odds_charts import write_charts
+    from thirtyone.arena.odds_report import render
+
     rules = rules_from_args(args)
     players = rules.check_players(args.players)
     for name in SIZES:

@@ -23,6 +23,7 @@ import os
 import sys
 
 from rich.console import Console
+from rich.text import Text
 
 from thirtyone.arena.report import progress_bar
 from thirtyone.bots import UnknownBotError
@@ -139,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = Console(highlight=False)
         for line in review_lines(t, review, str(path)):
-            out.print(line)
+            # into a file or a pipe a sentence stays on its line (a long file name is not broken)
+            out.print(line, soft_wrap=isinstance(line, Text) and not out.is_terminal)
     if interrupted:
         print("thirtyone: interrupted: the review above is partial", file=sys.stderr)
         return 130
