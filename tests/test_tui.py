@@ -53,6 +53,8 @@ SIZE = (80, 24)
 KEY_NAMES = {"esc": "escape", ".": "full_stop"}
 HINT_WORLDS = 30
 """The hint budget in the tests: a number of sampled deals, so hints are the same on every machine."""
+REVIEW_WORLDS = 10
+"""The review's budget in the tests (deals a decision): small, so that a game's review takes a moment."""
 
 
 def ready_preparation() -> Preparation:
@@ -83,6 +85,7 @@ def make_app(
     fast = bool(options.pop("fast", True))
     delay = float(options.pop("delay", 0.8))  # type: ignore[arg-type]
     hint_worlds = int(options.pop("hint_worlds", HINT_WORLDS))  # type: ignore[call-overload]
+    review_worlds = int(options.pop("review_worlds", REVIEW_WORLDS))  # type: ignore[call-overload]
     lang = str(options.pop("lang", "en"))
     rules = Rules.preset(preset, **options)
     settings = PlaySettings.create(
@@ -97,6 +100,7 @@ def make_app(
         hint_worlds=hint_worlds,
         overwrite=overwrite,
         lang=lang,
+        review_worlds=review_worlds,
     )
     return ThirtyOneApp(settings, preparation=preparation or ready_preparation())
 
@@ -2163,7 +2167,8 @@ async def test_the_final_standings_say_which_keys_work() -> None:
         await pilot.press("enter")
         assert app.screen is screen
         assert (
-            plain(screen.query_one("#said")) == "The key enter does nothing now: press n for another game or q to quit."
+            plain(screen.query_one("#said"))
+            == "The key enter does nothing now: press n for another game, r for its review or q to quit."
         )
         await pilot.press("N")
         assert not isinstance(app.screen, GameOverScreen)

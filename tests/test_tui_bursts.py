@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 
 from test_tui import SIZE, make_app, offered_keys, settle, to_my_move
 from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.review_screen import ReviewScreen
 from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
 from thirtyone.views import Phase
 
@@ -77,16 +78,27 @@ async def to_showdown(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
 
 
 async def to_game_over(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Play offered keys until the final standings show (back from their review: ``esc``)."""
     for presses in range(4000):
         await settle(app, pilot)
         if isinstance(app.screen, GameOverScreen):
             return
+        if isinstance(app.screen, ReviewScreen):
+            await pilot.press("escape")
+            continue
         if isinstance(app.screen, RoundEndScreen):
             await pilot.press("enter")
             continue
         keys = offered_keys(app)
         await pilot.press(keys[presses % len(keys)] if keys else "k")
     raise AssertionError("the game never ended")
+
+
+async def to_review(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Play on to the final standings and open the review of the game (``r``)."""
+    await to_game_over(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
 
 
 async def to_phase(app: ThirtyOneApp, pilot: Pilot[None], phase: Phase) -> None:
@@ -126,6 +138,7 @@ SCREENS: dict[str, tuple[dict[str, object], Reach, Callable[[ThirtyOneApp], bool
     ),
     "showdown": ({}, to_showdown, lambda app: isinstance(app.screen, RoundEndScreen)),
     "game-over": ({"lives": 1}, to_game_over, lambda app: isinstance(app.screen, GameOverScreen)),
+    "review": ({"lives": 1}, to_review, lambda app: isinstance(app.screen, ReviewScreen)),
 }
 
 
@@ -137,7 +150,7 @@ async def test_item11_every_screen_takes_a_burst_of_every_key(screen: str) -> No
     options = dict(options)
     preset = str(options.pop("preset", "scat"))
     players = int(options.pop("players", 3))  # type: ignore[call-overload]
-    if screen != "game-over":
+    if screen not in ("game-over", "review"):
         options.setdefault("lives", 20)
     app = make_app(preset, players, 5, **options)
     async with app.run_test(size=SIZE) as pilot:
@@ -177,6 +190,28 @@ async def test_item11_a_burst_at_the_final_standings_starts_one_game(keys: list[
         assert app._exception is None
         assert app.session.game_number == 2
         assert not isinstance(app.screen, GameOverScreen)
+
+
+async def test_a_burst_of_keys_while_the_review_is_being_made_changes_nothing_it_should_not() -> None:
+    """``r r r r`` opens one review; a burst of ``tab`` while reviews are being made leaves one
+    being made at most; ``esc esc`` goes back to the standings once (the second is the
+    standings' "nothing now"), and ``n`` there deals one game."""
+    app = make_app("scat", 3, 5, lives=1, review_worlds=300)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_game_over(app, pilot)
+        await burst(app, pilot, ["r"] * BURST)
+        assert isinstance(app.screen, ReviewScreen)
+        assert len(app.screen_stack) == 3
+        review = app.screen
+        await burst(app, pilot, ["tab"] * (BURST + 1))
+        assert review.seat == (BURST + 1) % 3
+        assert set(review.reviews) == {0, review.seat}  # the reviews stopped on the way are not kept
+        await burst(app, pilot, ["escape", "escape"])
+        assert isinstance(app.screen, GameOverScreen)
+        assert app._exception is None
+        await burst(app, pilot, ["n"])
+        assert app.session.game_number == 2
+        assert not isinstance(app.screen, GameOverScreen | ReviewScreen)
 
 
 @pytest.mark.parametrize("key", ["q", "Q", "ctrl+q", "ctrl+c"])

@@ -18,7 +18,8 @@ The app lays out the screen and wires the homes of its jobs, each a module of it
 - the record, saved after every action and on every way out (``q``, ctrl+q, ctrl+c,
   :meth:`ThirtyOneApp.request_quit` from a signal handler): :class:`~thirtyone.tui.autosave.Autosave`;
 - the title and status lines in words: :class:`~thirtyone.tui.status.Status`; the panels
-  (:mod:`~thirtyone.tui.widgets`) and the screens between rounds (:mod:`~thirtyone.tui.screens`).
+  (:mod:`~thirtyone.tui.widgets`), the screens between rounds (:mod:`~thirtyone.tui.screens`)
+  and the review of the game just played (:mod:`~thirtyone.tui.review_screen`).
 
 Under the status line one message shows at a time — the answer to the last key, or the hint,
 whichever came last — never more lines than the screen has room for under the log. In a
@@ -41,6 +42,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from thirtyone.bots.review import Review
 from thirtyone.bots.turn import BotFailure
 from thirtyone.engine import Game
 from thirtyone.events import RoundEnded, RoundResult
@@ -53,6 +55,7 @@ from thirtyone.tui.hints import Hints
 from thirtyone.tui.keys import LAST_SHOWDOWN, SHOWDOWN, STANDINGS, Keys, ScreenKeys
 from thirtyone.tui.pacing import BotPacing
 from thirtyone.tui.prepare import Preparation, simulator_preparation
+from thirtyone.tui.review_screen import ReviewScreen
 from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
 from thirtyone.tui.session import HUMAN, PlaySession
 from thirtyone.tui.settings import PlaySettings
@@ -289,13 +292,28 @@ class ThirtyOneApp(App[None]):
         self.advance()
 
     def show_game_over(self) -> None:
-        """Save the record (with ``--record``) and show the final standings, with the game's seed;
-        the table behind them stays as the last round left it."""
+        """Save the record (with ``--record``) and show the final standings, with the game's seed
+        and the review of the game (``r``: :class:`~thirtyone.tui.review_screen.ReviewScreen`, the
+        person's seat first); the table behind them stays as the last round left it."""
         self.waiting_for = "over"
         self.set_feedback("")  # a "Wait: …" from the last turns is over
         self.refresh_table(keys=False)
         note = self.records.save()
         self._show_message()
+        record = self.records.record()
+        reviews: dict[int, Review] = {}  # each seat's, once made: kept while the standings show
+
+        def review() -> ReviewScreen:
+            return ReviewScreen(
+                record,
+                self.session.names,
+                HUMAN,
+                worlds=self.settings.review_worlds,
+                preparation=self.preparation,
+                reviews=reviews,
+                t=self.t,
+            )
+
         screen = GameOverScreen(
             self.game.standings,
             self.session.names,
@@ -304,6 +322,7 @@ class ThirtyOneApp(App[None]):
             viewer=HUMAN,
             seed=self.session.game_seed,
             again=self.settings.deal_again(self.session.game_seed),
+            review=review,
             t=self.t,
         )
         self.push_screen(screen, callback=lambda _: self.new_game())  # closed by n: another game

@@ -105,15 +105,7 @@ class Autosave:
             return None
         if path not in self._written and path.exists() and not settings.overwrite:
             raise ThirtyOneError(f"{path} already exists: not overwritten (start with --overwrite to replace it)")
-        seed = session.game_seed
-        record = GameRecord.from_game(
-            recorded(session.game),
-            list(session.names),
-            event="thirtyone play",
-            date=datetime.date.today().isoformat(),
-            comment=f"seed {seed} (thirtyone play {settings.deal_again(seed)} deals this game again)",
-        )
-        text = record.dumps()
+        text = self.record().dumps()
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             temporary.write_text(text, encoding="utf-8")
@@ -126,6 +118,23 @@ class Autosave:
             raise
         self._written.add(path)
         return path
+
+    def record(self) -> GameRecord:
+        """The current game's record as it stands now, as :meth:`write` saves it (the game's seed
+        and the options that deal it again in its ``comment``), with or without ``--record``.
+
+        Raises:
+            ThirtyOneError: when the record cannot be made.
+        """
+        session = self.session
+        seed = session.game_seed
+        return GameRecord.from_game(
+            recorded(session.game),
+            list(session.names),
+            event="thirtyone play",
+            date=datetime.date.today().isoformat(),
+            comment=f"seed {seed} (thirtyone play {session.settings.deal_again(seed)} deals this game again)",
+        )
 
     @property
     def notes(self) -> list[str]:

@@ -5,7 +5,8 @@ now (only legal moves are offered; a move the rules forbid is explained with its
 changes nothing); ``?`` asks for a hint, ``f`` switches the bots between fast and paced (on every
 screen), and a game key pressed while a bot is to move says whom the game waits for. Between
 rounds one key goes on (:class:`ScreenKeys`): ``enter`` closes the showdown, ``n`` deals another
-game from the final standings; any other game key says so. ``q``, ctrl+q and ctrl+c quit on every
+game from the final standings (where ``r`` shows the review of the game just played); any other
+game key says so. ``q``, ctrl+q and ctrl+c quit on every
 screen (the app's bindings).
 
 >>> SHOWDOWN.key, LAST_SHOWDOWN.label, STANDINGS.key
@@ -28,26 +29,34 @@ if TYPE_CHECKING:
     from thirtyone.tui.hints import Hints
     from thirtyone.tui.pacing import BotPacing
 
-__all__ = ["Keys", "ScreenKeys", "Table", "SHOWDOWN", "LAST_SHOWDOWN", "STANDINGS"]
+__all__ = ["Keys", "ScreenKeys", "Table", "SHOWDOWN", "LAST_SHOWDOWN", "STANDINGS", "REVIEW_KEY"]
 
 
 @dataclass(frozen=True)
 class ScreenKeys:
     """The key that goes on from a screen between rounds, the message of what it does (the
-    screen's own key line and the app's), and the message that says what to press when another
-    game key is pressed there."""
+    screen's own key line and the app's), the message that says what to press when another
+    game key is pressed there, and ``others``: the keys that do something there without going
+    on, each with the message of what it does."""
 
     key: str
     label: str
     hint: str
+    others: tuple[tuple[str, str], ...] = ()
+
+    def hints(self, t: Messages) -> list[KeyHint]:
+        """The screen's keys for a key line, in the words of ``t``: its own, then the others."""
+        return [KeyHint(key, t(label)) for key, label in ((self.key, self.label), *self.others)]
 
 
 SHOWDOWN = ScreenKeys("enter", "tui.key.next_round", "tui.do.next_round")
 """The showdown of a round: ``enter`` deals the next round."""
 LAST_SHOWDOWN = ScreenKeys("enter", "tui.key.standings", "tui.do.standings")
 """The showdown of the game's last round: ``enter`` shows the final standings."""
-STANDINGS = ScreenKeys("n", "tui.key.another", "tui.do.another_game")
-"""The final standings: ``n`` deals another game."""
+REVIEW_KEY = "r"
+"""The key of the review of the game just played, at the final standings."""
+STANDINGS = ScreenKeys("n", "tui.key.another", "tui.do.another_game", ((REVIEW_KEY, "tui.key.review"),))
+"""The final standings: ``n`` deals another game; ``r`` shows the review of the game just played."""
 
 
 class Table(Protocol):
@@ -147,7 +156,7 @@ class Keys:
         or, while a screen between rounds shows, its key (``between``); then ``f`` and ``q``."""
         t = self.t
         if between is not None:
-            keys = [KeyHint(between.key, t(between.label))]
+            keys = between.hints(t)
         else:
             keys = self.controls.hints(view)
             if keys:

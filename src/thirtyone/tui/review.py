@@ -36,6 +36,8 @@ __all__ = [
     "sentence_text",
     "summary_text",
     "decisions_table",
+    "about_lines",
+    "seat_lines",
     "review_lines",
 ]
 
@@ -152,19 +154,15 @@ def decisions_table(t: Messages, decisions: Sequence[Decision]) -> Table:
     return table
 
 
-def review_lines(t: Messages, review: Review, game: str) -> list[RenderableType]:
-    """The whole review of the record named ``game`` (a file name, shown escaped), to print one
-    after another: a heading with the budget, the legend and the marks' thresholds, whether the
-    game was unfinished or the review partial, then each reviewed seat's summary, decisions and
-    costliest decisions."""
-    names = [escaped(name) for name in review.names]
+def about_lines(t: Messages, review: Review) -> list[RenderableType]:
+    """What a review is: its budget, the legend and the marks' thresholds, and whether the game
+    was unfinished or the review partial."""
     if review.seconds is None:
         budget = say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed))
     else:
         budget = say(t, "review.budget_seconds", seconds=t.number(review.seconds), seed=t.number(review.seed))
     thresholds = {mark: lives_text(lives, t) for mark, lives in THRESHOLDS.items()}
     lines: list[RenderableType] = [
-        say(t, "review.heading", "bold", game=escaped(game)),
         budget,
         Text(t("review.legend"), style="dim"),
         Text(t("review.thresholds", **thresholds), style="dim"),
@@ -173,15 +171,31 @@ def review_lines(t: Messages, review: Review, game: str) -> list[RenderableType]
         lines.append(Text(t("review.unfinished")))
     if review.partial:
         lines.append(say_plural(t, "review.partial", review.total, "bold red", done=t.number(len(review.decisions))))
+    return lines
+
+
+def seat_lines(t: Messages, review: Review, summary: SeatSummary, names: Sequence[str]) -> list[RenderableType]:
+    """One reviewed seat (``summary``, one of ``review``'s; ``names`` as shown): its summary, its
+    decisions (:func:`decisions_table`) and its costliest decisions in a sentence each."""
+    mine = [decision for decision in review.decisions if decision.seat == summary.seat]
+    lines: list[RenderableType] = [summary_text(t, summary, names)]
+    if mine:
+        lines.append(decisions_table(t, mine))
+    if summary.costliest:
+        lines.append(Text(t("review.costliest"), style="bold"))
+        for number, decision in enumerate(summary.costliest, 1):
+            lines.append(Text(f"{t.number(number)}. ").append_text(sentence_text(t, decision, names)))
+    elif mine:
+        lines.append(Text(t("review.none_costly")))
+    return lines
+
+
+def review_lines(t: Messages, review: Review, game: str) -> list[RenderableType]:
+    """The whole review of the record named ``game`` (a file name, shown escaped), to print one
+    after another: a heading, what the review is (:func:`about_lines`), then each reviewed seat
+    (:func:`seat_lines`)."""
+    names = [escaped(name) for name in review.names]
+    lines: list[RenderableType] = [say(t, "review.heading", "bold", game=escaped(game)), *about_lines(t, review)]
     for summary in review.summaries:
-        mine = [decision for decision in review.decisions if decision.seat == summary.seat]
-        lines += [Text(""), summary_text(t, summary, names)]
-        if mine:
-            lines.append(decisions_table(t, mine))
-        if summary.costliest:
-            lines.append(Text(t("review.costliest"), style="bold"))
-            for number, decision in enumerate(summary.costliest, 1):
-                lines.append(Text(f"{t.number(number)}. ").append_text(sentence_text(t, decision, names)))
-        elif mine:
-            lines.append(Text(t("review.none_costly")))
+        lines += [Text(""), *seat_lines(t, review, summary, names)]
     return lines

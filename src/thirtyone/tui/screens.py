@@ -1,12 +1,14 @@
 """The screens shown between rounds, over the table: the showdown of each round
-(:class:`RoundEndScreen`) and the final standings (:class:`GameOverScreen`). Each closes once,
-on its one key (:mod:`~thirtyone.tui.keys`: ``enter``, ``n``), and says so when another game key
-is pressed; in a terminal too small each shows the notice instead.
+(:class:`RoundEndScreen`) and the final standings (:class:`GameOverScreen`, whose ``r`` shows the review of
+the game just played: :mod:`~thirtyone.tui.review_screen`). Each closes once, on its one key
+(:mod:`~thirtyone.tui.keys`: ``enter``, ``n``), and says so when another game key is pressed; in a
+terminal too small each shows the notice instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 
 from rich.console import Group
 from rich.table import Table
@@ -14,15 +16,15 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from thirtyone.events import RoundResult
 from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
-from thirtyone.tui.controls import key_name, nothing_now
-from thirtyone.tui.keys import LAST_SHOWDOWN, SHOWDOWN, STANDINGS, ScreenKeys
+from thirtyone.tui.controls import KeyHint, key_name, nothing_now
+from thirtyone.tui.keys import LAST_SHOWDOWN, REVIEW_KEY, SHOWDOWN, STANDINGS, ScreenKeys
 from thirtyone.tui.widgets import TooSmall
 from thirtyone.tui.words import ENGLISH, cards_text, lives_text, say
 from thirtyone.views import Standing
@@ -49,25 +51,31 @@ class _OnceScreen(ModalScreen[None]):
             self.dismiss(None)
 
     def key_line(self) -> Static:
-        """The screen's keys: its own, and ``q``."""
-        t = self.t
-        key, label, quit_ = f" {self.keys.key} ", t(self.keys.label), t("tui.key.quit")
-        return Static(
-            Text.assemble((key, "bold reverse"), f" {label}   ", (" q ", "bold reverse"), f" {quit_}"), id="hint"
-        )
+        """The screen's keys: its own, the others it takes, and ``q``."""
+        hints = [*self.keys.hints(self.t), KeyHint("q", self.t("tui.key.quit"))]
+        line = Text("   ").join(Text.assemble((f" {hint.keys} ", "bold reverse"), f" {hint.label}") for hint in hints)
+        return Static(line, id="hint")
+
+    def other_key(self, key: str) -> None:
+        """Do what ``key``, one of the screen's other keys (:attr:`ScreenKeys.others`), does."""
 
     def on_key(self, event: events.Key) -> None:
         """Go on with the screen's key only (not while the terminal is too small): a ``space``
-        meant to pass must not skip the showdown. Another game key says it does nothing now
-        (``f`` goes on to the app); a key after the one that closed it is dropped."""
+        meant to pass must not skip the showdown; its other keys act without closing it. Another
+        game key says it does nothing now (``f`` goes on to the app); a key after the one that
+        closed it is dropped."""
         if self._closed or self.app.screen is not self:
             event.stop()
             return
         key = key_name(event.key)
-        if key == self.keys.key:
+        if key == self.keys.key or key in dict(self.keys.others):
             event.stop()
-            if not self.app.has_class("-too-small"):
+            if self.app.has_class("-too-small"):
+                return
+            if key == self.keys.key:
                 self.close()
+            else:
+                self.other_key(key)
             return
         message = nothing_now(key, self.keys.hint, self.t) if key != "f" else None
         if message is not None:
@@ -203,7 +211,9 @@ class RoundEndScreen(_OnceScreen):
 class GameOverScreen(_OnceScreen):
     """The final standings (R2.5), the game's seed (``again``: the options that deal the game
     again, ``--seed`` with the rules, players and bots that are not the defaults) and
-    the choice of another game (``n``, which closes it) or quitting (``q``, the app's key)."""
+    the choice of another game (``n``, which closes it), the review of the game just played
+    (``r``, with ``review``: it makes the review's screen, shown over the standings) or quitting
+    (``q``, the app's key)."""
 
     DEFAULT_CSS = """
     GameOverScreen { align: center middle; }
@@ -226,10 +236,12 @@ class GameOverScreen(_OnceScreen):
         *,
         seed: int | None = None,
         again: str = "",
+        review: Callable[[], Screen[None]] | None = None,
         t: Messages = ENGLISH,
     ) -> None:
         super().__init__()
         self.t = t
+        self.review = review
         self.standings = tuple(standings)
         self.names = tuple(names)
         self.rules = rules
@@ -237,7 +249,12 @@ class GameOverScreen(_OnceScreen):
         self.viewer = viewer
         self.seed = seed
         self.again = again or (f"--seed={seed}" if seed is not None else "")  # as PlaySettings.deal_again writes it
-        self.keys = STANDINGS
+        self.keys = STANDINGS if review is not None else dataclasses.replace(STANDINGS, others=())
+
+    def other_key(self, key: str) -> None:
+        """``r``: the review of the game just played, over the standings."""
+        if key == REVIEW_KEY and self.review is not None:
+            self.app.push_screen(self.review())
 
     def compose(self) -> ComposeResult:
         """The standings and the keys (or, in a terminal too small, a notice)."""

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
 from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
+from thirtyone.bots.review import DEFAULT_WORLDS as DEFAULT_REVIEW_WORLDS
 from thirtyone.checks import printable, shows
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages, messages
@@ -101,8 +102,10 @@ class PlaySettings:
     """Everything a session needs: the rules, the number of players (the person included, in
     seat 0), the bot names of seats 1…n-1, the seed (``None``: unpredictable), whether bots move
     at once (``fast``) or ``delay`` seconds after their turn began (thinking included), where to
-    save game records, the person's name, and the budget of a hint (``?``): ``hint_seconds`` of
-    thinking, or exactly ``hint_worlds`` sampled deals when that is set (repeatable for a seed).
+    save game records, the person's name, the budget of a hint (``?``): ``hint_seconds`` of
+    thinking, or exactly ``hint_worlds`` sampled deals when that is set (repeatable for a seed),
+    and the review's at the final standings (``r``): ``review_worlds`` sampled deals a decision
+    (:data:`~thirtyone.bots.review.DEFAULT_WORLDS` by default, as ``thirtyone review`` tries them).
 
     Build one with :meth:`create`, which checks every value.
     """
@@ -122,6 +125,7 @@ class PlaySettings:
     """A line the screen says first (the language asked for is not the game's, :mod:`~thirtyone.tui.language`)."""
     lang: str = "en"
     """The language of the screen (a code of :data:`TERMINAL_LANGUAGES`)."""
+    review_worlds: int = DEFAULT_REVIEW_WORLDS
 
     @classmethod
     def create(
@@ -140,6 +144,7 @@ class PlaySettings:
         overwrite: bool = False,
         notice: str | None = None,
         lang: str = "en",
+        review_worlds: int = DEFAULT_REVIEW_WORLDS,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -147,8 +152,8 @@ class PlaySettings:
             RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
             UnknownBotError: for an unknown bot name or more names than bot seats.
             PlayError: for an empty, too long or unprintable name, a delay outside 0–10 seconds, a hint time
-                outside 0.1–5 seconds, a hint budget outside 1–1,000,000 deals or a language the
-                terminal game does not speak.
+                outside 0.1–5 seconds, a hint or review budget outside 1–1,000,000 deals or a
+                language the terminal game does not speak.
         """
         rules.check_players(players)
         names = parse_bot_list(bots, players - 1)
@@ -167,6 +172,8 @@ class PlaySettings:
             )
         if hint_worlds is not None and not 1 <= hint_worlds <= 1_000_000:
             raise PlayError(f"hint budget {hint_worlds}: give 1 to 1000000 sampled deals")
+        if isinstance(review_worlds, bool) or not isinstance(review_worlds, int) or not 1 <= review_worlds <= 1_000_000:
+            raise PlayError(f"review budget {review_worlds!r}: give 1 to 1000000 sampled deals a decision")
         if lang not in TERMINAL_LANGUAGES:
             raise PlayError(f"language {lang!r}: the terminal game speaks {', '.join(TERMINAL_LANGUAGES)}")
         return cls(
@@ -183,6 +190,7 @@ class PlaySettings:
             overwrite,
             notice,
             lang,
+            review_worlds,
         )
 
     def seat_names(self, t: Messages | None = None) -> tuple[str, ...]:

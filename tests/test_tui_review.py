@@ -1,0 +1,193 @@
+"""The review of the game just played, in the terminal (issue 32 item 2): ``r`` at the final
+standings opens the person's review, made off the screen's thread, a scrollable table with the
+marks, the same review ``thirtyone review`` gives of the game's record; ``tab`` and the arrows
+switch seats (a review made is kept); ``esc`` stops a review being made and goes back to the
+standings; at 80×24 and 120×40 everything shows, and a screenshot is taken of each."""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+
+from test_tui import REVIEW_WORLDS, make_app, screen_text, settle
+from test_tui_bursts import to_game_over
+from thirtyone.bots.review import Decision, Reviewer, review_record
+from thirtyone.tui import review_screen
+from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.review_screen import ReviewScreen
+from thirtyone.tui.screens import GameOverScreen
+
+ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s.*?(inaccuracy|mistake|blunder)\b")
+"""A row of the decisions' table with a mark: its round, turn and mark."""
+
+
+def the_app(**options: object) -> ThirtyOneApp:
+    """Seed 5, three players, two lives: the person (who plays the keys offered in turn) makes
+    blunders and mistakes the review marks."""
+    return make_app("scat", 3, 5, lives=2, **options)
+
+
+async def open_review(app: ThirtyOneApp, pilot: Pilot[None]) -> ReviewScreen:
+    await to_game_over(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    await pilot.pause()
+    assert isinstance(app.screen, ReviewScreen)
+    return app.screen
+
+
+def body_lines(screen: ReviewScreen, width: int) -> list[str]:
+    """The review the screen shows (all of it, scrolled or not), as plain lines ``width`` cells wide."""
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+    console.print(screen.body())
+    return console.export_text().splitlines()
+
+
+def marked(decisions: Iterator[Decision] | list[Decision]) -> list[tuple[int, int, str]]:
+    return [(d.round, d.turn, d.mark) for d in decisions if d.mark is not None]
+
+
+async def test_r_at_the_standings_shows_the_persons_review_as_a_table_with_the_marks() -> None:
+    app = the_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_game_over(app, pilot)
+        assert " r  review" in screen_text(app)  # the standings' key line, and the table's under it
+        screen = await open_review(app, pilot)
+        assert screen.seat == 0
+        assert screen.job is None
+        review = screen.reviews[0]
+        assert review.seats == (0,)
+        assert review.worlds == REVIEW_WORLDS
+        assert not review.partial
+        mine = [decision for decision in review.decisions if decision.seat == 0]
+        assert len(marked(mine)) >= 2  # the table below has marks to show
+        shown = [(int(m[1]), int(m[2]), m[3]) for line in body_lines(screen, 76) if (m := ROW.match(line))]
+        assert shown == marked(mine)
+        text = screen_text(app)
+        assert "Review of this game" in text
+        assert "you: " in text
+        assert "accuracy" in text
+        assert " esc  back" in text
+        assert " tab  next player" in text
+        # the same review as `thirtyone review RECORD --seat 0 --budget 10` of the game's record
+        again = review_record(app.records.record(), [0], worlds=REVIEW_WORLDS, seed=0)
+        assert again.to_json() == review.to_json()
+
+
+async def test_the_review_scrolls_and_esc_goes_back_to_the_standings() -> None:
+    app = the_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(app, pilot)
+        body = screen.query_one("#review-body")
+        assert body.max_scroll_y > 0  # more than a screenful
+        await pilot.press("pagedown")
+        assert body.scroll_y > 0
+        await pilot.press("home")
+        assert body.scroll_y == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("r")  # again: the review made is kept, nothing is valued twice
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.job is None
+        assert app.screen.reviews is screen.reviews
+
+
+async def test_tab_and_the_arrows_switch_seats_and_a_review_made_is_kept() -> None:
+    app = the_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(app, pilot)
+        yours = screen.reviews[0]
+        await pilot.press("tab")
+        assert screen.seat == 1  # Ada's review, made now
+        await settle(app, pilot)
+        await pilot.pause()
+        assert set(screen.reviews) == {0, 1}
+        assert screen.job is None
+        ada = screen.reviews[1]
+        assert ada.seats == (1,)
+        assert all(decision.seat == 1 for decision in ada.decisions)
+        assert "Ada (basic): " in screen_text(app)
+        await pilot.press("left")
+        assert screen.seat == 0
+        assert screen.job is None
+        assert screen.reviews[0] is yours
+        assert "you: " in screen_text(app)
+        await pilot.press("left")  # round the table: the last seat
+        assert screen.seat == 2
+        await settle(app, pilot)
+        await pilot.press("right")
+        assert screen.seat == 0
+        assert screen.reviews[0] is yours
+        assert screen.reviews[1] is ada
+
+
+@pytest.fixture
+def slow_review(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
+    """Reviews that wait a moment after each decision, and say when they have begun and ended."""
+    said = {"begun": threading.Event(), "ended": threading.Event()}
+
+    class Slow(Reviewer):
+        def decisions(self) -> Iterator[Decision]:
+            try:
+                for decision in super().decisions():
+                    said["begun"].set()
+                    yield decision
+                    threading.Event().wait(0.05)
+            finally:
+                said["ended"].set()
+
+    monkeypatch.setattr(review_screen, "Reviewer", Slow)
+    return said
+
+
+async def test_esc_stops_a_review_being_made(slow_review: dict[str, threading.Event]) -> None:
+    app = the_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_game_over(app, pilot)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        job = screen.job
+        assert job is not None
+        for _ in range(200):
+            if slow_review["begun"].is_set():
+                break
+            await pilot.pause(0.02)
+        text = screen_text(app)
+        assert "Reviewing" in text
+        assert " esc  cancel" in text
+        assert screen.query_one("#review-progress").display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert job.cancelled
+        assert slow_review["ended"].wait(10)  # the thread stopped after the decision it was valuing
+        assert job.total is not None
+        assert job.done < job.total
+        assert screen.reviews == {}  # nothing half-made is kept
+        assert app._exception is None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_review_fits_the_terminal(size: tuple[int, int], tmp_path: Path) -> None:
+    app = the_app()
+    async with app.run_test(size=size) as pilot:
+        await open_review(app, pilot)
+        text = screen_text(app).splitlines()
+        assert len(text) == size[1]
+        assert "Review of this game" in text[1]
+        keys = text[-2]
+        assert " esc  back" in keys
+        assert " q  quit" in keys
+        assert any("Round Turn Hand" in line for line in text)
+        saved = Path(app.save_screenshot(f"review-{size[0]}x{size[1]}.svg", str(tmp_path)))
+        assert saved.read_text(encoding="utf-8").startswith("<svg")
