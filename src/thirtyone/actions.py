@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Self, TypeVar
 
-from thirtyone.cards import Card, format_cards, parse_cards
+from thirtyone.cards import Card, format_cards, full_deck, parse_cards
 from thirtyone.checks import whole_number
 from thirtyone.errors import ActionError, CardError
 
@@ -85,22 +85,28 @@ def _as_cards(value: object, field: str) -> tuple[Card, ...]:
 
 
 class _Bare:
-    """An action with nothing to choose (``Knock()``, ``Pass()``, …): arguments are refused as
-    bad input, in the library's words, not with Python's own ``TypeError``."""
+    """An action with nothing to choose (``Knock()``, ``Pass()``, …): one value, made once, so
+    ``Knock() is Knock()`` (see :data:`DISCARDS`). Arguments are refused as bad input, in the
+    library's words, not with Python's own ``TypeError``."""
 
     __slots__ = ()
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
         if args or kwargs:
             given = ", ".join([*map(repr, args), *(f"{key}={value!r}" for key, value in kwargs.items())])
-            raise ActionError(
-                f"{type(self).__name__}() takes no arguments, not ({given}): write {type(self).__name__}()"
-            )
+            raise ActionError(f"{cls.__name__}() takes no arguments, not ({given}): write {cls.__name__}()")
+        one = _BARE[cls]
+        assert isinstance(one, cls)
+        return one
+
+    def __reduce__(self) -> tuple[type[_Bare], tuple[()]]:
+        return (type(self), ())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Draw:
     """Draw the top card of the stock (``"stock"``) or of the discard pile (``"pile"``) (R4.1).
+    One value a source, made once: ``Draw("stock") is Draw("stock")``.
 
     Raises:
         ActionError: for another source.
@@ -108,18 +114,23 @@ class Draw:
 
     source: Source = STOCK
 
-    def __post_init__(self) -> None:
-        if self.source not in (STOCK, PILE):
-            raise ActionError(f"draw from 'stock' or 'pile', not {self.source!r}")
+    def __new__(cls, source: Source = STOCK) -> Draw:
+        if source not in (STOCK, PILE):
+            raise ActionError(f"draw from 'stock' or 'pile', not {source!r}")
+        return _DRAWS[source]
+
+    def __reduce__(self) -> tuple[type[Draw], tuple[Source]]:
+        return (Draw, (self.source,))
 
     def __str__(self) -> str:
         return f"draw {self.source}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Discard:
     """Discard a card face up after drawing (R4.1); not the one just taken from the pile (R4.2).
-    ``card`` may be given as its index (any integer 0–51): it is held as a :class:`Card`.
+    ``card`` may be given as its index (any integer 0–51): it is held as a :class:`Card`. One
+    value a card, made once: ``Discard(card) is DISCARDS[card]``.
 
     Raises:
         CardError: for a card that is not a card (see :func:`as_card`).
@@ -127,15 +138,17 @@ class Discard:
 
     card: Card
 
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            object.__setattr__(self, "card", as_card(self.card, "Discard.card"))
+    def __new__(cls, card: Card) -> Discard:
+        return DISCARDS[card if type(card) is Card else as_card(card, "Discard.card")]
+
+    def __reduce__(self) -> tuple[type[Discard], tuple[Card]]:
+        return (Discard, (self.card,))
 
     def __str__(self) -> str:
         return f"discard {self.card}"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Knock(_Bare):
     """Knock instead of drawing or exchanging (R6.1): everyone else gets one more turn."""
 
@@ -175,7 +188,7 @@ class Exchange:
         return f"exchange {format_cards(self.give)} for {format_cards(self.take)}"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class ExchangeAll(_Bare):
     """Swap your whole hand with the widow (R7.1); in the opening with the face-down widow (R7.2)."""
 
@@ -183,7 +196,7 @@ class ExchangeAll(_Bare):
         return "exchange all"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Pass(_Bare):
     """Keep your hand this turn (widow mode, R7.1)."""
 
@@ -191,7 +204,7 @@ class Pass(_Bare):
         return "pass"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Keep(_Bare):
     """The dealer keeps the first hand; the second goes face up as the widow (R7.6)."""
 
@@ -199,7 +212,7 @@ class Keep(_Bare):
         return "keep"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class TakeWidow(_Bare):
     """The dealer takes the second hand unseen; the first goes face up as the widow (R7.6)."""
 
@@ -207,7 +220,7 @@ class TakeWidow(_Bare):
         return "take widow"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class Look(_Bare):
     """Look at your dealt cards in the blind phase (R6.6)."""
 
@@ -215,7 +228,7 @@ class Look(_Bare):
         return "look"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)
 class ThrowDown(_Bare):
     """Throw down without having looked (R6.6): the showdown comes at once, you as the knocker."""
 
@@ -226,9 +239,25 @@ class ThrowDown(_Bare):
 Action = Draw | Discard | Knock | Exchange | ExchangeAll | Pass | Keep | TakeWidow | Look | ThrowDown
 """Any action."""
 
-DISCARDS: tuple[Discard, ...] = tuple(Discard(Card(index)) for index in range(52))
-"""``DISCARDS[card]`` is ``Discard(card)``, made once: the engine offers these very instances, so a
-player that answers with one is neither built nor compared field by field."""
+_Made = TypeVar("_Made", Draw, Discard)
+
+
+def _made_once(cls: type[_Made], field: str, value: object) -> _Made:
+    """The one action of ``cls`` whose ``field`` is ``value`` (past ``__new__``, which hands it out)."""
+    action = object.__new__(cls)
+    object.__setattr__(action, field, value)
+    return action
+
+
+# Every action but an exchange is one of a few values, each made once: equal actions are the same
+# object, so they compare as objects do (eq=False), in C, where a dataclass's __eq__ is a Python
+# call for every action `in legal` passes over; they hash as the dataclasses did (unsafe_hash).
+_BARE: dict[type[_Bare], _Bare] = {
+    cls: object.__new__(cls) for cls in (Knock, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
+}
+_DRAWS: dict[str, Draw] = {source: _made_once(Draw, "source", source) for source in (STOCK, PILE)}
+DISCARDS: tuple[Discard, ...] = tuple(_made_once(Discard, "card", card) for card in full_deck(52))
+"""``DISCARDS[card]`` is ``Discard(card)``: the one discard of each card, by its index."""
 
 _WORDS: dict[str, Action] = {
     "draw stock": Draw(STOCK),

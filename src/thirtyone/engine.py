@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from thirtyone.actions import (
     DISCARDS,
@@ -74,6 +75,7 @@ from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing,
 __all__ = ["Game", "RoundLog"]
 
 _AB = 52 * 52
+_V = TypeVar("_V")
 # The phases as globals: under Python 3.11 each read of Phase.TURN goes through EnumType's __getattr__
 # hook, four times the cost of a global, and the engine reads the phase many times a move.
 _PHASE_LOOK, _PHASE_DEALER_CHOICE, _PHASE_TURN = Phase.LOOK, Phase.DEALER_CHOICE, Phase.TURN
@@ -110,6 +112,31 @@ class RoundLog:
     reshuffles: list[tuple[Card, ...]] = field(default_factory=list)
     actions: list[tuple[int, Action]] = field(default_factory=list)
     result: RoundResult | None = None
+
+
+class _Memo(dict[tuple[int, Card], _V]):
+    """``make(seat, card)`` for every key, made on first use and kept."""
+
+    def __init__(self, make: Callable[[int, Card], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: tuple[int, Card]) -> _V:
+        value = self[key] = self.make(*key)
+        return value
+
+
+def _stock_draw(seat: int, card: Card) -> tuple[Acted, Acted]:
+    event = Acted(seat, _DRAW_STOCK, (card,), private=True)
+    return event, event.for_seat(-1)
+
+
+# The events of draw mode's moves by seat and card, made once a process (events are values, and
+# making one costs more than the rest of the move): a discard's, a pile draw's, a stock draw's with
+# the form the others see
+_DISCARDED = _Memo(lambda seat, card: Acted(seat, DISCARDS[card]))
+_FROM_PILE = _Memo(lambda seat, card: Acted(seat, _DRAW_PILE, (card,)))
+_FROM_STOCK = _Memo(_stock_draw)
 
 
 @dataclass(slots=True)
@@ -884,11 +911,11 @@ class Game:
             r.taken_from_pile = card
             r.known_cards[seat].append(card)
             r.seats = None
-            self._emit(Acted(seat, action, (card,)))
+            self._emit(_FROM_PILE[seat, card])
         else:
             card = r.stock.pop()
             r.taken_from_pile = None
-            self._emit(Acted(seat, action, (card,), private=True))
+            self._emit(*_FROM_STOCK[seat, card])
         r.hands[seat].append(card)
         self.phase = _PHASE_DISCARD
 
@@ -910,7 +937,7 @@ class Game:
             r.seats = None
         r.discard_pile.append(card)
         r.taken_from_pile = None
-        self._emit(Acted(seat, DISCARDS[card]))
+        self._emit(_DISCARDED[seat, card])
         if self._half[hand[0] * _AB + hand[1] * 52 + hand[2]] >= BLITZ_HALF:  # R5.4 (the hot path: inlined)
             self._end_round("blitz", r.knocker, (seat,), blitz_losses(r.active, seat, r.knocker is not None))
         else:
@@ -1164,12 +1191,14 @@ class Game:
         )
         return self._r
 
-    def _emit(self, event: Event) -> None:
-        """Log an event, and each seat's form of it in that seat's history of the round."""
+    def _emit(self, event: Event, hidden: Acted | None = None) -> None:
+        """Log an event, and each seat's form of it in that seat's history of the round (``hidden``:
+        a private event's form for the others, when it is made already)."""
         self.events.append(event)
         seen = self._r.seen
         if isinstance(event, Acted) and event.private:
-            hidden = event.for_seat(-1)
+            if hidden is None:
+                hidden = event.for_seat(-1)
             for seat, history in enumerate(seen):
                 history.append(event if seat == event.seat else hidden)
         elif isinstance(event, RoundEnded):

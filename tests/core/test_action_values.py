@@ -1,9 +1,13 @@
 """Card values are checked at the door: an action holds real Cards whatever integer type it was
 built from (int, numpy.int64 from thirtyone.sim's arrays), and the rules never compare cards by
-identity — R4.2 holds in every form. Bad field types are refused by the action's constructor."""
+identity — R4.2 holds in every form. Bad field types are refused by the action's constructor. Every
+action but an exchange is made once, so equal actions are the same object."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 import random
 from collections.abc import Callable
 
@@ -20,13 +24,22 @@ from thirtyone import (
     Discard,
     Draw,
     Exchange,
+    ExchangeAll,
     Game,
     IllegalActionError,
+    Keep,
+    Knock,
+    Look,
+    Pass,
     Rules,
+    TakeWidow,
+    ThrowDown,
+    parse_action,
     parse_cards,
 )
 
 Form = Callable[[int], object]
+BARE = (Knock, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)
 
 
 def forms() -> list[tuple[str, Form]]:
@@ -128,3 +141,21 @@ def test_a_card_not_in_the_deck_is_refused_by_the_rules_and_changes_nothing() ->
 def test_a_draw_from_nowhere_is_refused() -> None:
     with pytest.raises(ActionError, match="draw from 'stock' or 'pile', not 'deck'"):
         Draw("deck")  # type: ignore[arg-type]
+
+
+def test_every_action_but_an_exchange_is_made_once() -> None:
+    """Equal actions are the same object (so `in legal` compares them in C), whichever way they
+    are made; they hash as their fields do, and copies, pickles and replace give the same object."""
+    made = [Draw("stock"), Draw("pile"), Discard(Card(7)), *(kind() for kind in BARE)]
+    again = [Draw("stock"), parse_action("draw pile"), Discard(7), *(kind() for kind in BARE)]
+    assert all(one is other for one, other in zip(made, again, strict=True))
+    assert len(set(map(id, made))) == len(made)
+    for action in made:
+        fields = tuple(getattr(action, field.name) for field in dataclasses.fields(action))
+        assert hash(action) == hash(fields)
+        assert copy.copy(action) is copy.deepcopy(action) is pickle.loads(pickle.dumps(action)) is action
+    assert dataclasses.replace(Draw("stock"), source="pile") is Draw("pile")
+    assert dataclasses.replace(Discard(Card(7)), card=Card(9)) is Discard(9)
+    assert Exchange(3, 7) == Exchange(Card(3), Card(7))  # exchanges are values as before
+    with pytest.raises(ActionError, match=r"^Knock\(\) takes no arguments, not \(1, x=2\): write Knock\(\)$"):
+        Knock(1, x=2)  # type: ignore[call-arg]

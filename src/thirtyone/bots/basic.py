@@ -62,12 +62,11 @@ class BasicBot(SeededBot):
         value = table[hand_index(hand)]
         if phase is _PHASE_DEALER_CHOICE:
             return _KEEP if value >= 32 else _TAKE_WIDOW
-        # the cheap tests first: each `in legal` compares actions by their dataclasses' __eq__
-        if value >= _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)] and _KNOCK in legal:
+        if _KNOCK in legal and value >= _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)]:
             return _KNOCK
         if rules.mode == "draw":
             top = view.discard_top
-            if top is not None and best_with(hand, top, table) > value and _DRAW_PILE in legal:
+            if _DRAW_PILE in legal and top is not None and best_with(hand, top, table) > value:
                 return _DRAW_PILE
             return _DRAW_STOCK if _DRAW_STOCK in legal else _DRAW_PILE
         if view.widow is None:  # R7.2: the face-down widow, worth a blind 13 on average
