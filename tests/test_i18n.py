@@ -16,6 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from thirtyone import i18n
+from thirtyone.bots.review import MARKS
 from thirtyone.i18n import (
     DEFAULT,
     LANGUAGES,
@@ -168,6 +169,8 @@ def _family_members() -> dict[str, set[str]]:
         "preset_words": {"scat", "widow", "namu", "schwimmen"},
         "howto.penalty": {"scat", "namu", "namu_risky", "widow", "plain"},
         "reaction": {"good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking"},
+        "review.mark": set(MARKS),  # a review's marks (the replay page's strip)
+        "review.marks": set(MARKS),
     }
 
 

@@ -607,9 +607,55 @@ def test_the_leases_migration_runs_and_a_second_upgrade_changes_nothing(
             tables = {column["name"] for column in inspect(connection).get_columns("game_tables")}
             assert {"commitment", "chain_key", "chain_length", "seated", "seen_at", "close_reason"} <= tables
             assert "seed" in {column["name"] for column in inspect(connection).get_columns("seats")}
+            assert "review" in tables
     finally:
         engine.dispose()
-    assert HEAD == "0004"
+    assert HEAD == "0005"
+
+
+@pytest.mark.parametrize("kind", ["postgresql", "sqlite"])
+def test_the_reviews_migration_keeps_a_finished_games_review_once(
+    kind: str, new_database: Callable[[], str], tmp_path: Path
+) -> None:
+    """0004 -> 0005 on a database holding a finished table: its review is none yet, then one is
+    kept, once (a second, another process's, is not kept); 0005 -> 0004 drops the column."""
+    from alembic import command
+    from alembic.config import Config
+
+    import thirtyone.server.db as db
+
+    url = new_database() if kind == "postgresql" else f"sqlite:///{tmp_path / 't.db'}"
+    engine = create_engine(normalize_url(url))
+    config = Config()
+    config.set_main_option("script_location", str(db._MIGRATIONS))
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0004")
+            connection.execute(
+                text(
+                    "INSERT INTO game_tables (code, status, preset, rules, players, host_token_hash, seq, record, "
+                    "created_at, updated_at, seated) VALUES ('ABCDEF', 'finished', 'scat', '{}', 2, 'x', 0, "
+                    "'the record', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1)"
+                )
+            )
+        migrate(engine)
+        store = Store(engine)
+        assert store.review("ABCDEF") is None
+        assert store.keep_review("ABCDEF", '{"first": true}')
+        assert not store.keep_review("ABCDEF", '{"second": true}')
+        assert store.review("ABCDEF") == '{"first": true}'
+        assert not store.keep_review("ZZZZZZ", "{}")  # no such table
+        assert store.review("ZZZZZZ") is None
+        loaded = store.load("ABCDEF")
+        assert loaded is not None
+        assert loaded.table.record == "the record"
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0004")
+            assert "review" not in {column["name"] for column in inspect(connection).get_columns("game_tables")}
+    finally:
+        engine.dispose()
 
 
 def test_on_sqlite_every_lease_is_the_process_own(tmp_path: Path) -> None:

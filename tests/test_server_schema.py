@@ -30,6 +30,7 @@ ENDPOINTS = [
     ("GET", "/api/tables/{code}/deals"),
     ("GET", "/api/tables/{code}/record"),
     ("GET", "/api/tables/{code}/record.json"),
+    ("GET", "/api/tables/{code}/review"),
 ]
 """Every HTTP endpoint of the spec (checked below, so that a new one is not left unfuzzed)."""
 EXAMPLES = 100

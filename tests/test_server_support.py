@@ -663,7 +663,7 @@ def test_the_schema_is_made_by_the_migration_and_is_idempotent(tmp_path: Path) -
     make_app(path)  # a second start migrates nothing
     tables = {row[0] for row in db_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"game_tables", "seats", "actions", "deals", "alembic_version"} <= tables
-    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0004",)]
+    assert db_rows(path, "SELECT version_num FROM alembic_version") == [("0005",)]
     assert db_rows(path, "PRAGMA journal_mode") == [("wal",)]
 
 

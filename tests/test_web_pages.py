@@ -105,6 +105,7 @@ def test_the_modules_and_the_stylesheet_are_served_with_their_content_types(clie
         "render.js",
         "replay.js",
         "result.js",
+        "review.js",
         "seats.js",
         "showdown.js",
         "side.js",

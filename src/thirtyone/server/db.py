@@ -25,7 +25,7 @@ from thirtyone.server.errors import DatabaseError
 
 __all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest migration."""
 AUTOCHECKPOINT_PAGES = 20_000
 """Pages (80 MB) of write-ahead log after which a commit checkpoints it itself, should the

@@ -8,7 +8,8 @@ migrations in ``thirtyone/server/migrations`` (run when the server starts).
                  whose deals commit one by one), the people ``seated``, when a person was last
                  ``seen_at`` connected, and why it was closed (``close_reason``); whether the
                  lobby lists it (``public``) and the expert's hints are on (``hints``); the table
-                 it is a rematch of (``rematch_of``) and its own rematch
+                 it is a rematch of (``rematch_of``) and its own rematch; the finished game's
+                 ``review`` (JSON, made the first time it is asked for; read only by itself)
 ``seats``        one row a seat: human or bot (with its level), display name, the token's hash, the
                  client ``seed`` its person gave; on a rematch, the hash of the token that held the
                  seat at the old table (``reserved_hash``: the seat waits for that person)
@@ -63,6 +64,7 @@ class TableRow(Base):
     seated: Mapped[int] = mapped_column(Integer, default=0)
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     close_reason: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    review: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
 
 
 class SeatRow(Base):

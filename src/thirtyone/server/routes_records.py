@@ -1,17 +1,22 @@
 """A game's record over HTTP (an :class:`~fastapi.APIRouter`): ``GET /api/tables/{code}/record``,
 the record (TOML, ``thirtyone verify`` checks it) once the game is over or the table closed, and
 ``GET /api/tables/{code}/record.json``, the same as JSON with every step replayed: the replay
-page's data (``/r/{code}``). Both come from the record the table wrote from its history."""
+page's data (``/r/{code}``). Both come from the record the table wrote from its history.
+``GET /api/tables/{code}/review`` is the expert's review of that game, made once on a worker
+(:mod:`thirtyone.server.reviews`): ``200`` when it is kept, ``202`` while it is being made."""
 
 from __future__ import annotations
 
+import json
+
 from fastapi import APIRouter
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord, format_action
 from thirtyone.server.deps import Service
 from thirtyone.server.errors import UnavailableError
+from thirtyone.server.reviews import RETRY_SECONDS
 from thirtyone.server.serialize import (
     JSON,
     action_json,
@@ -47,6 +52,29 @@ async def record_as_json(code: str, service: Service) -> JSON:
     data = record_json(GameRecord.loads(text))
     data["code"] = clean
     return data
+
+
+@router.get(
+    "/api/tables/{code}/review",
+    response_class=JSONResponse,
+    responses={
+        200: {
+            "content": {"application/json": {}},
+            "description": '{"code", "status": "ready", "review"}: the review of every seat, kept with the game',
+        },
+        202: {
+            "content": {"application/json": {}},
+            "description": '{"code", "status": "pending", "retry_after"}: the review is being made; ask again',
+        },
+    },
+)
+async def review(code: str, service: Service) -> Response:
+    clean, kept = await service.review(code)
+    if kept is None:
+        pending = {"code": clean, "status": "pending", "retry_after": RETRY_SECONDS}
+        return JSONResponse(pending, status_code=202, headers={"Retry-After": str(RETRY_SECONDS)})
+    head = json.dumps({"code": clean, "status": "ready"})[:-1]
+    return Response(f'{head}, "review": {kept}}}', media_type="application/json")  # as kept: not parsed again
 
 
 def record_json(record: GameRecord) -> JSON:

@@ -55,6 +55,7 @@ from thirtyone.server.limits import (
 )
 from thirtyone.server.memory import CollectorPolicy
 from thirtyone.server.names import check_display_name
+from thirtyone.server.reviews import Reviews
 from thirtyone.server.rows import new_table
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
@@ -109,6 +110,7 @@ class TableService:
         self.db = Database(store)
         self.hints = Hints(settings)
         self.bots = WorkerPool("bot", settings.bot_workers, 10_000, settings.worker_kind, warm=True)
+        self.reviews = Reviews(settings, self.db, store)
         self._runners: dict[str, TableRunner] = {}
         self._loading = asyncio.Lock()
         self._creations = Buckets(settings.tables_per_minute / 60, settings.table_burst)
@@ -291,6 +293,18 @@ class TableService:
             )
         return runner.code, data.record
 
+    async def review(self, code: str) -> tuple[str, str | None]:
+        """The expert's review of a finished or closed table's game (:mod:`thirtyone.server.reviews`):
+        ``(code, JSON text)``, or ``(code, None)`` while it is being made (the first request starts it).
+
+        Raises:
+            NotFoundError, ConflictError: as :meth:`record` (no such table; no record yet or ever).
+            UnavailableError: when the last try to make it failed (``damaged``, ``busy``).
+            DatabaseError: when the database cannot be read.
+        """
+        clean, record = await self.record(code)
+        return clean, await self.reviews.review(clean, record)
+
     # ------------------------------------------------------------------------------ life cycle
 
     async def startup(self) -> None:
@@ -325,6 +339,7 @@ class TableService:
             await runner.stop()
         self.hints.close()
         self.bots.close()
+        await self.reviews.close()
         await self.db.stop()
         self.db.close()
         if self.collector is not None:

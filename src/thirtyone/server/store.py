@@ -172,6 +172,13 @@ class Store:
             )
             return list(session.scalars(query))
 
+    def review(self, code: str) -> str | None:
+        """The review (JSON text) kept with table ``code``'s finished game; ``None`` while none is
+        kept (or there is no such table). Only this reads the column: it is deferred, so loading a
+        table never reads its review."""
+        with Session(self.engine) as session:
+            return session.scalar(select(TableRow.review).where(TableRow.code == code))
+
     # ------------------------------------------------------------------------------ writing
 
     def create(self, table: TableData) -> bool:
@@ -300,6 +307,18 @@ class Store:
                 return False
             self._notify(session, code)
         return True
+
+    def keep_review(self, code: str, review: str) -> bool:
+        """Keep ``review`` (JSON text) with table ``code``'s game, once: False when the table has
+        no record (nothing to review) or a review is kept already (another process made it first:
+        the first one stays)."""
+        with self._writing, Session(self.engine) as session, session.begin():
+            kept = session.execute(
+                update(TableRow)
+                .where(TableRow.code == code, TableRow.record.is_not(None), TableRow.review.is_(None))
+                .values(review=review)
+            )
+            return _rowcount(kept) == 1
 
     def touch(self, codes: Sequence[str], now: datetime | None = None) -> None:
         """Someone is connected to each of these tables ``now`` (default: the clock): mark them

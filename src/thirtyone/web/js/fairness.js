@@ -21,6 +21,7 @@
 //                                       with .commitment and .scheme) the first time it is seen;
 //                                       false when it differs from the one seen before
 //   noteSeat(code, seat)             -> remember which seat this page holds (for checkRound)
+//   seenSeat(code)                   -> the seat this browser held at the table, or null
 //   noteDeal(code, message)          -> keep a `deal` message's seeds (and check the commitment)
 //   checkRound(code, message)        -> Promise of a CHECK for a `round_end` message: the
 //                                       checks above, kept with what was seen; a round that waits
@@ -276,6 +277,13 @@ export function noteSeat(code, seat) {
     seen.seat = seat;
     save(code, seen);
   }
+}
+
+/** The seat this browser held at table `code` (noted while it played there), or null: the replay
+ * page offers that seat's review first. */
+export function seenSeat(code) {
+  const seat = load(code).seat;
+  return Number.isInteger(seat) ? seat : null;
 }
 
 /** Keep a `deal` message's seeds; false when its commitment is not the one seen before. */

@@ -1,5 +1,5 @@
 // The replay page: a finished game's record (GET /api/tables/CODE/record.json), step by step,
-// every hand open.
+// every hand open, and the expert's review of it (review.js), whose marks jump to their positions.
 import {
   actedWords,
   api,
@@ -13,6 +13,7 @@ import {
   showAlert,
 } from "./common.js";
 import { lang, list, num, t, translatePage } from "./i18n.js";
+import { reviewPanel } from "./review.js";
 
 translatePage();
 
@@ -20,6 +21,7 @@ const code = document.getElementById("code").textContent.trim(); // as the serve
 const $ = (id) => document.getElementById(id);
 let record = null;
 let index = 0;
+let review = null;
 
 function show(next) {
   const steps = record.steps;
@@ -82,6 +84,7 @@ function show(next) {
   $("winner").textContent = last && record.winner !== null ? t("replay.won", { who: record.seats[record.winner] }) : "";
   $("first").disabled = $("prev").disabled = index === 0;
   $("next").disabled = $("last").disabled = last;
+  review?.showing(index);
 }
 
 async function start() {
@@ -108,6 +111,10 @@ async function start() {
     else if (event.key === "ArrowLeft") show(index - 1);
   });
   show(0);
+  review = reviewPanel(code, record, (step) => {
+    show(step);
+    $("position").scrollIntoView({ block: "nearest" });
+  });
 }
 
 start();

@@ -1,0 +1,174 @@
+"""The expert's review on the replay page (``/r/CODE``, issue 32 item 2), in Debian's Chromium
+driven by Playwright against a real server (its review made by a real review worker process, at
+the server's budget): the page says the review is being prepared, then shows a seat chooser with
+this browser's seat first, a strip with one mark per decision of that seat coloured by its mark,
+the seat's summary and its costliest decisions; a mark (or a costly decision) is a button that
+takes the replay to the position before that decision and says the expert's values there; another
+seat shows its own strip. At 1280x800 and 390x844 (nothing wider than the screen); screenshots of
+both are written to the test's folder (``THIRTYONE_SCREENSHOTS=DIR`` copies them there).
+
+Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from test_server_review import FAST, finished_game
+from test_server_support import make_app
+from test_web_e2e import CHROMIUM, _get, new_page, running_server
+
+if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+    pytest.skip("needs chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect
+
+REVIEW_MS = 180_000
+"""The longest the first review may take on a busy machine (a worker process starts, loads the
+compiled rollouts and values every decision)."""
+SIZES = [(1280, 800), (390, 844)]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A real server over a database holding a finished game (Ann and an easy bot, two lives):
+    its base URL and the game's code. Nobody has asked for its review yet."""
+    folder = tmp_path_factory.mktemp("review")
+    with TestClient(make_app(folder / "web.db", **FAST)) as client:
+        code = finished_game(client, lives=2)
+    with running_server(folder) as base:
+        yield base, code
+
+
+def _open(browser: Browser, base: str, code: str, size: tuple[int, int], seat: int | None) -> Page:
+    width, height = size
+    phone = width < 600
+    page = new_page(browser, viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    if seat is not None:  # this browser held that seat at the table (fairness.js keeps it)
+        page.add_init_script(f"localStorage.setItem('thirtyone.fair.{code}', JSON.stringify({{seat: {seat}}}))")
+    page.goto(f"{base}/r/{code}")
+    return page
+
+
+def _review(base: str, code: str) -> dict[str, Any]:
+    answer = _get(f"{base}/api/tables/{code}/review")
+    assert answer["status"] == "ready", answer
+    return dict(answer["review"])
+
+
+def _shot(page: Page, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    page.screenshot(path=str(path), full_page=True)
+    folder = os.environ.get("THIRTYONE_SCREENSHOTS")
+    if folder:
+        shutil.copy(path, Path(folder) / name)
+
+
+def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_browsers_seat(
+    served: tuple[str, str], browser: Browser, tmp_path: Path
+) -> None:
+    base, code = served
+    page = _open(browser, base, code, SIZES[0], seat=1)
+    try:
+        expect(page.locator("#review-status")).to_contain_text("The review is being prepared")
+        expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
+        review = _review(base, code)
+        record = _get(f"{base}/api/tables/{code}/record.json")
+        options = page.locator("#review-seat option")
+        expect(options).to_have_count(2)
+        assert options.nth(0).get_attribute("value") == "1"  # this browser's seat first, and chosen
+        assert options.nth(0).inner_text() == f"{record['seats'][1]} (you)"
+        assert page.locator("#review-seat").input_value() == "1"
+        mine = [decision for decision in review["decisions"] if decision["seat"] == 1]
+        marks = page.locator("#review-strip .mark")
+        expect(marks).to_have_count(len(mine))
+        assert marks.evaluate_all("nodes => nodes.map((n) => Number(n.dataset.step))") == [d["step"] for d in mine]
+        assert marks.evaluate_all("nodes => nodes.map((n) => n.dataset.mark)") == [d["mark"] or "none" for d in mine]
+        colours = {
+            mark: marks.nth(index).evaluate("n => getComputedStyle(n).backgroundColor")
+            for index, mark in reversed(list(enumerate(d["mark"] or "none" for d in mine)))
+        }
+        assert len(set(colours.values())) == len(colours)  # each mark its own colour
+        summary = next(s for s in review["summaries"] if s["seat"] == 1)
+        said = f"{record['seats'][1]}: {summary['decisions']} decision"
+        expect(page.locator("#review-summary")).to_contain_text(said)
+        costliest = page.locator("#review-costliest li")
+        expect(costliest).to_have_count(max(len(summary["costliest"]), 1))
+        target = max(mine, key=lambda d: (d["given"], -d["step"]))  # the costliest, else the first
+        steps = len(record["steps"])
+        page.locator(f"#review-strip .mark[data-step='{target['step']}']").click()
+        expect(page.locator("#position")).to_contain_text(f"Step {target['step'] + 1} of {steps}")
+        expect(page.locator(f"#review-strip .mark[data-step='{target['step']}']")).to_have_attribute(
+            "aria-current", "step"
+        )
+        expect(page.locator("#review-now")).to_contain_text("The expert's values:")
+        expect(page.locator("#review-now")).to_contain_text("▸\u00a0")
+        page.click("#next")  # the move played next is the decision's
+        assert record["steps"][target["step"] + 1]["seat"] == 1
+        expect(page.locator("#review-strip .mark[aria-current]")).to_have_count(
+            1 if any(d["step"] == target["step"] + 1 for d in mine) else 0
+        )
+        if summary["costliest"]:
+            costly = summary["costliest"][0]
+            page.locator("#review-costliest button").first.click()
+            expect(page.locator("#position")).to_contain_text(f"Step {costly['step'] + 1} of {steps}")
+        page.locator(f"#review-strip .mark[data-step='{target['step']}']").click()
+        _shot(page, tmp_path, "review-1280x800.png")
+        page.select_option("#review-seat", "0")
+        theirs = [decision for decision in review["decisions"] if decision["seat"] == 0]
+        expect(marks).to_have_count(len(theirs))
+        expect(page.locator("#review-summary")).to_contain_text(record["seats"][0])
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_the_strip_fits_and_a_tap_goes_to_the_position(
+    served: tuple[str, str], browser: Browser, tmp_path: Path
+) -> None:
+    base, code = served
+    page = _open(browser, base, code, SIZES[1], seat=None)
+    try:
+        expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
+        review = _review(base, code)
+        assert page.locator("#review-seat").input_value() == "0"  # no seat of this browser's: seat order
+        mine = [decision for decision in review["decisions"] if decision["seat"] == 0]
+        marks = page.locator("#review-strip .mark")
+        expect(marks).to_have_count(len(mine))
+        last = mine[-1]
+        mark = page.locator(f"#review-strip .mark[data-step='{last['step']}']")
+        mark.scroll_into_view_if_needed()
+        box = mark.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 390
+        mark.tap()
+        steps = len(_get(f"{base}/api/tables/{code}/record.json")["steps"])
+        expect(page.locator("#position")).to_contain_text(f"Step {last['step'] + 1} of {steps}")
+        expect(page.locator("#review-now")).to_contain_text("The expert's values:")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        _shot(page, tmp_path, "review-390x844.png")
+    finally:
+        page.context.close()
+
+
+def test_the_review_is_in_the_pages_language(served: tuple[str, str], browser: Browser) -> None:
+    base, code = served
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{base}/r/{code}?lang=de")
+        expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
+        expect(page.locator("#review-heading")).to_have_text("Die Analyse des Experten")
+        expect(page.locator("#review-legend")).to_contain_text("grober Fehler")
+        label = page.locator("#review-strip .mark").first.get_attribute("aria-label") or ""
+        assert label.startswith("Runde 1, Zug ")
+        stored = json.dumps(_review(base, code))
+        assert "Runde" not in stored  # words are the page's, from the data
+    finally:
+        page.context.close()
