@@ -21,11 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from thirtyone.agents.mini import FORMAT, EquilibriumTable
-from thirtyone.agents.openspiel import ThirtyOneGame
-from thirtyone.agents.solve import build_tree, load_tree, mini_params, nash_conv, reachable, save_tree, solve
+from thirtyone.agents.solve import kept_tree, mini_params, nash_conv, reachable, solve
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,12 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     options = {} if args.max_turns is None else {"max_turns": args.max_turns}
     params = mini_params(**options)
-    if args.tree is not None and Path(args.tree).exists():
-        tree = load_tree(args.tree, params)
-    else:
-        tree = build_tree(ThirtyOneGame(params))
-        if args.tree is not None:
-            save_tree(tree, args.tree)
+    tree = kept_tree(params, args.tree)
     nodes = ", ".join(f"{count:,} {kind}" for kind, count in tree.nodes.items())
     print(f"tree: {nodes} nodes; {tree.infosets:,} information sets; walked in {tree.seconds:.0f} s", flush=True)
 

@@ -18,12 +18,16 @@ from thirtyone.agents.mini import EquilibriumTable, MiniEquilibriumBot, default_
 from thirtyone.agents.openspiel import ThirtyOneGame, ThirtyOneState
 from thirtyone.agents.solve import (
     best_response_values,
+    bot_policy,
     build_tree,
+    complete_policy,
     expected_values,
     mini_params,
     nash_conv,
     reachable,
+    save_tree,
     solve,
+    table_policy,
     tabulate,
 )
 from thirtyone.bots import UnknownBotError
@@ -112,12 +116,7 @@ def test_the_shipped_table_measured_again_on_the_whole_tree() -> None:
     README's test command leaves it out and ``.ci/run`` runs it on its own (``pytest -m heavy``)."""
     tree = build_tree(ThirtyOneGame(mini_params()))
     table = default_table()
-    policy = {}
-    for player in range(2):
-        for key, legal in zip(tree.keys[player], tree.legal[player], strict=True):
-            probs = table.policy(key, len(legal))
-            if probs is not None:
-                policy[key] = probs
+    policy = table_policy(tree, table)
     assert reachable(tree, policy) <= set(policy), "the table holds every set its own play reaches"
     gap = nash_conv(tree, policy)
     assert gap == pytest.approx(table.nash_conv, abs=1e-9)
@@ -226,3 +225,70 @@ def test_the_simulator_refuses_the_mini_deck_and_the_commands_play_it_on_the_eng
     arena = ["arena", "--preset", "mini", "--players", "2", "--bots", "mini-eq,heuristic", "--games", "20"]
     assert main([*arena, "--seed", "1"]) == 0
     assert "mini-eq" in capsys.readouterr().out
+
+
+def test_a_bots_policy_covers_every_set_its_own_play_reaches(one_turn: tuple[ThirtyOneGame, object]) -> None:
+    """bot_policy asks the bot in each seat where its own play leads against any play of the other:
+    every set its play reaches is there, with probability 1 on its move; as a table (mini-eq's
+    format) the policy reads back the same through table_policy."""
+    _, tree = one_turn
+    policy = bot_policy(tree, make_any_bot("heuristic", 1))  # type: ignore[arg-type]
+    assert reachable(tree, policy) == set(policy)  # type: ignore[arg-type]
+    assert all(sorted(probs) == [0.0] * (len(probs) - 1) + [1.0] for probs in policy.values())
+    assert table_policy(tree, EquilibriumTable.from_policy(policy, {})) == policy  # type: ignore[arg-type]
+
+
+def test_a_complete_policy_keeps_its_play_and_plays_best_off_its_path(one_turn: tuple[ThirtyOneGame, object]) -> None:
+    """Always the first legal id, completed: the same where its own play reaches, a best response
+    (one move) elsewhere, every set of the tree given, and the same NashConv."""
+    _, tree = one_turn
+    first = {key: [1.0] + [0.0] * (len(ids) - 1) for key, ids in zip(tree.keys[0], tree.legal[0], strict=True)}  # type: ignore[attr-defined]
+    own = reachable(tree, first)  # type: ignore[arg-type]
+    complete = complete_policy(tree, first)  # type: ignore[arg-type]
+    assert set(complete) == set(first)
+    assert own < set(first)
+    assert all(complete[key] == first[key] for key in own)
+    assert any(complete[key] != first[key] for key in set(first) - own)
+    assert all(sorted(probs)[-1] == 1.0 for probs in complete.values())
+    assert nash_conv(tree, complete) == pytest.approx(nash_conv(tree, first), abs=1e-12)  # type: ignore[arg-type]
+
+
+def test_a_bot_that_cannot_play_is_one_bot_error(one_turn: tuple[ThirtyOneGame, object]) -> None:
+    class Stubborn:
+        name = "stubborn"
+
+        def choose(self, view: object, legal: object) -> str:
+            return "knock"
+
+    with pytest.raises(BotError, match=r"^bot stubborn in seat 0 chose 'knock' \(not an action\), which is not legal"):
+        bot_policy(one_turn[1], Stubborn())  # type: ignore[arg-type]
+
+
+def test_the_yardstick_measures_bots_on_a_one_turn_mini_game(
+    one_turn: tuple[ThirtyOneGame, object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/mini_yardstick.py end to end on the one-turn mini game (its tree kept beforehand,
+    its equilibrium solved by the script): a row for the equilibrium (NashConv under the target)
+    and one for basic, far from it, with its costliest sets."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    kept = tmp_path / "tree.json.gz"
+    save_tree(one_turn[1], kept)  # type: ignore[arg-type]
+    spec = spec_from_file_location("mini_yardstick", Path(__file__).parents[1] / "examples" / "mini_yardstick.py")
+    assert spec is not None
+    assert spec.loader is not None
+    script = module_from_spec(spec)
+    spec.loader.exec_module(script)
+    argv = ["--max-turns", "1", "--bots", "mini-eq,basic", "--worst", "1", "--tree", str(kept), "--target", "0.005"]
+    assert script.main(argv) == 0
+    out = capsys.readouterr().out
+    rows = {line.split("`")[1]: line.split(" | ")[1:6] for line in out.splitlines() if line.startswith("| `")}
+    nash, exploitability, _, _, value = (float(figure) for figure in rows["mini-eq"])
+    assert nash <= 0.005
+    assert value == 0.0
+    nash, exploitability, _, _, value = (float(figure) for figure in rows["basic"])
+    assert nash > 0.05
+    assert exploitability == pytest.approx(nash / 2, abs=1e-4)
+    assert value < 0
+    assert "knock / draw" in out
+    assert "p0;deal d1 seats 0 1 up" in out

@@ -37,7 +37,12 @@ except ImportError as error:  # the openspiel extra is not installed: say how to
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
+from thirtyone.agents.action_ids import action_id
+from thirtyone.agents.mini import EquilibriumTable
 from thirtyone.agents.openspiel import ThirtyOneGame, ThirtyOneState
+from thirtyone.bots.base import Bot
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.turn import BotFailure, choose
 from thirtyone.errors import ArgumentError
 
 __all__ = [
@@ -48,6 +53,7 @@ __all__ = [
     "build_tree",
     "save_tree",
     "load_tree",
+    "kept_tree",
     "solve",
     "nash_conv",
     "best_response_values",
@@ -55,6 +61,9 @@ __all__ = [
     "reachable",
     "deviation_costs",
     "tabulate",
+    "bot_policy",
+    "table_policy",
+    "complete_policy",
 ]
 
 Policy = Mapping[str, Sequence[float]]
@@ -275,6 +284,21 @@ class SolveResult:
     curve: list[tuple[int, float, float]]
 
 
+def kept_tree(params: Mapping[str, Any], path: str | Path | None = None) -> Tree:
+    """The tree of the game of ``params``: read from ``path`` when a run kept it there
+    (:func:`load_tree`), else walked (:func:`build_tree`) and, with a ``path``, kept there.
+
+    Raises:
+        ArgumentError: as :func:`load_tree` and :func:`build_tree` do.
+    """
+    if path is not None and Path(path).exists():
+        return load_tree(path, params)
+    tree = build_tree(ThirtyOneGame(dict(params)))
+    if path is not None:
+        save_tree(tree, path)
+    return tree
+
+
 def _policy_of(tree: Tree, table: Mapping[str, Sequence[tuple[int, float]]]) -> dict[str, list[float]]:
     policy: dict[str, list[float]] = {}
     for player in range(2):
@@ -469,3 +493,68 @@ def tabulate(
 
     walk(source.new_initial_state())
     return policy
+
+
+def bot_policy(tree: Tree, bot: Bot) -> dict[str, list[float]]:
+    """``bot``'s strategy in the game of ``tree`` (walked by :func:`build_tree`) as a :data:`Policy`,
+    probability 1 on its move: :func:`tabulate` on ``tree.source`` for each seat that has a
+    decision in the tree, in turn, so that the bot is asked, from its seat's view only, at every
+    information set its own play reaches against any play of the other seat. A bot that samples
+    or searches is measured as the one pure strategy it played here: its answers follow from its
+    seed and the order it is asked in (the walk's).
+
+    Raises:
+        BotError: when the bot raises or plays no legal move (the failure's words, as a table says them).
+    """
+
+    def move(state: ThirtyOneState, player: int) -> list[float]:
+        game = state._game
+        chosen = choose(bot, game.view(player))
+        if isinstance(chosen, BotFailure):
+            raise BotError(str(chosen)) from chosen.error
+        number = action_id(game, chosen)
+        return [1.0 if legal == number else 0.0 for legal in state.legal_actions()]
+
+    policy: dict[str, list[float]] = {}
+    for seat in range(2):
+        if tree.keys[seat]:  # a seat with no decision (one turn: the dealer) needs no walk
+            policy.update(tabulate(tree.source, move, seats=(seat,)))
+    return policy
+
+
+def table_policy(tree: Tree, table: EquilibriumTable) -> dict[str, list[float]]:
+    """An equilibrium table (:class:`~thirtyone.agents.mini.EquilibriumTable`, the bot
+    ``mini-eq``'s) as a :data:`Policy` on ``tree``: its probabilities at each of the tree's
+    information sets it holds (those its own play reaches); the others are left out."""
+    policy: dict[str, list[float]] = {}
+    for player in range(2):
+        for key, legal in zip(tree.keys[player], tree.legal[player], strict=True):
+            probs = table.policy(key, len(legal))
+            if probs is not None:
+                policy[key] = probs
+    return policy
+
+
+def complete_policy(tree: Tree, policy: Policy) -> dict[str, list[float]]:
+    """``policy`` at every information set of ``tree``: its own probabilities where its own play
+    reaches (:func:`reachable`; uniform where it gives none), and at each other set of a seat that
+    seat's best response to ``policy`` in the other seat (OpenSpiel's ``TabularBestResponse``, one
+    move, probability 1). Its values do not change — a set its own play never reaches changes
+    none, so an equilibrium stays one with the same NashConv — but a move that leaves its path
+    is then judged against the best play after it: give :func:`deviation_costs` a complete
+    equilibrium (a table such as ``mini-eq``'s holds only the sets its own play reaches, and the
+    uniform play :meth:`Tree.efg_policy` puts elsewhere would make moves that leave its path look
+    worse, and the later moves better, than they are).
+    """
+    table = tree.efg_policy(policy)
+    own = reachable(tree, policy)
+    complete: dict[str, list[float]] = {}
+    for player in range(2):
+        best = pyspiel.TabularBestResponse(tree.game, player, table).get_best_response_actions()
+        for key, ids, efg in zip(tree.keys[player], tree.legal[player], tree.efg_actions[player], strict=True):
+            if key in own:
+                complete[key] = [float(p) for p in policy.get(key, [1.0 / len(ids)] * len(ids))]
+            else:
+                chosen = best[tree.efg_key(player, key)]
+                complete[key] = [1.0 if number == chosen else 0.0 for number in efg]
+    return complete
