@@ -239,6 +239,28 @@ def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> Non
         page.context.close()
 
 
+def test_closing_the_showdown_by_keyboard_gives_the_focus_back_to_the_table(server: str, browser: Browser) -> None:
+    """The showdown's button takes the focus; Enter closes it, and the focus goes back to the table
+    (your first move, or your hand while the others move), not to the page's body."""
+    created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
+    page = _seated(browser, server, created)
+    try:
+        deadline = time.monotonic() + 60
+        while not page.evaluate(SHOWDOWN_OPEN):  # knock at once: the round ends after the bot's turn
+            assert time.monotonic() < deadline, "no showdown came"
+            knock = page.locator("#actions button[data-action=knock]")
+            if knock.count() and knock.is_enabled():
+                knock.click()
+            else:
+                play_one(page) or page.wait_for_timeout(25)
+        wait_until(page, "document.activeElement && document.activeElement.id === 'showdown-close'")
+        page.keyboard.press("Enter")
+        wait_until(page, f"!({SHOWDOWN_OPEN})")
+        page.wait_for_function("() => document.activeElement && document.activeElement.closest('#me')")
+    finally:
+        page.context.close()
+
+
 def test_knock_is_never_the_default_or_the_most_prominent_move(server: str, browser: Browser) -> None:
     # knock_from_round=1: knocking is legal on every turn, also when the deal makes you first (R6.3)
     created = _table(server, "scat", ["human", "easy"], knock_from_round=1)

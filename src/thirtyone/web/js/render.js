@@ -97,6 +97,12 @@ function focusedKey() {
   return active.dataset.key || "region";
 }
 
+/** Give the keyboard focus to the table: the first move when it is your turn, else your hand's
+ * region (after a panel that held it, such as the showdown's result, closes). */
+export function focusTable() {
+  restoreFocus("region");
+}
+
 function restoreFocus(key) {
   const first =
     $("actions").querySelector("button:not(:disabled):not(.knock)") ||

@@ -5,7 +5,7 @@
 import { play as sound } from "./sound.js";
 import { banner, inOrder } from "./flights.js";
 import { applyState, takeRoundEnd } from "./happened.js";
-import { render } from "./render.js";
+import { focusTable, render } from "./render.js";
 import { hideResult, showResult } from "./result.js";
 import { renderLog, renderScores } from "./side.js";
 import { send } from "./socket.js";
@@ -59,11 +59,13 @@ export function closeShowdown(told = true) {
   state.showdown = null;
   motion.skip(); // what still turns over lands now
   if (told && state.mySeat !== null) send({ type: "showdown_closed", round: open.round });
+  const focused = $("result").contains(document.activeElement); // hidden below: the focus goes back to the table
   hideResult();
   const held = state.held;
   state.held = null;
   if (held) applyState(held);
   else render();
+  if (focused) focusTable();
 }
 
 /** Whether the state ``message`` waits for the open showdown to close: one of the next round,
