@@ -284,6 +284,13 @@ def test_review_prints_each_seat_its_decisions_and_costliest(
     assert "PARTIAL" not in out
 
 
+def test_review_takes_a_seed_of_any_length(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
+    """A 30-digit seed is said as the language writes numbers (decimal's 28 digits refused it)."""
+    status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--seed", str(10**29))
+    assert status == 0
+    assert "(seed 100,000,000,000,000,000,000,000,000,000)" in " ".join(out.split())
+
+
 def test_review_into_a_pipe_keeps_each_sentence_on_its_line(
     capsys: pytest.CaptureFixture[str], simulated: Path, tmp_path: Path
 ) -> None:

@@ -33,6 +33,7 @@ from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.autosave import Autosave
 from thirtyone.tui.controls import Controls, Press
+from thirtyone.tui.keys import LAST_SHOWDOWN
 from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
 from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
 from thirtyone.tui.session import HUMAN, SEED_RANGE, PlaySession
@@ -1962,6 +1963,28 @@ async def test_item12_without_a_seed_the_game_has_one_shown_and_kept(tmp_path: P
     assert f"seed {seed}" in record.comment
     again = make_app("scat", 3, seed, lives=1)  # --seed with it deals the same game
     assert again.game.hand(0) == hand
+
+
+async def test_a_last_round_ended_by_a_31_offers_the_final_standings() -> None:
+    """Seed 35, one life and no grace: your stock draw makes 31 (discard 9d) and ends the game. The
+    showdown shows only the 31 (R5.1), and its keys, like the key line's, say final standings."""
+    app = make_app("scat", 2, 35, lives=1, grace_life=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        await pilot.press("s")
+        await settle(app, pilot)
+        await pilot.press("1")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, RoundEndScreen)
+        assert screen.result.end == "blitz"
+        assert app.game.is_over
+        assert screen.result.hands[1] is None  # the other hand stays hidden after a 31
+        assert screen.keys is LAST_SHOWDOWN
+        assert plain(app.screen_stack[0].query_one(KeyBar)).startswith(" enter  final standings")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, GameOverScreen)
 
 
 async def test_the_key_line_offers_the_standings_and_another_game_at_the_end() -> None:

@@ -19,6 +19,7 @@ language's CLDR plural rule (Babel's). The page gets the same catalog as JSON
 
 from __future__ import annotations
 
+import decimal
 import gettext
 import io
 import re
@@ -195,8 +196,11 @@ class Messages:
         return self.translations.gettext(key) if count is None else self.translations.ngettext(key, key, count)
 
     def number(self, value: float) -> str:
-        """A number as the language writes it (digits, grouping, decimal sign)."""
-        return str(format_decimal(value, locale=self.lang))
+        """A number as the language writes it (digits, grouping, decimal sign), however many digits
+        it has (a seed may have 30: decimal's default precision of 28 digits would refuse it)."""
+        with decimal.localcontext() as context:
+            context.prec = max(context.prec, len(f"{value:.0f}") + 8)
+            return str(format_decimal(value, locale=self.lang))
 
     def percent(self, share: float) -> str:
         """A share (0 to 1) as the language writes a whole percentage: ``72%``, ``72 %``."""

@@ -140,6 +140,7 @@ class ThirtyOneApp(App[None]):
         self._latest = "hint"  # which of the hint and the feedback came last
         self._said_wait = False  # the feedback is said until the person's turn comes ("Wait: …")
         self.waiting_for: str = "start"
+        self._showdown_keys = SHOWDOWN  # the open showdown's: the same words on its screen and in the key line
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
 
@@ -278,7 +279,9 @@ class ThirtyOneApp(App[None]):
         self.waiting_for = "showdown"
         if self._said_wait:
             self.set_feedback("")  # the bots' turns it answered are over
-        last = self.game.is_over and result == self.game.last_result
+        final = self.game.last_result  # every hand; ``result`` is as the person sees it (after a 31, R5.1)
+        last = self.game.is_over and final is not None and result.round == final.round
+        self._showdown_keys = LAST_SHOWDOWN if last else SHOWDOWN
         self.refresh_table(keys=False)
         screen = RoundEndScreen(
             result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before, t=self.t
@@ -466,7 +469,7 @@ class ThirtyOneApp(App[None]):
     def _between(self) -> ScreenKeys | None:
         """The keys of the screen between rounds on top of the table, if one is."""
         if self.waiting_for == "showdown":
-            return LAST_SHOWDOWN if self.game.is_over else SHOWDOWN
+            return self._showdown_keys
         return STANDINGS if self.waiting_for == "over" else None
 
     def refresh_table(self, *, keys: bool = True) -> None:
