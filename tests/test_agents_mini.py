@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_helpers import cli_error_line
 from thirtyone import Game, Rules
 from thirtyone.action_ids import action_id
 from thirtyone.agents.mini import EquilibriumTable, MiniEquilibriumBot, default_table, information_key, make_bot
@@ -194,6 +195,19 @@ def test_mini_eq_refuses_other_rules_in_one_line() -> None:
     with pytest.raises(BotError, match=r"mini-eq plays the preset mini heads-up \(2 players\), not scat") as info:
         play_game(Rules.preset("scat"), [make_bot(1), make_any_bot("basic", 2)], seed=1)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
+def test_the_commands_refuse_mini_eq_at_other_tables_before_playing(
+    command: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked up front (cannot_play), not after games were played and failed records written."""
+    monkeypatch.chdir(tmp_path)
+    for rules in (["--players", "2"], ["--preset", "mini", "--players", "2", "--max-turns", "4"]):
+        line = cli_error_line(capsys, [command, "--bots", "mini-eq", "--games", "2", *rules])
+        assert line.startswith("thirtyone: error: --bots mini-eq: mini-eq plays the preset mini heads-up")
+    assert list(tmp_path.iterdir()) == []  # no failed game's record
+    assert make_bot(1).cannot_play(MINI, 2) is None
 
 
 def test_a_table_that_is_not_one_is_refused_naming_the_file(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ from thirtyone.bots import UnknownBotError
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.errors import ArgumentError
-from thirtyone.rules import PRESETS
+from thirtyone.rules import PRESETS, Rules
 from thirtyone.views import PlayerView
 
 __all__ = [
@@ -199,12 +199,16 @@ class MiniEquilibriumBot(SeededBot):
         self.table = default_table() if table is None else table
         self._fallback = HeuristicBot(self.rng.getrandbits(32))
 
+    def cannot_play(self, rules: Rules, players: int) -> str | None:
+        """Why it cannot play ``rules`` with ``players`` (``None`` for the mini rules heads-up)."""
+        if rules == RULES and players == 2:
+            return None
+        return f"mini-eq plays the preset mini heads-up (2 players), not {rules.describe()} with {players} players"
+
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        if view.rules != RULES or view.players != 2:
-            raise ArgumentError(
-                f"mini-eq plays the preset mini heads-up (2 players), not {view.rules.describe()} with "
-                f"{view.players} players"
-            )
+        refusal = self.cannot_play(view.rules, view.players)
+        if refusal is not None:
+            raise ArgumentError(refusal)
         ids = sorted(legal_ids(view))
         probs = self.table.policy(information_key(view), len(ids))
         if probs is None:  # a decision the table's own play never reaches: the heuristic's move

@@ -10,9 +10,10 @@ from typing import Protocol
 from thirtyone.actions import Action
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
+from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["Bot", "SeededBot", "bot_seed"]
+__all__ = ["Bot", "SeededBot", "bot_seed", "table_refusal"]
 
 
 class Bot(Protocol):
@@ -55,3 +56,11 @@ class SeededBot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def table_refusal(bot: object, rules: Rules, players: int) -> str | None:
+    """Why ``bot`` cannot play ``rules`` at a table of ``players``, when it says so up front: a
+    bot that plays only some tables has ``cannot_play(rules, players)``, which returns the reason
+    (``None``: it can). ``None`` for any other bot."""
+    check = getattr(bot, "cannot_play", None)
+    return check(rules, players) if callable(check) else None

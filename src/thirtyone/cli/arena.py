@@ -246,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
         raise ArenaError("--leaderboard is for a league: add --league (or write the arena's results with --out DIR)")
     rules = rules_from_args(args)
     rules.check_players(args.players)
-    names = parse_bots(args.bots, args.players)
+    names = parse_bots(args.bots, args.players, rules)
     schedule = make_schedule(names, args.games)
     engine = "sim" if plays_on_sim(args.engine, names, rules, ArenaError) else "reference"
     backend = make_backend(args.backend, args.jobs, args.address, schedule.games)

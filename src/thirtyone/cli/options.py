@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from thirtyone.bots import make_bot, parse_bot_list
+from thirtyone.bots.base import table_refusal
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS, takes_budget
-from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ArgumentError, ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
@@ -132,14 +133,22 @@ per decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)
             make_bot(name)
 
 
-def parse_bots(text: str, count: int) -> list[str]:
-    """:func:`thirtyone.bots.parse_bot_list` after :func:`check_bot_budgets`.
+def parse_bots(text: str, count: int, rules: Rules) -> list[str]:
+    """:func:`thirtyone.bots.parse_bot_list` after :func:`check_bot_budgets`, each bot asked
+    whether it can play ``rules`` at a table of ``count`` (:func:`~thirtyone.bots.base.table_refusal`),
+    before any game is played or written.
 
     Raises:
         UnknownBotError: for an unknown name, a bad budget, an empty list or too many names.
+        ArgumentError: for a bot that cannot play these rules or this many players.
     """
     check_bot_budgets(text)
-    return parse_bot_list(text, count)
+    names = parse_bot_list(text, count)
+    for name in dict.fromkeys(names):
+        refusal = table_refusal(make_bot(name, 0), rules, count)
+        if refusal is not None:
+            raise ArgumentError(f"--bots {name}: {refusal}; choose another bot, or rules and players it plays")
+    return names
 
 
 def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:

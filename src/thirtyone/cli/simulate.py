@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     if not 1 <= args.games <= MAX_GAMES:
         raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
-    names = parse_bots(args.bots, args.players)
+    names = parse_bots(args.bots, args.players, rules)
     record_dir = _record_dir(args.record)
     fast = plays_on_sim(args.engine, names, rules, SimulateError, record=record_dir is not None)
     if record_dir is not None:
