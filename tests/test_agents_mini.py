@@ -210,6 +210,24 @@ def test_the_commands_refuse_mini_eq_at_other_tables_before_playing(
     assert make_bot(1).cannot_play(MINI, 2) is None
 
 
+def test_the_commands_seat_two_players_at_the_mini_deck_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --players a table seats 4, or as many as the deck deals when fewer (the mini deck: 2)."""
+    import argparse
+
+    from thirtyone.cli.play import configure, settings_from_args
+
+    assert main(["simulate", "--preset", "mini", "--games", "2", "--seed", "1"]) == 0
+    assert "2 games of mini with 2 players" in capsys.readouterr().out
+    assert main(["arena", "--preset", "mini", "--bots", "mini-eq,basic", "--games", "2", "--seed", "1"]) == 0
+    assert "of mini with 2 players" in capsys.readouterr().out
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    assert settings_from_args(parser.parse_args(["--preset", "mini"])).players == 2
+    assert settings_from_args(parser.parse_args([])).players == 4
+    assert main(["simulate", "--games", "1", "--seed", "1"]) == 0
+    assert "of scat with 4 players" in capsys.readouterr().out
+
+
 def test_a_table_that_is_not_one_is_refused_naming_the_file(tmp_path: Path) -> None:
     with pytest.raises(UnknownBotError, match=r"equilibrium table '.*nothing\.npz': no such file"):
         make_bot(1, str(tmp_path / "nothing.npz"))

@@ -101,8 +101,9 @@ def test_a_bad_budget_of_a_level_or_with_rollouts_names_the_limits(
 @pytest.mark.parametrize("budget", ["expert:1", "expert:1000000", "hard:3600s", "expert:0.001s:engine"])
 def test_budgets_within_the_limits_are_taken(budget: str) -> None:
     from thirtyone.cli.options import parse_bots
+    from thirtyone.rules import Rules
 
-    assert parse_bots(f"basic,{budget}", 2) == ["basic", budget]
+    assert parse_bots(f"basic,{budget}", 2, Rules()) == ["basic", budget]
 
 
 def test_play_overwrite_without_record_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

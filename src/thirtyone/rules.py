@@ -33,10 +33,13 @@ from thirtyone.cards import DECK_SIZES, full_deck
 from thirtyone.checks import whole_number
 from thirtyone.errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "OptionSpec", "OPTIONS", "MIN_PLAYERS", "MAX_PLAYERS"]
+__all__ = ["Rules", "PRESETS", "OptionSpec", "OPTIONS", "MIN_PLAYERS", "MAX_PLAYERS", "DEFAULT_PLAYERS"]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 9
+DEFAULT_PLAYERS = 4
+"""The players a table seats when none are asked for (fewer when the deck deals fewer:
+:meth:`Rules.default_players`)."""
 
 Mode = Literal["draw", "widow"]
 ThreeOfAKind = Literal["off", "30", "30.5"]
@@ -280,6 +283,15 @@ class Rules:
         if self.deck >= 32:
             return 6
         return (1 if self.mode == "draw" else 3) + 1
+
+    def default_players(self) -> int:
+        """The players a table of these rules seats when none are asked for: :data:`DEFAULT_PLAYERS`,
+        or as many as the deck deals when fewer (R2.1; the mini deck: 2).
+
+        >>> Rules().default_players(), Rules.preset("mini").default_players()
+        (4, 2)
+        """
+        return min(DEFAULT_PLAYERS, (self.deck - self.cards_spare()) // 3)
 
     def check_players(self, players: int) -> int:
         """Check that a game of ``players`` players can be dealt with these rules (R2.1); the

@@ -31,7 +31,11 @@ _DEFAULTS = Sizes()
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``analyze``."""
     parser.add_argument(
-        "--players", type=whole_number, default=4, metavar="N", help="players at the table, 2-9 (default 4)"
+        "--players",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help="players at the table, 2-9 (default 4; 2 for the mini deck)",
     )
     parser.add_argument(
         "--seed", type=whole_number, default=None, metavar="S", help="seed: same seed, same figures (default: random)"

@@ -44,6 +44,7 @@ from thirtyone.cli.options import (
     rules_from_args,
     whole_number,
 )
+from thirtyone.rules import DEFAULT_PLAYERS
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
 
@@ -61,7 +62,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f"({', '.join(BOTS)}; default basic,random)",
     )
     parser.add_argument(
-        "--players", type=whole_number, default=4, metavar="N", help="players at the table, 2-9 (default 4)"
+        "--players",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help="players at the table, 2-9 (default 4; 2 for the mini deck)",
     )
     parser.add_argument(
         "--games",
@@ -204,6 +209,8 @@ def run_league_command(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         raise ArenaError("--out is the arena's: a league writes --leaderboard FILE.md (and FILE.json)")
+    if args.players is None:
+        args.players = DEFAULT_PLAYERS
     bots = [name.strip() for name in args.bots.split(",")]
     presets = [name.strip() for name in args.presets.split(",") if name.strip()]
     files = _league_files(args.leaderboard, args.overwrite)

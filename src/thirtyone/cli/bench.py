@@ -46,7 +46,9 @@ class BenchError(ThirtyOneError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bench``."""
-    parser.add_argument("--players", type=whole_number, default=4, metavar="N", help="players, 2-9 (default 4)")
+    parser.add_argument(
+        "--players", type=whole_number, default=None, metavar="N", help="players, 2-9 (default 4; 2 for the mini deck)"
+    )
     parser.add_argument(
         "--policy", default="basic", metavar="NAME", help=f"policy of every seat: {', '.join(POLICIES)} (default basic)"
     )

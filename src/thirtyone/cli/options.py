@@ -100,7 +100,8 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rules the arguments ask for.
+    """The rules the arguments ask for; a command's ``--players`` not given becomes the rules'
+    default (:meth:`~thirtyone.rules.Rules.default_players`: 4, or 2 for the mini deck).
 
     Raises:
         RulesError: for an unknown preset, a bad value or a contradiction.
@@ -110,7 +111,10 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         value = getattr(args, f"rule_{name}", None)
         if value is not None:
             values[name] = spec.parse(value) if isinstance(value, str) else value
-    return Rules.preset(args.preset, **values)
+    rules = Rules.preset(args.preset, **values)
+    if "players" in args and args.players is None:
+        args.players = rules.default_players()
+    return rules
 
 
 def check_bot_budgets(text: str) -> None:

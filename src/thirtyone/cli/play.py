@@ -49,9 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``play``."""
     parser.add_argument(
         "--players",
-        default="4",
+        default=None,
         metavar="N",
-        help=f"players at the table, you included, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4)",
+        help=f"players at the table, you included, {MIN_PLAYERS}-{MAX_PLAYERS} (default 4; 2 for the mini deck)",
     )
     parser.add_argument(
         "--bots",

@@ -70,7 +70,9 @@ SHOW_FAILURES = 10
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``simulate``."""
-    parser.add_argument("--players", type=whole_number, default=4, metavar="N", help="players, 2-9 (default 4)")
+    parser.add_argument(
+        "--players", type=whole_number, default=None, metavar="N", help="players, 2-9 (default 4; 2 for the mini deck)"
+    )
     parser.add_argument(
         "--bots",
         default="basic",
