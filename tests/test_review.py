@@ -284,6 +284,15 @@ def test_review_prints_each_seat_its_decisions_and_costliest(
     assert "PARTIAL" not in out
 
 
+def test_review_in_a_language_it_lacks_says_it_reviews_in_english(
+    capsys: pytest.CaptureFixture[str], simulated: Path
+) -> None:
+    status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--lang", "tlh")
+    assert status == 0
+    assert 'Language "tlh" is not available; reviewing in English.' in err
+    assert out.startswith("Review of ")
+
+
 def test_review_takes_a_seed_of_any_length(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
     """A 30-digit seed is said as the language writes numbers (decimal's 28 digits refused it)."""
     status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--seed", str(10**29))

@@ -62,7 +62,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="single rounds streamed through the simulator (default 1,000,000)",
     )
-    parser.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    parser.add_argument(
+        "--no-memory",
+        action="store_true",
+        help="skip the traced memory of streaming rounds (the process's peak resident size is said anyway)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     add_rules_arguments(parser)
 

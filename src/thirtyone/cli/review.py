@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         ReviewError: for a budget out of range or a seat that is not the record's.
         PlayError: for a malformed ``--lang``.
     """
-    lang, notice = terminal_language(args.lang, os.environ)
+    lang, notice = terminal_language(args.lang, os.environ, doing="reviewing")
     worlds, seconds, rollouts = budget_from_text(args.budget)
     path = file_path(args.file, "a record file")
     record = read_record(path)

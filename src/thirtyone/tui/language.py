@@ -15,8 +15,8 @@ of two languages on one screen.
 ('en', 'Urdu needs right-to-left shaping that terminals do not do')
 >>> terminal_language(None, {"LANG": "C.UTF-8"}), terminal_language("en-GB", {})
 (('en', None), ('en', None))
->>> terminal_language("tlh", {})[1]
-'Language "tlh" is not available; playing in English.'
+>>> terminal_language("tlh", {})[1], terminal_language("tlh", {}, "reviewing")[1]
+('Language "tlh" is not available; playing in English.', 'Language "tlh" is not available; reviewing in English.')
 >>> terminal_language("ko;rm -rf", {})
 Traceback (most recent call last):
 ...
@@ -39,8 +39,9 @@ ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _CODE = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*(?:\.[A-Za-z0-9-]{1,20})?(?:@[A-Za-z0-9]{1,20})?$")
 
 
-def terminal_language(asked: str | None, environ: Mapping[str, str]) -> tuple[str, str | None]:
-    """The language the game plays in and a one-line notice when it is not the one asked for.
+def terminal_language(asked: str | None, environ: Mapping[str, str], doing: str = "playing") -> tuple[str, str | None]:
+    """The language the game plays in and a one-line notice when it is not the one asked for
+    (``doing``: what goes on in English, as the notice says it: ``playing``, ``reviewing``).
     ``asked`` is ``--lang`` (``None`` when not given: the environment decides, and a C/POSIX or
     unknown locale there is quietly English). Raises :class:`PlayError` for a malformed ``--lang``."""
     if asked is not None and (not isinstance(asked, str) or not _CODE.match(asked.strip())):
@@ -55,15 +56,15 @@ def terminal_language(asked: str | None, environ: Mapping[str, str]) -> tuple[st
         code = next((value for value in found if value.strip()), None)
     lang, notice = choose(code)
     if notice is not None:
-        return "en", notice.replace("showing English", "playing in English") if asked is not None else None
+        return "en", notice.replace("showing English", f"{doing} in English") if asked is not None else None
     if lang == "ur":
         return "en", (
-            "Urdu needs right-to-left shaping that terminals do not do: playing in English "
+            f"Urdu needs right-to-left shaping that terminals do not do: {doing} in English "
             "(the browser game, thirtyone serve, speaks Urdu)."
         )
     if lang not in TERMINAL_LANGUAGES:  # pragma: no cover - every catalog but Urdu's is spoken
-        return "en", f"The terminal game does not speak {LANGUAGES[lang]}: playing in English."
+        return "en", f"The terminal game does not speak {LANGUAGES[lang]}: {doing} in English."
     broken = messages(lang).notice
     if broken is not None:
-        return "en", broken.replace("showing English", "playing in English")
+        return "en", broken.replace("showing English", f"{doing} in English")
     return lang, None
