@@ -3,7 +3,7 @@
 // actions their data (kind, source, card, give, take), never their notation.
 import { cardElement } from "./cards.js";
 
-import { has, lang, list, rtl, t, tn } from "./i18n.js";
+import { has, lang, list, num, rtl, t, tn } from "./i18n.js";
 
 const SUIT_SIGNS = { c: "♣", d: "♦", h: "♥", s: "♠" };
 const RANK_SIGNS = { T: "10" };
@@ -139,6 +139,19 @@ export function pointsWords(value) {
 /** What a player on the grace life (R2.3) is called under the table's preset. */
 export function graceWord(preset) {
   return t(`grace.${GRACE[preset] || "dole"}`);
+}
+
+/** The grace life's short mark (a seat's plate, a cell of a table): "dole", "bus", "schw.". */
+export function graceMark(preset) {
+  return t(`grace_mark.${GRACE[preset] || "dole"}`);
+}
+
+/** Lives left after a round as the seats show them (R2.4): the lives, then the grace life by its
+ * mark: "3", "1", "dole". ``left`` counts the grace life (a round result's ``remaining``), more
+ * than 0. */
+export function livesLeft(left, rules, preset) {
+  if (!rules.grace_life) return num(left);
+  return left === 1 ? graceMark(preset) : num(left - 1);
 }
 
 /** A seat's lives in words (R2.4): "3 lives", "1 life", "on the dole", "out". */

@@ -1,5 +1,5 @@
 // The game's end: the winner, the standings round by round, the record, and Play again.
-import { api, h, showAlert } from "./common.js";
+import { api, h, livesLeft, showAlert } from "./common.js";
 import { num, rtl, t } from "./i18n.js";
 import { showResult } from "./result.js";
 import { $, code, ended, motion, name, names, rounds, state, tokenKey } from "./state.js";
@@ -118,7 +118,8 @@ function renderStandings(closed, numbers, places) {
                     h("th", { scope: "row", class: "name" }, name(seat)),
                     ...numbers.map((n) => {
                       const left = rounds.get(n).result.remaining[seat];
-                      return h("td", { class: left <= 0 ? "gone" : null }, left <= 0 ? "✕" : num(left));
+                      const shown = left <= 0 ? "✕" : livesLeft(left, state.table.rules, state.table.preset);
+                      return h("td", { class: left <= 0 ? "gone" : null }, shown);
                     }),
                   ),
                 ),

@@ -1,13 +1,12 @@
 // The seats around the felt: name, avatar, lives as pennies and the grace life, the dealer and
 // the knock, the turn timer's ring, and the seat's cards (face up at the showdown).
-import { firstGrapheme, h, points } from "./common.js";
+import { firstGrapheme, graceMark, h, points } from "./common.js";
 import { list, num, t, tn } from "./i18n.js";
 import { cardElement, cardLabel } from "./cards.js";
 import { $, ended, graceWord, name, state } from "./state.js";
 
 const AVATARS = ["#d1495b", "#2e86ab", "#e0a526", "#4f9d69", "#8d6a9f", "#e07a5f", "#3d6aa8", "#b5838d", "#00897b"];
 const LIGHT_AVATARS = new Set(["#e0a526"]);
-const GRACE_MARK = { widow: t("grace_mark.bus"), schwimmen: t("grace_mark.schwimmt") }; // the grace life, still to come, on a seat's plate
 
 function avatarColour(seat) {
   return AVATARS[seat % AVATARS.length];
@@ -48,7 +47,7 @@ function livesView(status, short = false) {
         h(
           "span",
           { class: "grace-word" },
-          status.on_grace ? graceWord() : GRACE_MARK[state.table.preset] || t("grace_mark.dole"),
+          status.on_grace ? graceWord() : graceMark(state.table.preset), // the grace life, still to come
         ),
       ),
     );

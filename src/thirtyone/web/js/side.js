@@ -1,7 +1,7 @@
 // The side panel: the log, the scores round by round, how to play and every option, and the
 // table's tools (invite, the rejoin link, the host's seats and close); the chat's unread count on
 // the tabs that open it.
-import { api, h, resultView, showAlert } from "./common.js";
+import { api, h, livesLeft, resultView, showAlert } from "./common.js";
 import { num, rtl, t, tn } from "./i18n.js";
 import { howToPlay } from "./howto.js";
 import { toast } from "./notices.js";
@@ -86,17 +86,18 @@ export function renderScores() {
       const left = result.remaining[s.seat];
       const lost = result.losses.filter((l) => l.seat === s.seat).reduce((sum, l) => sum + l.lives, 0);
       const gone = left <= 0;
-      const words = t("scores.left_lost", { left: num(left), lost: num(lost) });
+      const shown = gone ? "" : livesLeft(left, state.table.rules, state.table.preset); // as the seats count them
+      const words = t("scores.left_lost", { left: shown, lost: num(lost) });
       const cell = gone
         ? h("td", { class: before > 0 ? "lost" : null }, before > 0 ? t("lives.out") : "–")
         : lost
           ? h(
               "td",
               { class: "lost", title: words },
-              h("span", { "aria-hidden": "true" }, num(left), h("span", { class: "lost-mark" }, `−${num(lost)}`)),
+              h("span", { "aria-hidden": "true" }, shown, h("span", { class: "lost-mark" }, `−${num(lost)}`)),
               h("span", { class: "sr-only" }, words),
             )
-          : h("td", {}, num(left));
+          : h("td", {}, shown);
       before = left;
       return cell;
     });
