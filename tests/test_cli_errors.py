@@ -4,6 +4,7 @@ only with the path it lets replace."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import cli_error_line
 from thirtyone.cli import main
 
 
@@ -167,3 +169,26 @@ def test_output_to_a_reader_that_left_ends_quietly(tmp_path: Path) -> None:
         os.close(write_end)
     assert done.stderr == ""
     assert done.returncode == 1
+
+
+@pytest.mark.parametrize(
+    "command", [["simulate"], ["arena"], ["play"], ["review", "record.toml"], ["analyze", "--preset", "mini"]]
+)
+def test_a_negative_seed_is_refused_not_played_as_its_size(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """random.Random(-7) deals as random.Random(7): a negative seed would repeat another's games."""
+    if command[0] == "play":  # play checks its numbers itself
+        line = cli_error_line(capsys, [*command, "--seed", "-7"])
+    else:
+        line = parser_error(capsys, [*command, "--seed", "-7"]).strip()
+    assert line.startswith("thirtyone: error: ")
+    assert "--seed" in line
+    assert "give a whole number from 0" in line
+
+
+def test_simulate_says_its_seed_so_that_a_run_can_be_repeated(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--json"]) == 0
+    seed = json.loads(capsys.readouterr().out)["seed"]
+    assert main(["simulate", "--games", "2", "--seed", str(seed)]) == 0
+    assert f"2 games of scat with 4 players, seed {seed}: " in " ".join(capsys.readouterr().out.split())

@@ -210,7 +210,7 @@ def test_a_costly_decision_is_said_in_a_sentence_from_its_data(finished_review: 
     assert f" {value_text(-decision.given)}; better: " in plain
     read = dataclasses.replace(decision, reads=((1, "h", 0.8),))
     plain = sentence_text(messages("en"), read, names).plain
-    assert plain.startswith(f"{start[:-2]}, while Ben was probably collecting hearts: ")
+    assert plain.startswith(f"{start[:-2]}, while Ben seemed to be collecting hearts: ")
     german = sentence_text(messages("de"), read, names).plain
     assert german.startswith(f"Runde {decision.round}, Zug {decision.turn}, mit {decision.holding} auf der Hand")
     assert "während Ben wahrscheinlich Herz sammelte" in german

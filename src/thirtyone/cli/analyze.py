@@ -21,7 +21,7 @@ from rich.console import Console
 
 from thirtyone.arena.odds_options import CHART_FILES, SIZES, OddsError, Sizes, check_expert, check_size
 from thirtyone.arena.report import progress_bar
-from thirtyone.cli.options import add_rules_arguments, make_folder, rules_from_args, whole_number
+from thirtyone.cli.options import add_rules_arguments, make_folder, rules_from_args, seed_number, whole_number
 
 __all__ = ["configure", "run"]
 
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="players at the table, 2-9 (default 4; 2 for the mini deck)",
     )
     parser.add_argument(
-        "--seed", type=whole_number, default=None, metavar="S", help="seed: same seed, same figures (default: random)"
+        "--seed", type=seed_number, default=None, metavar="S", help="seed: same seed, same figures (default: random)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON (with every 95%% interval)")
     parser.add_argument(

@@ -42,6 +42,7 @@ from thirtyone.cli.options import (
     parse_bots,
     plays_on_sim,
     rules_from_args,
+    seed_number,
     whole_number,
 )
 from thirtyone.rules import DEFAULT_PLAYERS
@@ -76,7 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="games to play, rounded up to a multiple of the players (default 1000)",
     )
     parser.add_argument(
-        "--seed", type=whole_number, default=None, metavar="S", help="seed: same seed, same results (default: random)"
+        "--seed", type=seed_number, default=None, metavar="S", help="seed: same seed, same results (default: random)"
     )
     parser.add_argument(
         "--jobs",

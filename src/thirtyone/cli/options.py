@@ -13,6 +13,8 @@ from thirtyone.errors import ArgumentError, ThirtyOneError
 from thirtyone.rules import OPTIONS, PRESETS, Rules
 
 __all__ = [
+    "whole_number",
+    "seed_number",
     "add_engine_argument",
     "plays_on_sim",
     "add_rules_arguments",
@@ -34,6 +36,19 @@ def whole_number(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"give a whole number, not {text!r}") from None
+
+
+def seed_number(text: str) -> int:
+    """``type=`` of ``--seed``: a whole number from 0 (Python's random source takes a seed's size,
+    not its sign, so -7 would deal the games of 7).
+
+    Raises:
+        argparse.ArgumentTypeError: for text that is not a whole number from 0.
+    """
+    number = whole_number(text)
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"give a whole number from 0, not {text!r}")
+    return number
 
 
 def add_engine_argument(parser: argparse.ArgumentParser, also: str = "") -> None:

@@ -126,6 +126,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     players = _whole("--players", args.players)
     check_bot_budgets(args.bots)
     seed = None if args.seed is None else _whole("--seed", args.seed)
+    if seed is not None and seed < 0:  # Python's random source takes a seed's size, not its sign
+        raise PlayError(f"--seed {args.seed!r}: give a whole number from 0 (the same seed deals the same game)")
     try:
         delay = float(args.delay)
     except ValueError:

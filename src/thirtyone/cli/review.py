@@ -31,7 +31,7 @@ from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.levels import parse_budget, resolve
 from thirtyone.bots.review import DEFAULT_WORLDS, Review, Reviewer
 from thirtyone.checks import escaped_json
-from thirtyone.cli.options import whole_number
+from thirtyone.cli.options import seed_number, whole_number
 from thirtyone.cli.replay import file_path, read_record
 from thirtyone.errors import RecordError, SeatError, ThirtyOneError
 from thirtyone.i18n import Messages, messages
@@ -60,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=whole_number,
+        type=seed_number,
         default=0,
         metavar="S",
         help="the expert's seed (default 0): same seed, same review",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from thirtyone.cli.options import (
     parse_bots,
     plays_on_sim,
     rules_from_args,
+    seed_number,
     whole_number,
 )
 from thirtyone.engine import Game
@@ -82,7 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=whole_number, default=100, metavar="G", help="games to play (default 100)")
     parser.add_argument(
         "--seed",
-        type=whole_number,
+        type=seed_number,
         default=None,
         metavar="S",
         help="seed: same seed, same games and results, whichever engine plays them",
@@ -143,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
     if record_dir is not None:
         _check_record_dir(record_dir)
     console = Console(stderr=True)
-    seeds = itertools.islice(iter_game_seeds(args.seed), args.games)  # one at a time: millions are not held
+    seed: int = args.seed if args.seed is not None else secrets.randbits(32)  # said, so a run can be repeated
+    seeds = itertools.islice(iter_game_seeds(seed), args.games)  # one at a time: millions are not held
     stats = SimulationStats(rules, names)
     records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
     failed: list[FailedGame] = []
@@ -175,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     played = stats.games + len(failed)
     partial = interrupted or played < args.games
     if args.json:
-        data = {**stats.to_dict(), "engine": engine, "games_requested": args.games, "partial": partial}
+        data = {**stats.to_dict(), "engine": engine, "seed": seed, "games_requested": args.games, "partial": partial}
         data["stopped"] = "interrupted" if interrupted else None
         _add_failures(data, failed)
         print(json.dumps(data, indent=2))
@@ -186,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
                 f"[bold red]PARTIAL RESULTS[/]: {played:,} of {args.games:,} games played"
                 + (" (interrupted)" if interrupted else "")
             )
-        _print_tables(out, stats, failed)
+        _print_tables(out, stats, seed, failed)
     console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
     if failed:
         first = failed[0]
@@ -330,14 +333,16 @@ def _count(number: int, word: str) -> str:
     return f"{number:,} {word}{'' if number == 1 else 'es' if word.endswith('z') else 's'}"
 
 
-def _print_tables(console: Console, stats: SimulationStats, failed: Sequence[FailedGame] = ()) -> None:
-    """The results of the finished games, by seat and by bot, then the failed games (if any)."""
+def _print_tables(console: Console, stats: SimulationStats, seed: int, failed: Sequence[FailedGame] = ()) -> None:
+    """The results of the finished games (played from ``seed``), by seat and by bot, then the
+    failed games (if any)."""
     games = stats.games
+    table = f"{stats.rules.describe()} with {len(stats.bots)} players, seed {seed}"
     if not games:
-        console.print(f"[bold]no game finished[/] of {stats.rules.describe()} with {len(stats.bots)} players")
+        console.print(f"[bold]no game finished[/] of {table}")
     else:
         console.print(
-            f"[bold]{_count(games, 'game')}[/] of {stats.rules.describe()} with {len(stats.bots)} players: "
+            f"[bold]{_count(games, 'game')}[/] of {table}: "
             f"{stats.rounds / games:.2f} rounds a game, {stats.turns / stats.rounds:.2f} turns a round, "
             f"{_count(stats.knocks, 'knock')}, {_count(stats.blitzes, 'blitz')}"
         )
