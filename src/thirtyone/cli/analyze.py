@@ -21,7 +21,14 @@ from rich.console import Console
 
 from thirtyone.arena.odds_options import CHART_FILES, SIZES, OddsError, Sizes, check_expert, check_size
 from thirtyone.arena.report import progress_bar
-from thirtyone.cli.options import add_rules_arguments, make_folder, rules_from_args, seed_number, whole_number
+from thirtyone.cli.options import (
+    add_rules_arguments,
+    make_folder,
+    output_folder,
+    rules_from_args,
+    seed_number,
+    whole_number,
+)
 
 __all__ = ["configure", "run"]
 
@@ -81,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     for name in SIZES:
         check_size(name, getattr(args, name), f"--{name.replace('_', '-')}")
     sizes = Sizes(**{name: getattr(args, name) for name in SIZES}, expert=check_expert(args.expert, "--expert"))
-    folder = _chart_folder(args.chart, args.overwrite)
+    folder = output_folder(args.chart, args.overwrite, "--chart", "charts", _earlier_charts, OddsError)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     analysis = Analysis(rules, players, sizes, seed)
     if folder is not None:
@@ -115,26 +122,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chart_folder(text: str | None, overwrite: bool) -> Path | None:
-    """The checked ``--chart`` folder (``None`` without one); nothing is made or removed here.
-
-    Raises:
-        OddsError: for ``--overwrite`` without ``--chart``, an empty path, a file, or a folder that
-            holds charts (without ``--overwrite``).
-    """
-    if text is None:
-        if overwrite:
-            raise OddsError("--overwrite is for --chart DIR: add --chart, or leave --overwrite out")
-        return None
-    if text == "":
-        raise OddsError("--chart '': an empty path; give a folder for the charts (--chart . for this folder)")
-    folder = Path(text)
-    if folder.exists() and not folder.is_dir():
-        raise OddsError(f"--chart {folder}: that is a file, not a folder; give a folder for the charts")
-    found = [name for name in CHART_FILES if (folder / name).exists()]
-    if found and not overwrite:
-        raise OddsError(
-            f"--chart {folder}: the folder already holds charts ({', '.join(found)}); give a new or empty folder "
-            "or add --overwrite to replace them"
-        )
-    return folder
+def _earlier_charts(folder: Path) -> list[str]:
+    """The charts an earlier run left in ``folder``."""
+    return [name for name in CHART_FILES if (folder / name).exists()]

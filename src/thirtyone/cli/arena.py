@@ -39,6 +39,7 @@ from thirtyone.cli.options import (
     add_engine_argument,
     add_rules_arguments,
     make_folder,
+    output_folder,
     parse_bots,
     plays_on_sim,
     rules_from_args,
@@ -139,32 +140,9 @@ def _failed_records(folder: Path) -> list[Path]:
     return sorted(failed.glob("deal-*-rotation-*.toml")) if failed.is_dir() else []
 
 
-def _out_dir(text: str | None, overwrite: bool) -> Path | None:
-    """The checked ``--out`` folder (``None`` without one); nothing is created here.
-
-    Raises:
-        ArenaError: for ``--overwrite`` without ``--out``, an empty path, a file, or a folder that
-            holds results of an earlier run (without ``--overwrite``).
-    """
-    if text is None:
-        if overwrite:
-            raise ArenaError("--overwrite is for --out DIR: add --out, or leave --overwrite out")
-        return None
-    if text == "":
-        raise ArenaError("--out '': an empty path; give a folder for the results (--out . for this folder)")
-    out = Path(text)
-    if out.exists() and not out.is_dir():
-        raise ArenaError(f"--out {out}: that is a file, not a folder; give a folder for the results")
-    if out.is_dir() and not overwrite:
-        found = [name for name in RESULT_FILES if (out / name).exists()]
-        if _failed_records(out):
-            found.append("failed/")
-        if found:
-            raise ArenaError(
-                f"--out {out}: the folder already holds results ({', '.join(found)}); give a new or empty folder "
-                "or add --overwrite to replace them"
-            )
-    return out
+def _earlier_results(out: Path) -> list[str]:
+    """The results an earlier run left in ``out``."""
+    return [name for name in RESULT_FILES if (out / name).exists()] + (["failed/"] if _failed_records(out) else [])
 
 
 def _remove_results(out: Path) -> None:
@@ -259,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     engine = "sim" if plays_on_sim(args.engine, names, rules, ArenaError) else "reference"
     backend = make_backend(args.backend, args.jobs, args.address, schedule.games)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
-    out = _out_dir(args.out, args.overwrite)
+    out = output_folder(args.out, args.overwrite, "--out", "results", _earlier_results, ArenaError)
     if out is not None:
         make_folder(out, "--out", ArenaError)
         if args.overwrite:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ __all__ = [
     "check_bot_budgets",
     "parse_bots",
     "make_folder",
+    "output_folder",
 ]
 
 
@@ -186,3 +188,37 @@ def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:
         raise error(
             f"{flag} {folder}: cannot make the folder ({reason.strerror or reason}); give a folder you can write to"
         ) from None
+
+
+def output_folder(
+    text: str | None,
+    overwrite: bool,
+    flag: str,
+    what: str,
+    earlier: Callable[[Path], list[str]],
+    error: type[ThirtyOneError],
+) -> Path | None:
+    """The checked folder of ``flag`` (``--out``, ``--chart``; ``None`` when not given): nothing
+    is made or removed here. ``what`` is what it holds, in words (``results``); ``earlier`` names
+    the files an earlier run left in a folder.
+
+    Raises:
+        ThirtyOneError: ``error``, for ``--overwrite`` without ``flag``, an empty path, a file, or a
+            folder that holds an earlier run's files (without ``--overwrite``).
+    """
+    if text is None:
+        if overwrite:
+            raise error(f"--overwrite is for {flag} DIR: add {flag}, or leave --overwrite out")
+        return None
+    if text == "":
+        raise error(f"{flag} '': an empty path; give a folder for the {what} ({flag} . for this folder)")
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise error(f"{flag} {folder}: that is a file, not a folder; give a folder for the {what}")
+    found = earlier(folder) if folder.is_dir() and not overwrite else []
+    if found:
+        raise error(
+            f"{flag} {folder}: the folder already holds {what} ({', '.join(found)}); give a new or empty folder "
+            "or add --overwrite to replace them"
+        )
+    return folder
