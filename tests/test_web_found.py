@@ -25,6 +25,7 @@ from test_web_e2e import (
     _get,
     _seated,
     _two_people,
+    ask_hint,
     join_by_ui,
     my_turn,
     new_page,
@@ -273,7 +274,7 @@ def test_the_hint_does_not_say_probably_of_a_sure_read(server: str, browser: Bro
         )
         page.goto(f"{server}/t/{created['code']}")
         my_turn(page)
-        page.keyboard.press("?")
+        ask_hint(page)
         hint = page.locator("#hint-text")
         expect(hint).to_contain_text("Bea very likely collects clubs · Cy probably collects hearts (72%).")
         assert "100" not in hint.inner_text()
