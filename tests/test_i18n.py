@@ -163,6 +163,7 @@ def _family_members() -> dict[str, set[str]]:
         "rank": set("23456789TJQKA"),
         "suit": set("cdhs"),
         "grace": {"dole", "bus", "schwimmt"},
+        "grace_mark": {"dole", "bus", "schwimmt"},
         "grace.sentence": {"dole", "bus", "schwimmt"},
         "level": {"easy", "medium", "hard", "random"},
         "preset": {"scat", "widow", "namu", "schwimmen"},

@@ -239,9 +239,16 @@ def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> Non
         page.context.close()
 
 
-def test_closing_the_showdown_by_keyboard_gives_the_focus_back_to_the_table(server: str, browser: Browser) -> None:
+def test_closing_the_showdown_by_keyboard_gives_the_focus_back_to_the_table(tmp_path: Path, browser: Browser) -> None:
     """The showdown's button takes the focus; Enter closes it, and the focus goes back to the table
-    (your first move, or your hand while the others move), not to the page's body."""
+    (your first move, or your hand while the others move), not to the page's body. The bots wait
+    for the showdown to be closed (the shared test server's do not: a bot moving first in the next
+    round would close it before it could be seen)."""
+    with running_server(tmp_path, "--showdown-timeout", "60") as server:
+        _focus_after_the_showdown(server, browser)
+
+
+def _focus_after_the_showdown(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
     page = _seated(browser, server, created)
     try:
