@@ -272,60 +272,15 @@ export function namesList(seats, names) {
   return list((seats || []).map((seat) => names[seat]));
 }
 
-const LOSSES = [
-  "blitz",
-  "blitz_after_knock",
-  "dealt_blitz",
-  "dealt_blitz_beaten",
-  "lowest",
-  "knocker_alone_lowest",
-  "lowest_knocker_saved",
-  "knocker_among_lowest",
-  "knocker_not_highest",
-  "lowest_all_passed",
-  "lowest_turn_limit",
-  "lowest_stock_out",
-];
-const KNOCKER_LOSSES = new Set([
-  "knocker_alone_lowest",
-  "lowest_knocker_saved",
-  "knocker_among_lowest",
-  "knocker_not_highest",
-]);
-
 /** Why a seat lost lives, from the loss's kind and the seats it names (thirtyone.settlement.LossKind). */
 export function lossWords(loss, result, names) {
-  if (!LOSSES.includes(loss.kind)) return loss.kind;
+  if (!has(`loss.${loss.kind}`)) return loss.kind;
   const who = namesList(loss.seats, names);
   const shown = loss.seats?.length && result.values[loss.seats[0]] === 33 ? t("shown.three_aces") : t("shown.31");
   // a throw-down ends the round as a knock does (R6.6): its own words, the same rule
-  const kind = result.end === "throw_down" && KNOCKER_LOSSES.has(loss.kind) ? `${loss.kind}.throw` : loss.kind;
+  const kind = result.end === "throw_down" && has(`loss.${loss.kind}.throw`) ? `${loss.kind}.throw` : loss.kind;
   return t(`loss.${kind}`, { who, shown });
 }
-
-const REFUSALS = [
-  "game_over",
-  "not_your_turn",
-  "not_blind_phase",
-  "must_look",
-  "not_dealer_choice",
-  "must_choose_hand",
-  "must_discard",
-  "discard_not_in_hand",
-  "discard_taken_card",
-  "draw_first",
-  "draw_or_knock",
-  "pile_empty",
-  "stock_empty",
-  "widow_turn",
-  "widow_face_down",
-  "exchange_two_needs_any",
-  "exchange_not_in_hand",
-  "exchange_not_in_widow",
-  "second_knock",
-  "knock_too_early",
-  "knock_too_low",
-];
 
 /** A move the rules refused, in words, from the refusal's data (its code, cards and seats; see
  * thirtyone.errors.RefusalCode), with the rule id first: "R4.2: you cannot discard 9♥, …". */
@@ -333,7 +288,7 @@ export function refusalWords(refusal, names) {
   const other = refusal.seats?.length ? names[refusal.seats[0]] : "";
   const card = refusal.cards?.length ? pretty(refusal.cards[0]) : "";
   const values = refusal.values || [];
-  const text = REFUSALS.includes(refusal.code)
+  const text = has(`refusal.${refusal.code}`)
     ? t(`refusal.${refusal.code}`, { other, card, need: points(values[0]), value: points(values[1]) })
     : refusal.code;
   return t("refusal.line", { rule: refusal.rule, text });

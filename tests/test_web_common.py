@@ -1,0 +1,115 @@
+"""The page's words for the game's data (web/js/common.js, run by Node with a catalog's messages).
+
+Lives as the seats show them (R2.4): the tables of lives left after each round (the Scores panel,
+the final standings) show "3 … 1, dole", not the grace life as one more life ("4 … 1"). Every
+refusal code and loss kind of the engine has its words in every language, read from the catalog
+(the page keeps no list of them to fall out of step); an unknown one is shown as its code."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from thirtyone.i18n import LANGUAGES, catalog_json
+from thirtyone.refusals import RefusalCode
+from thirtyone.rules import Rules
+from thirtyone.settlement import LossKind
+
+WEB = Path(__file__).resolve().parent.parent / "src" / "thirtyone" / "web" / "js"
+
+
+def run_common(tmp_path: Path, lang: str, names: str, expression: str) -> Any:
+    """The JSON value of ``expression`` with ``names`` imported from common.js, in ``lang``."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node is not installed")
+    for module in ("common.js", "cards.js"):
+        shutil.copy(WEB / module, tmp_path / module)
+    messages = json.dumps(catalog_json(lang)["messages"])
+    (tmp_path / "i18n.js").write_text(
+        f"const M = {messages};\n"
+        "const fill = (text, params) => text.replace(/\\{(\\w+)\\}/g, (_, key) => String(params[key]));\n"
+        "export const t = (key, params = {}) => fill(M[key], params);\n"
+        "export const tn = (key, count, params = {}) => fill(M[key].other, { count, ...params });\n"
+        "export const num = (value) => String(value);\n"
+        "export const has = (key) => key in M;\n"
+        f"export const lang = {json.dumps(lang)};\n"
+        "export const rtl = false;\n"
+        "export const list = (items) => items.join(', ');\n",
+        encoding="utf-8",
+    )
+    script = f"import {{ {names} }} from './common.js';\nconsole.log(JSON.stringify({expression}));\n"
+    (tmp_path / "run.mjs").write_text(script, encoding="utf-8")
+    done = subprocess.run([node, "run.mjs"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def lives_left(tmp_path: Path, lang: str, preset: str, remaining: list[int]) -> list[str]:
+    rules = json.dumps(Rules.preset(preset).options())
+    expression = f"{json.dumps(remaining)}.map((left) => livesLeft(left, {rules}, {json.dumps(preset)}))"
+    return list(run_common(tmp_path, lang, "livesLeft", expression))
+
+
+def test_r2_4_the_grace_life_is_shown_by_its_mark_not_as_one_more_life(tmp_path: Path) -> None:
+    assert lives_left(tmp_path, "en", "scat", [4, 3, 2, 1]) == ["3", "2", "1", "dole"]
+    assert lives_left(tmp_path, "en", "widow", [2, 1]) == ["1", "bus"]
+    assert lives_left(tmp_path, "de", "schwimmen", [1]) == ["schw."]
+
+
+def test_without_a_grace_life_the_lives_are_the_count(tmp_path: Path) -> None:
+    assert lives_left(tmp_path, "en", "mini", [1]) == ["1"]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_refusal_code_has_words_in_every_language(tmp_path: Path, lang: str) -> None:
+    codes = list(get_args(RefusalCode))
+    refusals = [{"code": code, "rule": "R0.0", "cards": ["As"], "seats": [1], "values": [31, 20]} for code in codes]
+    lines = run_common(
+        tmp_path, lang, "refusalWords", f"{json.dumps(refusals)}.map((r) => refusalWords(r, ['A', 'B']))"
+    )
+    for code, line in zip(codes, lines, strict=True):
+        assert code not in line, (lang, line)
+        assert "refusal." not in line, (lang, line)
+        assert "R0.0" in line, (lang, code, line)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_loss_kind_has_words_in_every_language(tmp_path: Path, lang: str) -> None:
+    kinds = list(get_args(LossKind))
+    losses = [{"kind": kind, "seats": [0], "lives": 1} for kind in kinds]
+    result = {"end": "knock", "values": [20, 25]}
+    lines = run_common(
+        tmp_path, lang, "lossWords", f"{json.dumps(losses)}.map((l) => lossWords(l, {json.dumps(result)}, ['A', 'B']))"
+    )
+    for kind, line in zip(kinds, lines, strict=True):
+        assert line != kind, (lang, line)
+        assert "loss." not in line, (lang, line)
+
+
+def test_a_knocker_s_loss_after_a_throw_down_has_its_own_words_r6_6(tmp_path: Path) -> None:
+    loss = {"kind": "knocker_alone_lowest", "seats": [0], "lives": 2}
+    expression = (
+        f"[lossWords({json.dumps(loss)}, {{end: 'knock', values: [20, 25]}}, ['A', 'B']), "
+        f"lossWords({json.dumps(loss)}, {{end: 'throw_down', values: [20, 25]}}, ['A', 'B'])]"
+    )
+    knocked, thrown = run_common(tmp_path, "en", "lossWords", expression)
+    messages = catalog_json("en")["messages"]
+    assert knocked == messages["loss.knocker_alone_lowest"].replace("{who}", "A")
+    assert thrown == messages["loss.knocker_alone_lowest.throw"].replace("{who}", "A")
+    assert knocked != thrown
+
+
+def test_an_unknown_refusal_or_loss_is_shown_as_its_code(tmp_path: Path) -> None:
+    expression = (
+        "[refusalWords({code: 'no_such_code', rule: 'R9.9'}, []), "
+        "lossWords({kind: 'no_such_loss', seats: []}, {end: 'knock', values: []}, [])]"
+    )
+    refused, lost = run_common(tmp_path, "en", "lossWords, refusalWords", expression)
+    assert "no_such_code" in refused
+    assert "R9.9" in refused
+    assert lost == "no_such_loss"
