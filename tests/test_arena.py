@@ -27,16 +27,17 @@ from thirtyone.arena import (
     wilson_interval,
 )
 from thirtyone.arena import backends as arena_backends
-from thirtyone.arena.play import Task, play_task
+from thirtyone.arena.play import Task, play_game_safely, play_safely, play_task
 from thirtyone.arena.report import SUMMARY_COLUMNS
 from thirtyone.arena.run import InOrder, make_tasks
-from thirtyone.arena.schedule import deal_seed, seating
+from thirtyone.arena.schedule import bot_seed, deal_seed, seating
 from thirtyone.arena.stats import Z95, Rating, pooled_rating
 from thirtyone.bots import BOTS, BasicBot
 from thirtyone.cli import arena as cli_arena
 from thirtyone.cli import main
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
+from thirtyone.totals import GameTotals, SeatTotals
 from thirtyone.views import PlayerView
 
 SCAT = Rules.preset("scat")
@@ -215,6 +216,36 @@ def test_ratings_order_a_rigged_arena():
     assert (middle.knocks, middle.knocks_lost, middle.knock_loss_share) == (40, 40, 1.0)
     assert summary.finished == 40
     assert not summary.partial
+
+
+def test_the_arenas_counts_are_the_totals_simulate_keeps_of_its_games():
+    # each game again on the engine, into simulate's totals (one per seating), summed per name
+    rules, bots, seed = Rules.preset("namu"), ["heuristic", "basic", "random"], 3
+    schedule = make_schedule(bots, 18)
+    results, by_name = [], {name: SeatTotals(-1, name) for name in schedule.names}
+    for deal, rotation in schedule.game_keys():
+        names = seating(bots, rotation)
+        bot_seeds = [bot_seed(seed, deal, rotation, seat) for seat in range(len(names))]
+        game, failure = play_safely(rules, names, deal_seed(seed, deal), bot_seeds)
+        assert failure is None
+        totals = GameTotals(rules, tuple(names))
+        totals.add_game(game)
+        for name, bot_totals in totals.by_bot().items():
+            by_name[name].merge(bot_totals)
+        results.append(play_game_safely(rules, bots, seed, deal, rotation))
+    for bot in summarize(schedule, results).bots:
+        totals = by_name[bot.name]
+        counts = (bot.wins, bot.seat_games, bot.place_sum, bot.rounds_played, bot.lives_lost, bot.knocks)
+        assert counts == (
+            totals.wins,
+            totals.games,
+            totals.place_sum,
+            totals.rounds_played,
+            totals.lives_lost,
+            totals.knocks,
+        )
+        assert (bot.knocks_lost, bot.mean_place) == (totals.knocks_lost, totals.mean_place)
+    assert sum(totals.knocks_lost for totals in by_name.values()) > 0
 
 
 def lopsided(bots: Sequence[str], solo_wins: Sequence[bool], deals: int) -> list[GameResult]:

@@ -448,13 +448,90 @@ def test_failed_games_go_to_the_record_folders_failed(capsys, crashing_bot):
 
 
 def test_simulate_reference_without_on_failure_still_raises_bot_error(crashing_bot):
-    from thirtyone.bots.runner import BotError, SimulationStats, game_seeds
+    from thirtyone.bots.runner import BotError, game_seeds
     from thirtyone.cli.simulate import simulate_reference
     from thirtyone.rules import Rules
+    from thirtyone.totals import GameTotals
 
     rules, names = Rules.preset("scat"), [crashing_bot, "basic"]
     with pytest.raises(BotError, match="raised RuntimeError: the crasher crashed"):
-        simulate_reference(rules, names, game_seeds(1, 8), SimulationStats(rules, names))
+        simulate_reference(rules, names, game_seeds(1, 8), GameTotals(rules, tuple(names)))
+
+
+def _totals_of(seeds, names=("basic", "random", "heuristic")):
+    from thirtyone.cli.simulate import simulate_reference
+    from thirtyone.rules import Rules
+    from thirtyone.totals import GameTotals
+
+    totals = GameTotals(Rules.preset("scat"), names)
+    simulate_reference(totals.rules, names, seeds, totals)
+    return totals
+
+
+def test_merged_totals_are_the_totals_of_all_the_games_in_any_grouping():
+    import copy
+
+    from thirtyone.bots.runner import game_seeds
+
+    seeds = game_seeds(2, 30)
+    a, b, c = _totals_of(seeds[:7]), _totals_of(seeds[7:20]), _totals_of(seeds[20:])
+    left, right = copy.deepcopy(a), copy.deepcopy(b)
+    left.merge(b)
+    left.merge(c)
+    right.merge(c)
+    a.merge(right)
+    assert left == a == _totals_of(seeds)
+    assert left.games == 30
+    assert sum(seat.wins for seat in left.seats) == 30
+    with pytest.raises(ValueError, match="cannot join"):
+        left.merge(_totals_of(seeds[:2], ("basic", "basic", "random")))
+
+
+def test_totals_to_dict_has_the_keys_of_simulate_json():
+    from thirtyone.bots.runner import game_seeds
+    from thirtyone.rules import Rules
+    from thirtyone.totals import GameTotals
+
+    rules, names = Rules.preset("scat"), ("basic", "random", "basic")
+    empty = GameTotals(rules, names).to_dict()
+    assert list(empty) == [
+        "rules",
+        "players",
+        "games",
+        "rounds",
+        "rounds_per_game",
+        "turns_per_round",
+        "knocks",
+        "blitzes",
+        "round_ends",
+        "lives_lost_by_rule",
+        "seats",
+        "bots",
+    ]
+    seat_keys = ["bot", "wins", "win_share", "mean_place", "places", "knocks", "knocks_that_lost_lives", "lives_lost"]
+    assert [list(seat) for seat in empty["seats"]] == [["seat", *seat_keys]] * 3
+    assert [(bot["seats"], bot["bot"]) for bot in empty["bots"]] == [([0, 2], "basic"), ([1], "random")]
+    assert (empty["rounds_per_game"], empty["turns_per_round"], empty["seats"][0]["mean_place"]) == (0.0, 0.0, 0.0)
+    totals = _totals_of(game_seeds(9, 10), names)
+    assert list(totals.to_dict()) == list(empty)
+    by_bot = totals.by_bot()
+    assert (by_bot["basic"].games, by_bot["basic"].seat) == (20, -1)
+    assert by_bot["basic"].wins == totals.seats[0].wins + totals.seats[2].wins
+
+
+def test_totals_refuse_a_game_of_another_table_or_not_over():
+    from thirtyone.engine import Game
+    from thirtyone.rules import Rules
+    from thirtyone.totals import GameTotals, SeatTotals
+
+    totals = GameTotals(Rules.preset("scat"), ("basic", "random"))
+    with pytest.raises(ValueError, match=r"with 3 players added to totals of .* with 2"):
+        totals.add_game(Game(Rules.preset("scat"), 3, seed=1))
+    with pytest.raises(ValueError, match="not over"):
+        totals.add_game(Game(Rules.preset("scat"), 2, seed=1))
+    with pytest.raises(ValueError, match="a place is 1 or more"):
+        SeatTotals(0, "basic").add(0, won=False, rounds_played=1, lives_lost=0, knocks=0, knocks_lost=0)
+    assert totals == GameTotals(Rules.preset("scat"), ("basic", "random"))
 
 
 def test_results_headers_take_two_lines_and_counts_have_separators_at_80_columns(capsys, monkeypatch):

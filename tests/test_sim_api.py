@@ -29,10 +29,10 @@ from thirtyone.errors import PositionError, RulesError, ThirtyOneError
 from thirtyone.refusals import IllegalActionError
 from thirtyone.sim import (
     ENDS,
-    GameTotals,
     RoundTotals,
     SimInputError,
     UnsupportedRulesError,
+    add_batch,
     iter_games,
     iter_rounds,
     kernels,
@@ -49,6 +49,7 @@ from thirtyone.sim.rng import (
     random_index,
     splitmix64,
 )
+from thirtyone.totals import GameTotals
 
 ROOT = Path(__file__).resolve().parent.parent
 SCAT = Rules.preset("scat")
@@ -144,15 +145,46 @@ def test_totals_add_up() -> None:
     assert totals.actions > totals.turns > 0
     games = GameTotals(SCAT, ("basic", "random", "heuristic"))
     for chunk in iter_games(SCAT, 3, ["basic", "random", "heuristic"], range(500), chunk=200):
-        games.add(chunk)
+        add_batch(games, chunk)
     report = games.to_dict()
     assert report["games"] == 500
     assert sum(seat["wins"] for seat in report["seats"]) == 500
     assert sum(sum(seat["places"].values()) for seat in report["seats"]) == 1500
     engine = simulate(SCAT, ["basic", "random", "heuristic"], games=2, seed=1).to_dict()
-    assert set(report) == set(engine) - {"bots"}
+    assert set(report) == set(engine)
     assert set(report["seats"][0]) == set(engine["seats"][0])
+    assert set(report["bots"][0]) == set(engine["bots"][0])
     assert report["seats"][2]["wins"] > report["seats"][1]["wins"]  # the heuristic beats random play
+
+
+@pytest.mark.parametrize(
+    ("preset", "bots"),
+    [("scat", ("basic", "random", "basic")), ("widow", ("random", "basic")), ("schwimmen", ("basic", "random") * 2)],
+)
+def test_totals_of_the_same_games_are_equal_from_the_engine_and_the_simulator(preset, bots) -> None:
+    from thirtyone.bots.runner import game_seeds
+    from thirtyone.cli.simulate import play_game
+
+    rules, seeds = Rules.preset(preset), game_seeds(4, 60)
+    engine = GameTotals(rules, bots)
+    for seed in seeds:
+        engine.add_game(play_game(rules, bots, seed))
+    simulator = GameTotals(rules, bots)
+    for half in (seeds[:25], seeds[25:]):
+        add_batch(simulator, play_games(rules, len(bots), list(bots), half))
+    assert simulator == engine  # every count, the actions and each seat's rounds played included
+    assert simulator.to_dict() == engine.to_dict()
+    assert engine.games == 60
+    assert engine.actions > engine.turns > 0
+    assert sum(seat.rounds_played for seat in engine.seats) >= engine.rounds
+
+
+def test_add_batch_refuses_games_of_other_tables() -> None:
+    batch = play_games(SCAT, 3, "basic", range(4))
+    with pytest.raises(ValueError, match=r"with 3 players added to totals of .* with 4"):
+        add_batch(GameTotals(SCAT, ("basic",) * 4), batch)
+    with pytest.raises(ValueError, match="add_batch: games of"):
+        add_batch(GameTotals(Rules.preset("widow"), ("basic",) * 3), batch)
 
 
 def test_places_are_the_reverse_order_of_elimination() -> None:

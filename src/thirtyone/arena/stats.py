@@ -20,6 +20,7 @@ results give the same statistics however they were played.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from openskill.models import PlackettLuce
 
 from thirtyone.arena.play import Failure, GameResult
 from thirtyone.arena.schedule import GameKey, Schedule
+from thirtyone.totals import SeatTotals
 
 __all__ = [
     "Z95",
@@ -43,8 +45,6 @@ __all__ = [
 
 KEEP_FAILURES = 1000
 """Failures a :class:`Summary` keeps in detail (all are counted)."""
-
-_COUNTS = ("wins", "place_sum", "rounds_played", "lives_lost", "knocks", "knocks_lost", "failed")
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -220,7 +220,9 @@ class Summary:
 class Tally:
     """Running totals of an arena's results, fed in ``(deal, rotation)`` order with :meth:`add`.
 
-    Keeps the first :data:`KEEP_FAILURES` failures (with their records) and counts all of them.
+    Each bot name's results are one :class:`~thirtyone.totals.SeatTotals` over the seats it
+    held (``seat`` -1: rotation moves a name through the seats), its failed games a count beside
+    it. Keeps the first :data:`KEEP_FAILURES` failures (with their records) and counts all of them.
     """
 
     def __init__(self, schedule: Schedule) -> None:
@@ -228,7 +230,8 @@ class Tally:
         self.finished = 0
         self.failed = 0
         self.failures: list[tuple[GameKey, Failure]] = []
-        self._totals: dict[str, dict[str, int]] = {name: dict.fromkeys(_COUNTS, 0) for name in schedule.names}
+        self._totals = {name: SeatTotals(-1, name) for name in schedule.names}
+        self._failed: Counter[str] = Counter()
         self._model = PlackettLuce()
         self._rated = len(schedule.names) >= 2
         self._ratings = [self._model.rating(name=f"{name}#{entry}") for entry, name in enumerate(schedule.bots)]
@@ -238,22 +241,22 @@ class Tally:
         """Count one game (the next in ``(deal, rotation)`` order: ratings depend on the order)."""
         if result.failure is not None:
             self.failed += 1
-            self._totals[result.failure.bot]["failed"] += 1
+            self._failed[result.failure.bot] += 1
             if len(self.failures) < KEEP_FAILURES:
                 self.failures.append((result.key, result.failure))
             return
         if result.places is None or result.winner is None:
             raise ValueError(f"game {result.key} is neither finished nor failed")
         self.finished += 1
-        self._totals[result.bots[result.winner]]["wins"] += 1
         for seat, name in enumerate(result.bots):
-            total = self._totals[name]
-            place = result.places[seat]
-            total["place_sum"] += place
-            total["rounds_played"] += result.rounds_played[seat]
-            total["lives_lost"] += result.lives_lost[seat]
-            total["knocks"] += result.knocks[seat]
-            total["knocks_lost"] += result.knocks_lost[seat]
+            self._totals[name].add(
+                result.places[seat],
+                won=seat == result.winner,
+                rounds_played=result.rounds_played[seat],
+                lives_lost=result.lives_lost[seat],
+                knocks=result.knocks[seat],
+                knocks_lost=result.knocks_lost[seat],
+            )
         if self._rated:
             n = self.schedule.seats
             # rotation r sits entry e in seat (e + r) % n (see schedule.seating)
@@ -266,6 +269,7 @@ class Tally:
         schedule = self.schedule
         bots = []
         for name in schedule.names:
+            totals = self._totals[name]
             seat_ratings = tuple(
                 Rating(rating.mu, rating.sigma)
                 for rating, entry in zip(self._ratings, schedule.bots, strict=True)
@@ -277,10 +281,16 @@ class Tally:
                     seats=schedule.seats_held(name),
                     players=schedule.seats,
                     games=self.finished,
+                    wins=totals.wins,
                     seat_games=schedule.seats_held(name) * self.finished,
+                    place_sum=totals.place_sum,
+                    rounds_played=totals.rounds_played,
+                    lives_lost=totals.lives_lost,
+                    knocks=totals.knocks,
+                    knocks_lost=totals.knocks_lost,
+                    failed=self._failed[name],
                     rating=pooled_rating(seat_ratings),
                     seat_ratings=seat_ratings,
-                    **self._totals[name],
                 )
             )
         bots.sort(key=lambda bot: (-bot.rating.ordinal, -bot.win_share, bot.name))

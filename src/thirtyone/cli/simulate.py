@@ -34,7 +34,7 @@ from thirtyone.arena.play import Failure, play_safely
 from thirtyone.arena.report import FailureRecords, failed_games_line, progress_bar
 from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS
-from thirtyone.bots.runner import BotError, SeatStats, SimulationStats, iter_game_seeds
+from thirtyone.bots.runner import BotError, iter_game_seeds
 from thirtyone.cli.options import (
     add_engine_argument,
     add_rules_arguments,
@@ -49,6 +49,7 @@ from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
+from thirtyone.totals import GameTotals, SeatTotals
 
 __all__ = [
     "configure",
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)  # said, so a run can be repeated
     seeds = itertools.islice(iter_game_seeds(seed), args.games)  # one at a time: millions are not held
-    stats = SimulationStats(rules, names)
+    stats = GameTotals(rules, tuple(names))
     records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
     failed: list[FailedGame] = []
     interrupted = False
@@ -255,7 +256,7 @@ def simulate_reference(
     rules: Rules,
     names: Sequence[str],
     seeds: Iterable[int],
-    stats: SimulationStats,
+    stats: GameTotals,
     on_game: Callable[[int, Game], None] | None = None,
     on_failure: Callable[[int, int, Failure], None] | None = None,
 ) -> None:
@@ -276,7 +277,7 @@ def simulate_reference(
             continue
         if on_game is not None:
             on_game(index, game)
-        stats.add(game)
+        stats.add_game(game)
 
 
 _FAST_CHUNK = 4096
@@ -284,10 +285,11 @@ _FAST_CHUNK = 4096
 
 
 def _simulate_fast(
-    rules: Rules, names: list[str], seeds: Iterable[int], stats: SimulationStats, advance: Callable[[int], None]
+    rules: Rules, names: list[str], seeds: Iterable[int], stats: GameTotals, advance: Callable[[int], None]
 ) -> None:
     """The games played by :mod:`thirtyone.sim` (game ``g`` with the ``g``-th of ``seeds``), added
-    to ``stats`` chunk by chunk as :meth:`~thirtyone.bots.runner.SimulationStats.add` counts them;
+    to ``stats`` chunk by chunk (:func:`thirtyone.sim.add_batch`) as
+    :meth:`~thirtyone.totals.GameTotals.add_game` counts them;
     the seeds are read a chunk at a time, so memory stays flat however many games."""
     from thirtyone import sim
 
@@ -295,29 +297,8 @@ def _simulate_fast(
     seeds = iter(seeds)
     while chunk := list(itertools.islice(seeds, _FAST_CHUNK)):
         batch = sim.play_games(rules, len(names), policies, chunk)
-        totals = sim.GameTotals(rules, tuple(names))
-        totals.add(batch)
-        _add_totals(stats, totals)
+        sim.add_batch(stats, batch)
         advance(len(batch))
-
-
-def _add_totals(stats: SimulationStats, totals: object) -> None:
-    from thirtyone.sim import GameTotals
-
-    assert isinstance(totals, GameTotals)
-    stats.games += totals.games
-    stats.rounds += totals.rounds
-    stats.turns += totals.turns
-    stats.knocks += totals.knocks
-    stats.blitzes += totals.blitzes
-    stats.ends.update(totals.ends)
-    stats.lives_by_rule.update(totals.lives_by_rule)
-    for seat, row in enumerate(stats.seats):
-        row.wins += totals.wins[seat]
-        row.knocks += totals.seat_knocks[seat]
-        row.knocks_lost += totals.seat_knocks_lost[seat]
-        row.lives_lost += totals.seat_lives_lost[seat]
-        row.places.update(totals.places[seat])
 
 
 def _check_record_dir(folder: Path) -> None:
@@ -333,7 +314,7 @@ def _count(number: int, word: str) -> str:
     return f"{number:,} {word}{'' if number == 1 else 'es' if word.endswith('z') else 's'}"
 
 
-def _print_tables(console: Console, stats: SimulationStats, seed: int, failed: Sequence[FailedGame] = ()) -> None:
+def _print_tables(console: Console, stats: GameTotals, seed: int, failed: Sequence[FailedGame] = ()) -> None:
     """The results of the finished games (played from ``seed``), by seat and by bot, then the
     failed games (if any)."""
     games = stats.games
@@ -363,7 +344,7 @@ def _print_tables(console: Console, stats: SimulationStats, seed: int, failed: S
         console.print(f"… and {len(failed) - SHOW_FAILURES:,} more failed games", style="yellow")
 
 
-def _print_results(console: Console, stats: SimulationStats, failed: Sequence[FailedGame]) -> None:
+def _print_results(console: Console, stats: GameTotals, failed: Sequence[FailedGame]) -> None:
     games = stats.games
     failed_by_seat = Counter(game.failure.seat for game in failed)
     places = range(1, len(stats.bots) + 1)
@@ -406,7 +387,7 @@ def _print_results(console: Console, stats: SimulationStats, failed: Sequence[Fa
     console.print(table)
 
 
-def _seats(row: SeatStats, stats: SimulationStats) -> list[int]:
+def _seats(row: SeatTotals, stats: GameTotals) -> list[int]:
     """The seats of a row of results: its seat, or every seat of its bot for a row by bot."""
     return stats.seats_of(row.bot) if row.seat < 0 else [row.seat]
 

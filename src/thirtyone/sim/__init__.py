@@ -29,8 +29,8 @@ Entry points (numpy arrays in, arrays out; see :mod:`thirtyone.sim.api`)
     - :func:`iter_rounds`: the same streamed in chunks, for millions of rounds in flat memory
       (with :class:`RoundTotals`).
     - :func:`play_games` ``(rules, players, policies, seeds) -> GameBatch`` and :func:`iter_games`:
-      whole games (places, rounds, knocks, blitzes, lives lost by rule), for arenas (with
-      :class:`GameTotals`).
+      whole games (places, rounds, knocks, blitzes, lives lost by rule), for arenas (totalled by
+      :func:`add_batch` into a :class:`thirtyone.totals.GameTotals`, as the engine's games are).
     - :func:`rollout` ``(positions, first_actions, seed=0, policy="heuristic") -> RoundBatch``: play
       the rest of each :class:`~thirtyone.position.Position`'s round after a given first action,
       heuristic in every seat; ``lost[i, seat]`` is what it cost each seat. For the expert bot.
@@ -78,7 +78,7 @@ __all__ = [
     "RoundBatch",
     "GameBatch",
     "RoundTotals",
-    "GameTotals",
+    "add_batch",
     "CounterChance",
     "RoundChance",
     "ENDS",
@@ -142,15 +142,15 @@ def cannot_play(rules: Rules) -> str:
 
 if TYPE_CHECKING or _MISSING is None:
     from thirtyone.sim.api import iter_games, iter_rounds, play_games, play_rounds, rollout
-    from thirtyone.sim.results import GameBatch, GameTotals, RoundBatch, RoundTotals
+    from thirtyone.sim.results import GameBatch, RoundBatch, RoundTotals, add_batch
 else:  # pragma: no cover - exercised in a subprocess by the tests
 
     def _unavailable(*args: Any, **kwargs: Any) -> Any:
         raise SimUnavailableError(unavailable_reason())
 
-    play_rounds = iter_rounds = play_games = iter_games = rollout = _unavailable
+    play_rounds = iter_rounds = play_games = iter_games = rollout = add_batch = _unavailable
 
     def __getattr__(name: str) -> Any:
-        if name in ("RoundBatch", "GameBatch", "RoundTotals", "GameTotals"):
+        if name in ("RoundBatch", "GameBatch", "RoundTotals"):
             raise SimUnavailableError(unavailable_reason())
         raise AttributeError(f"module 'thirtyone.sim' has no attribute {name!r}")

@@ -455,7 +455,8 @@ def iter_games(
     chunk: int = DEFAULT_CHUNK,
 ) -> Iterator[GameBatch]:
     """Stream :func:`play_games` in batches of ``chunk`` games, in the order of ``seeds``; add each
-    to a :class:`~thirtyone.sim.results.GameTotals` to keep memory flat.
+    to a :class:`~thirtyone.totals.GameTotals` (:func:`~thirtyone.sim.results.add_batch`) to keep
+    memory flat.
 
     Raises (before the first batch): as :func:`play_games`, for up to :data:`MAX_STREAM` seeds.
     """

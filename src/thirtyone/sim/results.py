@@ -1,6 +1,7 @@
 """What the simulator returns: :class:`RoundBatch` (one row per round), :class:`GameBatch` (one row
-per game) and running totals over many batches (:class:`RoundTotals`, :class:`GameTotals`) that
-keep memory flat however many deals are streamed through them.
+per game), running totals over many round batches (:class:`RoundTotals`) and :func:`add_batch`,
+which adds a game batch to the :class:`thirtyone.totals.GameTotals` the engine's games are counted
+in: both keep memory flat however many deals are streamed through them.
 
 Arrays are numpy views of the kernels' outputs (no copies); the codes are those of
 :mod:`thirtyone.sim.codes` (:data:`~thirtyone.sim.codes.ENDS`,
@@ -19,14 +20,15 @@ import numpy.typing as npt
 from thirtyone.rules import Rules
 from thirtyone.settlement import LOSS_RULES, LossKind, loss_label
 from thirtyone.sim.codes import E_BLITZ, E_DEALT, ENDS, LOSS_NAMES
+from thirtyone.totals import GameTotals
 
-__all__ = ["RoundBatch", "GameBatch", "RoundTotals", "GameTotals", "loss_key"]
+__all__ = ["RoundBatch", "GameBatch", "RoundTotals", "add_batch", "loss_key"]
 
 IntArray = npt.NDArray[np.integer[Any]]
 
 
 def loss_key(code: int) -> str:
-    """The label :class:`thirtyone.bots.runner.SimulationStats` files lives under for a loss code
+    """The label :class:`thirtyone.totals.GameTotals` files lives under for a loss code
     (:func:`thirtyone.settlement.loss_label`: ``"R6.5 lowest"``)."""
     return loss_label(cast(LossKind, LOSS_NAMES[code]))
 
@@ -206,90 +208,40 @@ class GameBatch:
         return int(self.seeds.shape[0])
 
 
-@dataclass
-class GameTotals:
-    """Running totals over many :class:`GameBatch` es, with the keys of
-    :meth:`thirtyone.bots.runner.SimulationStats.to_dict` (memory does not grow with the games)."""
+def add_batch(totals: GameTotals, batch: GameBatch) -> None:
+    """Count the games of ``batch`` into ``totals`` (:class:`thirtyone.totals.GameTotals`), as
+    :meth:`~thirtyone.totals.GameTotals.add_game` counts the same games played by the engine; a
+    batch's arrays are summed with numpy, so memory stays at one batch however many are streamed.
 
-    rules: Rules
-    policies: tuple[str, ...]
-    games: int = 0
-    rounds: int = 0
-    turns: int = 0
-    actions: int = 0
-    knocks: int = 0
-    blitzes: int = 0
-    ends: Counter[str] = field(default_factory=Counter)
-    lives_by_rule: Counter[str] = field(default_factory=Counter)
-    wins: list[int] = field(default_factory=list)
-    places: list[Counter[int]] = field(default_factory=list)
-    seat_knocks: list[int] = field(default_factory=list)
-    seat_knocks_lost: list[int] = field(default_factory=list)
-    seat_lives_lost: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        players = len(self.policies)
-        self.wins = self.wins or [0] * players
-        self.places = self.places or [Counter() for _ in range(players)]
-        self.seat_knocks = self.seat_knocks or [0] * players
-        self.seat_knocks_lost = self.seat_knocks_lost or [0] * players
-        self.seat_lives_lost = self.seat_lives_lost or [0] * players
-
-    def add(self, batch: GameBatch) -> None:
-        """Count the games of ``batch``."""
-        players = len(self.policies)
-        self.games += len(batch)
-        self.rounds += int(batch.rounds.sum())
-        self.turns += int(batch.turns.sum())
-        self.actions += int(batch.actions.sum())
-        self.knocks += int(batch.knocks.sum())
-        self.blitzes += int(batch.blitzes.sum())
-        for code, count in enumerate(batch.ends.sum(axis=0)):
-            if count:
-                self.ends[ENDS[code]] += int(count)
-        for code, lives in enumerate(batch.lives_by_rule.sum(axis=0)):
-            if code and lives:
-                self.lives_by_rule[loss_key(code)] += int(lives)
-        wins = np.bincount(batch.winner, minlength=players)
-        for seat in range(players):
-            self.wins[seat] += int(wins[seat])
-            places = np.bincount(batch.places[:, seat], minlength=players + 1)
-            for place in range(1, players + 1):
-                if places[place]:
-                    self.places[seat][place] += int(places[place])
-            self.seat_knocks[seat] += int(batch.knocks[:, seat].sum())
-            self.seat_knocks_lost[seat] += int(batch.knocks_lost[:, seat].sum())
-            self.seat_lives_lost[seat] += int(batch.lost[:, seat].sum())
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON, shaped as :meth:`thirtyone.bots.runner.SimulationStats.to_dict` (per seat)."""
-        games = self.games
-
-        def seat(index: int) -> dict[str, Any]:
-            total = sum(self.places[index].values())
-            mean = sum(place * count for place, count in self.places[index].items()) / total if total else 0.0
-            return {
-                "seat": index,
-                "bot": self.policies[index],
-                "wins": self.wins[index],
-                "win_share": self.wins[index] / games if games else 0.0,
-                "mean_place": mean,
-                "places": {str(place): self.places[index][place] for place in range(1, len(self.policies) + 1)},
-                "knocks": self.seat_knocks[index],
-                "knocks_that_lost_lives": self.seat_knocks_lost[index],
-                "lives_lost": self.seat_lives_lost[index],
-            }
-
-        return {
-            "rules": self.rules.describe(),
-            "players": len(self.policies),
-            "games": games,
-            "rounds": self.rounds,
-            "rounds_per_game": self.rounds / games if games else 0.0,
-            "turns_per_round": self.turns / self.rounds if self.rounds else 0.0,
-            "knocks": self.knocks,
-            "blitzes": self.blitzes,
-            "round_ends": dict(sorted(self.ends.items())),
-            "lives_lost_by_rule": dict(sorted(self.lives_by_rule.items())),
-            "seats": [seat(index) for index in range(len(self.policies))],
-        }
+    Raises:
+        ValueError: for a batch of other rules or another number of players than ``totals``.
+    """
+    players = len(totals.bots)
+    if batch.rules != totals.rules or batch.players != players:
+        raise ValueError(
+            f"add_batch: games of {batch.rules.describe()} with {batch.players} players "
+            f"added to totals of {totals.rules.describe()} with {players}"
+        )
+    totals.games += len(batch)
+    totals.rounds += int(batch.rounds.sum())
+    totals.turns += int(batch.turns.sum())
+    totals.actions += int(batch.actions.sum())
+    totals.knocks += int(batch.knocks.sum())
+    totals.blitzes += int(batch.blitzes.sum())
+    for code, count in enumerate(batch.ends.sum(axis=0)):
+        if count:
+            totals.ends[ENDS[code]] += int(count)
+    for code, lives in enumerate(batch.lives_by_rule.sum(axis=0)):
+        if code and lives:
+            totals.lives_by_rule[loss_key(code)] += int(lives)
+    wins = np.bincount(batch.winner, minlength=players)
+    for seat, row in enumerate(totals.seats):
+        row.wins += int(wins[seat])
+        places = np.bincount(batch.places[:, seat], minlength=players + 1)
+        for place in range(1, players + 1):
+            if places[place]:
+                row.places[place] += int(places[place])
+        row.knocks += int(batch.knocks[:, seat].sum())
+        row.knocks_lost += int(batch.knocks_lost[:, seat].sum())
+        row.lives_lost += int(batch.lost[:, seat].sum())
+        row.rounds_played += int(batch.rounds_played[:, seat].sum())
