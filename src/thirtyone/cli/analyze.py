@@ -22,6 +22,7 @@ from rich.console import Console
 from thirtyone.arena.odds_options import CHART_FILES, SIZES, OddsError, Sizes, check_expert, check_size
 from thirtyone.arena.report import progress_bar
 from thirtyone.cli.options import (
+    add_players_argument,
     add_rules_arguments,
     make_folder,
     output_folder,
@@ -37,13 +38,7 @@ _DEFAULTS = Sizes()
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``analyze``."""
-    parser.add_argument(
-        "--players",
-        type=whole_number,
-        default=None,
-        metavar="N",
-        help="players at the table, 2-9 (default 4; 2 for the mini deck)",
-    )
+    add_players_argument(parser)
     parser.add_argument(
         "--seed", type=seed_number, default=None, metavar="S", help="seed: same seed, same figures (default: random)"
     )

@@ -37,6 +37,7 @@ from thirtyone.arena.report import (
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import (
     add_engine_argument,
+    add_players_argument,
     add_rules_arguments,
     make_folder,
     output_folder,
@@ -63,13 +64,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"bots by seat, comma separated, names may repeat, the last repeating to fill the table "
         f"({', '.join(BOTS)}; default basic,random)",
     )
-    parser.add_argument(
-        "--players",
-        type=whole_number,
-        default=None,
-        metavar="N",
-        help="players at the table, 2-9 (default 4; 2 for the mini deck)",
-    )
+    add_players_argument(parser)
     parser.add_argument(
         "--games",
         type=whole_number,

@@ -29,7 +29,7 @@ from thirtyone.actions import Action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.turn import play_turn
-from thirtyone.cli.options import add_rules_arguments, rules_from_args, whole_number
+from thirtyone.cli.options import add_players_argument, add_rules_arguments, rules_from_args, whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
@@ -46,9 +46,7 @@ class BenchError(ThirtyOneError):
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``bench``."""
-    parser.add_argument(
-        "--players", type=whole_number, default=None, metavar="N", help="players, 2-9 (default 4; 2 for the mini deck)"
-    )
+    add_players_argument(parser, "players")
     parser.add_argument(
         "--policy", default="basic", metavar="NAME", help=f"policy of every seat: {', '.join(POLICIES)} (default basic)"
     )

@@ -11,11 +11,12 @@ from thirtyone.bots import make_bot, parse_bot_list
 from thirtyone.bots.base import table_refusal
 from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS, takes_budget
 from thirtyone.errors import ArgumentError, ThirtyOneError
-from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PRESETS, Rules
 
 __all__ = [
     "whole_number",
     "seed_number",
+    "add_players_argument",
     "add_engine_argument",
     "plays_on_sim",
     "add_rules_arguments",
@@ -51,6 +52,19 @@ def seed_number(text: str) -> int:
     if number < 0:
         raise argparse.ArgumentTypeError(f"give a whole number from 0, not {text!r}")
     return number
+
+
+def add_players_argument(parser: argparse.ArgumentParser, what: str = "players at the table") -> None:
+    """``--players N``: how many play at each table, a whole number (:func:`whole_number`), ``None``
+    when not given (the rules' default, 4; 2 for the mini deck) and checked against the rules by
+    the command; ``what`` opens its help (``players at the table, 2-9 (default 4; …)``)."""
+    parser.add_argument(
+        "--players",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help=f"{what}, {MIN_PLAYERS}-{MAX_PLAYERS} (default {DEFAULT_PLAYERS}; 2 for the mini deck)",
+    )
 
 
 def add_engine_argument(parser: argparse.ArgumentParser, also: str = "") -> None:
