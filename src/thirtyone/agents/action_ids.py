@@ -13,52 +13,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.action_ids import (
-    ACTION_NAMES,
-    DISCARD,
-    DRAW_PILE,
-    DRAW_STOCK,
-    EXCHANGE_ALL,
-    EXCHANGE_ONE,
-    EXCHANGE_TWO,
-    KEEP,
-    KNOCK,
-    LOOK,
-    NUM_ACTIONS,
-    PASS,
-    TAKE_WIDOW,
-    THROW_DOWN,
-    Table,
-    action_from_id,
-    action_id,
-    describe_id,
-    legal_ids,
-    num_distinct_actions,
-)
+from thirtyone import action_ids as core
+from thirtyone.action_ids import *  # noqa: F403 - the core's names (its __all__), re-exported
+from thirtyone.action_ids import NUM_ACTIONS, Table, legal_ids
 from thirtyone.views import PlayerView
 
-__all__ = [
-    "NUM_ACTIONS",
-    "DISCARD",
-    "DRAW_STOCK",
-    "DRAW_PILE",
-    "KNOCK",
-    "EXCHANGE_ALL",
-    "PASS",
-    "KEEP",
-    "TAKE_WIDOW",
-    "LOOK",
-    "THROW_DOWN",
-    "EXCHANGE_ONE",
-    "EXCHANGE_TWO",
-    "ACTION_NAMES",
-    "num_distinct_actions",
-    "action_id",
-    "action_from_id",
-    "legal_ids",
-    "legal_mask",
-    "describe_id",
-]
+__all__ = ["legal_mask"]
+__all__ += core.__all__
 
 
 def legal_mask(where: Table | PlayerView) -> npt.NDArray[np.int8]:
