@@ -54,7 +54,8 @@ import numpy as np
 import numpy.typing as npt
 
 from thirtyone.action_ids import EXCHANGE_ONE, EXCHANGE_TWO, NUM_ACTIONS, action_id
-from thirtyone.actions import PILE, Action, Discard, Draw, Exchange, ExchangeAll, Look, TakeWidow, ThrowDown
+from thirtyone.actions import Action, Discard, Draw, Exchange, ExchangeAll, Look, TakeWidow, ThrowDown
+from thirtyone.bots.knowledge import round_cards
 from thirtyone.cards import Card
 from thirtyone.errors import ArgumentError
 from thirtyone.events import Acted, Event, NewWidow, Reshuffled, RoundEnded, RoundStarted
@@ -84,6 +85,20 @@ BLOCKS: tuple[str, ...] = (
     "dealer", "knocker", "to_move", "phase", "widow_face_down", "stock", "turn", "seats_in", "players",
 )  # fmt: skip
 """The slices of the observation, in order."""
+
+
+def _lay_end_to_end(layout: ObservationLayout | InfoStateLayout, shapes: dict[str, tuple[int, ...]]) -> None:
+    """Set a frozen layout's ``shapes`` (each block's shape, in order), ``slices`` (each block's
+    place in the flat vector, the blocks end to end) and ``size`` (the vector's length)."""
+    slices: dict[str, slice] = {}
+    at = 0
+    for name, shape in shapes.items():
+        length = int(np.prod(shape))
+        slices[name] = slice(at, at + length)
+        at += length
+    object.__setattr__(layout, "slices", slices)
+    object.__setattr__(layout, "shapes", shapes)
+    object.__setattr__(layout, "size", at)
 
 
 @dataclass(frozen=True)
@@ -118,15 +133,7 @@ class ObservationLayout:
                 sizes[name] = (1,)
             else:
                 sizes[name] = (players,)
-        slices: dict[str, slice] = {}
-        at = 0
-        for name, shape in sizes.items():
-            length = int(np.prod(shape))
-            slices[name] = slice(at, at + length)
-            at += length
-        object.__setattr__(self, "slices", slices)
-        object.__setattr__(self, "shapes", sizes)
-        object.__setattr__(self, "size", at)
+        _lay_end_to_end(self, sizes)
 
     def unpack(self, obs: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """The named parts of one observation (views into ``obs``, shaped as ``shapes``)."""
@@ -148,6 +155,20 @@ def layout_for(players: int) -> ObservationLayout:
     return layout
 
 
+def _zeroed(size: int, out: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+    """A ``float32 [size]`` vector of zeros to encode into: ``out`` cleared, when given, else a new one.
+
+    Raises:
+        ArgumentError: for ``out`` of another shape or dtype.
+    """
+    if out is None:
+        return np.zeros(size, dtype=np.float32)
+    if out.shape != (size,) or out.dtype != np.float32:
+        raise ArgumentError(f"out must be float32 [{size}], not {out.dtype} {list(out.shape)}")
+    out[:] = 0.0
+    return out
+
+
 def encode(view: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
     """The observation of ``view.seat`` from ``view`` alone (see the module table): ``float32
     [layout.size]``, written into ``out`` when given.
@@ -157,13 +178,7 @@ def encode(view: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.
     """
     players = view.players
     layout = layout_for(players)
-    if out is None:
-        obs = np.zeros(layout.size, dtype=np.float32)
-    else:
-        if out.shape != (layout.size,) or out.dtype != np.float32:
-            raise ArgumentError(f"out must be float32 [{layout.size}], not {out.dtype} {list(out.shape)}")
-        obs = out
-        obs[:] = 0.0
+    obs = _zeroed(layout.size, out)
     s = layout.slices
     seat = view.seat
 
@@ -208,32 +223,12 @@ def encode(view: PlayerView, out: npt.NDArray[np.float32] | None = None) -> npt.
     return obs
 
 
-def _pile_and_discards(view: PlayerView) -> tuple[set[int], list[set[int]]]:
+def _pile_and_discards(view: PlayerView) -> tuple[set[Card], list[set[Card]]]:
     """The cards of the discard pile (draw mode) or the widows set aside (widow mode), and the
-    cards each seat laid face up this round, from the round's history."""
-    pile: list[int] = []
-    set_aside: list[int] = []
-    discarded: list[set[int]] = [set() for _ in range(view.players)]
-    for event in view.history:
-        if isinstance(event, Acted):
-            action = event.action
-            if isinstance(action, Discard):
-                pile.append(action.card)
-                discarded[event.seat].add(action.card)
-            elif isinstance(action, Draw):
-                if action.source == PILE:
-                    pile.pop()
-            elif isinstance(action, Exchange):
-                discarded[event.seat].update(action.give)
-            elif isinstance(action, ExchangeAll | TakeWidow):
-                discarded[event.seat].update(event.revealed)
-        elif isinstance(event, RoundStarted):
-            pile = [] if event.upcard is None else [event.upcard]
-        elif isinstance(event, Reshuffled):
-            pile = pile[-1:]
-        elif isinstance(event, NewWidow):
-            set_aside.extend(event.set_aside)
-    return set(pile if view.rules.mode == "draw" else set_aside), discarded
+    cards each seat laid face up this round (:func:`~thirtyone.bots.knowledge.round_cards`)."""
+    cards = round_cards(view)
+    discarded = [set(given) | set(laid) for given, laid in zip(cards.given, cards.laid_down, strict=True)]
+    return set(cards.pile if view.rules.mode == "draw" else cards.set_aside), discarded
 
 
 # ---------------------------------------------------------------------------- the information state
@@ -384,15 +379,7 @@ class InfoStateLayout:
             "shown": (rounds, p, 52),
             "lost": (rounds, p),
         }
-        slices: dict[str, slice] = {}
-        at = 0
-        for name, shape in shapes.items():
-            length = int(np.prod(shape))
-            slices[name] = slice(at, at + length)
-            at += length
-        object.__setattr__(self, "slices", slices)
-        object.__setattr__(self, "shapes", shapes)
-        object.__setattr__(self, "size", at)
+        _lay_end_to_end(self, shapes)
 
     def unpack(self, tensor: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """The named parts of one tensor (views into it, shaped as ``shapes``)."""
@@ -415,13 +402,7 @@ def encode_information(
     Raises:
         ArgumentError: for ``out`` of the wrong shape or dtype, or a game longer than the layout.
     """
-    if out is None:
-        tensor = np.zeros(layout.size, dtype=np.float32)
-    else:
-        if out.shape != (layout.size,) or out.dtype != np.float32:
-            raise ArgumentError(f"out must be float32 [{layout.size}], not {out.dtype} {list(out.shape)}")
-        tensor = out
-        tensor[:] = 0.0
+    tensor = _zeroed(layout.size, out)
     parts = layout.unpack(tensor)
     players = layout.players
     if view is not None:
