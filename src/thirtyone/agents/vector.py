@@ -77,6 +77,11 @@ MAX_ENVS = 1 << 20
 """The most games one vector env holds (1,048,576)."""
 
 
+_Array = npt.NDArray[Any]
+_KernelState = tuple[_Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array, _Array]
+"""The twelve arrays every step kernel starts with (:meth:`VectorEnv._kernel_state`)."""
+
+
 class VectorStep(NamedTuple):
     """What :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return (see the module)."""
 
@@ -195,20 +200,9 @@ class VectorEnv:
         key = secrets.randbits(64) if seed is None else check_seed(seed)
         self._base[:] = np.array([derive(key, i) for i in range(self.num_envs)], dtype=np.uint64)
         self._x[:] = 0
-        prepared, out = self._prepared, self._out
+        out = self._out
         steps.reset_kernel(
-            prepared.const,
-            prepared.floats,
-            prepared.table,
-            self._vp,
-            self._sp,
-            self._aid,
-            self._lay,
-            self._w,
-            self._x,
-            self.seeds,
-            self._base,
-            self._pending,
+            *self._kernel_state(),
             out.obs,
             out.mask,
             out.agent,
@@ -235,20 +229,9 @@ class VectorEnv:
         from thirtyone.sim import steps
 
         array = self._actions(actions)
-        prepared, out = self._prepared, self._out
+        out = self._out
         bad = steps.step_kernel(
-            prepared.const,
-            prepared.floats,
-            prepared.table,
-            self._vp,
-            self._sp,
-            self._aid,
-            self._lay,
-            self._w,
-            self._x,
-            self.seeds,
-            self._base,
-            self._pending,
+            *self._kernel_state(),
             array,
             out.obs,
             out.mask,
@@ -268,6 +251,28 @@ class VectorEnv:
                 f"legal ids: {legal} (no env was stepped; illegal='mask' replaces such ids)"
             )
         return self._shown
+
+    def _kernel_state(self) -> _KernelState:
+        """The arguments both kernels (:func:`~thirtyone.sim.steps.reset_kernel`,
+        :func:`~thirtyone.sim.steps.step_kernel`) start with, in their order: the rules' tables
+        (``c``, ``fp``, ``t``), the env's parameters (``vp``, ``sp``, ``aid``, ``lay``), and every
+        env's state (``ws`` ``[N, N_W]``, ``xs`` ``[N, N_X]``, ``seeds``, ``base`` and ``pending``
+        ``[N, players]``), which the kernels update in place."""
+        prepared = self._prepared
+        return (
+            prepared.const,
+            prepared.floats,
+            prepared.table,
+            self._vp,
+            self._sp,
+            self._aid,
+            self._lay,
+            self._w,
+            self._x,
+            self.seeds,
+            self._base,
+            self._pending,
+        )
 
     def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
         try:
