@@ -328,10 +328,8 @@ async function checkDeal(code, message) {
     const ok = await oldDealMatches(message.salt, deck, message.commitment);
     save(code, seen);
     const commitment = String(message.commitment);
-    return {
+    return checked({
       round,
-      state: ok ? "verified" : "failed",
-      ok,
       scheme: message.scheme,
       commitment,
       mine: false,
@@ -339,7 +337,7 @@ async function checkDeal(code, message) {
       text: ok
         ? t("fair.old_ok", { round: num(round), commitment: commitment.slice(0, 12) })
         : t("fair.old_bad", { round: num(round) }),
-    };
+    });
   }
   const problems = [];
   const commitment = seen.commitment || message.commitment;
@@ -356,10 +354,8 @@ async function checkDeal(code, message) {
   const ok = problems.length === 0;
   seen.rounds[round] = { salt: message.salt, deck: deck.join(" "), seeds, ok };
   save(code, seen);
-  return {
+  return checked({
     round,
-    state: ok ? "verified" : "failed",
-    ok,
     scheme: message.scheme,
     commitment,
     mine,
@@ -367,7 +363,14 @@ async function checkDeal(code, message) {
     text: ok
       ? t(mine ? "fair.ok_mine" : "fair.ok", { round: num(round), commitment: commitment.slice(0, 12) })
       : t("fair.bad", { round: num(round), problems: problems.map((code) => PROBLEM_WORDS[code](round)).join("; ") }),
-  };
+  });
+}
+
+/** The CHECK of a round checked now ({round, scheme, commitment, mine, problems, text}): state
+ * "verified" and ok true when problems is empty, else "failed" and ok false. */
+function checked({ round, scheme, commitment, mine, problems, text }) {
+  const ok = problems.length === 0;
+  return { round, state: ok ? "verified" : "failed", ok, scheme, commitment, mine, problems, text };
 }
 
 /** Check a `round_end` message on this page alone; returns a CHECK (state "waits" for a round
