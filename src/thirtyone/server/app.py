@@ -5,14 +5,7 @@ Every endpoint and message is described in ``docs/server-protocol.md``. In short
 =========================================  =====================================================
 ``GET  /api/health``                       ``{"ok": true, "version": …}``
 ``GET  /api/presets``                      presets, every rule option, bot levels, limits
-``GET  /api/tables?status=open``           the lobby, a page at a time: open tables (``playing``: to watch)
-``POST /api/tables``                       create a table → code, share path, host token
-``GET  /api/tables/{code}``                its public information and the public view
-``POST /api/tables/{code}/join``           take a seat by name → seat and its token
-``POST /api/tables/{code}/close``          close it (``Authorization: Bearer HOST_TOKEN``)
-``POST /api/tables/{code}/seats/{seat}/bot``  give a free or left seat to a bot (host token)
-``POST /api/tables/{code}/rematch``        play again: the rematch's seat (``Bearer SEAT_TOKEN``)
-``GET  /api/tables/{code}/deals``          every deal's commitment; deck and salt once revealed
+``/api/tables``, ``/api/tables/{code}/…``  the tables: lobby, create, join, close, bots, rematch, deals
 ``GET  /api/tables/{code}/record``         the game record (TOML) once the game is over
 ``GET  /``, ``/t/{code}``, ``/r/{code}``   the browser pages: lobby, table, replay (``pages``)
 ``WS   /ws/tables/{code}``                 live play: hello with a seat token (or none to watch)
