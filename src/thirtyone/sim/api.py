@@ -94,6 +94,7 @@ DEFAULT_CHUNK = 1 << 16
 
 Policy = str | Sequence[str]
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
 class _Prepared:
@@ -125,6 +126,18 @@ class _Prepared:
 
     def work(self) -> IntArray:
         return np.zeros(kernels.N_W, dtype=np.int64)
+
+    def kernel_start(self) -> tuple[IntArray, FloatArray, npt.NDArray[np.int8], IntArray, IntArray]:
+        """The arguments the playing kernels (rounds, games, rollouts) start with: the rules'
+        constants ``c``, the heuristic's floats ``fp``, the hand values ``t``, a fresh work vector
+        ``w`` (``int64 [N_W]``) and each seat's policy code ``int64 [players]``."""
+        return self.const, self.floats, self.table, self.work(), self.policies
+
+    def round_outputs(self, count: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8]]:
+        """Zeroed outputs of ``count`` rounds for a round kernel to fill, as
+        :meth:`~thirtyone.sim.results.RoundBatch.from_outputs` reads them: ``int32 [count, 9]``
+        per round and ``int8 [count, 6, players]`` per seat."""
+        return np.zeros((count, 9), dtype=np.int32), np.zeros((count, 6, self.players), dtype=np.int8)
 
 
 def _prepared(rules: Rules, players: int, policy: Policy) -> _Prepared:
@@ -263,22 +276,8 @@ def _run_rounds(
     dealers: IntArray,
     lives: IntArray,
 ) -> RoundBatch:
-    out = np.zeros((count, 9), dtype=np.int32)
-    seats = np.zeros((count, 6, prepared.players), dtype=np.int8)
-    kernels.play_rounds_kernel(
-        prepared.const,
-        prepared.floats,
-        prepared.table,
-        prepared.work(),
-        prepared.policies,
-        np.uint64(seed),
-        base,
-        decks,
-        dealers,
-        lives,
-        out,
-        seats,
-    )
+    out, seats = prepared.round_outputs(count)
+    kernels.play_rounds_kernel(*prepared.kernel_start(), np.uint64(seed), base, decks, dealers, lives, out, seats)
     return RoundBatch.from_outputs(prepared.rules, prepared.names, seed, base, out, seats)
 
 
@@ -397,18 +396,7 @@ def _run_games(prepared: _Prepared, seeds: npt.NDArray[np.uint64]) -> GameBatch:
     seats = np.zeros((count, 5, players), dtype=np.int32)
     by_rule = np.zeros((count, len(LOSS_NAMES)), dtype=np.int32)
     ends = np.zeros((count, len(ENDS)), dtype=np.int32)
-    kernels.play_games_kernel(
-        prepared.const,
-        prepared.floats,
-        prepared.table,
-        prepared.work(),
-        prepared.policies,
-        seeds,
-        out,
-        seats,
-        by_rule,
-        ends,
-    )
+    kernels.play_games_kernel(*prepared.kernel_start(), seeds, out, seats, by_rule, ends)
     if out[:, 6].any():  # pragma: no cover - a game of a million rounds
         raise SimInputError(f"a game did not end within {kernels.MAX_GAME_ROUNDS:,} rounds")
     return GameBatch(
@@ -651,20 +639,8 @@ def rollout(
         raise AssertionError(f"row {row}: the simulator refused {first_actions[row]}, which the engine plays")
     keys = np.array([round_key(seed, world) for world in world_list], dtype=np.uint64)
     count = states.shape[0]
-    out = np.zeros((count, 9), dtype=np.int32)
-    seats = np.zeros((count, 6, prepared.players), dtype=np.int8)
-    kernels.rollout_kernel(
-        prepared.const,
-        prepared.floats,
-        prepared.table,
-        prepared.work(),
-        prepared.policies,
-        keys,
-        states,
-        first,
-        out,
-        seats,
-    )
+    out, seats = prepared.round_outputs(count)
+    kernels.rollout_kernel(*prepared.kernel_start(), keys, states, first, out, seats)
     return RoundBatch.from_outputs(prepared.rules, prepared.names, seed, 0, out, seats)
 
 
