@@ -444,18 +444,20 @@ class Narrator:
         t = self.t
         who = self.who(event.seat)
         mine = self._is_you(event.seat)
+        action = event.action
+        got = event.received
 
         def tell(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
             return say(t, _YOURS.get(key, key) if mine else key, style, **values)
 
-        action = event.action
-        got = event.received
+        def told_cards(seen_key: str, key: str) -> Text:
+            """``seen_key`` naming the cards the seat got when this view may see them (``received``), else ``key``."""
+            return tell(t, seen_key, who=who, cards=cards_text(got)) if got else tell(t, key, who=who)
+
         if isinstance(action, Draw):
             if action.source == PILE and got:
                 return tell(t, "tui.acted.took_pile", who=who, cards=cards_text(got))
-            if got:
-                return tell(t, "tui.acted.drew_seen", who=who, cards=cards_text(got))
-            return tell(t, "tui.acted.drew", who=who)
+            return told_cards("tui.acted.drew_seen", "tui.acted.drew")
         if isinstance(action, Discard):
             return tell(t, "tui.acted.discarded", who=who, card=card_text(action.card))
         if isinstance(action, Knock):
@@ -464,28 +466,16 @@ class Narrator:
             return tell(t, "tui.acted.exchanged", who=who, give=cards_text(action.give), take=cards_text(action.take))
         if isinstance(action, ExchangeAll):
             if event.private:
-                line = (
-                    tell(t, "tui.acted.took_widow_seen", who=who, cards=cards_text(got))
-                    if got
-                    else tell(t, "tui.acted.took_widow", who=who)
-                )
+                line = told_cards("tui.acted.took_widow_seen", "tui.acted.took_widow")
                 return self._revealed("tui.revealed.old_hand", line, widow)
-            line = (
-                tell(t, "tui.acted.exchanged_all_seen", who=who, cards=cards_text(got))
-                if got
-                else tell(t, "tui.acted.exchanged_all", who=who)
-            )
+            line = told_cards("tui.acted.exchanged_all_seen", "tui.acted.exchanged_all")
             return self._revealed("tui.revealed.laid_down", line, widow)
         if isinstance(action, Pass):
             return tell(t, "tui.acted.passed", who=who)
         if isinstance(action, Keep):
             return self._revealed("tui.revealed.second_widow", tell(t, "tui.acted.kept", who=who), widow)
         if isinstance(action, TakeWidow):
-            line = (
-                tell(t, "tui.acted.took_second_seen", who=who, cards=cards_text(got))
-                if got
-                else tell(t, "tui.acted.took_second", who=who)
-            )
+            line = told_cards("tui.acted.took_second_seen", "tui.acted.took_second")
             return self._revealed("tui.revealed.first_widow", line, widow)
         if isinstance(action, Look):
             return tell(t, "tui.acted.looked", who=who)
