@@ -7,6 +7,7 @@ one — is laid out in Khmer as those terminals draw it, every border in its pla
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -37,7 +38,8 @@ ALLOWED = {
 }  # fmt: skip
 
 
-def _catalog_words(lang: str) -> set[str]:
+@functools.cache
+def _catalog_words(lang: str) -> frozenset[str]:
     words: set[str] = set()
     for message in load_catalog(lang):
         if not message.id:
@@ -46,15 +48,16 @@ def _catalog_words(lang: str) -> set[str]:
         for form in forms:
             for literal in re.split(r"\{[a-z_]+\}", form):
                 words |= {word.lower() for word in WORD.findall(literal)}
-    return words
+    return frozenset(words)
 
 
-def english_only_words(lang: str) -> set[str]:
-    """Words of the English catalog that the catalog of ``lang`` never uses."""
+@functools.cache
+def english_only_words(lang: str) -> frozenset[str]:
+    """Words of the English catalog that the catalog of ``lang`` never uses (read once a language)."""
     return _catalog_words("en") - _catalog_words(lang) - {word.lower() for word in ALLOWED}
 
 
-def check_screen(app: ThirtyOneApp, lang: str, english: set[str], seen: list[str]) -> None:
+def check_screen(app: ThirtyOneApp, lang: str, english: frozenset[str], seen: list[str]) -> None:
     text = screen_text(app)
     seen.append(text)
     if lang != "en":
@@ -119,7 +122,8 @@ async def test_a_whole_game_in_each_language_at_80x24(lang: str, preset: str, se
         log = "\n".join(app.log_lines)
         assert log, "nothing was logged"
         if lang != "en":
-            leaked = {word for word in WORD.findall(log) if word.lower() in english_only_words(lang)}
+            english = english_only_words(lang)
+            leaked = {word for word in WORD.findall(log) if word.lower() in english}
             assert not leaked - {"Ada", "Bea", "Cy"}, f"{lang}: English in the log: {sorted(leaked)}"
 
 
