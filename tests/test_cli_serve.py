@@ -83,11 +83,14 @@ def test_every_limit_is_a_flag_whose_default_is_the_settings_own(tmp_path: Path,
         "30",
         "--tables-per-minute",
         "0.5",
+        "--hint-wait",
+        "45",
     )
     assert main(serve(tmp_path, *args)) == 0
     settings = started[-1]["settings"]
     assert (settings.max_spectators, settings.hints_per_round, settings.open_table_expiry) == (3, 0, 30.0)
     assert settings.tables_per_minute == 0.5
+    assert settings.hint_wait == 45.0
 
 
 @pytest.mark.parametrize(
@@ -98,6 +101,7 @@ def test_every_limit_is_a_flag_whose_default_is_the_settings_own(tmp_path: Path,
         (("--hint-workers", "100"), "--hint-workers must be from 0 to 64"),
         (("--open-table-expiry", "soon"), "--open-table-expiry 'soon': give a number"),
         (("--requests-per-second", "0"), "--requests-per-second must be from 0.1"),
+        (("--hint-wait", "0.5"), "--hint-wait must be from 1"),
     ],
 )
 def test_bad_limits_are_one_line_errors(

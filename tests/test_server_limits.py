@@ -201,6 +201,20 @@ def test_a_hint_is_busy_when_the_workers_are_taken(tmp_path: Path, monkeypatch: 
         asker[second.code].until("hint")  # free again
 
 
+def test_a_hint_that_outlasts_the_hint_wait_is_answered_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = Gate()
+    monkeypatch.setattr(hints_module, "expert_hint", gate)
+    with served(tmp_path, hint_wait=1.0) as (client, stack):
+        table = Reference(client, stack)
+        state = table.players[0].settle()
+        mover = table.players[state["view"]["current_seat"]]
+        mover.ws.send_json({"type": "hint"})
+        busy = mover.until("error")  # the expert is held at the gate past the second allowed
+        assert busy["code"] == "busy"
+        assert gate.calls == 1
+        gate.open.set()
+
+
 def test_hints_per_round_are_counted_per_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
     gate.open.set()

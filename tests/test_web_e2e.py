@@ -53,6 +53,9 @@ ARGS = [
     "--disable-sync",
 ]
 WAIT_MS = 20_000  # the longest any one UI change may take
+HINT_WAIT_S = 60
+"""The test servers' ``--hint-wait``: a server's first hint loads the expert's compiled kernels on
+its hint worker (compiles them, in a fresh clone), which on a loaded machine outlasts the default."""
 _CARD_LABEL = re.compile(
     r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
 )
@@ -104,6 +107,7 @@ def running_server(folder: Path, *options: str, port: int | None = None, pinned:
             *(("-m", "thirtyone") if pinned is None else (str(Path(__file__).with_name("web_pinned.py")), pinned)),
             *("serve", "--port", str(port), "--bot-delay", "0"),
             *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
+            *("--hint-wait", str(HINT_WAIT_S)),
             *("--seed", str(SEED)),  # as every test server's: options may give another
             *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
             *(
@@ -141,11 +145,11 @@ def running_server(folder: Path, *options: str, port: int | None = None, pinned:
             process.wait()
 
 
-def wait_until(page: Page, expression: str) -> None:
-    """Wait until ``expression`` is true in ``page`` (polled with ``evaluate``, which the pages'
-    Content-Security-Policy allows; Playwright's ``wait_for_function`` evaluates a string, which
-    it forbids, as it should: no ``eval``)."""
-    deadline = time.monotonic() + WAIT_MS / 1000
+def wait_until(page: Page, expression: str, seconds: float = WAIT_MS / 1000) -> None:
+    """Wait up to ``seconds`` until ``expression`` is true in ``page`` (polled with ``evaluate``,
+    which the pages' Content-Security-Policy allows; Playwright's ``wait_for_function`` evaluates a
+    string, which it forbids, as it should: no ``eval``)."""
+    deadline = time.monotonic() + seconds
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {expression}")
@@ -188,11 +192,10 @@ HINT_ANSWERED = (
 
 def ask_hint(page: Page, tries: int = 3) -> None:
     """Press ``?`` for the expert's hint, and again a moment later when an alert answered instead
-    (on a loaded machine the expert's search can outlast the server's wait: "busy"), as a person
-    would."""
+    ("busy": the hint worker is taken by hints other tests asked), as a person would."""
     for _ in range(tries):
         page.keyboard.press("?")
-        wait_until(page, HINT_ANSWERED)
+        wait_until(page, HINT_ANSWERED, HINT_WAIT_S + 5)
         if page.evaluate("document.getElementById('alert').hidden"):
             return
         page.wait_for_timeout(1000)

@@ -55,6 +55,12 @@ LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
     ("hint_workers", int, "1", "worker processes for the expert's hints, apart from everything else (0: no hints)"),
     ("hint_queue", int, "4", "hints that may wait for a hint worker; more are answered busy at once"),
     ("hints_per_round", int, "5", "hints a seat may ask for in one round"),
+    (
+        "hint_wait",
+        float,
+        "10",
+        "seconds a hint may take, its wait for a hint worker included, before it is answered busy (1-600)",
+    ),
     ("bot_workers", int, "1", "worker processes for the medium and hard bots' moves"),
     ("max_tables", int, "4000", "tables open or being played at once"),
     ("tables_per_minute", float, "2", "tables one client address may create a minute on average"),

@@ -73,7 +73,8 @@ class ServerSettings:
 
     Hints: ``hint_workers`` processes work out the expert's hints (apart from everything else),
     ``hint_queue`` more may wait for one (beyond that a hint is answered ``busy``), each seat has at
-    most one in flight and ``hints_per_round`` a round. ``bot_workers`` processes play the
+    most one in flight and ``hints_per_round`` a round; a hint not worked out within ``hint_wait``
+    seconds, its wait for a worker included, is answered ``busy``. ``bot_workers`` processes play the
     ``medium`` and ``hard`` bots' moves. ``worker_kind`` is ``process`` (the default) or ``thread``
     (the same process: for tests).
 
@@ -134,6 +135,7 @@ class ServerSettings:
     hint_workers: int = 1
     hint_queue: int = 4
     hints_per_round: int = 5
+    hint_wait: float = 10.0
     bot_workers: int = 1
     worker_kind: str = "process"
     max_tables: int = 4000
@@ -180,6 +182,7 @@ class ServerSettings:
         _check_int("hint_workers", self.hint_workers, 0, 64, "workers (0: no hints)")
         _check_int("hint_queue", self.hint_queue, 0, 10_000, "hints")
         _check_int("hints_per_round", self.hints_per_round, 0, 1000, "hints")
+        _check_range("hint_wait", self.hint_wait, 1.0, 600.0, "seconds")
         _check_int("bot_workers", self.bot_workers, 1, 64, "workers")
         if self.worker_kind not in ("process", "thread"):
             raise InputError(f"worker_kind must be process or thread, not {self.worker_kind!r}")

@@ -43,14 +43,12 @@ from thirtyone.server.serialize import JSON, action_json
 from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
 from thirtyone.views import PlayerView
 
-__all__ = ["HINT_SECONDS", "HINT_WAIT", "Hints", "hint_json"]
+__all__ = ["HINT_SECONDS", "Hints", "hint_json"]
 
 log = logging.getLogger("thirtyone.server")
 
 HINT_SECONDS = 0.3
 """Seconds the expert searches for one hint (on a hint worker)."""
-HINT_WAIT = 10.0
-"""Seconds a hint may take, its wait for a worker included, before the answer is ``busy``."""
 
 
 def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
@@ -167,7 +165,7 @@ class Hints:
 
     async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
         try:
-            async with asyncio.timeout(HINT_WAIT):
+            async with asyncio.timeout(self.settings.hint_wait):
                 hint = await self.pool.run(expert_hint, view, self.settings.randomness.seed_for_bot(), HINT_SECONDS)
         except (PoolBusyError, TimeoutError):
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
