@@ -44,7 +44,7 @@ from thirtyone.arena.backends import Backend
 from thirtyone.arena.play import GameResult
 from thirtyone.arena.run import run_arena
 from thirtyone.arena.schedule import ArenaError, make_schedule
-from thirtyone.arena.stats import Rating, wilson_interval
+from thirtyone.arena.stats import Rating, WinRecord
 from thirtyone.bots import make_bot
 from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
@@ -55,7 +55,7 @@ MAX_TABLES = 10_000
 
 
 @dataclass
-class LeagueRow:
+class LeagueRow(WinRecord):
     """One bot's totals in a league (see the module): ``games`` finished and ``wins``, per preset
     (``by_preset``: preset → ``[wins, games]``), ``rounds_played`` and ``lives_lost``, ``failed``
     games, ``decisions`` timed and their ``seconds``, and its ``rating``."""
@@ -76,21 +76,6 @@ class LeagueRow:
     def fair_share(self) -> float:
         """``1 / players``: the win share of a bot no better than the others."""
         return 1 / self.players
-
-    @property
-    def win_share(self) -> float:
-        """Games won / games finished (0 with none)."""
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of :attr:`win_share`."""
-        return wilson_interval(self.wins, self.games)
-
-    @property
-    def lives_per_round(self) -> float:
-        """Lives lost per round dealt in."""
-        return self.lives_lost / self.rounds_played if self.rounds_played else 0.0
 
     @property
     def seconds_per_decision(self) -> float:

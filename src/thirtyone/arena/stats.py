@@ -37,6 +37,7 @@ __all__ = [
     "wilson_interval",
     "Rating",
     "pooled_rating",
+    "WinRecord",
     "BotStats",
     "Summary",
     "Tally",
@@ -108,8 +109,33 @@ def pooled_rating(ratings: Sequence[Rating]) -> Rating:
     return Rating(mu, sigma)
 
 
+class WinRecord:
+    """What a bot's totals say of its wins and lives, for a class with ``wins`` and ``games``
+    (finished games), ``lives_lost`` and ``rounds_played`` (rounds its seats were dealt in)."""
+
+    wins: int
+    games: int
+    lives_lost: int
+    rounds_played: int
+
+    @property
+    def win_share(self) -> float:
+        """``wins / games`` (0 when no game finished)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`win_share`."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def lives_per_round(self) -> float:
+        """Lives lost per round played (a seat plays a round when it is dealt in)."""
+        return self.lives_lost / self.rounds_played if self.rounds_played else 0.0
+
+
 @dataclass(frozen=True)
-class BotStats:
+class BotStats(WinRecord):
     """One bot name's totals over the finished games of an arena.
 
     ``seats`` is the seats the name holds at every table, ``games`` the finished games (every bot
@@ -143,24 +169,9 @@ class BotStats:
         return self.seats / self.players
 
     @property
-    def win_share(self) -> float:
-        """``wins / games`` (0 when no game finished)."""
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of :attr:`win_share`."""
-        return wilson_interval(self.wins, self.games)
-
-    @property
     def mean_place(self) -> float:
         """Mean finishing place of its seats (1 = won; 0 when no game finished)."""
         return self.place_sum / self.seat_games if self.seat_games else 0.0
-
-    @property
-    def lives_per_round(self) -> float:
-        """Lives lost per round played (a seat plays a round when it is dealt in)."""
-        return self.lives_lost / self.rounds_played if self.rounds_played else 0.0
 
     @property
     def knock_loss_share(self) -> float:
