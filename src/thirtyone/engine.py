@@ -164,9 +164,11 @@ class _Round:
     start: int = 0  # index of the round's first event in Game.events
     seen: list[list[Event]] = field(default_factory=list)  # each seat's history, as that seat may see it
     # caches, not state: the legal actions (dropped by every move and chance step) and the views'
-    # seat statuses (dropped when lives, looks or known cards change)
+    # seat statuses, each seat's (dropped when its lives, look or known cards change: a move changes
+    # one seat's, and remaking only that one halves a view's cost) and their tuple
     legal: tuple[Action, ...] | None = field(default=None, compare=False, repr=False)
     seats: tuple[SeatStatus, ...] | None = field(default=None, compare=False, repr=False)
+    statuses: list[SeatStatus | None] = field(default_factory=list, compare=False, repr=False)
 
     def copy(self) -> _Round:
         """An independent copy: the lists are copied, the cards and events shared (immutable)."""
@@ -190,6 +192,7 @@ class _Round:
             [list(seen) for seen in self.seen],
             self.legal,
             self.seats,
+            list(self.statuses),
         )
 
 
@@ -910,7 +913,7 @@ class Game:
             card = r.discard_pile.pop()
             r.taken_from_pile = card
             r.known_cards[seat].append(card)
-            r.seats = None
+            r.seats = r.statuses[seat] = None
             self._emit(_FROM_PILE[seat, card])
         else:
             card = r.stock.pop()
@@ -934,7 +937,7 @@ class Game:
         known = r.known_cards[seat]
         if card in known:
             known.remove(card)
-            r.seats = None
+            r.seats = r.statuses[seat] = None
         r.discard_pile.append(card)
         r.taken_from_pile = None
         self._emit(_DISCARDED[seat, card])
@@ -967,7 +970,7 @@ class Game:
             if give in known:
                 known.remove(give)
             known.append(take)
-        r.seats = None
+        r.seats = r.statuses[seat] = None
         r.passes = 0
         self._emit(Acted(seat, action, action.take))
         self._after_turn(seat)
@@ -980,7 +983,7 @@ class Game:
         r.hands[seat], r.widow = list(taken), hand
         r.widow_face_up = True  # R7.2: the old hand goes face up
         r.known_cards[seat] = [] if face_down else list(taken)
-        r.seats = None
+        r.seats = r.statuses[seat] = None
         r.passes = 0
         self._emit(Acted(seat, _EXCHANGE_ALL, taken, private=face_down, revealed=tuple(hand)))
         self._after_turn(seat)
@@ -1037,9 +1040,11 @@ class Game:
         if isinstance(action, ThrowDown):
             self._emit(Acted(seat, _THROW_DOWN))
             r.looked = [True] * self.players
+            r.statuses = [None] * self.players
             self._showdown("throw_down", seat)  # R6.6: the caller counts as the knocker
             return
         r.looked[seat] = True
+        r.statuses[seat] = None
         self._emit(Acted(seat, _LOOK))
         r.to_move = r.next[seat]
         if all(r.looked[s] for s in r.active):
@@ -1088,6 +1093,7 @@ class Game:
             self._out[seat] = True
         self._remaining = list(after)
         r.seats = None
+        r.statuses = [None] * self.players
         if going:
             self._eliminations.append(going)
         hands = tuple(tuple(hand) if hand else None for hand in r.hands)  # a seat out holds no cards
@@ -1188,6 +1194,7 @@ class Game:
             known_cards=[[] for _ in range(players)],
             start=len(self.events),
             seen=[[] for _ in range(players)],
+            statuses=[None] * players,
         )
         return self._r
 
@@ -1221,13 +1228,13 @@ class Game:
         draw = rules.mode == "draw"
         seats = r.seats
         if seats is None:
-            grace = self._grace
-            seats = r.seats = tuple(
-                SeatStatus(s, left, max(left - grace, 0), grace == 1 and left == 1, out, looked, tuple(known))
-                for s, (left, out, looked, known) in enumerate(
-                    zip(self._remaining, self._out, r.looked, r.known_cards, strict=True)
-                )
-            )
+            statuses, grace = r.statuses, self._grace
+            for s, status in enumerate(statuses):
+                if status is None:  # made as tuple.__new__ makes it: SeatStatus's own __new__ is Python's
+                    left = self._remaining[s]
+                    fields = (s, left, max(left - grace, 0), grace == 1 and left == 1, self._out[s], r.looked[s])
+                    statuses[s] = tuple.__new__(SeatStatus, (*fields, tuple(r.known_cards[s])))
+            seats = r.seats = tuple(statuses)  # type: ignore[arg-type]  # every one made now
         phase = self.phase
         return (
             self.players,
