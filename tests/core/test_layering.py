@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "src" / "thirtyone"
 
 CORE = (
     "__init__", "action_ids", "actions", "cards", "chance", "checks", "engine", "errors", "events", "fairness",
-    "position", "record", "refusals", "rules", "scoring", "settlement", "strategy", "text", "views",
+    "position", "record", "refusals", "rules", "scoring", "settlement", "strategy", "text", "totals", "views",
 )  # fmt: skip
 """The core's modules (thirtyone/<name>.py) and packages (thirtyone/<name>/)."""
 
