@@ -41,6 +41,7 @@ _PHASE_LOOK, _PHASE_DEALER_CHOICE, _PHASE_DISCARD = Phase.LOOK, Phase.DEALER_CHO
 knock_threshold = basic_knock_bar
 """Half points ``basic`` needs to knock on its t-th turn (:func:`thirtyone.strategy.basic_knock_bar`)."""
 _KNOCK_BARS = tuple(knock_threshold(turn) for turn in range(len(BASIC_GROWTH)))  # the curve ends there
+assert list(_KNOCK_BARS) == sorted(_KNOCK_BARS), "choose skips a hand below the first bar"
 _LAST_BAR = len(_KNOCK_BARS) - 1
 
 
@@ -62,7 +63,8 @@ class BasicBot(SeededBot):
         value = table[hand_index(hand)]
         if phase is _PHASE_DEALER_CHOICE:
             return _KEEP if value >= 32 else _TAKE_WIDOW
-        if _KNOCK in legal and value >= _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)]:
+        # the bars only rise: below the first one (most hands) the seats need not be counted
+        if value >= _KNOCK_BARS[0] and _KNOCK in legal and value >= _knock_bar(view):
             return _KNOCK
         if rules.mode == "draw":
             top = view.discard_top
@@ -78,6 +80,11 @@ class BasicBot(SeededBot):
                 if after > best[0]:
                     best = (after, action)
         return best[1]
+
+
+def _knock_bar(view: PlayerView) -> int:
+    """The half points ``basic`` knocks with now: the bar of the seat's turn in the round."""
+    return _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)]
 
 
 def _after_exchange(hand: Sequence[Card], widow: Sequence[Card], action: Exchange | ExchangeAll) -> tuple[Card, ...]:
