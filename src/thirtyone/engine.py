@@ -918,7 +918,8 @@ class Game:
         else:
             card = r.stock.pop()
             r.taken_from_pile = None
-            self._emit(*_FROM_STOCK[seat, card])
+            event, hidden = _FROM_STOCK[seat, card]
+            self._emit(event, hidden)
         r.hands[seat].append(card)
         self.phase = _PHASE_DISCARD
 
@@ -1206,11 +1207,12 @@ class Game:
         if isinstance(event, Acted) and event.private:
             if hidden is None:
                 hidden = event.for_seat(-1)
-            for seat, history in enumerate(seen):
-                history.append(event if seat == event.seat else hidden)
-        elif isinstance(event, RoundEnded):
-            for seat, history in enumerate(seen):
-                history.append(event.for_seat(seat))
+            for history in seen:
+                history.append(hidden)
+            seen[event.seat][-1] = event  # the actor sees its own cards
+        elif isinstance(event, RoundEnded):  # each seat's form of the result, as _end_round made it just now
+            for shown, history in zip(self._shown, seen, strict=True):
+                history.append(event if shown is event.result else RoundEnded(shown))
         else:
             for history in seen:
                 history.append(event)
