@@ -163,50 +163,75 @@ def test_the_join_that_takes_the_last_seat_logs_the_deal_once(server: str, brows
 # ---------------------------------------------------------------------------------------------- the felt
 
 
+STILL = (
+    "document.getAnimations().every((a) => a.playState !== 'running'"
+    " || !a.effect?.target?.closest?.('.seat, #middle, #hand, #actions, #hint, .topbar'))"
+)
+"""Whether nothing the layout tests measure is moving (a seat's pulse, a card turning over, the
+hand's fan easing in): what they measure is where it comes to rest."""
+
+
+def at_rest(page: Page) -> None:
+    """Wait until nothing measured moves, then for two frames (the layout after the last change)."""
+    wait_until(page, STILL)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def test_the_seats_fit_around_the_felt_at_every_size_and_seat_count(server: str, browser: Browser) -> None:
     """On your turn, at each size and for 2 to 9 seats: every seat, the middle, your hand and your
-    moves are on screen, nothing to scroll, and no two of them overlap."""
+    moves are on screen, nothing to scroll, and no two of them overlap. One browser context for
+    each size, which opens the eight tables in turn (a context and a page load cost more than
+    the checks)."""
     checked = 0
-    for (size, (width, height)), count in itertools.product(SIZES.items(), range(2, 10)):
-        created = _table(server, "scat", ["human"] + ["easy"] * (count - 1), lives=3)
+    for size, (width, height) in SIZES.items():
         options: dict[str, Any] = {"viewport": {"width": width, "height": height}}
         if size == "phone":
             options.update(is_mobile=True, has_touch=True)
-        page = _seated(browser, server, created, **options)
+        counts = range(2, 10)
+        tables = [_table(server, "scat", ["human"] + ["easy"] * (count - 1), lives=3) for count in counts]
+        page = new_page(browser, **options)
         try:
-            my_turn(page)
-            page.wait_for_timeout(150)
-            where = f"{size} with {count} seats"
-            scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-            assert scroll[0] <= width, f"{where}: the page scrolls sideways ({scroll})"
-            assert scroll[1] <= height, f"{where}: the page scrolls ({scroll})"
-            seats = boxes(page, ".seat")
-            assert len(seats) == count, where
-            groups = {
-                "seat": seats,
-                "middle": boxes(page, "#middle .piles"),
-                "hand": boxes(page, "#hand"),
-                "moves": boxes(page, "#actions button, #hint"),
-                "top bar": boxes(page, ".topbar h1, .topbar button"),
-            }
-            for name, found in groups.items():
-                assert found, f"{where}: no {name}"
-                for box in found:
-                    inside = box["x"] >= -0.5 and box["y"] >= -0.5
-                    inside = inside and box["x"] + box["w"] <= width + 0.5 and box["y"] + box["h"] <= height + 0.5
-                    assert inside, f"{where}: a {name} is off screen: {box}"
-            for a, b in itertools.combinations(seats, 2):
-                assert not overlap(a, b), f"{where}: two seats overlap: {a} {b}"
-            for (one, first), (other, second) in itertools.combinations(groups.items(), 2):
-                for a in first:
-                    for b in second:
-                        assert not overlap(a, b), f"{where}: a {one} and a {other} overlap: {a} {b}"
-            me = page.locator(".seat.me")
-            assert me.get_attribute("data-seat") == "0"
-            my_box = me.bounding_box()
-            assert my_box is not None
-            assert all(my_box["y"] >= box["y"] - 1 for box in seats), f"{where}: you are not at the bottom"
-            checked += 1
+            page.goto(f"{server}/")
+            page.evaluate(
+                "(seats) => seats.forEach(([key, token]) => localStorage.setItem(key, token))",
+                [[f"thirtyone.token.{created['code']}", created["token"]] for created in tables],
+            )
+            for count, created in zip(counts, tables, strict=True):
+                page.goto(f"{server}/t/{created['code']}")
+                expect(page.locator("body")).to_have_attribute("data-role", "player")
+                my_turn(page)
+                at_rest(page)
+                where = f"{size} with {count} seats"
+                scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+                assert scroll[0] <= width, f"{where}: the page scrolls sideways ({scroll})"
+                assert scroll[1] <= height, f"{where}: the page scrolls ({scroll})"
+                seats = boxes(page, ".seat")
+                assert len(seats) == count, where
+                groups = {
+                    "seat": seats,
+                    "middle": boxes(page, "#middle .piles"),
+                    "hand": boxes(page, "#hand"),
+                    "moves": boxes(page, "#actions button, #hint"),
+                    "top bar": boxes(page, ".topbar h1, .topbar button"),
+                }
+                for name, found in groups.items():
+                    assert found, f"{where}: no {name}"
+                    for box in found:
+                        inside = box["x"] >= -0.5 and box["y"] >= -0.5
+                        inside = inside and box["x"] + box["w"] <= width + 0.5 and box["y"] + box["h"] <= height + 0.5
+                        assert inside, f"{where}: a {name} is off screen: {box}"
+                for a, b in itertools.combinations(seats, 2):
+                    assert not overlap(a, b), f"{where}: two seats overlap: {a} {b}"
+                for (one, first), (other, second) in itertools.combinations(groups.items(), 2):
+                    for a in first:
+                        for b in second:
+                            assert not overlap(a, b), f"{where}: a {one} and a {other} overlap: {a} {b}"
+                me = page.locator(".seat.me")
+                assert me.get_attribute("data-seat") == "0"
+                my_box = me.bounding_box()
+                assert my_box is not None
+                assert all(my_box["y"] >= box["y"] - 1 for box in seats), f"{where}: you are not at the bottom"
+                checked += 1
         finally:
             page.context.close()
     assert checked == 24
@@ -785,14 +810,24 @@ def test_the_table_page_weighs_under_400_kb_and_loads_nothing_from_elsewhere(ser
 
 def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> None:
     """The lobby, your turn, a showdown, the game's end and a phone: written to docs/screenshots/
-    when THIRTYONE_SCREENSHOTS=1 (the README shows them), else to a temporary folder. The bots
-    take 0.4 s a turn, so that the pictures show a table at a person's pace."""
+    when THIRTYONE_SCREENSHOTS=1 (the README shows them), else to a temporary folder. For the
+    README the bots take 0.4 s a turn, so that the pictures show a table at a person's pace, and
+    each picture waits for the table to look settled; else the bots play at once and a picture
+    waits only for the table to be at rest (the same moments, pictures nobody looks at)."""
     folder = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-    if os.environ.get("THIRTYONE_SCREENSHOTS") != "1":
+    for_people = os.environ.get("THIRTYONE_SCREENSHOTS") == "1"
+    if not for_people:
         folder = tmp_path / "pictures"
     folder.mkdir(parents=True, exist_ok=True)
     size = {"viewport": {"width": 1280, "height": 800}}
-    with running_server(tmp_path, "--bot-delay", "0.4", "--showdown-timeout", "20") as base:  # the bots wait for it
+    delay = "0.4" if for_people else "0"
+
+    def pause(page: Page, ms: int) -> None:
+        at_rest(page)
+        if for_people:
+            page.wait_for_timeout(ms)
+
+    with running_server(tmp_path, "--bot-delay", delay, "--showdown-timeout", "20") as base:  # the bots wait for it
         lobby = new_page(browser, **size)
         try:
             _table(base, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
@@ -806,19 +841,19 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
         page = _seated(browser, base, created, **size)
         try:
             my_turn(page)
-            page.wait_for_timeout(1500)
+            pause(page, 1500)
             page.screenshot(path=str(folder / "your-turn.png"))
             shown = False
             deadline = time.monotonic() + 150
             while not page.locator("#over").is_visible():
                 assert time.monotonic() < deadline, "the game did not end in time"
                 if not shown and page.evaluate(SHOWDOWN_OPEN):  # it stays until play_one closes it
-                    page.wait_for_timeout(1200)
+                    pause(page, 1200)
                     page.screenshot(path=str(folder / "showdown.png"))
                     shown = True
                 if not play_one(page):
                     page.wait_for_timeout(40)
-            page.wait_for_timeout(1500)
+            pause(page, 1500)
             page.screenshot(path=str(folder / "game-over.png"))
             assert shown
         finally:
@@ -827,7 +862,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
         mobile = _seated(browser, base, phone, **PHONE)
         try:
             my_turn(mobile)
-            mobile.wait_for_timeout(1500)
+            pause(mobile, 1500)
             mobile.screenshot(path=str(folder / "phone.png"))
         finally:
             mobile.context.close()
