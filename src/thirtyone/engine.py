@@ -219,6 +219,9 @@ class Game:
     _r: _Round
     """The current round's state (set by ``_deal`` or ``_load``)."""
 
+    _active: tuple[int, ...]
+    """The seats not out (set by ``_begin_round``, and by ``_end_round`` when it puts seats out)."""
+
     def __init__(
         self,
         rules: Rules | str | None = None,
@@ -417,7 +420,7 @@ class Game:
     @property
     def active_seats(self) -> tuple[int, ...]:
         """Seats still in the game, in seat order."""
-        return tuple(seat for seat in range(self.players) if not self._out[seat])
+        return self._active
 
     @property
     def taken_from_pile(self) -> Card | None:
@@ -1097,6 +1100,7 @@ class Game:
         r.statuses = [None] * self.players
         if going:
             self._eliminations.append(going)
+            self._active = tuple(seat for seat in self._active if seat not in going)
         hands = tuple(tuple(hand) if hand else None for hand in r.hands)  # a seat out holds no cards
         values = tuple(None if hand is None else value_from_half(self._value(hand)) for hand in hands)
         result = RoundResult(
@@ -1183,8 +1187,10 @@ class Game:
             while out[after]:
                 after = (after + 1) % players
             nxt.append(after)
+        # kept for active_seats, which a loop may ask every turn
+        self._active = tuple(seat for seat in range(players) if not out[seat])
         self._r = _Round(
-            active=self.active_seats,
+            active=self._active,
             next=tuple(nxt),
             to_move=0,
             hands=[[] for _ in range(players)],
