@@ -102,6 +102,11 @@ class EnvConfig:
                 raise ArgumentError(f"max_rounds is a whole number from 1 to {MAX_ROUNDS_LIMIT:,}, not {max_rounds!r}")
         return cls(rules, count, win_reward, rounds)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> EnvConfig:
+        """Itself: a config is immutable (its rules are), and OpenSpiel's clone of a state
+        deep-copies each attribute of it, this one at every step of a tree walk."""
+        return self
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> EnvConfig:
         """:meth:`make` from a mapping of option names to values."""

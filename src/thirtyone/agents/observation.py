@@ -385,6 +385,11 @@ class InfoStateLayout:
         """The named parts of one tensor (views into it, shaped as ``shapes``)."""
         return {name: tensor[where].reshape(self.shapes[name]) for name, where in self.slices.items()}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> InfoStateLayout:
+        """Itself: a layout is not changed once made, and OpenSpiel's clone of a state deep-copies
+        each attribute of it, this one at every step of a tree walk."""
+        return self
+
 
 def encode_information(
     layout: InfoStateLayout,
