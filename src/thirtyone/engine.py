@@ -254,6 +254,9 @@ class Game:
         self._trusted = getattr(chance, "trusted", False) is True
         self._half = half_points(rules)
         self._grace = 1 if rules.grace_life else 0
+        # whether a knock may be refused for more than a knock before it (R6.3, R6.4): if not, the
+        # legal actions need no _knock_refusal() call
+        self._knock_limits = rules.knock_from_round == 2 or bool(rules.min_knock_value)
         self._remaining = [rules.lives + self._grace] * players
         self._out = [False] * players
         self._eliminations: list[tuple[int, ...]] = []
@@ -566,7 +569,8 @@ class Game:
         if phase is _PHASE_TURN:
             if self.rules.mode == "draw":  # the eight possible answers are built once
                 stock = bool(r.stock) or len(r.discard_pile) > 1
-                return _DRAW_TURNS[stock * 4 + bool(r.discard_pile) * 2 + (self._knock_refusal() is None)]
+                knock = r.knocker is None and (not self._knock_limits or self._knock_refusal() is None)
+                return _DRAW_TURNS[stock * 4 + bool(r.discard_pile) * 2 + knock]
             if not r.widow_face_up:
                 actions: list[Action] = [_EXCHANGE_ALL, _PASS]
             else:
