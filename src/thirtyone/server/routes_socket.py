@@ -110,6 +110,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     writer = asyncio.create_task(connection.run())
     ticket: Ticket | None = None
     runner: TableRunner | None = None
+    reader: _Reader | None = None
     try:
         try:
             ticket = admission.enter(address)
@@ -136,8 +137,11 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         if ticket is not None:
             admission.leave(ticket)
         connection.close(1000)
-        with contextlib.suppress(asyncio.TimeoutError, Exception):
-            await asyncio.wait_for(writer, 5)
+        if reader is not None and reader.gone:  # nothing reaches a client that has gone: no wait for the writer
+            writer.cancel()
+        else:
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(writer, 5)
 
 
 def _too_many_arrivals(rate: float) -> JSONResponse:
@@ -208,13 +212,15 @@ class _Reader:
         self.address = address
         self.strikes = 0
         self._told_rate = -1.0
+        self.gone = False
+        """Whether the client has gone (its side closed, or the server is shutting down)."""
 
     async def next(self) -> JSON | None:
         """The next good message, or ``None`` once the client has gone (or was disconnected)."""
         while not self.connection.closing:
             message: Message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
-                self.connection.closing = True
+                self.connection.closing = self.gone = True
                 return None
             refusal = self._check(message)
             if refusal is None:
