@@ -38,13 +38,13 @@ def pinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def my_turn_in_round(page: Page, round: int) -> None:
-    """Play (draw from the stock and discard, never knock; close each showdown) until it is this
-    page's turn in round ``round`` or later."""
+def my_turn_in_round(page: Page, round: int, knock: bool = False) -> None:
+    """Play (draw from the stock and discard; knock when ``knock`` and the rules let, which ends a
+    round sooner; close each showdown) until it is this page's turn in round ``round`` or later."""
     moves = "#actions-section:not([hidden]) #actions button[data-action='draw stock']"
     while not (page.locator(moves).count() and page.evaluate(f"Number(document.body.dataset.round) >= {round}")):
         if not close_showdown(page):  # checked and clicked in one step: it may close by itself meanwhile
-            play_a_turn(page, knock=False)
+            play_a_turn(page, knock=knock)
 
 
 # ---------------------------------------------------------------------------------------------- the middle
@@ -91,9 +91,10 @@ def test_a_knocks_banner_and_the_bubbles_lie_over_nothing_in_the_middle(pinned: 
 
 
 def test_the_scores_panel_shows_eight_rounds_and_that_more_lie_before_them(pinned: str, browser: Browser) -> None:
-    _, (page,) = seat_people(browser, pinned, ["human", "easy"], lives=12)
+    # 20 lives: knocking every round costs at most 2 a round (R6.5), so both seats see round 11
+    _, (page,) = seat_people(browser, pinned, ["human", "easy"], lives=20)
     try:
-        my_turn_in_round(page, 11)
+        my_turn_in_round(page, 11, knock=True)
         page.click("#tab-scores")
         scroll = page.locator(".scores-scroll")
         expect(scroll).to_be_visible()
