@@ -152,16 +152,43 @@ def free_port() -> int:
         return port
 
 
+class Handlers:
+    """An ASGI app wrapped to count its WebSocket handlers under way (``live``); ``ended`` is set
+    whenever the last one returns."""
+
+    def __init__(self) -> None:
+        self.app: Any = None
+        self.live = 0
+        self.ended = asyncio.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        self.live += 1
+        self.ended.clear()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.live -= 1
+            if not self.live:
+                self.ended.set()
+
+
 @contextlib.asynccontextmanager
-async def served(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[Door, int]]:
-    """Uvicorn with the paced protocols, as ``thirtyone serve`` runs it: the door and the port."""
+async def served(tmp_path: Path, handlers: Handlers | None = None, **limits: Any) -> AsyncIterator[tuple[Door, int]]:
+    """Uvicorn with the paced protocols, as ``thirtyone serve`` runs it: the door and the port
+    (the app wrapped in ``handlers`` when given)."""
     settings = ServerSettings(
         database_url=f"sqlite:///{tmp_path / 'door.db'}", worker_kind="thread", freeze_gc=False, bot_delay=0, **limits
     )
     app = create_app(settings=settings)
     door: Door = app.state.door
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **paced_protocols(door))
+    if handlers is not None:
+        handlers.app = app
+    served_app = app if handlers is None else handlers
+    config = uvicorn.Config(served_app, host="127.0.0.1", port=port, log_level="warning", **paced_protocols(door))
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
     try:
@@ -257,3 +284,25 @@ async def test_a_storm_of_new_connections_is_refused_at_the_door_with_http_429_a
             answer = (await refused(**forwarded)).response
             assert (answer.status_code, json.loads(answer.body)["code"]) == (429, "rate_limited")
             assert door.refused == 1  # refused by the app, which knows the forwarded address
+
+
+async def test_a_client_that_drops_its_connection_ends_its_handler_at_once(tmp_path: Path) -> None:
+    """A player whose connection drops with no close (the TCP connection aborted, as a closed
+    laptop's or a killed tab's) is let go at once: the door forgets it and its handler returns,
+    with no wait for a close that can reach nobody (that wait was 5 s, and held every server
+    stopped with a page connected as long)."""
+    handlers = Handlers()
+    async with served(tmp_path, handlers) as (door, port):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            code = (await http.post("/api/tables", json={"seats": [{"type": "human"}] * 2})).json()["code"]
+            token = (await http.post(f"/api/tables/{code}/join", json={"name": "A"})).json()["token"]
+        ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{code}")
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while (message := json.loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "state":
+            assert message["type"] != "error", message
+        assert handlers.live == 1
+        assert len(door._trusted) == 1
+        ws.transport.abort()  # gone without a close frame
+        await asyncio.wait_for(handlers.ended.wait(), 3)  # well under the 5 s the handler waited
+        assert handlers.live == 0
+        assert not door._trusted
