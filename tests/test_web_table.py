@@ -237,6 +237,58 @@ def test_the_seats_fit_around_the_felt_at_every_size_and_seat_count(server: str,
     assert checked == 24
 
 
+WIDE_NAMES = ("Ｗ" * 20, "😀🎉🃏🦄🌈🍀🔥" * 2 + "😀🎉🃏🦄🌈🍀", "M" * 20)
+"""The widest names a person may take (20 characters each, as the server counts them): full-width
+letters, emoji, and the widest Latin capital."""
+
+PLATE_FIT = """(seat) => {
+  const plate = seat.querySelector('.plate'), name = seat.querySelector('.who h3');
+  const p = plate.getBoundingClientRect(), n = name.getBoundingClientRect(), s = seat.getBoundingClientRect();
+  return {text: name.textContent, title: name.title, inside: n.left >= p.left - 0.5 && n.right <= p.right + 0.5,
+          plateInSeat: p.left >= s.left - 0.5 && p.right <= s.right + 0.5,
+          plateFits: plate.scrollWidth <= plate.clientWidth + 1,
+          nameClips: name.scrollWidth <= name.clientWidth + 1 || getComputedStyle(name).textOverflow === 'ellipsis'};
+}"""
+"""Where a seat's name lies in its plate: inside it, the plate's content within the plate, the
+plate within the seat, and a name wider than its room cut with an ellipsis (never spilling)."""
+
+
+def test_the_widest_names_stay_inside_their_seat_plates(server: str, browser: Browser) -> None:
+    """Three people whose names are as wide as names get (twenty full-width letters, twenty emoji,
+    twenty Ms) sit with Ann and a bot: at 1280x800 and on a phone, each name stays inside its
+    seat's plate (cut with an ellipsis where it is wider), the plate inside its seat, and the whole
+    name is the plate's title (shown on hover)."""
+    created = _table(server, "scat", ["human"] * 4 + ["easy"])
+    for wide in WIDE_NAMES:
+        _post(f"{server}/api/tables/{created['code']}/join", {"name": wide})
+    try:
+        for size, options in {"laptop": {"viewport": {"width": 1280, "height": 800}}, "phone": PHONE}.items():
+            page = _seated(browser, server, created, **options)
+            try:
+                expect(page.locator(".seat .lives[role=img]")).to_have_count(5)  # dealt: the plates as played
+                seats = page.locator(".seat")
+                titles = []
+                for i in range(seats.count()):
+                    fit = seats.nth(i).evaluate(PLATE_FIT)
+                    where = f"{size}, seat {i} ({fit['text']!r})"
+                    assert fit["inside"], f"{where}: the name spills out of its plate"
+                    assert fit["plateFits"], f"{where}: the plate's content is wider than the plate"
+                    assert fit["plateInSeat"], f"{where}: the plate is wider than its seat"
+                    assert fit["nameClips"], f"{where}: a name too wide is not cut with an ellipsis"
+                    titles.append(fit["title"])
+                assert set(WIDE_NAMES) <= set(titles)  # each whole name on hover (the server keeps it as typed)
+            finally:
+                page.context.close()
+    finally:  # no game of absent people left for the turn timer in the module's server
+        request = urllib.request.Request(
+            f"{server}/api/tables/{created['code']}/close",
+            data=b"{}",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {created['host_token']}"},
+            method="POST",
+        )
+        urllib.request.urlopen(request, timeout=5).close()
+
+
 def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["easy", "human", "easy", "easy"])  # Ann takes seat 1
     page = _seated(browser, server, created)
