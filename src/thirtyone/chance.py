@@ -98,14 +98,33 @@ class SeededChance:
         return self.rng.randrange(players)
 
     def deal_order(self, deck: Sequence[Card], round: int) -> list[Card]:
-        order = list(deck)
-        self.rng.shuffle(order)
-        return order
+        return _shuffled(self.rng, deck)
 
     def reshuffle_order(self, cards: Sequence[Card], round: int, number: int) -> list[Card]:
-        order = list(cards)
-        self.rng.shuffle(order)
+        return _shuffled(self.rng, cards)
+
+
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(105))  # up to two decks of 52
+
+
+def _shuffled(rng: random.Random, cards: Sequence[Card]) -> list[Card]:
+    """``cards`` in the order ``rng.shuffle`` gives, leaving ``rng`` in the same state.
+
+    A plain ``random.Random`` is shuffled here, the same Fisher-Yates swaps drawing the same bits
+    as the standard library's (checked by a test), without its two Python calls a card: three
+    times as fast, and every simulated deal pays it. Any other generator shuffles itself."""
+    order = list(cards)
+    if type(rng) is not random.Random or len(order) >= len(_BIT_LENGTHS):
+        rng.shuffle(order)
         return order
+    bits, getrandbits = _BIT_LENGTHS, rng.getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        k = bits[i + 1]
+        j = getrandbits(k)
+        while j > i:  # rejection sampling, as random's _randbelow: j < i + 1
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 class ScriptedChance:

@@ -252,11 +252,11 @@ class Game:
         self._step: ChanceStep | None = None
         self._waiting: tuple[int, Phase] | None = None  # the drawer and its phase while a reshuffle is due
         self._trusted = getattr(chance, "trusted", False) is True
-        self._half = half_points(rules)
         self._grace = 1 if rules.grace_life else 0
         # whether a knock may be refused for more than a knock before it (R6.3, R6.4): if not, the
         # legal actions need no _knock_refusal() call
         self._knock_limits = rules.knock_from_round == 2 or bool(rules.min_knock_value)
+        self._rule_flags()
         self._remaining = [rules.lives + self._grace] * players
         self._out = [False] * players
         self._eliminations: list[tuple[int, ...]] = []
@@ -635,7 +635,10 @@ class Game:
                 raise refusal("game_over", seat=seat, action=action)
             if self._step is None and seat != r.to_move:
                 raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
-        if action not in self.legal_actions():
+        legal = r.legal  # legal_actions(), inlined: every move asks
+        if legal is None:
+            legal = r.legal = self._legal()
+        if action not in legal:
             self._check(action)  # raises: it refuses just what legal_actions() leaves out, naming the rule
         if not r.stock and isinstance(action, Draw) and action.source == STOCK:
             rest = tuple(r.discard_pile[:-1])
@@ -743,18 +746,18 @@ class Game:
         """The order of ``step``'s cards: ``given``, or the source's; checked unless the source is
         trusted to shuffle only the cards it is given."""
         deal = step.kind == "deal"
-        what = f"round {step.round}: the deck order" if deal else f"round {step.round}: reshuffle {step.number}"
         if given is None:
             if deal:
                 order = self._chance.deal_order(step.cards, step.round)
             else:
                 order = self._chance.reshuffle_order(step.cards, step.round, step.number)
-            if not self._trusted:
-                check_permutation(order, step.cards, what)
-            return order
-        order = list(given)
-        if not all(isinstance(card, Card) for card in order):
-            raise ArgumentError(f"an order is a list of Cards (parse_cards('As Td ...')), not {given!r}")
+            if self._trusted:  # every simulated deal: nothing to check or say
+                return order
+        else:
+            order = list(given)
+            if not all(isinstance(card, Card) for card in order):
+                raise ArgumentError(f"an order is a list of Cards (parse_cards('As Td ...')), not {given!r}")
+        what = f"round {step.round}: the deck order" if deal else f"round {step.round}: reshuffle {step.number}"
         check_permutation(order, step.cards, what)
         return order
 
@@ -784,7 +787,15 @@ class Game:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self._half = half_points(self.rules)
+        self._rule_flags()
+
+    def _rule_flags(self) -> None:
+        """What every move reads of the rules, kept on the game (cheaper than through ``rules``):
+        remade on unpickling, so a game pickled before a field was added still loads."""
+        rules = self.rules
+        self._half = half_points(rules)  # the shared hand-value table
+        self._stock_showdown = rules.stock_exhausted == "showdown"  # R4.3
+        self._max_turns = rules.max_turns  # R6.7
 
     def copy(self) -> Game:
         """An independent copy of the game in its current state, made cheaply: events and cards
@@ -921,7 +932,7 @@ class Game:
             r.taken_from_pile = card
             r.known_cards[seat].append(card)
             r.seats = r.statuses[seat] = None
-            self._emit(_FROM_PILE[seat, card])
+            self._emit_public(_FROM_PILE[seat, card])
         else:
             card = r.stock.pop()
             r.taken_from_pile = None
@@ -948,7 +959,7 @@ class Game:
             r.seats = r.statuses[seat] = None
         r.discard_pile.append(card)
         r.taken_from_pile = None
-        self._emit(_DISCARDED[seat, card])
+        self._emit_public(_DISCARDED[seat, card])
         if self._half[hand[0] * _AB + hand[1] * 52 + hand[2]] >= BLITZ_HALF:  # R5.4 (the hot path: inlined)
             self._end_round("blitz", r.knocker, (seat,), blitz_losses(r.active, seat, r.knocker is not None))
         else:
@@ -1068,10 +1079,10 @@ class Game:
             if r.final_turns == 0:
                 self._showdown("knock", r.knocker)
                 return
-        if self.rules.stock_exhausted == "showdown" and not r.stock:
+        if self._stock_showdown and not r.stock:
             self._showdown("stock_exhausted", None)  # R4.3: a knock still waiting is void
             return
-        if r.turn >= self.rules.max_turns:
+        if r.turn >= self._max_turns:
             self._showdown("max_turns", None)
             return
         self.phase = _PHASE_TURN
@@ -1227,6 +1238,12 @@ class Game:
             for history in seen:
                 history.append(event)
 
+    def _emit_public(self, event: Acted) -> None:
+        """:meth:`_emit` for a public move's event, which every seat sees alike: most moves."""
+        self.events.append(event)
+        for history in self._r.seen:
+            history.append(event)
+
     def _value(self, hand: list[Card] | tuple[Card, ...]) -> int:
         a, b, c = hand
         return self._half[a * _AB + b * 52 + c]
@@ -1282,7 +1299,13 @@ class Game:
                 a, b, c = own
                 value = value_from_half(self._half[a * _AB + b * 52 + c])
         table = self._table()
-        mine = table[5] == seat  # the current seat
+        if table[5] == seat:  # the current seat: legal_actions(), inlined
+            legal = r.legal
+            if legal is None:
+                legal = r.legal = self._legal()
+            taken = r.taken_from_pile
+        else:
+            legal, taken = (), None
         return build_player_view(
             table,
             tuple(r.seen[seat]),  # history
@@ -1290,8 +1313,8 @@ class Game:
             seat,
             hand,
             value,
-            r.taken_from_pile if mine else None,
-            self.legal_actions() if mine else (),
+            taken,
+            legal,
         )
 
     def public_view(self) -> PublicView:

@@ -26,6 +26,7 @@ from thirtyone import (
     RoundStarted,
     Rules,
     SeatError,
+    SeededChance,
     full_deck,
     parse_cards,
 )
@@ -278,3 +279,32 @@ def test_r4_3_a_reshuffle_order_of_other_cards_is_refused():
 def test_explicit_chance_is_a_bool():
     with pytest.raises(ArgumentError, match="explicit_chance"):
         Game(SCAT, 3, explicit_chance="yes")  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 104), draws=st.integers(0, 3))
+def test_r3_2_seeded_chance_shuffles_as_random_does(seed, size, draws):
+    """SeededChance shuffles a plain random.Random itself (faster): the same orders as
+    random.shuffle, and the generator left in the same state, so seeded games and records stay
+    the same."""
+    cards = [card for deck in (full_deck(52), full_deck(52)) for card in deck][:size]
+    chance, reference = SeededChance(seed), random.Random(seed)
+    for number in range(draws + 1):
+        expected = list(cards)
+        reference.shuffle(expected)
+        assert chance.reshuffle_order(cards, 1, number) == expected
+    assert chance.rng.getstate() == reference.getstate()
+
+
+def test_seeded_chance_leaves_another_generator_to_shuffle_itself():
+    class Counting(random.Random):
+        shuffles = 0
+
+        def shuffle(self, x):  # type: ignore[override]
+            Counting.shuffles += 1
+            super().shuffle(x)
+
+    order = SeededChance(Counting(5)).deal_order(full_deck(32), 1)
+    expected = list(full_deck(32))
+    random.Random(5).shuffle(expected)
+    assert (order, Counting.shuffles) == (expected, 1)

@@ -76,13 +76,9 @@ def choose(bot: Bot, view: PlayerView) -> Action | BotFailure:
     legal = view.legal_actions
     try:
         action = bot.choose(view, legal)
-        if action in legal:
-            return action
     except Exception as error:
-        return BotFailure(view.seat, _name(bot), None, f"raised {error_line(error)}", error)
-    shown = _shown(action)
-    what = shown if isinstance(action, Action) else f"{shown} (not an action)"
-    return BotFailure(view.seat, _name(bot), shown, f"chose {what}, which is not legal now")
+        return _raised(bot, view.seat, error)
+    return action if action in legal else _not_legal(bot, view.seat, action)
 
 
 def play_turn(game: Game, bot: Bot) -> BotFailure | None:
@@ -95,12 +91,27 @@ def play_turn(game: Game, bot: Bot) -> BotFailure | None:
     seat = game.current_seat
     if seat is None:
         raise refusal("chance_due" if game.is_chance() else "game_over")
-    action = choose(bot, game.view(seat))
-    if isinstance(action, BotFailure):
-        return action
+    view = game.view(seat)
+    legal = view.legal_actions
+    try:  # choose(), written out: every bot move of every face passes here
+        action = bot.choose(view, legal)
+    except Exception as error:
+        return _raised(bot, seat, error)
+    if action not in legal:
+        return _not_legal(bot, seat, action)
     try:
         game.apply(action)
     except ThirtyOneError as error:  # legal by the view, refused by the engine: a bug, said as the bot's
         shown = _shown(action)
         return BotFailure(seat, _name(bot), shown, f"chose {shown}; the engine refused it: {error}")
     return None
+
+
+def _raised(bot: Bot, seat: int, error: Exception) -> BotFailure:
+    return BotFailure(seat, _name(bot), None, f"raised {error_line(error)}", error)
+
+
+def _not_legal(bot: Bot, seat: int, action: object) -> BotFailure:
+    shown = _shown(action)
+    what = shown if isinstance(action, Action) else f"{shown} (not an action)"
+    return BotFailure(seat, _name(bot), shown, f"chose {what}, which is not legal now")
