@@ -77,6 +77,7 @@ __all__ = [
     "THROW_DOWN",
     "EXCHANGE_ONE",
     "EXCHANGE_TWO",
+    "SIMPLE_IDS",
     "ACTION_NAMES",
     "num_distinct_actions",
     "action_id",
@@ -117,7 +118,7 @@ class Table(Protocol):
     def legal_actions(self) -> tuple[Action, ...]: ...
 
 
-_SIMPLE: dict[Action, int] = {
+SIMPLE_IDS: dict[Action, int] = {
     Draw(STOCK): DRAW_STOCK,
     Draw(PILE): DRAW_PILE,
     Knock(): KNOCK,
@@ -128,7 +129,8 @@ _SIMPLE: dict[Action, int] = {
     Look(): LOOK,
     ThrowDown(): THROW_DOWN,
 }
-_BY_ID: dict[int, Action] = {number: action for action, number in _SIMPLE.items()}
+"""The id of each action that names no card."""
+_BY_ID: dict[int, Action] = {number: action for action, number in SIMPLE_IDS.items()}
 
 
 def _check_id(number: object) -> int:
@@ -182,7 +184,7 @@ def action_id(where: Table | PlayerView, action: Action) -> int:
             widow (code ``exchange_not_in_hand`` / ``exchange_not_in_widow``).
         ActionError: for something that is not an action.
     """
-    simple = _SIMPLE.get(action) if not isinstance(action, Discard | Exchange) else None
+    simple = SIMPLE_IDS.get(action) if not isinstance(action, Discard | Exchange) else None
     if simple is not None:
         return simple
     if isinstance(action, Discard):

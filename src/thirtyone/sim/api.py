@@ -13,21 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-)
+from thirtyone.action_ids import SIMPLE_IDS
+from thirtyone.actions import Action, Discard, Exchange
 from thirtyone.cards import Card, format_cards
 from thirtyone.engine import Game
 from thirtyone.errors import PositionError
@@ -36,19 +23,11 @@ from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.sim import kernels
 from thirtyone.sim.codes import (
-    A_ALL,
     A_DISCARD,
     A_EX1,
     A_EX2,
-    A_KEEP,
-    A_KNOCK,
-    A_LOOK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
-    A_TAKE,
-    A_THROW,
     ENDS,
+    ID_CODES,
     LOSS_NAMES,
     PHASE_CODES,
     POLICIES,
@@ -530,17 +509,7 @@ def _fill_state(w: IntArray, position: Position) -> None:
         w[k.W_KNOWN + seat] = mask
 
 
-_SIMPLE_CODES: dict[Action, int] = {
-    Draw(STOCK): A_STOCK,
-    Draw(PILE): A_PILE,
-    Knock(): A_KNOCK,
-    Pass(): A_PASS,
-    ExchangeAll(): A_ALL,
-    Keep(): A_KEEP,
-    TakeWidow(): A_TAKE,
-    Look(): A_LOOK,
-    ThrowDown(): A_THROW,
-}
+_SIMPLE_CODES: dict[Action, int] = {action: ID_CODES[number] for action, number in SIMPLE_IDS.items()}
 """The codes of the actions that name no card (built once: the expert asks for a code per world and action)."""
 
 
