@@ -27,10 +27,8 @@ to move. Then write the observation, mask and seat of the move each game waits f
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
 from thirtyone.action_ids import NUM_ACTIONS
@@ -51,7 +49,6 @@ from thirtyone.sim.codes import (
 )
 from thirtyone.sim.kernels import (
     _BIT_INDEX,
-    _OPTIONS,
     _U58,
     _U_DEBRUIJN,
     _U_TAG_DEAL,
@@ -78,6 +75,8 @@ from thirtyone.sim.kernels import (
     W_PILE,
     W_REM,
     W_WIDOW,
+    Array,
+    Int,
     _apply,
     _basic,
     _bounded,
@@ -85,6 +84,7 @@ from thirtyone.sim.kernels import (
     _derive,
     _full_deck,
     _heuristic,
+    _jit,
     _legal,
     _splitmix64,
 )
@@ -124,14 +124,6 @@ ACTION_TABLE = np.array([*ID_CODES, *CODE_IDS], dtype=np.int64)
     L_HAND, L_TAKEN, L_TOP, L_PILE, L_WIDOW, L_KNOWN, L_DISC, L_LIVES, L_GRACE, L_OUT, L_LOOKED,
     L_DEALER, L_KNOCKER, L_TOMOVE, L_PHASE, L_WDOWN, L_STOCK, L_TURN, L_SEATSIN, L_PLAYERS, L_SIZE,
 ) = range(21)  # fmt: skip
-
-F = TypeVar("F", bound=Callable[..., Any])
-Array = Any  # a numpy array inside the kernels
-Int = Any  # an integer inside the kernels
-
-
-def _jit(fn: F) -> F:
-    return cast(F, numba.njit(**_OPTIONS)(fn))
 
 
 @_jit
