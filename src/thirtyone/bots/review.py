@@ -444,10 +444,17 @@ class Reviewer:
         )
 
 
-def review_record(record: GameRecord, seats: Sequence[int] | None = None, **budget: Any) -> Review:
-    """The whole review of ``record`` (``budget``: the keywords of :class:`Reviewer`, which says
-    what the arguments mean and the errors)."""
-    reviewer = Reviewer(record, seats, **budget)
+def review_record(
+    record: GameRecord,
+    seats: Sequence[int] | None = None,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    seconds: float | None = None,
+    seed: int = 0,
+    rollouts: Rollouts = "auto",
+) -> Review:
+    """The whole review of ``record`` (see :class:`Reviewer` for the arguments and errors)."""
+    reviewer = Reviewer(record, seats, worlds=worlds, seconds=seconds, seed=seed, rollouts=rollouts)
     for _ in reviewer.decisions():
         pass
     return reviewer.review()
