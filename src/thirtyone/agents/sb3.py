@@ -45,16 +45,27 @@ __all__ = ["ThirtyOneVecEnv"]
 
 class ThirtyOneVecEnv(VecEnv):
     """``num_envs`` games of one seat against the simulator's bots as an SB3 ``VecEnv`` (see the
-    module): the arguments are :class:`~thirtyone.agents.gymnasium.ThirtyOneVectorEnv`'s, but for
-    ``copy`` and ``num_envs``'s default.
+    module; the options are :class:`~thirtyone.agents.gymnasium.ThirtyOneVectorEnv`'s).
 
     Raises:
         as :class:`~thirtyone.agents.gymnasium.ThirtyOneVectorEnv`.
     """
 
-    def __init__(self, num_envs: int = 256, *args: Any, **options: Any) -> None:
-        # SB3 keeps the last observations across a step: copies, not the buffers the next step overwrites
-        self.env = ThirtyOneVectorEnv(num_envs, *args, copy=True, **options)
+    def __init__(
+        self,
+        num_envs: int = 256,
+        preset: str = "scat",
+        players: int = 4,
+        *,
+        bots: str | Sequence[str] = "basic",
+        seat: int = 0,
+        illegal: str = "raise",
+        features: bool = False,
+        **options: Any,
+    ) -> None:
+        self.env = ThirtyOneVectorEnv(
+            num_envs, preset, players, bots=bots, seat=seat, illegal=illegal, features=features, copy=True, **options
+        )
         self.render_mode = None
         super().__init__(self.env.num_envs, self.env.single_observation_space, self.env.single_action_space)
         self._actions: npt.NDArray[Any] | None = None
