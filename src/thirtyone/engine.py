@@ -68,7 +68,7 @@ from thirtyone.position import Position
 from thirtyone.refusals import IllegalActionError, RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
-from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, dealt_blitz, settle, showdown_losses
+from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, charge, dealt_blitz, showdown_charges
 from thirtyone.text import refusal
 from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, TableFields, build_player_view
 
@@ -567,7 +567,7 @@ class Game:
                 return tuple([DISCARDS[card] for card in r.hands[r.to_move]])
             return tuple([DISCARDS[card] for card in r.hands[r.to_move] if card != taken])
         if phase is _PHASE_TURN:
-            if self.rules.mode == "draw":  # the eight possible answers are built once
+            if self._draw:  # the eight possible answers are built once
                 stock = bool(r.stock) or len(r.discard_pile) > 1
                 knock = r.knocker is None and (not self._knock_limits or self._knock_refusal() is None)
                 return _DRAW_TURNS[stock * 4 + bool(r.discard_pile) * 2 + knock]
@@ -794,6 +794,7 @@ class Game:
         remade on unpickling, so a game pickled before a field was added still loads."""
         rules = self.rules
         self._half = half_points(rules)  # the shared hand-value table
+        self._draw = rules.mode == "draw"
         self._stock_showdown = rules.stock_exhausted == "showdown"  # R4.3
         self._max_turns = rules.max_turns  # R6.7
 
@@ -1096,7 +1097,7 @@ class Game:
         hands = self._r.hands
         halves = {seat: self._value(hands[seat]) for seat in self._r.active}
         penalty = KNOCK_PENALTIES[self.rules.knock_penalty]
-        self._end_round(end, knocker, (), showdown_losses(halves, knocker, penalty, end))
+        self._end_round(end, knocker, (), showdown_charges(halves, knocker, penalty, end))
 
     def _end_round(
         self,
@@ -1107,7 +1108,7 @@ class Game:
     ) -> None:
         """Settle the round (R2.4–R2.6) and report it; then the game is over, or the next deal is due."""
         r = self._r
-        after, going, saved = settle(self._remaining, r.active, losses)
+        after, going, saved = charge(self._remaining, r.active, losses)
         for seat in going:
             self._out[seat] = True
         self._remaining = list(after)
@@ -1253,8 +1254,7 @@ class Game:
     def _table(self) -> TableFields:
         """The fields a :class:`~thirtyone.views.PublicView` starts with (players … turn), in order."""
         r = self._r
-        rules = self.rules
-        draw = rules.mode == "draw"
+        draw = self._draw
         seats = r.seats
         if seats is None:
             statuses, grace = r.statuses, self._grace
@@ -1267,7 +1267,7 @@ class Game:
         phase = self.phase
         return (
             self.players,
-            rules,
+            self.rules,
             self.round,
             self.dealer,
             phase,

@@ -36,8 +36,10 @@ __all__ = [
     "blitz_losses",
     "dealt_blitz",
     "showdown_losses",
+    "showdown_charges",
     "Settlement",
     "settle",
+    "charge",
 ]
 
 RoundEnd = Literal["dealt_blitz", "blitz", "knock", "throw_down", "all_pass", "stock_exhausted", "max_turns"]
@@ -232,6 +234,11 @@ def showdown_losses(
         raise ArgumentError(f"knocker {knocker!r} has no hand among the seats in the round {tuple(halves)}")
     if end not in _SHOWDOWN_ENDS:
         raise ArgumentError(f"a showdown ends a round by {', '.join(_SHOWDOWN_ENDS)}, not {end!r}")
+    return showdown_charges(halves, knocker, rule, end)
+
+
+def showdown_charges(halves: Mapping[int, int], knocker: int | None, rule: KnockPenalty, end: str) -> tuple[Loss, ...]:
+    """:func:`showdown_losses` of sound arguments, unchecked: the engine's call, every round."""
     low = min(halves.values())
     lowest = [seat for seat, half in halves.items() if half == low]
     losses: list[Loss] = []
@@ -279,6 +286,11 @@ def settle(remaining: Sequence[int], active: Sequence[int], losses: Sequence[Los
         raise ArgumentError(f"the seats in the round {tuple(active)} need a count above 0 in {tuple(remaining)}")
     if any(loss.seat not in active for loss in losses):
         raise ArgumentError(f"a loss of a seat not in the round {tuple(active)}: {losses}")
+    return charge(remaining, active, losses)
+
+
+def charge(remaining: Sequence[int], active: Sequence[int], losses: Sequence[Loss]) -> Settlement:
+    """:func:`settle` of sound arguments, unchecked: the engine's call, every round."""
     after = list(remaining)
     for loss in losses:
         after[loss.seat] -= loss.lives
