@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -276,3 +277,64 @@ def test_the_deals_a_31_hid_are_verified_at_the_games_end(browser: Browser, tmp_
             assert "WARNING" not in verify.inner_text()
         finally:
             page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- your last move
+
+
+def play_until_my_discard_ends_a_round(page: Page, base: str, code: str) -> dict[str, Any]:
+    """Draw from the stock and discard the first card, never knocking, closing every other
+    showdown, until this page's own discard (a last turn after a bot's knock) ends a round; the
+    round's result. The discard is in no state: the showdown opens while the page's seq stays."""
+    moves = "#actions-section:not([hidden]) #actions button"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert not page.locator("#over").is_visible(), "the game ended before a bot's knock ended on my discard"
+        if page.evaluate(SHOWDOWN_OPEN):
+            page.click("#showdown-close")
+            continue
+        draw = page.locator(f"{moves}[data-action='draw stock']")
+        discard = page.locator(f"{moves}[data-action^='discard ']")
+        button = draw if draw.count() else discard.first
+        if not button.count():
+            page.wait_for_timeout(25)
+            continue
+        seq = page.get_attribute("body", "data-seq")
+        button.click()
+        wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
+        if page.evaluate(SHOWDOWN_OPEN) and page.get_attribute("body", "data-seq") == seq:
+            result = _get(f"{base}/api/tables/{code}")["view"]["last_result"]
+            if result["end"] == "knock" and result["knocker"] not in (None, 0):
+                return dict(result)
+    raise AssertionError("no round ended on my discard")
+
+
+def test_the_hand_that_ended_the_round_with_a_discard_is_the_one_shown(pinned: str, browser: Browser) -> None:
+    """A bot knocks and the person's last turn ends the round with a discard: the showdown shows
+    their hand as it ended the round (three cards, the one discarded gone, no "new" mark, no
+    prompt to discard), its value, and every plate the lives the result left, until it closes.
+    The page's view is from before that discard (the next state is the next round's, held)."""
+    code, (page,) = seat_people(browser, pinned, ["human", "easy", "easy"], lives=5, knock_from_round=1)
+    try:
+        result = play_until_my_discard_ends_a_round(page, pinned, code)
+        mine = sorted(result["hands"][0])
+        value = result["values"][0]
+        points = f"{int(value)}½ points" if value % 1 else f"{int(value)} points"
+        after = _get(f"{pinned}/api/tables/{code}")["view"]["seats"]  # the next round's: the lives the result left
+        for _ in range(2):  # at once, and a while later (the flights have landed)
+            assert hand(page) == mine
+            expect(page.locator("#hand .card")).to_have_count(3)
+            expect(page.locator("#hand .new-mark, #hand .kept-mark, #hand .card-button")).to_have_count(0)
+            expect(page.locator("#hand-value")).to_have_text(points)
+            expect(page.locator("#actions-section")).to_be_hidden()
+            for seat in range(3):
+                coins = page.locator(f".seat[data-seat='{seat}'] .lives .coin:not(.lost)")
+                expect(coins).to_have_count(after[seat]["lives"])
+            page.wait_for_timeout(1500)
+        assert any(loss["lives"] for loss in result["losses"])  # the plates did change
+        page.click("#showdown-close")  # the next round's deal shows
+        wait_until(page, f"document.getElementById('status').textContent.includes('Round {result['round'] + 1}')")
+        expect(page.locator("#hand .card")).to_have_count(3)
+        assert hand(page) != mine
+    finally:
+        page.context.close()

@@ -38,6 +38,27 @@ function justDrawn() {
   return null;
 }
 
+/** Lay ``node``, the card ``i`` of ``n``, in the hand's fan. */
+function fan(node, i, n) {
+  node.style.setProperty("--i", String(i));
+  node.style.setProperty("--n", String(n));
+  node.style.setProperty("--arc", `${Math.round(Math.abs(i - (n - 1) / 2) ** 2 * 4)}px`);
+}
+
+/** The hand the reader showed at the showdown (``{cards, value}``): plain cards and their value,
+ * no move, no mark; the round is over. */
+function showdownHand(box, shown) {
+  const hand = sortHand(shown.cards);
+  box.replaceChildren(
+    ...hand.map((card, i) => {
+      const node = cardElement(card);
+      fan(node, i, hand.length);
+      return node;
+    }),
+  );
+  $("hand-value").replaceChildren(shown.value === null ? "" : h("strong", {}, pointsWords(shown.value)));
+}
+
 export function renderHand() {
   const key = JSON.stringify([
     state.paint,
@@ -50,6 +71,7 @@ export function renderHand() {
     [...state.picks.hand],
     [...state.picks.widow],
     state.drag !== null,
+    state.showdown?.hand,
   ]);
   if (key === state.handKey && $("hand").children.length) return;
   state.handKey = key;
@@ -63,6 +85,10 @@ export function renderHand() {
   if (state.view.seats[state.mySeat].out) {
     box.replaceChildren();
     $("hand-value").textContent = t("hand.out");
+    return;
+  }
+  if (state.showdown?.hand) {
+    showdownHand(box, state.showdown.hand);
     return;
   }
   const mine = myTurn();
@@ -126,10 +152,7 @@ export function renderHand() {
       if (!card) node.dataset.card = "";
     }
     if (card && card === fresh) node.append(h("span", { class: "tag new-mark" }, t("hand.new")));
-    node.style.setProperty("--i", String(i));
-    node.style.setProperty("--n", String(hand.length));
-    const middle = (hand.length - 1) / 2;
-    node.style.setProperty("--arc", `${Math.round(Math.abs(i - middle) ** 2 * 4)}px`);
+    fan(node, i, hand.length);
     if (node.tagName === "BUTTON" && (discards.has(card) || swaps.size))
       node.addEventListener("pointerdown", (event) => startDrag(event, node, card));
     return node;

@@ -103,13 +103,30 @@ function seatCards(seatInfo, status) {
   );
 }
 
+/** Seat ``seat``'s status as the page shows it: the view's, but while a showdown is open with
+ * the lives its result left (result.remaining, R2.3-R2.4): the panel says the loss, so the plate
+ * shows it too (the view is from before the round's end; the next round's waits, state.held). */
+function seatStatus(seat) {
+  const status = state.view ? state.view.seats[seat] : null;
+  const remaining = state.showdown?.result.remaining?.[seat];
+  if (!status || typeof remaining !== "number" || remaining === status.remaining) return status;
+  const grace = state.table.rules.grace_life ? 1 : 0;
+  return {
+    ...status,
+    remaining,
+    lives: Math.max(remaining - grace, 0),
+    on_grace: grace === 1 && remaining === 1,
+    out: status.out || remaining <= 0,
+  };
+}
+
 export function renderSeats() {
   const layout = $("stage").layout;
   const playing = state.table.status === "playing";
   const bottom = state.mySeat ?? 0;
   const count = state.table.players;
   const items = state.table.seats.map((s) => {
-    const status = state.view ? state.view.seats[s.seat] : null;
+    const status = seatStatus(s.seat);
     const current =
       playing && state.view && state.view.current_seat === s.seat && state.view.phase !== "over" && !state.showdown; // nobody is to move while the round's hands lie face up
     const connected = s.seat === state.mySeat ? state.online : s.connected;
@@ -184,7 +201,7 @@ export function renderSeats() {
   const full = [...document.querySelectorAll(".seat .lives[role=img]:not(.short)")];
   if (full.some((lives) => lives.scrollWidth > lives.clientWidth + 1))
     for (const lives of full)
-      lives.replaceWith(livesView(state.view.seats[Number(lives.closest(".seat").dataset.seat)], true));
+      lives.replaceWith(livesView(seatStatus(Number(lives.closest(".seat").dataset.seat)), true));
 }
 
 function timerRing() {

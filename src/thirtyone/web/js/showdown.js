@@ -9,7 +9,7 @@ import { focusTable, render } from "./render.js";
 import { hideResult, showResult } from "./result.js";
 import { renderLog, renderScores } from "./side.js";
 import { send } from "./socket.js";
-import { $, ended, motion, state } from "./state.js";
+import { $, ended, motion, roundOf, state } from "./state.js";
 
 /** A round ended (``round_end``): its last events, then its showdown, and the log and the scores. */
 export function roundEnd(message) {
@@ -19,11 +19,25 @@ export function roundEnd(message) {
   renderScores();
 }
 
+/** The hand this page's seat showed as round ``number`` ended, ``{cards, value}``, or null (a
+ * spectator, a seat out of the round): its ``round_ended`` event as this seat saw it, which always
+ * holds the seat's own hand (after a 31 the public result holds only the 31s, R5.1). The page's
+ * view is older: the move that ended the round is in no state (the next state is the next
+ * round's), so after a last turn's discard the view still holds four cards. */
+function shownHand(number) {
+  if (state.mySeat === null) return null;
+  const ended = roundOf(number).events.find((event) => event.type === "round_ended");
+  const cards = ended?.result?.hands?.[state.mySeat];
+  return cards ? { cards, value: ended.result.values[state.mySeat] } : null;
+}
+
 /** The showdown of ``result`` (a round's public result): every hand face up at its seat and the
  * result in the middle, until the reader closes it (closeShowdown). Meanwhile the table stays as
- * the round left it: the next round's state waits in ``state.held``. */
+ * the round left it: the next round's state waits in ``state.held``; the reader's hand is the one
+ * it showed (``hand``, not the view's, which is from before the round's last move), and every
+ * seat's lives are those the result left (result.remaining: the panel says the loss). */
 function startShowdown(result) {
-  state.showdown = { round: result.round, result };
+  state.showdown = { round: result.round, result, hand: shownHand(result.round) };
   banner("", "");
   showResult(result);
   render();
