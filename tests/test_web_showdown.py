@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -282,20 +282,43 @@ def test_the_deals_a_31_hid_are_verified_at_the_games_end(browser: Browser, tmp_
 # ---------------------------------------------------------------------------------------------- your last move
 
 
-def play_until_my_discard_ends_a_round(page: Page, base: str, code: str) -> dict[str, Any]:
-    """Draw from the stock and discard the first card, never knocking, closing every other
-    showdown, until this page's own discard (a last turn after a bot's knock) ends a round; the
-    round's result. The discard is in no state: the showdown opens while the page's seq stays."""
+RANKS = {"A": 11, "K": 10, "Q": 10, "J": 10, "T": 10}
+
+
+def best_suit(cards: list[str]) -> int:
+    """A hand's points in its best suit (R5.1), three of a kind aside."""
+    return max(sum(RANKS.get(c[0]) or int(c[0]) for c in cards if c[1] == suit) for suit in "cdhs")
+
+
+def play_until_my_discard_ends_a_round(
+    page: Page, base: str, code: str, wanted: Callable[[dict[str, Any]], bool], greedy: bool = False
+) -> dict[str, Any]:
+    """Play this page's turns, never knocking, closing every other showdown, until its own
+    discard ends a round whose result is ``wanted``; that result. Plain: draw from the stock and
+    discard the first card; ``greedy``: take the pile's card when it makes a better hand, and
+    discard what keeps the best one. The discard is in no state: the showdown opens while the
+    page's seq stays."""
     moves = "#actions-section:not([hidden]) #actions button"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
-        assert not page.locator("#over").is_visible(), "the game ended before a bot's knock ended on my discard"
+        assert not page.locator("#over").is_visible(), "the game ended before the round wanted"
         if page.evaluate(SHOWDOWN_OPEN):
             page.click("#showdown-close")
             continue
-        draw = page.locator(f"{moves}[data-action='draw stock']")
+        stock = page.locator(f"{moves}[data-action='draw stock']")
+        pile = page.locator(f"{moves}[data-action='draw pile']")
         discard = page.locator(f"{moves}[data-action^='discard ']")
-        button = draw if draw.count() else discard.first
+        button = stock if stock.count() else discard.first
+        if greedy and stock.count() and pile.count():
+            held = sorted(set(hand(page)))
+            top = page.get_attribute("#discard [data-card]", "data-card")
+            if top and max(best_suit([*held[:i], *held[i + 1 :], top]) for i in range(3)) > best_suit(held):
+                button = pile
+        elif greedy and discard.count():
+            held = sorted(set(hand(page)))
+            cards = [action.split()[1] for action in discard.evaluate_all("(ns) => ns.map((n) => n.dataset.action)")]
+            best = max(cards, key=lambda card: best_suit([c for c in held if c != card]))
+            button = page.locator(f"{moves}[data-action='discard {best}']")
         if not button.count():
             page.wait_for_timeout(25)
             continue
@@ -304,9 +327,20 @@ def play_until_my_discard_ends_a_round(page: Page, base: str, code: str) -> dict
         wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
         if page.evaluate(SHOWDOWN_OPEN) and page.get_attribute("body", "data-seq") == seq:
             result = _get(f"{base}/api/tables/{code}")["view"]["last_result"]
-            if result["end"] == "knock" and result["knocker"] not in (None, 0):
+            if wanted(result):
                 return dict(result)
-    raise AssertionError("no round ended on my discard")
+    raise AssertionError("no round ended on my discard as wanted")
+
+
+def assert_the_hand_shown(page: Page, result: dict[str, Any]) -> None:
+    """The page's hand is the one its person showed in ``result``: three plain cards, the
+    discarded one gone, no mark, no move, and their value."""
+    value = result["values"][0]
+    assert hand(page) == sorted(result["hands"][0])
+    expect(page.locator("#hand .card")).to_have_count(3)
+    expect(page.locator("#hand .new-mark, #hand .kept-mark, #hand .card-button")).to_have_count(0)
+    expect(page.locator("#hand-value")).to_have_text(f"{int(value)}½ points" if value % 1 else f"{int(value)} points")
+    expect(page.locator("#actions-section")).to_be_hidden()
 
 
 def test_the_hand_that_ended_the_round_with_a_discard_is_the_one_shown(pinned: str, browser: Browser) -> None:
@@ -316,17 +350,13 @@ def test_the_hand_that_ended_the_round_with_a_discard_is_the_one_shown(pinned: s
     The page's view is from before that discard (the next state is the next round's, held)."""
     code, (page,) = seat_people(browser, pinned, ["human", "easy", "easy"], lives=5, knock_from_round=1)
     try:
-        result = play_until_my_discard_ends_a_round(page, pinned, code)
+        result = play_until_my_discard_ends_a_round(
+            page, pinned, code, lambda result: result["end"] == "knock" and result["knocker"] not in (None, 0)
+        )
         mine = sorted(result["hands"][0])
-        value = result["values"][0]
-        points = f"{int(value)}½ points" if value % 1 else f"{int(value)} points"
         after = _get(f"{pinned}/api/tables/{code}")["view"]["seats"]  # the next round's: the lives the result left
         for _ in range(2):  # at once, and a while later (the flights have landed)
-            assert hand(page) == mine
-            expect(page.locator("#hand .card")).to_have_count(3)
-            expect(page.locator("#hand .new-mark, #hand .kept-mark, #hand .card-button")).to_have_count(0)
-            expect(page.locator("#hand-value")).to_have_text(points)
-            expect(page.locator("#actions-section")).to_be_hidden()
+            assert_the_hand_shown(page, result)
             for seat in range(3):
                 coins = page.locator(f".seat[data-seat='{seat}'] .lives .coin:not(.lost)")
                 expect(coins).to_have_count(after[seat]["lives"])
@@ -336,5 +366,20 @@ def test_the_hand_that_ended_the_round_with_a_discard_is_the_one_shown(pinned: s
         wait_until(page, f"document.getElementById('status').textContent.includes('Round {result['round'] + 1}')")
         expect(page.locator("#hand .card")).to_have_count(3)
         assert hand(page) != mine
+    finally:
+        page.context.close()
+
+
+def test_the_hand_that_made_31_with_a_discard_is_the_one_shown(pinned: str, browser: Browser) -> None:
+    """The person's discard makes 31 and ends the round (R5.2): the showdown shows the 31 they
+    made, three cards, not the four they held before that discard."""
+    code, (page,) = seat_people(browser, pinned, ["human", "easy", "easy"], lives=5, knock_from_round=1)
+    try:
+        result = play_until_my_discard_ends_a_round(
+            page, pinned, code, lambda result: result["end"] == "blitz" and 0 in result["blitz"], greedy=True
+        )
+        assert result["values"][0] == 31
+        assert_the_hand_shown(page, result)
+        expect(page.locator(".seat[data-seat='0'] .seat-cards.shown .card")).to_have_count(3)
     finally:
         page.context.close()
