@@ -564,7 +564,7 @@ class Game:
         if phase is _PHASE_DISCARD:
             taken = r.taken_from_pile
             if taken is None:
-                return tuple([DISCARDS[card] for card in r.hands[r.to_move]])
+                return tuple(map(DISCARDS.__getitem__, r.hands[r.to_move]))
             return tuple([DISCARDS[card] for card in r.hands[r.to_move] if card != taken])
         if phase is _PHASE_TURN:
             if self._draw:  # the eight possible answers are built once
@@ -938,7 +938,7 @@ class Game:
             card = r.stock.pop()
             r.taken_from_pile = None
             event, hidden = _FROM_STOCK[seat, card]
-            self._emit(event, hidden)
+            self._emit_private(event, hidden)
         r.hands[seat].append(card)
         self.phase = _PHASE_DISCARD
 
@@ -1221,29 +1221,30 @@ class Game:
         )
         return self._r
 
-    def _emit(self, event: Event, hidden: Acted | None = None) -> None:
-        """Log an event, and each seat's form of it in that seat's history of the round (``hidden``:
-        a private event's form for the others, when it is made already)."""
-        self.events.append(event)
-        seen = self._r.seen
+    def _emit(self, event: Event) -> None:
+        """Log an event, and each seat's form of it in that seat's history of the round."""
         if isinstance(event, Acted) and event.private:
-            if hidden is None:
-                hidden = event.for_seat(-1)
-            for history in seen:
-                history.append(hidden)
-            seen[event.seat][-1] = event  # the actor sees its own cards
+            self._emit_private(event, event.for_seat(-1))
         elif isinstance(event, RoundEnded):  # each seat's form of the result, as _end_round made it just now
-            for shown, history in zip(self._shown, seen, strict=True):
+            self.events.append(event)
+            for shown, history in zip(self._shown, self._r.seen, strict=True):
                 history.append(event if shown is event.result else RoundEnded(shown))
         else:
-            for history in seen:
-                history.append(event)
+            self._emit_public(event)
 
-    def _emit_public(self, event: Acted) -> None:
-        """:meth:`_emit` for a public move's event, which every seat sees alike: most moves."""
+    def _emit_public(self, event: Event) -> None:
+        """:meth:`_emit` for an event every seat sees alike: most moves'."""
         self.events.append(event)
         for history in self._r.seen:
             history.append(event)
+
+    def _emit_private(self, event: Acted, hidden: Acted) -> None:
+        """:meth:`_emit` for a private move's event: ``hidden`` is its form for the other seats."""
+        self.events.append(event)
+        seen = self._r.seen
+        for history in seen:
+            history.append(hidden)
+        seen[event.seat][-1] = event  # the actor sees its own cards
 
     def _value(self, hand: list[Card] | tuple[Card, ...]) -> int:
         a, b, c = hand
