@@ -10,6 +10,7 @@ Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWS
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -40,6 +41,7 @@ if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module 
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from thirtyone.record import GameRecord
 
@@ -334,13 +336,14 @@ def _focus_after_the_showdown(server: str, browser: Browser) -> None:
         moves = page.locator("#actions-section:not([hidden]) #actions button:not([disabled])")
         while not page.evaluate(SHOWDOWN_OPEN):  # knock at once: the round ends after the bot's turn
             assert time.monotonic() < deadline, "no showdown came"
-            # never play_one here: it closes a showdown that opens meanwhile
-            if knock.count():
-                knock.first.click()
-            elif moves.count():
-                moves.first.click()
-            else:
+            # never play_one here: it closes a showdown that opens meanwhile; a button counted may be
+            # gone by the click (the turn moved on): then look again
+            button = knock if knock.count() else moves if moves.count() else None
+            if button is None:
                 page.wait_for_timeout(25)
+                continue
+            with contextlib.suppress(PlaywrightTimeout):
+                button.first.click(timeout=2000)
         wait_until(page, "document.activeElement && document.activeElement.id === 'showdown-close'")
         page.keyboard.press("Enter")
         wait_until(page, f"!({SHOWDOWN_OPEN})")
@@ -425,6 +428,36 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         assert page.get_attribute("body", "data-seq") == seq
         expect(page.locator("#hand .card")).to_have_count(4)
         new.drag_to(page.locator("#discard"))
+        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
+    finally:
+        page.context.close()
+
+
+def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: str, browser: Browser) -> None:
+    """A message that draws the table anew while a card is dragged (a player joins, the connection
+    comes back) leaves the card under the pointer: dropped on the pile, it is discarded."""
+    created = _table(server, "scat", ["human", "easy"], lives=5)
+    page = _seated(browser, server, created)
+    try:
+        my_turn(page)
+        seq = page.get_attribute("body", "data-seq")
+        page.click("#actions button[data-action='draw stock']")
+        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        new = page.locator("#hand .card-button:has(.new-mark)")
+        card = str(new.get_attribute("data-card"))
+        start, pile = new.bounding_box(), page.locator("#discard").bounding_box()
+        assert start is not None
+        assert pile is not None
+        seq = page.get_attribute("body", "data-seq")
+        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(start["x"] + start["width"] / 2, start["y"] - 30, steps=4)
+        expect(page.locator("#hand .card-button.dragging")).to_have_count(1)
+        page.evaluate("import('/static/js/render.js').then((module) => module.render())")  # as a message does
+        expect(page.locator("#hand .card-button.dragging")).to_have_count(1)
+        page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+        page.mouse.up()
         page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
         expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
     finally:

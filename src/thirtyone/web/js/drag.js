@@ -1,6 +1,7 @@
 // Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
 // anywhere else it goes back, and the page says where it may go.
 import { pretty, showAlert } from "./common.js";
+import { renderHand } from "./hand.js";
 import { t } from "./i18n.js";
 import { exchanges, pickKey } from "./picks.js";
 import { act } from "./socket.js";
@@ -80,4 +81,5 @@ function cancelDrag() {
   node.removeEventListener("pointercancel", cancelDrag);
   for (const target of document.querySelectorAll(".drop-target")) target.classList.remove("drop-target");
   state.drag = null;
+  renderHand(); // what came while the card was held
 }

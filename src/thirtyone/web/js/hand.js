@@ -60,6 +60,9 @@ function showdownHand(box, shown) {
 }
 
 export function renderHand() {
+  // a card being dragged is never drawn anew under the pointer (a message meanwhile would drop
+  // it): the drag's end draws the hand again
+  if (state.drag) return;
   const key = JSON.stringify([
     state.paint,
     state.seq,
@@ -70,7 +73,6 @@ export function renderHand() {
     state.view?.taken_from_pile,
     [...state.picks.hand],
     [...state.picks.widow],
-    state.drag !== null,
     state.showdown?.hand,
   ]);
   if (key === state.handKey && $("hand").children.length) return;
