@@ -10,7 +10,6 @@ Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWS
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -145,60 +144,6 @@ def test_a_seat_on_its_grace_life_shows_the_whole_word_to_the_games_end(pinned: 
         assert seen, "nobody was on the grace life: the case is not met"
         settle(page)
         assert page.evaluate(cut) == []
-    finally:
-        page.context.close()
-
-
-# ---------------------------------------------------------------------------------------------- the seats' words
-
-
-def test_a_free_seats_name_shows_whole_on_a_phone_and_a_laptop(pinned: str, browser: Browser) -> None:
-    """A table waiting for two more people: each free seat's plate says which seat it is, whole
-    ("Seat 3 (free)", not "Seat…"), at 1280x800 and 390x844."""
-    _, (page,) = seat_people(browser, pinned, ["human", "human", "human", "easy", "easy"])
-    try:
-        for size in ("laptop", "phone"):
-            width, height = SIZES[size]
-            page.set_viewport_size({"width": width, "height": height})
-            settle(page)
-            names = page.evaluate(
-                "[...document.querySelectorAll('.seat h3')].map((n) =>"
-                " ({text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1}))"
-            )
-            free = [name for name in names if "(free)" in name["text"]]
-            assert [name["text"] for name in free] == ["Seat 2 (free)", "Seat 3 (free)"], names
-            assert not [name for name in free if name["cut"]], f"at {size}: {names}"
-    finally:
-        page.context.close()
-
-
-def test_a_discards_bubble_shows_its_card_whole_on_a_phone(pinned: str, browser: Browser) -> None:
-    """On a phone, where a seat is narrowest, every "Discards …" bubble shows its card, nothing of
-    it cut (it takes a second line instead)."""
-    seats = ["human", "easy", "easy", "easy", "easy"]  # five: the narrowest plates
-    _, (page,) = seat_people(browser, pinned, seats, viewport=SIZES["phone"], lives=3)
-    try:
-        page.evaluate(
-            "() => { window.seenBubbles = []; const cut = (node) => { const range = document.createRange();"
-            " range.selectNodeContents(node); const text = range.getBoundingClientRect();"
-            " const box = node.getBoundingClientRect(); return node.scrollWidth > node.clientWidth + 1"
-            " || text.bottom > box.bottom + 1; };"  # its words past its edge: cut off ("Discards …")
-            " new MutationObserver((records) => { for (const record of records)"
-            " for (const node of record.addedNodes) if (node.classList?.contains('bubble'))"
-            " requestAnimationFrame(() => window.seenBubbles.push({text: node.textContent, cut: cut(node)})); })"
-            ".observe(document.getElementById('flyers'), {childList: true}); }"
-        )
-        seen: list[dict[str, object]] = []
-        for _ in range(400):
-            seen = [b for b in page.evaluate("window.seenBubbles") if str(b["text"]).startswith("Discards")]
-            if len(seen) >= 4:
-                break
-            if not close_showdown(page):
-                play_a_turn(page, knock=False)
-        assert len(seen) >= 4, seen
-        for bubble in seen:
-            assert re.fullmatch(r"Discards (10|[2-9JQKA])[♣♦♥♠]", str(bubble["text"])), bubble
-            assert not bubble["cut"], bubble
     finally:
         page.context.close()
 
