@@ -252,10 +252,6 @@ class Game:
         self._step: ChanceStep | None = None
         self._waiting: tuple[int, Phase] | None = None  # the drawer and its phase while a reshuffle is due
         self._trusted = getattr(chance, "trusted", False) is True
-        self._grace = 1 if rules.grace_life else 0
-        # whether a knock may be refused for more than a knock before it (R6.3, R6.4): if not, the
-        # legal actions need no _knock_refusal() call
-        self._knock_limits = rules.knock_from_round == 2 or bool(rules.min_knock_value)
         self._rule_flags()
         self._remaining = [rules.lives + self._grace] * players
         self._out = [False] * players
@@ -635,10 +631,7 @@ class Game:
                 raise refusal("game_over", seat=seat, action=action)
             if self._step is None and seat != r.to_move:
                 raise refusal("not_your_turn", seat=seat, action=action, seats=(r.to_move,))
-        legal = r.legal  # legal_actions(), inlined: every move asks
-        if legal is None:
-            legal = r.legal = self._legal()
-        if action not in legal:
+        if action not in self.legal_actions():
             self._check(action)  # raises: it refuses just what legal_actions() leaves out, naming the rule
         if not r.stock and isinstance(action, Draw) and action.source == STOCK:
             rest = tuple(r.discard_pile[:-1])
@@ -794,6 +787,10 @@ class Game:
         remade on unpickling, so a game pickled before a field was added still loads."""
         rules = self.rules
         self._half = half_points(rules)  # the shared hand-value table
+        self._grace = 1 if rules.grace_life else 0
+        # whether a knock may be refused for more than a knock before it (R6.3, R6.4): if not, the
+        # legal actions need no _knock_refusal() call
+        self._knock_limits = rules.knock_from_round == 2 or bool(rules.min_knock_value)
         self._draw = rules.mode == "draw"
         self._stock_showdown = rules.stock_exhausted == "showdown"  # R4.3
         self._max_turns = rules.max_turns  # R6.7
@@ -1300,13 +1297,7 @@ class Game:
                 a, b, c = own
                 value = value_from_half(self._half[a * _AB + b * 52 + c])
         table = self._table()
-        if table[5] == seat:  # the current seat: legal_actions(), inlined
-            legal = r.legal
-            if legal is None:
-                legal = r.legal = self._legal()
-            taken = r.taken_from_pile
-        else:
-            legal, taken = (), None
+        mine = table[5] == seat  # the current seat
         return build_player_view(
             table,
             tuple(r.seen[seat]),  # history
@@ -1314,8 +1305,8 @@ class Game:
             seat,
             hand,
             value,
-            taken,
-            legal,
+            r.taken_from_pile if mine else None,
+            self.legal_actions() if mine else (),
         )
 
     def public_view(self) -> PublicView:
