@@ -24,7 +24,7 @@ from test_web_e2e import CHROMIUM, WAIT_MS, _get, _post, new_page, running_serve
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 KEY = "5a" * 32
 """The salt chain every table of the pinned server deals from (tests/web_pinned.py)."""
@@ -99,13 +99,19 @@ def play_a_turn(page: Page, knock: bool = True) -> None:
     knocks = page.locator(f"{moves}[data-action=knock]")
     draw = page.locator(f"{moves}[data-action='draw stock']")
     discard = page.locator(f"{moves}[data-action^='discard ']")
-    button = knocks if knock and knocks.count() else draw if draw.count() else discard.first
+    press(page, knocks if knock and knocks.count() else draw if draw.count() else discard.first)
+
+
+def press(page: Page, button: Locator) -> str | None:
+    """Click ``button`` when it shows and wait for the next state or a showdown; the seq before the
+    click, or ``None`` (after a short wait) when the button is not there."""
     if not button.count():
         page.wait_for_timeout(25)
-        return
+        return None
     seq = page.get_attribute("body", "data-seq")
     button.click()
     wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
+    return seq
 
 
 def settle(page: Page) -> None:
@@ -319,13 +325,8 @@ def play_until_my_discard_ends_a_round(
             cards = [action.split()[1] for action in discard.evaluate_all("(ns) => ns.map((n) => n.dataset.action)")]
             best = max(cards, key=lambda card: best_suit([c for c in held if c != card]))
             button = page.locator(f"{moves}[data-action='discard {best}']")
-        if not button.count():
-            page.wait_for_timeout(25)
-            continue
-        seq = page.get_attribute("body", "data-seq")
-        button.click()
-        wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
-        if page.evaluate(SHOWDOWN_OPEN) and page.get_attribute("body", "data-seq") == seq:
+        seq = press(page, button)
+        if seq is not None and page.evaluate(SHOWDOWN_OPEN) and page.get_attribute("body", "data-seq") == seq:
             result = _get(f"{base}/api/tables/{code}")["view"]["last_result"]
             if wanted(result):
                 return dict(result)
