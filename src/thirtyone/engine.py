@@ -67,7 +67,7 @@ from thirtyone.events import (
 from thirtyone.position import Position
 from thirtyone.refusals import IllegalActionError, RefusalCode
 from thirtyone.rules import Rules
-from thirtyone.scoring import BLITZ_HALF, HandValue, half_points, value_from_half
+from thirtyone.scoring import BLITZ_HALF, HAND_VALUES, HandValue, half_points, value_from_half
 from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, charge, dealt_blitz, showdown_charges
 from thirtyone.text import refusal
 from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, TableFields, build_player_view
@@ -1115,7 +1115,7 @@ class Game:
             self._eliminations.append(going)
             self._active = tuple(seat for seat in self._active if seat not in going)
         hands = tuple(tuple(hand) if hand else None for hand in r.hands)  # a seat out holds no cards
-        values = tuple(None if hand is None else value_from_half(self._value(hand)) for hand in hands)
+        values = tuple(None if hand is None else HAND_VALUES[self._value(hand)] for hand in hands)
         result = RoundResult(
             round=self.round,
             dealer=self.dealer,
@@ -1295,7 +1295,7 @@ class Game:
             hand = tuple(own)
             if len(own) == 3:
                 a, b, c = own
-                value = value_from_half(self._half[a * _AB + b * 52 + c])
+                value = HAND_VALUES[self._half[a * _AB + b * 52 + c]]
         table = self._table()
         mine = table[5] == seat  # the current seat
         return build_player_view(

@@ -26,7 +26,7 @@ from thirtyone.cards import Card, format_cards, full_deck
 from thirtyone.errors import CardError, RulesError, ThirtyOneError
 from thirtyone.rules import Rules
 
-__all__ = ["hand_value", "format_value", "half_points", "value_from_half", "is_blitz", "BLITZ_HALF", "HandValue"]
+__all__ = ["hand_value", "format_value", "half_points", "value_from_half", "HAND_VALUES", "is_blitz", "BLITZ_HALF", "HandValue"]
 
 HandValue = int | Fraction
 """A hand's value in points: an ``int``, or ``Fraction(61, 2)`` for 30½."""
@@ -44,6 +44,11 @@ _last: tuple[object, tuple[list[int], _Values]] = (object(), ([], []))  # the ru
 def value_from_half(half: int) -> HandValue:
     """Half points as points: ``62`` → ``31``, ``61`` → ``Fraction(61, 2)``."""
     return half >> 1 if half & 1 == 0 else Fraction(half, 2)
+
+
+HAND_VALUES: tuple[HandValue, ...] = tuple(value_from_half(half) for half in range(67))
+"""``value_from_half(half)`` for every half points a hand can be worth (0–66, a three aces' 33 the
+most), for the engine's every view: one index, no call."""
 
 
 def _half_value(cards: tuple[Card, Card, Card], rules: Rules) -> int:

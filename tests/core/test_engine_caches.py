@@ -18,7 +18,7 @@ import pytest
 
 from thirtyone import Acted, Card, Discard, Draw, Game, Knock, Reshuffled, Rules, SeatStatus, hand_value, parse_cards
 from thirtyone.actions import DISCARDS
-from thirtyone.scoring import half_points
+from thirtyone.scoring import HAND_VALUES, half_points, value_from_half
 from thirtyone.views import Phase, PlayerView
 
 RULESETS = {
@@ -168,3 +168,37 @@ def test_an_event_the_engine_makes_is_a_frozen_acted_like_any_other():
     assert dataclasses.replace(event, seat=2).seat == 2
     assert copy.deepcopy(event) == pickle.loads(pickle.dumps(event)) == event
     assert event.for_seat(event.seat + 1) == Acted(event.seat, event.action, None, True)
+
+
+def test_a_round_result_the_engine_makes_is_a_frozen_dataclass_like_any_other():
+    """RoundResult is made by plain slot stores too (every round, and each seat's form of a blitz),
+    and is still the frozen dataclass it was: keywords, equality, hash, repr, replace, copies and
+    pickles; a seat's form of a blitz hides just the hands it hid (R5.1)."""
+    game = Game(RULESETS["scat"], 3, seed=2)
+    while game.last_result is None:
+        game.apply(game.legal_actions()[0])
+    result = game.last_result
+    fields = {field.name: getattr(result, field.name) for field in dataclasses.fields(result)}
+    again = type(result)(**fields)
+    assert type(result) is type(again)
+    assert list(fields) == list(type(result).__slots__)
+    assert (result, hash(result), repr(result)) == (again, hash(again), repr(again))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.turns = 2  # type: ignore[misc]
+    assert dataclasses.replace(result, turns=2).turns == 2
+    assert copy.deepcopy(result) == pickle.loads(pickle.dumps(result)) == result
+    hands = (parse_cards("As Ks Qs"), parse_cards("2h 3h 4d"), parse_cards("5c 6c 7d"))
+    blitz = dataclasses.replace(result, end="blitz", knocker=None, blitz=(0,), hands=hands, values=(31, 5, 11))
+    seen = blitz.for_seat(1)
+    assert (seen.hands, seen.values) == ((hands[0], hands[1], None), (31, 5, None))
+    assert dataclasses.replace(seen, hands=hands, values=blitz.values) == blitz
+
+
+def test_the_hand_value_table_is_value_from_half_for_every_hand_of_every_rules():
+    """The engine's views read a hand's value from HAND_VALUES: the same as value_from_half, for
+    every half points any rules give (R1.3-R1.5: up to three aces' 33)."""
+    assert tuple(value_from_half(half) for half in range(len(HAND_VALUES))) == HAND_VALUES
+    for rules in RULESETS.values():
+        assert max(half_points(rules)) < len(HAND_VALUES)
+    assert HAND_VALUES[61] == Fraction(61, 2)
+    assert HAND_VALUES[66] == 33
