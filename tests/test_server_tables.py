@@ -59,6 +59,7 @@ def test_create_a_table_with_rules_and_seats_then_join_and_start(client: TestCli
     table = created["table"]
     assert table["status"] == "open"
     assert table["describe"] == "namu, lives=2, min_knock_value=20"
+    assert table["differs"] == {"lives": 2, "min_knock_value": 20}  # the same, as data for the pages' words
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human"]
     assert table["seats"][1]["level"] == "easy"
     assert table["seats"][1]["name"] == "Bea"
@@ -107,6 +108,7 @@ def test_lobby_lists_open_tables_and_playing_ones_to_watch(client: TestClient) -
     lobby = client.get("/api/tables").json()["tables"]
     assert {table["code"] for table in lobby} == {one, two}
     assert next(t for t in lobby if t["code"] == one)["free_seats"] == [0, 1]
+    assert next(t for t in lobby if t["code"] == one)["differs"] == {}  # the preset as it is: nothing to say
     join(client, two, "Ann")
     assert [t["code"] for t in client.get("/api/tables").json()["tables"]] == [one]
     assert [t["code"] for t in client.get("/api/tables?status=playing").json()["tables"]] == [two]

@@ -858,7 +858,7 @@ def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(s
         page.select_option("#opt-deck", "32")
         page.click("#create")
         page.wait_for_url("**/t/*")
-        expect(page.locator("#describe")).to_have_text("widow, deck=32, lives=2")
+        expect(page.locator("#describe")).to_have_text("Widow (31 with a widow), 2 lives, deck 32")
     finally:
         page.context.close()
 
@@ -971,3 +971,34 @@ def test_the_page_opens_with_the_first_move_focused_on_your_turn(browser: Browse
     wait_until(again, f"document.body.dataset.seq !== {json.dumps(seq)}")
     page.context.close()
     again.context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en-US", "Namu (Scat, no extra life), 2 lives, least value to knock 20"),
+        ("de-DE", "Namu (Scat ohne Extraleben), 2 Leben, Mindestwert zum Klopfen 20"),
+    ],
+)
+def test_the_rules_are_said_in_the_readers_words_at_the_table_and_in_the_lobby(
+    server: str, browser: Browser, locale: str, said: str
+) -> None:
+    """The top bar and the lobby's line say the preset, the lives and every option that differs from
+    the preset in the reader's language, from the server's data (``differs``), never the library's
+    ``namu, lives=2, min_knock_value=20``."""
+    body = {
+        "preset": "namu",
+        "options": {"lives": 2, "min_knock_value": 20},
+        "seats": [{"type": "human"}, {"type": "human"}],
+        "name": "Ann",
+        "public": True,
+    }
+    created = _post(f"{server}/api/tables", body)
+    assert created["table"]["differs"] == {"lives": 2, "min_knock_value": 20}
+    page = _seated(browser, server, created, locale=locale)
+    try:
+        expect(page.locator("#describe")).to_have_text(said)
+        page.goto(f"{server}/")
+        expect(page.locator(".table-item", has_text=created["code"])).to_contain_text(said)
+    finally:
+        page.context.close()

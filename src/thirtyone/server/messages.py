@@ -96,6 +96,7 @@ def table_json(
         "status": data.status,
         "preset": data.preset,
         "describe": rules.describe(),
+        "differs": rules.nearest_preset()[1],
         "rules": dict(data.options),
         "players": data.players,
         "seats": [

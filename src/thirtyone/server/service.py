@@ -452,7 +452,8 @@ def _seats(seats: Sequence[SeatRequest]) -> list[SeatData]:
 
 
 def summary(table: TableData) -> JSON:
-    """A table as the lobby lists it: code, status, preset, rules in words, seats (no tokens)."""
+    """A table as the lobby lists it: code, status, preset, rules in words (and as data: the
+    options that differ from the preset), seats (no tokens)."""
     free = [s.seat for s in table.seats if not s.taken]
     rules = Rules(**table.options)
     return {
@@ -460,6 +461,7 @@ def summary(table: TableData) -> JSON:
         "status": table.status,
         "preset": table.preset,
         "describe": rules.describe(),
+        "differs": rules.nearest_preset()[1],
         "players": table.players,
         "free_seats": free,
         "seats": [

@@ -63,7 +63,7 @@ class Status:
             value_key = f"value.{shown}"
             if t.translations.gettext(value_key) != value_key:  # a word of the catalog: on, off, reshuffle …
                 shown = t(value_key)
-            words.append(t("tui.title.option", option=t(f"option.{name}"), value=shown))
+            words.append(t("rules.option_value", option=t(f"option.{name}"), value=shown))
         return words
 
     def status_text(self, view: PlayerView, waiting_for: str, width: int) -> Text:

@@ -1,8 +1,9 @@
 // "How to play this table", in plain words, from the table's rules (every option, R8): what a
 // player needs to know to sit down, not the options' names. Each sentence keeps its rule's id in
 // a tooltip (a sentence of no rule has none). And one line about each preset for the lobby's form.
-// In the reader's language.
-import { t, tn } from "./i18n.js";
+// The presets' and options' names, values and help, and a table's rules in a line. In the reader's
+// language, from the rules as data (the server's English sentences only where a catalog has none).
+import { has, lang, num, t, tn } from "./i18n.js";
 
 const PRESETS = ["scat", "widow", "namu", "schwimmen"];
 const PENALTIES = ["scat", "namu", "namu_risky", "widow", "plain"];
@@ -11,6 +12,41 @@ const GRACE = { widow: "bus", schwimmen: "schwimmt" };
 /** A one-line description of a preset (R8), for the lobby. */
 export function presetWords(preset) {
   return PRESETS.includes(preset) ? t(`preset_words.${preset}`) : "";
+}
+
+/** The name of a preset (R8) in the reader's language. */
+export function presetName(preset) {
+  return has(`preset.${preset}`) ? t(`preset.${preset}`) : preset;
+}
+
+export function optionName(option) {
+  return has(`option.${option}`) ? t(`option.${option}`) : option.replaceAll("_", " ");
+}
+
+/** An option's help: the catalog's, or on an English page (or one whose catalog lacks it) the server's. */
+export function optionHelp(option, spec) {
+  return lang !== "en" && has(`option.${option}.help`) ? t(`option.${option}.help`) : spec.help || "";
+}
+
+export function optionValue(value) {
+  if (typeof value === "boolean") return value ? t("value.on") : t("value.off");
+  if (typeof value === "number") return num(value);
+  return has(`value.${value}`) ? t(`value.${value}`) : String(value).replaceAll("_", " ");
+}
+
+/** A table's rules in a line, from the server's data: the preset's name, the lives (when the table
+ * says them: a table's ``rules``, else a lobby line's ``differs``) and each other option that differs
+ * from the preset ("Widow, 2 lives, deck 32"). */
+export function describeRules(table) {
+  const differs = table.differs || {};
+  const lives = table.rules ? table.rules.lives : differs.lives;
+  const words = [presetName(table.preset)];
+  if (lives !== undefined) words.push(tn("lives.count", lives));
+  for (const [option, value] of Object.entries(differs)) {
+    if (option !== "lives")
+      words.push(t("rules.option_value", { option: optionName(option), value: optionValue(value) }));
+  }
+  return words.reduce((rules, more) => t("rules.more", { rules, more }));
 }
 
 /** The table's rules as short paragraphs: ``[{title, lines: [[sentence, ruleId], ...]}]``, and last where

@@ -2,7 +2,7 @@
 // create a table (private unless listed, hints on or off).
 import { cardElement } from "./cards.js";
 import { api, h, limitChars, showAlert } from "./common.js";
-import { presetWords } from "./howto.js";
+import { describeRules, optionHelp, optionName, optionValue, presetName, presetWords } from "./howto.js";
 import { list, num, t, translatePage } from "./i18n.js";
 
 translatePage();
@@ -18,11 +18,7 @@ function tableItem(table, verb) {
       s.kind === "bot" ? t("lobby.bot_seat", { who: s.name, level: t(`level.${s.level}`) }) : s.name || t("chip.free"),
     ),
   );
-  const presets = ["scat", "widow", "namu", "schwimmen"];
-  const describe =
-    document.documentElement.lang === "en" || !presets.includes(table.preset)
-      ? table.describe
-      : t(`preset.${table.preset}`);
+  const describe = describeRules(table);
   return h(
     "li",
     { class: "table-item" },
@@ -137,33 +133,17 @@ function optionInput(name, spec, value) {
     input = h(
       "select",
       { id, "data-option": name },
-      ...spec.choices.map((choice) => h("option", { value: choice }, choiceWords(choice))),
+      ...spec.choices.map((choice) => h("option", { value: choice }, optionValue(choice))),
     );
     if (value !== null && value !== undefined) input.value = String(value);
   }
   return h(
     "div",
     { class: "field", "data-mode": spec.mode || null },
-    h("label", { for: id }, t("lobby.option_label", { option: optionWords(name), rule: spec.rule })),
+    h("label", { for: id }, t("lobby.option_label", { option: optionName(name), rule: spec.rule })),
     input,
-    h("small", { class: "muted" }, helpWords(name, spec)),
+    h("small", { class: "muted" }, optionHelp(name, spec)),
   );
-}
-
-// An option's name, value and help in the reader's language (the server's English help on an English page).
-function optionWords(name) {
-  const key = `option.${name}`;
-  return t(key) === key ? name.replaceAll("_", " ") : t(key);
-}
-
-function choiceWords(choice) {
-  const key = `value.${choice}`;
-  return t(key) === key ? choice.replaceAll("_", " ") : t(key);
-}
-
-function helpWords(name, spec) {
-  const key = `option.${name}.help`;
-  return document.documentElement.lang === "en" || t(key) === key ? spec.help : t(key);
 }
 
 function showOptions() {
@@ -215,7 +195,7 @@ function chosenOptions() {
     const spec = presets.options[name];
     let value = input.value;
     if (spec.kind === "bool") value = input.checked;
-    else if (spec.kind === "int") value = wholeNumber(input, optionWords(name), spec.low, spec.high);
+    else if (spec.kind === "int") value = wholeNumber(input, optionName(name), spec.low, spec.high);
     if (value !== base[name]) options[name] = value;
   }
   const lives = wholeNumber(form.lives, t("lobby.lives"), presets.options.lives.low, presets.options.lives.high);
@@ -273,9 +253,7 @@ async function start() {
     return;
   }
   form.preset.replaceChildren(
-    ...Object.keys(presets.presets).map((name) =>
-      h("option", { value: name }, t(`preset.${name}`) === `preset.${name}` ? name : t(`preset.${name}`)),
-    ),
+    ...Object.keys(presets.presets).map((name) => h("option", { value: name }, presetName(name))),
   );
   form.preset.addEventListener("change", () => {
     showOptions();

@@ -1,6 +1,6 @@
 // Drawing the table from the state: the stage laid out for its size and seats, each part drawn,
 // and the keyboard focus kept where it was.
-import { lang, t, tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { clearRoom, placeSeats } from "./felt.js";
 import { renderActions, renderHand } from "./hand.js";
 import { renderMiddle, renderStatus, renderTimer } from "./middle.js";
@@ -9,7 +9,7 @@ import { renderLastResult, renderShowdown } from "./result.js";
 import { renderSeats } from "./seats.js";
 import { renderRules, renderTableTools } from "./side.js";
 import { $, ended, myTurn, state } from "./state.js";
-import { describeRules } from "./words.js";
+import { describeRules } from "./howto.js";
 
 const PLATE = { w: 172, h: 104 }; // a seat's size at scale 1: its cards (44) above its plate
 const CARD = { w: 66, h: 92 }; // a card in the middle at scale 1
@@ -19,7 +19,7 @@ export function render() {
   const focusKey = focusedKey();
   const over = ended();
   document.body.dataset.status = state.table.status;
-  if (lang !== "en") $("describe").textContent = describeRules(); // the server writes the rules in English
+  $("describe").textContent = describeRules(state.table); // the server's page says them in the library's English
   $("stage").dataset.over = over ? "yes" : "no";
   document.body.dataset.turn = myTurn() ? "me" : "other";
   const freeSeats = state.table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);

@@ -3,10 +3,10 @@
 // the tabs that open it.
 import { api, h, livesLeft, resultView, showAlert } from "./common.js";
 import { num, rtl, t, tn } from "./i18n.js";
-import { howToPlay } from "./howto.js";
 import { toast } from "./notices.js";
 import { $, code, graceWord, hooks, hostKey, name, names, rounds, sourceOf, state, tokenKey } from "./state.js";
-import { describeRules, eventWords, optionHelp, optionName, optionValue, presetName, shortResult } from "./words.js";
+import { describeRules, howToPlay, optionHelp, optionName, optionValue, presetName } from "./howto.js";
+import { eventWords, shortResult } from "./words.js";
 
 /** Whether the side panel stands beside the table (a wide screen) rather than over it. */
 export function wide() {
@@ -182,7 +182,7 @@ export function renderRules() {
       );
     });
   $("rules").replaceChildren(
-    h("p", {}, t("rules.nearest", { describe: describeRules(), preset: presetName(state.table.preset) })),
+    h("p", {}, t("rules.nearest", { describe: describeRules(state.table), preset: presetName(state.table.preset) })),
     h(
       "div",
       { class: "scroll" },

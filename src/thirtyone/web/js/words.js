@@ -5,8 +5,6 @@ import { actedWords, actionWords, points, pointsWords, pretty, prettyCards } fro
 import { has, lang, list, num, t, tn } from "./i18n.js";
 import { legalMove, myTurn, name, state } from "./state.js";
 
-const PRESETS = ["scat", "widow", "namu", "schwimmen"];
-
 /** The expert's hint from its moves (each its data and its value in lives) and its reads of the
  * opponents: "Hint: Take 9♥ from the pile +0.21 · … Ben probably collects hearts (72%)." */
 export function hintWords(moves, reads) {
@@ -196,33 +194,4 @@ export function shortWords(move) {
     default:
       return actionWords(move, state.view);
   }
-}
-
-/** The name of a preset (R8) in the reader's language. */
-export function presetName(preset) {
-  return PRESETS.includes(preset) ? t(`preset.${preset}`) : preset;
-}
-
-/** The table's rules in a line: the server's English for an English page, else the preset's name
- * and the lives (every option is in the table under it). */
-export function describeRules() {
-  if (lang === "en") return state.table.describe;
-  return t("rules.describe", {
-    preset: presetName(state.table.preset),
-    lives: tn("lives.count", state.table.rules.lives),
-  });
-}
-
-export function optionName(option) {
-  return has(`option.${option}`) ? t(`option.${option}`) : option.replaceAll("_", " ");
-}
-
-export function optionHelp(option, spec) {
-  return lang !== "en" && has(`option.${option}.help`) ? t(`option.${option}.help`) : spec.help || "";
-}
-
-export function optionValue(value) {
-  if (typeof value === "boolean") return value ? t("value.on") : t("value.off");
-  if (typeof value === "number") return num(value);
-  return has(`value.${value}`) ? t(`value.${value}`) : String(value).replaceAll("_", " ");
 }
