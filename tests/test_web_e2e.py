@@ -330,6 +330,9 @@ def test_each_rounds_deal_is_verified_in_the_browser(game: Game, server: str, tm
         assert record.fairness.commitment == seen["commitment"]
         seen_path = tmp_path / f"seen{seat}.json"
         page.click("#tab-table")  # the fair-deal box lies in the Table panel
+        # the table's salt chain commits to every deal of the game: the box says so, not "this deal's"
+        label = "This table's commitment, for every deal of the game (SHA-256):"
+        expect(page.locator("#commitment-label")).to_have_text(label)
         with page.expect_download() as saved:
             page.click("#seen-download")
         saved.value.save_as(seen_path)

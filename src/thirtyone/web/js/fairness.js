@@ -47,7 +47,7 @@
 // SHA-256 and HMAC in plain JavaScript used where crypto.subtle is missing.
 
 import { num, t } from "./i18n.js";
-const CHAIN = "thirtyone-chain/1";
+export const CHAIN = "thirtyone-chain/1";
 const DECK = "thirtyone-deck/2";
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";

@@ -1,6 +1,7 @@
 // Drawing the table from the state: the stage laid out for its size and seats, each part drawn,
 // and the keyboard focus kept where it was.
 import { t, tn } from "./i18n.js";
+import { CHAIN } from "./fairness.js";
 import { clearRoom, placeSeats } from "./felt.js";
 import { renderActions, renderHand } from "./hand.js";
 import { renderMiddle, renderStatus, renderTimer } from "./middle.js";
@@ -25,6 +26,8 @@ export function render() {
   const freeSeats = state.table.seats.filter((s) => s.kind === "human" && !s.taken && !s.reserved);
   $("join").hidden = !(state.mySeat === null && state.table.status === "open" && freeSeats.length > 0);
   $("join-free").textContent = tn("join.free", freeSeats.length);
+  // a table's salt chain commits to every deal of the game; an older table's commitment is the deal's
+  $("commitment-label").textContent = t(state.table.scheme === CHAIN ? "table.commitment_chain" : "table.commitment");
   $("commitment").textContent =
     state.table.commitment && !over ? state.table.commitment : over ? t("fair.no_more") : "–";
   layoutStage();
