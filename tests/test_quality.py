@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,37 @@ def test_every_action_the_docs_quote_is_written_in_the_notation():
             found.append((path.name, match.group(1)))
             parse_action(match.group(1))  # raises for text the notation does not read
     assert ("server-protocol.md", "exchange 7h for Td") in found
+
+
+_JS_IMPORT = re.compile(r'^import\b[^;]*?from\s+"\./([\w.-]+\.js)"', re.MULTILINE | re.DOTALL)
+
+
+def js_circle(folder: Path) -> list[str]:
+    """A circle of imports among the page's modules in ``folder`` (``["a.js", "b.js", "a.js"]``), or
+    ``[]``: every import must point down, a part asking above it through ``state.hooks`` or a
+    callback it is given (docs/architecture.md)."""
+    imports = {path.name: _JS_IMPORT.findall(path.read_text(encoding="utf-8")) for path in folder.glob("*.js")}
+    done: set[str] = set()
+
+    def walk(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return [*path[path.index(name) :], name]
+        if name in done:
+            return []
+        for target in imports.get(name, []):
+            if found := walk(target, [*path, name]):
+                return found
+        done.add(name)
+        return []
+
+    for name in sorted(imports):
+        if found := walk(name, []):
+            return found
+    return []
+
+
+def test_the_pages_modules_import_in_one_direction(tmp_path: Path) -> None:
+    assert js_circle(ROOT / "src/thirtyone/web/js") == []
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('import {\n  a,\n} from "./a.js";\nexport const b = 2;\n')
+    assert js_circle(tmp_path) == ["a.js", "b.js", "a.js"]  # the check sees one

@@ -1,15 +1,16 @@
 // Drag a card of your hand onto the discard pile (discard it) or onto a widow card (swap the two);
 // anywhere else it goes back, and the page says where it may go.
 import { pretty, showAlert } from "./common.js";
-import { renderHand } from "./hand.js";
 import { t } from "./i18n.js";
 import { exchanges, pickKey } from "./picks.js";
 import { act } from "./socket.js";
 import { $, legalMove, myTurn, state } from "./state.js";
 
-export function startDrag(event, node, card) {
+/** Hold ``card`` (its ``node``) from a pointer press; ``redraw`` draws the hand again once it is let
+ * go, for what came while it was held (the hand is not drawn under a held card). */
+export function startDrag(event, node, card, redraw) {
   if (event.button !== 0 || !myTurn()) return;
-  state.drag = { node, card, x: event.clientX, y: event.clientY, moved: false, pointer: event.pointerId };
+  state.drag = { node, card, x: event.clientX, y: event.clientY, moved: false, pointer: event.pointerId, redraw };
   node.setPointerCapture(event.pointerId);
   node.addEventListener("pointermove", moveDrag);
   node.addEventListener("pointerup", endDrag);
@@ -73,7 +74,7 @@ function endDrag(event) {
 
 function cancelDrag() {
   if (!state.drag) return;
-  const { node } = state.drag;
+  const { node, redraw } = state.drag;
   node.classList.remove("dragging");
   node.style.translate = "";
   node.removeEventListener("pointermove", moveDrag);
@@ -81,5 +82,5 @@ function cancelDrag() {
   node.removeEventListener("pointercancel", cancelDrag);
   for (const target of document.querySelectorAll(".drop-target")) target.classList.remove("drop-target");
   state.drag = null;
-  renderHand(); // what came while the card was held
+  redraw();
 }

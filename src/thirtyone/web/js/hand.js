@@ -156,7 +156,7 @@ export function renderHand() {
     if (card && card === fresh) node.append(h("span", { class: "tag new-mark" }, t("hand.new")));
     fan(node, i, hand.length);
     if (node.tagName === "BUTTON" && (discards.has(card) || swaps.size))
-      node.addEventListener("pointerdown", (event) => startDrag(event, node, card));
+      node.addEventListener("pointerdown", (event) => startDrag(event, node, card, renderHand));
     return node;
   });
   box.replaceChildren(...cards);
