@@ -152,21 +152,28 @@ def test_every_seats_lives_can_be_read(server: str, browser: Browser, size: str,
     page = _seated(browser, server, created, **(PHONE if size == "phone" else DESKTOP))
     try:
         my_turn(page)
-        plates = page.locator(".seat .lives[role=img]")
-        expect(plates).to_have_count(seats)
-        for i in range(seats):
-            lives_node = plates.nth(i)
-            assert lives_node.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), lives_node.inner_html()
-            outer = lives_node.evaluate(BOX)
-            for child in lives_node.locator(":scope > *").all():
-                assert inside(child.evaluate(BOX), outer), lives_node.inner_html()
-                assert child.evaluate("(n) => n.getBoundingClientRect().width >= n.scrollWidth - 1")  # not squeezed
-            assert lives_node.locator(".grace").count() == 1  # the dole is on every plate
-            if lives > 5:
-                assert str(lives) in lives_node.inner_text()  # the number, not five pennies of twenty
+        assert_lives_read(page, seats, lives)
         shot(page, f"03-lives-{size}-{seats}-seats-{lives}-lives")
     finally:
         page.context.close()
+
+
+def assert_lives_read(page: Page, seats: int, lives: int, where: str = "") -> None:
+    """Every one of ``seats`` plates shows its lives whole, at the start of a game of ``lives``: no
+    penny or number cut or squeezed in its box, the dole on every plate, twenty as a number."""
+    plates = page.locator(".seat .lives[role=img]")
+    expect(plates).to_have_count(seats)
+    for i in range(seats):
+        lives_node = plates.nth(i)
+        said = f"{where} {lives_node.inner_html()}"
+        assert lives_node.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), said
+        outer = lives_node.evaluate(BOX)
+        for child in lives_node.locator(":scope > *").all():
+            assert inside(child.evaluate(BOX), outer), said
+            assert child.evaluate("(n) => n.getBoundingClientRect().width >= n.scrollWidth - 1"), said  # not squeezed
+        assert lives_node.locator(".grace").count() == 1, said  # the dole is on every plate
+        if lives > 5:
+            assert str(lives) in lives_node.inner_text(), said  # the number, not five pennies of twenty
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))

@@ -10,11 +10,14 @@ Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWS
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Iterator
 
 import pytest
 
-from test_web_e2e import CHROMIUM, close_showdown, new_page, running_server
+from test_web_e2e import CHROMIUM, close_showdown, my_turn, new_page, running_server
+from test_web_found import assert_lives_read, inside
 from test_web_showdown import (
     KEY,
     SIZES,
@@ -144,6 +147,118 @@ def test_a_seat_on_its_grace_life_shows_the_whole_word_to_the_games_end(pinned: 
         assert seen, "nobody was on the grace life: the case is not met"
         settle(page)
         assert page.evaluate(cut) == []
+    finally:
+        page.context.close()
+
+
+MOVE_MARKS = (
+    "async ([dealer, knocker]) => { const [{state}, {renderSeats}] ="
+    " await Promise.all([import('/static/js/state.js'), import('/static/js/seats.js')]);"
+    " state.view.dealer = dealer; state.view.knocker = knocker; renderSeats(); }"
+)
+"""Draw the seats with the dealer's button at seat ``dealer`` and the knock's mark at ``knocker``
+(or none), as a later round's view would have them."""
+
+
+def assert_plates_whole(page: Page, seats: int, lives: int, where: str) -> None:
+    """Every plate's lives read whole (test_web_found's reading), its name whole, and its lives,
+    name, avatar and marks inside it, the marks over none of the others."""
+    assert_lives_read(page, seats, lives, where)
+    for seat in range(seats):
+        plate = f".seat[data-seat='{seat}'] .plate"
+        box = boxes(page, plate)[0]
+        name = page.locator(f"{plate} h3")
+        assert name.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), f"{where}: {name.inner_text()} is cut"
+        parts = {part: boxes(page, f"{plate} {part}") for part in ("h3", ".lives", ".avatar", ".marks > *")}
+        for part, found in parts.items():
+            assert all(inside(b, box) for b in found), f"{where}: seat {seat}'s {part} {found} is not in {box}"
+        marks = parts.pop(".marks > *")
+        assert_apart({"mark": marks, "other": [b for found in parts.values() for b in found]}, f"{where}, seat {seat}")
+
+
+@pytest.mark.parametrize(("seats", "lives"), [(3, 3), (3, 20), (4, 3), (4, 20), (5, 3), (5, 20)])
+def test_the_dealers_button_and_knock_leave_every_plates_lives_and_name_whole_on_a_phone(
+    pinned: str, browser: Browser, seats: int, lives: int
+) -> None:
+    """On a phone, where plates are narrowest: the dealer's button on the person's own plate (the
+    pinned server's first dealer, tests/web_pinned.py, is where the person sits), then on every
+    plate in turn, alone and with that seat's knock: every plate's lives, name and marks whole and
+    inside it. Beside the marks on one line, the lives were cut to a penny, on the person's plate
+    first (issue 30; which seat deals first was chance in test_every_seats_lives_can_be_read)."""
+    dealer = random.Random(0).randrange(seats)  # as web_pinned.Pinned.first_dealer draws it
+    _, (page,) = seat_people(
+        browser,
+        pinned,
+        ["human" if seat == dealer else "easy" for seat in range(seats)],
+        viewport=SIZES["phone"],
+        lives=lives,
+    )
+    try:
+        my_turn(page)
+        expect(page.locator("#stage")).to_have_attribute("data-compact", "yes")
+        expect(page.locator(".seat.me .dealer-button")).to_have_count(1)  # the person deals round 1
+        assert_plates_whole(page, seats, lives, "the person deals")
+        for seat in [(dealer + step) % seats for step in range(seats)]:  # the order the deal goes round
+            for knocker in (None, seat):
+                page.evaluate(MOVE_MARKS, [seat, knocker])
+                where = f"seat {seat} deals" + (" and knocks" if knocker is not None else "")
+                expect(page.locator(f".seat[data-seat='{seat}'] .dealer-button")).to_have_count(1)  # drawn as asked
+                expect(page.locator(".knock-mark")).to_have_count(0 if knocker is None else 1)
+                assert_plates_whole(page, seats, lives, where)
+    finally:
+        page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- the seats' words
+
+
+def test_a_free_seats_name_shows_whole_on_a_phone_and_a_laptop(pinned: str, browser: Browser) -> None:
+    """A table waiting for two more people: each free seat's plate says which seat it is, whole
+    ("Seat 3 (free)", not "Seat…"), at 1280x800 and 390x844."""
+    _, (page,) = seat_people(browser, pinned, ["human", "human", "human", "easy", "easy"])
+    try:
+        for size in ("laptop", "phone"):
+            width, height = SIZES[size]
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            names = page.evaluate(
+                "[...document.querySelectorAll('.seat h3')].map((n) =>"
+                " ({text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1}))"
+            )
+            free = [name for name in names if "(free)" in name["text"]]
+            assert [name["text"] for name in free] == ["Seat 2 (free)", "Seat 3 (free)"], names
+            assert not [name for name in free if name["cut"]], f"at {size}: {names}"
+    finally:
+        page.context.close()
+
+
+def test_a_discards_bubble_shows_its_card_whole_on_a_phone(pinned: str, browser: Browser) -> None:
+    """On a phone, where a seat is narrowest, every "Discards …" bubble shows its card, nothing of
+    it cut (it takes a second line instead)."""
+    seats = ["human", "easy", "easy", "easy", "easy"]  # five: the narrowest plates
+    _, (page,) = seat_people(browser, pinned, seats, viewport=SIZES["phone"], lives=3)
+    try:
+        page.evaluate(
+            "() => { window.seenBubbles = []; const cut = (node) => { const range = document.createRange();"
+            " range.selectNodeContents(node); const text = range.getBoundingClientRect();"
+            " const box = node.getBoundingClientRect(); return node.scrollWidth > node.clientWidth + 1"
+            " || text.bottom > box.bottom + 1; };"  # its words past its edge: cut off ("Discards …")
+            " new MutationObserver((records) => { for (const record of records)"
+            " for (const node of record.addedNodes) if (node.classList?.contains('bubble'))"
+            " requestAnimationFrame(() => window.seenBubbles.push({text: node.textContent, cut: cut(node)})); })"
+            ".observe(document.getElementById('flyers'), {childList: true}); }"
+        )
+        seen: list[dict[str, object]] = []
+        for _ in range(400):
+            seen = [b for b in page.evaluate("window.seenBubbles") if str(b["text"]).startswith("Discards")]
+            if len(seen) >= 4:
+                break
+            if not close_showdown(page):
+                play_a_turn(page, knock=False)
+        assert len(seen) >= 4, seen
+        for bubble in seen:
+            assert re.fullmatch(r"Discards (10|[2-9JQKA])[♣♦♥♠]", str(bubble["text"])), bubble
+            assert not bubble["cut"], bubble
     finally:
         page.context.close()
 

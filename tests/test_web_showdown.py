@@ -384,3 +384,37 @@ def test_the_hand_that_made_31_with_a_discard_is_the_one_shown(pinned: str, brow
         expect(page.locator(".seat[data-seat='0'] .seat-cards.shown .card")).to_have_count(3)
     finally:
         page.context.close()
+
+
+def test_the_knocks_tag_lies_in_its_plate_over_nothing_else(pinned: str, browser: Browser) -> None:
+    """The showdown of a bot's knock at a table of five: the knocker's "Knocked" tag lies inside
+    its plate, over no card, value badge, other plate or the result, at 1280x800 and 390x844."""
+    code, (page,) = seat_people(browser, pinned, ["human", "easy", "easy", "easy", "easy"], lives=3, knock_from_round=1)
+    try:
+        while True:
+            play_to_showdown(page)
+            result = _get(f"{pinned}/api/tables/{code}")["view"]["last_result"]
+            if result["end"] == "knock" and result["knocker"] not in (None, 0):
+                break
+            page.click("#showdown-close")
+        knocker = result["knocker"]
+        for size in ("laptop", "phone"):
+            width, height = SIZES[size]
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            where = f"the showdown at {size}"
+            tag = boxes(page, ".knock-mark")
+            assert len(tag) == 1, where
+            plate = boxes(page, f".seat[data-seat='{knocker}'] .plate")[0]
+            box = tag[0]
+            assert plate["x"] - 0.5 <= box["x"], where
+            assert box["x"] + box["w"] <= plate["x"] + plate["w"] + 0.5, where
+            assert plate["y"] - 0.5 <= box["y"], where
+            assert box["y"] + box["h"] <= plate["y"] + plate["h"] + 0.5, where
+            others = [f".seat:not([data-seat='{knocker}']) .plate", ".seat-cards .card", ".value-badge", "#result"]
+            assert_apart({"knock tag": tag, "others": [b for s in others for b in boxes(page, s)]}, where)
+            assert_apart(
+                {"knock tag": tag, "its name": boxes(page, f".seat[data-seat='{knocker}'] h3")}, f"{where}, its name"
+            )
+    finally:
+        page.context.close()

@@ -157,7 +157,12 @@ export function renderSeats() {
           )
         : null,
       state.view && state.view.knocker === s.seat && !ended()
-        ? h("span", { class: "knock-mark", title: t("seat.knocked_title") }, t("seat.knocked"))
+        ? h(
+            "span",
+            { class: "knock-mark", title: t("seat.knocked_title"), role: "img", "aria-label": t("seat.knocked") },
+            h("span", { class: "mark-word", "aria-hidden": "true" }, t("seat.knocked")),
+            fist(), // a narrow plate's
+          )
         : null,
     );
     const item = h(
@@ -182,8 +187,8 @@ export function renderSeats() {
             status ? livesView(status) : h("p", { class: "lives" }, tn("lives.count", state.table.rules.lives)),
             h("p", { class: "chips" }, chips.join(" · ")),
           ),
+          marks, // in the plate: over no card, value badge or other seat
         ),
-        marks,
       ),
     );
     if (layout) {
@@ -202,6 +207,24 @@ export function renderSeats() {
   if (full.some((lives) => lives.scrollWidth > lives.clientWidth + 1))
     for (const lives of full)
       lives.replaceWith(livesView(seatStatus(Number(lives.closest(".seat").dataset.seat)), true));
+}
+
+/** The knock's mark on a narrow plate, where its word has no room: a fist's knuckles (an
+ * icon, not a letter: the first letters of "dealer" and "knocked" are alike in some languages). */
+function fist() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "mark-glyph");
+  svg.setAttribute("aria-hidden", "true");
+  const hand = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  for (const [key, value] of Object.entries({ x: 2.5, y: 3.5, width: 11, height: 9.5, rx: 2.5, fill: "currentColor" }))
+    hand.setAttribute(key, String(value));
+  const fingers = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  fingers.setAttribute("d", "M5.25 3.5v4M8 3.5v4M10.75 3.5v4M2.5 9.5h4");
+  fingers.setAttribute("stroke", "#8a2d00");
+  fingers.setAttribute("stroke-width", "1.2");
+  svg.append(hand, fingers);
+  return svg;
 }
 
 function timerRing() {
