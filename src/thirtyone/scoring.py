@@ -26,7 +26,16 @@ from thirtyone.cards import Card, format_cards, full_deck
 from thirtyone.errors import CardError, RulesError, ThirtyOneError
 from thirtyone.rules import Rules
 
-__all__ = ["hand_value", "format_value", "half_points", "value_from_half", "HAND_VALUES", "is_blitz", "BLITZ_HALF", "HandValue"]
+__all__ = [
+    "hand_value",
+    "format_value",
+    "half_points",
+    "value_from_half",
+    "HAND_VALUES",
+    "is_blitz",
+    "BLITZ_HALF",
+    "HandValue",
+]
 
 HandValue = int | Fraction
 """A hand's value in points: an ``int``, or ``Fraction(61, 2)`` for 30½."""
