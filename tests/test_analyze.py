@@ -406,7 +406,8 @@ def test_the_pages_how_to_play_ends_with_the_strategy_guide(tmp_path: Path) -> N
         f"const M = {messages};\n"
         "const fill = (text, params) => text.replace(/\\{(\\w+)\\}/g, (_, key) => String(params[key]));\n"
         "export const t = (key, params = {}) => fill(M[key], params);\n"
-        "export const tn = (key, count, params = {}) => fill(M[key].other, { count, ...params });\n",
+        "export const tn = (key, count, params = {}) => fill(M[key].other, { count, ...params });\n"
+        "export const has = (key) => key in M;\nexport const lang = 'en';\nexport const num = String;\n",
         encoding="utf-8",
     )
     rules = json.dumps(Rules.preset("schwimmen").options())
