@@ -434,6 +434,51 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         page.context.close()
 
 
+LATE_CLICK_AFTER_A_DRAG = """async (card) => {
+  // a drag released on the stock, then the click a loaded browser sends after its timers have run
+  HTMLElement.prototype.setPointerCapture = () => {}; // the events below come from no real pointer
+  const node = document.querySelector(`#hand [data-card="${card}"]`);
+  const at = (element) => {
+    const box = element.getBoundingClientRect();
+    return { clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 };
+  };
+  const pointer = (type, where) =>
+    node.dispatchEvent(new PointerEvent(type, { bubbles: true, button: 0, pointerId: 1, ...where }));
+  pointer("pointerdown", at(node));
+  pointer("pointermove", at(document.getElementById("stock")));
+  pointer("pointerup", at(document.getElementById("stock")));
+  await new Promise((done) => setTimeout(done, 50));
+  node.dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 1 }));
+  const { state } = await import("/static/js/state.js");
+  return state.sentFor === state.seq; // an action sent for the state shown
+}"""
+
+
+def test_the_click_after_a_drag_is_not_a_tap_even_when_it_comes_late(server: str, browser: Browser) -> None:
+    """A card dragged and let go off the pile stays in the hand, even when the browser's click for
+    that release comes after the page's timers have run (a loaded machine: it discarded the card,
+    and made a test of the drag fail by chance). The next real tap on a card plays it."""
+    created = _table(server, "scat", ["human", "easy"], lives=5)
+    page = _seated(browser, server, created)
+    try:
+        my_turn(page)
+        seq = page.get_attribute("body", "data-seq")
+        page.click("#actions button[data-action='draw stock']")
+        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        new = page.locator("#hand .card-button:has(.new-mark)")
+        card = str(new.get_attribute("data-card"))
+        seq = page.get_attribute("body", "data-seq")
+        assert page.evaluate(LATE_CLICK_AFTER_A_DRAG, card) is False  # nothing was sent
+        expect(page.locator("#alert")).to_contain_text("drop it on the discard pile")
+        expect(page.locator("#hand .card")).to_have_count(4)
+        assert page.get_attribute("body", "data-seq") == seq
+        page.mouse.move(0, 0)  # a new press: the tap that follows plays
+        page.locator(f"#hand .card-button[data-card='{card}']").click()
+        expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
+    finally:
+        page.context.close()
+
+
 def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: str, browser: Browser) -> None:
     """A message that draws the table anew while a card is dragged (a player joins, the connection
     comes back) leaves the card under the pointer: dropped on the pile, it is discarded."""

@@ -49,10 +49,15 @@ function endDrag(event) {
   const targets = dropTargets();
   cancelDrag();
   if (!moved) return;
+  // the click that follows a drag's release is the drag's, not a tap on the card: a loaded page may
+  // run its timers before it comes, so it is swallowed when it comes (clickAfterDrag), and forgotten
+  // at the next press of a pointer or a key if it never does
   state.suppressClick = true;
-  setTimeout(() => {
+  const forget = () => {
     state.suppressClick = false;
-  }, 0);
+  };
+  document.addEventListener("pointerdown", forget, { capture: true, once: true });
+  document.addEventListener("keydown", forget, { capture: true, once: true });
   const under = document.elementsFromPoint(event.clientX, event.clientY);
   const hit = targets.find((target) =>
     under.some((element) => target.node === element || target.node.contains(element)),

@@ -6,7 +6,7 @@ import { cardElement, cardLabel } from "./cards.js";
 import { startDrag } from "./drag.js";
 import { exchanges, pickKey, togglePick } from "./picks.js";
 import { act } from "./socket.js";
-import { $, ended, legalMoves, myTurn, roundOf, state } from "./state.js";
+import { $, clickAfterDrag, ended, legalMoves, myTurn, roundOf, state } from "./state.js";
 import { handWords, knockRefusal, shortWords } from "./words.js";
 
 const RANK_VALUE = { A: 14, K: 13, Q: 12, J: 11, T: 10 };
@@ -130,7 +130,7 @@ export function renderHand() {
           "data-card": card,
           "data-key": `hand ${card}`,
           onclick: (click) => {
-            if (!state.suppressClick) act(discards.get(card), click);
+            if (!clickAfterDrag()) act(discards.get(card), click);
           },
         },
         face,

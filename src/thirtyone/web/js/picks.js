@@ -1,7 +1,7 @@
 // An exchange with the widow picked card by card (R7.1, R7.5), which your hand, the widow and a
 // drag share: the exchanges the view lists, keyed by their cards, and a card picked or put back.
 import { showAlert } from "./common.js";
-import { hooks, legalMoves, myTurn, state } from "./state.js";
+import { clickAfterDrag, hooks, legalMoves, myTurn } from "./state.js";
 
 /** The exchanges the view lists (their moves), keyed by the cards given and taken (pickKey). */
 export function exchanges() {
@@ -18,7 +18,7 @@ export function pickKey(give, take) {
 
 /** Pick ``card`` into ``set`` (state.picks.hand or .widow), or put it back. */
 export function togglePick(set, card) {
-  if (state.suppressClick) return;
+  if (clickAfterDrag()) return;
   if (set.has(card)) set.delete(card);
   else set.add(card);
   showAlert("");

@@ -38,7 +38,7 @@ export const state = {
   rematchBy: null, // who asked for the rematch (heard live)
   rejoin: null, // {token, previous}: a rejoin link being tried
   drag: null, // a card being dragged
-  suppressClick: false,
+  suppressClick: false, // a drag just ended: its click is not a tap (clickAfterDrag)
   panel: "log",
   sideOpen: false,
   unread: 0,
@@ -67,6 +67,14 @@ export const hooks = {
   render: () => {}, // the whole table drawn anew (render.js)
   renderPicks: () => {}, // what shows an exchange's picks drawn anew: the hand, its moves, the widow (render.js)
 };
+
+/** Whether a click is the one that follows a drag's release (it is then used up): a card's click
+ * plays or picks it only when it is not. */
+export function clickAfterDrag() {
+  if (!state.suppressClick) return false;
+  state.suppressClick = false;
+  return true;
+}
 
 export function name(seat) {
   if (seat === state.mySeat) return t("seat.you");
