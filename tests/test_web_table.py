@@ -434,6 +434,16 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         page.context.close()
 
 
+def _drawn_from_stock(page: Page) -> tuple[Any, str]:
+    """On the person's turn, draw from the stock: the hand's new card (its button) and its text."""
+    my_turn(page)
+    seq = page.get_attribute("body", "data-seq")
+    page.click("#actions button[data-action='draw stock']")
+    page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+    new = page.locator("#hand .card-button:has(.new-mark)")
+    return new, str(new.get_attribute("data-card"))
+
+
 LATE_CLICK_AFTER_A_DRAG = """async (card) => {
   // a drag released on the stock, then the click a loaded browser sends after its timers have run
   HTMLElement.prototype.setPointerCapture = () => {}; // the events below come from no real pointer
@@ -461,12 +471,7 @@ def test_the_click_after_a_drag_is_not_a_tap_even_when_it_comes_late(server: str
     created = _table(server, "scat", ["human", "easy"], lives=5)
     page = _seated(browser, server, created)
     try:
-        my_turn(page)
-        seq = page.get_attribute("body", "data-seq")
-        page.click("#actions button[data-action='draw stock']")
-        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
-        new = page.locator("#hand .card-button:has(.new-mark)")
-        card = str(new.get_attribute("data-card"))
+        _, card = _drawn_from_stock(page)
         seq = page.get_attribute("body", "data-seq")
         assert page.evaluate(LATE_CLICK_AFTER_A_DRAG, card) is False  # nothing was sent
         expect(page.locator("#alert")).to_contain_text("drop it on the discard pile")
@@ -485,12 +490,7 @@ def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: 
     created = _table(server, "scat", ["human", "easy"], lives=5)
     page = _seated(browser, server, created)
     try:
-        my_turn(page)
-        seq = page.get_attribute("body", "data-seq")
-        page.click("#actions button[data-action='draw stock']")
-        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
-        new = page.locator("#hand .card-button:has(.new-mark)")
-        card = str(new.get_attribute("data-card"))
+        new, card = _drawn_from_stock(page)
         start, pile = new.bounding_box(), page.locator("#discard").bounding_box()
         assert start is not None
         assert pile is not None
