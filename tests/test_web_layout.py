@@ -209,6 +209,43 @@ def test_the_dealers_button_and_knock_leave_every_plates_lives_and_name_whole_on
         page.context.close()
 
 
+# Every seat's plate checked inside the stage whenever the page has changed, before anything
+# else runs (a MutationObserver's callback comes at the end of the change's task, before the
+# ResizeObserver that lays the stage out again at the next frame).
+WATCH_PLATES = """() => {
+  window.platesOut = []; window.stageHeights = new Set();
+  new MutationObserver(() => {
+    const stage = document.getElementById('stage').getBoundingClientRect();
+    window.stageHeights.add(Math.round(stage.height));
+    for (const plate of document.querySelectorAll('.seat .plate')) {
+      const r = plate.getBoundingClientRect();
+      if (r.top < stage.top - 1 || r.bottom > stage.bottom + 1 || r.left < stage.left - 1 || r.right > stage.right + 1)
+        window.platesOut.push({seat: plate.closest('.seat').dataset.seat, plate: [r.top, r.bottom],
+          stage: [stage.top, stage.bottom], turn: document.body.dataset.turn});
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+def test_the_seats_lie_inside_the_stage_as_your_moves_come_and_go_on_a_phone(pinned: str, browser: Browser) -> None:
+    """On a phone your moves' row shows on your turn and hides after it, and the stage above it
+    shrinks and grows by that row (about 100px): the seats are placed for the stage the hand's
+    row leaves in the same redraw, never a frame later. Placed before the hand was drawn, your own
+    plate lay below the stage until the next frame, and a page read in that moment found the
+    dealer's button cut (a clean run's test_a_round_and_a_game_in_each_language[ms-phone])."""
+    _, (page,) = seat_people(browser, pinned, ["human", "easy"], viewport=SIZES["phone"], lives=2)
+    try:
+        my_turn(page)
+        page.evaluate(WATCH_PLATES)
+        while page.evaluate("Number(document.body.dataset.round)") < 2 and not page.locator("#over").is_visible():
+            if not close_showdown(page):
+                play_a_turn(page, knock=False)
+        assert len(page.evaluate("[...window.stageHeights]")) >= 2, "the stage's height never changed"
+        assert page.evaluate("window.platesOut") == []
+    finally:
+        page.context.close()
+
+
 # ---------------------------------------------------------------------------------------------- the seats' words
 
 

@@ -30,8 +30,6 @@ export function render() {
   $("commitment-label").textContent = t(state.table.scheme === CHAIN ? "table.commitment_chain" : "table.commitment");
   $("commitment").textContent =
     state.table.commitment && !over ? state.table.commitment : over ? t("fair.no_more") : "–";
-  layoutStage();
-  renderSeats();
   renderMiddle(over);
   renderStatus(over);
   renderLastResult(over);
@@ -41,6 +39,10 @@ export function render() {
   renderActions();
   renderOver();
   renderShowdown();
+  // the seats after the hand: its moves come with your turn and go after it, and the stage the
+  // seats are placed in is what the hand's row leaves (placed before, they lay a frame out of it)
+  layoutStage();
+  renderSeats();
   renderTableTools();
   renderRules();
   restoreFocus(focusKey);
@@ -51,16 +53,18 @@ export function renderPicks() {
   renderMiddle(ended());
   renderHand();
   renderActions();
+  if (layoutStage()) renderSeats(); // a move's row that wraps anew changes the stage's height
 }
 
-/** The seats' places around the felt for this stage's size and the number of seats. */
+/** The seats' places around the felt for this stage's size and the number of seats; whether
+ * they moved (then the seats are to be drawn anew). */
 export function layoutStage() {
   const stage = $("stage");
   const box = stage.getBoundingClientRect();
   const count = state.table.players;
   const widow = state.table.rules.mode === "widow";
   const key = `${Math.round(box.width)}x${Math.round(box.height)}:${count}:${widow}:${state.mySeat}`;
-  if (key === state.layoutKey) return;
+  if (key === state.layoutKey) return false;
   state.layoutKey = key;
   const cardAt = (scale) => Math.round(Math.max(40, Math.min(96, CARD.w * scale)));
   const centre = (scale) => {
@@ -90,6 +94,7 @@ export function layoutStage() {
   felt.style.width = `${layout.felt.w}px`;
   felt.style.height = `${layout.felt.h}px`;
   stage.layout = layout;
+  return true;
 }
 
 // Keyboard focus survives redrawing: the same control if it is still there, else the first move

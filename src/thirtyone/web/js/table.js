@@ -193,8 +193,7 @@ function start() {
   });
   new ResizeObserver(() => {
     if (!state.table) return;
-    layoutStage();
-    renderSeats();
+    if (layoutStage()) renderSeats();
   }).observe($("stage"));
   if (wide()) openPanel("log");
   api("/api/presets")
