@@ -24,6 +24,7 @@ from thirtyone.server.serialize import JSON, event_json, result_json, spectator_
 
 __all__ = [
     "welcome_message",
+    "heading_json",
     "table_json",
     "table_message",
     "seat_view",
@@ -69,6 +70,19 @@ def seeds(data: TableData) -> list[str | None]:
     return [seat.seed for seat in data.seats]
 
 
+def heading_json(data: TableData, rules: Rules) -> JSON:
+    """What the table message and the lobby's summary of a table open with: its ``code``,
+    ``status`` and ``preset``, and ``rules`` (its options) in the library's words (``describe``) and
+    as data (``differs``: each option that differs from the nearest preset, by name)."""
+    return {
+        "code": data.code,
+        "status": data.status,
+        "preset": data.preset,
+        "describe": rules.describe(),
+        "differs": rules.nearest_preset()[1],
+    }
+
+
 def table_json(
     data: TableData,
     history: TableHistory,
@@ -92,11 +106,7 @@ def table_json(
     else:
         commitment = history.rounds[-1].deal.commitment if data.status == PLAYING and history.rounds else None
     return {
-        "code": data.code,
-        "status": data.status,
-        "preset": data.preset,
-        "describe": rules.describe(),
-        "differs": rules.nearest_preset()[1],
+        **heading_json(data, rules),
         "rules": dict(data.options),
         "players": data.players,
         "seats": [

@@ -54,6 +54,7 @@ from thirtyone.server.limits import (
     normalize_code,
 )
 from thirtyone.server.memory import CollectorPolicy
+from thirtyone.server.messages import heading_json
 from thirtyone.server.names import check_display_name
 from thirtyone.server.reviews import Reviews
 from thirtyone.server.rows import new_table
@@ -455,13 +456,8 @@ def summary(table: TableData) -> JSON:
     """A table as the lobby lists it: code, status, preset, rules in words (and as data: the
     options that differ from the preset), seats (no tokens)."""
     free = [s.seat for s in table.seats if not s.taken]
-    rules = Rules(**table.options)
     return {
-        "code": table.code,
-        "status": table.status,
-        "preset": table.preset,
-        "describe": rules.describe(),
-        "differs": rules.nearest_preset()[1],
+        **heading_json(table, Rules(**table.options)),
         "players": table.players,
         "free_seats": free,
         "seats": [
