@@ -808,7 +808,8 @@ def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser:
         seq = page.get_attribute("body", "data-seq")
         confirm.focus()
         page.keyboard.press("Enter")
-        wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)}")
+        # the next state, or the showdown of the round it ended (after a knock): it holds the next state
+        wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
         expect(page.locator("#log")).to_contain_text("You exchanged")
         wait_until(page, "document.activeElement !== document.body")  # focus stays in the game
     finally:

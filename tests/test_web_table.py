@@ -428,7 +428,7 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         assert page.get_attribute("body", "data-seq") == seq
         expect(page.locator("#hand .card")).to_have_count(4)
         new.drag_to(page.locator("#discard"))
-        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        _discarded(page, seq)
         expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
     finally:
         page.context.close()
@@ -442,6 +442,12 @@ def _drawn_from_stock(page: Page) -> tuple[Any, str]:
     page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
     new = page.locator("#hand .card-button:has(.new-mark)")
     return new, str(new.get_attribute("data-card"))
+
+
+def _discarded(page: Page, seq: str | None) -> None:
+    """Wait for the state after a discard, or the showdown it led to: after the bot's knock the
+    discard ends the round, and the showdown holds the next state (and the seq) until it closes."""
+    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
 
 
 LATE_CLICK_AFTER_A_DRAG = """async (card) => {
@@ -503,7 +509,7 @@ def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: 
         expect(page.locator("#hand .card-button.dragging")).to_have_count(1)
         page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
         page.mouse.up()
-        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        _discarded(page, seq)
         expect(page.locator("#log")).to_contain_text(f"You discarded {_pretty(card)}")
     finally:
         page.context.close()
