@@ -414,13 +414,9 @@ def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(serve
         expect(page.locator("#hand .card")).to_have_count(3)
         angles = page.evaluate("[...document.querySelectorAll('#hand > *')].map((n) => getComputedStyle(n).transform)")
         assert len(set(angles)) == 3  # each card turned its own way: a fan
-        seq = page.get_attribute("body", "data-seq")
-        page.click("#actions button[data-action='draw stock']")
-        page.wait_for_function(f"() => document.body.dataset.seq !== {json.dumps(seq)}")
+        new, card = _drawn_from_stock(page)
         expect(page.locator("#hand .card")).to_have_count(4)
-        new = page.locator("#hand .card-button:has(.new-mark)")
         expect(new).to_have_count(1)
-        card = str(new.get_attribute("data-card"))
         # a drop in the wrong place changes nothing and says where it may go
         seq = page.get_attribute("body", "data-seq")
         new.drag_to(page.locator("#stock"))

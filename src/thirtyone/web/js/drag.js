@@ -53,11 +53,8 @@ function endDrag(event) {
   // run its timers before it comes, so it is swallowed when it comes (clickAfterDrag), and forgotten
   // at the next press of a pointer or a key if it never does
   state.suppressClick = true;
-  const forget = () => {
-    state.suppressClick = false;
-  };
-  document.addEventListener("pointerdown", forget, { capture: true, once: true });
-  document.addEventListener("keydown", forget, { capture: true, once: true });
+  document.addEventListener("pointerdown", forgetDragClick, { capture: true, once: true });
+  document.addEventListener("keydown", forgetDragClick, { capture: true, once: true });
   const under = document.elementsFromPoint(event.clientX, event.clientY);
   const hit = targets.find((target) =>
     under.some((element) => target.node === element || target.node.contains(element)),
@@ -75,6 +72,11 @@ function endDrag(event) {
       "info",
     );
   else showAlert(t("drag.back", { card: pretty(card) }), "info");
+}
+
+// one function, so that a drag's listeners are not added again while an earlier drag's still wait
+function forgetDragClick() {
+  state.suppressClick = false;
 }
 
 function cancelDrag() {
