@@ -40,14 +40,21 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots import make_bot
-from thirtyone.bots.belief import EPSILON, PROXY_WEIGHT, UNIFORM_SHARE, Belief, pool_size
-from thirtyone.bots.expert import _passes, sample_position
+from thirtyone.bots.belief import EPSILON
+from thirtyone.bots.belief import PROXY_WEIGHT
+from thirtyone.bots.belief import UNIFORM_SHARE
+from thirtyone.bots.belief import Belief
+from thirtyone.bots.belief import pool_size
+from thirtyone.bots.expert import _passes
+from thirtyone.bots.expert import sample_position
 from thirtyone.bots.hands import half_value
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 EPSILONS = (0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
 PROXY_WEIGHTS = (0.0, 0.25, 0.5, 1.0)

@@ -27,9 +27,17 @@ import random
 import time
 from collections.abc import Callable
 
-from thirtyone import Card, Discard, Draw, Game, Knock, Rules, full_deck
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Rules
+from thirtyone import full_deck
 from thirtyone.bots import make_bot
-from thirtyone.bots.hands import best_after_taking, best_discard, half_value
+from thirtyone.bots.hands import best_after_taking
+from thirtyone.bots.hands import best_discard
+from thirtyone.bots.hands import half_value
 from thirtyone.bots.runner import play_game
 from thirtyone.strategy import basic_knock_bar
 from thirtyone.views import Phase

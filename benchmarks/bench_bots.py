@@ -27,10 +27,12 @@ import random
 import time
 from collections.abc import Callable
 
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.bots.heuristic import HeuristicBot, rollout_action
+from thirtyone.bots.heuristic import HeuristicBot
+from thirtyone.bots.heuristic import rollout_action
 from thirtyone.position import Position
 from thirtyone.views import PlayerView
 

@@ -20,7 +20,10 @@ import platform
 import random
 import time
 
-from thirtyone import Game, Rules, full_deck, hand_value
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone import hand_value
 from thirtyone.bots import make_bot
 from thirtyone.bots.runner import play_game
 

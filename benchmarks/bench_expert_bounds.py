@@ -23,16 +23,22 @@ import random
 import time
 from multiprocessing import Pool
 
-from thirtyone import Game, Rules
-from thirtyone.arena.schedule import bot_seed, deal_seed, seating
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.arena.schedule import bot_seed
+from thirtyone.arena.schedule import deal_seed
+from thirtyone.arena.schedule import seating
 from thirtyone.arena.stats import wilson_interval
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
-from thirtyone.bots.expert import DEFAULT_WORLDS, Completion, ExpertBot
+from thirtyone.bots.expert import DEFAULT_WORLDS
+from thirtyone.bots.expert import Completion
+from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.sim.rng import CounterChance
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 
 class SeeingExpert(ExpertBot):

@@ -36,13 +36,16 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 
 from bench_expert_bounds import SeeingExpert
-from thirtyone import Game, Rules
-from thirtyone.actions import Action, Knock
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.actions import Action
+from thirtyone.actions import Knock
 from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.sim.rng import CounterChance
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 
 @dataclass(frozen=True)

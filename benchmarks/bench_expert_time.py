@@ -14,7 +14,8 @@ import argparse
 import statistics
 import time
 
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots import make_bot
 
 

@@ -52,18 +52,25 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 from rich.console import Console
 from rich.table import Table
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import InvalidHandshake
+from websockets.exceptions import InvalidStatus
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import cpu_seconds, free_port, percentile, start_server
+from bench_server import cpu_seconds
+from bench_server import free_port
+from bench_server import percentile
+from bench_server import start_server
 
 console = Console(width=None if sys.stdout.isatty() else 200)
 FLOODS = ("none", "hints", "sync", "reconnect", "tables", "idle", "slow")

@@ -46,15 +46,23 @@ from multiprocessing import Pool
 from typing import Any
 
 from bench_expert_bounds import SeeingExpert
-from bench_expert_regret import interval, turn_decisions
+from bench_expert_regret import interval
+from bench_expert_regret import turn_decisions
 from thirtyone import Rules
-from thirtyone.actions import PILE, Discard, Draw, Knock
+from thirtyone.actions import PILE
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Knock
 from thirtyone.bots.belief import Belief
-from thirtyone.bots.expert import ExpertBot, sample_position
-from thirtyone.bots.hands import best_with, half_value, stock_draw_value
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import sample_position
+from thirtyone.bots.hands import best_with
+from thirtyone.bots.hands import half_value
+from thirtyone.bots.hands import stock_draw_value
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.knowledge import Knowledge
-from thirtyone.events import Acted, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import RoundStarted
 from thirtyone.scoring import half_points
 from thirtyone.views import PlayerView
 

@@ -16,9 +16,11 @@ import argparse
 import os
 import time
 
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots import make_bot
-from thirtyone.bots.review import DEFAULT_WORLDS, Reviewer
+from thirtyone.bots.review import DEFAULT_WORLDS
+from thirtyone.bots.review import Reviewer
 from thirtyone.bots.runner import play_game
 from thirtyone.cli.review import budget_from_text
 from thirtyone.record import GameRecord

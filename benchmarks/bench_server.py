@@ -48,15 +48,18 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 from rich.console import Console
 from rich.table import Table
-from sqlalchemy import create_engine, text
-from websockets.asyncio.client import ClientConnection, connect
+from sqlalchemy import create_engine
+from sqlalchemy import text
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from thirtyone.server.db import normalize_url

@@ -27,12 +27,15 @@ import time
 
 import numpy as np
 
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.rules import PRESETS
 from thirtyone.scoring import half_points
-from thirtyone.sim import RoundTotals, iter_rounds, play_games
+from thirtyone.sim import RoundTotals
+from thirtyone.sim import iter_rounds
+from thirtyone.sim import play_games
 from thirtyone.sim.api import warm_up
 
 

@@ -17,7 +17,8 @@ import json
 import subprocess
 import sys
 import time
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 CONFIGS = [("scat", 4), ("widow", 4), ("schwimmen", 4), ("scat", 2)]
 

@@ -129,7 +129,8 @@ def install(path: str) -> None:
     probe = Probe(path)
     gc.callbacks.append(probe.on_gc)
 
-    from thirtyone.server import service, store
+    from thirtyone.server import service
+    from thirtyone.server import store
 
     original_batch = store.Store.append_batch
 

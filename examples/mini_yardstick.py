@@ -53,24 +53,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from thirtyone.action_ids import DRAW_STOCK, describe_id
+from thirtyone.action_ids import DRAW_STOCK
+from thirtyone.action_ids import describe_id
 from thirtyone.agents.mini import default_table
-from thirtyone.agents.solve import (
-    Policy,
-    Tree,
-    best_response_values,
-    bot_policy,
-    complete_policy,
-    deviation_costs,
-    expected_values,
-    kept_tree,
-    mini_params,
-    nash_conv,
-    reachable,
-    solve,
-    table_policy,
-)
-from thirtyone.bots import UnknownBotError, make_bot
+from thirtyone.agents.solve import Policy
+from thirtyone.agents.solve import Tree
+from thirtyone.agents.solve import best_response_values
+from thirtyone.agents.solve import bot_policy
+from thirtyone.agents.solve import complete_policy
+from thirtyone.agents.solve import deviation_costs
+from thirtyone.agents.solve import expected_values
+from thirtyone.agents.solve import kept_tree
+from thirtyone.agents.solve import mini_params
+from thirtyone.agents.solve import nash_conv
+from thirtyone.agents.solve import reachable
+from thirtyone.agents.solve import solve
+from thirtyone.agents.solve import table_policy
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.runner import BotError
 

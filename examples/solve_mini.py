@@ -22,8 +22,13 @@ import argparse
 import sys
 import time
 
-from thirtyone.agents.mini import FORMAT, EquilibriumTable
-from thirtyone.agents.solve import kept_tree, mini_params, nash_conv, reachable, solve
+from thirtyone.agents.mini import FORMAT
+from thirtyone.agents.mini import EquilibriumTable
+from thirtyone.agents.solve import kept_tree
+from thirtyone.agents.solve import mini_params
+from thirtyone.agents.solve import nash_conv
+from thirtyone.agents.solve import reachable
+from thirtyone.agents.solve import solve
 
 
 def main(argv: list[str] | None = None) -> int:

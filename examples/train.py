@@ -34,7 +34,8 @@ for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUM
 
 import numpy as np  # noqa: E402
 
-from thirtyone.agents.policy import Policy, features  # noqa: E402
+from thirtyone.agents.policy import Policy  # noqa: E402
+from thirtyone.agents.policy import features  # noqa: E402
 from thirtyone.agents.vector import VectorEnv  # noqa: E402
 
 
@@ -145,7 +146,9 @@ def train(args: argparse.Namespace) -> Policy:
 
 
 def arena_share(path: str, preset: str, players: int, games: int, seed: int) -> str:
-    from thirtyone.arena import LocalBackend, make_schedule, run_arena
+    from thirtyone.arena import LocalBackend
+    from thirtyone.arena import make_schedule
+    from thirtyone.arena import run_arena
     from thirtyone.arena.stats import wilson_interval
     from thirtyone.rules import Rules
 

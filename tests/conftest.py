@@ -31,7 +31,8 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright, one for each browser test module."""
     from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
 
-    from test_web_e2e import ARGS, CHROMIUM
+    from test_web_e2e import ARGS
+    from test_web_e2e import CHROMIUM
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)

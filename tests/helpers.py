@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
-from thirtyone import Card, Game, Rules, full_deck, parse_cards
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone import parse_cards
 from thirtyone.chance import SeededChance
 
 

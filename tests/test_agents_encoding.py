@@ -9,25 +9,32 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from thirtyone import Game, Rules
-from thirtyone.actions import Discard, Draw
-from thirtyone.agents import (
-    NUM_ACTIONS,
-    EnvConfig,
-    ObservationLayout,
-    action_from_id,
-    encode,
-    layout_for,
-    legal_ids,
-    legal_mask,
-)
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.agents import NUM_ACTIONS
+from thirtyone.agents import EnvConfig
+from thirtyone.agents import ObservationLayout
+from thirtyone.agents import action_from_id
+from thirtyone.agents import encode
+from thirtyone.agents import layout_for
+from thirtyone.agents import legal_ids
+from thirtyone.agents import legal_mask
 from thirtyone.cards import Card
 from thirtyone.chance import ScriptedChance
-from thirtyone.errors import ActionError, ArgumentError, CardError, RulesError
-from thirtyone.events import Acted, NewWidow, RoundEnded, RoundStarted
+from thirtyone.errors import ActionError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import CardError
+from thirtyone.errors import RulesError
+from thirtyone.events import Acted
+from thirtyone.events import NewWidow
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 
 RULESETS = [
     Rules.preset("scat"),

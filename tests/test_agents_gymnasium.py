@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from thirtyone.agents.gymnasium import ENV_ID, ThirtyOneEnv
+from thirtyone.agents.gymnasium import ENV_ID
+from thirtyone.agents.gymnasium import ThirtyOneEnv
 from thirtyone.bots import UnknownBotError
 from thirtyone.errors import ArgumentError
 from thirtyone.refusals import IllegalActionError

@@ -13,27 +13,32 @@ import numpy as np
 import pytest
 
 from cli_helpers import cli_error_line
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.action_ids import action_id
-from thirtyone.agents.mini import EquilibriumTable, MiniEquilibriumBot, default_table, information_key, make_bot
-from thirtyone.agents.openspiel import ThirtyOneGame, ThirtyOneState
-from thirtyone.agents.solve import (
-    best_response_values,
-    bot_policy,
-    build_tree,
-    complete_policy,
-    expected_values,
-    mini_params,
-    nash_conv,
-    reachable,
-    save_tree,
-    solve,
-    table_policy,
-    tabulate,
-)
+from thirtyone.agents.mini import EquilibriumTable
+from thirtyone.agents.mini import MiniEquilibriumBot
+from thirtyone.agents.mini import default_table
+from thirtyone.agents.mini import information_key
+from thirtyone.agents.mini import make_bot
+from thirtyone.agents.openspiel import ThirtyOneGame
+from thirtyone.agents.openspiel import ThirtyOneState
+from thirtyone.agents.solve import best_response_values
+from thirtyone.agents.solve import bot_policy
+from thirtyone.agents.solve import build_tree
+from thirtyone.agents.solve import complete_policy
+from thirtyone.agents.solve import expected_values
+from thirtyone.agents.solve import mini_params
+from thirtyone.agents.solve import nash_conv
+from thirtyone.agents.solve import reachable
+from thirtyone.agents.solve import save_tree
+from thirtyone.agents.solve import solve
+from thirtyone.agents.solve import table_policy
+from thirtyone.agents.solve import tabulate
 from thirtyone.bots import UnknownBotError
 from thirtyone.bots import make_bot as make_any_bot
-from thirtyone.bots.runner import BotError, play_game
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.runner import play_game
 from thirtyone.cli import main
 
 MINI = Rules.preset("mini")
@@ -214,7 +219,8 @@ def test_the_commands_seat_two_players_at_the_mini_deck_by_default(capsys: pytes
     """Without --players a table seats 4, or as many as the deck deals when fewer (the mini deck: 2)."""
     import argparse
 
-    from thirtyone.cli.play import configure, settings_from_args
+    from thirtyone.cli.play import configure
+    from thirtyone.cli.play import settings_from_args
 
     assert main(["simulate", "--preset", "mini", "--games", "2", "--seed", "1"]) == 0
     assert "2 games of mini with 2 players" in capsys.readouterr().out
@@ -302,7 +308,8 @@ def test_the_yardstick_measures_bots_on_a_one_turn_mini_game(
     """examples/mini_yardstick.py end to end on the one-turn mini game (its tree kept beforehand,
     its equilibrium solved by the script): a row for the equilibrium (NashConv under the target)
     and one for basic, far from it, with its costliest sets."""
-    from importlib.util import module_from_spec, spec_from_file_location
+    from importlib.util import module_from_spec
+    from importlib.util import spec_from_file_location
 
     kept = tmp_path / "tree.json.gz"
     save_tree(one_turn[1], kept)  # type: ignore[arg-type]

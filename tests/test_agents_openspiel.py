@@ -15,12 +15,17 @@ import pytest
 from pettingzoo.test import api_test
 from shimmy import OpenSpielCompatibilityV0
 
-from thirtyone import Card, Rules
+from thirtyone import Card
+from thirtyone import Rules
 from thirtyone.agents.ismcts import IsmctsBot
-from thirtyone.agents.openspiel import SHORT_NAME, ThirtyOneState, shimmy_env
-from thirtyone.bots import UnknownBotError, make_bot
+from thirtyone.agents.openspiel import SHORT_NAME
+from thirtyone.agents.openspiel import ThirtyOneState
+from thirtyone.agents.openspiel import shimmy_env
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import make_bot
 from thirtyone.bots.runner import play_game
-from thirtyone.errors import ArgumentError, RulesError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import RulesError
 from thirtyone.refusals import IllegalActionError
 
 

@@ -10,9 +10,12 @@ import warnings
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
+from pettingzoo.test import seed_test
 
-from thirtyone.agents.pettingzoo import ENV_ID, env, raw_env
+from thirtyone.agents.pettingzoo import ENV_ID
+from thirtyone.agents.pettingzoo import env
+from thirtyone.agents.pettingzoo import raw_env
 from thirtyone.errors import ArgumentError
 from thirtyone.refusals import IllegalActionError
 

@@ -12,10 +12,15 @@ import pytest
 
 from cli_helpers import cli_error_line
 from thirtyone import Rules
-from thirtyone.bots import UnknownBotError, make_bot, parse_bot_list, plugins
-from thirtyone.bots.runner import play_game, simulate
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import make_bot
+from thirtyone.bots import parse_bot_list
+from thirtyone.bots import plugins
+from thirtyone.bots.runner import play_game
+from thirtyone.bots.runner import simulate
 from thirtyone.cli import main
-from thirtyone.cli.serve import ServeError, bot_levels
+from thirtyone.cli.serve import ServeError
+from thirtyone.cli.serve import bot_levels
 from thirtyone.tui.settings import PlaySettings
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "greedy_bot" / "src"

@@ -10,15 +10,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from cli_helpers import cli_error_line
-from thirtyone import Game, Rules
-from thirtyone.agents.policy import EXTRA, Policy, PolicyBot, PolicyError, features, make_bot
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.agents.policy import EXTRA
+from thirtyone.agents.policy import Policy
+from thirtyone.agents.policy import PolicyBot
+from thirtyone.agents.policy import PolicyError
+from thirtyone.agents.policy import features
+from thirtyone.agents.policy import make_bot
 from thirtyone.bots import UnknownBotError
 from thirtyone.bots import make_bot as make_any_bot
-from thirtyone.bots.runner import play_game, simulate
+from thirtyone.bots.runner import play_game
+from thirtyone.bots.runner import simulate
 from thirtyone.tui.settings import PlaySettings
 
 pytest.importorskip("numba")

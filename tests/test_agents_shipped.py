@@ -10,10 +10,15 @@ import sys
 import pytest
 
 from thirtyone import Rules
-from thirtyone.agents.policy import Policy, PolicyError
-from thirtyone.agents.shipped import SHIPPED, ShippedBot, load
-from thirtyone.bots import make_bot, plugins
-from thirtyone.bots.runner import BotError, play_game
+from thirtyone.agents.policy import Policy
+from thirtyone.agents.policy import PolicyError
+from thirtyone.agents.shipped import SHIPPED
+from thirtyone.agents.shipped import ShippedBot
+from thirtyone.agents.shipped import load
+from thirtyone.bots import make_bot
+from thirtyone.bots import plugins
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.runner import play_game
 from thirtyone.cli import main
 
 pytest.importorskip("numba")

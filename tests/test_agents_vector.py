@@ -9,7 +9,8 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from thirtyone.agents.action_ids import action_id
@@ -19,7 +20,8 @@ from thirtyone.agents.vector import VectorEnv
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.errors import ArgumentError
-from thirtyone.sim.errors import SimInputError, UnsupportedRulesError
+from thirtyone.sim.errors import SimInputError
+from thirtyone.sim.errors import UnsupportedRulesError
 
 CASES: list[tuple[str, int, dict[str, object]]] = [
     ("scat", 4, {}),

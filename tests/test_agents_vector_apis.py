@@ -9,7 +9,9 @@ import gymnasium
 import numpy as np
 import pytest
 
-from thirtyone.agents.gymnasium import ENV_ID, ThirtyOneEnv, ThirtyOneVectorEnv
+from thirtyone.agents.gymnasium import ENV_ID
+from thirtyone.agents.gymnasium import ThirtyOneEnv
+from thirtyone.agents.gymnasium import ThirtyOneVectorEnv
 from thirtyone.agents.policy import EXTRA
 from thirtyone.agents.vector import VectorEnv
 from thirtyone.bots import UnknownBotError
@@ -134,7 +136,8 @@ def test_maskable_ppo_trains_on_the_sb3_vec_env() -> None:
     pytest.importorskip("sb3_contrib")
     import torch
     from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from sb3_contrib.common.maskable.utils import is_masking_supported
 
     from thirtyone.agents.sb3 import ThirtyOneVecEnv
 

@@ -24,10 +24,17 @@ from cli_helpers import cli_error_line
 from thirtyone import sim
 from thirtyone.actions import Knock
 from thirtyone.arena import odds
-from thirtyone.arena.odds import SECTIONS, Analysis
-from thirtyone.arena.odds_cards import HALVES, deal_lowest, hand_values, lowest_two, value_table
-from thirtyone.arena.odds_options import CHART_FILES, Sizes
-from thirtyone.arena.odds_play import KnockTable, knocks_of_rounds
+from thirtyone.arena.odds import SECTIONS
+from thirtyone.arena.odds import Analysis
+from thirtyone.arena.odds_cards import HALVES
+from thirtyone.arena.odds_cards import deal_lowest
+from thirtyone.arena.odds_cards import hand_values
+from thirtyone.arena.odds_cards import lowest_two
+from thirtyone.arena.odds_cards import value_table
+from thirtyone.arena.odds_options import CHART_FILES
+from thirtyone.arena.odds_options import Sizes
+from thirtyone.arena.odds_play import KnockTable
+from thirtyone.arena.odds_play import knocks_of_rounds
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.cards import full_deck
 from thirtyone.cli import main
@@ -379,7 +386,8 @@ def test_a_size_of_zero_skips_its_section() -> None:
 
 
 def test_every_languages_how_to_play_names_the_strategy_guide_and_the_command() -> None:
-    from thirtyone.i18n import LANGUAGES, catalog_json
+    from thirtyone.i18n import LANGUAGES
+    from thirtyone.i18n import catalog_json
 
     for lang in LANGUAGES:
         messages = catalog_json(lang)["messages"]

@@ -16,28 +16,37 @@ from typing import Any
 
 import pytest
 
-from thirtyone.actions import Action, Pass
-from thirtyone.arena import (
-    BackendError,
-    GameResult,
-    LocalBackend,
-    make_schedule,
-    run_arena,
-    summarize,
-    wilson_interval,
-)
+from thirtyone.actions import Action
+from thirtyone.actions import Pass
+from thirtyone.arena import BackendError
+from thirtyone.arena import GameResult
+from thirtyone.arena import LocalBackend
 from thirtyone.arena import backends as arena_backends
-from thirtyone.arena.play import Task, play_game_safely, play_safely, play_task
+from thirtyone.arena import make_schedule
+from thirtyone.arena import run_arena
+from thirtyone.arena import summarize
+from thirtyone.arena import wilson_interval
+from thirtyone.arena.play import Task
+from thirtyone.arena.play import play_game_safely
+from thirtyone.arena.play import play_safely
+from thirtyone.arena.play import play_task
 from thirtyone.arena.report import SUMMARY_COLUMNS
-from thirtyone.arena.run import InOrder, make_tasks
-from thirtyone.arena.schedule import bot_seed, deal_seed, seating
-from thirtyone.arena.stats import Z95, Rating, pooled_rating
-from thirtyone.bots import BOTS, BasicBot
+from thirtyone.arena.run import InOrder
+from thirtyone.arena.run import make_tasks
+from thirtyone.arena.schedule import bot_seed
+from thirtyone.arena.schedule import deal_seed
+from thirtyone.arena.schedule import seating
+from thirtyone.arena.stats import Z95
+from thirtyone.arena.stats import Rating
+from thirtyone.arena.stats import pooled_rating
+from thirtyone.bots import BOTS
+from thirtyone.bots import BasicBot
 from thirtyone.cli import arena as cli_arena
 from thirtyone.cli import main
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
-from thirtyone.totals import GameTotals, SeatTotals
+from thirtyone.totals import GameTotals
+from thirtyone.totals import SeatTotals
 from thirtyone.views import PlayerView
 
 SCAT = Rules.preset("scat")
@@ -751,7 +760,8 @@ def test_bad_output_paths_are_refused_and_nothing_is_written(tmp_path, monkeypat
 
 
 def test_jobs_are_capped_at_the_games_and_the_cpus(monkeypatch):
-    from thirtyone.arena import make_backend, worker_count
+    from thirtyone.arena import make_backend
+    from thirtyone.arena import worker_count
 
     assert worker_count(999, 12, cpus=4) == 4
     assert worker_count(999, 3, cpus=16) == 3
@@ -786,7 +796,8 @@ def test_the_cli_caps_the_jobs(tmp_path, monkeypatch, capsys):
 
 
 def test_long_bot_names_are_never_cut_at_80_columns(tmp_path, monkeypatch, capsys):
-    from test_cli_simulate import bot_names_in_tables, long_named_bots
+    from test_cli_simulate import bot_names_in_tables
+    from test_cli_simulate import long_named_bots
 
     one, two = long_named_bots(tmp_path, monkeypatch)
     assert main(["arena", "--bots", f"{one},{two},basic", "--players", "3", "--games", "3", "--seed", "1"]) == 0

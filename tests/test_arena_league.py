@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import cli_error_line
-from thirtyone.arena import ArenaError, LocalBackend
-from thirtyone.arena.league import league_dict, league_markdown, league_tables, run_league
-from thirtyone.bots import UnknownBotError, plugins
+from thirtyone.arena import ArenaError
+from thirtyone.arena import LocalBackend
+from thirtyone.arena.league import league_dict
+from thirtyone.arena.league import league_markdown
+from thirtyone.arena.league import league_tables
+from thirtyone.arena.league import run_league
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import plugins
 from thirtyone.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "greedy_bot" / "src"

@@ -10,14 +10,26 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from helpers import scripted_game
-from thirtyone import Discard, Game, Knock, Phase, Rules, parse_cards
+from thirtyone import Discard
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Phase
+from thirtyone import Rules
+from thirtyone import parse_cards
 from thirtyone.bots import make_bot
-from thirtyone.bots.belief import POOL_SIZE, Belief, Pools, pool_size, reads
-from thirtyone.bots.expert import ExpertBot, _passes, sample_position
+from thirtyone.bots.belief import POOL_SIZE
+from thirtyone.bots.belief import Belief
+from thirtyone.bots.belief import Pools
+from thirtyone.bots.belief import pool_size
+from thirtyone.bots.belief import reads
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import _passes
+from thirtyone.bots.expert import sample_position
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.events import Reshuffled
 from thirtyone.record import GameRecord

@@ -9,24 +9,28 @@ import hashlib
 
 import pytest
 
-from thirtyone import Game, Rules
-from thirtyone.bots import BOTS, LEVELS, ExpertBot, UnknownBotError, make_bot, parse_bot_list
-from thirtyone.bots.levels import (
-    BOT_INFO,
-    LEVEL_INFO,
-    LEVEL_SPECS,
-    MAX_EXPERT_SECONDS,
-    MAX_EXPERT_WORLDS,
-    SIM_BOTS,
-    SIM_EXACT_BOTS,
-    TABLE_EXPERT_SECONDS,
-    THINKING_LEVELS,
-    level,
-    parse_budget,
-    resolve,
-    sim_policy,
-    takes_budget,
-)
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.bots import BOTS
+from thirtyone.bots import LEVELS
+from thirtyone.bots import ExpertBot
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import make_bot
+from thirtyone.bots import parse_bot_list
+from thirtyone.bots.levels import BOT_INFO
+from thirtyone.bots.levels import LEVEL_INFO
+from thirtyone.bots.levels import LEVEL_SPECS
+from thirtyone.bots.levels import MAX_EXPERT_SECONDS
+from thirtyone.bots.levels import MAX_EXPERT_WORLDS
+from thirtyone.bots.levels import SIM_BOTS
+from thirtyone.bots.levels import SIM_EXACT_BOTS
+from thirtyone.bots.levels import TABLE_EXPERT_SECONDS
+from thirtyone.bots.levels import THINKING_LEVELS
+from thirtyone.bots.levels import level
+from thirtyone.bots.levels import parse_budget
+from thirtyone.bots.levels import resolve
+from thirtyone.bots.levels import sim_policy
+from thirtyone.bots.levels import takes_budget
 from thirtyone.cli import main
 
 
@@ -98,7 +102,8 @@ def test_expert_v1_plays_the_moves_of_the_expert_before_the_belief(preset: str) 
 
 def test_the_arena_and_simulate_play_exactly_the_registrys_simulator_bots() -> None:
     from thirtyone.arena import play
-    from thirtyone.cli import options, simulate
+    from thirtyone.cli import options
+    from thirtyone.cli import simulate
 
     assert play.SIM_BOTS is SIM_BOTS is options.SIM_BOTS is simulate.SIM_BOTS
     assert SIM_BOTS == {"random": "random", "basic": "basic", "easy": "basic"}
@@ -140,7 +145,8 @@ def test_the_simulator_knows_its_policies_by_their_own_names_only() -> None:
     """The levels are the bots' registry's (a layer above the simulator): ``sim`` plays
     ``basic``, not ``easy``; the arena, ``simulate`` and the vector env translate."""
     pytest.importorskip("numba")
-    from thirtyone.sim import SimInputError, play_rounds
+    from thirtyone.sim import SimInputError
+    from thirtyone.sim import play_rounds
 
     with pytest.raises(SimInputError, match="unknown policy 'easy': the simulator plays random, basic, heuristic"):
         play_rounds(Rules(), 2, rounds=1, policy="easy")
@@ -148,7 +154,8 @@ def test_the_simulator_knows_its_policies_by_their_own_names_only() -> None:
 
 def test_the_server_reads_its_levels_from_the_registry() -> None:
     pytest.importorskip("sqlalchemy")
-    from thirtyone.server import autoplay, service
+    from thirtyone.server import autoplay
+    from thirtyone.server import service
 
     assert autoplay.BOT_LEVELS == LEVEL_SPECS
     assert autoplay.BOT_LEVELS is not LEVEL_SPECS  # serve --bot adds to the server's own
@@ -163,7 +170,8 @@ def test_the_server_reads_its_levels_from_the_registry() -> None:
 
 
 def test_the_terminal_game_reads_its_expert_budget_from_the_registry() -> None:
-    from thirtyone.tui.settings import PLAY_EXPERT_SECONDS, play_bot_spec
+    from thirtyone.tui.settings import PLAY_EXPERT_SECONDS
+    from thirtyone.tui.settings import play_bot_spec
 
     assert PLAY_EXPERT_SECONDS == TABLE_EXPERT_SECONDS
     assert play_bot_spec("hard") == play_bot_spec("expert") == LEVEL_INFO["hard"].spec
@@ -173,7 +181,8 @@ def test_the_terminal_game_reads_its_expert_budget_from_the_registry() -> None:
 
 
 def test_serve_refuses_a_level_the_registry_has() -> None:
-    from thirtyone.cli.serve import ServeError, bot_levels
+    from thirtyone.cli.serve import ServeError
+    from thirtyone.cli.serve import bot_levels
 
     for name in [*LEVEL_INFO, *(name for name in BOT_INFO if name.isidentifier())]:
         with pytest.raises(ServeError, match="exists already"):
@@ -236,7 +245,9 @@ def test_a_budget_parses_to_worlds_seconds_and_rollouts() -> None:
 def test_the_experts_default_cap_keeps_a_decision_under_half_a_second_and_expert_v1_keeps_its_own() -> None:
     """Issue 15, item 4: p99 time per decision at the default budget under 0.5 s (the belief's
     worlds cost more); ``expert-v1`` keeps the budget it had."""
-    from thirtyone.bots.expert import DEFAULT_SECONDS, DEFAULT_WORLDS, V1_DEFAULT_SECONDS
+    from thirtyone.bots.expert import DEFAULT_SECONDS
+    from thirtyone.bots.expert import DEFAULT_WORLDS
+    from thirtyone.bots.expert import V1_DEFAULT_SECONDS
 
     expert, v1 = make_bot("expert"), make_bot("expert-v1")
     assert (expert.worlds, expert.seconds) == (DEFAULT_WORLDS, DEFAULT_SECONDS)  # type: ignore[attr-defined]

@@ -8,11 +8,18 @@ from __future__ import annotations
 import pytest
 
 from helpers import snapshot
-from thirtyone import Game, IllegalActionError, Knock, Rules
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Knock
+from thirtyone import Rules
 from thirtyone.arena.play import play_safely
 from thirtyone.bots import make_bot
-from thirtyone.bots.runner import BotError, bot_action, play_game
-from thirtyone.bots.turn import BotFailure, choose, play_turn
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.runner import bot_action
+from thirtyone.bots.runner import play_game
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
+from thirtyone.bots.turn import play_turn
 
 
 class Raising:

@@ -8,29 +8,33 @@ import re
 import pytest
 
 from helpers import scripted_game
-from thirtyone import (
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    Phase,
-    RoundEnded,
-    Rules,
-    TakeWidow,
-    full_deck,
-    hand_value,
-    parse_cards,
-)
-from thirtyone.bots import BOTS, UnknownBotError, make_bot, parse_bot_list
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Look
+from thirtyone import Pass
+from thirtyone import Phase
+from thirtyone import RoundEnded
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import full_deck
+from thirtyone import hand_value
+from thirtyone import parse_cards
+from thirtyone.bots import BOTS
+from thirtyone.bots import UnknownBotError
+from thirtyone.bots import make_bot
+from thirtyone.bots import parse_bot_list
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.basic import knock_threshold
-from thirtyone.bots.hands import best_after_taking, best_discard
+from thirtyone.bots.hands import best_after_taking
+from thirtyone.bots.hands import best_discard
 from thirtyone.bots.levels import takes_budget
-from thirtyone.bots.runner import BotError, play_game, simulate
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.runner import play_game
+from thirtyone.bots.runner import simulate
 from thirtyone.errors import ArgumentError
 
 

@@ -10,7 +10,9 @@ from dataclasses import replace
 import pytest
 
 from cli_helpers import cli_error_line
-from test_tui import SIZE, make_app, screen_text
+from test_tui import SIZE
+from test_tui import make_app
+from test_tui import screen_text
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
 from thirtyone.tui.app import ThirtyOneApp

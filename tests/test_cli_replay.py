@@ -12,7 +12,8 @@ import pytest
 from rich.cells import cell_len
 
 from cli_helpers import cli_error_line
-from thirtyone import Game, Rules
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.cli import main
 from thirtyone.record import GameRecord
 

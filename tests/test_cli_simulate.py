@@ -448,7 +448,8 @@ def test_failed_games_go_to_the_record_folders_failed(capsys, crashing_bot):
 
 
 def test_simulate_reference_without_on_failure_still_raises_bot_error(crashing_bot):
-    from thirtyone.bots.runner import BotError, game_seeds
+    from thirtyone.bots.runner import BotError
+    from thirtyone.bots.runner import game_seeds
     from thirtyone.cli.simulate import simulate_reference
     from thirtyone.rules import Rules
     from thirtyone.totals import GameTotals
@@ -522,7 +523,8 @@ def test_totals_to_dict_has_the_keys_of_simulate_json():
 def test_totals_refuse_a_game_of_another_table_or_not_over():
     from thirtyone.engine import Game
     from thirtyone.rules import Rules
-    from thirtyone.totals import GameTotals, SeatTotals
+    from thirtyone.totals import GameTotals
+    from thirtyone.totals import SeatTotals
 
     totals = GameTotals(Rules.preset("scat"), ("basic", "random"))
     with pytest.raises(ValueError, match=r"with 3 players added to totals of .* with 2"):

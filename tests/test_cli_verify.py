@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import cli_error_line
-from test_server_support import committed_game, committed_record
+from test_server_support import committed_game
+from test_server_support import committed_record
 from thirtyone import Rules
 from thirtyone.cli import main
 from thirtyone.fairness import SaltChain
-from thirtyone.record import GameRecord, RoundRecord, deal_commitment
+from thirtyone.record import GameRecord
+from thirtyone.record import RoundRecord
+from thirtyone.record import deal_commitment
 
 
 @pytest.fixture(scope="module")

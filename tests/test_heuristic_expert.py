@@ -8,10 +8,21 @@ from itertools import combinations
 import pytest
 
 from helpers import scripted_game
-from thirtyone import Discard, Draw, Game, Knock, Phase, Rules, parse_cards
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Phase
+from thirtyone import Rules
+from thirtyone import parse_cards
 from thirtyone.bots import make_bot
-from thirtyone.bots.expert import ExpertBot, _passes, sample_position
-from thirtyone.bots.heuristic import HeuristicBot, knock_bar, rollout_action, stock_draw_value
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import _passes
+from thirtyone.bots.expert import sample_position
+from thirtyone.bots.heuristic import HeuristicBot
+from thirtyone.bots.heuristic import knock_bar
+from thirtyone.bots.heuristic import rollout_action
+from thirtyone.bots.heuristic import stock_draw_value
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.scoring import half_points
 

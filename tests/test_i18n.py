@@ -17,20 +17,18 @@ from babel.messages.pofile import read_po
 
 from thirtyone import i18n
 from thirtyone.bots.review import MARKS
-from thirtyone.i18n import (
-    DEFAULT,
-    LANGUAGES,
-    LOCALE_DIR,
-    CatalogError,
-    LanguageError,
-    catalog_json,
-    check_catalog,
-    choose,
-    messages,
-    negotiate,
-    placeholders,
-    plural_categories,
-)
+from thirtyone.i18n import DEFAULT
+from thirtyone.i18n import LANGUAGES
+from thirtyone.i18n import LOCALE_DIR
+from thirtyone.i18n import CatalogError
+from thirtyone.i18n import LanguageError
+from thirtyone.i18n import catalog_json
+from thirtyone.i18n import check_catalog
+from thirtyone.i18n import choose
+from thirtyone.i18n import messages
+from thirtyone.i18n import negotiate
+from thirtyone.i18n import placeholders
+from thirtyone.i18n import plural_categories
 from thirtyone.refusals import RefusalCode
 from thirtyone.settlement import LossKind
 

@@ -17,26 +17,27 @@ import pytest
 
 from cli_helpers import cli_error_line
 from core.test_record import as_version
-from thirtyone import Discard, Game, Rules
+from thirtyone import Discard
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.bots.review import (
-    COSTLIEST,
-    MARKS,
-    NOISE,
-    THRESHOLDS,
-    Decision,
-    Move,
-    Review,
-    Reviewer,
-    mark_of,
-    review_record,
-)
+from thirtyone.bots.review import COSTLIEST
+from thirtyone.bots.review import MARKS
+from thirtyone.bots.review import NOISE
+from thirtyone.bots.review import THRESHOLDS
+from thirtyone.bots.review import Decision
+from thirtyone.bots.review import Move
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import Reviewer
+from thirtyone.bots.review import mark_of
+from thirtyone.bots.review import review_record
 from thirtyone.cards import format_cards
 from thirtyone.cli import main
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
-from thirtyone.tui.review import review_lines, sentence_text
+from thirtyone.tui.review import review_lines
+from thirtyone.tui.review import sentence_text
 from thirtyone.tui.words import value_text
 from thirtyone.views import Phase
 
@@ -247,7 +248,8 @@ def test_every_kind_of_move_is_valued_and_said(preset: str, options: dict[str, A
 
 
 def test_a_bad_budget_or_seat_is_refused_by_the_library(short: GameRecord) -> None:
-    from thirtyone.errors import ArgumentError, SeatError
+    from thirtyone.errors import ArgumentError
+    from thirtyone.errors import SeatError
 
     with pytest.raises(SeatError, match="seat 3 is not in this 3-player game: seats are 0-2"):
         Reviewer(short, [3])

@@ -14,8 +14,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import create, hello, join, make_app
-from thirtyone.i18n import LANGUAGES, catalog_json, placeholders
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
+from thirtyone.i18n import LANGUAGES
+from thirtyone.i18n import catalog_json
+from thirtyone.i18n import placeholders
 from thirtyone.server import errors
 from thirtyone.server.chat import check_line
 

@@ -22,20 +22,36 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, inspect, text
+from sqlalchemy import create_engine
+from sqlalchemy import inspect
+from sqlalchemy import text
 
-from test_server_support import SEED, Dealt, basic_choice, create, db_rows, join, make_app, waits_for_person
+from test_server_support import SEED
+from test_server_support import Dealt
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import db_rows
+from test_server_support import join
+from test_server_support import make_app
+from test_server_support import waits_for_person
 from thirtyone.rules import Rules
 from thirtyone.server.cluster import LISTENER_NAME
-from thirtyone.server.db import HEAD, migrate, normalize_url, open_database
-from thirtyone.server.serialize import spectator_view_json, view_json
+from thirtyone.server.db import HEAD
+from thirtyone.server.db import migrate
+from thirtyone.server.db import normalize_url
+from thirtyone.server.db import open_database
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import view_json
 from thirtyone.server.store import Store
 
 REQUIRED = os.environ.get("THIRTYONE_REQUIRE_POSTGRES") == "1"
@@ -57,7 +73,8 @@ def _postgres_bin() -> Path | None:
 BIN = _postgres_bin()
 try:
     import psycopg
-    from websockets.asyncio.client import ClientConnection, connect
+    from websockets.asyncio.client import ClientConnection
+    from websockets.asyncio.client import connect
 except ImportError as error:  # pragma: no cover - the server extra and the dev dependencies have them
     if REQUIRED:
         raise
@@ -562,7 +579,8 @@ def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]
     from fastapi.testclient import TestClient
 
     from test_server_support import hello
-    from thirtyone.server import ServerSettings, create_app
+    from thirtyone.server import ServerSettings
+    from thirtyone.server import create_app
 
     url = new_database()
     app = create_app(

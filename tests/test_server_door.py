@@ -10,7 +10,8 @@ import json
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -18,8 +19,12 @@ import uvicorn
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from thirtyone.server import ServerSettings, create_app
-from thirtyone.server.door import Door, _paced, paced_protocols, peer_of
+from thirtyone.server import ServerSettings
+from thirtyone.server import create_app
+from thirtyone.server.door import Door
+from thirtyone.server.door import _paced
+from thirtyone.server.door import paced_protocols
+from thirtyone.server.door import peer_of
 
 
 class FakeTransport:

@@ -18,9 +18,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
-from test_server_support import Player, basic_choice, create, hello, join, make_app
+from test_server_support import Player
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
 from thirtyone.cli import main
-from thirtyone.fairness import deal_deck, salt_matches
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.server import fair
 

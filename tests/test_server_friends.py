@@ -13,10 +13,18 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Player, basic_choice, card_texts, create, db_rows, hello, join, make_app
+from test_server_support import Player
+from test_server_support import basic_choice
+from test_server_support import card_texts
+from test_server_support import create
+from test_server_support import db_rows
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
 from thirtyone.server import chat
 from thirtyone.server.messages import round_history
-from thirtyone.server.names import check_display_name, skeleton
+from thirtyone.server.names import check_display_name
+from thirtyone.server.names import skeleton
 
 
 @pytest.fixture

@@ -13,25 +13,25 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import (
-    Player,
-    SocketClosedError,
-    basic_choice,
-    create,
-    db_rows,
-    hello,
-    join,
-    make_app,
-    nothing_more,
-    receive,
-)
+from test_server_support import Player
+from test_server_support import SocketClosedError
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import db_rows
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
+from test_server_support import nothing_more
+from test_server_support import receive
 from thirtyone.bots.work import Hint
 from thirtyone.fairness import SaltChain
 from thirtyone.record import GameRecord
@@ -39,8 +39,11 @@ from thirtyone.server import fair
 from thirtyone.server import hints as hints_module
 from thirtyone.server import messages as messages_module
 from thirtyone.server import service as service_module
-from thirtyone.server.app import CONTENT_SECURITY_POLICY, LIMIT_CLOSE
-from thirtyone.server.limits import Admission, Buckets, address_key
+from thirtyone.server.app import CONTENT_SECURITY_POLICY
+from thirtyone.server.app import LIMIT_CLOSE
+from thirtyone.server.limits import Admission
+from thirtyone.server.limits import Buckets
+from thirtyone.server.limits import address_key
 from thirtyone.server.pages import STATIC
 from thirtyone.server.randomness import Randomness
 from thirtyone.server.service import TableService

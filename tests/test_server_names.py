@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import create, join, make_app
+from test_server_support import create
+from test_server_support import join
+from test_server_support import make_app
 from thirtyone.checks import printable
 from thirtyone.server.errors import InputError
-from thirtyone.server.names import check_display_name, skeleton
+from thirtyone.server.names import check_display_name
+from thirtyone.server.names import skeleton
 
 
 @pytest.fixture

@@ -20,42 +20,44 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from test_server_support import (
-    Player,
-    SocketClosedError,
-    basic_choice,
-    card_texts,
-    create,
-    db_rows,
-    hello,
-    join,
-    make_app,
-    nothing_more,
-    receive,
-)
+from test_server_support import Player
+from test_server_support import SocketClosedError
+from test_server_support import basic_choice
+from test_server_support import card_texts
+from test_server_support import create
+from test_server_support import db_rows
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
+from test_server_support import nothing_more
+from test_server_support import receive
 from thirtyone.action_ids import action_id
-from thirtyone.actions import (
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-    parse_action,
-)
-from thirtyone.cards import Card, full_deck
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
+from thirtyone.actions import parse_action
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
 from thirtyone.engine import Game
-from thirtyone.fairness import deal_deck, salt_matches
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import TIMER_FOLLOW_UP
-from thirtyone.server.serialize import event_json, legal_json, result_json, spectator_view_json, view_json
+from thirtyone.server.serialize import event_json
+from thirtyone.server.serialize import legal_json
+from thirtyone.server.serialize import result_json
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import view_json
 from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- a whole game

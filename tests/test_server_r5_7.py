@@ -13,20 +13,36 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from contextlib import ExitStack
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Dealt, Pinned, Player, basic_choice, create, hello, history_of, join, make_app
+from test_server_support import Dealt
+from test_server_support import Pinned
+from test_server_support import Player
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import history_of
+from test_server_support import join
+from test_server_support import make_app
 from thirtyone.engine import Game
-from thirtyone.fairness import SaltChain, chain_link, deal_deck, salt_matches
+from thirtyone.fairness import SaltChain
+from thirtyone.fairness import chain_link
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server import messages
-from thirtyone.server.store import CLOSED, FINISHED, PLAYING, SeatData, TableData
+from thirtyone.server.store import CLOSED
+from thirtyone.server.store import FINISHED
+from thirtyone.server.store import PLAYING
+from thirtyone.server.store import SeatData
+from thirtyone.server.store import TableData
 
 BLITZ_KEY = f"{548:064x}"
 """A chain key whose round 1 deals a 31 to one of two players without seeds, whoever deals (R5.2),

@@ -14,16 +14,23 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect
 
-from test_server_support import SEED, basic_choice, db_rows, waits_for_person
+from test_server_support import SEED
+from test_server_support import basic_choice
+from test_server_support import db_rows
+from test_server_support import waits_for_person
 from thirtyone.cli import main
 
 STARTUP_SECONDS = 30.0

@@ -10,15 +10,23 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import basic_choice, create, db_rows, hello, make_app
-from thirtyone.bots.review import MARKS, THRESHOLDS, mark_of, review_record
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import db_rows
+from test_server_support import hello
+from test_server_support import make_app
+from thirtyone.bots.review import MARKS
+from thirtyone.bots.review import THRESHOLDS
+from thirtyone.bots.review import mark_of
+from thirtyone.bots.review import review_record
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 from thirtyone.server import reviews

@@ -12,10 +12,14 @@ import pytest
 import schemathesis
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from test_server_support import create, join, make_app
+from test_server_support import create
+from test_server_support import join
+from test_server_support import make_app
 
 ENDPOINTS = [
     ("GET", "/api/health"),

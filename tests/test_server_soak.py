@@ -14,19 +14,24 @@ import asyncio
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect
 
-from test_server_restart import Server, free_port, start_server
+from test_server_restart import Server
+from test_server_restart import free_port
+from test_server_restart import start_server
 from thirtyone.cards import parse_cards
 from thirtyone.engine import Game
 from thirtyone.fairness import salted_reshuffle
 from thirtyone.record import GameRecord
-from thirtyone.server.serialize import spectator_view_json, view_json
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import view_json
 
 SOAK_SEED = 3031
 """The server's seed (``--seed``) and the people's policies' (each table's ``SOAK_SEED + index``)."""

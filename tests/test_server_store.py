@@ -7,18 +7,24 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from test_server_support import db_rows
 from thirtyone.server.db import open_database
 from thirtyone.server.history import ActionData
-from thirtyone.server.store import OPEN, SeatData, StaleError, Store, TableData
+from thirtyone.server.store import OPEN
+from thirtyone.server.store import SeatData
+from thirtyone.server.store import StaleError
+from thirtyone.server.store import Store
+from thirtyone.server.store import TableData
 
 
 def test_every_field_of_a_table_and_its_seats_is_stored_and_read_back(store: Store) -> None:

@@ -12,8 +12,10 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -22,32 +24,53 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from thirtyone import Card, Game, Rules, parse_cards
-from thirtyone.actions import Action, parse_action
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import parse_cards
+from thirtyone.actions import Action
+from thirtyone.actions import parse_action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.cards import full_deck
 from thirtyone.chance import ChanceStep
 from thirtyone.errors import RecordError
 from thirtyone.events import RoundResult
-from thirtyone.fairness import SaltChain, deal_deck, salt_matches
-from thirtyone.record import Fairness, GameRecord, deal_commitment, salted_reshuffle
-from thirtyone.server import ServerSettings, create_app
+from thirtyone.fairness import SaltChain
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import salt_matches
+from thirtyone.record import Fairness
+from thirtyone.record import GameRecord
+from thirtyone.record import deal_commitment
+from thirtyone.record import salted_reshuffle
+from thirtyone.server import ServerSettings
+from thirtyone.server import create_app
 from thirtyone.server.autoplay import default_action
-from thirtyone.server.errors import DatabaseError, InputError
-from thirtyone.server.fair import ChainUsedUpError, Deal, deal_for, new_chain, new_deal, reshuffle_order
-from thirtyone.server.history import ActionData, NewRound, Reshuffle, TableHistory
-from thirtyone.server.limits import (
-    RateLimiter,
-    check_name,
-    hash_token,
-    new_code,
-    new_token,
-    normalize_code,
-    token_matches,
-)
+from thirtyone.server.errors import DatabaseError
+from thirtyone.server.errors import InputError
+from thirtyone.server.fair import ChainUsedUpError
+from thirtyone.server.fair import Deal
+from thirtyone.server.fair import deal_for
+from thirtyone.server.fair import new_chain
+from thirtyone.server.fair import new_deal
+from thirtyone.server.fair import reshuffle_order
+from thirtyone.server.history import ActionData
+from thirtyone.server.history import NewRound
+from thirtyone.server.history import Reshuffle
+from thirtyone.server.history import TableHistory
+from thirtyone.server.limits import RateLimiter
+from thirtyone.server.limits import check_name
+from thirtyone.server.limits import hash_token
+from thirtyone.server.limits import new_code
+from thirtyone.server.limits import new_token
+from thirtyone.server.limits import normalize_code
+from thirtyone.server.limits import token_matches
 from thirtyone.server.randomness import Randomness
-from thirtyone.server.serialize import result_json, spectator_view_json, view_json
-from thirtyone.views import Phase, PlayerView, SeatStatus
+from thirtyone.server.serialize import result_json
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import view_json
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
+from thirtyone.views import SeatStatus
 
 CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
 
@@ -639,7 +662,8 @@ def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> No
 def test_failures_of_the_environment_are_runtime_errors_and_bad_input_value_errors(tmp_path: Path) -> None:
     from thirtyone import errors as core_errors
     from thirtyone.server import errors
-    from thirtyone.server.workers import PoolBrokenError, PoolBusyError
+    from thirtyone.server.workers import PoolBrokenError
+    from thirtyone.server.workers import PoolBusyError
     from thirtyone.sim import SimUnavailableError
 
     environment = [errors.DatabaseError, errors.UnavailableError, SimUnavailableError, PoolBrokenError, PoolBusyError]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime
+from contextlib import ExitStack
+from contextlib import contextmanager
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -22,19 +24,31 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
-from test_server_support import Dealt, Player, basic_choice, create, hello, history_of, join, make_app
-from thirtyone.actions import Action, parse_action
+from test_server_support import Dealt
+from test_server_support import Player
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import history_of
+from test_server_support import join
+from test_server_support import make_app
+from thirtyone.actions import Action
+from thirtyone.actions import parse_action
 from thirtyone.cli import main
 from thirtyone.engine import Game
 from thirtyone.fairness import SaltChain
 from thirtyone.rules import Rules
 from thirtyone.server import ServerSettings
 from thirtyone.server import autoplay as autoplay_module
-from thirtyone.server.autoplay import Autoplay, timeouts_in_a_row
+from thirtyone.server.autoplay import Autoplay
+from thirtyone.server.autoplay import timeouts_in_a_row
 from thirtyone.server.connections import Connections
 from thirtyone.server.errors import InputError
-from thirtyone.server.history import ActionData, TableHistory
-from thirtyone.server.store import PLAYING, SeatData, TableData
+from thirtyone.server.history import ActionData
+from thirtyone.server.history import TableHistory
+from thirtyone.server.store import PLAYING
+from thirtyone.server.store import SeatData
+from thirtyone.server.store import TableData
 
 NOW = 1_700_000_000.0
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from test_server_restart import free_port, start_server
+from test_server_restart import free_port
+from test_server_restart import start_server
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 
@@ -90,7 +91,8 @@ async def test_a_worker_pool_still_runs_its_jobs() -> None:
 def test_a_bots_worker_says_its_move_as_an_id() -> None:
     """What a bot worker process sends back is the move's id, not its notation to read again."""
     from thirtyone import Game
-    from thirtyone.action_ids import action_from_id, legal_ids
+    from thirtyone.action_ids import action_from_id
+    from thirtyone.action_ids import legal_ids
     from thirtyone.bots.work import bot_move
 
     game = Game("scat", players=3, seed=11)

@@ -21,34 +21,42 @@ pytest.importorskip("numba")
 import numpy as np
 
 from helpers import deck_order
-from thirtyone import Card, Game, Rules, full_deck, parse_cards
-from thirtyone.actions import Discard, Exchange, Knock, Pass
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone import parse_cards
+from thirtyone.actions import Discard
+from thirtyone.actions import Exchange
+from thirtyone.actions import Knock
+from thirtyone.actions import Pass
 from thirtyone.bots.runner import simulate
 from thirtyone.cli import main
-from thirtyone.errors import PositionError, RulesError, ThirtyOneError
+from thirtyone.errors import PositionError
+from thirtyone.errors import RulesError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.refusals import IllegalActionError
-from thirtyone.sim import (
-    ENDS,
-    RoundTotals,
-    SimInputError,
-    UnsupportedRulesError,
-    add_batch,
-    iter_games,
-    iter_rounds,
-    kernels,
-    params,
-    play_games,
-    play_rounds,
-    rollout,
-)
-from thirtyone.sim.api import MAX_BATCH, MAX_STREAM, action_code, positions_to_states
-from thirtyone.sim.rng import (
-    CounterChance,
-    counter_shuffle,
-    derive,
-    random_index,
-    splitmix64,
-)
+from thirtyone.sim import ENDS
+from thirtyone.sim import RoundTotals
+from thirtyone.sim import SimInputError
+from thirtyone.sim import UnsupportedRulesError
+from thirtyone.sim import add_batch
+from thirtyone.sim import iter_games
+from thirtyone.sim import iter_rounds
+from thirtyone.sim import kernels
+from thirtyone.sim import params
+from thirtyone.sim import play_games
+from thirtyone.sim import play_rounds
+from thirtyone.sim import rollout
+from thirtyone.sim.api import MAX_BATCH
+from thirtyone.sim.api import MAX_STREAM
+from thirtyone.sim.api import action_code
+from thirtyone.sim.api import positions_to_states
+from thirtyone.sim.rng import CounterChance
+from thirtyone.sim.rng import counter_shuffle
+from thirtyone.sim.rng import derive
+from thirtyone.sim.rng import random_index
+from thirtyone.sim.rng import splitmix64
 from thirtyone.totals import GameTotals
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,7 +365,8 @@ def test_rules_it_does_not_cover_are_refused_by_name(monkeypatch: pytest.MonkeyP
 
 
 def test_one_table_maps_the_cores_action_ids_to_the_kernels_codes_and_back() -> None:
-    from thirtyone.action_ids import ACTION_NAMES, NUM_ACTIONS
+    from thirtyone.action_ids import ACTION_NAMES
+    from thirtyone.action_ids import NUM_ACTIONS
     from thirtyone.sim import codes
     from thirtyone.sim.steps import ACTION_TABLE
 

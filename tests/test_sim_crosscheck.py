@@ -25,30 +25,41 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
 from helpers import deck_order
-from test_sim_support import (
-    EngineRound,
-    engine_game,
-    engine_rollout,
-    engine_round,
-    seeded_deck,
-    sim_game,
-    sim_summary,
-)
-from thirtyone import Game, Rules, full_deck
-from thirtyone.actions import Action, Knock
+from test_sim_support import EngineRound
+from test_sim_support import engine_game
+from test_sim_support import engine_rollout
+from test_sim_support import engine_round
+from test_sim_support import seeded_deck
+from test_sim_support import sim_game
+from test_sim_support import sim_summary
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone.actions import Action
+from thirtyone.actions import Knock
 from thirtyone.bots import heuristic
 from thirtyone.bots.basic import knock_threshold
-from thirtyone.bots.heuristic import HeuristicBot, heuristic_action, rollout_action
+from thirtyone.bots.heuristic import HeuristicBot
+from thirtyone.bots.heuristic import heuristic_action
+from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.situation import Situation
 from thirtyone.rules import PRESETS as EVERY_PRESET
-from thirtyone.settlement import KNOCK_PENALTIES, LOSS_RULES
-from thirtyone.sim import api, kernels, params, play_games, play_rounds, rollout
+from thirtyone.settlement import KNOCK_PENALTIES
+from thirtyone.settlement import LOSS_RULES
+from thirtyone.sim import api
+from thirtyone.sim import kernels
+from thirtyone.sim import params
+from thirtyone.sim import play_games
+from thirtyone.sim import play_rounds
+from thirtyone.sim import rollout
 from thirtyone.sim.rng import round_key
 
 POLICIES = ("random", "basic", "heuristic")
@@ -192,7 +203,8 @@ def _sim_columns(batch: object) -> dict[str, list[Any]]:
 
 def _sim_features(columns: dict[str, list[Any]], row: int) -> set[str]:
     """What row ``row`` of a RoundBatch met, from the simulator's own outputs (:func:`_sim_columns`)."""
-    from thirtyone.sim import ENDS, LOSS_NAMES
+    from thirtyone.sim import ENDS
+    from thirtyone.sim import LOSS_NAMES
 
     found = {ENDS[int(columns["end"][row])]}
     nact = int(columns["nact"][row])

@@ -7,15 +7,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thirtyone import Card, Game, Rules, full_deck
-from thirtyone.actions import Action, Knock
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone.actions import Action
+from thirtyone.actions import Knock
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
-from thirtyone.chance import Chance, ChanceStep
-from thirtyone.events import Acted, NewWidow, RoundEnded, RoundResult, RoundStarted
+from thirtyone.chance import Chance
+from thirtyone.chance import ChanceStep
+from thirtyone.events import Acted
+from thirtyone.events import NewWidow
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
 from thirtyone.position import Position
 from thirtyone.sim.codes import LOSS_NAMES
-from thirtyone.sim.rng import TAG_DEAL, TAG_POLICY, RoundChance, counter_shuffle, derive, random_index, round_key
+from thirtyone.sim.rng import TAG_DEAL
+from thirtyone.sim.rng import TAG_POLICY
+from thirtyone.sim.rng import RoundChance
+from thirtyone.sim.rng import counter_shuffle
+from thirtyone.sim.rng import derive
+from thirtyone.sim.rng import random_index
+from thirtyone.sim.rng import round_key
 
 _BASIC = BasicBot(0)
 
@@ -159,7 +174,8 @@ def engine_game(rules: Rules, policies: Sequence[str], seed: int) -> dict[str, o
     as a row of a :class:`thirtyone.sim.GameBatch` (see :func:`sim_game`)."""
     from collections import Counter
 
-    from thirtyone.sim.rng import CounterChance, game_round_key
+    from thirtyone.sim.rng import CounterChance
+    from thirtyone.sim.rng import game_round_key
 
     players = len(policies)
     game = Game(rules, players, chance=CounterChance(seed))

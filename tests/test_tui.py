@@ -18,35 +18,57 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 
-from thirtyone import Acted, Discard, Exchange, ExchangeAll, Game, Keep, Knock, Pass, Rules, TakeWidow, ThrowDown
+from thirtyone import Acted
+from thirtyone import Discard
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Pass
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import ThrowDown
 from thirtyone.actions import Action
 from thirtyone.bots import ExpertBot
 from thirtyone.bots.belief import OpponentRead
-from thirtyone.bots.expert import Analysis, Estimate
+from thirtyone.bots.expert import Analysis
+from thirtyone.bots.expert import Estimate
 from thirtyone.bots.work import told_reads
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
-from thirtyone.events import GameOver, RoundEnded, RoundStarted
+from thirtyone.events import GameOver
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.scoring import format_value
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.autosave import Autosave
-from thirtyone.tui.controls import Controls, Press
+from thirtyone.tui.controls import Controls
+from thirtyone.tui.controls import Press
 from thirtyone.tui.keys import LAST_SHOWDOWN
-from thirtyone.tui.prepare import Preparation, load_simulator, simulator_preparation
-from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
-from thirtyone.tui.session import HUMAN, SEED_RANGE, PlaySession
-from thirtyone.tui.settings import PlayError, PlaySettings
-from thirtyone.tui.widgets import GameLog, KeyBar, SeatsPanel, TablePanel
-from thirtyone.tui.words import (
-    ENGLISH,
-    hint_text,
-    lives_text,
-    move_words,
-    value_text,
-)
-from thirtyone.views import Phase, PlayerView
+from thirtyone.tui.prepare import Preparation
+from thirtyone.tui.prepare import load_simulator
+from thirtyone.tui.prepare import simulator_preparation
+from thirtyone.tui.screens import GameOverScreen
+from thirtyone.tui.screens import RoundEndScreen
+from thirtyone.tui.session import HUMAN
+from thirtyone.tui.session import SEED_RANGE
+from thirtyone.tui.session import PlaySession
+from thirtyone.tui.settings import PlayError
+from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.widgets import GameLog
+from thirtyone.tui.widgets import KeyBar
+from thirtyone.tui.widgets import SeatsPanel
+from thirtyone.tui.widgets import TablePanel
+from thirtyone.tui.words import ENGLISH
+from thirtyone.tui.words import hint_text
+from thirtyone.tui.words import lives_text
+from thirtyone.tui.words import move_words
+from thirtyone.tui.words import value_text
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 HINT_LEGEND = ENGLISH("tui.hint.legend")
 

@@ -9,16 +9,22 @@ are all handed to the driver before the app reads any of them, as a terminal del
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from collections.abc import Callable
 
 import pytest
 from textual import events
 from textual.pilot import Pilot
 
-from test_tui import SIZE, make_app, offered_keys, settle, to_my_move
+from test_tui import SIZE
+from test_tui import make_app
+from test_tui import offered_keys
+from test_tui import settle
+from test_tui import to_my_move
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.review_screen import ReviewScreen
-from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
+from thirtyone.tui.screens import GameOverScreen
+from thirtyone.tui.screens import RoundEndScreen
 from thirtyone.views import Phase
 
 KEYS = (

@@ -6,18 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 from rich.text import Text
 
-from test_tui import SIZE, ada_moves_first, make_app, settle, to_my_move
-from thirtyone import Discard, Draw, Game, Knock, Rules
-from thirtyone.actions import STOCK, Action
-from thirtyone.bots.expert import Analysis, ExpertBot
+from test_tui import SIZE
+from test_tui import ada_moves_first
+from test_tui import make_app
+from test_tui import settle
+from test_tui import to_my_move
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Rules
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.bots.expert import Analysis
+from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.turn import BotFailure
-from thirtyone.events import Reshuffled, RoundEnded, RoundStarted
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.refusals import IllegalActionError
@@ -25,11 +38,15 @@ from thirtyone.tui.autosave import recorded
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.hints import Hints
 from thirtyone.tui.prepare import Preparation
-from thirtyone.tui.session import HUMAN, BotTurn, PlaySession, StaleMoveError
+from thirtyone.tui.session import HUMAN
+from thirtyone.tui.session import BotTurn
+from thirtyone.tui.session import PlaySession
+from thirtyone.tui.session import StaleMoveError
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.status import Status
 from thirtyone.tui.threads import off_thread
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 
 def session_of(preset: str = "scat", players: int = 3, seed: int = 7, bots: str = "basic") -> PlaySession:

@@ -16,15 +16,21 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.pilot import Pilot
 
-from test_tui import SIZE, make_app, screen_text, settle
+from test_tui import SIZE
+from test_tui import make_app
+from test_tui import screen_text
+from test_tui import settle
 from thirtyone.engine import Game
 from thirtyone.i18n import load_catalog
 from thirtyone.rules import Rules
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.cells import terminal_width
 from thirtyone.tui.language import TERMINAL_LANGUAGES
-from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
-from thirtyone.tui.widgets import KeyBar, SeatsPanel, TablePanel
+from thirtyone.tui.screens import GameOverScreen
+from thirtyone.tui.screens import RoundEndScreen
+from thirtyone.tui.widgets import KeyBar
+from thirtyone.tui.widgets import SeatsPanel
+from thirtyone.tui.widgets import TablePanel
 from thirtyone.tui.words import say_plural
 
 TRANSLATED = [lang for lang in TERMINAL_LANGUAGES if lang != "en"]

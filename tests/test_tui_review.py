@@ -16,9 +16,14 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 
-from test_tui import REVIEW_WORLDS, make_app, screen_text, settle
+from test_tui import REVIEW_WORLDS
+from test_tui import make_app
+from test_tui import screen_text
+from test_tui import settle
 from test_tui_bursts import to_game_over
-from thirtyone.bots.review import Decision, Reviewer, review_record
+from thirtyone.bots.review import Decision
+from thirtyone.bots.review import Reviewer
+from thirtyone.bots.review import review_record
 from thirtyone.tui import review_screen
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.review_screen import ReviewScreen

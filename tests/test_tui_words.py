@@ -10,10 +10,16 @@ import pytest
 from rich.console import Console
 
 from helpers import scripted_game
-from thirtyone import Game, IllegalActionError, Position, Rules, full_deck, parse_cards
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Position
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone import parse_cards
 from thirtyone.events import RoundResult
 from thirtyone.tui.screens import RoundEndScreen
-from thirtyone.tui.words import Narrator, refusal_text
+from thirtyone.tui.words import Narrator
+from thirtyone.tui.words import refusal_text
 from thirtyone.views import Phase
 
 YOU_ADA_BEA = ("you", "Ada (basic)", "Bea (basic)")

@@ -11,11 +11,13 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
+from typing import get_args
 
 import pytest
 
-from thirtyone.i18n import LANGUAGES, catalog_json
+from thirtyone.i18n import LANGUAGES
+from thirtyone.i18n import catalog_json
 from thirtyone.refusals import RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.settlement import LossKind

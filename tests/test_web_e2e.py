@@ -36,9 +36,12 @@ import pytest
 
 from test_server_support import SEED
 from thirtyone.actions import parse_action
-from thirtyone.cards import format_cards, parse_cards
-from thirtyone.fairness import SaltChain, deal_deck
-from thirtyone.record import GameRecord, deal_commitment
+from thirtyone.cards import format_cards
+from thirtyone.cards import parse_cards
+from thirtyone.fairness import SaltChain
+from thirtyone.fairness import deal_deck
+from thirtyone.record import GameRecord
+from thirtyone.record import deal_commitment
 from thirtyone.server.serialize import action_json
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -66,7 +69,9 @@ if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
         "needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 requires them)", allow_module_level=True
     )
 
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
+from playwright.sync_api import Browser  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 expect.set_options(timeout=WAIT_MS)  # a loaded machine (two browsers, bots, the server) may be slow
 

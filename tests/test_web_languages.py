@@ -22,12 +22,20 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM, PHONE, _post, _seated, my_turn, new_page, play_one
+from test_web_e2e import CHROMIUM
+from test_web_e2e import PHONE
+from test_web_e2e import _post
+from test_web_e2e import _seated
+from test_web_e2e import my_turn
+from test_web_e2e import new_page
+from test_web_e2e import play_one
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 from thirtyone.i18n import LANGUAGES
 

@@ -16,22 +16,27 @@ from collections.abc import Iterator
 
 import pytest
 
-from test_web_e2e import CHROMIUM, close_showdown, my_turn, new_page, running_server
-from test_web_found import assert_lives_read, inside
-from test_web_showdown import (
-    KEY,
-    SIZES,
-    assert_apart,
-    boxes,
-    play_a_turn,
-    seat_people,
-    settle,
-)
+from test_web_e2e import CHROMIUM
+from test_web_e2e import close_showdown
+from test_web_e2e import my_turn
+from test_web_e2e import new_page
+from test_web_e2e import running_server
+from test_web_found import assert_lives_read
+from test_web_found import inside
+from test_web_showdown import KEY
+from test_web_showdown import SIZES
+from test_web_showdown import assert_apart
+from test_web_showdown import boxes
+from test_web_showdown import play_a_turn
+from test_web_showdown import seat_people
+from test_web_showdown import settle
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,22 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import basic_choice, create, hello, join, make_app
-from thirtyone import Game, Rules
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
+from thirtyone import Game
+from thirtyone import Rules
 from thirtyone.bots.basic import BasicBot
-from thirtyone.record import GameRecord, format_action
+from thirtyone.record import GameRecord
+from thirtyone.record import format_action
 from thirtyone.server.pages import STATIC
 from thirtyone.server.routes_records import record_json
-from thirtyone.server.serialize import ACTION_KEYS, action_json, cards, spectator_view_json
+from thirtyone.server.serialize import ACTION_KEYS
+from thirtyone.server.serialize import action_json
+from thirtyone.server.serialize import cards
+from thirtyone.server.serialize import spectator_view_json
 
 
 @pytest.fixture

@@ -21,14 +21,20 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_review import FAST, finished_game
+from test_server_review import FAST
+from test_server_review import finished_game
 from test_server_support import make_app
-from test_web_e2e import CHROMIUM, _get, new_page, running_server
+from test_web_e2e import CHROMIUM
+from test_web_e2e import _get
+from test_web_e2e import new_page
+from test_web_e2e import running_server
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 REVIEW_MS = 180_000
 """The longest the first review may take on a busy machine (a worker process starts, loads the

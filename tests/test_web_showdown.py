@@ -13,18 +13,28 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM, WAIT_MS, _get, _post, new_page, running_server, wait_until
+from test_web_e2e import CHROMIUM
+from test_web_e2e import WAIT_MS
+from test_web_e2e import _get
+from test_web_e2e import _post
+from test_web_e2e import new_page
+from test_web_e2e import running_server
+from test_web_e2e import wait_until
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Locator
+from playwright.sync_api import Page
+from playwright.sync_api import expect
 
 KEY = "5a" * 32
 """The salt chain every table of the pinned server deals from (tests/web_pinned.py)."""

@@ -22,26 +22,26 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import (
-    CHROMIUM,
-    PHONE,
-    SHOWDOWN_OPEN,
-    _get,
-    _post,
-    _seated,
-    join_by_ui,
-    my_turn,
-    new_page,
-    play_one,
-    running_server,
-    wait_until,
-)
+from test_web_e2e import CHROMIUM
+from test_web_e2e import PHONE
+from test_web_e2e import SHOWDOWN_OPEN
+from test_web_e2e import _get
+from test_web_e2e import _post
+from test_web_e2e import _seated
+from test_web_e2e import join_by_ui
+from test_web_e2e import my_turn
+from test_web_e2e import new_page
+from test_web_e2e import play_one
+from test_web_e2e import running_server
+from test_web_e2e import wait_until
 
 if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from thirtyone.record import GameRecord
 

@@ -40,25 +40,24 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-)
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
 from thirtyone.cards import Card
 from thirtyone.checks import whole_number
 from thirtyone.errors import ActionError
-from thirtyone.refusals import IllegalActionError, RefusalCode
+from thirtyone.refusals import IllegalActionError
+from thirtyone.refusals import RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.text import refusal
 from thirtyone.views import PlayerView

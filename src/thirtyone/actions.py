@@ -29,11 +29,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Self, TypeVar
+from typing import Literal
+from typing import Self
+from typing import TypeVar
 
-from thirtyone.cards import Card, format_cards, full_deck, parse_cards
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
+from thirtyone.cards import full_deck
+from thirtyone.cards import parse_cards
 from thirtyone.checks import whole_number
-from thirtyone.errors import ActionError, CardError
+from thirtyone.errors import ActionError
+from thirtyone.errors import CardError
 
 __all__ = [
     "Action",

@@ -10,11 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal
+from typing import Protocol
 
-from thirtyone.cards import Card, format_cards
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
 from thirtyone.checks import whole_number
-from thirtyone.errors import ArgumentError, CardError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import CardError
 
 __all__ = [
     "Chance",

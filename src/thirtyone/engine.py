@@ -29,48 +29,70 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import TypeVar
 
-from thirtyone.actions import (
-    DISCARDS,
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-    parse_action,
-)
-from thirtyone.cards import Card, full_deck
-from thirtyone.chance import Chance, ChanceStep, SeededChance, check_permutation
+from thirtyone.actions import DISCARDS
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
+from thirtyone.actions import parse_action
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
+from thirtyone.chance import Chance
+from thirtyone.chance import ChanceStep
+from thirtyone.chance import SeededChance
+from thirtyone.chance import check_permutation
 from thirtyone.checks import whole_number
-from thirtyone.errors import ActionError, ArgumentError, RulesError, SeatError
-from thirtyone.events import (
-    Acted,
-    Event,
-    GameOver,
-    NewWidow,
-    Reshuffled,
-    RoundEnded,
-    RoundResult,
-    RoundStarted,
-)
+from thirtyone.errors import ActionError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import RulesError
+from thirtyone.errors import SeatError
+from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import GameOver
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
 from thirtyone.position import Position
-from thirtyone.refusals import IllegalActionError, RefusalCode
+from thirtyone.refusals import IllegalActionError
+from thirtyone.refusals import RefusalCode
 from thirtyone.rules import Rules
-from thirtyone.scoring import BLITZ_HALF, HAND_VALUES, HandValue, half_points, value_from_half
-from thirtyone.settlement import KNOCK_PENALTIES, Loss, RoundEnd, blitz_losses, charge, dealt_blitz, showdown_charges
+from thirtyone.scoring import BLITZ_HALF
+from thirtyone.scoring import HAND_VALUES
+from thirtyone.scoring import HandValue
+from thirtyone.scoring import half_points
+from thirtyone.scoring import value_from_half
+from thirtyone.settlement import KNOCK_PENALTIES
+from thirtyone.settlement import Loss
+from thirtyone.settlement import RoundEnd
+from thirtyone.settlement import blitz_losses
+from thirtyone.settlement import charge
+from thirtyone.settlement import dealt_blitz
+from thirtyone.settlement import showdown_charges
 from thirtyone.text import refusal
-from thirtyone.views import Phase, PlayerView, PublicView, SeatStatus, Standing, TableFields, build_player_view
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
+from thirtyone.views import PublicView
+from thirtyone.views import SeatStatus
+from thirtyone.views import Standing
+from thirtyone.views import TableFields
+from thirtyone.views import build_player_view
 
 __all__ = ["Game", "RoundLog"]
 

@@ -13,7 +13,8 @@ from typing import Any
 from thirtyone.actions import Action
 from thirtyone.cards import Card
 from thirtyone.scoring import HandValue
-from thirtyone.settlement import Loss, RoundEnd
+from thirtyone.settlement import Loss
+from thirtyone.settlement import RoundEnd
 
 __all__ = [
     "Event",

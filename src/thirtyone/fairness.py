@@ -50,12 +50,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Final
 
-from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
+from thirtyone.cards import full_deck
 from thirtyone.checks import shown
-from thirtyone.errors import RecordError, SeedError
+from thirtyone.errors import RecordError
+from thirtyone.errors import SeedError
 
 __all__ = [
     "check_salt",

@@ -18,7 +18,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
+from thirtyone.cards import full_deck
 from thirtyone.checks import whole_number
 from thirtyone.errors import PositionError
 from thirtyone.rules import Rules

@@ -7,7 +7,8 @@ and seats involved, the actions legal now — for any face to put in its own wor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card

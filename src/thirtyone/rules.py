@@ -27,9 +27,11 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
-from thirtyone.cards import DECK_SIZES, full_deck
+from thirtyone.cards import DECK_SIZES
+from thirtyone.cards import full_deck
 from thirtyone.checks import whole_number
 from thirtyone.errors import RulesError
 

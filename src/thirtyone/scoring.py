@@ -20,10 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import combinations, permutations
+from itertools import combinations
+from itertools import permutations
 
-from thirtyone.cards import Card, format_cards, full_deck
-from thirtyone.errors import CardError, RulesError, ThirtyOneError
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
+from thirtyone.cards import full_deck
+from thirtyone.errors import CardError
+from thirtyone.errors import RulesError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 
 __all__ = [

@@ -16,11 +16,15 @@ Settlement(remaining=(1, 1, 2), eliminated=(), saved_by_r2_6=False)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, get_args
+from typing import Literal
+from typing import NamedTuple
+from typing import get_args
 
-from thirtyone.errors import ArgumentError, RulesError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import RulesError
 from thirtyone.scoring import BLITZ_HALF
 
 __all__ = [

@@ -12,7 +12,8 @@ how hands grow with the turns, and the knock thresholds and tuning of the ``basi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 
 from thirtyone.rules import Rules
 from thirtyone.settlement import KNOCK_PENALTIES

@@ -19,15 +19,22 @@ read these sentences: they put the same data in their own words and languages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 from thirtyone.actions import Action
-from thirtyone.cards import Card, format_cards
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
 from thirtyone.checks import escaped
 from thirtyone.events import RoundResult
-from thirtyone.refusals import REFUSAL_RULES, IllegalActionError, RefusalCode
-from thirtyone.scoring import HandValue, format_value
-from thirtyone.settlement import Loss, LossKind
+from thirtyone.refusals import REFUSAL_RULES
+from thirtyone.refusals import IllegalActionError
+from thirtyone.refusals import RefusalCode
+from thirtyone.scoring import HandValue
+from thirtyone.scoring import format_value
+from thirtyone.settlement import Loss
+from thirtyone.settlement import LossKind
 
 __all__ = [
     "seat_name",

@@ -22,12 +22,15 @@ turns, actions, knocks, lives; places run from 1 (won) to the number of players.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from thirtyone.actions import Knock
 from thirtyone.engine import Game
-from thirtyone.events import Acted, RoundEnded, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 from thirtyone.rules import Rules
 from thirtyone.settlement import loss_label
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
-from thirtyone.events import Event, RoundResult
+from thirtyone.events import Event
+from thirtyone.events import RoundResult
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 

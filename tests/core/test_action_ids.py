@@ -7,17 +7,19 @@ import random
 
 import pytest
 
-from thirtyone import Game, Rules
-from thirtyone.action_ids import (
-    ACTION_NAMES,
-    NUM_ACTIONS,
-    action_from_id,
-    action_id,
-    describe_id,
-    legal_ids,
-    num_distinct_actions,
-)
-from thirtyone.actions import Discard, Draw, Exchange, Knock
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.action_ids import ACTION_NAMES
+from thirtyone.action_ids import NUM_ACTIONS
+from thirtyone.action_ids import action_from_id
+from thirtyone.action_ids import action_id
+from thirtyone.action_ids import describe_id
+from thirtyone.action_ids import legal_ids
+from thirtyone.action_ids import num_distinct_actions
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import Knock
 from thirtyone.cards import Card
 from thirtyone.errors import ActionError
 from thirtyone.refusals import IllegalActionError

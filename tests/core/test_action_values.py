@@ -12,31 +12,30 @@ import random
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from helpers import snapshot
-from thirtyone import (
-    Action,
-    ActionError,
-    Card,
-    CardError,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Game,
-    IllegalActionError,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    Rules,
-    TakeWidow,
-    ThrowDown,
-    parse_action,
-    parse_cards,
-)
+from thirtyone import Action
+from thirtyone import ActionError
+from thirtyone import Card
+from thirtyone import CardError
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Look
+from thirtyone import Pass
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import ThrowDown
+from thirtyone import parse_action
+from thirtyone import parse_cards
 
 Form = Callable[[int], object]
 BARE = (Knock, ExchangeAll, Pass, Keep, TakeWidow, Look, ThrowDown)

@@ -10,26 +10,26 @@ import pickle
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from helpers import deck_order, snapshot
-from thirtyone import (
-    ArgumentError,
-    CardError,
-    ChanceStep,
-    Game,
-    IllegalActionError,
-    Position,
-    Reshuffled,
-    RoundEnded,
-    RoundStarted,
-    Rules,
-    SeatError,
-    SeededChance,
-    full_deck,
-    parse_cards,
-)
+from helpers import deck_order
+from helpers import snapshot
+from thirtyone import ArgumentError
+from thirtyone import CardError
+from thirtyone import ChanceStep
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Position
+from thirtyone import Reshuffled
+from thirtyone import RoundEnded
+from thirtyone import RoundStarted
+from thirtyone import Rules
+from thirtyone import SeatError
+from thirtyone import SeededChance
+from thirtyone import full_deck
+from thirtyone import parse_cards
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")

@@ -16,10 +16,23 @@ from fractions import Fraction
 
 import pytest
 
-from thirtyone import Acted, Card, Discard, Draw, Game, Knock, Reshuffled, Rules, SeatStatus, hand_value, parse_cards
+from thirtyone import Acted
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Reshuffled
+from thirtyone import Rules
+from thirtyone import SeatStatus
+from thirtyone import hand_value
+from thirtyone import parse_cards
 from thirtyone.actions import DISCARDS
-from thirtyone.scoring import HAND_VALUES, half_points, value_from_half
-from thirtyone.views import Phase, PlayerView
+from thirtyone.scoring import HAND_VALUES
+from thirtyone.scoring import half_points
+from thirtyone.scoring import value_from_half
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 RULESETS = {
     "scat": Rules.preset("scat"),

@@ -11,24 +11,30 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from thirtyone import Game, Rules
-from thirtyone.cards import Card, format_cards, full_deck
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
+from thirtyone.cards import full_deck
 from thirtyone.chance import SeededChance
-from thirtyone.errors import CommitmentError, RecordError, SeedError
-from thirtyone.fairness import (
-    SaltChain,
-    chain_link,
-    chain_salt,
-    deal_deck,
-    deck_numbers,
-    parse_seed,
-    salt_matches,
-    seeds_text,
-)
-from thirtyone.record import Fairness, GameRecord, salted_reshuffle
+from thirtyone.errors import CommitmentError
+from thirtyone.errors import RecordError
+from thirtyone.errors import SeedError
+from thirtyone.fairness import SaltChain
+from thirtyone.fairness import chain_link
+from thirtyone.fairness import chain_salt
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import deck_numbers
+from thirtyone.fairness import parse_seed
+from thirtyone.fairness import salt_matches
+from thirtyone.fairness import seeds_text
+from thirtyone.record import Fairness
+from thirtyone.record import GameRecord
+from thirtyone.record import salted_reshuffle
 
 KEY = "00" * 32
 SEED = "00112233445566778899aabbccddeeff"

@@ -8,25 +8,23 @@ import random
 
 import pytest
 
-from thirtyone import (
-    ActionError,
-    ArgumentError,
-    Card,
-    CardError,
-    Game,
-    IllegalActionError,
-    PositionError,
-    Rules,
-    RulesError,
-    ScriptedChance,
-    SeatError,
-    SeededChance,
-    ThirtyOneError,
-    full_deck,
-    hand_value,
-    parse_action,
-    parse_cards,
-)
+from thirtyone import ActionError
+from thirtyone import ArgumentError
+from thirtyone import Card
+from thirtyone import CardError
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import PositionError
+from thirtyone import Rules
+from thirtyone import RulesError
+from thirtyone import ScriptedChance
+from thirtyone import SeatError
+from thirtyone import SeededChance
+from thirtyone import ThirtyOneError
+from thirtyone import full_deck
+from thirtyone import hand_value
+from thirtyone import parse_action
+from thirtyone import parse_cards
 
 
 @pytest.mark.parametrize("text", [None, 5, ["As"], b"As"])

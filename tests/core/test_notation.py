@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from thirtyone import (
-    ActionError,
-    Card,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-    full_deck,
-    parse_action,
-    parse_cards,
-)
+from thirtyone import ActionError
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Look
+from thirtyone import Pass
+from thirtyone import TakeWidow
+from thirtyone import ThrowDown
+from thirtyone import full_deck
+from thirtyone import parse_action
+from thirtyone import parse_cards
 
 
 def c(text: str) -> Card:

@@ -6,20 +6,20 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from thirtyone import (
-    Card,
-    Game,
-    IllegalActionError,
-    Phase,
-    Position,
-    PositionError,
-    Rules,
-    ScriptedChance,
-    parse_cards,
-)
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Phase
+from thirtyone import Position
+from thirtyone import PositionError
+from thirtyone import Rules
+from thirtyone import ScriptedChance
+from thirtyone import parse_cards
 from thirtyone.chance import DuplicateChance
 
 PRESETS = ["scat", "widow", "namu", "schwimmen"]

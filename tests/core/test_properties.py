@@ -20,36 +20,37 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from thirtyone import (
-    Acted,
-    Action,
-    Card,
-    Discard,
-    Draw,
-    Event,
-    Exchange,
-    ExchangeAll,
-    Game,
-    IllegalActionError,
-    Keep,
-    Knock,
-    Look,
-    NewWidow,
-    Pass,
-    Reshuffled,
-    RoundEnded,
-    RoundStarted,
-    Rules,
-    TakeWidow,
-    ThrowDown,
-    full_deck,
-)
+from thirtyone import Acted
+from thirtyone import Action
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Event
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Look
+from thirtyone import NewWidow
+from thirtyone import Pass
+from thirtyone import Reshuffled
+from thirtyone import RoundEnded
+from thirtyone import RoundStarted
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import ThrowDown
+from thirtyone import full_deck
 from thirtyone.chance import SeededChance
 from thirtyone.scoring import half_points
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 PRESET_NAMES = ("scat", "widow", "namu", "schwimmen")
 ACTION_CAP = 50_000

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from thirtyone import Card, CardError, Game, Rules, format_cards, full_deck, hand_value, is_blitz, parse_cards
+from thirtyone import Card
+from thirtyone import CardError
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import format_cards
+from thirtyone import full_deck
+from thirtyone import hand_value
+from thirtyone import is_blitz
+from thirtyone import parse_cards
 from thirtyone.chance import ScriptedChance
 
 SCAT = Rules.preset("scat")

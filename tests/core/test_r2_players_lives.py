@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 import pytest
 
-from helpers import FallbackChance, deck_order, scripted_game
-from thirtyone import Discard, Game, GameOver, Loss, RoundEnded, Rules, RulesError
+from helpers import FallbackChance
+from helpers import deck_order
+from helpers import scripted_game
+from thirtyone import Discard
+from thirtyone import Game
+from thirtyone import GameOver
+from thirtyone import Loss
+from thirtyone import RoundEnded
+from thirtyone import Rules
+from thirtyone import RulesError
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")
@@ -435,7 +444,9 @@ def test_r2_6_round_ended_event_reports_the_capped_result():
 
 def test_r2_5_decision_the_next_place_skips_as_many_numbers_as_were_shared():
     """[decision] Places after a shared place skip (1, 2, 2, 4), in play as at the end."""
-    from thirtyone import Position, full_deck, parse_cards
+    from thirtyone import Position
+    from thirtyone import full_deck
+    from thirtyone import parse_cards
 
     hands = ("Ah Kh 2c", "As Ks 3d", "9s 8d 2h", "9c 8h 3s", "")
     held = parse_cards(" ".join(hands))

@@ -8,21 +8,20 @@ from collections.abc import Sequence
 
 import pytest
 
-from helpers import FallbackChance, deck_order
-from thirtyone import (
-    ArgumentError,
-    Card,
-    CardError,
-    Discard,
-    Game,
-    Keep,
-    RoundStarted,
-    Rules,
-    ScriptedChance,
-    SeededChance,
-    TakeWidow,
-    full_deck,
-)
+from helpers import FallbackChance
+from helpers import deck_order
+from thirtyone import ArgumentError
+from thirtyone import Card
+from thirtyone import CardError
+from thirtyone import Discard
+from thirtyone import Game
+from thirtyone import Keep
+from thirtyone import RoundStarted
+from thirtyone import Rules
+from thirtyone import ScriptedChance
+from thirtyone import SeededChance
+from thirtyone import TakeWidow
+from thirtyone import full_deck
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")

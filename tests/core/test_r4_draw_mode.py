@@ -7,22 +7,23 @@ import dataclasses
 
 import pytest
 
-from helpers import FallbackChance, deck_order, scripted_game, snapshot
-from thirtyone import (
-    Acted,
-    Card,
-    Discard,
-    Draw,
-    ExchangeAll,
-    Game,
-    IllegalActionError,
-    Knock,
-    Pass,
-    Reshuffled,
-    RoundEnded,
-    Rules,
-    parse_cards,
-)
+from helpers import FallbackChance
+from helpers import deck_order
+from helpers import scripted_game
+from helpers import snapshot
+from thirtyone import Acted
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Knock
+from thirtyone import Pass
+from thirtyone import Reshuffled
+from thirtyone import RoundEnded
+from thirtyone import Rules
+from thirtyone import parse_cards
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")
@@ -428,7 +429,9 @@ def test_r4_3_decision_a_knock_still_waiting_when_the_stock_runs_out_is_void():
     """[decision] With stock_exhausted=showdown the round ends when the turn that took the last
     stock card is over, scored as if nobody knocked: the knocker, alone lowest, loses one life
     (not two, knock_penalty=scat), and the seat still owed a last turn gets none."""
-    from thirtyone import Position, full_deck, parse_cards
+    from thirtyone import Position
+    from thirtyone import full_deck
+    from thirtyone import parse_cards
 
     rules = SCAT.replace(stock_exhausted="showdown")
     hands = ("9s 8d 2h", "Ah Kh 2c", "As Ks 3d")
@@ -457,7 +460,9 @@ def test_r4_3_decision_the_last_stock_card_on_the_knocks_final_last_turn_plays_t
     """[decision] When the last stock card is taken on the knock's final last turn, no last turn is
     waiting any more: the knock's showdown is played (the knocker, alone lowest, loses two under
     knock_penalty=scat), not a stock_exhausted showdown."""
-    from thirtyone import Position, full_deck, parse_cards
+    from thirtyone import Position
+    from thirtyone import full_deck
+    from thirtyone import parse_cards
 
     rules = SCAT.replace(stock_exhausted="showdown")
     hands = ("9s 8d 2h", "Ah Kh 2c", "As Ks 3d")

@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 from helpers import scripted_game
-from thirtyone import Acted, Card, Game, RoundEnded, RoundResult, Rules, parse_cards
+from thirtyone import Acted
+from thirtyone import Card
+from thirtyone import Game
+from thirtyone import RoundEnded
+from thirtyone import RoundResult
+from thirtyone import Rules
+from thirtyone import parse_cards
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")
@@ -360,7 +366,8 @@ def test_r5_6_exactly_one_result_per_round_over_many_games():
 
 
 def test_r5_2_a_long_run_of_dealt_31s_deals_again_without_exhausting_the_stack():
-    from thirtyone import Card, Game
+    from thirtyone import Card
+    from thirtyone import Game
 
     class TiedBlitzes:  # every deal gives two players 31 each: nobody loses, the deal passes on
         def first_dealer(self, players):

@@ -7,28 +7,32 @@ widow mode. The expected losses are then fixed by the dealt hands alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 import pytest
 
-from helpers import FallbackChance, cards, deck_order, losses, scripted_game, snapshot
-from thirtyone import (
-    Acted,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Game,
-    IllegalActionError,
-    Keep,
-    Knock,
-    Look,
-    NewWidow,
-    Pass,
-    Rules,
-    ThrowDown,
-    parse_cards,
-)
+from helpers import FallbackChance
+from helpers import cards
+from helpers import deck_order
+from helpers import losses
+from helpers import scripted_game
+from helpers import snapshot
+from thirtyone import Acted
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import Look
+from thirtyone import NewWidow
+from thirtyone import Pass
+from thirtyone import Rules
+from thirtyone import ThrowDown
+from thirtyone import parse_cards
 from thirtyone.views import Phase
 
 SCAT = Rules.preset("scat")

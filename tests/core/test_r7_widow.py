@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import cards, losses, scripted_game, snapshot
-from thirtyone import (
-    Acted,
-    Card,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Game,
-    IllegalActionError,
-    Keep,
-    Knock,
-    NewWidow,
-    Pass,
-    Rules,
-    TakeWidow,
-    full_deck,
-    parse_cards,
-)
+from helpers import cards
+from helpers import losses
+from helpers import scripted_game
+from helpers import snapshot
+from thirtyone import Acted
+from thirtyone import Card
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import NewWidow
+from thirtyone import Pass
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import full_deck
+from thirtyone import parse_cards
 from thirtyone.views import Phase
 
 WIDOW = Rules.preset("widow")

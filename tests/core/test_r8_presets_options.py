@@ -9,7 +9,10 @@ import random
 
 import pytest
 
-from thirtyone import PRESETS, Game, Rules, RulesError
+from thirtyone import PRESETS
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone import RulesError
 from thirtyone.rules import OPTIONS
 
 BASE = {

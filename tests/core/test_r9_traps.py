@@ -4,37 +4,42 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 import pytest
 
-from helpers import FallbackChance, cards, deck_order, losses, scripted_game, snapshot
-from thirtyone import (
-    Acted,
-    Card,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Game,
-    GameOver,
-    IllegalActionError,
-    Keep,
-    Knock,
-    NewWidow,
-    Pass,
-    Reshuffled,
-    RoundEnded,
-    RoundStarted,
-    Rules,
-    TakeWidow,
-    full_deck,
-    hand_value,
-    parse_cards,
-)
+from helpers import FallbackChance
+from helpers import cards
+from helpers import deck_order
+from helpers import losses
+from helpers import scripted_game
+from helpers import snapshot
+from thirtyone import Acted
+from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Exchange
+from thirtyone import ExchangeAll
+from thirtyone import Game
+from thirtyone import GameOver
+from thirtyone import IllegalActionError
+from thirtyone import Keep
+from thirtyone import Knock
+from thirtyone import NewWidow
+from thirtyone import Pass
+from thirtyone import Reshuffled
+from thirtyone import RoundEnded
+from thirtyone import RoundStarted
+from thirtyone import Rules
+from thirtyone import TakeWidow
+from thirtyone import full_deck
+from thirtyone import hand_value
+from thirtyone import parse_cards
 from thirtyone.chance import SeededChance
 from thirtyone.scoring import half_points
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 SCAT = Rules.preset("scat")
 WIDOW = Rules.preset("widow")

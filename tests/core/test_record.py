@@ -12,21 +12,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
-from thirtyone import Discard, Draw, Game, Knock, Rules, parse_cards
+from thirtyone import Discard
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Knock
+from thirtyone import Rules
+from thirtyone import parse_cards
 from thirtyone.errors import RecordError
-from thirtyone.record import (
-    FORMAT,
-    V1_OPTIONS,
-    VERSION,
-    GameRecord,
-    deal_commitment,
-    format_action,
-    parse_record_action,
-)
-from thirtyone.rules import OPTIONS, PRESETS
+from thirtyone.record import FORMAT
+from thirtyone.record import V1_OPTIONS
+from thirtyone.record import VERSION
+from thirtyone.record import GameRecord
+from thirtyone.record import deal_commitment
+from thirtyone.record import format_action
+from thirtyone.record import parse_record_action
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import PRESETS
 from thirtyone.settlement import LOSS_KINDS
 from thirtyone.text import loss_reason
 

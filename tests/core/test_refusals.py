@@ -10,8 +10,15 @@ from typing import get_args
 import pytest
 
 from helpers import snapshot
-from thirtyone import Game, IllegalActionError, Position, Rules, full_deck, parse_action, parse_cards
-from thirtyone.refusals import REFUSAL_RULES, RefusalCode
+from thirtyone import Game
+from thirtyone import IllegalActionError
+from thirtyone import Position
+from thirtyone import Rules
+from thirtyone import full_deck
+from thirtyone import parse_action
+from thirtyone import parse_cards
+from thirtyone.refusals import REFUSAL_RULES
+from thirtyone.refusals import RefusalCode
 from thirtyone.text import refusal_words
 from thirtyone.views import Phase
 

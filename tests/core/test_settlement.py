@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from thirtyone import Game, Rules
-from thirtyone.errors import ArgumentError, RulesError, ThirtyOneError
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import RulesError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import OPTIONS
-from thirtyone.settlement import (
-    KNOCK_PENALTIES,
-    LOSS_KINDS,
-    LOSS_RULES,
-    Loss,
-    blitz_losses,
-    dealt_blitz,
-    loss_label,
-    settle,
-    showdown_losses,
-)
+from thirtyone.settlement import KNOCK_PENALTIES
+from thirtyone.settlement import LOSS_KINDS
+from thirtyone.settlement import LOSS_RULES
+from thirtyone.settlement import Loss
+from thirtyone.settlement import blitz_losses
+from thirtyone.settlement import dealt_blitz
+from thirtyone.settlement import loss_label
+from thirtyone.settlement import settle
+from thirtyone.settlement import showdown_losses
 from thirtyone.strategy import knock_penalty_lives
 
 KNOCKER = 0

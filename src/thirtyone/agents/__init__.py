@@ -17,18 +17,19 @@ See docs/agents.md for the tables.
 
 from __future__ import annotations
 
-from thirtyone.agents.action_ids import (
-    ACTION_NAMES,
-    NUM_ACTIONS,
-    action_from_id,
-    action_id,
-    describe_id,
-    legal_ids,
-    legal_mask,
-)
+from thirtyone.agents.action_ids import ACTION_NAMES
+from thirtyone.agents.action_ids import NUM_ACTIONS
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import action_id
+from thirtyone.agents.action_ids import describe_id
+from thirtyone.agents.action_ids import legal_ids
+from thirtyone.agents.action_ids import legal_mask
 from thirtyone.agents.config import EnvConfig
-from thirtyone.agents.observation import ObservationLayout, encode, layout_for
-from thirtyone.agents.table import Step, Table
+from thirtyone.agents.observation import ObservationLayout
+from thirtyone.agents.observation import encode
+from thirtyone.agents.observation import layout_for
+from thirtyone.agents.table import Step
+from thirtyone.agents.table import Table
 
 __all__ = [
     "ACTION_NAMES",

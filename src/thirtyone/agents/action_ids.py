@@ -15,7 +15,9 @@ import numpy.typing as npt
 
 from thirtyone import action_ids as core
 from thirtyone.action_ids import *  # noqa: F403 - the core's names (its __all__), re-exported
-from thirtyone.action_ids import NUM_ACTIONS, Table, legal_ids
+from thirtyone.action_ids import NUM_ACTIONS
+from thirtyone.action_ids import Table
+from thirtyone.action_ids import legal_ids
 from thirtyone.views import PlayerView
 
 __all__ = ["legal_mask"]

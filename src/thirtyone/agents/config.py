@@ -25,7 +25,8 @@ from typing import Any
 
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
-from thirtyone.rules import OPTIONS, Rules
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import Rules
 
 __all__ = ["EnvConfig", "ENV_OPTIONS", "default_max_rounds", "MAX_ROUNDS_LIMIT"]
 

@@ -47,7 +47,9 @@ Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsFloat
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import SupportsFloat
 
 import numpy as np
 import numpy.typing as npt
@@ -61,13 +63,17 @@ except ImportError as error:  # the agents extra is not installed: say how to in
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
 
-from thirtyone.agents.action_ids import NUM_ACTIONS, action_id
+from thirtyone.agents.action_ids import NUM_ACTIONS
+from thirtyone.agents.action_ids import action_id
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.pettingzoo import describe_table  # (which says the same without PettingZoo)
-from thirtyone.agents.table import Table, check_seed
+from thirtyone.agents.table import Table
+from thirtyone.agents.table import check_seed
 from thirtyone.agents.vector import VectorStep
-from thirtyone.bots import Bot, make_bot, parse_bot_list
+from thirtyone.bots import Bot
+from thirtyone.bots import make_bot
+from thirtyone.bots import parse_bot_list
 from thirtyone.bots.runner import bot_action
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError

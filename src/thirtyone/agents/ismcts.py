@@ -34,17 +34,24 @@ except ImportError as error:  # the openspiel extra is not installed: say how to
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
-from thirtyone.actions import Action, Look
-from thirtyone.agents.action_ids import action_from_id, action_id
-from thirtyone.agents.openspiel import ThirtyOneGame, ThirtyOneState, state_from_position
+from thirtyone.actions import Action
+from thirtyone.actions import Look
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import action_id
+from thirtyone.agents.openspiel import ThirtyOneGame
+from thirtyone.agents.openspiel import ThirtyOneState
+from thirtyone.agents.openspiel import state_from_position
 from thirtyone.agents.table import round_rewards
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.expert import _passes, sample_position
+from thirtyone.bots.expert import _passes
+from thirtyone.bots.expert import sample_position
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.engine import Game
-from thirtyone.rules import OPTIONS, Rules
-from thirtyone.views import Phase, PlayerView
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import Rules
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["IsmctsBot", "HeuristicEvaluator", "make_bot", "DEFAULT_SIMULATIONS", "DEFAULT_SECONDS"]
 
@@ -205,7 +212,9 @@ def make_bot(seed: int | None = None, budget: str | None = None) -> IsmctsBot:
     Raises:
         UnknownBotError: for a bad budget.
     """
-    from thirtyone.bots import MAX_EXPERT_SECONDS, MAX_EXPERT_WORLDS, UnknownBotError
+    from thirtyone.bots import MAX_EXPERT_SECONDS
+    from thirtyone.bots import MAX_EXPERT_WORLDS
+    from thirtyone.bots import UnknownBotError
 
     if budget is None:
         return IsmctsBot(seed)

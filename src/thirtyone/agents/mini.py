@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -43,13 +45,15 @@ import numpy as np
 import numpy.typing as npt
 
 from thirtyone.actions import Action
-from thirtyone.agents.action_ids import action_from_id, legal_ids
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import legal_ids
 from thirtyone.agents.observation import information_text
 from thirtyone.bots import UnknownBotError
 from thirtyone.bots.base import SeededBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.errors import ArgumentError
-from thirtyone.rules import PRESETS, Rules
+from thirtyone.rules import PRESETS
+from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
 __all__ = [

@@ -47,20 +47,41 @@ discard is public, R4.4), as a player who watched the table would remember them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.action_ids import EXCHANGE_ONE, EXCHANGE_TWO, NUM_ACTIONS, action_id
-from thirtyone.actions import Action, Discard, Draw, Exchange, ExchangeAll, Look, TakeWidow, ThrowDown
+from thirtyone.action_ids import EXCHANGE_ONE
+from thirtyone.action_ids import EXCHANGE_TWO
+from thirtyone.action_ids import NUM_ACTIONS
+from thirtyone.action_ids import action_id
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Look
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
 from thirtyone.bots.knowledge import round_cards
 from thirtyone.cards import Card
 from thirtyone.errors import ArgumentError
-from thirtyone.events import Acted, Event, NewWidow, Reshuffled, RoundEnded, RoundStarted
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from thirtyone.views import Phase, PlayerView
+from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import Rules
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "ObservationLayout",

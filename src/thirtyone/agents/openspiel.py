@@ -81,26 +81,30 @@ except ImportError as error:  # the openspiel extra is not installed: say how to
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
 
-from thirtyone.agents.action_ids import NUM_ACTIONS, action_from_id, describe_id, legal_ids
+from thirtyone.agents.action_ids import NUM_ACTIONS
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import describe_id
+from thirtyone.agents.action_ids import legal_ids
 from thirtyone.agents.config import EnvConfig
-from thirtyone.agents.observation import (
-    InfoStateLayout,
-    encode,
-    encode_information,
-    event_text,
-    history_slots,
-    join_information,
-    layout_for,
-)
+from thirtyone.agents.observation import InfoStateLayout
+from thirtyone.agents.observation import encode
+from thirtyone.agents.observation import encode_information
+from thirtyone.agents.observation import event_text
+from thirtyone.agents.observation import history_slots
+from thirtyone.agents.observation import join_information
+from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import Ledger
 from thirtyone.cards import Card
-from thirtyone.chance import ChanceStep, ScriptedChance
+from thirtyone.chance import ChanceStep
+from thirtyone.chance import ScriptedChance
 from thirtyone.checks import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
 from thirtyone.events import Event
 from thirtyone.position import Position
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import OPTIONS
 from thirtyone.views import PlayerView
 
 __all__ = [
@@ -447,7 +451,8 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         """A state from a world sampled consistently with ``view`` (its seat's knowledge), with this
         state's past: its returns, and as history the seat's own (the others get the public one,
         which is all the seat knows of theirs)."""
-        from thirtyone.bots.expert import _passes, sample_position
+        from thirtyone.bots.expert import _passes
+        from thirtyone.bots.expert import sample_position
         from thirtyone.bots.knowledge import Knowledge
 
         position = sample_position(view, Knowledge.from_view(view), _passes(view), rng)

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import functools
 import secrets
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt

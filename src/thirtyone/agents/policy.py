@@ -33,11 +33,15 @@ import numpy as np
 import numpy.typing as npt
 
 from thirtyone.actions import Action
-from thirtyone.agents.action_ids import NUM_ACTIONS, action_from_id, legal_mask
-from thirtyone.agents.observation import encode, layout_for
+from thirtyone.agents.action_ids import NUM_ACTIONS
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import legal_mask
+from thirtyone.agents.observation import encode
+from thirtyone.agents.observation import layout_for
 from thirtyone.bots import UnknownBotError
 from thirtyone.cards import Card
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
 from thirtyone.views import PlayerView
 
 __all__ = ["FORMAT", "EXTRA", "Policy", "PolicyBot", "PolicyError", "features", "make_bot"]

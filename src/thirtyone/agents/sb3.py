@@ -24,7 +24,8 @@ It is :class:`thirtyone.agents.gymnasium.ThirtyOneVectorEnv` (same options: ``bo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,9 @@ import numpy.typing as npt
 
 try:
     from stable_baselines3.common.vec_env import VecEnv
-    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvObs, VecEnvStepReturn
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 except ImportError as error:  # the rl extra is not installed: say how to install it
     kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
     raise kind(f"{error} (pip install 'thirtyone[rl]')", name=error.name) from None

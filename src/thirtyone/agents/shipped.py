@@ -25,7 +25,9 @@ from functools import lru_cache
 from importlib import resources
 
 from thirtyone.actions import Action
-from thirtyone.agents.policy import Policy, PolicyBot, PolicyError
+from thirtyone.agents.policy import Policy
+from thirtyone.agents.policy import PolicyBot
+from thirtyone.agents.policy import PolicyError
 from thirtyone.views import PlayerView
 
 __all__ = ["SHIPPED", "ShippedBot", "load", "make_bot"]

@@ -25,8 +25,12 @@ from __future__ import annotations
 import gzip
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,10 +43,12 @@ except ImportError as error:  # the openspiel extra is not installed: say how to
 
 from thirtyone.agents.action_ids import action_id
 from thirtyone.agents.mini import EquilibriumTable
-from thirtyone.agents.openspiel import ThirtyOneGame, ThirtyOneState
+from thirtyone.agents.openspiel import ThirtyOneGame
+from thirtyone.agents.openspiel import ThirtyOneState
 from thirtyone.bots.base import Bot
 from thirtyone.bots.runner import BotError
-from thirtyone.bots.turn import BotFailure, choose
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
 from thirtyone.errors import ArgumentError
 
 __all__ = [

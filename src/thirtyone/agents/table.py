@@ -38,14 +38,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.agents.action_ids import action_from_id, legal_ids, legal_mask
+from thirtyone.agents.action_ids import action_from_id
+from thirtyone.agents.action_ids import legal_ids
+from thirtyone.agents.action_ids import legal_mask
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import encode
 from thirtyone.checks import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
-from thirtyone.events import GameOver, RoundEnded
-from thirtyone.sim.rng import MASK64, CounterChance
+from thirtyone.events import GameOver
+from thirtyone.events import RoundEnded
+from thirtyone.sim.rng import MASK64
+from thirtyone.sim.rng import CounterChance
 from thirtyone.text import refusal
 from thirtyone.views import PlayerView
 

@@ -52,21 +52,22 @@ Gymnasium envs) plays the game of the same seed with the same action ids: the sa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.agents.action_ids import (
-    NUM_ACTIONS,
-    describe_id,
-)
+from thirtyone.agents.action_ids import NUM_ACTIONS
+from thirtyone.agents.action_ids import describe_id
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import check_seed
 from thirtyone.bots.levels import sim_policy
 from thirtyone.rules import Rules
-from thirtyone.sim import SimUnavailableError, available, unavailable_reason
+from thirtyone.sim import SimUnavailableError
+from thirtyone.sim import available
+from thirtyone.sim import unavailable_reason
 from thirtyone.sim.codes import POLICY_CODES
 from thirtyone.sim.errors import SimInputError
 from thirtyone.sim.rng import derive
@@ -121,7 +122,9 @@ class VectorEnv:
     ) -> None:
         if not available():
             raise SimUnavailableError(unavailable_reason())
-        from thirtyone.sim import api, kernels, steps
+        from thirtyone.sim import api
+        from thirtyone.sim import kernels
+        from thirtyone.sim import steps
 
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or not 1 <= num_envs <= MAX_ENVS:
             raise SimInputError(f"num_envs is a whole number from 1 to {MAX_ENVS:,}, not {num_envs!r}")

@@ -27,11 +27,33 @@ share with the better mean place). Bots are listed best ordinal (μ − 3σ) fir
 
 from __future__ import annotations
 
-from thirtyone.arena.backends import Backend, BackendError, LocalBackend, RayBackend, make_backend, worker_count
-from thirtyone.arena.play import Failure, GameResult, Task, play_game_safely, play_safely, play_task
-from thirtyone.arena.run import ArenaOutcome, run_arena
-from thirtyone.arena.schedule import ArenaError, Schedule, bot_seed, deal_seed, make_schedule, seating
-from thirtyone.arena.stats import BotStats, Rating, Summary, Tally, pooled_rating, summarize, wilson_interval
+from thirtyone.arena.backends import Backend
+from thirtyone.arena.backends import BackendError
+from thirtyone.arena.backends import LocalBackend
+from thirtyone.arena.backends import RayBackend
+from thirtyone.arena.backends import make_backend
+from thirtyone.arena.backends import worker_count
+from thirtyone.arena.play import Failure
+from thirtyone.arena.play import GameResult
+from thirtyone.arena.play import Task
+from thirtyone.arena.play import play_game_safely
+from thirtyone.arena.play import play_safely
+from thirtyone.arena.play import play_task
+from thirtyone.arena.run import ArenaOutcome
+from thirtyone.arena.run import run_arena
+from thirtyone.arena.schedule import ArenaError
+from thirtyone.arena.schedule import Schedule
+from thirtyone.arena.schedule import bot_seed
+from thirtyone.arena.schedule import deal_seed
+from thirtyone.arena.schedule import make_schedule
+from thirtyone.arena.schedule import seating
+from thirtyone.arena.stats import BotStats
+from thirtyone.arena.stats import Rating
+from thirtyone.arena.stats import Summary
+from thirtyone.arena.stats import Tally
+from thirtyone.arena.stats import pooled_rating
+from thirtyone.arena.stats import summarize
+from thirtyone.arena.stats import wilson_interval
 
 __all__ = [
     "ArenaError",

@@ -22,11 +22,16 @@ import multiprocessing
 import os
 import signal
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
-from thirtyone.arena.play import GameResult, Task, play_game_safely, play_task
+from thirtyone.arena.play import GameResult
+from thirtyone.arena.play import Task
+from thirtyone.arena.play import play_game_safely
+from thirtyone.arena.play import play_task
 from thirtyone.arena.schedule import ArenaError
 from thirtyone.text import error_line
 

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -43,10 +45,14 @@ from openskill.models import PlackettLuce
 from thirtyone.arena.backends import Backend
 from thirtyone.arena.play import GameResult
 from thirtyone.arena.run import run_arena
-from thirtyone.arena.schedule import ArenaError, make_schedule
-from thirtyone.arena.stats import Rating, WinRecord
+from thirtyone.arena.schedule import ArenaError
+from thirtyone.arena.schedule import make_schedule
+from thirtyone.arena.stats import Rating
+from thirtyone.arena.stats import WinRecord
 from thirtyone.bots import make_bot
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import Rules
 
 __all__ = ["League", "LeagueRow", "league_tables", "run_league", "league_markdown", "league_dict", "MAX_TABLES"]
 

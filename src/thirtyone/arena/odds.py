@@ -43,27 +43,36 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
+from dataclasses import field
 from itertools import islice
 from typing import Any
 
 import numpy as np
 
-from thirtyone.arena.odds_cards import HandValues, Lowest, deal_lowest, hand_values, lowest_two, value_table
-from thirtyone.arena.odds_options import SIZES, OddsError, Sizes
-from thirtyone.arena.odds_play import (
-    WORLDS,
-    DrawTable,
-    KnockTable,
-    SeatTable,
-    draw_positions,
-    expert_first_round,
-    knocks_of_rounds,
-    value_draws,
-)
+from thirtyone.arena.odds_cards import HandValues
+from thirtyone.arena.odds_cards import Lowest
+from thirtyone.arena.odds_cards import deal_lowest
+from thirtyone.arena.odds_cards import hand_values
+from thirtyone.arena.odds_cards import lowest_two
+from thirtyone.arena.odds_cards import value_table
+from thirtyone.arena.odds_options import SIZES
+from thirtyone.arena.odds_options import OddsError
+from thirtyone.arena.odds_options import Sizes
+from thirtyone.arena.odds_play import WORLDS
+from thirtyone.arena.odds_play import DrawTable
+from thirtyone.arena.odds_play import KnockTable
+from thirtyone.arena.odds_play import SeatTable
+from thirtyone.arena.odds_play import draw_positions
+from thirtyone.arena.odds_play import expert_first_round
+from thirtyone.arena.odds_play import knocks_of_rounds
+from thirtyone.arena.odds_play import value_draws
 from thirtyone.errors import ThirtyOneError
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import Rules
 
 __all__ = ["SECTIONS", "Analysis", "Advance", "Progress"]
 

@@ -21,7 +21,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -29,10 +31,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.arena.odds_measures import Share, points
-from thirtyone.cards import Card, full_deck
+from thirtyone.arena.odds_measures import Share
+from thirtyone.arena.odds_measures import points
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
 from thirtyone.rules import Rules
-from thirtyone.scoring import BLITZ_HALF, half_points
+from thirtyone.scoring import BLITZ_HALF
+from thirtyone.scoring import half_points
 
 __all__ = [
     "HALVES",

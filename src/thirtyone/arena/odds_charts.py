@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from thirtyone.arena.odds import Analysis
-from thirtyone.arena.odds_measures import MIN_CELL, points
-from thirtyone.arena.odds_play import TURNS, KnockTable
+from thirtyone.arena.odds_measures import MIN_CELL
+from thirtyone.arena.odds_measures import points
+from thirtyone.arena.odds_play import TURNS
+from thirtyone.arena.odds_play import KnockTable
 
 __all__ = ["write_charts"]
 

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.arena.stats import Z95, wilson_interval
+from thirtyone.arena.stats import Z95
+from thirtyone.arena.stats import wilson_interval
 
 __all__ = ["Share", "Mean", "points", "MIN_CELL"]
 

@@ -20,17 +20,31 @@ out from them (R6.2: after a knock each other player has exactly one more turn).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.actions import PILE, STOCK, Action, Draw, Exchange, ExchangeAll, Knock, Pass
-from thirtyone.arena.odds_measures import Mean, Share, points
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Knock
+from thirtyone.actions import Pass
+from thirtyone.arena.odds_measures import Mean
+from thirtyone.arena.odds_measures import Share
+from thirtyone.arena.odds_measures import points
 from thirtyone.bots import make_bot
-from thirtyone.bots.hands import best_with, half_value, stock_draw_value
+from thirtyone.bots.hands import best_with
+from thirtyone.bots.hands import half_value
+from thirtyone.bots.hands import stock_draw_value
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.runner import BotError
 from thirtyone.bots.turn import play_turn

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 

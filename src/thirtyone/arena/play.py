@@ -13,18 +13,24 @@ as *failed* (with the game's record, so it can be replayed) instead of ending th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from time import process_time  # CPU time: what a move costs, whatever else the machine runs
 from typing import Any
 
 from thirtyone.actions import Knock
-from thirtyone.arena.schedule import GameKey, bot_seed, deal_seed, seating
+from thirtyone.arena.schedule import GameKey
+from thirtyone.arena.schedule import bot_seed
+from thirtyone.arena.schedule import deal_seed
+from thirtyone.arena.schedule import seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.levels import SIM_BOTS
 from thirtyone.bots.turn import play_turn
 from thirtyone.engine import Game
-from thirtyone.events import Acted, RoundEnded, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.text import error_line
@@ -217,7 +223,8 @@ def play_safely(
     ``timing``, when given, is filled with each seat's decisions and the seconds they took.
     ``KeyboardInterrupt`` and other ``BaseException`` pass through.
     """
-    from thirtyone.sim.rng import CounterChance, game_random_index  # here: thirtyone.sim loads numba
+    from thirtyone.sim.rng import CounterChance  # here: thirtyone.sim loads numba
+    from thirtyone.sim.rng import game_random_index  # here: thirtyone.sim loads numba
 
     game = Game(rules, len(names), chance=CounterChance(game_seed))
     players: list[Bot | None] = []

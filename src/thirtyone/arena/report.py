@@ -24,17 +24,27 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO
+from typing import Any
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console
+from rich.console import ConsoleOptions
+from rich.console import Group
+from rich.console import RenderableType
+from rich.console import RenderResult
 from rich.measure import Measurement
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn
+from rich.progress import MofNCompleteColumn
+from rich.progress import Progress
+from rich.progress import TextColumn
+from rich.progress import TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.arena.play import Failure, GameResult
+from thirtyone.arena.play import Failure
+from thirtyone.arena.play import GameResult
 from thirtyone.arena.schedule import GameKey
 from thirtyone.arena.stats import Summary
 

@@ -7,13 +7,17 @@ the statistics of the games finished so far, marked partial.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from thirtyone.arena.backends import Backend, BackendError
-from thirtyone.arena.play import GameResult, Task
+from thirtyone.arena.backends import Backend
+from thirtyone.arena.backends import BackendError
+from thirtyone.arena.play import GameResult
+from thirtyone.arena.play import Task
 from thirtyone.arena.schedule import Schedule
-from thirtyone.arena.stats import Summary, Tally
+from thirtyone.arena.stats import Summary
+from thirtyone.arena.stats import Tally
 from thirtyone.rules import Rules
 
 __all__ = ["ArenaOutcome", "InOrder", "make_tasks", "run_arena", "MAX_TASK_GAMES", "TASKS_PER_WORKER"]

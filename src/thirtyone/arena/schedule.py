@@ -22,7 +22,8 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thirtyone.errors import ThirtyOneError

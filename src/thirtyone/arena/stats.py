@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
-from thirtyone.arena.play import Failure, GameResult
-from thirtyone.arena.schedule import GameKey, Schedule
+from thirtyone.arena.play import Failure
+from thirtyone.arena.play import GameResult
+from thirtyone.arena.schedule import GameKey
+from thirtyone.arena.schedule import Schedule
 from thirtyone.totals import SeatTotals
 
 __all__ = [

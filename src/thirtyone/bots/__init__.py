@@ -24,11 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from thirtyone.bots.base import Bot, SeededBot, bot_seed
+from thirtyone.bots.base import Bot
+from thirtyone.bots.base import SeededBot
+from thirtyone.bots.base import bot_seed
 from thirtyone.bots.basic import BasicBot
-from thirtyone.bots.expert import ExpertBot, ExpertV1Bot
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import ExpertV1Bot
 from thirtyone.bots.heuristic import HeuristicBot
-from thirtyone.bots.levels import BOT_INFO, LEVELS, MAX_EXPERT_SECONDS, MAX_EXPERT_WORLDS, parse_budget
+from thirtyone.bots.levels import BOT_INFO
+from thirtyone.bots.levels import LEVELS
+from thirtyone.bots.levels import MAX_EXPERT_SECONDS
+from thirtyone.bots.levels import MAX_EXPERT_WORLDS
+from thirtyone.bots.levels import parse_budget
 from thirtyone.bots.random_bot import RandomBot
 from thirtyone.errors import ThirtyOneError
 

@@ -11,25 +11,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from thirtyone.actions import (
-    DISCARDS,
-    PILE,
-    STOCK,
-    Action,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-)
+from thirtyone.actions import DISCARDS
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.hands import best_discard, best_with, half_points, half_value, hand_index
+from thirtyone.bots.hands import best_discard
+from thirtyone.bots.hands import best_with
+from thirtyone.bots.hands import half_points
+from thirtyone.bots.hands import half_value
+from thirtyone.bots.hands import hand_index
 from thirtyone.cards import Card
-from thirtyone.strategy import BASIC_GROWTH, basic_knock_bar
-from thirtyone.views import Phase, PlayerView
+from thirtyone.strategy import BASIC_GROWTH
+from thirtyone.strategy import basic_knock_bar
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["BasicBot", "knock_threshold"]
 

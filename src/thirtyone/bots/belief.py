@@ -57,28 +57,31 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Pass,
-    TakeWidow,
-)
-from thirtyone.bots.hands import MAX_EXTRA, hand_index, likely_completion
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.bots.hands import MAX_EXTRA
+from thirtyone.bots.hands import hand_index
+from thirtyone.bots.hands import likely_completion
 from thirtyone.bots.heuristic import heuristic_action
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.bots.situation import Situation
 from thirtyone.cards import Card
-from thirtyone.events import Acted, NewWidow, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import NewWidow
+from thirtyone.events import RoundStarted
 from thirtyone.position import Position
 from thirtyone.scoring import half_points
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "Belief",

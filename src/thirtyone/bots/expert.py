@@ -26,23 +26,40 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from thirtyone.actions import PILE, Action, Draw, Exchange, ExchangeAll, Knock, Look, Pass
+from thirtyone.actions import PILE
+from thirtyone.actions import Action
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.belief import Belief, OpponentRead, improvement_chances, pool_size, reads
-from thirtyone.bots.hands import MAX_EXTRA, likely_completion
-from thirtyone.bots.heuristic import HeuristicBot, rollout_action
+from thirtyone.bots.belief import Belief
+from thirtyone.bots.belief import OpponentRead
+from thirtyone.bots.belief import improvement_chances
+from thirtyone.bots.belief import pool_size
+from thirtyone.bots.belief import reads
+from thirtyone.bots.hands import MAX_EXTRA
+from thirtyone.bots.hands import likely_completion
+from thirtyone.bots.heuristic import HeuristicBot
+from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.events import Acted, NewWidow, RoundResult
+from thirtyone.events import Acted
+from thirtyone.events import NewWidow
+from thirtyone.events import RoundResult
 from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 Rollouts = Literal["auto", "sim", "engine"]
 

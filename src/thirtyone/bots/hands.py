@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from thirtyone.cards import Card, full_deck
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 

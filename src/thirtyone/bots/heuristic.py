@@ -24,31 +24,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-)
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
 from thirtyone.bots.base import SeededBot
-from thirtyone.bots.hands import best_with, hand_index, stock_draw_value
+from thirtyone.bots.hands import best_with
+from thirtyone.bots.hands import hand_index
+from thirtyone.bots.hands import stock_draw_value
 from thirtyone.bots.situation import Situation
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 from thirtyone.settlement import KNOCK_PENALTIES
-from thirtyone.strategy import Style, style_for
+from thirtyone.strategy import Style
 from thirtyone.strategy import heuristic_knock_bar as knock_bar
-from thirtyone.views import Phase, PlayerView
+from thirtyone.strategy import style_for
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "HeuristicBot",

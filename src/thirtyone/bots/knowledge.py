@@ -7,9 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from thirtyone.actions import PILE, Discard, Draw, Exchange, ExchangeAll, TakeWidow
-from thirtyone.cards import Card, full_deck
-from thirtyone.events import Acted, NewWidow, Reshuffled, RoundStarted
+from thirtyone.actions import PILE
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import TakeWidow
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
+from thirtyone.events import Acted
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundStarted
 from thirtyone.views import PlayerView
 
 __all__ = ["Knowledge", "RoundCards", "round_cards"]

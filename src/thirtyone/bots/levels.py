@@ -36,7 +36,9 @@ from dataclasses import dataclass
 
 from thirtyone.bots.base import Bot
 from thirtyone.bots.basic import BasicBot
-from thirtyone.bots.expert import ExpertBot, ExpertV1Bot, Rollouts
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import ExpertV1Bot
+from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.random_bot import RandomBot
 

@@ -37,21 +37,30 @@ budget in worlds (no ``seconds``) and the same rollouts, whichever seats it revi
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Final
 
 from thirtyone.actions import Action
-from thirtyone.bots.expert import ExpertBot, Rollouts
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.hands import best_discard
-from thirtyone.bots.levels import MAX_EXPERT_SECONDS, MAX_EXPERT_WORLDS
+from thirtyone.bots.levels import MAX_EXPERT_SECONDS
+from thirtyone.bots.levels import MAX_EXPERT_WORLDS
 from thirtyone.bots.work import told_reads
-from thirtyone.cards import Card, format_cards
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
 from thirtyone.checks import whole_number
-from thirtyone.errors import ArgumentError, SeatError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import SeatError
 from thirtyone.record import GameRecord
-from thirtyone.scoring import HandValue, value_from_half
-from thirtyone.views import Phase, PlayerView
+from thirtyone.scoring import HandValue
+from thirtyone.scoring import value_from_half
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "FORMAT",

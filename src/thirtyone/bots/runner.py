@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
+from collections.abc import Iterator
+from collections.abc import Sequence
 
 from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
-from thirtyone.bots.turn import BotFailure, choose, play_turn
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
+from thirtyone.bots.turn import play_turn
 from thirtyone.engine import Game
-from thirtyone.errors import ArgumentError, ThirtyOneError
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 from thirtyone.totals import GameTotals
 from thirtyone.views import PlayerView

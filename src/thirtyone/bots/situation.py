@@ -43,7 +43,8 @@ from thirtyone.bots.knowledge import Knowledge
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["Situation"]
 

@@ -33,7 +33,8 @@ from thirtyone.bots.base import Bot
 from thirtyone.checks import escaped
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.text import error_line, refusal
+from thirtyone.text import error_line
+from thirtyone.text import refusal
 from thirtyone.views import PlayerView
 
 __all__ = ["BotFailure", "choose", "play_turn"]

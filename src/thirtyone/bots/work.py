@@ -17,10 +17,13 @@ from typing import NamedTuple
 from thirtyone.action_ids import action_id
 from thirtyone.bots import make_bot
 from thirtyone.bots.belief import OpponentRead
-from thirtyone.bots.expert import ExpertBot, Rollouts
-from thirtyone.bots.turn import BotFailure, choose
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.expert import Rollouts
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
 from thirtyone.cards import SUITS
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["Hint", "READ_SHOWN", "expert_hint", "told_reads", "bot_move", "start_worker", "ready"]
 

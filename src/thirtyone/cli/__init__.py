@@ -16,8 +16,18 @@ from typing import NoReturn
 
 from thirtyone import __version__
 from thirtyone.checks import escaped
-from thirtyone.cli import analyze, arena, bench, bots, play, replay, review, serve, simulate, verify
-from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
+from thirtyone.cli import analyze
+from thirtyone.cli import arena
+from thirtyone.cli import bench
+from thirtyone.cli import bots
+from thirtyone.cli import play
+from thirtyone.cli import replay
+from thirtyone.cli import review
+from thirtyone.cli import serve
+from thirtyone.cli import simulate
+from thirtyone.cli import verify
+from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneRuntimeError
 
 __all__ = ["main", "build_parser", "parse_args"]
 

@@ -19,17 +19,20 @@ from pathlib import Path
 
 from rich.console import Console
 
-from thirtyone.arena.odds_options import CHART_FILES, SIZES, OddsError, Sizes, check_expert, check_size
+from thirtyone.arena.odds_options import CHART_FILES
+from thirtyone.arena.odds_options import SIZES
+from thirtyone.arena.odds_options import OddsError
+from thirtyone.arena.odds_options import Sizes
+from thirtyone.arena.odds_options import check_expert
+from thirtyone.arena.odds_options import check_size
 from thirtyone.arena.report import progress_bar
-from thirtyone.cli.options import (
-    add_players_argument,
-    add_rules_arguments,
-    make_folder,
-    output_folder,
-    rules_from_args,
-    seed_number,
-    whole_number,
-)
+from thirtyone.cli.options import add_players_argument
+from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import make_folder
+from thirtyone.cli.options import output_folder
+from thirtyone.cli.options import rules_from_args
+from thirtyone.cli.options import seed_number
+from thirtyone.cli.options import whole_number
 
 __all__ = ["configure", "run"]
 
@@ -74,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     """Analyse the rules and print the figures; 0 when every section was done, 130 when Ctrl-C
     stopped it (after printing what was done, marked partial)."""
     # numpy (and matplotlib for charts) only when analysing: the other commands run without them
-    from thirtyone.arena.odds import Advance, Analysis
+    from thirtyone.arena.odds import Advance
+    from thirtyone.arena.odds import Analysis
     from thirtyone.arena.odds_charts import write_charts
     from thirtyone.arena.odds_report import render
 

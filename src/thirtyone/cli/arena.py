@@ -21,32 +21,32 @@ from pathlib import Path
 
 from rich.console import Console
 
-from thirtyone.arena import ArenaError, LocalBackend, make_backend, make_schedule, run_arena
+from thirtyone.arena import ArenaError
+from thirtyone.arena import LocalBackend
+from thirtyone.arena import make_backend
+from thirtyone.arena import make_schedule
+from thirtyone.arena import run_arena
 from thirtyone.arena.play import GameResult
-from thirtyone.arena.report import (
-    FailureRecords,
-    GamesWriter,
-    RunInfo,
-    failed_games_line,
-    progress_bar,
-    render,
-    speed_text,
-    summary_dict,
-    write_summary,
-)
+from thirtyone.arena.report import FailureRecords
+from thirtyone.arena.report import GamesWriter
+from thirtyone.arena.report import RunInfo
+from thirtyone.arena.report import failed_games_line
+from thirtyone.arena.report import progress_bar
+from thirtyone.arena.report import render
+from thirtyone.arena.report import speed_text
+from thirtyone.arena.report import summary_dict
+from thirtyone.arena.report import write_summary
 from thirtyone.bots import BOTS
-from thirtyone.cli.options import (
-    add_engine_argument,
-    add_players_argument,
-    add_rules_arguments,
-    make_folder,
-    output_folder,
-    parse_bots,
-    plays_on_sim,
-    rules_from_args,
-    seed_number,
-    whole_number,
-)
+from thirtyone.cli.options import add_engine_argument
+from thirtyone.cli.options import add_players_argument
+from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import make_folder
+from thirtyone.cli.options import output_folder
+from thirtyone.cli.options import parse_bots
+from thirtyone.cli.options import plays_on_sim
+from thirtyone.cli.options import rules_from_args
+from thirtyone.cli.options import seed_number
+from thirtyone.cli.options import whole_number
 from thirtyone.rules import DEFAULT_PLAYERS
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
@@ -179,7 +179,10 @@ def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str
 def run_league_command(args: argparse.Namespace) -> int:
     """``arena --league`` (see the module): 0 when every game finished, 1 when a bot failed games,
     130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
-    from thirtyone.arena.league import league_dict, league_markdown, league_tables, run_league
+    from thirtyone.arena.league import league_dict
+    from thirtyone.arena.league import league_markdown
+    from thirtyone.arena.league import league_tables
+    from thirtyone.arena.league import run_league
 
     if args.out is not None:
         raise ArenaError("--out is the arena's: a league writes --leaderboard FILE.md (and FILE.json)")

@@ -29,7 +29,10 @@ from thirtyone.actions import Action
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.turn import play_turn
-from thirtyone.cli.options import add_players_argument, add_rules_arguments, rules_from_args, whole_number
+from thirtyone.cli.options import add_players_argument
+from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import rules_from_args
+from thirtyone.cli.options import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules

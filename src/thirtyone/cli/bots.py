@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from thirtyone.bots import LEVELS, plugins
+from thirtyone.bots import LEVELS
+from thirtyone.bots import plugins
 from thirtyone.bots.levels import BOT_INFO
 from thirtyone.bots.plugins import ENTRY_POINT_GROUP
 

@@ -7,11 +7,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from thirtyone.bots import make_bot, parse_bot_list
+from thirtyone.bots import make_bot
+from thirtyone.bots import parse_bot_list
 from thirtyone.bots.base import table_refusal
-from thirtyone.bots.levels import SIM_BOTS, SIM_EXACT_BOTS, takes_budget
-from thirtyone.errors import ArgumentError, ThirtyOneError
-from thirtyone.rules import DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PRESETS, Rules
+from thirtyone.bots.levels import SIM_BOTS
+from thirtyone.bots.levels import SIM_EXACT_BOTS
+from thirtyone.bots.levels import takes_budget
+from thirtyone.errors import ArgumentError
+from thirtyone.errors import ThirtyOneError
+from thirtyone.rules import DEFAULT_PLAYERS
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import PRESETS
+from thirtyone.rules import Rules
 
 __all__ = [
     "whole_number",

@@ -23,18 +23,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from thirtyone.bots import BOTS
-from thirtyone.cli.options import add_rules_arguments, check_bot_budgets, rules_from_args
-from thirtyone.rules import MAX_PLAYERS, MIN_PLAYERS
+from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import check_bot_budgets
+from thirtyone.cli.options import rules_from_args
+from thirtyone.rules import MAX_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
 from thirtyone.tui.language import terminal_language
-from thirtyone.tui.settings import (
-    MAX_DELAY,
-    MAX_HINT_SECONDS,
-    MAX_NAME,
-    MIN_HINT_SECONDS,
-    PLAY_EXPERT_SECONDS,
-    PlayError,
-    PlaySettings,
-)
+from thirtyone.tui.settings import MAX_DELAY
+from thirtyone.tui.settings import MAX_HINT_SECONDS
+from thirtyone.tui.settings import MAX_NAME
+from thirtyone.tui.settings import MIN_HINT_SECONDS
+from thirtyone.tui.settings import PLAY_EXPERT_SECONDS
+from thirtyone.tui.settings import PlayError
+from thirtyone.tui.settings import PlaySettings
 
 if TYPE_CHECKING:
     from thirtyone.tui.app import ThirtyOneApp

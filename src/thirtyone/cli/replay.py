@@ -19,16 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
-from rich.console import Console, JustifyMethod
+from rich.console import Console
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.cards import format_cards, parse_cards
-from thirtyone.checks import escaped, escaped_json
+from thirtyone.cards import format_cards
+from thirtyone.cards import parse_cards
+from thirtyone.checks import escaped
+from thirtyone.checks import escaped_json
 from thirtyone.engine import Game
-from thirtyone.errors import RecordError, ThirtyOneError
-from thirtyone.record import FORMAT, GameRecord, describe_end
-from thirtyone.scoring import HandValue, format_value
+from thirtyone.errors import RecordError
+from thirtyone.errors import ThirtyOneError
+from thirtyone.record import FORMAT
+from thirtyone.record import GameRecord
+from thirtyone.record import describe_end
+from thirtyone.scoring import HandValue
+from thirtyone.scoring import format_value
 from thirtyone.text import loss_reason
 
 __all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_name", "summary", "MAX_RECORD_BYTES"]

@@ -28,15 +28,25 @@ from rich.text import Text
 from thirtyone.arena.report import progress_bar
 from thirtyone.bots import UnknownBotError
 from thirtyone.bots.expert import Rollouts
-from thirtyone.bots.levels import parse_budget, resolve
-from thirtyone.bots.review import DEFAULT_WORLDS, Review, Reviewer
+from thirtyone.bots.levels import parse_budget
+from thirtyone.bots.levels import resolve
+from thirtyone.bots.review import DEFAULT_WORLDS
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import Reviewer
 from thirtyone.checks import escaped_json
-from thirtyone.cli.options import seed_number, whole_number
-from thirtyone.cli.replay import file_path, read_record
-from thirtyone.errors import RecordError, SeatError, ThirtyOneError
-from thirtyone.i18n import Messages, messages
+from thirtyone.cli.options import seed_number
+from thirtyone.cli.options import whole_number
+from thirtyone.cli.replay import file_path
+from thirtyone.cli.replay import read_record
+from thirtyone.errors import RecordError
+from thirtyone.errors import SeatError
+from thirtyone.errors import ThirtyOneError
+from thirtyone.i18n import Messages
+from thirtyone.i18n import messages
 from thirtyone.tui.language import terminal_language
-from thirtyone.tui.review import progress_label, review_lines, sentence_text
+from thirtyone.tui.review import progress_label
+from thirtyone.tui.review import review_lines
+from thirtyone.tui.review import sentence_text
 
 __all__ = ["configure", "run", "ReviewError", "budget_from_text", "review_json"]
 

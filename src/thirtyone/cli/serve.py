@@ -170,7 +170,8 @@ def bot_levels(specs: list[str]) -> dict[str, str]:
         ServeError: for a malformed option, a level that exists already, or a bot that cannot be made.
     """
     from thirtyone.bots import make_bot
-    from thirtyone.bots.levels import BOT_INFO, LEVEL_INFO
+    from thirtyone.bots.levels import BOT_INFO
+    from thirtyone.bots.levels import LEVEL_INFO
 
     levels: dict[str, str] = {}
     for spec in specs:
@@ -239,10 +240,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from thirtyone.server import ServerSettings, create_app
+        from thirtyone.server import ServerSettings
+        from thirtyone.server import create_app
         from thirtyone.server.db import describe_url
         from thirtyone.server.door import paced_protocols
-        from thirtyone.server.errors import InputError, SettingError
+        from thirtyone.server.errors import InputError
+        from thirtyone.server.errors import SettingError
         from thirtyone.server.randomness import Randomness
     except ImportError as error:
         raise ServeError(

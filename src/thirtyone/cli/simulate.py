@@ -21,7 +21,9 @@ import itertools
 import json
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,26 +32,29 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from thirtyone.arena.play import Failure, play_safely
-from thirtyone.arena.report import FailureRecords, failed_games_line, progress_bar
+from thirtyone.arena.play import Failure
+from thirtyone.arena.play import play_safely
+from thirtyone.arena.report import FailureRecords
+from thirtyone.arena.report import failed_games_line
+from thirtyone.arena.report import progress_bar
 from thirtyone.bots import BOTS
 from thirtyone.bots.levels import SIM_BOTS
-from thirtyone.bots.runner import BotError, iter_game_seeds
-from thirtyone.cli.options import (
-    add_engine_argument,
-    add_rules_arguments,
-    make_folder,
-    parse_bots,
-    plays_on_sim,
-    rules_from_args,
-    seed_number,
-    whole_number,
-)
+from thirtyone.bots.runner import BotError
+from thirtyone.bots.runner import iter_game_seeds
+from thirtyone.cli.options import add_engine_argument
+from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import make_folder
+from thirtyone.cli.options import parse_bots
+from thirtyone.cli.options import plays_on_sim
+from thirtyone.cli.options import rules_from_args
+from thirtyone.cli.options import seed_number
+from thirtyone.cli.options import whole_number
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
-from thirtyone.totals import GameTotals, SeatTotals
+from thirtyone.totals import GameTotals
+from thirtyone.totals import SeatTotals
 
 __all__ = [
     "configure",

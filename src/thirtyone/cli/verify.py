@@ -38,8 +38,12 @@ from typing import Any
 
 from thirtyone.cards import format_cards
 from thirtyone.checks import escaped
-from thirtyone.cli.replay import file_path, read_record, read_text, seat_name
-from thirtyone.errors import CommitmentError, RecordError
+from thirtyone.cli.replay import file_path
+from thirtyone.cli.replay import read_record
+from thirtyone.cli.replay import read_text
+from thirtyone.cli.replay import seat_name
+from thirtyone.errors import CommitmentError
+from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 
 __all__ = ["configure", "run", "check_seen", "hash_lines", "SEEN_FORMAT", "MAX_SEEN_BYTES"]

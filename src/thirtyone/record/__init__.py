@@ -43,18 +43,20 @@ Traceback (most recent call last):
 thirtyone.errors.RecordError: record version 7 is not supported: this thirtyone reads versions 1, 2, 3; ...
 """
 
-from thirtyone.fairness import DEAL_COMMITMENT_PREFIX, RESHUFFLE_PREFIX, check_salt, deal_commitment, salted_reshuffle
+from thirtyone.fairness import DEAL_COMMITMENT_PREFIX
+from thirtyone.fairness import RESHUFFLE_PREFIX
+from thirtyone.fairness import check_salt
+from thirtyone.fairness import deal_commitment
+from thirtyone.fairness import salted_reshuffle
 from thirtyone.record.model import GameRecord
-from thirtyone.record.shapes import (
-    FORMAT,
-    SUPPORTED_VERSIONS,
-    V1_OPTIONS,
-    VERSION,
-    Fairness,
-    RoundRecord,
-    format_action,
-    parse_record_action,
-)
+from thirtyone.record.shapes import FORMAT
+from thirtyone.record.shapes import SUPPORTED_VERSIONS
+from thirtyone.record.shapes import V1_OPTIONS
+from thirtyone.record.shapes import VERSION
+from thirtyone.record.shapes import Fairness
+from thirtyone.record.shapes import RoundRecord
+from thirtyone.record.shapes import format_action
+from thirtyone.record.shapes import parse_record_action
 from thirtyone.text import describe_end
 
 __all__ = [

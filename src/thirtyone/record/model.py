@@ -3,15 +3,19 @@ read from text, written, replayed and verified."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from thirtyone.checks import shown
 from thirtyone.engine import Game
 from thirtyone.errors import RecordError
 from thirtyone.record.reading import loads
-from thirtyone.record.replay import replay, replay_steps
-from thirtyone.record.shapes import RecordBody, RoundRecord
+from thirtyone.record.replay import replay
+from thirtyone.record.replay import replay_steps
+from thirtyone.record.shapes import RecordBody
+from thirtyone.record.shapes import RoundRecord
 from thirtyone.record.verify import check_commitments
 from thirtyone.record.writing import dumps
 

@@ -5,27 +5,38 @@ from __future__ import annotations
 
 import datetime
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Final, cast, get_args
+from typing import Any
+from typing import Final
+from typing import cast
+from typing import get_args
 
 from thirtyone.actions import Action
-from thirtyone.cards import Card, parse_cards
+from thirtyone.cards import Card
+from thirtyone.cards import parse_cards
 from thirtyone.checks import shown
-from thirtyone.errors import RecordError, ThirtyOneError
+from thirtyone.errors import RecordError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.events import RoundResult
-from thirtyone.record.shapes import (
-    FORMAT,
-    SUPPORTED_VERSIONS,
-    V1_OPTIONS,
-    VERSION,
-    Fairness,
-    RoundRecord,
-    parse_record_action,
-)
-from thirtyone.rules import OPTIONS, Rules
+from thirtyone.record.shapes import FORMAT
+from thirtyone.record.shapes import SUPPORTED_VERSIONS
+from thirtyone.record.shapes import V1_OPTIONS
+from thirtyone.record.shapes import VERSION
+from thirtyone.record.shapes import Fairness
+from thirtyone.record.shapes import RoundRecord
+from thirtyone.record.shapes import parse_record_action
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
-from thirtyone.settlement import KNOCK_PENALTIES, LOSS_KINDS, LOSS_RULES, NO_KNOCK_KINDS, Loss, LossKind, RoundEnd
+from thirtyone.settlement import KNOCK_PENALTIES
+from thirtyone.settlement import LOSS_KINDS
+from thirtyone.settlement import LOSS_RULES
+from thirtyone.settlement import NO_KNOCK_KINDS
+from thirtyone.settlement import Loss
+from thirtyone.settlement import LossKind
+from thirtyone.settlement import RoundEnd
 
 __all__ = ["loads"]
 

@@ -4,15 +4,21 @@ the outcome against what the record says."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any
+from typing import Final
 
 from thirtyone.cards import format_cards
-from thirtyone.checks import shown, whole_number
+from thirtyone.checks import shown
+from thirtyone.checks import whole_number
 from thirtyone.engine import Game
-from thirtyone.errors import RecordError, ThirtyOneError
+from thirtyone.errors import RecordError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.events import RoundResult
-from thirtyone.record.shapes import RecordBody, RoundRecord, format_action
-from thirtyone.record.writing import _toml_ints, _toml_value
+from thirtyone.record.shapes import RecordBody
+from thirtyone.record.shapes import RoundRecord
+from thirtyone.record.shapes import format_action
+from thirtyone.record.writing import _toml_ints
+from thirtyone.record.writing import _toml_value
 from thirtyone.text import describe_end
 
 __all__ = ["replay", "replay_steps"]

@@ -4,16 +4,22 @@ structure checked, and the text of an action as a record writes it."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Final
 
-from thirtyone.actions import Action, parse_action
-from thirtyone.cards import Card, full_deck
+from thirtyone.actions import Action
+from thirtyone.actions import parse_action
+from thirtyone.cards import Card
+from thirtyone.cards import full_deck
 from thirtyone.chance import check_permutation
 from thirtyone.checks import shown
-from thirtyone.errors import RecordError, SeedError, ThirtyOneError
+from thirtyone.errors import RecordError
+from thirtyone.errors import SeedError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.events import RoundResult
-from thirtyone.fairness import check_salt, parse_seed
+from thirtyone.fairness import check_salt
+from thirtyone.fairness import parse_seed
 from thirtyone.rules import Rules
 
 __all__ = [

@@ -3,8 +3,13 @@ published before the game (or before the deal), and each reshuffle against its s
 
 from __future__ import annotations
 
-from thirtyone.errors import CommitmentError, RecordError
-from thirtyone.fairness import chain_link, deal_commitment, deal_deck, salt_matches, salted_reshuffle
+from thirtyone.errors import CommitmentError
+from thirtyone.errors import RecordError
+from thirtyone.fairness import chain_link
+from thirtyone.fairness import deal_commitment
+from thirtyone.fairness import deal_deck
+from thirtyone.fairness import salt_matches
+from thirtyone.fairness import salted_reshuffle
 from thirtyone.record.shapes import RecordBody
 
 __all__ = ["check_commitments"]

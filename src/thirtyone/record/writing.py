@@ -8,7 +8,9 @@ from typing import Final
 
 from thirtyone.cards import format_cards
 from thirtyone.events import RoundResult
-from thirtyone.record.shapes import FORMAT, RecordBody, format_action
+from thirtyone.record.shapes import FORMAT
+from thirtyone.record.shapes import RecordBody
+from thirtyone.record.shapes import format_action
 from thirtyone.scoring import HandValue
 from thirtyone.text import loss_reason
 

@@ -34,27 +34,36 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from thirtyone import __version__
 from thirtyone.i18n import messages as language_messages
 from thirtyone.i18n import negotiate
-from thirtyone.server import pages, routes_records, routes_server, routes_socket, routes_tables
-from thirtyone.server.config import DEFAULT_BOT_DELAY, DEFAULT_DATABASE_URL, ServerSettings
+from thirtyone.server import pages
+from thirtyone.server import routes_records
+from thirtyone.server import routes_server
+from thirtyone.server import routes_socket
+from thirtyone.server import routes_tables
+from thirtyone.server.config import DEFAULT_BOT_DELAY
+from thirtyone.server.config import DEFAULT_DATABASE_URL
+from thirtyone.server.config import ServerSettings
 from thirtyone.server.db import open_database
-from thirtyone.server.errors import InputError, NotFoundError, ServerError
-from thirtyone.server.middleware import (
-    CONTENT_SECURITY_POLICY,
-    SECURITY_HEADERS,
-    BodyLimit,
-    RequestLimit,
-    SecurityHeaders,
-)
-from thirtyone.server.routes_socket import LIMIT_CLOSE, Sockets
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import NotFoundError
+from thirtyone.server.errors import ServerError
+from thirtyone.server.middleware import CONTENT_SECURITY_POLICY
+from thirtyone.server.middleware import SECURITY_HEADERS
+from thirtyone.server.middleware import BodyLimit
+from thirtyone.server.middleware import RequestLimit
+from thirtyone.server.middleware import SecurityHeaders
+from thirtyone.server.routes_socket import LIMIT_CLOSE
+from thirtyone.server.routes_socket import Sockets
 from thirtyone.server.service import TableService
 from thirtyone.server.store import Store
 

@@ -14,17 +14,30 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, insert, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy import Connection
+from sqlalchemy import Engine
+from sqlalchemy import bindparam
+from sqlalchemy import insert
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import SQLAlchemyError
 
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
-from thirtyone.server.models import ActionRow, DealRow, TableRow
-from thirtyone.server.rows import FINISHED, PLAYING, StaleError, deal_values, now, rowcount
+from thirtyone.server.models import ActionRow
+from thirtyone.server.models import DealRow
+from thirtyone.server.models import TableRow
+from thirtyone.server.rows import FINISHED
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import StaleError
+from thirtyone.server.rows import deal_values
+from thirtyone.server.rows import now
+from thirtyone.server.rows import rowcount
 
 __all__ = ["WriteTurns", "FirstTurn", "ActionWriter", "AppendJob"]
 

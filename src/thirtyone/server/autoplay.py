@@ -29,28 +29,40 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Protocol
 
 from thirtyone.action_ids import action_from_id
 from thirtyone.actions import Action
-from thirtyone.bots import Bot, make_bot
+from thirtyone.bots import Bot
+from thirtyone.bots import make_bot
 from thirtyone.bots.basic import BasicBot
-from thirtyone.bots.levels import LEVEL_SPECS, TABLE_EXPERT_SECONDS, THINKING_LEVELS
+from thirtyone.bots.levels import LEVEL_SPECS
+from thirtyone.bots.levels import TABLE_EXPERT_SECONDS
+from thirtyone.bots.levels import THINKING_LEVELS
 from thirtyone.bots.prepare import warm_up_simulator
-from thirtyone.bots.turn import BotFailure, choose
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
 from thirtyone.bots.work import bot_move
 from thirtyone.engine import Game
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connections
-from thirtyone.server.errors import ConflictError, DatabaseError, ServerError
-from thirtyone.server.history import ActionData, TableHistory
-from thirtyone.server.rows import OPEN, PLAYING, TableData
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import DatabaseError
+from thirtyone.server.errors import ServerError
+from thirtyone.server.history import ActionData
+from thirtyone.server.history import TableHistory
+from thirtyone.server.rows import OPEN
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import TableData
 from thirtyone.server.serialize import JSON
 from thirtyone.server.workers import WorkerPool
 from thirtyone.text import error_line
-from thirtyone.views import Phase, PlayerView
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "Autoplay",

@@ -18,7 +18,9 @@ from collections.abc import Callable
 from thirtyone.server import messages
 from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.connections import Connection, Connections, dumps
+from thirtyone.server.connections import Connection
+from thirtyone.server.connections import Connections
+from thirtyone.server.connections import dumps
 from thirtyone.server.fair import Deal
 from thirtyone.server.rows import ChatData
 from thirtyone.server.serialize import JSON

@@ -44,7 +44,8 @@ from thirtyone.server.config import ServerSettings
 from thirtyone.server.database import Database
 from thirtyone.server.errors import ServerError
 from thirtyone.server.runner import TableRunner
-from thirtyone.server.store import CHANNEL, PLAYING
+from thirtyone.server.store import CHANNEL
+from thirtyone.server.store import PLAYING
 
 __all__ = ["Cluster", "RECONNECT_SECONDS", "LISTENER_NAME"]
 

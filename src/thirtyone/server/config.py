@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from urllib.parse import urlsplit
 
-from thirtyone.server.errors import InputError, SettingError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import SettingError
 from thirtyone.server.randomness import Randomness
 
 __all__ = [

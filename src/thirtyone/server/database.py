@@ -29,9 +29,11 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec
+from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 

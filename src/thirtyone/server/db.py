@@ -17,9 +17,15 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy import Engine
+from sqlalchemy import create_engine
+from sqlalchemy import event
+from sqlalchemy import inspect
+from sqlalchemy.engine import URL
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import NoSuchModuleError
+from sqlalchemy.exc import SQLAlchemyError
 
 from thirtyone.server.errors import DatabaseError
 

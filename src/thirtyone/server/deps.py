@@ -4,9 +4,11 @@ table's link."""
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated
+from typing import cast
 
-from fastapi import Depends, Request
+from fastapi import Depends
+from fastapi import Request
 from starlette.requests import HTTPConnection
 
 from thirtyone.server.config import ServerSettings

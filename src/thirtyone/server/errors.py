@@ -11,9 +11,11 @@ WebSocket as ``{"type": "error", "code": CODE, "message": MESSAGE}`` to that cli
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
-from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
+from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneRuntimeError
 
 __all__ = [
     "ServerError",

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from thirtyone.cards import Card
 from thirtyone.chance import ChanceStep
 from thirtyone.errors import ThirtyOneRuntimeError
-from thirtyone.fairness import SaltChain, deal_deck
-from thirtyone.record import deal_commitment, salted_reshuffle
+from thirtyone.fairness import SaltChain
+from thirtyone.fairness import deal_deck
+from thirtyone.record import deal_commitment
+from thirtyone.record import salted_reshuffle
 from thirtyone.server.randomness import Randomness
 
 __all__ = [

@@ -33,14 +33,22 @@ from dataclasses import dataclass
 
 from thirtyone.action_ids import action_id
 from thirtyone.actions import parse_action
-from thirtyone.bots.work import Hint, expert_hint
+from thirtyone.bots.work import Hint
+from thirtyone.bots.work import expert_hint
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.connections import Connection, dumps
-from thirtyone.server.errors import AuthError, ConflictError, LimitError, UnavailableError
+from thirtyone.server.connections import Connection
+from thirtyone.server.connections import dumps
+from thirtyone.server.errors import AuthError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import LimitError
+from thirtyone.server.errors import UnavailableError
 from thirtyone.server.rows import PLAYING
 from thirtyone.server.runner import TableRunner
-from thirtyone.server.serialize import JSON, action_json
-from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
+from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import action_json
+from thirtyone.server.workers import PoolBrokenError
+from thirtyone.server.workers import PoolBusyError
+from thirtyone.server.workers import WorkerPool
 from thirtyone.views import PlayerView
 
 __all__ = ["HINT_SECONDS", "Hints", "hint_json"]

@@ -12,13 +12,17 @@ are stored (:meth:`TableHistory.extend`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 from thirtyone.actions import parse_action
 from thirtyone.cards import Card
 from thirtyone.events import RoundResult
-from thirtyone.record import Fairness, GameRecord, RoundRecord
+from thirtyone.record import Fairness
+from thirtyone.record import GameRecord
+from thirtyone.record import RoundRecord
 from thirtyone.rules import Rules
 from thirtyone.server.fair import Deal
 

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from thirtyone.checks import printable
-from thirtyone.server.errors import InputError, LimitError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import LimitError
 
 _K = TypeVar("_K")
 

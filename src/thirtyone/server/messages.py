@@ -11,16 +11,28 @@ no I/O, no clock, no asyncio. Who gets which message, and when, is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
 from thirtyone.server.autoplay import Pace
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.fair import CHAIN_SCHEME, DEAL_SCHEME, Deal
-from thirtyone.server.history import ActionData, TableHistory
-from thirtyone.server.rows import CLOSED, FINISHED, PLAYING, ChatData, TableData
-from thirtyone.server.serialize import JSON, event_json, result_json, spectator_view_json, view_json
+from thirtyone.server.fair import CHAIN_SCHEME
+from thirtyone.server.fair import DEAL_SCHEME
+from thirtyone.server.fair import Deal
+from thirtyone.server.history import ActionData
+from thirtyone.server.history import TableHistory
+from thirtyone.server.rows import CLOSED
+from thirtyone.server.rows import FINISHED
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import ChatData
+from thirtyone.server.rows import TableData
+from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import event_json
+from thirtyone.server.serialize import result_json
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import view_json
 
 __all__ = [
     "welcome_message",

@@ -5,9 +5,14 @@ Content-Security-Policy that allows no inline script and no framing, ``nosniff``
 from __future__ import annotations
 
 from fastapi.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
+from starlette.types import Message
+from starlette.types import Receive
+from starlette.types import Scope
+from starlette.types import Send
 
-from thirtyone.server.limits import Buckets, address_key
+from thirtyone.server.limits import Buckets
+from thirtyone.server.limits import address_key
 
 __all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "BodyLimit", "SecurityHeaders", "RequestLimit"]
 

@@ -21,13 +21,22 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi import APIRouter
+from fastapi import FastAPI
+from fastapi import Request
+from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
-from thirtyone.i18n import LANGUAGES, RTL, catalog_json, messages, negotiate
+from thirtyone.i18n import LANGUAGES
+from thirtyone.i18n import RTL
+from thirtyone.i18n import catalog_json
+from thirtyone.i18n import messages
+from thirtyone.i18n import negotiate
 from thirtyone.server.deps import Service
 from thirtyone.server.errors import NotFoundError
 

@@ -14,10 +14,17 @@ or off, as its old table did.
 
 from __future__ import annotations
 
-from thirtyone.server.errors import AuthError, ConflictError, UnavailableError
+from thirtyone.server.errors import AuthError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import UnavailableError
 from thirtyone.server.fair import new_chain
-from thirtyone.server.limits import hash_token, new_token
-from thirtyone.server.rows import OPEN, PLAYING, SeatData, StaleError, new_table
+from thirtyone.server.limits import hash_token
+from thirtyone.server.limits import new_token
+from thirtyone.server.rows import OPEN
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import SeatData
+from thirtyone.server.rows import StaleError
+from thirtyone.server.rows import new_table
 from thirtyone.server.serialize import JSON
 from thirtyone.server.service import TableService
 

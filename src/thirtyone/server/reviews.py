@@ -42,15 +42,20 @@ import logging
 import time
 from typing import Final
 
-from thirtyone.bots.review import Review, review_record
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import review_record
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.database import Database
-from thirtyone.server.errors import ServerError, UnavailableError
-from thirtyone.server.serialize import JSON, action_json
+from thirtyone.server.errors import ServerError
+from thirtyone.server.errors import UnavailableError
+from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import action_json
 from thirtyone.server.store import Store
-from thirtyone.server.workers import PoolBrokenError, PoolBusyError, WorkerPool
+from thirtyone.server.workers import PoolBrokenError
+from thirtyone.server.workers import PoolBusyError
+from thirtyone.server.workers import WorkerPool
 
 __all__ = ["WORLDS", "SEED", "WORKERS", "QUEUE", "RETRY_SECONDS", "Reviews", "make_review", "review_data"]
 

@@ -10,22 +10,23 @@ from __future__ import annotations
 import json
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse
+from fastapi.responses import PlainTextResponse
+from fastapi.responses import Response
 
 from thirtyone.errors import RecordError
-from thirtyone.record import GameRecord, format_action
+from thirtyone.record import GameRecord
+from thirtyone.record import format_action
 from thirtyone.server.deps import Service
 from thirtyone.server.errors import UnavailableError
 from thirtyone.server.reviews import RETRY_SECONDS
-from thirtyone.server.serialize import (
-    JSON,
-    action_json,
-    cards,
-    result_json,
-    rules_json,
-    spectator_view_json,
-    value,
-)
+from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import action_json
+from thirtyone.server.serialize import cards
+from thirtyone.server.serialize import result_json
+from thirtyone.server.serialize import rules_json
+from thirtyone.server.serialize import spectator_view_json
+from thirtyone.server.serialize import value
 
 __all__ = ["router", "record_json"]
 

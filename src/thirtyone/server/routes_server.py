@@ -8,10 +8,13 @@ from fastapi import APIRouter
 
 from thirtyone import __version__
 from thirtyone.errors import ThirtyOneError
-from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import PRESETS
+from thirtyone.rules import Rules
 from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.deps import Settings
-from thirtyone.server.limits import MAX_NAME, MAX_SEATS
+from thirtyone.server.limits import MAX_NAME
+from thirtyone.server.limits import MAX_SEATS
 from thirtyone.server.serialize import JSON
 
 __all__ = ["router"]

@@ -17,25 +17,30 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter
+from fastapi import WebSocket
+from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from starlette.types import Message
 
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.deps import address as client_address
-from thirtyone.server.deps import service_of, settings_of
-from thirtyone.server.door import Door, http_answer
-from thirtyone.server.errors import (
-    AuthError,
-    ConflictError,
-    InputError,
-    LimitError,
-    RefusedError,
-    ServerError,
-    TooLargeError,
-)
-from thirtyone.server.limits import Admission, Buckets, RateLimiter, Ticket
+from thirtyone.server.deps import service_of
+from thirtyone.server.deps import settings_of
+from thirtyone.server.door import Door
+from thirtyone.server.door import http_answer
+from thirtyone.server.errors import AuthError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import LimitError
+from thirtyone.server.errors import RefusedError
+from thirtyone.server.errors import ServerError
+from thirtyone.server.errors import TooLargeError
+from thirtyone.server.limits import Admission
+from thirtyone.server.limits import Buckets
+from thirtyone.server.limits import RateLimiter
+from thirtyone.server.limits import Ticket
 from thirtyone.server.middleware import SECURITY_HEADERS
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON

@@ -17,15 +17,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from fastapi import APIRouter
+from fastapi import Request
+from fastapi import Response
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+from pydantic import StrictBool
+from pydantic import StrictInt
 
 from thirtyone.rules import OPTIONS
-from thirtyone.server.deps import NO_STORE, Service, Settings, address, bearer, share_url
+from thirtyone.server.deps import NO_STORE
+from thirtyone.server.deps import Service
+from thirtyone.server.deps import Settings
+from thirtyone.server.deps import address
+from thirtyone.server.deps import bearer
+from thirtyone.server.deps import share_url
 from thirtyone.server.errors import InputError
 from thirtyone.server.rematch import rematch
 from thirtyone.server.serialize import JSON
-from thirtyone.server.service import LEVEL_NAMES, LOBBY_PAGE, SeatRequest
+from thirtyone.server.service import LEVEL_NAMES
+from thirtyone.server.service import LOBBY_PAGE
+from thirtyone.server.service import SeatRequest
 
 __all__ = ["router"]
 

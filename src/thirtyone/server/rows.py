@@ -12,11 +12,15 @@ new table, a rematch too, is made by :func:`new_table`.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
-from datetime import UTC, datetime
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import fields
+from datetime import UTC
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime
+from sqlalchemy import Boolean
+from sqlalchemy import DateTime
 
 from thirtyone.cards import format_cards
 from thirtyone.errors import ThirtyOneRuntimeError
@@ -24,7 +28,8 @@ from thirtyone.fairness import SaltChain
 from thirtyone.rules import Rules
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
-from thirtyone.server.models import SeatRow, TableRow
+from thirtyone.server.models import SeatRow
+from thirtyone.server.models import TableRow
 
 __all__ = [
     "OPEN",

@@ -32,23 +32,40 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from thirtyone.action_ids import action_from_id, action_id
-from thirtyone.actions import Action, parse_action
+from thirtyone.action_ids import action_from_id
+from thirtyone.action_ids import action_id
+from thirtyone.actions import Action
+from thirtyone.actions import parse_action
 from thirtyone.engine import Game
-from thirtyone.errors import ActionError, ThirtyOneError
+from thirtyone.errors import ActionError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
-from thirtyone.server import chat, messages
+from thirtyone.server import chat
+from thirtyone.server import messages
 from thirtyone.server.autoplay import Autoplay
-from thirtyone.server.broadcast import CHAT_KEPT, Broadcaster
+from thirtyone.server.broadcast import CHAT_KEPT
+from thirtyone.server.broadcast import Broadcaster
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.connections import Connection, Connections
+from thirtyone.server.connections import Connection
+from thirtyone.server.connections import Connections
 from thirtyone.server.database import Database
-from thirtyone.server.errors import AuthError, ConflictError, InputError, ServerError, UnavailableError
+from thirtyone.server.errors import AuthError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import ServerError
+from thirtyone.server.errors import UnavailableError
 from thirtyone.server.fair import ChainUsedUpError
 from thirtyone.server.history import TableHistory
-from thirtyone.server.limits import check_name, token_matches
-from thirtyone.server.rows import CLOSED, OPEN, PLAYING, StaleError, TableData
-from thirtyone.server.seating import TRIES, Seating, parse_client_seed
+from thirtyone.server.limits import check_name
+from thirtyone.server.limits import token_matches
+from thirtyone.server.rows import CLOSED
+from thirtyone.server.rows import OPEN
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import StaleError
+from thirtyone.server.rows import TableData
+from thirtyone.server.seating import TRIES
+from thirtyone.server.seating import Seating
+from thirtyone.server.seating import parse_client_seed
 from thirtyone.server.serialize import JSON
 from thirtyone.server.table import Table
 from thirtyone.server.workers import WorkerPool

@@ -17,17 +17,30 @@ from thirtyone.bots import BOT_NAMES
 from thirtyone.engine import Game
 from thirtyone.errors import SeedError
 from thirtyone.fairness import parse_seed
-from thirtyone.server.autoplay import BOT_LEVELS, Autoplay
+from thirtyone.server.autoplay import BOT_LEVELS
+from thirtyone.server.autoplay import Autoplay
 from thirtyone.server.broadcast import Broadcaster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.database import Database
-from thirtyone.server.errors import AuthError, ConflictError, InputError, ServerError
+from thirtyone.server.errors import AuthError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import ServerError
 from thirtyone.server.fair import Deal
-from thirtyone.server.limits import hash_token, new_token, token_matches, token_matches_hash
+from thirtyone.server.limits import hash_token
+from thirtyone.server.limits import new_token
+from thirtyone.server.limits import token_matches
+from thirtyone.server.limits import token_matches_hash
 from thirtyone.server.names import check_display_name
-from thirtyone.server.rows import CLOSED, FINISHED, OPEN, PLAYING, StaleError, TableData
+from thirtyone.server.rows import CLOSED
+from thirtyone.server.rows import FINISHED
+from thirtyone.server.rows import OPEN
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import StaleError
+from thirtyone.server.rows import TableData
 from thirtyone.server.store import Store
-from thirtyone.server.table import Move, Table
+from thirtyone.server.table import Move
+from thirtyone.server.table import Table
 
 __all__ = ["Seating", "SeatingTable", "TRIES", "parse_client_seed"]
 

@@ -12,30 +12,38 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 from thirtyone.action_ids import action_id
-from thirtyone.actions import (
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-)
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
 from thirtyone.cards import Card
 from thirtyone.engine import Game
-from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import GameOver
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 from thirtyone.text import loss_reason
-from thirtyone.views import PlayerView, PublicView, SeatStatus
+from thirtyone.views import PlayerView
+from thirtyone.views import PublicView
+from thirtyone.views import SeatStatus
 
 __all__ = [
     "JSON",

@@ -27,32 +27,40 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
+from datetime import datetime
+from datetime import timedelta
 from typing import Any
 
 from thirtyone.bots import BOT_NAMES
 from thirtyone.bots.levels import LEVEL_INFO
 from thirtyone.errors import ThirtyOneError
-from thirtyone.rules import OPTIONS, PRESETS, Rules
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import PRESETS
+from thirtyone.rules import Rules
 from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.database import Database
-from thirtyone.server.errors import ConflictError, InputError, LimitError, NotFoundError, ServerError, UnavailableError
+from thirtyone.server.errors import ConflictError
+from thirtyone.server.errors import InputError
+from thirtyone.server.errors import LimitError
+from thirtyone.server.errors import NotFoundError
+from thirtyone.server.errors import ServerError
+from thirtyone.server.errors import UnavailableError
 from thirtyone.server.fair import new_chain
 from thirtyone.server.hints import Hints
-from thirtyone.server.limits import (
-    CODE_ALPHABET,
-    CODE_LENGTH,
-    MAX_SEATS,
-    MIN_SEATS,
-    Buckets,
-    hash_token,
-    new_token,
-    normalize_code,
-)
+from thirtyone.server.limits import CODE_ALPHABET
+from thirtyone.server.limits import CODE_LENGTH
+from thirtyone.server.limits import MAX_SEATS
+from thirtyone.server.limits import MIN_SEATS
+from thirtyone.server.limits import Buckets
+from thirtyone.server.limits import hash_token
+from thirtyone.server.limits import new_token
+from thirtyone.server.limits import normalize_code
 from thirtyone.server.memory import CollectorPolicy
 from thirtyone.server.messages import heading_json
 from thirtyone.server.names import check_display_name
@@ -60,7 +68,13 @@ from thirtyone.server.reviews import Reviews
 from thirtyone.server.rows import new_table
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import CLOSED, FINISHED, OPEN, PLAYING, SeatData, Store, TableData
+from thirtyone.server.store import CLOSED
+from thirtyone.server.store import FINISHED
+from thirtyone.server.store import OPEN
+from thirtyone.server.store import PLAYING
+from thirtyone.server.store import SeatData
+from thirtyone.server.store import Store
+from thirtyone.server.store import TableData
 from thirtyone.server.workers import WorkerPool
 
 __all__ = [

@@ -17,7 +17,11 @@ import orjson
 
 from thirtyone.engine import Game
 from thirtyone.server.history import ActionData
-from thirtyone.server.serialize import JSON, event_json, result_json, seats_json, view_json
+from thirtyone.server.serialize import JSON
+from thirtyone.server.serialize import event_json
+from thirtyone.server.serialize import result_json
+from thirtyone.server.serialize import seats_json
+from thirtyone.server.serialize import view_json
 
 __all__ = ["StateCache"]
 

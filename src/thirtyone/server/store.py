@@ -25,34 +25,46 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy import Connection
+from sqlalchemy import Engine
+from sqlalchemy import delete
+from sqlalchemy import func
+from sqlalchemy import insert
+from sqlalchemy import select
+from sqlalchemy import text
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from thirtyone.cards import parse_cards
-from thirtyone.server.appends import ActionWriter, AppendJob, WriteTurns
+from thirtyone.server.appends import ActionWriter
+from thirtyone.server.appends import AppendJob
+from thirtyone.server.appends import WriteTurns
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
-from thirtyone.server.models import ActionRow, ChatRow, DealRow, LeaseRow, SeatRow, TableRow
-from thirtyone.server.rows import (
-    ACTIVE,
-    CLOSED,
-    FINISHED,
-    OPEN,
-    PLAYING,
-    ChatData,
-    Loaded,
-    SeatData,
-    StaleError,
-    TableData,
-    seat_data,
-    seat_values,
-    table_data,
-    table_values,
-)
+from thirtyone.server.models import ActionRow
+from thirtyone.server.models import ChatRow
+from thirtyone.server.models import DealRow
+from thirtyone.server.models import LeaseRow
+from thirtyone.server.models import SeatRow
+from thirtyone.server.models import TableRow
+from thirtyone.server.rows import ACTIVE
+from thirtyone.server.rows import CLOSED
+from thirtyone.server.rows import FINISHED
+from thirtyone.server.rows import OPEN
+from thirtyone.server.rows import PLAYING
+from thirtyone.server.rows import ChatData
+from thirtyone.server.rows import Loaded
+from thirtyone.server.rows import SeatData
+from thirtyone.server.rows import StaleError
+from thirtyone.server.rows import TableData
 from thirtyone.server.rows import deal_values as _deal_row
 from thirtyone.server.rows import now as _now
 from thirtyone.server.rows import rowcount as _rowcount
+from thirtyone.server.rows import seat_data
+from thirtyone.server.rows import seat_values
+from thirtyone.server.rows import table_data
+from thirtyone.server.rows import table_values
 from thirtyone.server.rows import utc as _utc
 
 __all__ = [

@@ -14,8 +14,10 @@ through the same moves. What another process stores is taken as moves too (:meth
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 
 from thirtyone.actions import Action
 from thirtyone.bots import BOT_NAMES
@@ -28,10 +30,19 @@ from thirtyone.record import Fairness
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.errors import RefusedError, UnavailableError
-from thirtyone.server.fair import Deal, deal_for, reshuffle_order
-from thirtyone.server.history import ActionData, Entry, NewRound, Reshuffle, RoundHistory, TableHistory
-from thirtyone.server.rows import FINISHED, TableData
+from thirtyone.server.errors import RefusedError
+from thirtyone.server.errors import UnavailableError
+from thirtyone.server.fair import Deal
+from thirtyone.server.fair import deal_for
+from thirtyone.server.fair import reshuffle_order
+from thirtyone.server.history import ActionData
+from thirtyone.server.history import Entry
+from thirtyone.server.history import NewRound
+from thirtyone.server.history import Reshuffle
+from thirtyone.server.history import RoundHistory
+from thirtyone.server.history import TableHistory
+from thirtyone.server.rows import FINISHED
+from thirtyone.server.rows import TableData
 from thirtyone.server.serialize import refusal_json
 from thirtyone.text import refusal_words
 

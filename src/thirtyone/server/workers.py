@@ -27,11 +27,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec
+from typing import TypeVar
 
-from thirtyone.bots.work import ready, start_worker
+from thirtyone.bots.work import ready
+from thirtyone.bots.work import start_worker
 from thirtyone.errors import ThirtyOneRuntimeError
 
 __all__ = ["WorkerPool", "PoolBusyError", "PoolBrokenError", "end_with"]

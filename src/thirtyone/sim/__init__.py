@@ -58,12 +58,19 @@ Without numba
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 from thirtyone.rules import Rules
-from thirtyone.sim.codes import ENDS, LOSS_NAMES, POLICIES
-from thirtyone.sim.errors import SimError, SimInputError, SimUnavailableError, UnsupportedRulesError
-from thirtyone.sim.rng import CounterChance, RoundChance
+from thirtyone.sim.codes import ENDS
+from thirtyone.sim.codes import LOSS_NAMES
+from thirtyone.sim.codes import POLICIES
+from thirtyone.sim.errors import SimError
+from thirtyone.sim.errors import SimInputError
+from thirtyone.sim.errors import SimUnavailableError
+from thirtyone.sim.errors import UnsupportedRulesError
+from thirtyone.sim.rng import CounterChance
+from thirtyone.sim.rng import RoundChance
 
 __all__ = [
     "available",
@@ -141,8 +148,15 @@ def cannot_play(rules: Rules) -> str:
 
 
 if TYPE_CHECKING or _MISSING is None:
-    from thirtyone.sim.api import iter_games, iter_rounds, play_games, play_rounds, rollout
-    from thirtyone.sim.results import GameBatch, RoundBatch, RoundTotals, add_batch
+    from thirtyone.sim.api import iter_games
+    from thirtyone.sim.api import iter_rounds
+    from thirtyone.sim.api import play_games
+    from thirtyone.sim.api import play_rounds
+    from thirtyone.sim.api import rollout
+    from thirtyone.sim.results import GameBatch
+    from thirtyone.sim.results import RoundBatch
+    from thirtyone.sim.results import RoundTotals
+    from thirtyone.sim.results import add_batch
 else:  # pragma: no cover - exercised in a subprocess by the tests
 
     def _unavailable(*args: Any, **kwargs: Any) -> Any:

@@ -7,46 +7,48 @@ bad call costs nothing and leaves nothing half done.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from thirtyone.action_ids import SIMPLE_IDS
-from thirtyone.actions import Action, Discard, Exchange
-from thirtyone.cards import Card, format_cards
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Exchange
+from thirtyone.cards import Card
+from thirtyone.cards import format_cards
 from thirtyone.engine import Game
 from thirtyone.errors import PositionError
 from thirtyone.position import Position
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.sim import kernels
-from thirtyone.sim.codes import (
-    A_DISCARD,
-    A_EX1,
-    A_EX2,
-    ENDS,
-    ID_CODES,
-    LOSS_NAMES,
-    PHASE_CODES,
-    POLICIES,
-    POLICY_CODES,
-)
+from thirtyone.sim.codes import A_DISCARD
+from thirtyone.sim.codes import A_EX1
+from thirtyone.sim.codes import A_EX2
+from thirtyone.sim.codes import ENDS
+from thirtyone.sim.codes import ID_CODES
+from thirtyone.sim.codes import LOSS_NAMES
+from thirtyone.sim.codes import PHASE_CODES
+from thirtyone.sim.codes import POLICIES
+from thirtyone.sim.codes import POLICY_CODES
 from thirtyone.sim.errors import SimInputError
-from thirtyone.sim.params import (
-    R_FULL,
-    basic_bars,
-    check_covered,
-    float_params,
-    heuristic_bars,
-    heuristic_blind,
-    points_table,
-    rule_params,
-    value_table,
-)
-from thirtyone.sim.results import GameBatch, RoundBatch
-from thirtyone.sim.rng import MASK64, round_key
+from thirtyone.sim.params import R_FULL
+from thirtyone.sim.params import basic_bars
+from thirtyone.sim.params import check_covered
+from thirtyone.sim.params import float_params
+from thirtyone.sim.params import heuristic_bars
+from thirtyone.sim.params import heuristic_blind
+from thirtyone.sim.params import points_table
+from thirtyone.sim.params import rule_params
+from thirtyone.sim.params import value_table
+from thirtyone.sim.results import GameBatch
+from thirtyone.sim.results import RoundBatch
+from thirtyone.sim.rng import MASK64
+from thirtyone.sim.rng import round_key
 from thirtyone.text import refusal
 
 __all__ = [

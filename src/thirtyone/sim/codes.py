@@ -9,7 +9,8 @@ this module names them. :data:`ENDS` and :data:`LOSS_NAMES` turn the codes of a
 from __future__ import annotations
 
 from thirtyone import action_ids as ids
-from thirtyone.settlement import LOSS_KINDS, NO_KNOCK_KINDS
+from thirtyone.settlement import LOSS_KINDS
+from thirtyone.settlement import NO_KNOCK_KINDS
 
 __all__ = [
     "ID_CODES",

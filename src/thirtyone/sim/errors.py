@@ -5,7 +5,8 @@ environment lacks numba, not the caller's input)."""
 
 from __future__ import annotations
 
-from thirtyone.errors import ThirtyOneError, ThirtyOneRuntimeError
+from thirtyone.errors import ThirtyOneError
+from thirtyone.errors import ThirtyOneRuntimeError
 
 __all__ = ["SimError", "UnsupportedRulesError", "SimInputError", "SimUnavailableError"]
 

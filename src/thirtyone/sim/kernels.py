@@ -31,73 +31,76 @@ and the heuristic's expected stock draw is a branch-free loop. All randomness is
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
+from typing import TypeVar
+from typing import cast
 
 import numba
 import numpy as np
 
-from thirtyone.sim.codes import (
-    A_ALL,
-    A_DISCARD,
-    A_EX1,
-    A_EX2,
-    A_KEEP,
-    A_KNOCK,
-    A_LOOK,
-    A_PASS,
-    A_PILE,
-    A_STOCK,
-    A_TAKE,
-    A_THROW,
-    E_ALLPASS,
-    E_BLITZ,
-    E_DEALT,
-    E_KNOCK,
-    E_MAXT,
-    E_STOCK,
-    E_THROW,
-    L_LOW,
-    L_LOW_ALLPASS,
-    L_LOW_MAXT,
-    L_LOW_STOCK,
-    L_NONE,
-    L_R51,
-    L_R52,
-    L_R53,
-    L_R55,
-    L_RISKY,
-    L_SAVED,
-    P_BASIC,
-    P_RANDOM,
-    PH_DEALER,
-    PH_DISCARD,
-    PH_DONE,
-    PH_LOOK,
-    PH_TURN,
-)
-from thirtyone.sim.params import (
-    F_FEED2,
-    N_RP,
-    R_DECK,
-    R_DECKLO,
-    R_DHAND,
-    R_DRAW,
-    R_EXANY,
-    R_FULL,
-    R_KALONE,
-    R_KALONE_CODE,
-    R_KNOCK2,
-    R_KNOTHI,
-    R_KTIED,
-    R_KTIED_CODE,
-    R_MAXT,
-    R_MINK,
-    R_NEWW,
-    R_PENLIVES,
-    R_STOCKSD,
-    R_THROW,
-)
-from thirtyone.sim.rng import GAMMA, TAG_DEAL, TAG_DEALER, TAG_POLICY, TAG_RESHUFFLE, splitmix64
+from thirtyone.sim.codes import A_ALL
+from thirtyone.sim.codes import A_DISCARD
+from thirtyone.sim.codes import A_EX1
+from thirtyone.sim.codes import A_EX2
+from thirtyone.sim.codes import A_KEEP
+from thirtyone.sim.codes import A_KNOCK
+from thirtyone.sim.codes import A_LOOK
+from thirtyone.sim.codes import A_PASS
+from thirtyone.sim.codes import A_PILE
+from thirtyone.sim.codes import A_STOCK
+from thirtyone.sim.codes import A_TAKE
+from thirtyone.sim.codes import A_THROW
+from thirtyone.sim.codes import E_ALLPASS
+from thirtyone.sim.codes import E_BLITZ
+from thirtyone.sim.codes import E_DEALT
+from thirtyone.sim.codes import E_KNOCK
+from thirtyone.sim.codes import E_MAXT
+from thirtyone.sim.codes import E_STOCK
+from thirtyone.sim.codes import E_THROW
+from thirtyone.sim.codes import L_LOW
+from thirtyone.sim.codes import L_LOW_ALLPASS
+from thirtyone.sim.codes import L_LOW_MAXT
+from thirtyone.sim.codes import L_LOW_STOCK
+from thirtyone.sim.codes import L_NONE
+from thirtyone.sim.codes import L_R51
+from thirtyone.sim.codes import L_R52
+from thirtyone.sim.codes import L_R53
+from thirtyone.sim.codes import L_R55
+from thirtyone.sim.codes import L_RISKY
+from thirtyone.sim.codes import L_SAVED
+from thirtyone.sim.codes import P_BASIC
+from thirtyone.sim.codes import P_RANDOM
+from thirtyone.sim.codes import PH_DEALER
+from thirtyone.sim.codes import PH_DISCARD
+from thirtyone.sim.codes import PH_DONE
+from thirtyone.sim.codes import PH_LOOK
+from thirtyone.sim.codes import PH_TURN
+from thirtyone.sim.params import F_FEED2
+from thirtyone.sim.params import N_RP
+from thirtyone.sim.params import R_DECK
+from thirtyone.sim.params import R_DECKLO
+from thirtyone.sim.params import R_DHAND
+from thirtyone.sim.params import R_DRAW
+from thirtyone.sim.params import R_EXANY
+from thirtyone.sim.params import R_FULL
+from thirtyone.sim.params import R_KALONE
+from thirtyone.sim.params import R_KALONE_CODE
+from thirtyone.sim.params import R_KNOCK2
+from thirtyone.sim.params import R_KNOTHI
+from thirtyone.sim.params import R_KTIED
+from thirtyone.sim.params import R_KTIED_CODE
+from thirtyone.sim.params import R_MAXT
+from thirtyone.sim.params import R_MINK
+from thirtyone.sim.params import R_NEWW
+from thirtyone.sim.params import R_PENLIVES
+from thirtyone.sim.params import R_STOCKSD
+from thirtyone.sim.params import R_THROW
+from thirtyone.sim.rng import GAMMA
+from thirtyone.sim.rng import TAG_DEAL
+from thirtyone.sim.rng import TAG_DEALER
+from thirtyone.sim.rng import TAG_POLICY
+from thirtyone.sim.rng import TAG_RESHUFFLE
+from thirtyone.sim.rng import splitmix64
 
 __all__ = [
     "N_W",

@@ -20,12 +20,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from thirtyone.rules import OPTIONS, Rules
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
 from thirtyone.settlement import KNOCK_PENALTIES
 from thirtyone.sim.codes import LOSS_CODES
 from thirtyone.sim.errors import UnsupportedRulesError
-from thirtyone.strategy import basic_knock_bar, heuristic_knock_bar, knock_penalty_lives, style_for
+from thirtyone.strategy import basic_knock_bar
+from thirtyone.strategy import heuristic_knock_bar
+from thirtyone.strategy import knock_penalty_lives
+from thirtyone.strategy import style_for
 
 __all__ = [
     "COVERED",

@@ -11,15 +11,22 @@ Arrays are numpy views of the kernels' outputs (no copies); the codes are those 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, cast
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from thirtyone.rules import Rules
-from thirtyone.settlement import LOSS_RULES, LossKind, loss_label
-from thirtyone.sim.codes import E_BLITZ, E_DEALT, ENDS, LOSS_NAMES
+from thirtyone.settlement import LOSS_RULES
+from thirtyone.settlement import LossKind
+from thirtyone.settlement import loss_label
+from thirtyone.sim.codes import E_BLITZ
+from thirtyone.sim.codes import E_DEALT
+from thirtyone.sim.codes import ENDS
+from thirtyone.sim.codes import LOSS_NAMES
 from thirtyone.totals import GameTotals
 
 __all__ = ["RoundBatch", "GameBatch", "RoundTotals", "add_batch", "loss_key"]

@@ -32,63 +32,62 @@ from typing import Any
 import numpy as np
 
 from thirtyone.action_ids import NUM_ACTIONS
-from thirtyone.sim.codes import (
-    A_ALL,
-    A_DISCARD,
-    A_EX1,
-    A_EX2,
-    A_TAKE,
-    CODE_IDS,
-    ID_CODES,
-    P_BASIC,
-    P_RANDOM,
-    PH_DEALER,
-    PH_DISCARD,
-    PH_DONE,
-    PH_LOOK,
-)
-from thirtyone.sim.kernels import (
-    _BIT_INDEX,
-    _U58,
-    _U_DEBRUIJN,
-    _U_TAG_DEAL,
-    _U_TAG_DEALER,
-    _U_TAG_POLICY,
-    _U_TAG_RESHUFFLE,
-    S_ACTIONS,
-    S_DEALER,
-    S_KNOCKER,
-    S_NACT,
-    S_NP,
-    S_NS,
-    S_PHASE,
-    S_PLAYERS,
-    S_PMASK,
-    S_SEAT,
-    S_TAKEN,
-    S_TURNS,
-    S_WUP,
-    W_HANDS,
-    W_KNOWN,
-    W_LEGAL,
-    W_LOOKED,
-    W_PILE,
-    W_REM,
-    W_WIDOW,
-    Array,
-    Int,
-    _apply,
-    _basic,
-    _bounded,
-    _deal,
-    _derive,
-    _full_deck,
-    _heuristic,
-    _jit,
-    _legal,
-    _splitmix64,
-)
-from thirtyone.sim.params import R_DECK, R_DRAW, R_FULL, R_MAXT
+from thirtyone.sim.codes import A_ALL
+from thirtyone.sim.codes import A_DISCARD
+from thirtyone.sim.codes import A_EX1
+from thirtyone.sim.codes import A_EX2
+from thirtyone.sim.codes import A_TAKE
+from thirtyone.sim.codes import CODE_IDS
+from thirtyone.sim.codes import ID_CODES
+from thirtyone.sim.codes import P_BASIC
+from thirtyone.sim.codes import P_RANDOM
+from thirtyone.sim.codes import PH_DEALER
+from thirtyone.sim.codes import PH_DISCARD
+from thirtyone.sim.codes import PH_DONE
+from thirtyone.sim.codes import PH_LOOK
+from thirtyone.sim.kernels import _BIT_INDEX
+from thirtyone.sim.kernels import _U58
+from thirtyone.sim.kernels import _U_DEBRUIJN
+from thirtyone.sim.kernels import _U_TAG_DEAL
+from thirtyone.sim.kernels import _U_TAG_DEALER
+from thirtyone.sim.kernels import _U_TAG_POLICY
+from thirtyone.sim.kernels import _U_TAG_RESHUFFLE
+from thirtyone.sim.kernels import S_ACTIONS
+from thirtyone.sim.kernels import S_DEALER
+from thirtyone.sim.kernels import S_KNOCKER
+from thirtyone.sim.kernels import S_NACT
+from thirtyone.sim.kernels import S_NP
+from thirtyone.sim.kernels import S_NS
+from thirtyone.sim.kernels import S_PHASE
+from thirtyone.sim.kernels import S_PLAYERS
+from thirtyone.sim.kernels import S_PMASK
+from thirtyone.sim.kernels import S_SEAT
+from thirtyone.sim.kernels import S_TAKEN
+from thirtyone.sim.kernels import S_TURNS
+from thirtyone.sim.kernels import S_WUP
+from thirtyone.sim.kernels import W_HANDS
+from thirtyone.sim.kernels import W_KNOWN
+from thirtyone.sim.kernels import W_LEGAL
+from thirtyone.sim.kernels import W_LOOKED
+from thirtyone.sim.kernels import W_PILE
+from thirtyone.sim.kernels import W_REM
+from thirtyone.sim.kernels import W_WIDOW
+from thirtyone.sim.kernels import Array
+from thirtyone.sim.kernels import Int
+from thirtyone.sim.kernels import _apply
+from thirtyone.sim.kernels import _basic
+from thirtyone.sim.kernels import _bounded
+from thirtyone.sim.kernels import _deal
+from thirtyone.sim.kernels import _derive
+from thirtyone.sim.kernels import _full_deck
+from thirtyone.sim.kernels import _heuristic
+from thirtyone.sim.kernels import _jit
+from thirtyone.sim.kernels import _legal
+from thirtyone.sim.kernels import _splitmix64
+from thirtyone.sim.params import R_DECK
+from thirtyone.sim.params import R_DRAW
+from thirtyone.sim.params import R_FULL
+from thirtyone.sim.params import R_MAXT
 
 __all__ = [
     "N_X",

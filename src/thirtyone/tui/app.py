@@ -37,30 +37,48 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.app import App
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.containers import Vertical
 from textual.widgets import Static
 
 from thirtyone.bots.review import Review
 from thirtyone.bots.turn import BotFailure
 from thirtyone.engine import Game
-from thirtyone.events import RoundEnded, RoundResult
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundResult
 from thirtyone.i18n import messages
 from thirtyone.text import error_line
 from thirtyone.tui.autosave import Autosave
 from thirtyone.tui.cells import count_spacing_signs
-from thirtyone.tui.controls import Controls, key_name
+from thirtyone.tui.controls import Controls
+from thirtyone.tui.controls import key_name
 from thirtyone.tui.hints import Hints
-from thirtyone.tui.keys import LAST_SHOWDOWN, SHOWDOWN, STANDINGS, Keys, ScreenKeys
+from thirtyone.tui.keys import LAST_SHOWDOWN
+from thirtyone.tui.keys import SHOWDOWN
+from thirtyone.tui.keys import STANDINGS
+from thirtyone.tui.keys import Keys
+from thirtyone.tui.keys import ScreenKeys
 from thirtyone.tui.pacing import BotPacing
-from thirtyone.tui.prepare import Preparation, simulator_preparation
+from thirtyone.tui.prepare import Preparation
+from thirtyone.tui.prepare import simulator_preparation
 from thirtyone.tui.review_screen import ReviewScreen
-from thirtyone.tui.screens import GameOverScreen, RoundEndScreen
-from thirtyone.tui.session import HUMAN, PlaySession
+from thirtyone.tui.screens import GameOverScreen
+from thirtyone.tui.screens import RoundEndScreen
+from thirtyone.tui.session import HUMAN
+from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.status import Status
-from thirtyone.tui.widgets import MIN_HEIGHT, MIN_WIDTH, GameLog, KeyBar, SeatsPanel, TablePanel, TooSmall
+from thirtyone.tui.widgets import MIN_HEIGHT
+from thirtyone.tui.widgets import MIN_WIDTH
+from thirtyone.tui.widgets import GameLog
+from thirtyone.tui.widgets import KeyBar
+from thirtyone.tui.widgets import SeatsPanel
+from thirtyone.tui.widgets import TablePanel
+from thirtyone.tui.widgets import TooSmall
 from thirtyone.tui.words import Narrator
 
 __all__ = ["ThirtyOneApp"]

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.i18n import Messages, messages
+from thirtyone.i18n import Messages
+from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.tui.session import PlaySession
 

@@ -33,24 +33,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from thirtyone.actions import (
-    PILE,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-)
+from thirtyone.actions import PILE
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
 from thirtyone.cards import Card
-from thirtyone.i18n import Messages, messages
-from thirtyone.views import Phase, PlayerView
+from thirtyone.i18n import Messages
+from thirtyone.i18n import messages
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["KeyHint", "Press", "Controls", "PASS_KEYS", "CONFIRM_KEYS", "HINT_KEYS", "KEY_NAMES"]
 

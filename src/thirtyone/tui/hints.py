@@ -22,14 +22,22 @@ from textual.app import App
 from textual.timer import Timer
 
 from thirtyone.actions import Look
-from thirtyone.bots.expert import Analysis, ExpertBot
+from thirtyone.bots.expert import Analysis
+from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.work import told_reads
 from thirtyone.i18n import Messages
 from thirtyone.tui.prepare import Preparation
-from thirtyone.tui.session import PlaySession, Position
+from thirtyone.tui.session import PlaySession
+from thirtyone.tui.session import Position
 from thirtyone.tui.threads import off_thread
-from thirtyone.tui.words import HINT_TOP, error_words, hint_text, move_words, say, short_name
-from thirtyone.views import Phase, PlayerView
+from thirtyone.tui.words import HINT_TOP
+from thirtyone.tui.words import error_words
+from thirtyone.tui.words import hint_text
+from thirtyone.tui.words import move_words
+from thirtyone.tui.words import say
+from thirtyone.tui.words import short_name
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["Hints"]
 

@@ -16,11 +16,15 @@ screen (the app's bindings).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+from typing import Protocol
 
 from thirtyone.i18n import Messages
 from thirtyone.refusals import IllegalActionError
-from thirtyone.tui.controls import HINT_KEYS, KEY_NAMES, Controls, KeyHint
+from thirtyone.tui.controls import HINT_KEYS
+from thirtyone.tui.controls import KEY_NAMES
+from thirtyone.tui.controls import Controls
+from thirtyone.tui.controls import KeyHint
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.words import error_words
 from thirtyone.views import PlayerView

@@ -28,8 +28,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from thirtyone.i18n import LANGUAGES, choose, messages
-from thirtyone.tui.settings import TERMINAL_LANGUAGES, PlayError
+from thirtyone.i18n import LANGUAGES
+from thirtyone.i18n import choose
+from thirtyone.i18n import messages
+from thirtyone.tui.settings import TERMINAL_LANGUAGES
+from thirtyone.tui.settings import PlayError
 
 __all__ = ["TERMINAL_LANGUAGES", "ENVIRONMENT", "terminal_language"]
 

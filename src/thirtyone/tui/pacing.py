@@ -18,8 +18,11 @@ from functools import partial
 from textual.app import App
 from textual.timer import Timer
 
-from thirtyone.bots.turn import BotFailure, choose
-from thirtyone.tui.session import BotTurn, PlaySession, Position
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
+from thirtyone.tui.session import BotTurn
+from thirtyone.tui.session import PlaySession
+from thirtyone.tui.session import Position
 from thirtyone.tui.threads import off_thread
 
 __all__ = ["BotPacing"]

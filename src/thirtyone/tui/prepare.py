@@ -30,7 +30,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from thirtyone.bots.prepare import compile_apart, load_simulator
+from thirtyone.bots.prepare import compile_apart
+from thirtyone.bots.prepare import load_simulator
 from thirtyone.rules import Rules
 
 __all__ = ["Preparation", "load_simulator", "simulator_preparation"]

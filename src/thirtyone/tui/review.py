@@ -22,11 +22,19 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from thirtyone.bots.review import THRESHOLDS, Decision, Review, SeatSummary
+from thirtyone.bots.review import THRESHOLDS
+from thirtyone.bots.review import Decision
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import SeatSummary
 from thirtyone.checks import escaped
 from thirtyone.i18n import Messages
 from thirtyone.scoring import format_value
-from thirtyone.tui.words import ENGLISH, cards_text, move_words, say, say_plural, value_text
+from thirtyone.tui.words import ENGLISH
+from thirtyone.tui.words import cards_text
+from thirtyone.tui.words import move_words
+from thirtyone.tui.words import say
+from thirtyone.tui.words import say_plural
+from thirtyone.tui.words import value_text
 
 __all__ = [
     "progress_label",

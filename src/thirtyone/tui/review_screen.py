@@ -16,28 +16,38 @@ as ``thirtyone review RECORD --seat N`` with its defaults gives of the game's re
 from __future__ import annotations
 
 import threading
-from collections.abc import MutableMapping, Sequence
+from collections.abc import MutableMapping
+from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Group
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import ProgressBar, Static
+from textual.widgets import ProgressBar
+from textual.widgets import Static
 
 from thirtyone.bots.expert import Rollouts
-from thirtyone.bots.review import Review, Reviewer
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import Reviewer
 from thirtyone.checks import escaped
 from thirtyone.i18n import Messages
 from thirtyone.record import GameRecord
 from thirtyone.tui.controls import KEY_NAMES
 from thirtyone.tui.prepare import Preparation
-from thirtyone.tui.review import about_lines, progress_label, seat_lines
+from thirtyone.tui.review import about_lines
+from thirtyone.tui.review import progress_label
+from thirtyone.tui.review import seat_lines
 from thirtyone.tui.threads import off_thread
 from thirtyone.tui.widgets import TooSmall
-from thirtyone.tui.words import ENGLISH, error_words, say, say_plural
+from thirtyone.tui.words import ENGLISH
+from thirtyone.tui.words import error_words
+from thirtyone.tui.words import say
+from thirtyone.tui.words import say_plural
 
 __all__ = ["ReviewJob", "ReviewScreen", "REVIEW_SEED", "POLL_SECONDS", "SEAT_KEYS", "SCROLL_KEYS"]
 

@@ -8,7 +8,8 @@ terminal too small each shows the notice instead.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 
 from rich.console import Group
 from rich.table import Table
@@ -16,17 +17,27 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
+from textual.screen import Screen
 from textual.widgets import Static
 
 from thirtyone.events import RoundResult
 from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
-from thirtyone.tui.controls import KeyHint, key_name, nothing_now
-from thirtyone.tui.keys import LAST_SHOWDOWN, REVIEW_KEY, SHOWDOWN, STANDINGS, ScreenKeys
+from thirtyone.tui.controls import KeyHint
+from thirtyone.tui.controls import key_name
+from thirtyone.tui.controls import nothing_now
+from thirtyone.tui.keys import LAST_SHOWDOWN
+from thirtyone.tui.keys import REVIEW_KEY
+from thirtyone.tui.keys import SHOWDOWN
+from thirtyone.tui.keys import STANDINGS
+from thirtyone.tui.keys import ScreenKeys
 from thirtyone.tui.widgets import TooSmall
-from thirtyone.tui.words import ENGLISH, cards_text, lives_text, say
+from thirtyone.tui.words import ENGLISH
+from thirtyone.tui.words import cards_text
+from thirtyone.tui.words import lives_text
+from thirtyone.tui.words import say
 from thirtyone.views import Standing
 
 __all__ = ["RoundEndScreen", "GameOverScreen", "BLITZ_MARK"]

@@ -47,19 +47,25 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from thirtyone.actions import Action
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
-from thirtyone.bots.turn import BotFailure, choose
+from thirtyone.bots.turn import BotFailure
+from thirtyone.bots.turn import choose
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.events import Acted, Event, RoundEnded, RoundStarted
+from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundStarted
 from thirtyone.text import refusal
-from thirtyone.tui.settings import PlaySettings, play_bot_spec
+from thirtyone.tui.settings import PlaySettings
+from thirtyone.tui.settings import play_bot_spec
 from thirtyone.views import PlayerView
 
 __all__ = ["PlaySession", "BotTurn", "Position", "StaleMoveError", "HUMAN", "SEED_RANGE"]

@@ -19,13 +19,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from thirtyone.bots import BOT_NAMES, LEVELS, parse_bot_list
-from thirtyone.bots.levels import TABLE_EXPERT_SECONDS, takes_budget
+from thirtyone.bots import BOT_NAMES
+from thirtyone.bots import LEVELS
+from thirtyone.bots import parse_bot_list
+from thirtyone.bots.levels import TABLE_EXPERT_SECONDS
+from thirtyone.bots.levels import takes_budget
 from thirtyone.bots.review import DEFAULT_WORLDS as DEFAULT_REVIEW_WORLDS
-from thirtyone.checks import printable, shows
+from thirtyone.checks import printable
+from thirtyone.checks import shows
 from thirtyone.errors import ThirtyOneError
-from thirtyone.i18n import Messages, messages
-from thirtyone.rules import OPTIONS, Rules
+from thirtyone.i18n import Messages
+from thirtyone.i18n import messages
+from thirtyone.rules import OPTIONS
+from thirtyone.rules import Rules
 
 __all__ = [
     "PlayError",

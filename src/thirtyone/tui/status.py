@@ -11,15 +11,23 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from thirtyone.actions import Draw, Exchange, ExchangeAll, Knock, Pass
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Knock
+from thirtyone.actions import Pass
 from thirtyone.rules import OPTIONS
 from thirtyone.scoring import format_value
 from thirtyone.tui.cells import cells
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.hints import Hints
 from thirtyone.tui.session import PlaySession
-from thirtyone.tui.words import cards_text, say, say_plural, short_name
-from thirtyone.views import Phase, PlayerView
+from thirtyone.tui.words import cards_text
+from thirtyone.tui.words import say
+from thirtyone.tui.words import say_plural
+from thirtyone.tui.words import short_name
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["Status"]
 

@@ -13,20 +13,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
+from rich.cells import set_cell_size
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
+from textual.widgets import Static
 
 from thirtyone.cards import Card
 from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
-from thirtyone.scoring import format_value, hand_value
+from thirtyone.scoring import format_value
+from thirtyone.scoring import hand_value
 from thirtyone.tui.cells import cells
-from thirtyone.tui.controls import Controls, KeyHint
-from thirtyone.tui.words import ENGLISH, lives_text, say, say_plural
-from thirtyone.views import Phase, PlayerView
+from thirtyone.tui.controls import Controls
+from thirtyone.tui.controls import KeyHint
+from thirtyone.tui.words import ENGLISH
+from thirtyone.tui.words import lives_text
+from thirtyone.tui.words import say
+from thirtyone.tui.words import say_plural
+from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = [
     "card_chip",

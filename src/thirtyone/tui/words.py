@@ -30,30 +30,37 @@ bus", "schwimmt").
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 
 from babel.numbers import format_decimal
 from rich.text import Text
 
-from thirtyone.actions import (
-    PILE,
-    Action,
-    Discard,
-    Draw,
-    Exchange,
-    ExchangeAll,
-    Keep,
-    Knock,
-    Look,
-    Pass,
-    TakeWidow,
-    ThrowDown,
-)
+from thirtyone.actions import PILE
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
 from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.checks import escaped
-from thirtyone.events import Acted, Event, GameOver, NewWidow, Reshuffled, RoundEnded, RoundResult, RoundStarted
-from thirtyone.i18n import Messages, messages
+from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import GameOver
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
+from thirtyone.events import RoundEnded
+from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
+from thirtyone.i18n import Messages
+from thirtyone.i18n import messages
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value

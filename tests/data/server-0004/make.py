@@ -26,7 +26,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from test_server_support import Player, basic_choice, create, hello, join, make_app, receive
+from test_server_support import Player
+from test_server_support import basic_choice
+from test_server_support import create
+from test_server_support import hello
+from test_server_support import join
+from test_server_support import make_app
+from test_server_support import receive
 
 SEEDS = ["0123456789abcdef" * 2, "fedcba9876543210" * 2, "00112233445566778899aabbccddeeff"]
 

@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from thirtyone import hand_value
-from thirtyone.actions import Action, Discard, Draw, Exchange, ExchangeAll, Keep, Knock, Look, Pass, TakeWidow
+from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
 from thirtyone.views import PlayerView
 
 __all__ = ["GreedyBot", "make_bot"]
