@@ -55,6 +55,7 @@ __all__ = [
     "ThrowDown",
     "parse_action",
     "as_card",
+    "two_card_exchanges",
     "DISCARDS",
     "STOCK",
     "PILE",
@@ -192,6 +193,23 @@ class Exchange:
 
     def __str__(self) -> str:
         return f"exchange {format_cards(self.give)} for {format_cards(self.take)}"
+
+
+def two_card_exchanges(hand: Sequence[Card], widow: Sequence[Card]) -> list[Exchange]:
+    """The nine exchanges of two cards between a hand and the face-up widow, 3 cards each (R7.5,
+    ``exchange=any``): each hand card not given, in hand order, with each widow card not taken.
+
+    >>> [str(e) for e in two_card_exchanges(parse_cards("As Kd 2c"), parse_cards("7h 8h 9h"))[:2]]
+    ['exchange 2c Kd for 8h 9h', 'exchange 2c Kd for 7h 9h']
+    """
+    return [
+        Exchange(
+            tuple(card for k, card in enumerate(hand) if k != skip_give),
+            tuple(card for k, card in enumerate(widow) if k != skip_take),
+        )
+        for skip_give in range(3)
+        for skip_take in range(3)
+    ]
 
 
 @dataclass(frozen=True, slots=True, init=False, eq=False, unsafe_hash=True)

@@ -50,6 +50,7 @@ from thirtyone.actions import Pass
 from thirtyone.actions import TakeWidow
 from thirtyone.actions import ThrowDown
 from thirtyone.actions import parse_action
+from thirtyone.actions import two_card_exchanges
 from thirtyone.cards import Card
 from thirtyone.cards import full_deck
 from thirtyone.chance import Chance
@@ -609,11 +610,7 @@ class Game:
         widow = r.widow
         actions: list[Action] = [_SINGLE_EXCHANGES[give * 52 + take] for give in hand for take in widow]  # type: ignore[misc]
         if self.rules.exchange == "any":
-            for i in range(3):
-                for j in range(3):
-                    give = tuple(card for k, card in enumerate(hand) if k != i)
-                    take = tuple(card for k, card in enumerate(widow) if k != j)
-                    actions.append(Exchange(give, take))
+            actions += two_card_exchanges(hand, widow)
         return actions
 
     def is_legal(self, action: Action | str) -> bool:

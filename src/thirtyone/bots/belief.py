@@ -68,6 +68,7 @@ from thirtyone.actions import Keep
 from thirtyone.actions import Knock
 from thirtyone.actions import Pass
 from thirtyone.actions import TakeWidow
+from thirtyone.actions import two_card_exchanges
 from thirtyone.bots.hands import MAX_EXTRA
 from thirtyone.bots.hands import hand_index
 from thirtyone.bots.hands import likely_completion
@@ -303,11 +304,7 @@ class Belief:
         """The exchanges a hand may make with a face-up widow, as the engine lists them."""
         actions: list[Action] = [Exchange(give, take) for give in hand for take in widow]
         if self._exchanges_any:
-            for i in range(3):
-                for j in range(3):
-                    give = tuple(card for k, card in enumerate(hand) if k != i)
-                    take = tuple(card for k, card in enumerate(widow) if k != j)
-                    actions.append(Exchange(give, take))
+            actions += two_card_exchanges(hand, widow)
         return actions
 
 
