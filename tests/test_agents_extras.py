@@ -15,6 +15,8 @@ MISSING = [
     ("thirtyone.agents.pettingzoo", "gymnasium", "agents"),
     ("thirtyone.agents.openspiel", "pyspiel", "openspiel"),
     ("thirtyone.agents.ismcts", "pyspiel", "openspiel"),
+    ("thirtyone.agents.solve", "pyspiel", "openspiel"),
+    ("thirtyone.agents.sb3", "stable_baselines3", "rl"),
 ]
 
 
@@ -23,7 +25,7 @@ def test_without_its_extra_an_agent_module_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, module: str, missing: str, extra: str
 ) -> None:
     monkeypatch.setitem(sys.modules, missing, None)  # an import of it now fails, as when it is absent
-    for loaded in ("thirtyone.agents.gymnasium", "thirtyone.agents.pettingzoo", module):
+    for loaded in ("thirtyone.agents.gymnasium", "thirtyone.agents.pettingzoo", "thirtyone.agents.openspiel", module):
         monkeypatch.delitem(sys.modules, loaded, raising=False)  # imported afresh (gymnasium imports pettingzoo)
     with pytest.raises(ModuleNotFoundError) as caught:
         importlib.import_module(module)

@@ -17,6 +17,7 @@ __all__ = [
     "SeatError",
     "SeedError",
     "ArgumentError",
+    "missing_extra",
 ]
 
 
@@ -76,3 +77,15 @@ class PositionError(ThirtyOneError):
 class ArgumentError(ThirtyOneError):
     """An argument of the wrong type or out of range that no more specific error covers: a seed
     that is not a whole number, a round the game has not dealt, a number of rounds below 1."""
+
+
+def missing_extra(error: ImportError, extra: str) -> ImportError:
+    """The error to raise for an optional package that failed to import: the same type and
+    ``name`` as ``error`` (``ModuleNotFoundError`` stays one), its message ending with how to
+    install the package's extra.
+
+    >>> missing_extra(ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel"), "openspiel")
+    ModuleNotFoundError("No module named 'pyspiel' (pip install 'thirtyone[openspiel]')")
+    """
+    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
+    return kind(f"{error} (pip install 'thirtyone[{extra}]')", name=error.name)

@@ -54,14 +54,15 @@ from typing import SupportsFloat
 import numpy as np
 import numpy.typing as npt
 
+from thirtyone.errors import missing_extra
+
 try:
     import gymnasium
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode
     from gymnasium.vector.utils import batch_space
-except ImportError as error:  # the agents extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
+except ImportError as error:  # the agents extra is not installed
+    raise missing_extra(error, "agents") from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS
 from thirtyone.agents.action_ids import action_id

@@ -27,12 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from thirtyone.errors import missing_extra
+
 try:
     import pyspiel
     from open_spiel.python.algorithms import ismcts
-except ImportError as error:  # the openspiel extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
+except ImportError as error:  # the openspiel extra is not installed
+    raise missing_extra(error, "openspiel") from None
 
 from thirtyone.actions import Action
 from thirtyone.actions import Look

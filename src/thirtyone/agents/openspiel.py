@@ -75,11 +75,12 @@ from typing import Any
 
 import numpy as np
 
+from thirtyone.errors import missing_extra
+
 try:
     import pyspiel
-except ImportError as error:  # the openspiel extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
+except ImportError as error:  # the openspiel extra is not installed
+    raise missing_extra(error, "openspiel") from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS
 from thirtyone.agents.action_ids import action_from_id

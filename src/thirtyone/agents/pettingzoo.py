@@ -40,13 +40,14 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from thirtyone.errors import missing_extra
+
 try:
     import pettingzoo
     from gymnasium import spaces
     from pettingzoo.utils import wrappers
-except ImportError as error:  # the agents extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[agents]')", name=error.name) from None
+except ImportError as error:  # the agents extra is not installed
+    raise missing_extra(error, "agents") from None
 
 from thirtyone.agents.action_ids import NUM_ACTIONS
 from thirtyone.agents.config import EnvConfig

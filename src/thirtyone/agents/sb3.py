@@ -31,14 +31,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from thirtyone.errors import missing_extra
+
 try:
     from stable_baselines3.common.vec_env import VecEnv
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs
     from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
-except ImportError as error:  # the rl extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[rl]')", name=error.name) from None
+except ImportError as error:  # the rl extra is not installed
+    raise missing_extra(error, "rl") from None
 
 from thirtyone.agents.gymnasium import ThirtyOneVectorEnv
 from thirtyone.errors import ArgumentError
@@ -59,16 +60,10 @@ class ThirtyOneVecEnv(VecEnv):
         num_envs: int = 256,
         preset: str = "scat",
         players: int = 4,
-        *,
-        bots: str | Sequence[str] = "basic",
-        seat: int = 0,
-        illegal: str = "raise",
-        features: bool = False,
         **options: Any,
     ) -> None:
-        self.env = ThirtyOneVectorEnv(
-            num_envs, preset, players, bots=bots, seat=seat, illegal=illegal, features=features, copy=True, **options
-        )
+        # copy=True: SB3 holds a step's observations past the next step, which would overwrite them in place
+        self.env = ThirtyOneVectorEnv(num_envs, preset, players, copy=True, **options)
         self.render_mode = None
         super().__init__(self.env.num_envs, self.env.single_observation_space, self.env.single_action_space)
         self._actions: npt.NDArray[Any] | None = None

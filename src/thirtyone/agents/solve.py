@@ -35,11 +35,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from thirtyone.errors import missing_extra
+
 try:
     import pyspiel
-except ImportError as error:  # the openspiel extra is not installed: say how to install it
-    kind = ModuleNotFoundError if isinstance(error, ModuleNotFoundError) else ImportError
-    raise kind(f"{error} (pip install 'thirtyone[openspiel]')", name=error.name) from None
+except ImportError as error:  # the openspiel extra is not installed
+    raise missing_extra(error, "openspiel") from None
 
 from thirtyone.agents.action_ids import action_id
 from thirtyone.agents.mini import EquilibriumTable
