@@ -7,15 +7,17 @@ and seats involved, the actions legal now — for any face to put in its own wor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
 from typing import Literal
+from typing import TypedDict
+from typing import Unpack
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
 from thirtyone.errors import ThirtyOneError
 from thirtyone.scoring import HandValue
 
-__all__ = ["IllegalActionError", "RefusalCode", "REFUSAL_RULES"]
+__all__ = ["IllegalActionError", "RefusalFacts", "RefusalCode", "REFUSAL_RULES"]
 
 
 RefusalCode = Literal[
@@ -73,6 +75,19 @@ REFUSAL_RULES: Mapping[RefusalCode, str] = {
 """The rule behind each refusal code."""
 
 
+class RefusalFacts(TypedDict, total=False):
+    """The facts of a refusal besides its code, as keywords of :class:`IllegalActionError` and
+    :func:`thirtyone.text.refusal` (see :class:`IllegalActionError` for each one)."""
+
+    seat: int | None
+    action: Action | None
+    cards: tuple[Card, ...]
+    among: tuple[Card, ...]
+    seats: tuple[int, ...]
+    values: tuple[HandValue, ...]
+    legal: Sequence[Action]
+
+
 class IllegalActionError(ThirtyOneError):
     """An action the rules forbid in the current state. The game is left exactly as it was.
 
@@ -83,55 +98,40 @@ class IllegalActionError(ThirtyOneError):
     cards refused), ``among`` (the cards it could have named: its hand or the widow), ``seats``
     (other seats involved: the knocker of ``second_knock``, the seat to move of
     ``not_your_turn``), ``values`` (points, for ``knock_too_low``: the least that may knock and
-    the hand's value) and ``legal`` (the actions legal now).
+    the hand's value) and ``legal`` (the actions legal now, a tuple).
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: RefusalCode,
-        seat: int | None = None,
-        action: Action | None = None,
-        cards: tuple[Card, ...] = (),
-        among: tuple[Card, ...] = (),
-        seats: tuple[int, ...] = (),
-        values: tuple[HandValue, ...] = (),
-        legal: tuple[Action, ...] = (),
-    ) -> None:
+    def __init__(self, message: str, *, code: RefusalCode, **facts: Unpack[RefusalFacts]) -> None:
         super().__init__(message)
         self.code: RefusalCode = code
         self.rule: str = REFUSAL_RULES[code]
-        self.seat = seat
-        self.action = action
-        self.cards = cards
-        self.among = among
-        self.seats = seats
-        self.values = values
-        self.legal = legal
+        self.seat = facts.get("seat")
+        self.action = facts.get("action")
+        self.cards = facts.get("cards", ())
+        self.among = facts.get("among", ())
+        self.seats = facts.get("seats", ())
+        self.values = facts.get("values", ())
+        self.legal = tuple(facts.get("legal", ()))
 
     def where(self, prefix: str) -> IllegalActionError:
         """The same refusal with its message prefixed: ``"row 3: R4.2: …"``."""
-        return _refusal(f"{prefix}: {self}", self.code, *self._fields())
+        return _refusal(f"{prefix}: {self}", self.code, self.facts())
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.seat, self.action, self.cards, self.among, self.seats, self.values, self.legal)
+    def facts(self) -> RefusalFacts:
+        """The refusal's facts besides its code, as keywords for another one."""
+        return RefusalFacts(
+            seat=self.seat,
+            action=self.action,
+            cards=self.cards,
+            among=self.among,
+            seats=self.seats,
+            values=self.values,
+            legal=self.legal,
+        )
 
-    def __reduce__(self) -> tuple[object, ...]:  # the fields are keywords: pickle (Ray, processes) needs this
-        return (_refusal, (str(self), self.code, *self._fields()))
+    def __reduce__(self) -> tuple[object, ...]:  # the facts are keywords: pickle (Ray, processes) needs this
+        return (_refusal, (str(self), self.code, self.facts()))
 
 
-def _refusal(
-    message: str,
-    code: RefusalCode,
-    seat: int | None,
-    action: Action | None,
-    cards: tuple[Card, ...],
-    among: tuple[Card, ...],
-    seats: tuple[int, ...],
-    values: tuple[HandValue, ...],
-    legal: tuple[Action, ...],
-) -> IllegalActionError:
-    return IllegalActionError(
-        message, code=code, seat=seat, action=action, cards=cards, among=among, seats=seats, values=values, legal=legal
-    )
+def _refusal(message: str, code: RefusalCode, facts: RefusalFacts) -> IllegalActionError:
+    return IllegalActionError(message, code=code, **facts)

@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping
-from collections.abc import Sequence
+from typing import Unpack
 
-from thirtyone.actions import Action
-from thirtyone.cards import Card
 from thirtyone.cards import format_cards
 from thirtyone.checks import escaped
 from thirtyone.events import RoundResult
-from thirtyone.refusals import REFUSAL_RULES
 from thirtyone.refusals import IllegalActionError
 from thirtyone.refusals import RefusalCode
+from thirtyone.refusals import RefusalFacts
 from thirtyone.scoring import HandValue
 from thirtyone.scoring import format_value
 from thirtyone.settlement import Loss
@@ -127,61 +125,27 @@ REFUSAL_WORDS: Mapping[RefusalCode, str] = {
 def refusal_words(error: IllegalActionError, name: Callable[[int], str] = seat_name) -> str:
     """A refusal's message, its rule id first, with seats named by ``name``:
     ``refusal_words(error, names.__getitem__)`` → ``"R6.1: Ann has already knocked; …"``."""
-    return _words(
-        error.code, error.seat, error.action, error.cards, error.among, error.seats, error.values, error.legal, name
-    )
-
-
-def _words(
-    code: RefusalCode,
-    seat: int | None,
-    action: Action | None,
-    cards: Sequence[Card],
-    among: Sequence[Card],
-    seats: Sequence[int],
-    values: Sequence[HandValue],
-    legal: Sequence[Action],
-    name: Callable[[int], str],
-) -> str:
-    words = REFUSAL_WORDS[code].format(
-        seat=name(seat) if seat is not None else "",
+    seats, values = error.seats, error.values
+    words = REFUSAL_WORDS[error.code].format(
+        seat=name(error.seat) if error.seat is not None else "",
         to_move=name(seats[0]) if seats else "",
         knocker=name(seats[0]) if seats else "",
-        card=cards[0] if cards else "",
-        among=format_cards(among),
-        action=action if action is not None else "",
+        card=error.cards[0] if error.cards else "",
+        among=format_cards(error.among),
+        action=error.action if error.action is not None else "",
         need=format_value(values[0]) if values else "",
         value=format_value(values[1]) if len(values) > 1 else "",
-        legal="legal now: " + ", ".join(map(str, legal)),
+        legal="legal now: " + ", ".join(map(str, error.legal)),
     )
-    return f"{REFUSAL_RULES[code]}: {words}"
+    return f"{error.rule}: {words}"
 
 
-def refusal(
-    code: RefusalCode,
-    *,
-    seat: int | None = None,
-    action: Action | None = None,
-    cards: tuple[Card, ...] = (),
-    among: tuple[Card, ...] = (),
-    seats: tuple[int, ...] = (),
-    values: tuple[HandValue, ...] = (),
-    legal: Sequence[Action] = (),
-) -> IllegalActionError:
+def refusal(code: RefusalCode, **facts: Unpack[RefusalFacts]) -> IllegalActionError:
     """The :class:`~thirtyone.refusals.IllegalActionError` for ``code`` with its data (see there),
     its message the rule id and the English of :data:`REFUSAL_WORDS`: ``R4.2: cannot discard …``."""
-    legal = tuple(legal)
-    return IllegalActionError(
-        _words(code, seat, action, cards, among, seats, values, legal, seat_name),
-        code=code,
-        seat=seat,
-        action=action,
-        cards=cards,
-        among=among,
-        seats=seats,
-        values=values,
-        legal=legal,
-    )
+    error = IllegalActionError("", code=code, **facts)
+    error.args = (refusal_words(error),)  # the words are told from the error's own facts
+    return error
 
 
 def error_line(error: BaseException) -> str:

@@ -170,6 +170,10 @@ def test_refusals_survive_pickling() -> None:
     assert (str(again), again.code, again.cards, again.legal) == (
         str(refused.value), refused.value.code, refused.value.cards, refused.value.legal,
     )  # fmt: skip
+    assert again.facts() == refused.value.facts()
+    placed = refused.value.where("row 3")
+    assert str(placed) == f"row 3: {refused.value}"
+    assert (placed.code, placed.facts()) == (refused.value.code, refused.value.facts())
 
 
 def test_r4_3_an_empty_stock_with_nothing_to_reshuffle_is_refused() -> None:
