@@ -30,6 +30,13 @@ __all__ = [
 ]
 
 
+def _unfrozen(cls: type) -> type:
+    """A class with the slots of ``cls`` (a frozen dataclass) and no frozen ``__setattr__``: the
+    engine fills one of its many events by plain assignment, then makes it a ``cls`` by setting
+    its ``__class__`` (the layouts are the same)."""
+    return type(f"_{cls.__name__}Filling", (), {"__slots__": vars(cls)["__slots__"]})
+
+
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     """A new deal (R3): its round number (from 1), dealer, the seats dealt in, and the first card
@@ -85,8 +92,7 @@ class Acted:
         return self
 
 
-class _ActedFilling:
-    __slots__ = Acted.__slots__  # an Acted's, and no frozen __setattr__
+_ActedFilling = _unfrozen(Acted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +195,7 @@ class RoundResult:
         return sum(loss.lives for loss in self.losses if loss.seat == seat)
 
 
-class _ResultFilling:
-    __slots__ = RoundResult.__slots__  # a RoundResult's, and no frozen __setattr__
+_ResultFilling = _unfrozen(RoundResult)
 
 
 @dataclass(frozen=True, slots=True)

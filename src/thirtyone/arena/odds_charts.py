@@ -17,9 +17,12 @@ from typing import Any
 import numpy as np
 
 from thirtyone.arena.odds import Analysis
+from thirtyone.arena.odds_cards import HandValues
+from thirtyone.arena.odds_cards import Lowest
 from thirtyone.arena.odds_measures import MIN_CELL
 from thirtyone.arena.odds_measures import points
 from thirtyone.arena.odds_play import TURNS
+from thirtyone.arena.odds_play import DrawTable
 from thirtyone.arena.odds_play import KnockTable
 
 __all__ = ["write_charts"]
@@ -43,10 +46,11 @@ def write_charts(analysis: Analysis, folder: Path) -> list[Path]:
     title = f"{analysis.rules.describe()}, {analysis.players} players, seed {analysis.seed}"
     title += " (PARTIAL: the run was stopped)" if analysis.partial else ""
     charts: list[tuple[str, Draw]] = []
-    if analysis.hands is not None:
-        charts.append(("hand-values.svg", lambda figure: _hand_values(figure, analysis)))
-    if analysis.lowest is not None:
-        charts.append(("lowest.svg", lambda figure: _lowest(figure, analysis)))
+    hands, lowest, draws = analysis.hands, analysis.lowest, analysis.draws
+    if hands is not None:
+        charts.append(("hand-values.svg", lambda figure: _hand_values(figure, hands, analysis.players)))
+    if lowest is not None:
+        charts.append(("lowest.svg", lambda figure: _lowest(figure, lowest)))
     heuristic, expert = analysis.heuristic, analysis.expert
     if heuristic is not None and heuristic.knocks.any():
         charts.append(("knocks-heuristic.svg", lambda figure: _knocks(figure, heuristic, "the heuristic (simulator)")))
@@ -54,8 +58,8 @@ def write_charts(analysis: Analysis, folder: Path) -> list[Path]:
         charts.append(
             ("knocks-expert.svg", lambda figure: _knocks(figure, expert, f"{analysis.sizes.expert} (engine)"))
         )
-    if analysis.draws is not None and analysis.draws.positions.any():
-        charts.append(("draws.svg", lambda figure: _draws(figure, analysis)))
+    if draws is not None and draws.positions.any():
+        charts.append(("draws.svg", lambda figure: _draws(figure, draws)))
     if analysis.seats.rounds or analysis.seats.games:
         charts.append(("seats.svg", lambda figure: _seats(figure, analysis)))
     if analysis.seats.games:
@@ -80,9 +84,7 @@ def _save(path: Path, title: str, draw: Draw) -> None:
     figure.savefig(path, format="svg", metadata={"Date": None})
 
 
-def _hand_values(figure: Any, analysis: Analysis) -> None:
-    hands = analysis.hands
-    assert hands is not None
+def _hand_values(figure: Any, hands: HandValues, players: int) -> None:
     axes = figure.add_subplot()
     halves = sorted(hands.counts)
     width = 0.4 if any(half % 2 for half in halves) else 0.8
@@ -90,18 +92,16 @@ def _hand_values(figure: Any, analysis: Analysis) -> None:
              color=_BLUE)  # fmt: skip
     axes.set_xlabel("value of the dealt hand (points)")
     axes.set_ylabel("share of hands")
-    table = hands.blitz_at_table(analysis.players)
+    table = hands.blitz_at_table(players)
     axes.set_title(
         f"Dealt hand values, exact (all {hands.hands:,} hands): mean {float(hands.mean):.3f}\n"
-        f"a dealt blitz: 1 hand in {1 / float(hands.blitz):,.0f}, 1 table of {analysis.players} "
+        f"a dealt blitz: 1 hand in {1 / float(hands.blitz):,.0f}, 1 table of {players} "
         f"in {1 / float(table):,.0f}",
         fontsize=10,
     )
 
 
-def _lowest(figure: Any, analysis: Analysis) -> None:
-    lowest = analysis.lowest
-    assert lowest is not None
+def _lowest(figure: Any, lowest: Lowest) -> None:
     axes = figure.add_subplot()
     halves = sorted(lowest.exact)
     axes.plot([points(h) for h in halves], [float(lowest.exact[h]) for h in halves], color="black", linewidth=1.5,
@@ -154,9 +154,7 @@ def _knocks(figure: Any, table: KnockTable, who: str) -> None:
     )
 
 
-def _draws(figure: Any, analysis: Analysis) -> None:
-    draws = analysis.draws
-    assert draws is not None
+def _draws(figure: Any, draws: DrawTable) -> None:
     axes = figure.add_subplot()
     gains = [g for g in draws.gains() if draws.positions[draws.slot(g)] >= MIN_CELL]
     means = [draws.saved[draws.slot(g)] for g in gains]

@@ -43,6 +43,8 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 from typing import Final
+from typing import TypedDict
+from typing import Unpack
 
 from thirtyone.actions import Action
 from thirtyone.bots.expert import ExpertBot
@@ -75,6 +77,7 @@ __all__ = [
     "SeatSummary",
     "Review",
     "Reviewer",
+    "ReviewBudget",
     "review_record",
     "decision_seed",
     "mark_of",
@@ -453,17 +456,18 @@ class Reviewer:
         )
 
 
-def review_record(
-    record: GameRecord,
-    seats: Sequence[int] | None = None,
-    *,
-    worlds: int = DEFAULT_WORLDS,
-    seconds: float | None = None,
-    seed: int = 0,
-    rollouts: Rollouts = "auto",
-) -> Review:
+class ReviewBudget(TypedDict, total=False):
+    """The keywords of :class:`Reviewer` after ``seats``, for :func:`review_record`."""
+
+    worlds: int
+    seconds: float | None
+    seed: int
+    rollouts: Rollouts
+
+
+def review_record(record: GameRecord, seats: Sequence[int] | None = None, **budget: Unpack[ReviewBudget]) -> Review:
     """The whole review of ``record`` (see :class:`Reviewer` for the arguments and errors)."""
-    reviewer = Reviewer(record, seats, worlds=worlds, seconds=seconds, seed=seed, rollouts=rollouts)
+    reviewer = Reviewer(record, seats, **budget)
     for _ in reviewer.decisions():
         pass
     return reviewer.review()

@@ -12,6 +12,7 @@ import argparse
 import math
 import socket
 import sys
+from collections.abc import Callable
 
 from thirtyone.errors import ThirtyOneError
 
@@ -216,6 +217,20 @@ def _number(text: str, what: str, kind: type[int] | type[float]) -> float:
     return value
 
 
+def _whole(text: str, what: str) -> int:
+    return int(_number(text, what, int))
+
+
+# The flags of the server's pace, each with its reader (the setting has the flag's name).
+_TIMING_FLAGS: tuple[tuple[str, Callable[[str, str], float | None]], ...] = (
+    ("bot_delay", _seconds),
+    ("turn_timer", _timer),
+    ("friends_turn_timer", _timer),
+    ("timeouts_to_bot", _whole),
+    ("showdown_timeout", _seconds),
+)
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the database, then serve until interrupted (ctrl+c or SIGTERM); returns 0.
 
@@ -230,12 +245,8 @@ def run(args: argparse.Namespace) -> int:
         raise ServeError(f"--port {args.port!r}: give a whole number from 1 to 65535") from None
     if not 1 <= port <= 65535:
         raise ServeError(f"--port {port}: give a whole number from 1 to 65535")
-    bot_delay = _seconds(args.bot_delay, "bot-delay")
+    timing = {name: read(getattr(args, name), name.replace("_", "-")) for name, read in _TIMING_FLAGS}
     extra_levels = bot_levels(list(args.bot))
-    turn_timer = _timer(args.turn_timer, "turn-timer")
-    friends_turn_timer = _timer(args.friends_turn_timer, "friends-turn-timer")
-    timeouts_to_bot = int(_number(args.timeouts_to_bot, "timeouts-to-bot", int))
-    showdown_timeout = _seconds(args.showdown_timeout, "showdown-timeout")
     seed = None if args.seed is None else int(_number(args.seed, "seed", int))
     try:
         import uvicorn
@@ -259,14 +270,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = ServerSettings(
             database_url=args.database_url,
-            bot_delay=bot_delay,
-            turn_timer=turn_timer,
-            friends_turn_timer=friends_turn_timer,
-            timeouts_to_bot=timeouts_to_bot,
-            showdown_timeout=showdown_timeout,
             public_url=args.public_url,
             allowed_origins=tuple(args.allowed_origin),
             randomness=Randomness(seed),
+            **timing,  # type: ignore[arg-type]
             **limits,  # type: ignore[arg-type]
         )
     except SettingError as error:  # named by the setting: name the flag instead
@@ -280,12 +287,12 @@ def run(args: argparse.Namespace) -> int:
         LEVEL_NAMES.update({level: level for level in extra_levels})
     app = create_app(settings=settings)
     shown = args.host if ":" not in args.host else f"[{args.host}]"
-    timer = "off" if turn_timer is None else f"{turn_timer:g} s"
-    if turn_timer is None and friends_turn_timer is not None:
-        timer = f"{friends_turn_timer:g} s with more than one person"
+    timer = "off" if settings.turn_timer is None else f"{settings.turn_timer:g} s"
+    if settings.turn_timer is None and settings.friends_turn_timer is not None:
+        timer = f"{settings.friends_turn_timer:g} s with more than one person"
     print(
         f"thirtyone serve: http://{shown}:{port} · database {describe_url(settings.database_url)} · "
-        f"bot delay {bot_delay:g} s · turn timer {timer} · "
+        f"bot delay {settings.bot_delay:g} s · turn timer {timer} · "
         f"{'' if seed is None else f'seed {seed}: its deals repeat (tests only) · '}ctrl+c stops",
         file=sys.stderr,
     )
