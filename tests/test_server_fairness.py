@@ -9,8 +9,10 @@ up its chain is closed with its record."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +22,22 @@ from fastapi.testclient import TestClient
 from cli_helpers import cli_error_line
 from test_server_support import Player
 from test_server_support import basic_choice
+from test_server_support import committed_game
 from test_server_support import create
 from test_server_support import hello
+from test_server_support import history_of
 from test_server_support import join
 from test_server_support import make_app
 from thirtyone.cli import main
+from thirtyone.fairness import SaltChain
 from thirtyone.fairness import deal_deck
 from thirtyone.fairness import salt_matches
+from thirtyone.record import Fairness
 from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
 from thirtyone.server import fair
+from thirtyone.server.history import ended_rounds
+from thirtyone.server.history import round_result
 
 SEED_A = "a1" * 32
 SEED_B = "b2" * 16
@@ -311,3 +320,28 @@ def test_a_game_that_a_31_on_the_first_deal_ends_is_finished_with_its_record(
     record = GameRecord.loads(answer.text)
     assert [(len(r.actions), r.result and r.result.end) for r in record.rounds] == [(0, "dealt_blitz")]
     assert record.check_commitments() == 1
+
+
+@pytest.mark.parametrize("chained", [True, False])
+def test_a_tables_record_is_its_games_record_with_the_salts(chained: bool) -> None:
+    """One history: a table stores its deals and actions beside the game, and its record is the
+    game's own record (GameRecord.from_game, no replay) with each ended round's salt; an older
+    table's rounds each keep their own commitment. The rounds ended and their results are the game's."""
+    chain = SaltChain("ab" * 32, 64) if chained else None
+    game, dealt = committed_game(
+        Rules(lives=2), 3, random.Random(31), force_reshuffle=True, chain=chain, seeds=[None] * 3
+    )
+    assert any(log.reshuffles for log in game.round_logs)
+    history = history_of(game, dealt)
+    fairness = Fairness(chain.commitment, ("", "", "")) if chain is not None else None
+    record = history.record(game, ["Ann", "Ben", "Cy"], event="test", date="2026-12-05", fairness=fairness)
+    plain = GameRecord.from_game(game, ["Ann", "Ben", "Cy"], event="test", date="2026-12-05")
+    assert [replace(rnd, salt=None, commitment=None) for rnd in record.rounds] == list(plain.rounds)
+    assert [rnd.salt for rnd in record.rounds] == [dealt.deals[rnd.round].salt for rnd in record.rounds]
+    assert (record.winner, record.places, record.fairness) == (plain.winner, plain.places, fairness)
+    assert record.check_commitments() == game.round
+    assert GameRecord.loads(record.dumps()).replay().winner == game.winner
+    assert ended_rounds(game) == list(range(1, game.round + 1))
+    assert [round_result(game, number) for number in ended_rounds(game)] == [log.result for log in game.round_logs]
+    assert (round_result(game, 0), round_result(game, game.round + 1), round_result(None, 1)) == (None, None, None)
+    assert ended_rounds(None) == []

@@ -27,7 +27,6 @@ from test_server_support import Player
 from test_server_support import basic_choice
 from test_server_support import create
 from test_server_support import hello
-from test_server_support import history_of
 from test_server_support import join
 from test_server_support import make_app
 from thirtyone.engine import Game
@@ -192,13 +191,12 @@ def test_r5_7_rounds_before_the_31_stay_revealed_and_every_later_one_waits() -> 
     game = dealt.game(Rules(lives=3), 2, 0)
     seen_waiting = False
     while True:
-        history = history_of(game, dealt)
         ended = [log.round for log in game.round_logs if log.result is not None]
-        waiting = messages.waiting_rounds(history, table_of(dealt, PLAYING))
+        waiting = messages.waiting_rounds(game, table_of(dealt, PLAYING))
         hidden = [number for number in ended if hides(game, number)]
         expected = {number for number in ended if hidden and number >= hidden[0]}
         assert waiting == expected
-        old = messages.waiting_rounds(history, table_of(dealt, PLAYING, chained=False))
+        old = messages.waiting_rounds(game, table_of(dealt, PLAYING, chained=False))
         assert old == set(hidden)  # an older table's deals are not linked: only the 31 rounds wait
         seen_waiting = seen_waiting or bool(hidden and hidden[0] > 1 and any(n > hidden[0] for n in ended))
         if game.is_over:
@@ -206,8 +204,8 @@ def test_r5_7_rounds_before_the_31_stay_revealed_and_every_later_one_waits() -> 
         dealt.apply(game, policy.choice(game.legal_actions()))
     assert seen_waiting, "the pinned game should have a first 31 after round 1 and rounds after it"
     over = table_of(dealt, FINISHED)
-    assert messages.withheld_rounds(game, history, over) == set()  # the game is over: nothing waits
-    assert messages.waiting_rounds(history, over)  # but the reveal names what did
+    assert messages.withheld_rounds(game, over) == set()  # the game is over: nothing waits
+    assert messages.waiting_rounds(game, over)  # but the reveal names what did
 
 
 # ---------------------------------------------------------------------------------------------- the page's check

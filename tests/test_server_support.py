@@ -54,8 +54,6 @@ from thirtyone.server.fair import new_chain
 from thirtyone.server.fair import new_deal
 from thirtyone.server.fair import reshuffle_order
 from thirtyone.server.history import ActionData
-from thirtyone.server.history import NewRound
-from thirtyone.server.history import Reshuffle
 from thirtyone.server.history import TableHistory
 from thirtyone.server.limits import RateLimiter
 from thirtyone.server.limits import check_name
@@ -359,17 +357,14 @@ class Dealt:
 
 
 def history_of(game: Game, dealt: Dealt, source: str = "player") -> TableHistory:
-    """The history a table keeps of ``game`` (dealt by ``dealt``), each action of ``source``."""
+    """The history a table keeps of ``game`` (dealt by ``dealt``): its deals, each action of ``source``."""
     history = TableHistory()
     seq = 0
     for log in game.round_logs:
-        history.extend([NewRound(dealt.deals[log.round], log.dealer)])
+        history.add(None, [dealt.deals[log.round]])
         for seat, action in log.actions:
             seq += 1
-            history.extend([ActionData(seq, log.round, seat, str(action), source)])
-        history.extend(Reshuffle(order) for order in log.reshuffles)
-        if log.result is not None:
-            history.extend([log.result])
+            history.add(ActionData(seq, log.round, seat, str(action), source), [])
     return history
 
 

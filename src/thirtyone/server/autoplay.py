@@ -55,6 +55,7 @@ from thirtyone.server.errors import DatabaseError
 from thirtyone.server.errors import ServerError
 from thirtyone.server.history import ActionData
 from thirtyone.server.history import TableHistory
+from thirtyone.server.history import ended_rounds
 from thirtyone.server.rows import OPEN
 from thirtyone.server.rows import PLAYING
 from thirtyone.server.rows import TableData
@@ -354,7 +355,7 @@ class Autoplay:
         """Begin the wait for the last round's showdown when it has just ended (no action stored
         since): its readers are the people connected now and not away."""
         timeout = self.settings.showdown_timeout
-        ended = self.table.history.ended()
+        ended = ended_rounds(self.table.game)
         latest = ended[-1] if ended else None
         if latest is None or timeout <= 0:
             self._reading = None

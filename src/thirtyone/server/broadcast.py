@@ -118,7 +118,7 @@ class Broadcaster:
         if table.game is None:
             return False
         history = table.history
-        return len(history.rounds) > 1 or table.game.is_over or any(a.source == "timer" for a in history.actions)
+        return len(history.deals) > 1 or table.game.is_over or any(a.source == "timer" for a in history.actions)
 
     # ------------------------------------------------------------------------------ telling
 

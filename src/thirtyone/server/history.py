@@ -1,13 +1,14 @@
-"""A table's history: its deals and its actions in order, one append per round and per action —
-what the database stores (a row each: :mod:`thirtyone.server.store`) — with what the game said of
-each round as it was played (its dealer, the order of each reshuffle, its result). It is the
-game's record as it grows: the messages are told from it, ``GET /api/tables/{code}/deals`` and
-``history`` read it, and the record the table keeps when its game ends (or is closed) is written
-from it (:meth:`TableHistory.record`), not worked out again from a game.
+"""What a table stores beside its game: its deals and its actions as stored, one append per deal
+and per action — the database's rows (:mod:`thirtyone.server.store`). The rounds themselves (each
+dealer, reshuffle, action and result) are the game's own history, which grows with it
+(:attr:`Game.round_logs <thirtyone.engine.Game.round_logs>`); the server keeps no copy of them.
+The table's record joins the two (:meth:`TableHistory.record`): the game's record
+(:meth:`GameRecord.from_game <thirtyone.record.GameRecord.from_game>`) with each deal's salt and
+commitment.
 
-A move (:mod:`thirtyone.server.table`) says what it adds as a list of :data:`Entry` — the stored
-action, a reshuffle, a round's result, a new round — and the history takes them only once they
-are stored (:meth:`TableHistory.extend`).
+A move (:mod:`thirtyone.server.table`) says what it stores — its action and the deals it dealt —
+and the history takes them only once they are stored (:meth:`TableHistory.add`), when its game
+becomes the table's.
 """
 
 from __future__ import annotations
@@ -15,18 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field
+from dataclasses import replace
 
-from thirtyone.actions import parse_action
-from thirtyone.cards import Card
+from thirtyone.engine import Game
 from thirtyone.events import RoundResult
 from thirtyone.record import Fairness
 from thirtyone.record import GameRecord
-from thirtyone.record import RoundRecord
-from thirtyone.rules import Rules
 from thirtyone.server.fair import Deal
 
-__all__ = ["ActionData", "NewRound", "Reshuffle", "Entry", "RoundHistory", "TableHistory"]
+__all__ = ["ActionData", "TableHistory", "ended_rounds", "round_result"]
 
 
 @dataclass(frozen=True)
@@ -41,60 +39,18 @@ class ActionData:
     source: str
 
 
-@dataclass(frozen=True)
-class NewRound:
-    """A round dealt: its ``deal`` and its ``dealer`` (a seat, R3.1)."""
-
-    deal: Deal
-    dealer: int
-
-
-@dataclass(frozen=True)
-class Reshuffle:
-    """The current round's stock made anew from the discard pile (R4.3): the new stock, top first."""
-
-    order: tuple[Card, ...]
-
-
-Entry = ActionData | NewRound | Reshuffle | RoundResult
-"""What a move adds to the history, in order: its action, each reshuffle it took, the result of
-each round it ended, each round it dealt."""
-
-
-@dataclass
-class RoundHistory:
-    """One round of the history: its ``deal``, its ``dealer``, where its actions begin in the
-    history's actions (``start``), each reshuffle's new stock, and its ``result`` once it ended."""
-
-    deal: Deal
-    dealer: int
-    start: int
-    reshuffles: list[tuple[Card, ...]] = field(default_factory=list)
-    result: RoundResult | None = None
-
-    @property
-    def number(self) -> int:
-        """The round's number (from 1)."""
-        return self.deal.round
-
-
 class TableHistory:
-    """A table's history (see the module docstring): ``rounds`` and ``actions`` in order, empty
-    before its game starts."""
+    """A table's stored deals and actions (see the module docstring), in order, empty before its
+    game starts."""
 
     def __init__(self) -> None:
-        self.rounds: list[RoundHistory] = []
+        self.deals: list[Deal] = []
         self.actions: list[ActionData] = []
 
     @property
     def round(self) -> int:
         """The number of the last round dealt (0 before the game starts)."""
-        return self.rounds[-1].number if self.rounds else 0
-
-    @property
-    def deals(self) -> list[Deal]:
-        """Every round's deal, in order."""
-        return [rnd.deal for rnd in self.rounds]
+        return self.deals[-1].round if self.deals else 0
 
     @property
     def last_action(self) -> ActionData | None:
@@ -103,77 +59,61 @@ class TableHistory:
 
     def deal(self, number: int) -> Deal | None:
         """Round ``number``'s deal (``None`` before it is dealt)."""
-        return self.rounds[number - 1].deal if 0 < number <= len(self.rounds) else None
-
-    def result(self, number: int) -> RoundResult | None:
-        """Round ``number``'s result (``None`` while it is played, or before it is dealt)."""
-        return self.rounds[number - 1].result if 0 < number <= len(self.rounds) else None
-
-    def ended(self) -> list[int]:
-        """The numbers of the rounds that have ended, in order."""
-        return [rnd.number for rnd in self.rounds if rnd.result is not None]
+        return self.deals[number - 1] if 0 < number <= len(self.deals) else None
 
     def round_actions(self, number: int) -> list[ActionData]:
         """Round ``number``'s stored actions, in order."""
-        if not 0 < number <= len(self.rounds):
-            return []
-        end = self.rounds[number].start if number < len(self.rounds) else len(self.actions)
-        return self.actions[self.rounds[number - 1].start : end]
+        return [stored for stored in self.actions if stored.round == number]
 
-    def extend(self, entries: Iterable[Entry]) -> None:
-        """Append what a move stored (its :data:`Entry` list, in order)."""
-        for entry in entries:
-            if isinstance(entry, ActionData):
-                self.actions.append(entry)
-            elif isinstance(entry, NewRound):
-                self.rounds.append(RoundHistory(entry.deal, entry.dealer, len(self.actions)))
-            elif isinstance(entry, Reshuffle):
-                self.rounds[-1].reshuffles.append(entry.order)
-            else:
-                self.rounds[entry.round - 1].result = entry
+    def add(self, action: ActionData | None, deals: Iterable[Deal]) -> None:
+        """Append what a move stored: its action (``None`` for the deals that start the game) and
+        the deals it dealt, in order."""
+        if action is not None:
+            self.actions.append(action)
+        self.deals.extend(deals)
+
+    def copy(self) -> TableHistory:
+        """A history with the same deals and actions, to add to apart from this one."""
+        twin = TableHistory()
+        twin.deals, twin.actions = list(self.deals), list(self.actions)
+        return twin
 
     def record(
         self,
-        rules: Rules,
+        game: Game,
         names: Sequence[str],
         *,
         event: str,
         date: str,
         fairness: Fairness | None,
         reveal_all: bool = False,
-        winner: int | None = None,
-        places: Sequence[int] | None = None,
     ) -> GameRecord:
-        """The game's record (R3.5) as the history holds it: every round's dealer, deck, reshuffles,
-        actions and public result (R5.1), its salt once the round has ended (every round's with
-        ``reveal_all``, as when the host closes the table), and without ``fairness`` (an older
-        table) each deal's own commitment. ``winner`` and ``places`` are the outcome of a finished
-        game (``None`` for one still going or closed).
-
-        Raises:
-            RecordError: when the history is not one a game can have (a stored action that is no
-                action: the database was changed).
-        """
+        """The record (R3.5) of ``game``, dealt by these deals: the game's record (every round's
+        dealer, deck, reshuffles, actions and public result, R5.1, and the outcome once the game is
+        over) with each round's salt once the round has ended (every round's with ``reveal_all``,
+        as when the host closes the table) and, without ``fairness`` (an older table), each deal's
+        own commitment."""
+        record = GameRecord.from_game(game, names, event=event, date=date)
         rounds = tuple(
-            RoundRecord(
-                round=rnd.number,
-                dealer=rnd.dealer,
-                deck=rnd.deal.deck,
-                reshuffles=tuple(rnd.reshuffles),
-                actions=tuple((stored.seat, parse_action(stored.action)) for stored in self.round_actions(rnd.number)),
-                result=None if rnd.result is None else rnd.result.public(),
-                salt=rnd.deal.salt if reveal_all or rnd.result is not None else None,
-                commitment=None if fairness is not None else rnd.deal.commitment,
+            replace(
+                rnd,
+                salt=deal.salt if reveal_all or rnd.result is not None else None,
+                commitment=None if fairness is not None else deal.commitment,
             )
-            for rnd in self.rounds
+            for rnd, deal in zip(record.rounds, self.deals, strict=True)
         )
-        return GameRecord(
-            rules=rules,
-            seats=tuple(names),
-            rounds=rounds,
-            event=event,
-            date=date,
-            winner=winner,
-            places=None if places is None else tuple(places),
-            fairness=fairness,
-        )
+        return replace(record, rounds=rounds, fairness=fairness)
+
+
+def ended_rounds(game: Game | None) -> list[int]:
+    """The numbers of the rounds of ``game`` that have ended, in order (none without a game)."""
+    return [] if game is None else [log.round for log in game.round_logs if log.result is not None]
+
+
+def round_result(game: Game | None, number: int) -> RoundResult | None:
+    """Round ``number``'s result in ``game`` (``None`` while it is played, before it is dealt, or
+    without a game)."""
+    if game is None or not game.round_logs:
+        return None
+    index = number - game.round_logs[0].round
+    return game.round_logs[index].result if 0 <= index < len(game.round_logs) else None

@@ -23,6 +23,8 @@ from thirtyone.server.fair import DEAL_SCHEME
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
 from thirtyone.server.history import TableHistory
+from thirtyone.server.history import ended_rounds
+from thirtyone.server.history import round_result
 from thirtyone.server.rows import CLOSED
 from thirtyone.server.rows import FINISHED
 from thirtyone.server.rows import PLAYING
@@ -116,7 +118,7 @@ def table_json(
     if data.commitment is not None:
         commitment: str | None = data.commitment
     else:
-        commitment = history.rounds[-1].deal.commitment if data.status == PLAYING and history.rounds else None
+        commitment = history.deals[-1].commitment if data.status == PLAYING and history.deals else None
     return {
         **heading_json(data, rules),
         "rules": dict(data.options),
@@ -177,10 +179,10 @@ def ack_message(action: ActionData, number: int) -> JSON:
     return {"type": "ack", "seq": action.seq, "action": action.action, "id": number}
 
 
-def _hides_a_hand(history: TableHistory, number: int) -> bool:
+def _hides_a_hand(game: Game | None, number: int) -> bool:
     """Whether round ``number`` has ended with a result that the table is not shown whole: a 31
     (R5.1), after which only the 31 hands are shown."""
-    result = history.result(number)
+    result = round_result(game, number)
     return result is not None and result.public().hands != result.hands
 
 
@@ -188,15 +190,15 @@ def _over(game: Game | None, data: TableData) -> bool:
     return data.status in (FINISHED, CLOSED) or (game is not None and game.is_over)
 
 
-def waiting_rounds(history: TableHistory, data: TableData) -> set[int]:
+def waiting_rounds(game: Game | None, data: TableData) -> set[int]:
     """The ended rounds whose deck and salt wait for the game's end while it is played (R5.7): each
     round whose result hides a hand (a 31, R5.1) and, on a salt-chain table, every round that ended
     after the first of them, since round ``r``'s salt is the link of round ``r + 1``'s
     (:mod:`thirtyone.fairness`): a later salt would give the hidden round's deck away. Rounds
     before the first 31 stay revealed (nobody can work out a later salt from an earlier one); an
     older table's deals are not linked, so there only the 31 rounds wait. Round numbers from 1."""
-    ended = history.ended()
-    hidden = [number for number in ended if _hides_a_hand(history, number)]
+    ended = ended_rounds(game)
+    hidden = [number for number in ended if _hides_a_hand(game, number)]
     if not hidden:
         return set()
     if data.commitment is None:
@@ -204,10 +206,10 @@ def waiting_rounds(history: TableHistory, data: TableData) -> set[int]:
     return {number for number in ended if number >= hidden[0]}
 
 
-def withheld_rounds(game: Game | None, history: TableHistory, data: TableData) -> set[int]:
+def withheld_rounds(game: Game | None, data: TableData) -> set[int]:
     """The rounds whose deck and salt are withheld now: :func:`waiting_rounds` while the game is
     being played, none once it is over (the last round ended, or the table finished or closed)."""
-    return set() if _over(game, data) else waiting_rounds(history, data)
+    return set() if _over(game, data) else waiting_rounds(game, data)
 
 
 def _deal_reveal(deal: Deal, fairness: JSON) -> JSON:
@@ -230,7 +232,7 @@ def reveal_message(game: Game | None, history: TableHistory, data: TableData, to
     fairness = _fairness(data)
     rounds = [
         {"round": number, **_deal_reveal(deal, fairness)}
-        for number in sorted(waiting_rounds(history, data) - skip)
+        for number in sorted(waiting_rounds(game, data) - skip)
         if (deal := history.deal(number)) is not None
     ]
     return {"type": "reveal", "rounds": rounds} if rounds else None
@@ -249,14 +251,14 @@ def round_news(
     fresh = {deal.round: deal for deal in new}
     finished = set(ended)
     fairness = _fairness(data)
-    withheld = withheld_rounds(game, history, data)
+    withheld = withheld_rounds(game, data)
     for number in sorted(finished | set(fresh)):
         if number in fresh:
             deal = fresh[number]
             news.append({"type": "deal", "round": number, "commitment": deal.commitment, "seq": deal.seq, **fairness})
         stored = history.deal(number)
         if number in finished and stored is not None:
-            result = history.result(number)
+            result = round_result(game, number)
             deal = stored
             revealed = number not in withheld
             news.append(
@@ -302,11 +304,11 @@ def history_message(game: Game | None, history: TableHistory, seat: int | None, 
     newest lines, oldest first)."""
     rounds = [
         {
-            "round": rnd.number,
-            "events": round_history(game, rnd.number, seat),
-            "sources": [action.source for action in history.round_actions(rnd.number)],
+            "round": deal.round,
+            "events": round_history(game, deal.round, seat),
+            "sources": [action.source for action in history.round_actions(deal.round)],
         }
-        for rnd in history.rounds
+        for deal in history.deals
     ]
     return {"type": "history", "rounds": rounds, "chat": [chat_json(line) for line in chat]}
 

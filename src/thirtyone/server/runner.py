@@ -56,6 +56,7 @@ from thirtyone.server.errors import ServerError
 from thirtyone.server.errors import UnavailableError
 from thirtyone.server.fair import ChainUsedUpError
 from thirtyone.server.history import TableHistory
+from thirtyone.server.history import ended_rounds
 from thirtyone.server.limits import check_name
 from thirtyone.server.limits import token_matches
 from thirtyone.server.rows import CLOSED
@@ -171,7 +172,7 @@ class TableRunner:
         """The table's fairness (scheme, commitment, seeds) and every round's deal: its
         commitment, and the deck and salt of each round that has ended (every round of a closed
         table) but those that wait for the game's end (R5.7)."""
-        withheld = messages.withheld_rounds(self.game, self.history, self.data)
+        withheld = messages.withheld_rounds(self.game, self.data)
         return messages.deals_json(self.data, self.history, withheld)
 
     async def public(self) -> tuple[JSON, JSON | None]:
@@ -227,7 +228,7 @@ class TableRunner:
             self.autoplay.schedule()
             self.tell.tell_table()
             if news.status != old.status and table.game is not None:
-                self.tell.tell(table.history.ended(), table.history.deals)
+                self.tell.tell(ended_rounds(table.game), table.history.deals)
             return
         if news.seats != old.seats and loaded.actions:  # a seat changed, then play went on: told in that order
             old.seats = news.seats

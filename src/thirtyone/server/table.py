@@ -2,9 +2,11 @@
 seats), its history (:class:`~thirtyone.server.history.TableHistory`) and its game, which takes
 every chance step explicitly (``Game(..., explicit_chance=True)``: the first dealer, each deal from
 the table's salt chain and the seats' seeds, each reshuffle from the round's salt, :mod:`fair`).
+The game's own history holds the rounds; the table's history, what is stored beside it (its deals
+and its actions as stored).
 
 A change is worked out first, as a :class:`Move`, on a copy of the game (``Game.copy()``): the
-action checked by the engine and played, its chance steps dealt, what it adds to the history
+action checked by the engine and played, its chance steps dealt, the deals and the rounds it ended
 listed, and the record written if the game ended. Nothing of the table changes until the move is
 stored and :meth:`Table.keep` makes the copy the table's game: a failed write leaves the table as
 it was. The game is built from the database only when the table is opened (:meth:`Table.opened`,
@@ -24,7 +26,6 @@ from thirtyone.bots import BOT_NAMES
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.events import RoundResult
 from thirtyone.fairness import SaltChain
 from thirtyone.record import Fairness
 from thirtyone.refusals import IllegalActionError
@@ -36,10 +37,6 @@ from thirtyone.server.fair import Deal
 from thirtyone.server.fair import deal_for
 from thirtyone.server.fair import reshuffle_order
 from thirtyone.server.history import ActionData
-from thirtyone.server.history import Entry
-from thirtyone.server.history import NewRound
-from thirtyone.server.history import Reshuffle
-from thirtyone.server.history import RoundHistory
 from thirtyone.server.history import TableHistory
 from thirtyone.server.rows import FINISHED
 from thirtyone.server.rows import TableData
@@ -74,24 +71,15 @@ _CHANCE = _DealtByTheTable()
 class Move:
     """One change of a table's game, worked out and not yet stored: the ``game`` after it (a copy),
     the stored ``action`` (``None`` for the deals that start the game, or a deal the database
-    lacked), what it adds to the history (``entries``, in order) and, when it ended the game, its
-    ``winner`` and ``record`` (TOML)."""
+    lacked), the ``deals`` it dealt and the numbers of the rounds it ``ended``, in order, and, when
+    it ended the game, its ``winner`` and ``record`` (TOML)."""
 
     game: Game
     action: ActionData | None
-    entries: list[Entry] = field(default_factory=list)
+    deals: list[Deal] = field(default_factory=list)
+    ended: list[int] = field(default_factory=list)
     winner: int | None = None
     record: str | None = None
-
-    @property
-    def deals(self) -> list[Deal]:
-        """The rounds it dealt, in order."""
-        return [entry.deal for entry in self.entries if isinstance(entry, NewRound)]
-
-    @property
-    def ended(self) -> list[int]:
-        """The numbers of the rounds it ended, in order."""
-        return [entry.round for entry in self.entries if isinstance(entry, RoundResult)]
 
     @property
     def finished(self) -> tuple[int, str] | None:
@@ -186,27 +174,23 @@ class Table:
         return [seat.seed for seat in self.data.seats]
 
     def record(self, game: Game, history: TableHistory | None = None, reveal_all: bool = False) -> str:
-        """The record (TOML) of ``game`` with ``history`` (default: the table's), written from the
-        history: the salt chain's commitment and the seats' seeds (``[fairness]``), each round's
-        salt once it has ended (every round's with ``reveal_all``, as when the host closes the
-        table); an older table's rounds each with their own commitment."""
+        """The record (TOML) of ``game``, dealt by ``history``'s deals (default: the table's): the
+        salt chain's commitment and the seats' seeds (``[fairness]``), each round's salt once it has
+        ended (every round's with ``reveal_all``, as when the host closes the table); an older
+        table's rounds each with their own commitment."""
         data = self.data
         fairness = None
         if data.commitment is not None:
             fairness = Fairness(data.commitment, tuple(seed or "" for seed in self.seeds()))
-        over = game.is_over
-        places = [standing.place for standing in sorted(game.standings, key=lambda standing: standing.seat)]
         return (
             (self.history if history is None else history)
             .record(
-                self.rules,
+                game,
                 [self.name(seat.seat) for seat in data.seats],
                 event=f"thirtyone serve, table {data.code}",
                 date=data.created_at.date().isoformat(),
                 fairness=fairness,
                 reveal_all=reveal_all,
-                winner=game.winner if over else None,
-                places=places if over else None,
             )
             .dumps()
         )
@@ -235,9 +219,11 @@ class Table:
         except IllegalActionError as error:  # not this seat's turn (R2.1), or the rules forbid it
             code = "not_your_turn" if error.code == "not_your_turn" else "illegal_action"
             raise RefusedError(refusal_words(error, self.name), code, refusal_json(error)) from None
-        if move.game.is_over:  # the record, written from the history this move leads to
+        if move.game.is_over:  # the record, with the deals this move leads to
             move.winner = move.game.winner
-            move.record = self.record(move.game, self._history_after(move))
+            after = self.history.copy()
+            after.add(move.action, move.deals)
+            move.record = self.record(move.game, after)
         return move
 
     def replay(self, stored: ActionData, deals: Mapping[int, Deal]) -> Move:
@@ -259,7 +245,7 @@ class Table:
     def keep(self, move: Move) -> None:
         """Make a stored ``move`` the table's: its game, its history, its seq (and a finished game)."""
         self.game = move.game
-        self.history.extend(move.entries)
+        self.history.add(move.action, move.deals)
         data = self.data
         if move.action is not None:
             data.seq = move.action.seq
@@ -295,9 +281,9 @@ class Table:
         twin = game.copy() if copy else game
         before = twin.last_result
         twin.apply(stored.action if action is None else action, seat=stored.seat)
-        move = Move(twin, stored, [stored])
+        move = Move(twin, stored)
         if twin.last_result is not before and twin.last_result is not None:
-            move.entries.append(twin.last_result)
+            move.ended.append(twin.last_result.round)
         self._deal(move, stored.seq, given, make)
         return move
 
@@ -311,7 +297,7 @@ class Table:
     ) -> None:
         """Take the chance steps ``move``'s game waits for: each deal from ``given`` or, with
         ``make``, :func:`~thirtyone.server.fair.deal_for` (else it stops there), each reshuffle
-        from its round's salt; every deal, reshuffle and result is an entry of the move."""
+        from its round's salt; the move lists each deal and each round they ended."""
         game = move.game
         while game.is_chance():
             step = game.chance_step
@@ -321,7 +307,6 @@ class Table:
             if step.kind == "reshuffle":
                 order = reshuffle_order(step, self._deal_of(step.round, move))
                 game.deal(order)
-                move.entries.append(Reshuffle(tuple(order)))
             else:
                 deal = given.get(step.round)
                 if deal is None:
@@ -331,26 +316,12 @@ class Table:
                         step, seq, self.salt_chain(), self.seeds() if seeds is None else seeds, self.settings.randomness
                     )
                 game.deal(deal.deck)
-                move.entries.append(NewRound(deal, game.dealer))
+                move.deals.append(deal)
             if game.last_result is not before and game.last_result is not None:
-                move.entries.append(game.last_result)
+                move.ended.append(game.last_result.round)
 
     def _deal_of(self, number: int, move: Move) -> Deal:
         """Round ``number``'s deal: in the history, or dealt by ``move``."""
-        for entry in move.entries:
-            if isinstance(entry, NewRound) and entry.deal.round == number:
-                return entry.deal
-        deal = self.history.deal(number)
+        deal = next((dealt for dealt in move.deals if dealt.round == number), None) or self.history.deal(number)
         assert deal is not None, number
         return deal
-
-    def _history_after(self, move: Move) -> TableHistory:
-        """The history as it will be once ``move`` is kept (a copy: the table's is unchanged)."""
-        history = TableHistory()
-        history.rounds = [
-            RoundHistory(rnd.deal, rnd.dealer, rnd.start, list(rnd.reshuffles), rnd.result)
-            for rnd in self.history.rounds
-        ]
-        history.actions = list(self.history.actions)
-        history.extend(move.entries)
-        return history
