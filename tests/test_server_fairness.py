@@ -29,6 +29,7 @@ from test_server_support import history_of
 from test_server_support import join
 from test_server_support import make_app
 from thirtyone.cli import main
+from thirtyone.errors import RecordError
 from thirtyone.fairness import SaltChain
 from thirtyone.fairness import deal_deck
 from thirtyone.fairness import salt_matches
@@ -345,3 +346,8 @@ def test_a_tables_record_is_its_games_record_with_the_salts(chained: bool) -> No
     assert [round_result(game, number) for number in ended_rounds(game)] == [log.result for log in game.round_logs]
     assert (round_result(game, 0), round_result(game, game.round + 1), round_result(None, 1)) == (None, None, None)
     assert ended_rounds(None) == []
+    for number in range(game.round + 2):
+        assert history.round_actions(number) == [stored for stored in history.actions if stored.round == number]
+    history.deals.pop()  # a database changed by hand: a round of the game has no deal
+    with pytest.raises(RecordError, match="are not its game's"):
+        history.record(game, ["Ann", "Ben", "Cy"], event="test", date="2026-12-05", fairness=fairness)

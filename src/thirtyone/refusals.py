@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Literal
 from typing import TypedDict
+from typing import cast
 
 from thirtyone.actions import Action
 from thirtyone.cards import Card
@@ -100,7 +101,7 @@ class IllegalActionError(ThirtyOneError):
     the hand's value) and ``legal`` (the actions legal now, a tuple).
     """
 
-    def __init__(  # the facts as keywords of their own, not **RefusalFacts: a refusal is made 23% faster
+    def __init__(  # the facts as keywords of their own: from **RefusalFacts a refusal took 30% longer
         self,
         message: str,
         *,
@@ -130,15 +131,7 @@ class IllegalActionError(ThirtyOneError):
 
     def facts(self) -> RefusalFacts:
         """The refusal's facts besides its code, as keywords for another one."""
-        return RefusalFacts(
-            seat=self.seat,
-            action=self.action,
-            cards=self.cards,
-            among=self.among,
-            seats=self.seats,
-            values=self.values,
-            legal=self.legal,
-        )
+        return cast(RefusalFacts, {name: getattr(self, name) for name in RefusalFacts.__annotations__})
 
     def __reduce__(self) -> tuple[object, ...]:  # the facts are keywords: pickle (Ray, processes) needs this
         return (_refusal, (str(self), self.code, self.facts()))

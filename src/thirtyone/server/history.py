@@ -13,12 +13,15 @@ becomes the table's.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Iterable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace
 
 from thirtyone.engine import Game
+from thirtyone.errors import RecordError
 from thirtyone.events import RoundResult
 from thirtyone.record import Fairness
 from thirtyone.record import GameRecord
@@ -63,7 +66,9 @@ class TableHistory:
 
     def round_actions(self, number: int) -> list[ActionData]:
         """Round ``number``'s stored actions, in order."""
-        return [stored for stored in self.actions if stored.round == number]
+        actions = self.actions  # in round order: found by bisection
+        start = bisect_left(actions, number, key=_round_of)
+        return actions[start : bisect_right(actions, number, lo=start, key=_round_of)]
 
     def add(self, action: ActionData | None, deals: Iterable[Deal]) -> None:
         """Append what a move stored: its action (``None`` for the deals that start the game) and
@@ -92,8 +97,17 @@ class TableHistory:
         dealer, deck, reshuffles, actions and public result, R5.1, and the outcome once the game is
         over) with each round's salt once the round has ended (every round's with ``reveal_all``,
         as when the host closes the table) and, without ``fairness`` (an older table), each deal's
-        own commitment."""
+        own commitment.
+
+        Raises:
+            RecordError: when the deals are not the game's (the database was changed).
+        """
         record = GameRecord.from_game(game, names, event=event, date=date)
+        if [rnd.round for rnd in record.rounds] != [deal.round for deal in self.deals]:
+            raise RecordError(
+                f"the table's deals (rounds {[deal.round for deal in self.deals]}) are not its game's "
+                f"(rounds {[rnd.round for rnd in record.rounds]}): the stored history was changed"
+            )
         rounds = tuple(
             replace(
                 rnd,
@@ -103,6 +117,10 @@ class TableHistory:
             for rnd, deal in zip(record.rounds, self.deals, strict=True)
         )
         return replace(record, rounds=rounds, fairness=fairness)
+
+
+def _round_of(stored: ActionData) -> int:
+    return stored.round
 
 
 def ended_rounds(game: Game | None) -> list[int]:

@@ -243,8 +243,8 @@ def round_news(
 ) -> list[JSON]:
     """What an action (or a start, a close, or a catch-up) tells everyone, in round order: ``deal``
     for each ``new`` deal (its commitment, and the seats' seeds it was dealt with), ``round_end`` for
-    each round number in ``ended`` (its public result, and its deck and salt from the table's
-    history: revealed, unless they wait for the game's end, :func:`withheld_rounds`, R5.7), and once
+    each round number in ``ended`` (its public result, from the game, and its deck and salt from
+    the table's history: revealed, unless they wait for the game's end, :func:`withheld_rounds`, R5.7), and once
     the game is over :func:`reveal_message` for what waited. A ``round_end`` has no ``history`` yet:
     :func:`seat_news` adds each seat's."""
     news: list[JSON] = []
