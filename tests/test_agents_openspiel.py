@@ -50,6 +50,9 @@ def information_tensor(observer: object, state: object, player: int) -> np.ndarr
         {"players": 5, "preset": "namu", "lives": 1, "max_rounds": 2},
         {"players": 2, "preset": "mini", "max_rounds": 1, "first_dealer": 1},
         {"players": 2, "preset": "mini", "terminal_rewards": True},
+        {"players": 2, "max_rounds": 3},
+        {"players": 3, "preset": "widow", "max_rounds": 3, "terminal_rewards": True},
+        {"players": 2, "lives": 1, "max_rounds": 4, "terminal_rewards": True},
     ],
 )
 def test_random_sim_test_passes(params: dict[str, object]) -> None:
@@ -345,7 +348,7 @@ def test_terminal_rewards_pay_the_returns_at_the_end_only() -> None:
             a.apply_action(action)
             b.apply_action(action)
             if not b.is_terminal():
-                assert b.rewards() == [0.0, 0.0, 0.0]
+                assert b.rewards() == b.returns() == [0.0, 0.0, 0.0]
         assert b.is_terminal()
         assert b.rewards() == b.returns() == a.returns()
 

@@ -35,9 +35,11 @@ follow it; no player sees an order except through the cards dealt and drawn.
   deal's last chance node when a 31 on the deal ends it, R5.2), and ``rewards()`` keeps them
   through the chance nodes that follow until the next move, as OpenSpiel reads them: the others'
   mean lives lost minus one's own (:mod:`thirtyone.agents.table`). With ``terminal_rewards``
-  the game is ``TERMINAL``: ``rewards()`` is 0 until the game ends and then ``returns()``, as
-  OpenSpiel's ``MCTSBot`` asks. The game is ``ZERO_SUM``, and ``GENERAL_SUM`` with
-  ``win_reward`` (-1 when put out, +1 for the winner). ``returns()`` add them up.
+  the game is ``TERMINAL``: ``rewards()`` and ``returns()`` are 0 until the game ends, and then
+  both are the game's returns, as OpenSpiel's ``MCTSBot`` asks (and ``random_sim_test`` checks:
+  the rewards summed so far are the returns so far). The game is ``ZERO_SUM``, and
+  ``GENERAL_SUM`` with ``win_reward`` (-1 when put out, +1 for the winner). ``returns()`` add
+  them up.
 - Length: at most ``max_rounds`` rounds of at most ``max_turns`` turns (R6.7) each, so
   ``max_game_length = max_rounds * (2 * max_turns + players + 1)`` decisions (chance nodes not
   counted, as OpenSpiel counts); a game not over after ``max_rounds`` rounds ends there (truncated).
@@ -428,6 +430,8 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         return bool(self.current_player() == pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
+        if self._terminal_rewards and not self.is_terminal():
+            return [0.0] * self.config.players  # paid at the end only, as rewards()
         return list(self._returns)
 
     def rewards(self) -> list[float]:
