@@ -32,7 +32,7 @@ STANDARD_LIBRARY = {
 }  # fmt: skip
 """The standard-library modules the core may use (a new one is a deliberate choice: add it here)."""
 
-LAYERS_ABOVE = ("agents", "arena", "bots", "cli", "i18n", "server", "sim", "tui", "web")
+LAYERS_ABOVE = ("agents", "arena", "bots", "cli", "i18n", "judge", "server", "sim", "tui", "web")
 
 
 def imports(path: Path) -> set[str]:
