@@ -335,6 +335,13 @@ def test_control_and_direction_characters_are_not(text: str) -> None:
     assert refused.value.code == "bad_chat"
 
 
+@pytest.mark.parametrize("text", ["\u200d" * 50, "\u200c \u200d", "\u3000\u200d\u00a0"])
+def test_a_line_of_joiners_and_spaces_alone_shows_nothing_and_is_refused(text: str) -> None:
+    with pytest.raises(errors.InputError, match="shows nothing") as refused:
+        check_line({"text": text})
+    assert refused.value.code == "bad_chat"
+
+
 def test_a_line_with_angle_brackets_reaches_everyone_as_it_was_written(client: TestClient) -> None:
     created = create(client, ["human", "human"], name="Ann")
     ben = join(client, created["code"], "Ben")

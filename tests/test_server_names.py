@@ -47,6 +47,14 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         ("\u0301\u0301", "name_blank"),  # marks with no letter to sit on
         ("\u200d", "name_blank"),  # a joiner alone
         ("\ufe0f", "name_blank"),  # a variation selector alone
+        # small capitals (Latin letters to Unicode) of reserved words and seat labels
+        ("ʜᴏꜱᴛ", "name_reserved"),
+        ("Bᴏᴛ 1", "name_reserved"),
+        ("ᴅᴇᴀʟᴇʀ", "name_reserved"),
+        ("Sᴇᴀᴛ 3", "name_reserved"),
+        ("ꜱeat 3", "name_reserved"),
+        ("ᴴost", "name_reserved"),  # a modifier letter
+        ("ᴀɴɴ", "name_taken"),  # Ann in small capitals
     ],
 )
 def test_a_look_alike_or_a_blank_name_is_refused_and_changes_nothing(client: TestClient, name: str, code: str) -> None:

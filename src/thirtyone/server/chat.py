@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from thirtyone.checks import JOINERS
+from thirtyone.checks import shows
 from thirtyone.server.errors import InputError
 from thirtyone.server.limits import RateLimiter
 
@@ -58,8 +59,8 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
 
     Raises:
         InputError: ``bad_chat``, saying what is wrong: neither or both given, not text, empty, over
-            :data:`MAX_CHARS` characters, a character that is not printable text (see above), or an
-            unknown reaction.
+            :data:`MAX_CHARS` characters, a character that is not printable text (see above), nothing
+            that shows (:func:`thirtyone.checks.shows`: 50 zero-width joiners), or an unknown reaction.
     """
     text, reaction = message.get("text"), message.get("reaction")
     if (text is None) == (reaction is None):
@@ -82,6 +83,8 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
                 f"chat is one line of plain text: no control or formatting characters (found U+{ord(char):04X})",
                 "bad_chat",
             )
+    if not shows(clean):  # only joiners and spaces: a line nobody could read
+        raise InputError("a line that shows nothing (joiners and spaces alone): write something", "bad_chat")
     return clean, None
 
 

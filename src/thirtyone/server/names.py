@@ -11,10 +11,13 @@ implements Unicode's security mechanisms (UTS #39) on Unicode's data:
   with several scripts), or it is Latin with Han and Japanese kana, Han and Bopomofo, or Han and
   Hangul; and its digits are of one system. ``ꓮnn`` (a Lisu ꓮ), ``Ꭺnn`` (Cherokee), ``Anո``
   (an Armenian ո) or a Cyrillic ``Аnn`` mix scripts that look alike, and are refused;
-- names are compared by their *skeleton* (:func:`skeleton`): NFKC (``"Ａｎｎ"`` is ``"Ann"``), UTS #39's
-  skeleton from its confusables (``ʏᴏᴜ`` in small capitals is ``you``, a Lisu ``ꓮꓠꓠ`` is ``ANN``),
-  case folded, the accents and other generic combining marks (script Inherited) dropped (``"Zoë"``
-  reads as ``"Zoe"``), and everything but letters, marks and digits left out (``"A n n"`` is ``"ann"``);
+- names are compared by their *skeleton* (:func:`skeleton`): NFKC (``"Ａｎｎ"`` is ``"Ann"``, a
+  modifier letter ``ᴴ`` is ``H``), small capitals folded to their letters by their Unicode names
+  (``ʜᴏꜱᴛ``, ``ᴅᴇᴀʟᴇʀ`` and ``Sᴇᴀᴛ 3`` read as ``host``, ``dealer`` and ``Seat 3``: UTS #39's
+  confusables map only some of them, and NFKC none), UTS #39's skeleton from its confusables
+  (a Lisu ``ꓮꓠꓠ`` is ``ANN``), case folded, the accents and other generic combining marks (script
+  Inherited) dropped (``"Zoë"`` reads as ``"Zoe"``), and everything but letters, marks and digits
+  left out (``"A n n"`` is ``"ann"``);
 - a name needs a letter, a digit or an emoji that shows: spaces of any kind, the blank braille cell
   (U+2800), format characters, default-ignorable characters (the Hangul fillers) and marks with no
   letter to sit on show nothing.
@@ -40,11 +43,12 @@ thirtyone.server.errors.InputError: the name 'ꓮnn' mixes Lisu and Latin letter
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
 
-import icu  # PyICU: Unicode's confusables and script data, and UTS #39's checks (ICU's SpoofChecker)
+import icu  # PyICU (pyicu-wheels): Unicode's confusables and script data, UTS #39's checks (SpoofChecker)
 
 from thirtyone.server.errors import InputError
 from thirtyone.server.limits import check_name
@@ -103,13 +107,36 @@ def _letters(shape: str) -> str:
     return "".join(kept)
 
 
+@functools.cache
+def _letter(char: str) -> str:
+    """The small letter a small capital stands for, by their Unicode names (``ʜ``, LATIN LETTER
+    SMALL CAPITAL H, is ``h``; ``ᵻ``, LATIN SMALL CAPITAL LETTER I WITH STROKE, is ``ɨ``); any other
+    character, or a small capital with no such letter, as it is."""
+    name = unicodedata.name(char, "")
+    for between in (" LETTER SMALL CAPITAL ", " SMALL CAPITAL LETTER "):
+        script, found, letter = name.partition(between)
+        if found and " " not in script:
+            try:
+                return unicodedata.lookup(f"{script} SMALL LETTER {letter}")
+            except KeyError:
+                return char
+    return char
+
+
+def _folded(text: str) -> str:
+    """``text`` in NFKC (which turns the modifier letters into letters: ``ᴴ`` is ``H``, ``ᶦ`` a small
+    capital ``ɪ``) with its small capitals folded to their letters (:func:`_letter`)."""
+    return "".join(_letter(char) for char in unicodedata.normalize("NFKC", text))
+
+
 def _shapes(name: str) -> tuple[str, str]:
     """What ``name`` looks like, two ways: the skeleton of its skeleton case folded (a capital ``I``
-    reads as ``l`` first), and the skeleton of the name case folded (``Ivy`` is ``ivy``)."""
-    text = unicodedata.normalize("NFKC", name)
+    reads as ``l`` first), and the skeleton of the name case folded (``Ivy`` is ``ivy``), its small
+    capitals folded to letters before each skeleton (:func:`_folded`)."""
+    text = _folded(name)
     shapes = []
     for start in (_SPOOF.getSkeleton(0, text), text):
-        shape = _SPOOF.getSkeleton(0, start.casefold())
+        shape = _SPOOF.getSkeleton(0, _folded(start.casefold()))
         shapes.append(_letters(shape) or unicodedata.normalize("NFC", shape).strip())
     return shapes[0], shapes[1]
 
@@ -187,7 +214,7 @@ def check_display_name(name: object, others: Iterable[str | None]) -> str:
     for shape in shapes:
         if shape in _RESERVED_SHAPES:
             raise InputError(f"the name {clean!r} reads as {_RESERVED_SHAPES[shape]}: choose another", "name_reserved")
-    if _LABEL.match("".join(ch for ch in unicodedata.normalize("NFKC", clean).casefold() if ch.isalnum())):
+    if _LABEL.match("".join(ch for ch in _folded(_folded(clean).casefold()) if ch.isalnum())):
         raise InputError(f"the name {clean!r} reads as a seat's label: choose another", "name_reserved")
     for other in others:
         if other is not None and set(_shapes(other)) & set(shapes):
