@@ -75,6 +75,17 @@ def test_heuristic_takes_the_pile_card_when_it_beats_the_stock_on_average():
     assert heuristic_choice(scripted_game(Rules(), 3, 0, {1: "Kh 9h 2c"}, upcard="3d")) == Draw("stock")
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r5_1_heuristic_takes_a_pile_card_that_makes_31_rather_than_knock(players):
+    """2♥ Q♣ A♣ (21, above every first-turn knock bar) with 10♣ on the pile: the pile card makes
+    31. The bot and the rollouts' copy both take it; they used to knock past it (issue 41)."""
+    game = scripted_game(Rules(), players, 0, {1: "2h Qc Ac"}, upcard="Tc")
+    view = game.view(1)
+    assert Knock() in view.legal_actions
+    assert HeuristicBot(0).choose(view, view.legal_actions) == Draw("pile")
+    assert rollout_action(game, 1, game.legal_actions()) == Draw("pile")
+
+
 def test_heuristic_does_not_feed_the_next_player_a_suit_it_collects():
     game = scripted_game(Rules(), 3, 1, {2: "Jd 2d 3c", 0: "7c 8d 4h", 1: "Ah Kh 5s"}, upcard="Qs", stock="4d 5c")
     game.apply("draw pile")  # seat 2 takes the Q♠: it collects spades

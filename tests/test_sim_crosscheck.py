@@ -409,6 +409,16 @@ def test_three_aces_beat_a_dealt_31() -> None:
             assert rules_hit == {}
 
 
+def test_r5_1_heuristic_takes_a_pile_card_that_makes_31_rather_than_knock() -> None:
+    """2♥ Q♣ A♣ with 10♣ on the pile, seat 1 first to play: the kernels' heuristic takes the
+    card and shows 31, as the engine's does (both used to knock past it, issue 41)."""
+    rules = Rules.preset("scat")
+    for players in (2, 3, 4):
+        deck = [int(card) for card in deck_order(rules, players, 0, {1: "2h Qc Ac"}, upcard="Tc")]
+        (played,) = check_rounds(rules, players, ["heuristic"] * players, 5, [0], None, [deck])
+        assert (played.result.end, played.result.blitz) == ("blitz", (1,))
+
+
 @FAST
 @given(st.permutations(list(range(52))), st.integers(2, 6), st.sampled_from(POLICIES), st.integers(0, 2**64 - 1))
 def test_any_permutation_matches_engine(deck: list[int], players: int, policy: str, seed: int) -> None:

@@ -8,6 +8,8 @@
   a suit it is known to collect (above all one that would make its 31), then throw the lowest.
 - **Widow mode.** Exchange one, exchange all, or pass, judged the same way: the value kept now,
   minus what the widow left behind offers the next player.
+- **A 31 on the pile.** A discard pile's top card that makes 31 (or any blitz, R5.1) is taken,
+  before anything else is weighed: the heuristic never knocks past it.
 - **Knocking.** When the hand beats what the others can expect to hold after one more turn (the
   growth curve of this deck and mode, STRATEGY.md) by a margin that depends on the preset's knock
   penalty, the number of players left, the seat (later seats need more), its own lives and the
@@ -44,6 +46,7 @@ from thirtyone.bots.situation import Situation
 from thirtyone.cards import Card
 from thirtyone.engine import Game
 from thirtyone.rules import Rules
+from thirtyone.scoring import BLITZ_HALF
 from thirtyone.scoring import half_points
 from thirtyone.settlement import KNOCK_PENALTIES
 from thirtyone.strategy import Style
@@ -83,19 +86,22 @@ def heuristic_action(situation: Situation) -> Action:
         return Discard(_discard(hand, situation.taken_from_pile, situation.collector, table, style))
     legal = situation.legal
     value = table[hand_index(hand)]
+    draw = situation.rules.mode == "draw"
+    top = situation.pile_top if draw and _DRAW_PILE in legal else None
+    taking = -1 if top is None else best_with(hand, top, table)
+    if taking >= BLITZ_HALF:  # a pile card that makes 31 is taken, never knocked past (R5.1)
+        return _DRAW_PILE
     if _KNOCK in legal:
         opponents = situation.opponents_known
         strong = 0 if opponents is None else sum(1 for cards in opponents if len({c.suit for c in cards}) < len(cards))
         bar = memo.bar(situation.turn, situation.players_in, situation.seat_offset, situation.remaining, strong)
         if value >= bar and not (opponents is not None and _surely_lowest(opponents, value, memo.tie_saves)):
             return _KNOCK
-    if situation.rules.mode == "draw":
+    if draw:
         if _DRAW_STOCK not in legal:
             return _DRAW_PILE
-        top = situation.pile_top
-        if top is None or _DRAW_PILE not in legal:
+        if top is None:
             return _DRAW_STOCK
-        taking = best_with(hand, top, table)
         return _DRAW_PILE if taking >= stock_draw_value(hand, situation.unseen, table) else _DRAW_STOCK
     return _widow_choice(hand, situation.widow, legal, situation.collector, table, style)
 

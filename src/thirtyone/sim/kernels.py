@@ -492,6 +492,13 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
         return A_DISCARD + best_c
     value = _v3(t, a, b, d)
     nact = w[S_NACT]
+    n_pile = w[S_NP]
+    taking = -1
+    if c[R_DRAW] != 0 and n_pile > 0:
+        top = w[W_PILE + n_pile - 1]
+        taking = max(_v3(t, a, b, top), _v3(t, a, d, top), _v3(t, b, d, top))
+        if taking >= 62:  # a pile card that makes 31 is taken, never knocked past (R5.1)
+            return A_PILE
     if _knock_ok(c, w, value):
         own = min(w[S_TURNS] // nact, 9) if value >= c[C_HMIN] else 0
         offset = (s - w[S_DEALER]) % w[S_PLAYERS]
@@ -499,13 +506,10 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
         if value >= c[C_HBARS + ((own * 10 + nact) * 9 + offset) * 2 + low]:
             return A_KNOCK
     if c[R_DRAW] != 0:
-        n_pile = w[S_NP]
         if not (w[S_NS] > 0 or n_pile > 1):
             return A_PILE
         if n_pile == 0:
             return A_STOCK
-        top = w[W_PILE + n_pile - 1]
-        taking = max(_v3(t, a, b, top), _v3(t, a, d, top), _v3(t, b, d, top))
         seen = (1 << a) | (1 << b) | (1 << d) | w[S_PMASK]  # Game.unseen_by
         for seat in range(w[S_PLAYERS]):
             seen |= w[W_KNOWN + seat]
