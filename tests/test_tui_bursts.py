@@ -11,16 +11,19 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Awaitable
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from textual import events
 from textual.pilot import Pilot
 
 from test_tui import SIZE
+from test_tui import assert_replays
 from test_tui import make_app
 from test_tui import offered_keys
 from test_tui import settle
 from test_tui import to_my_move
+from thirtyone.record import GameRecord
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.review_screen import ReviewScreen
 from thirtyone.tui.screens import GameOverScreen
@@ -244,3 +247,48 @@ async def test_item11_bursts_while_the_terminal_is_too_small_change_nothing() ->
         await pilot.pause()
         await burst(app, pilot, ["s", "1"])
         assert len(app.game.events) > events_before
+
+
+WAYS_OUT = ("q", "Q", "ctrl+q", "ctrl+c")
+
+
+async def send_at_once(app: ThirtyOneApp, pilot: Pilot[None], keys: list[str]) -> None:
+    """Hand every key of ``keys`` to the app at once (as :func:`burst`), then wait until it has
+    handled them or ended."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)
+    for _ in range(200):
+        if not app.is_running:
+            return
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("way_out", WAYS_OUT)
+@pytest.mark.parametrize("moves", [["k"], ["s", "1"], ["p", "2"]], ids=["knock", "draw-discard", "pile"])
+async def test_issue40_keys_typed_before_a_way_out_are_played_and_saved_first(
+    tmp_path: Path, moves: list[str], way_out: str
+) -> None:
+    """Issue 40, item 1: ``thirtyone play --seed 5 --record x.toml``, then on the first turn
+    ``k`` (or ``s 1``, ``p 2``) and a way out typed in one burst. The way out was a priority
+    binding, handled before the keys queued ahead of it: the record ended before them. Every
+    way out (``q`` asks first mid-round: typed twice) comes after the moves typed before it."""
+    path = tmp_path / "x.toml"
+    app = make_app("scat", 4, 5, record=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        before = len(app.game.events)
+        await send_at_once(app, pilot, [*moves, way_out, way_out])
+    assert not app.is_running
+    assert app._exception is None
+    record = GameRecord.loads(path.read_text(encoding="utf-8"))
+    played = [pair for log in record.rounds for pair in log.actions]
+    mine = [action for seat, action in played if seat == 0]
+    assert len(app.game.events) > before
+    expected = {"k": ["knock"], "s": ["draw stock", "discard"], "p": ["draw pile", "discard"]}[moves[0]]
+    shown = [str(action) for action in mine[: len(expected)]]
+    assert [text.partition(" ")[0] if text.startswith("discard") else text for text in shown] == expected, mine
+    assert_replays(record, app.game)

@@ -39,7 +39,6 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.containers import Vertical
@@ -54,6 +53,7 @@ from thirtyone.i18n import messages
 from thirtyone.text import error_line
 from thirtyone.tui.autosave import Autosave
 from thirtyone.tui.cells import count_spacing_signs
+from thirtyone.tui.controls import WAYS_OUT
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.controls import key_name
 from thirtyone.tui.hints import Hints
@@ -97,7 +97,7 @@ MESSAGE_LINES = 4
 """The most lines the message under the status line takes (a hint and its legend)."""
 
 
-class ThirtyOneApp(App[None]):
+class ThirtyOneApp(App[None], inherit_bindings=False):
     """The terminal game: one session of games against bots (see the module docstring).
 
     ``session`` holds the current game (``app.game``); ``log_lines`` the log of this game as
@@ -109,12 +109,9 @@ class ThirtyOneApp(App[None]):
 
     CSS_PATH = "thirtyone.tcss"
     TITLE = "Thirty-One"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit_game", "quit", priority=True),
-        Binding("Q", "quit_game", "quit", priority=True, show=False),
-        Binding("ctrl+q", "quit_game", "quit", priority=True, show=False),
-        Binding("ctrl+c", "quit_game", "quit", priority=True, show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = []
+    """None: not inheriting Textual's (its ctrl+q is a priority binding); the ways out are keys
+    handled in their turn (:meth:`on_key`)."""
 
     def __init__(self, settings: PlaySettings, *, preparation: Preparation | None = None) -> None:
         super().__init__()
@@ -161,6 +158,7 @@ class ThirtyOneApp(App[None]):
         self._showdown_keys = SHOWDOWN  # the open showdown's: the same words on its screen and in the key line
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
+        self._leaving = False  # a way out was taken: the keys typed after it are dropped
 
     def on_unmount(self) -> None:
         """Give Rich its own cell counts back, and stop a compile still running apart."""
@@ -368,8 +366,17 @@ class ThirtyOneApp(App[None]):
     # ------------------------------------------------------------------ keys and quitting
 
     def on_key(self, event: events.Key) -> None:
-        """The person's keys on the table (the showdown and game-over screens have their own)."""
+        """The person's keys on the table (the showdown and game-over screens have their own),
+        and the ways out (:data:`~thirtyone.tui.controls.WAYS_OUT`) on every screen: each key
+        comes here after the keys typed before it, so every move typed before a way out is played
+        (or refused) and saved first; keys typed after it are dropped."""
         key = key_name(event.key)  # Caps Lock or shift: S is s
+        if self._leaving or key in WAYS_OUT:
+            event.stop()
+            event.prevent_default()  # no binding of Textual's acts on it as well
+            if not self._leaving:
+                self.action_quit_game()
+            return
         if (len(self.screen_stack) == 1 or key == "f") and self.keys.press(key):
             event.stop()  # f (bots fast or slow) also works while the showdown or the standings show
 
@@ -385,6 +392,7 @@ class ThirtyOneApp(App[None]):
     def action_quit_game(self) -> None:
         """Quit at any time (``q``, ctrl+q, ctrl+c); the game record is saved first with
         ``--record``."""
+        self._leaving = True
         self.pacing.cancel()
         self.autosave()
         self.exit(return_code=1 if self.records.error else 0)

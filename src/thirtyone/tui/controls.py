@@ -248,6 +248,12 @@ def nothing_now(key: str, hint: str, t: Messages) -> str | None:
     return t("tui.nothing", pressed=shown, hint=t(hint))
 
 
+WAYS_OUT = frozenset({"q", "ctrl+q", "ctrl+c"})
+"""The keys that quit (as :func:`key_name` reads them: ``Q`` is ``q``), on every screen. They
+are handled in the order they were typed, after every key typed before them (never as Textual's
+priority bindings, which act on a key as it arrives, ahead of the keys still queued)."""
+
+
 def key_name(key: str) -> str:
     """A key as the game reads it: a capital letter (shift, Caps Lock) as its small one."""
     return key.lower() if len(key) == 1 else key

@@ -38,6 +38,8 @@ from thirtyone.checks import escaped
 from thirtyone.i18n import Messages
 from thirtyone.record import GameRecord
 from thirtyone.tui.controls import KEY_NAMES
+from thirtyone.tui.controls import WAYS_OUT
+from thirtyone.tui.controls import key_name
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.review import about_lines
 from thirtyone.tui.review import progress_label
@@ -277,8 +279,10 @@ class ReviewScreen(ModalScreen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """The screen's keys (see the module docstring); every other key is dropped here (``q``,
-        ctrl+q and ctrl+c quit: the app's), and so is a key that comes after ``escape`` closed
-        the screen (a burst) or while the terminal is too small."""
+        ctrl+q and ctrl+c go on to the app, which quits), and so is a key that comes after
+        ``escape`` closed the screen (a burst) or while the terminal is too small."""
+        if key_name(event.key) in WAYS_OUT:
+            return
         event.stop()
         event.prevent_default()
         if self._closed or self.app.screen is not self or self.app.has_class("-too-small"):

@@ -25,6 +25,7 @@ from thirtyone.events import RoundResult
 from thirtyone.i18n import Messages
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
+from thirtyone.tui.controls import WAYS_OUT
 from thirtyone.tui.controls import KeyHint
 from thirtyone.tui.controls import key_name
 from thirtyone.tui.controls import nothing_now
@@ -74,7 +75,9 @@ class _OnceScreen(ModalScreen[None]):
         """Go on with the screen's key only (not while the terminal is too small): a ``space``
         meant to pass must not skip the showdown; its other keys act without closing it. Another
         game key says it does nothing now (``f`` goes on to the app); a key after the one that
-        closed it is dropped."""
+        closed it is dropped. A way out goes on to the app, in its turn."""
+        if key_name(event.key) in WAYS_OUT:
+            return
         if self._closed or self.app.screen is not self:
             event.stop()
             return
