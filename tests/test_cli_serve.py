@@ -55,6 +55,9 @@ def test_what_is_accepted_reaches_the_settings(tmp_path: Path, started: list[dic
         (("--bot-delay", "-1"), "--bot-delay must be from 0"),
         (("--port", "70000"), "--port 70000: give a whole number from 1 to 65535"),
         (("--database-url", "mysql://u@h/d"), "not mysql"),
+        (("--trusted-proxies", "my-proxy"), "--trusted-proxies 'my-proxy': 'my-proxy' is not an address or a network"),
+        (("--trusted-proxies", ""), "is not an address or a network"),
+        (("--trusted-proxies", "10.0.0.1,"), "is not an address or a network"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
@@ -109,3 +112,19 @@ def test_bad_limits_are_one_line_errors(
 ) -> None:
     assert words in cli_error_line(capsys, serve(tmp_path, *args))
     assert started == []
+
+
+@pytest.mark.parametrize(
+    ("given", "headers", "allowed"),
+    [
+        (None, True, ["127.0.0.1", "::1"]),  # loopback: a proxy on this machine, as Uvicorn has it
+        ("none", False, []),  # X-Forwarded-For is never read
+        ("NONE", False, []),
+        ("10.0.0.5, 192.168.1.0/24", True, ["10.0.0.5", "192.168.1.0/24"]),
+    ],
+)
+def test_the_trusted_proxies_reach_uvicorn(
+    tmp_path: Path, started: list[dict[str, Any]], given: str | None, headers: bool, allowed: list[str]
+) -> None:
+    assert main(serve(tmp_path, *(() if given is None else ("--trusted-proxies", given)))) == 0
+    assert (started[-1]["proxy_headers"], started[-1]["forwarded_allow_ips"]) == (headers, allowed)

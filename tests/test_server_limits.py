@@ -549,3 +549,29 @@ def test_a_storm_of_new_connections_from_one_address_is_refused_at_the_handshake
         assert refused.value.headers["retry-after"] == "1"
         assert refused.value.json()["code"] == "rate_limited"
         assert refused.value.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+
+
+@pytest.mark.parametrize(("proxies", "refused"), [("127.0.0.1,::1", False), ("none", True)])
+def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path, proxies: str, refused: bool) -> None:
+    """A local process that writes a new X-Forwarded-For on each request poses as many addresses
+    where loopback is a trusted proxy (the default: a proxy on this machine); with
+    ``--trusted-proxies none`` the header is ignored and its requests count as its own address's."""
+    import httpx
+
+    from test_server_restart import free_port
+    from test_server_restart import start_server
+
+    server = start_server(
+        tmp_path / "proxies.db", free_port(), "--requests-per-second", "1", "--trusted-proxies", proxies
+    )
+    try:
+        with httpx.Client(timeout=5.0) as http:
+            answers = [
+                http.get(f"{server.url}/api/health", headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
+                for n in range(1, 41)
+            ]
+    finally:
+        server.kill()
+        if server.process.stderr is not None:
+            server.process.stderr.close()
+    assert (429 in answers) == refused, answers

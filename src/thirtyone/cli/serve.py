@@ -9,6 +9,7 @@ status 2). Needs the ``server`` extra (``pip install 'thirtyone[server]'``).
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import math
 import socket
 import sys
@@ -16,13 +17,26 @@ from collections.abc import Callable
 
 from thirtyone.errors import ThirtyOneError
 
-__all__ = ["configure", "run", "ServeError", "DEFAULT_PORT", "WS_MAX_FRAME", "LIMIT_FLAGS"]
+__all__ = [
+    "configure",
+    "run",
+    "trusted_proxies",
+    "ServeError",
+    "DEFAULT_PORT",
+    "WS_MAX_FRAME",
+    "LIMIT_FLAGS",
+    "LOOPBACK_PROXY",
+]
 
 DEFAULT_PORT = 8031
 """The port ``thirtyone serve`` listens on unless told otherwise."""
 WS_MAX_FRAME = 65_536
 """Bytes of the largest WebSocket message Uvicorn reads at all (a larger one closes the connection,
 code 1009); messages over the server's 4 KiB limit but under this get an error and are dropped."""
+
+
+LOOPBACK_PROXY = "127.0.0.1,::1"
+"""``--trusted-proxies``' default: a proxy on this machine (loopback, Uvicorn's own default)."""
 
 
 class ServeError(ThirtyOneError):
@@ -130,6 +144,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "it, and its pages may connect (default: links are paths, /t/CODE, and only the server's own pages connect)",
     )
     parser.add_argument(
+        "--trusted-proxies",
+        default=LOOPBACK_PROXY,
+        metavar="ADDRESSES",
+        help="the reverse proxies whose X-Forwarded-For header names the client's address, as addresses or "
+        "networks separated by commas (10.0.0.5,192.168.1.0/24), or none: trust no header, so that no process "
+        f"may pose as other addresses (default {LOOPBACK_PROXY}: a proxy on this machine, as Uvicorn has it)",
+    )
+    parser.add_argument(
         "--allowed-origin",
         action="append",
         default=[],
@@ -190,6 +212,33 @@ def bot_levels(specs: list[str]) -> dict[str, str]:
     return levels
 
 
+def trusted_proxies(text: str) -> list[str]:
+    """The addresses and networks of ``--trusted-proxies`` (``"none"``: an empty list), each as
+    :mod:`ipaddress` writes it.
+
+    >>> trusted_proxies("127.0.0.1, 10.1.0.0/16,::1"), trusted_proxies("none")
+    (['127.0.0.1', '10.1.0.0/16', '::1'], [])
+
+    Raises:
+        ServeError: for a word that is neither an address nor a network, or an empty list.
+    """
+    clean = str(text).strip()
+    if clean.lower() == "none":
+        return []
+    proxies: list[str] = []
+    for word in clean.split(","):
+        try:
+            network = ipaddress.ip_network(word.strip(), strict=False)
+        except ValueError:
+            raise ServeError(
+                f"--trusted-proxies {text!r}: {word.strip()!r} is not an address or a network; give addresses "
+                "or networks separated by commas (127.0.0.1,10.0.0.0/8), or none"
+            ) from None
+        single = network.num_addresses == 1 and "/" not in word
+        proxies.append(str(network.network_address) if single else str(network))
+    return proxies
+
+
 def _timer(text: str, what: str) -> float | None:
     """A timer flag's seconds, ``None`` for ``off`` (or ``none``, ``0``)."""
     clean = str(text).strip().lower()
@@ -248,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
     timing = {name: read(getattr(args, name), name.replace("_", "-")) for name, read in _TIMING_FLAGS}
     extra_levels = bot_levels(list(args.bot))
     seed = None if args.seed is None else int(_number(args.seed, "seed", int))
+    proxies = trusted_proxies(args.trusted_proxies)
     try:
         import uvicorn
 
@@ -293,6 +343,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"thirtyone serve: http://{shown}:{port} · database {describe_url(settings.database_url)} · "
         f"bot delay {settings.bot_delay:g} s · turn timer {timer} · "
+        f"trusted proxies {','.join(proxies) or 'none'} · "
         f"{'' if seed is None else f'seed {seed}: its deals repeat (tests only) · '}ctrl+c stops",
         file=sys.stderr,
     )
@@ -307,6 +358,8 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_max_size=WS_MAX_FRAME,
         ws_per_message_deflate=False,
+        proxy_headers=bool(proxies),  # no trusted proxy: X-Forwarded-For is never read
+        forwarded_allow_ips=proxies,
         **paced_protocols(app.state.door),  # type: ignore[arg-type]
     )
     return 0
