@@ -123,16 +123,77 @@ def test_chance_is_explicit() -> None:
     assert [p for _, p in state.chance_outcomes()] == [1 / 3] * 3
     state.apply_action(1)
     count = 0
-    while state.is_chance_node():  # the deck, card by card; the last one is placed without a node
+    while state.is_chance_node():  # the three hands, drawn as sets, then the upcard: not the stock
         outcomes = state.chance_outcomes()
         assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-        if count >= 9:  # past the three hands, drawn as sets: the upcard and the stock, any card left
-            assert len(outcomes) == 52 - count
+        if count == 9:  # the upcard: any card left
+            assert len(outcomes) == 52 - 9
         state.apply_action(outcomes[0][0])
         count += 1
-    assert count == 51
+    assert count == 10
     assert state.current_player() == 2, "dealer 1 deals, seat 2 opens"
     assert state._game.hand(2) == tuple(Card(i) for i in (0, 1, 2)), "seat 2 is dealt the first set: 2c 2d 2h"
+
+
+def test_a_stock_card_is_dealt_by_chance_when_it_is_drawn() -> None:
+    """As OpenSpiel's gin_rummy: the draw from the stock is a move, then a chance node over every
+    card of the stock (uniform); the card is the one the player gets. The deal decides no stock card."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    state = deal_to(game.new_initial_state(), [])
+    stock = set(range(52)) - {int(card) for seat in range(3) for card in state._game.hand(seat)}
+    stock -= {int(card) for card in state._game.discard_pile}
+    player = state.current_player()
+    state.apply_action(52)  # draw from the stock
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert {card for card, _ in outcomes} == stock
+    assert len(stock) == 42
+    assert all(p == pytest.approx(1 / 42) for _, p in outcomes)
+    card = max(stock)
+    state.apply_action(card)
+    assert state.current_player() == player
+    assert Card(card) in state._game.hand(player)
+    assert f"draw stock +{Card(card)}" in state.information_state_string(player)
+    assert f"draw stock +{Card(card)}" not in state.information_state_string((player + 1) % 3)
+
+
+def test_a_new_widow_is_dealt_by_chance_from_the_stock() -> None:
+    """R7.3 (all pass, new widow): the pass that brings a new widow is followed by chance nodes that
+    draw it from the stock as a set, lowest card first; the widow is the cards drawn."""
+    from thirtyone.actions import Pass
+    from thirtyone.events import NewWidow
+
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "preset": "schwimmen", "options": "max_turns:30"})
+    rng = random.Random(6)
+    found = 0
+    while found < 3:
+        state = game.new_initial_state()
+        while not state.is_terminal() and found < 3:
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            for action in state.legal_actions():
+                child = state.child(action)
+                engine = child._game
+                if not isinstance(child._pending, Pass):
+                    continue
+                stock = engine.stock_size
+                assert child.is_chance_node()
+                assert engine.chance_step is None
+                assert len(child.chance_outcomes()) == stock - 2, "the set's lowest card: any but the two highest"
+                drawn = []
+                while child.is_chance_node():
+                    card = rng.choice(child.chance_outcomes())[0]
+                    drawn.append(Card(card))
+                    child.apply_action(card)
+                news = [event for event in engine.round_events() if isinstance(event, NewWidow)]
+                widow = list(engine.widow)  # a last card that can only be one is placed without a node
+                assert list(news[-1].widow) == widow == sorted(widow)
+                assert widow[: len(drawn)] == drawn
+                assert engine.stock_size == stock - 3
+                found += 1
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
 
 
 def test_each_hand_is_dealt_as_a_set_and_every_deal_is_equally_likely() -> None:

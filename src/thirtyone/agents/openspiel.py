@@ -17,15 +17,21 @@ Rewards) and ``first_dealer`` (-1: a chance node; a seat: that seat deals first,
 has no dealer node — as the solved mini game, ``thirtyone.agents.mini``, is played).
 
 Chance is explicit (``EXPLICIT_STOCHASTIC``), as the engine's own chance steps are
-(``Game(..., explicit_chance=True)``): the first dealer (one chance node, uniform over the seats),
-each round's deal (one chance node per card, the last card placed without a node) and each
-reshuffle of the discard pile (R4.3: one node per card of the new stock, top card first, uniform
-over the cards not yet placed). A deal draws each seat's three cards as a set — in increasing card
-index, from the dealer's left (R3.2), each set of three equally likely —, then the table's cards
-(the upcard, or the widow as a set), then the stock from the top, one card at a time: the order
-within a hand or a widow decides nothing, so the tree does not branch on it. The move that ends
-a round ends it — its rewards are paid at that move — and the chance nodes of the next deal
-follow it; no player sees an order except through the cards dealt and drawn.
+(``Game(..., explicit_chance=True)``), and a card is decided only when someone sees it, as
+OpenSpiel's ``gin_rummy`` deals its stock: the first dealer (one chance node, uniform over the
+seats); each round's deal, one chance node per card of the hands and the table — each seat's three
+cards as a set, in increasing card index, from the dealer's left (R3.2), each set of three equally
+likely, then the table's cards (the upcard, or the widow as a set) —, but none for the stock; a
+draw from the stock (R4.1), a move followed by one chance node, uniform over the cards in the
+stock; a reshuffle of the discard pile (R4.3), one node for the new stock's top card, which the
+draw that asked for it takes; and a new widow when all pass (R7.3), a set of three from the
+stock, after the pass that brings it. A node with one outcome is not made: a card that can only
+be the one left is placed at once. The order within a hand or a widow, and the order of the stock
+below the cards drawn, decide nothing, so the tree does not branch on them: a round's tree grows
+with the cards seen, not with the size of the stock, so exact methods reach variants bigger than
+the mini game. The move that ends a round ends it — its rewards are paid at that move — and the
+chance nodes of the next deal follow it; no player sees an order except through the cards dealt
+and drawn.
 
 - Actions are the ids of :mod:`thirtyone.agents.action_ids` (79, the legal ones sorted);
   chance outcomes are card indexes (0–51) or, for the dealer, seats. A refused move leaves the
@@ -84,6 +90,10 @@ try:
 except ImportError as error:  # the openspiel extra is not installed
     raise missing_extra(error, "openspiel") from None
 
+from thirtyone.actions import STOCK
+from thirtyone.actions import Action
+from thirtyone.actions import Draw
+from thirtyone.actions import Pass
 from thirtyone.agents.action_ids import NUM_ACTIONS
 from thirtyone.agents.action_ids import action_from_id
 from thirtyone.agents.action_ids import describe_id
@@ -98,7 +108,6 @@ from thirtyone.agents.observation import join_information
 from thirtyone.agents.observation import layout_for
 from thirtyone.agents.table import Ledger
 from thirtyone.cards import Card
-from thirtyone.chance import ChanceStep
 from thirtyone.chance import ScriptedChance
 from thirtyone.checks import whole_number
 from thirtyone.engine import Game
@@ -297,8 +306,11 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         self._box = _Box(engine, config.players)
         self._ledger = Ledger(config)
         self._drawn: list[Card] = []
-        """The cards placed so far at a deal or reshuffle node: a deal's sets and the stock in
-        the order they are drawn (see the module), a reshuffle's new stock top first."""
+        """The cards drawn so far by the chance nodes under way: a deal's sets in the order they
+        are drawn (see the module), a new widow's set (R7.3)."""
+        self._pending: Action | None = None
+        """A move waiting for the stock cards it takes (a draw from the stock, a pass that brings a
+        new widow), which the chance nodes that follow it draw."""
         self._returns = [0.0] * config.players
         self._rewards = [0.0] * config.players
         self._past: list[tuple[Event, ...]] = [()] * config.players
@@ -316,7 +328,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         game = self._game
         if self._ledger.done or game.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        if game.is_chance():
+        if self._pending is not None or game.is_chance():
             return int(pyspiel.PlayerId.CHANCE)
         seat = game.current_seat
         assert seat is not None
@@ -325,90 +337,138 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(legal_ids(self._game))
 
-    def _groups(self, step: ChanceStep) -> list[int]:
-        """The sizes of what a deal or reshuffle node draws, in order: a set of three for each
-        seat dealt in, the table's cards (one upcard, or the widow's set of three), then the
-        stock one card at a time (a reshuffle: one card at a time)."""
+    def _stock(self) -> list[Card]:
+        """The engine's stock, top card last (its order is no outcome: see :meth:`_place`)."""
+        return self._game._r.stock
+
+    def _draw(self) -> tuple[Sequence[Card], list[int]]:
+        """What this chance node draws from and the sizes of the sets it draws, in order: for a
+        deal, a set of three for each seat dealt in and the table's cards (one upcard, or the
+        widow's set of three); for a reshuffle, the new stock's top card; for a move waiting for
+        stock cards, the card it draws (or the new widow's set of three, R7.3) from the stock."""
+        if self._pending is not None:
+            return self._stock(), [1 if isinstance(self._pending, Draw) else 3]
+        step = self._game.chance_step
+        assert step is not None
         if step.kind == "reshuffle":
-            return [1] * len(step.cards)
-        seats = len(self._game.active_seats)
+            return step.cards, [1]
         table = 1 if self.config.rules.mode == "draw" else 3
-        return [3] * seats + [table] + [1] * (len(step.cards) - 3 * seats - table)
+        return step.cards, [3] * len(self._game.active_seats) + [table]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         step = self._game.chance_step
-        assert step is not None
-        if step.kind == "dealer":
+        if self._pending is None and step is not None and step.kind == "dealer":
             return [(seat, 1.0 / len(step.seats)) for seat in step.seats]
+        cards, sizes = self._draw()
         placed = len(self._drawn)
         start = 0
-        for size in self._groups(step):
+        for size in sizes:
             if placed < start + size:
                 break
             start += size
         taken = placed - start  # cards of this set already drawn, in increasing order
         drawn = set(self._drawn)
-        left = sorted(card for card in step.cards if card not in drawn)
-        if size == 1:
-            return [(int(card), 1.0 / len(left)) for card in left]
+        left = sorted(card for card in cards if card not in drawn)
         if taken:
             left = [card for card in left if card > self._drawn[-1]]
         weights = _set_weights(len(left), size - taken)
         return [(int(card), float(weight)) for card, weight in zip(left, weights, strict=True) if weight]
 
     def _apply_action(self, action: int) -> None:
+        players = self.config.players
+        if self.current_player() == pyspiel.PlayerId.CHANCE:
+            self._check_outcome(int(action))
+            self._place(int(action))
+        else:
+            move = action_from_id(self._game, int(action))
+            if self._brings_stock_cards(move):
+                self._pending = move  # its cards are drawn by the chance nodes that follow
+            else:
+                self._game.apply(move)  # an illegal id is refused, changing nothing
+            self._rewards = [0.0] * players
+        while True:
+            # A round's rewards are paid by the move that ends it (or by the deal of a 31, R5.2)
+            # and stay in rewards() through the chance nodes that follow, until the next move.
+            paid = self._ledger.collect(self._game, [0.0] * players)
+            self._rewards = [have + new for have, new in zip(self._rewards, paid, strict=True)]
+            self._returns = [total + new for total, new in zip(self._returns, paid, strict=True)]
+            if self.current_player() != pyspiel.PlayerId.CHANCE:
+                return
+            offered = self.chance_outcomes()
+            if len(offered) > 1:
+                return
+            self._place(offered[0][0])  # a card that can only be the one left is placed without a node
+
+    def _brings_stock_cards(self, move: Action) -> bool:
+        """Whether ``move`` (a legal move: an illegal one is refused by the engine) takes cards
+        from the stock: a draw from it while it holds cards, or a pass that makes all pass and
+        brings a new widow (R7.3; asked of a copy of the game, which knows its rules)."""
+        game = self._game
+        if move not in game.legal_actions() or not game.stock_size:
+            return False
+        if isinstance(move, Draw):
+            return move.source == STOCK
+        if isinstance(move, Pass) and self.config.rules.all_pass == "new_widow":
+            twin = game.copy()
+            twin.apply(move)
+            return twin.stock_size < game.stock_size
+        return False
+
+    def _place(self, outcome: int) -> None:
+        """Take the chance outcome ``outcome`` (offered by :meth:`chance_outcomes`): a seat for
+        the first dealer, else the next card of what this node draws; once the last is drawn,
+        the engine is given them. The stock's cards are no outcome of a deal or a reshuffle:
+        the engine keeps them in order of index until a move takes some (then those are put on
+        top, the first drawn topmost), so no card of it is decided before it is seen."""
         game = self._game
         step = game.chance_step
-        if step is None:
-            game.apply(action_from_id(game, int(action)))  # an illegal id is refused, changing nothing
-            self._rewards = [0.0] * self.config.players
-        else:
-            self._check_outcome(step, int(action))
-            if step.kind == "dealer":
-                game.deal(int(action))
-            else:
-                self._drawn.append(Card(int(action)))
-                drawn = set(self._drawn)
-                left = [card for card in step.cards if card not in drawn]
-                if len(left) > 1:
-                    return
-                placed, self._drawn = self._drawn + left, []
-                game.deal(self._order(step, placed))
-        # A round's rewards are paid by the move that ends it (or by the deal of a 31, R5.2) and
-        # stay in rewards() through the chance nodes that follow, until the next move.
-        paid = self._ledger.collect(game, [0.0] * self.config.players)
-        self._rewards = [have + new for have, new in zip(self._rewards, paid, strict=True)]
-        self._returns = [total + new for total, new in zip(self._returns, paid, strict=True)]
+        if self._pending is None and step is not None and step.kind == "dealer":
+            game.deal(outcome)
+            return
+        self._drawn.append(Card(outcome))
+        cards, sizes = self._draw()
+        if len(self._drawn) < sum(sizes):
+            return
+        placed, self._drawn = self._drawn, []
+        rest = sorted(card for card in cards if card not in placed)
+        if self._pending is not None:
+            move, self._pending = self._pending, None
+            self._stock()[:] = rest[::-1] + placed[::-1]
+            game.apply(move)
+        elif step is not None and step.kind == "reshuffle":
+            game.deal(placed + rest)
+        elif step is not None:
+            game.deal(self._order(placed) + rest)
 
-    def _order(self, step: ChanceStep, placed: list[Card]) -> list[Card]:
-        """The engine's order (top card first) of the cards ``placed`` in the order drawn: a deal
-        gives the seats' sets one card a turn round the table (R3.2), then the rest as drawn."""
-        if step.kind == "reshuffle":
-            return placed
+    def _order(self, placed: list[Card]) -> list[Card]:
+        """The engine's order (top card first) of a deal's cards ``placed`` in the order drawn:
+        the seats' sets one card a turn round the table (R3.2), then the table's cards."""
         seats = len(self._game.active_seats)
         hands = [placed[3 * k : 3 * k + 3] for k in range(seats)]
         return [hand[i] for i in range(3) for hand in hands] + placed[3 * seats :]
 
-    def _check_outcome(self, step: ChanceStep, outcome: int) -> None:
+    def _check_outcome(self, outcome: int) -> None:
         """Refuse a chance outcome this node does not offer (its state unchanged).
 
         Raises:
-            ArgumentError: for a dealer that is not a seat, or a card that is not in the order
-                being drawn, was placed in it already, or is below the set's last card.
+            ArgumentError: for a dealer that is not a seat, or a card that is not among those
+                being drawn, was drawn already, or is below the set's last card.
         """
         offered = self.chance_outcomes()
         if any(card == outcome for card, _ in offered):
             return
-        if step.kind == "dealer":
+        step = self._game.chance_step
+        if self._pending is None and step is not None and step.kind == "dealer":
             raise ArgumentError(
                 f"chance outcome {outcome} is not offered: the first dealer is a seat, 0 to {self.config.players - 1}"
             )
+        cards, _ = self._draw()
         if 0 <= outcome < 52 and Card(outcome) in self._drawn:
             why = f"card {Card(outcome)} was placed already"
-        elif 0 <= outcome < 52 and Card(outcome) in step.cards:
+        elif 0 <= outcome < 52 and Card(outcome) in cards:
             why = f"card {Card(outcome)} is below the card drawn before it for this set (sets are drawn lowest first)"
         elif 0 <= outcome < 52:
-            why = f"card {Card(outcome)} is not among the cards being shuffled"
+            why = f"card {Card(outcome)} is not among the cards being drawn"
         else:
             why = "a card is an index from 0 to 51"
         raise ArgumentError(
@@ -445,7 +505,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
         Raises:
             ArgumentError: at a chance node or a terminal state, or for a player not in the game.
         """
-        if self._game.is_chance() or self.is_terminal():
+        if self.current_player() < 0:
             raise ArgumentError("resample_from_infostate needs a decision node")
         if not isinstance(player_id, int) or not 0 <= player_id < self.config.players:
             raise ArgumentError(f"player_id is a player, 0 to {self.config.players - 1}, not {player_id!r}")
