@@ -391,6 +391,16 @@ def test_an_http_flood_from_one_address_is_answered_429(tmp_path: Path) -> None:
         assert refused.headers["retry-after"] == "1"
 
 
+def test_the_pages_files_are_never_counted_by_the_request_budget(tmp_path: Path) -> None:
+    """A table page loads about 35 files at once; a family opens it from one address."""
+    with served(tmp_path, requests_per_second=1.0) as (client, _):
+        files = ["/static/js/table.js", "/static/style.css", "/i18n/de.json"]
+        assert {client.get(files[n % 3]).status_code for n in range(60)} == {200}
+        answers = [client.get("/api/health").status_code for _ in range(15)]
+        assert 429 in answers  # the API's budget is whole: the files took none of it
+        assert answers[:10] == [200] * 10
+
+
 def test_a_table_creation_flood_is_refused_and_buries_no_real_table(tmp_path: Path) -> None:
     with served(tmp_path, table_burst=3, tables_per_minute=0.01) as (client, _):
         real = create(client, ["human", "human"], name="Ann", public=True)

@@ -114,7 +114,7 @@ def running_server(folder: Path, *options: str, port: int | None = None, pinned:
             *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
             *("--hint-wait", str(HINT_WAIT_S)),
             *("--seed", str(SEED)),  # as every test server's: options may give another
-            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}", *options),
+            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}"),
             *(
                 "--table-burst",
                 "1000",
@@ -122,7 +122,8 @@ def running_server(folder: Path, *options: str, port: int | None = None, pinned:
                 "1000",
                 "--connections-per-second",
                 "1000",
-            ),  # every page and test here is 127.0.0.1
+            ),  # every page and test here is 127.0.0.1 (options may ask for the server's own limits)
+            *options,
         ],
         env=env,
         stdout=subprocess.DEVNULL,

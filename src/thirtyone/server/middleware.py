@@ -1,6 +1,7 @@
 """What every HTTP answer passes through: a body over the size limit is refused (413), an address
-over its rate of requests is answered 429, and every answer carries :data:`SECURITY_HEADERS` (a
-Content-Security-Policy that allows no inline script and no framing, ``nosniff``, no referrer)."""
+over its rate of requests is answered 429 (the pages' own files are never counted), and every
+answer carries :data:`SECURITY_HEADERS` (a Content-Security-Policy that allows no inline script
+and no framing, ``nosniff``, no referrer)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from starlette.types import Send
 from thirtyone.server.limits import Buckets
 from thirtyone.server.limits import address_key
 
-__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "BodyLimit", "SecurityHeaders", "RequestLimit"]
+__all__ = ["CONTENT_SECURITY_POLICY", "SECURITY_HEADERS", "UNCOUNTED", "BodyLimit", "SecurityHeaders", "RequestLimit"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -107,9 +108,16 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+UNCOUNTED = ("/static/", "/i18n/")
+"""Paths the request budget never counts: the pages' files (CSS, ES modules) and their catalogs,
+the same for everyone and cheap to serve. A table page loads about 35 of them at once, and a
+family on one Wi-Fi opens it from one address: counted, the third page's modules were refused and
+it stayed blank."""
+
+
 class RequestLimit:
     """Answers 429 (``rate_limited``) to a client address over ``rate`` HTTP requests a second (a
-    burst of twice that, at least 10)."""
+    burst of twice that, at least 10); the pages' files (:data:`UNCOUNTED`) are never counted."""
 
     def __init__(self, app: ASGIApp, rate: float) -> None:
         self.app = app
@@ -117,7 +125,7 @@ class RequestLimit:
         self.buckets = Buckets(rate, max(10, int(2 * rate)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and not str(scope.get("path", "")).startswith(UNCOUNTED):
             client = scope.get("client")
             if not self.buckets.allow(address_key(client[0] if client else None)):
                 answer = JSONResponse(

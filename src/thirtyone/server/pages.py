@@ -24,7 +24,6 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi import FastAPI
 from fastapi import Request
-from fastapi.responses import FileResponse
 from fastapi.responses import HTMLResponse
 from fastapi.responses import JSONResponse
 from fastapi.responses import Response
@@ -99,9 +98,22 @@ def mount_static(app: FastAPI) -> None:
     app.mount("/static", _Assets(directory=STATIC), name="static")
 
 
+def _filled(name: str, request: Request, **values: str) -> HTMLResponse:
+    """The page ``name`` with its placeholders filled: ``{{key}}`` by ``values`` and
+    ``{{load_failed}}`` by what the page says when its files fail to load (``web/js/boot.js``), in
+    the language of ``?lang=`` or else of the request's ``Accept-Language`` (the page's modules,
+    which choose the language of everything else, may be what failed)."""
+    asked = request.query_params.get("lang", "")
+    lang = asked if asked in LANGUAGES else negotiate(request.headers.get("accept-language", ""))
+    text = (STATIC / name).read_text(encoding="utf-8")
+    for key, shown in {**values, "load_failed": messages(lang)("page.load_failed")}.items():
+        text = text.replace("{{" + key + "}}", html.escape(shown))
+    return HTMLResponse(text, headers=_NO_STORE)
+
+
 @router.get("/")
-async def lobby_page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", headers=_NO_STORE)
+async def lobby_page(request: Request) -> HTMLResponse:
+    return _filled("index.html", request)
 
 
 async def _page(name: str, code: str, request: Request, service: Service) -> Response:
@@ -117,10 +129,7 @@ async def _page(name: str, code: str, request: Request, service: Service) -> Res
             lang=words.lang,
             link=words("notfound.link"),
         )
-    text = (STATIC / name).read_text(encoding="utf-8")
-    for key, shown in (("code", runner.code), ("describe", runner.rules.describe())):
-        text = text.replace("{{" + key + "}}", html.escape(shown))
-    return HTMLResponse(text, headers=_NO_STORE)
+    return _filled(name, request, code=runner.code, describe=runner.rules.describe())
 
 
 @router.get("/i18n/{lang}.json")
