@@ -77,6 +77,21 @@ def _shot(page: Page, tmp_path: Path, name: str) -> None:
         shutil.copy(path, Path(folder) / name)
 
 
+def assert_the_played_move_is_labelled(page: Page, decision: dict[str, Any]) -> None:
+    """The expert's values at ``decision`` (shown) label the move that was played, where it stands
+    among them ("played", and its mark), and no other move."""
+    expect(page.locator("#review-now")).to_contain_text("(played")
+    said = page.locator("#review-now").inner_text().split(": ", 1)[1].split(" · ")
+    played = [index for index, move in enumerate(decision["moves"]) if move["chosen"]]
+    labelled = [index for index, words in enumerate(said) if "(played" in words]
+    assert labelled == played, (said, decision["moves"])
+    label = f"(played: {decision['mark']})" if decision["mark"] else "(played)"
+    assert said[played[0]].startswith("▸\u00a0"), said
+    assert said[played[0]].endswith(label), said
+    for words in said[: played[0]] + said[played[0] + 1 :]:
+        assert not any(mark in words for mark in ("inaccuracy", "mistake", "blunder")), said
+
+
 def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_browsers_seat(
     served: tuple[str, str], browser: Browser, tmp_path: Path
 ) -> None:
@@ -116,6 +131,12 @@ def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_brows
         )
         expect(page.locator("#review-now")).to_contain_text("The expert's values:")
         expect(page.locator("#review-now")).to_contain_text("▸\u00a0")
+        assert_the_played_move_is_labelled(page, target)
+        for decision in mine:  # every marked decision: its label beside the move that was played
+            if decision["mark"]:
+                page.locator(f"#review-strip .mark[data-step='{decision['step']}']").click()
+                assert_the_played_move_is_labelled(page, decision)
+        page.locator(f"#review-strip .mark[data-step='{target['step']}']").click()
         page.click("#next")  # the move played next is the decision's
         assert record["steps"][target["step"] + 1]["seat"] == 1
         expect(page.locator("#review-strip .mark[aria-current]")).to_have_count(

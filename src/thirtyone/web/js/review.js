@@ -135,12 +135,14 @@ export function reviewPanel(code, record, jump) {
       $("review-now").dataset.mark = "";
       return;
     }
-    const moves = decision.moves.map(
-      (move) =>
-        `${move.chosen ? "▸\u00a0" : ""}${t("hint.move", { move: moveWords(move, step), value: value(move.value) })}`,
-    );
-    const said = t("review.now", { who: names[seat], moves: moves.join(" · ") });
-    $("review-now").textContent = decision.mark ? `${said} (${t(`review.mark.${decision.mark}`)})` : said;
+    // the move played is labelled where it stands among the expert's values, with its mark
+    const moves = decision.moves.map((move) => {
+      const said = t("hint.move", { move: moveWords(move, step), value: value(move.value) });
+      if (!move.chosen) return said;
+      const mark = decision.mark ? t(`review.mark.${decision.mark}`) : null;
+      return `▸\u00a0${mark ? t("review.played_marked", { move: said, mark }) : t("review.played", { move: said })}`;
+    });
+    $("review-now").textContent = t("review.now", { who: names[seat], moves: moves.join(" · ") });
     $("review-now").dataset.mark = decision.mark || "none";
   }
 
