@@ -548,3 +548,64 @@ def test_the_mended_shimmy_env_passes_pettingzoos_api_test() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(env, num_cycles=60)
+
+
+def observer(game: object, perfect: bool, private: object, public: bool = True) -> object:
+    """The observer an outside researcher makes: open_spiel.python.observation.make_observation."""
+    from open_spiel.python.observation import make_observation
+
+    kind = pyspiel.IIGObservationType(perfect_recall=perfect, public_info=public, private_info=private)
+    return make_observation(game, kind)
+
+
+@pytest.mark.parametrize("perfect", [False, True])
+def test_the_observer_honours_the_private_information_type(perfect: bool) -> None:
+    """As kuhn_poker's observer: SINGLE_PLAYER is the default (its own hand), NONE no hand at all
+    (the same for every player, and for every deal of the hidden cards), ALL_PLAYERS every hand;
+    public_info=False keeps the hand only. Three players, after a draw from the stock."""
+    none, single, every = (
+        pyspiel.PrivateInfoType.NONE,
+        pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        pyspiel.PrivateInfoType.ALL_PLAYERS,
+    )
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3, "max_rounds": 2})
+    state = deal_to(game.new_initial_state(), [])
+    drawer = state.current_player()
+    state.apply_action(52)  # draw from the stock
+    state = deal_to(state, [51])  # the As
+    hands = [state._game.hand(seat) for seat in range(3)]
+    seen = observer(game, perfect, single)
+    hidden = observer(game, perfect, none)
+    told = observer(game, perfect, every)
+    own = observer(game, perfect, single, public=False)
+    strings = []
+    for player in range(3):
+        for obs in (seen, hidden, told, own):
+            obs.set_from(state, player)  # type: ignore[attr-defined]
+        default = state.information_state_string(player) if perfect else state.observation_string(player)
+        tensor = state.information_state_tensor(player) if perfect else state.observation_tensor(player)
+        assert seen.string_from(state, player) == default  # type: ignore[attr-defined]
+        assert np.array_equal(seen.tensor, tensor)  # type: ignore[attr-defined]
+        text = hidden.string_from(state, player)  # type: ignore[attr-defined]
+        assert "hand" not in hidden.dict  # type: ignore[attr-defined]
+        assert "dealt" not in hidden.dict  # type: ignore[attr-defined]
+        assert "hand" not in text
+        assert "+As" not in text, "the card drawn from the stock is private"
+        strings.append(text.split(";" if perfect else ", ", 1)[1])
+        assert told.dict["hands"].shape == (3, 52)  # type: ignore[attr-defined]
+        for k in range(3):
+            seat = (player + k) % 3
+            assert set(np.flatnonzero(told.dict["hands"][k])) == {int(card) for card in hands[seat]}  # type: ignore[attr-defined]
+            assert " ".join(map(str, sorted(hands[seat]))) in told.string_from(state, player)  # type: ignore[attr-defined]
+        assert set(np.flatnonzero(own.dict["hand"])) == {int(card) for card in hands[player]}  # type: ignore[attr-defined]
+        assert set(own.dict) == ({"hand", "dealt"} if perfect else {"hand"})  # type: ignore[attr-defined]
+        assert own.string_from(state, player).endswith(" ".join(map(str, sorted(hands[player]))))  # type: ignore[attr-defined]
+        assert ("+As" in told.string_from(state, player)) == perfect  # type: ignore[attr-defined]
+        assert ("+As" in default) == (perfect and player == drawer)
+    assert strings[0] == strings[1] == strings[2], "without hands every player observes the same"
+    twin = state.resample_from_infostate((drawer + 1) % 3, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert twin._game.hand(drawer) != state._game.hand(drawer)
+    hidden.set_from(state, drawer)  # type: ignore[attr-defined]
+    before = hidden.tensor.copy()  # type: ignore[attr-defined]
+    hidden.set_from(twin, drawer)  # type: ignore[attr-defined]
+    assert np.array_equal(hidden.tensor, before), "a deal of the hidden cards changes nothing public"  # type: ignore[attr-defined]

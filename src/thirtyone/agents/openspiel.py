@@ -60,7 +60,11 @@ and drawn.
   every decision (who, which id, the cards it showed) and the round's result: ``obs + players +
   max_rounds * (104 + 53 * players + (131 + players) * slots)`` floats, ``slots = 2 * max_turns +
   players + 1`` — 1,901 for the mini game, but hundreds of thousands for a whole game of a preset
-  (there the observation tensor is the one to learn from).
+  (there the observation tensor is the one to learn from). These are the default observation
+  type's (``private_info=SINGLE_PLAYER``, public information); the observer of any
+  ``pyspiel.IIGObservationType`` honours its ``private_info`` (``NONE``: no hand;
+  ``ALL_PLAYERS``: every hand) and ``public_info``, as ``kuhn_poker``'s does
+  (:meth:`ThirtyOneGame.make_py_observer`).
 - ``resample_from_infostate(player, sampler)``: a state ``player`` (any player, to move or not)
   cannot tell from this one — the same information-state string and tensors for that player —,
   the cards it has not seen dealt at random consistently with what it saw (the expert bot's
@@ -100,6 +104,7 @@ from thirtyone.agents.action_ids import describe_id
 from thirtyone.agents.action_ids import legal_ids
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.observation import InfoStateLayout
+from thirtyone.agents.observation import ObservationLayout
 from thirtyone.agents.observation import encode
 from thirtyone.agents.observation import encode_information
 from thirtyone.agents.observation import event_text
@@ -251,11 +256,12 @@ class ThirtyOneGame(pyspiel.Game):  # type: ignore[misc]
         return ThirtyOneState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of strings and tensors: with ``perfect_recall``, the information state's."""
+        """The observer of strings and tensors of ``iig_obs_type`` (a ``pyspiel.IIGObservationType``;
+        ``None``: the default observation): with ``perfect_recall``, the information state's; its
+        ``private_info`` and ``public_info`` choose the parts (see :class:`_Observer`)."""
         if params:
             raise ArgumentError(f"observation parameters are not supported, not {params}")
-        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self, perfect)
+        return _Observer(self, iig_obs_type)
 
 
 class _Box:
@@ -564,10 +570,15 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             return None
         return self._game.view(player).hand
 
-    def view_text(self, player: int) -> str:
-        """What ``player`` sees now, in words (the observation string)."""
+    def view_text(self, player: int, private: Any = None, public: bool = True) -> str:
+        """What ``player`` sees now, in words (the observation string); with ``private`` (a
+        ``pyspiel.PrivateInfoType``, default ``SINGLE_PLAYER``) ``NONE`` without its hand,
+        ``ALL_PLAYERS`` with every seat's hand instead; with ``public`` false, that part only."""
+        hands = self._hands_text(player, private)
         if self._game.round == 0:
-            return f"p{player} dealing"
+            return " ".join([f"p{player}", *hands, *(["dealing"] if public else [])])
+        if not public:
+            return ", ".join([f"p{player}", *hands])
         view = self._game.view(player)
         parts = [
             f"p{player}",
@@ -575,7 +586,7 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             f"dealer {view.dealer}",
             f"phase {view.phase.value}",
             f"to move {view.current_seat}",
-            f"hand {_cards(view.hand)}",
+            *hands,
             f"taken {view.taken_from_pile if view.taken_from_pile is not None else '-'}",  # 2c is card 0
             f"pile {view.discard_top if view.discard_top is not None else '-'} ({view.discard_size})",
             f"widow {_cards(view.widow)}",
@@ -585,6 +596,19 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             "seats " + " ".join(f"{s.seat}:{s.remaining}:{' '.join(map(str, s.known_cards))}" for s in view.seats),
         ]
         return ", ".join(parts)
+
+    def _hands_text(self, player: int, private: Any) -> list[str]:
+        """The private part of ``player``'s strings: ``hand …`` (its hand as it sees it, ``-``
+        before it looked or once out), ``hands 0:… 1:…`` (every seat's, ``ALL_PLAYERS``), or
+        nothing (``NONE``); nothing before the first deal."""
+        if private == _NO_HANDS or self._game.round == 0:
+            return []
+        if private == _ALL_HANDS:
+            return [
+                "hands " + " ".join(f"{seat}:{_cards(self._game.hand(seat))}" for seat in range(self.config.players))
+            ]
+        hand = self._hand_seen(player)
+        return ["hand -" if hand is None else f"hand {_cards(hand)}"]
 
     def information_text(self, player: int) -> str:
         """The information-state string of ``player`` (perfect recall): every event of the game
@@ -603,10 +627,34 @@ class ThirtyOneState(pyspiel.State):  # type: ignore[misc]
             view = dataclasses.replace(view, history=self._round_prefix[1] + view.history)  # the pile, the discards
         return view
 
-    def information_array(self, player: int, out: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, Any]:
-        """``player``'s perfect-recall information-state tensor (see the module)."""
+    def information_array(
+        self, player: int, out: np.ndarray[Any, Any] | None = None, private: Any = None
+    ) -> np.ndarray[Any, Any]:
+        """``player``'s perfect-recall information-state tensor (see the module), from the events
+        in the form ``private`` names (see :meth:`events_as`)."""
         view = None if self._game.round == 0 else self._view(player)
-        return encode_information(self._layout, player, self._events_of(player), view, self.config.full, out)
+        events = self.events_as(player, private)
+        return encode_information(self._layout, player, events, view, self.config.full, out)
+
+    def events_as(self, player: int, private: Any = None) -> tuple[Event, ...]:
+        """Every event of the game (a resampled state's past included) as ``player`` saw it
+        (``private`` ``SINGLE_PLAYER``, the default), as anyone at the table saw it (``NONE``:
+        no card drawn from the stock, no hand hidden after a blitz, R5.7), or as they were
+        (``ALL_PLAYERS``: every card)."""
+        if private == _NO_HANDS:
+            return tuple(event.for_seat(-1) for event in self._past[player] + tuple(self._game.events))
+        if private == _ALL_HANDS:
+            return self._past[player] + tuple(self._game.events)
+        return self._events_of(player)
+
+    def information_string(self, player: int, private: Any, public: bool) -> str:
+        """``player``'s information-state string for an observation type (see :class:`_Observer`):
+        ``p{player}``, the events in the form ``private`` names (with ``public``), and the private
+        part now (:meth:`_hands_text`), joined by ``;``."""
+        if private == _SINGLE and public:
+            return self.information_text(player)
+        texts = [event_text(event) for event in self.events_as(player, private)] if public else []
+        return ";".join([f"p{player}", *texts, *self._hands_text(player, private)])
 
 
 def _cards(cards: Sequence[Card] | None) -> str:
@@ -614,29 +662,91 @@ def _cards(cards: Sequence[Card] | None) -> str:
     return " ".join(map(str, sorted(cards))) if cards else "-"
 
 
-class _Observer:
-    """OpenSpiel's py-observer: ``tensor`` (with ``dict`` of named slices) and ``string_from``;
-    with ``perfect_recall``, the information state's."""
+_SINGLE = pyspiel.PrivateInfoType.SINGLE_PLAYER
+_NO_HANDS = pyspiel.PrivateInfoType.NONE
+_ALL_HANDS = pyspiel.PrivateInfoType.ALL_PLAYERS
 
-    def __init__(self, game: ThirtyOneGame, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        if perfect_recall:
-            layout = game.info_layout
-            self.tensor = np.zeros(layout.size, dtype=np.float32)
-            self.dict = layout.unpack(self.tensor)
-        else:
-            observation = layout_for(game.config.players)
-            self.tensor = np.zeros(observation.size, dtype=np.float32)
-            self.dict = observation.unpack(self.tensor)
+
+class _Observer:
+    """OpenSpiel's py-observer of an ``IIGObservationType`` (``None``: the default observation):
+    ``tensor`` (with ``dict``, its named parts) and ``string_from``; with ``perfect_recall``, the
+    information state's. The default type (``SINGLE_PLAYER`` private information, public
+    information) gives the layouts of the module. The others, as OpenSpiel's own games
+    (``kuhn_poker``), change the private part — the hand: ``private_info=NONE`` has no hand
+    (the tensor has no ``hand`` part, and no ``dealt``; the events are the public ones: no card
+    drawn from the stock, R5.7's hidden hands hidden), ``ALL_PLAYERS`` has every seat's hand
+    (``hands``, ``[players, 52]``, seats counted from the observer; the events as they were,
+    every card) — and ``public_info=False`` keeps the private part only (``hand`` and, with
+    perfect recall, ``dealt``; or ``hands``)."""
+
+    def __init__(self, game: ThirtyOneGame, kind: Any = None) -> None:
+        self.perfect_recall = perfect = kind is not None and bool(kind.perfect_recall)
+        self.private = _SINGLE if kind is None else kind.private_info
+        self.public = kind is None or bool(kind.public_info)
+        players = game.config.players
+        base: InfoStateLayout | ObservationLayout = game.info_layout if perfect else layout_for(players)
+        self._base = base
+        self._hand = layout_for(players).slices["hand"]
+        if self.private == _SINGLE and self.public:  # the module's layouts
+            self.tensor = np.zeros(base.size, dtype=np.float32)
+            self.dict = base.unpack(self.tensor)
+            return
+        shapes: dict[str, tuple[int, ...]] = {}
+        if self.private == _SINGLE:
+            shapes["hand"] = (52,)
+            if perfect:
+                shapes["dealt"] = base.shapes["dealt"]
+        elif self.private == _ALL_HANDS:
+            shapes["hands"] = (players, 52)
+        if self.public:
+            for name, shape in base.shapes.items():
+                if name == "obs":
+                    shapes[name] = (shape[0] - (self._hand.stop - self._hand.start),)
+                elif name not in ("hand", "dealt"):
+                    shapes[name] = shape
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for shape in shapes.values()), dtype=np.float32)
+        self.dict = {}
+        at = 0
+        for name, shape in shapes.items():
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
 
     def set_from(self, state: ThirtyOneState, player: int) -> None:
-        if self.perfect_recall:
-            state.information_array(player, self.tensor)
-        else:
-            self.tensor[:] = state.observation_array(player)
+        if self.private == _SINGLE and self.public:
+            if self.perfect_recall:
+                state.information_array(player, self.tensor)
+            else:
+                self.tensor[:] = state.observation_array(player)
+            return
+        self.tensor.fill(0.0)
+        parts = self.dict
+        if self.public or "dealt" in parts:
+            if self.perfect_recall:
+                whole = self._base.unpack(state.information_array(player, private=self.private))
+                observation = whole["obs"]
+            else:
+                observation = state.observation_array(player)
+                whole = self._base.unpack(observation)
+            for name, values in whole.items():
+                if name == "obs" and name in parts:  # the observation without the hand
+                    parts[name][:] = np.concatenate([observation[: self._hand.start], observation[self._hand.stop :]])
+                elif name in parts:
+                    parts[name][:] = values
+        if state._game.round == 0:
+            return
+        if "hand" in parts:
+            hand = state._hand_seen(player)
+            parts["hand"][[int(card) for card in hand or ()]] = 1.0
+        if "hands" in parts:
+            players = state.config.players
+            for seat in range(players):
+                parts["hands"][(seat - player) % players, [int(card) for card in state._game.hand(seat)]] = 1.0
 
     def string_from(self, state: ThirtyOneState, player: int) -> str:
-        return state.information_text(player) if self.perfect_recall else state.view_text(player)
+        if self.perfect_recall:
+            return state.information_string(player, self.private, self.public)
+        return state.view_text(player, self.private, self.public)
 
 
 def state_from_position(game: Any, position: Position, *, stop_after_round: bool = True) -> ThirtyOneState:
