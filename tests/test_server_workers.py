@@ -137,3 +137,44 @@ def test_a_bots_worker_gives_a_failure_as_plain_data(tmp_path: Path, monkeypatch
     assert failure.error is None
     assert failure.reason == "raised RuntimeError: no idea"
     assert pickle.loads(pickle.dumps(failure)) == failure
+
+
+def test_a_hard_bots_first_move_waits_on_no_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a worker warms its kernels up (a fresh install compiles them for half a minute), the
+    hard bot plays its first move with the engine's rollouts: the simulator is not even asked."""
+    import threading
+
+    from thirtyone import sim
+    from thirtyone.bots import prepare
+    from thirtyone.bots.levels import LEVEL_SPECS
+    from thirtyone.bots.work import bot_move
+    from thirtyone.engine import Game
+    from thirtyone.rules import Rules
+
+    compiling = threading.Event()
+    asked: list[str] = []
+
+    def compile_for_ever(rules: Rules | None = None) -> str:
+        compiling.set()
+        threading.Event().wait(5)  # the compiler, still at it while the move is asked for
+        return "loaded"
+
+    def asked_for(*args: object) -> bool:
+        asked.append("sim")
+        raise AssertionError("the move waited for the simulator")
+
+    monkeypatch.setattr(prepare, "_warmed", False)
+    monkeypatch.setattr(prepare, "_loaded", False)
+    monkeypatch.setattr(prepare, "load_simulator", compile_for_ever)
+    monkeypatch.setattr(sim, "cannot_play", asked_for)
+    monkeypatch.setattr(sim, "check_playable", asked_for)
+    prepare.warm_up_simulator()
+    assert compiling.wait(10)
+    game = Game(Rules(), 2, seed=7)
+    seat = game.current_seat
+    assert seat is not None
+    view = game.view(seat)
+    move = bot_move(LEVEL_SPECS["hard"], 3, view)
+    assert isinstance(move, int)
+    assert asked == []
+    assert prepare.warming()

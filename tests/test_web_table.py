@@ -25,6 +25,7 @@ import pytest
 from test_web_e2e import CHROMIUM
 from test_web_e2e import PHONE
 from test_web_e2e import SHOWDOWN_OPEN
+from test_web_e2e import _create
 from test_web_e2e import _get
 from test_web_e2e import _post
 from test_web_e2e import _seated
@@ -1000,3 +1001,22 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
             mobile.context.close()
     pictures = {"lobby.png", "your-turn.png", "showdown.png", "game-over.png", "phone.png"}
     assert {p.name for p in folder.glob("*.png")} >= pictures
+
+
+def test_a_bot_to_move_is_shown_thinking(browser: Browser, tmp_path: Path) -> None:
+    """While a bot thinks (its delay, its search, a fresh server's first hard move), the status says
+    so in words, not only "to move" (issue 40 item 12)."""
+    with running_server(tmp_path, "--bot-delay", "3") as base:
+        created = _create(base, "scat", ["human", "easy"])
+        page = _seated(browser, base, created)
+        try:
+            status = page.locator("#status")
+            deadline = time.monotonic() + 60
+            while "is thinking" not in status.inner_text():  # play until the bot's turn
+                assert time.monotonic() < deadline, status.inner_text()
+                if not play_one(page):
+                    page.wait_for_timeout(50)
+            bot = _get(f"{base}/api/tables/{created['code']}")["table"]["seats"][1]["name"]
+            assert f"{bot} is thinking…" in status.inner_text()
+        finally:
+            page.context.close()

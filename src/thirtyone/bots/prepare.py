@@ -30,6 +30,7 @@ __all__ = [
     "simulator_loaded",
     "compile_apart",
     "warm_up_simulator",
+    "warming",
     "SimulatorState",
     "WARM_UP_THREAD",
     "COMPILE_COMMAND",
@@ -122,6 +123,13 @@ def warm_up_simulator() -> None:
             return
         _warmed = True
     threading.Thread(target=_warm_up, name=WARM_UP_THREAD, daemon=True).start()
+
+
+def warming() -> bool:
+    """True from :func:`warm_up_simulator`'s start until the kernels are loaded (for good, if
+    loading failed): an expert asked to move meanwhile plays its rollouts on the engine rather than
+    wait for the compiler (:func:`thirtyone.bots.work.bot_move`)."""
+    return _warmed and not _loaded
 
 
 def _warm_up() -> None:

@@ -19,6 +19,7 @@ from thirtyone.bots import make_bot
 from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
+from thirtyone.bots.prepare import warming
 from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import choose
 from thirtyone.cards import SUITS
@@ -81,10 +82,17 @@ def bot_move(spec: str, seed: int, view: PlayerView) -> int | BotFailure:
     none (:func:`~thirtyone.bots.turn.choose`, without its exception: what crosses to the server is
     plain data).
 
+    An expert plays its rollouts on the engine while this process warms its kernels up
+    (:func:`~thirtyone.bots.prepare.warming`; a worker starts that as it starts): the first move
+    of a fresh server waits on no compiler (half a minute after installing).
+
     Raises:
         UnknownBotError: for a bad ``spec``.
     """
-    action = choose(make_bot(spec, seed), view)
+    bot = make_bot(spec, seed)
+    if isinstance(bot, ExpertBot):
+        bot.simulator_ready = lambda: not warming()
+    action = choose(bot, view)
     if isinstance(action, BotFailure):
         return dataclasses.replace(action, error=None)
     return action_id(view, action)

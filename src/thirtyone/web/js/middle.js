@@ -111,7 +111,9 @@ export function renderStatus(over) {
         : t("status.your_turn")
       : reading().length // the bots and the timer wait for them (a person may still move)
         ? tn("status.reading", reading().length, { who: list(reading().map(name)) })
-        : t("status.to_move", { who: name(state.view.current_seat) });
+        : state.table.seats[state.view.current_seat]?.kind === "bot" // a bot's turn: said while it thinks
+          ? t("status.thinking", { who: name(state.view.current_seat) })
+          : t("status.to_move", { who: name(state.view.current_seat) });
   else text = "";
   if (state.mySeat === null && state.table.status !== "open" && !over) text = t("status.watching", { text });
   else if (state.mySeat === null && over) text = t("status.watched", { text });
