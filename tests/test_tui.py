@@ -730,7 +730,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
     app = make_app("scat", 3, 50, record=path)
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
-        await pilot.press("s", "1", "q")
+        await pilot.press("s", "1", "q", "q")  # q mid-round asks: q again quits
     record = GameRecord.loads(path.read_text(encoding="utf-8"))
     assert record.seats == ("you", "Ada (basic)", "Bea (basic)")
     assert record.event == "thirtyone play"
@@ -749,7 +749,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         final = list(app.game.events)
         await pilot.press("n")
         await to_my_move(app, pilot)
-        await pilot.press("s", "1", "q")
+        await pilot.press("s", "1", "q", "q")
     finished = GameRecord.loads(path.read_text(encoding="utf-8"))
     assert finished.winner is not None
     assert finished.replay().events == final
@@ -1103,9 +1103,9 @@ def test_hint_words() -> None:
     ]
     text = hint_text(estimates, view).plain
     assert text == f"Hint: Take {view.discard_top.pretty} from the pile +0.21 · Draw from the stock +0.05 · Knock −0.30"
-    many = [Estimate(knock, -0.1 * i, 0.0, 1) for i in range(8)]
-    assert hint_text(many, view).plain.replace(" ·\n", " · ").endswith("Knock −0.40 · 3 more")
-    assert hint_text(many, view).plain.count("Knock") == 5
+    many = [Estimate(draw_stock, -0.1 * i, 0.0, 1) for i in range(8)]
+    assert hint_text(many, view).plain.replace(" ·\n", " · ").endswith("Draw from the stock −0.40 · 3 more")
+    assert hint_text(many, view).plain.count("Draw from the stock") == 5
     narrow = hint_text(estimates, view, width=40).plain.splitlines()
     top = view.discard_top.pretty
     assert narrow == [f"Hint: Take {top} from the pile +0.21 ·", "Draw from the stock +0.05 · Knock −0.30"]
@@ -1234,7 +1234,7 @@ async def test_every_way_out_saves_the_record(tmp_path: Path, key: str) -> None:
         await to_my_move(app, pilot)
         await pilot.press("s")  # half a turn: saved already, and again on the way out
         path.unlink()
-        await pilot.press(key)
+        await pilot.press(*[key] * (2 if key == "q" else 1))  # q mid-round asks first
     assert not app.is_running
     assert app.return_code == 0
     assert GameRecord.loads(path.read_text(encoding="utf-8")).replay().events == app.game.events
@@ -1281,7 +1281,7 @@ async def test_a_record_that_cannot_be_saved_is_shown_and_fails_the_exit(tmp_pat
         await pilot.press("1")  # still said after the next move
         await to_my_move(app, pilot)
         assert "could not be saved" in screen_text(app)
-        await pilot.press("q")
+        await pilot.press("q", "q")
     assert app.return_code == 1
 
 
@@ -2158,7 +2158,7 @@ async def test_a_record_saved_at_a_showdown_replays_and_holds_the_deal_that_come
         await pilot.press("enter")
         await settle(app, pilot)
         assert app.game.round_logs[1].deck == saved.rounds[1].deck
-        await pilot.press("q")
+        await pilot.press("q", "q")
     assert_replays(GameRecord.loads(path.read_text(encoding="utf-8")), app.game)
 
 
@@ -2199,7 +2199,7 @@ async def test_capital_letters_work_as_small_ones() -> None:
         view = app.session.view()
         assert view.phase is Phase.DISCARD
         assert view.stock_size == stock - 1
-        await pilot.press("Q")
+        await pilot.press("Q", "Q")
     assert app.return_code == 0
 
 
@@ -2340,3 +2340,40 @@ async def test_item14_the_hint_says_why_the_experts_move_stands_above_a_higher_v
         await pilot.press("?")
         await settle(app, pilot)
         assert "noise" not in " ".join(message_box(app))  # its move is the best valued: nothing to explain
+
+
+async def test_issue40_the_hint_at_80x24_names_five_moves_with_knock_and_pass() -> None:
+    """Issue 40, item 3: in widow mode at 80×24 (seed 4: the expert reads Cy) the hint named four
+    exchanges and "8 more", the knock not among them. It names five moves, the knock and the pass
+    among them, and says less of what the expert reads instead."""
+    app = make_app("widow", 4, 4, bots="easy,medium,hard:30")
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        view = app.session.view()
+        assert len(view.legal_actions) > 5
+        await pilot.press("?")
+        await settle(app, pilot)
+        await pilot.pause()
+        shown = app.message.plain
+        text = screen_text(app)
+    named = [move_words(action, view).plain for action in view.legal_actions]
+    told = [words for words in named if f"{words} " in shown]
+    assert len(told) >= 5, shown
+    assert move_words(Knock(), view).plain in told
+    assert move_words(Pass(), view).plain in told
+    for line in shown.splitlines():
+        assert line in text
+
+
+def test_issue40_a_hint_names_the_knock_and_the_pass_whatever_they_score() -> None:
+    rules = Rules.preset("widow")
+    game = Game(rules, 3, seed=2)
+    while game.current_seat != 0 or Knock() not in game.legal_actions():
+        game.apply(game.legal_actions()[0])
+    view = game.view(0)
+    estimates = [Estimate(action, 1.0 - i / 10, 0.1, 10) for i, action in enumerate(view.legal_actions)]
+    estimates.sort(key=lambda estimate: isinstance(estimate.action, Knock | Pass))  # knock and pass last
+    text = hint_text(estimates, view, top=3).plain
+    assert "Knock" in text
+    assert "Pass" in text
+    assert text.count(" · ") == 3  # three named (the first, the knock, the pass) and the rest counted

@@ -26,9 +26,12 @@ from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments
 from thirtyone.cli.options import check_bot_budgets
 from thirtyone.cli.options import rules_from_args
+from thirtyone.errors import RecordError
+from thirtyone.record import GameRecord
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.tui.language import terminal_language
+from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import MAX_DELAY
 from thirtyone.tui.settings import MAX_HINT_SECONDS
 from thirtyone.tui.settings import MAX_NAME
@@ -102,7 +105,70 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "default: LANGUAGE, LC_ALL, LC_MESSAGES, LANG); Urdu, which terminals cannot shape, and any other "
         "language are said in one line and played in English",
     )
+    parser.add_argument(
+        "--resume",
+        default=None,
+        metavar="RECORD",
+        help="go on with the unfinished game saved in RECORD (by --record) where it stopped: the same rules, "
+        "players, bots, seed and deals to come; it is saved there again (or to --record)",
+    )
     add_rules_arguments(parser)
+
+
+_DEALING = ("players", "bots", "seed", "preset")
+"""The options of ``play`` that ``--resume`` takes from the record (and every rule option)."""
+
+
+def _resumed(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments of the game that ``args.resume`` names: the options that deal it again (from
+    its record's comment, :func:`~thirtyone.tui.autosave.dealt_again`) and the person's name from
+    the record, with the pace, hint, language and record options of ``args``.
+
+    Raises:
+        PlayError: for a dealing option given as well, a file that cannot be read, a record that is
+            damaged, finished or not written by ``thirtyone play``.
+    """
+    from thirtyone.tui.autosave import dealt_again
+
+    defaults = {"bots": "basic", "preset": "scat"}
+    given = [name for name in _DEALING if getattr(args, name) not in (None, defaults.get(name))]
+    given += [
+        name.removeprefix("rule_")
+        for name, value in vars(args).items()
+        if name.startswith("rule_") and value is not None
+    ]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise PlayError(f"--resume takes the rules, players, bots and seed from the record: leave out {flags}")
+    path = Path(args.resume)
+    try:
+        record = GameRecord.loads(path.read_text(encoding="utf-8"))
+        record.replay()
+    except FileNotFoundError:
+        raise PlayError(f"--resume {path}: no such file") from None
+    except OSError as error:
+        raise PlayError(f"--resume {path}: {error.strerror or error}") from None
+    except (UnicodeDecodeError, RecordError) as error:
+        raise PlayError(f"--resume {path}: a damaged record: {error}") from None
+    if record.winner is not None:
+        raise PlayError(f"--resume {path}: that game is over; thirtyone play deals a new one")
+    try:
+        options = dealt_again(record)
+    except PlayError as error:
+        raise PlayError(f"--resume {path}: {error}") from None
+    parser = argparse.ArgumentParser(add_help=False)
+    configure(parser)
+    resumed, unknown = parser.parse_known_args(options)
+    if unknown:
+        raise PlayError(f"--resume {path}: its comment names options play does not know: {' '.join(unknown)}")
+    for name in ("fast", "delay", "hint_seconds", "lang", "record", "overwrite", "name"):
+        setattr(resumed, name, getattr(args, name))
+    if args.name == "you":
+        resumed.name = record.seats[0]
+    if args.record is None:  # saved where it was
+        resumed.record, resumed.overwrite = str(path), True
+    resumed.resume_record = (path, record)
+    return resumed
 
 
 def _whole(flag: str, text: str) -> int:
@@ -122,6 +188,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         PlayError: for a bad seed, delay, hint time, name or record path, or ``--overwrite``
             without ``--record``.
     """
+    if getattr(args, "resume", None) is not None:
+        args = _resumed(args)
     rules = rules_from_args(args)
     lang, notice = terminal_language(getattr(args, "lang", None), os.environ)
     players = _whole("--players", args.players)
@@ -150,7 +218,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
             raise PlayError(f"--record {record}: the folder {folder} does not exist")
         if record.exists() and not args.overwrite:
             raise PlayError(f"--record {record}: the file already exists; choose another name or add --overwrite")
-    return PlaySettings.create(
+    resume = getattr(args, "resume_record", None)
+    settings = PlaySettings.create(
         rules,
         players,
         args.bots,
@@ -163,7 +232,14 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         overwrite=args.overwrite,
         notice=notice,
         lang=lang,
+        resume=None if resume is None else resume[1],
     )
+    if resume is not None:
+        try:
+            PlaySession(settings)  # its moves played again, as the game will: refused here, before the screen
+        except PlayError as error:
+            raise PlayError(f"--resume {resume[0]}: {error}") from None
+    return settings
 
 
 def interactive() -> bool:

@@ -159,6 +159,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
         self._leaving = False  # a way out was taken: the keys typed after it are dropped
+        self._quit_asked = False  # q mid-round asked whether to quit: q again quits
 
     def on_unmount(self) -> None:
         """Give Rich its own cell counts back, and stop a compile still running apart."""
@@ -208,7 +209,18 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         if self.settings.notice:  # the language asked for is not the game's: said before anything else
             self.set_feedback(self.settings.notice)
         self._set_widths(self.size.width)
+        if self.settings.resume is not None:
+            self._catch_up()
         self.advance()
+
+    def _catch_up(self) -> None:
+        """A resumed game (``--resume``): its moves so far in the log, its showdowns not shown
+        again, and a line that says so."""
+        for event in self.session.next_events():
+            for line in self.narrator.describe(event):
+                self.write_log(line)
+        if not self.settings.notice:
+            self.set_feedback(self.t("tui.resumed", round=self.game.round))
 
     def on_resize(self, event: events.Resize) -> None:
         """Show the notice below 80×24 (and the table again above); fit the title and the
@@ -374,9 +386,17 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         if self._leaving or key in WAYS_OUT:
             event.stop()
             event.prevent_default()  # no binding of Textual's acts on it as well
-            if not self._leaving:
-                self.action_quit_game()
+            if self._leaving:
+                return
+            if key == "q" and not self._quit_asked and self.mid_round:  # a slip of a finger: ask
+                self._quit_asked = True
+                self.set_feedback(self.t("tui.quit.ask"))
+                return
+            self.action_quit_game()
             return
+        if self._quit_asked:  # any other key plays on, and does what it does
+            self._quit_asked = False
+            self.set_feedback("")
         if (len(self.screen_stack) == 1 or key == "f") and self.keys.press(key):
             event.stop()  # f (bots fast or slow) also works while the showdown or the standings show
 
@@ -388,6 +408,12 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def on_table_panel_widened(self, message: TablePanel.Widened) -> None:
         """The table's width changed (the first layout, a resize): draw it for its new width."""
         self.redraw()
+
+    @property
+    def mid_round(self) -> bool:
+        """True while a round is under way on the table (no screen between rounds on it): ``q``
+        then asks before quitting (``q`` again quits; ctrl+q and ctrl+c quit at once)."""
+        return len(self.screen_stack) == 1 and self.waiting_for in ("you", "bots")
 
     def action_quit_game(self) -> None:
         """Quit at any time (``q``, ctrl+q, ctrl+c); the game record is saved first with

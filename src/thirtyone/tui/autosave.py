@@ -9,6 +9,7 @@ It keeps one line a game saying where the record went or why it could not be sav
 >>> from pathlib import Path
 >>> from thirtyone.rules import Rules
 >>> from thirtyone.tui.session import PlaySession
+from thirtyone.tui.settings import PlayError
 >>> from thirtyone.tui.settings import PlaySettings
 >>> folder = Path(tempfile.mkdtemp())
 >>> session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=5, record=folder / "g.toml"))
@@ -27,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import re
 from pathlib import Path
 
 from thirtyone.engine import Game
@@ -35,8 +37,29 @@ from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.tui.session import PlaySession
+from thirtyone.tui.settings import PlayError
 
-__all__ = ["Autosave", "recorded"]
+__all__ = ["Autosave", "recorded", "dealt_again"]
+
+_COMMENT = "seed {seed} (thirtyone play {options} deals this game again)"
+"""The comment of a record of ``thirtyone play``: the game's seed and the options that deal it
+again (:meth:`~thirtyone.tui.settings.PlaySettings.deal_again`), read back by :func:`dealt_again`."""
+
+_READ_COMMENT = re.compile(r"seed ([0-9]+) \(thirtyone play (--[^()]*) deals this game again\)")
+
+
+def dealt_again(record: GameRecord) -> list[str]:
+    """The options of ``thirtyone play`` that deal the game of ``record`` again, as its comment
+    says them (``["--players=3", "--bots=hard,easy", "--seed=11"]``): what ``--resume`` goes on
+    from.
+
+    Raises:
+        PlayError: for a record that ``thirtyone play`` did not write (no such comment).
+    """
+    found = _READ_COMMENT.fullmatch(record.comment or "")
+    if record.event != "thirtyone play" or found is None:
+        raise PlayError("it is not a record of thirtyone play: its comment does not say how the game was dealt")
+    return found.group(2).split()
 
 
 def recorded(game: Game) -> Game:
@@ -134,7 +157,7 @@ class Autosave:
             list(session.names),
             event="thirtyone play",
             date=datetime.date.today().isoformat(),
-            comment=f"seed {seed} (thirtyone play {session.settings.deal_again(seed)} deals this game again)",
+            comment=_COMMENT.format(seed=seed, options=session.settings.deal_again(seed)),
         )
 
     @property

@@ -7,7 +7,8 @@ screen), and a game key pressed while a bot is to move says whom the game waits 
 rounds one key goes on (:class:`ScreenKeys`): ``enter`` closes the showdown, ``n`` deals another
 game from the final standings (where ``r`` shows the review of the game just played); any other
 game key says so. ``q``, ctrl+q and ctrl+c quit on every
-screen (the app's bindings).
+screen, each in its turn after the keys typed before it (the app's
+:meth:`~thirtyone.tui.app.ThirtyOneApp.on_key`); mid-round ``q`` asks first.
 
 >>> SHOWDOWN.key, LAST_SHOWDOWN.label, STANDINGS.key
 ('enter', 'tui.key.standings', 'n')

@@ -63,7 +63,9 @@ from thirtyone.events import Acted
 from thirtyone.events import Event
 from thirtyone.events import RoundEnded
 from thirtyone.events import RoundStarted
+from thirtyone.record import GameRecord
 from thirtyone.text import refusal
+from thirtyone.tui.settings import PlayError
 from thirtyone.tui.settings import PlaySettings
 from thirtyone.tui.settings import play_bot_spec
 from thirtyone.views import PlayerView
@@ -144,6 +146,37 @@ class PlaySession:
                 bot.simulator_ready = self.simulator_ready
         self._seen = 0
         self._take_unseen()
+        if self.game_number == 1 and self.settings.resume is not None:
+            self._resume(self.settings.resume)
+
+    def _resume(self, record: GameRecord) -> None:
+        """Play ``record``'s moves again from this game's first deal (``--resume``): each round
+        dealt as the record says it was (so the seed is the record's, and the deals to come are
+        its too), each bot choosing its recorded turn again as it did (its random source goes on
+        as it would have; an ``expert``'s searches are not made again: it goes on from its seed).
+        A round the record ends with, when the next deal waits, is followed by that deal.
+
+        Raises:
+            PlayError: when the record is not this game: other rules, a deal the seed does not
+                deal, or a move that cannot be played.
+        """
+        if record.rules != self.settings.rules or len(record.seats) != self.settings.players:
+            raise PlayError("its rules and players are not those its comment says deal it again")
+        for number, past in enumerate(record.rounds):
+            if number:
+                self.deal_next()
+            if self.game.round_logs[-1].deck != past.deck:
+                raise PlayError(f"round {past.round} was not dealt by seed {self.game_seed}, as its comment says")
+            for seat, action in past.actions:
+                bot = self.bots.get(seat)
+                if bot is not None and not isinstance(bot, ExpertBot):
+                    choose(bot, self.game.view(seat))  # the bot's random source as it was
+                try:
+                    self._apply(action, seat)
+                except ThirtyOneError as error:
+                    raise PlayError(f"round {past.round}: {action} cannot be played again: {error}") from None
+        if self.round_over and not self.game.is_over:
+            self.deal_next()
 
     @property
     def round_over(self) -> bool:

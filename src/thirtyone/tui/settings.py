@@ -30,6 +30,7 @@ from thirtyone.checks import shows
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
+from thirtyone.record import GameRecord
 from thirtyone.rules import OPTIONS
 from thirtyone.rules import Rules
 
@@ -132,6 +133,10 @@ class PlaySettings:
     lang: str = "en"
     """The language of the screen (a code of :data:`TERMINAL_LANGUAGES`)."""
     review_worlds: int = DEFAULT_REVIEW_WORLDS
+    resume: GameRecord | None = None
+    """An unfinished game to go on with as the session's first (``--resume``): its moves are
+    played again, the bots' included, before the screen opens
+    (:class:`~thirtyone.tui.session.PlaySession`)."""
 
     @classmethod
     def create(
@@ -151,6 +156,7 @@ class PlaySettings:
         notice: str | None = None,
         lang: str = "en",
         review_worlds: int = DEFAULT_REVIEW_WORLDS,
+        resume: GameRecord | None = None,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -197,6 +203,7 @@ class PlaySettings:
             notice,
             lang,
             review_worlds,
+            resume,
         )
 
     def seat_names(self, t: Messages | None = None) -> tuple[str, ...]:
