@@ -15,6 +15,7 @@ without numba — until the person's next move.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from rich.text import Text
@@ -48,9 +49,10 @@ _EXPERT_STATES = {
 }
 """How the expert stands, for the status line: the message in full and in fewer words."""
 
-_SHORTER = ((True, True), (True, False), (False, True), (False, False))
-"""What a hint that does not fit gives up, in order: first moves named, then its legend, then
-what the expert believes of the opponents."""
+_SHORTER = ((None, True), (1, True), (0, True), (0, False))
+"""What a hint that does not fit gives up first, in order, still naming :data:`HINT_TOP` moves:
+what the expert believes of the opponents (all but its surest read, then that too: ``reads``),
+then its legend. Only then does it name fewer moves (a knock and a pass always among them)."""
 
 
 class Hints:
@@ -154,16 +156,17 @@ class Hints:
         self._view = view
         self._set(self.answer(HINT_TOP, legend=True, width=self._width()))
 
-    def answer(self, top: int, *, legend: bool, width: int, reads: bool = True) -> Text:
+    def answer(self, top: int, *, legend: bool, width: int, reads: int | None = None) -> Text:
         """The analysis shown now in words, lines of at most ``width`` cells: ``top`` moves
-        named, with the legend or not, with what the expert believes of the opponents or not;
+        named, with the legend or not, with what the expert believes of the opponents (the
+        surest ``reads`` of them; ``None``: all it tells);
         when the expert's move shows first with a lower value than another (it keeps to the
         heuristic's move unless another is better by more than the noise of its deals), a line
         says so."""
         assert self.analysis is not None
         assert self._view is not None
         analysis, view = self.analysis, self._view
-        told = told_reads(analysis.reads) if reads else []
+        told = told_reads(analysis.reads)[:reads]
         answer = hint_text(
             analysis.estimates, view, reads=told, names=self.session.names, top=top, width=width, t=self.t
         )
@@ -177,14 +180,14 @@ class Hints:
 
     def fitted(self, width: int, fits: Callable[[Text], bool]) -> Text:
         """The hint in as many words as ``fits`` allows, lines of ``width`` cells: an analysis
-        that does not fit names fewer moves, then drops its legend, then what the expert believes
-        of the opponents (the hint as it is when none fits, or without an analysis)."""
+        that does not fit says less of what the expert believes of the opponents, then drops its
+        legend (:data:`_SHORTER`), and only then names fewer moves (the hint as it is when none
+        fits, or without an analysis)."""
         if self.analysis is None or self._view is None:
             return self.text
-        answers = (
-            self.answer(top, legend=legend, width=width, reads=reads)
-            for reads, legend in _SHORTER
-            for top in range(HINT_TOP, 0, -1)
+        answers = itertools.chain(
+            (self.answer(HINT_TOP, legend=legend, width=width, reads=reads) for reads, legend in _SHORTER),
+            (self.answer(top, legend=False, width=width, reads=0) for top in range(HINT_TOP - 1, 0, -1)),
         )
         return next((answer for answer in answers if fits(answer)), self.text)
 

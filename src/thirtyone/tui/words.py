@@ -262,21 +262,23 @@ def hint_text(
     t: Messages = ENGLISH,
 ) -> Text:
     """The expert's answer: its choice, then the other moves best first, each with its estimated
-    value (at most ``top`` named, the rest counted), in lines of at most ``width`` cells that never
-    break a move; then what it believes of the opponents (``reads``, as
+    value (at most ``top`` named, the rest counted; a knock and a pass are always named, as the
+    moves at hand whatever they score), in lines of at most ``width`` cells that never break a
+    move; then what it believes of the opponents (``reads``, as
     :func:`~thirtyone.bots.work.told_reads` gives them, named from ``names`` by seat)::
 
         Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05 · Knock −0.30
         The expert reads: Ben probably collects hearts (72%).
     """
+    named = _named(estimates, top)
     pieces: list[Text] = []
-    for i, estimate in enumerate(estimates[:top]):
+    for i, estimate in enumerate(named):
         words = move_words(estimate.action, view, t)
         if i == 0:
             words.style = "bold green"  # the base style: the cards keep their colours
         value = Text(value_text(estimate.mean, t), style="bold" if i == 0 else "")
         pieces.append(say(t, "hint.move", move=words, value=value))
-    rest = len(estimates) - top
+    rest = len(estimates) - len(named)
     if rest > 0:
         pieces.append(say_plural(t, "hint.more", rest, style="dim"))
     text = _pieces_in_lines(t.template("hint.plain"), "{moves}", pieces, width)
@@ -286,6 +288,15 @@ def hint_text(
         said.stylize("italic")
         text.append("\n").append_text(said)
     return text
+
+
+def _named(estimates: Sequence[Estimate], top: int) -> list[Estimate]:
+    """The moves a hint names, in the order of ``estimates``: the expert's (the first), a knock and
+    a pass, then the best of the others, ``top`` in all (more when the knock and the pass need the
+    room)."""
+    always = {i for i, estimate in enumerate(estimates) if i == 0 or isinstance(estimate.action, Knock | Pass)}
+    others = [i for i in range(len(estimates)) if i not in always]
+    return [estimates[i] for i in sorted(always.union(others[: max(top - len(always), 0)]))]
 
 
 def _read_words(t: Messages, who: str, suit: str, chance: float) -> Text:
