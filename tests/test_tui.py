@@ -2377,3 +2377,14 @@ def test_issue40_a_hint_names_the_knock_and_the_pass_whatever_they_score() -> No
     assert "Knock" in text
     assert "Pass" in text
     assert text.count(" · ") == 3  # three named (the first, the knock, the pass) and the rest counted
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "cs", "ms", "km", "ko", "ur"])
+def test_issue40_the_value_legends_say_that_going_out_counts_two_lives_more(lang: str) -> None:
+    """Issue 40, item 4: "Pass −2.42" while the legend said only "lives the others lose minus
+    lives you lose": a value below −1 looked impossible. The hint's and the review's legends say
+    that being put out counts two lives more; the hint's fits one line at 80 columns in English."""
+    t = messages(lang)
+    for key in ("tui.hint.legend", "review.legend"):
+        assert "2" in t(key), key
+    assert Text(ENGLISH("tui.hint.legend")).cell_len <= SIZE[0] - 2
