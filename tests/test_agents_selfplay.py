@@ -1,0 +1,96 @@
+"""The judge's self-play trainer (thirtyone.agents.selfplay): MMD's step, the decisions it keeps,
+and a run that resumes from its checkpoint exactly as it would have gone on."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from thirtyone.agents.selfplay import Batch  # noqa: E402
+from thirtyone.agents.selfplay import EngineTables  # noqa: E402
+from thirtyone.agents.selfplay import TrainConfig  # noqa: E402
+from thirtyone.agents.selfplay import Trainer  # noqa: E402
+from thirtyone.agents.selfplay import VectorTables  # noqa: E402
+from thirtyone.agents.selfplay import train  # noqa: E402
+from thirtyone.errors import ArgumentError  # noqa: E402
+from thirtyone.judge.network import INPUT_SIZE  # noqa: E402
+from thirtyone.judge.network import JudgeNet  # noqa: E402
+
+TINY = {"decisions": 200, "games": 8, "hidden": (8,), "batch": 64}
+
+
+def test_the_mmd_step_moves_the_policy_to_its_closed_form():
+    """One decision, two legal moves worth +1 and -1: the values learn them and the policy learns
+    softmax((log π + η q) / (1 + η α)) with a uniform magnet (which then adds nothing)."""
+    eta, alpha = 1.0, 0.1
+    trainer = Trainer(TrainConfig(eta=eta, alpha=alpha, epochs=300, lr=1e-2, batch=64, hidden=(8,), **{"games": 2}))
+    n = 64
+    x = np.zeros((n, INPUT_SIZE), dtype=np.float16)
+    x[:, 0] = 1
+    mask = np.zeros((n, 79), dtype=bool)
+    mask[:, [52, 53]] = True
+    logp = np.full((n, 79), -np.inf, dtype=np.float32)
+    logp[:, [52, 53]] = math.log(0.5)
+    action = np.where(np.arange(n) % 2 == 0, 52, 53)
+    reward = np.where(action == 52, 1.0, -1.0).astype(np.float32)
+    trainer.learn(Batch(x, mask, action, logp, reward))
+    net = trainer.export()
+    logits, values = net.forward(x[:1].astype(np.float32))
+    assert values[0, 52] == pytest.approx(1.0, abs=0.05) and values[0, 53] == pytest.approx(-1.0, abs=0.05)
+    expected = 1 / (1 + math.exp(-2 * eta / (1 + eta * alpha)))  # the closed form's p(52)
+    p52 = 1 / (1 + math.exp(logits[0, 53] - logits[0, 52]))
+    assert p52 == pytest.approx(expected, abs=0.03)
+
+
+@pytest.mark.parametrize(("kind", "preset", "players"), [(EngineTables, "mini", 2), (VectorTables, "scat", 3)])
+def test_each_decision_keeps_its_rounds_reward_for_its_seat(kind, preset, players):
+    tables = kind(preset, players, 4, seed=7)
+    rng = np.random.default_rng(1)
+
+    def uniform(x, mask):
+        logp = np.where(mask != 0, -np.log(mask.sum(axis=1, keepdims=True)), -np.inf).astype(np.float32)
+        noise = rng.random(mask.shape) * (mask != 0)
+        return noise.argmax(axis=1), logp
+
+    batch = tables.play(uniform, 300)
+    assert len(batch) >= 300
+    assert batch.mask[np.arange(len(batch)), batch.action].all()
+    assert batch.x.shape == (len(batch), INPUT_SIZE)
+    # a round's rewards are the others' average loss minus one's own: bounded, not all zero
+    assert np.abs(batch.reward).max() <= 4 and np.abs(batch.reward).sum() > 0
+
+
+def test_a_run_resumes_from_its_checkpoint_as_if_never_stopped(tmp_path):
+    whole = train(TrainConfig(iterations=2, **TINY), tmp_path / "whole")
+    train(TrainConfig(iterations=1, **TINY), tmp_path / "cut")
+    # the same settings but more iterations: refused as other settings, so resume with the same ones
+    with pytest.raises(ArgumentError, match="other settings"):
+        train(TrainConfig(iterations=3, seed=2, **TINY), tmp_path / "cut")
+    config = TrainConfig(iterations=2, **TINY)
+    checkpoint = tmp_path / "cut" / "checkpoint.pkl"
+    state = checkpoint.read_bytes()
+    resumed = Trainer(config)
+    import pickle
+
+    resumed.restore(pickle.loads(state))
+    assert resumed.iteration == 1
+    resumed.iterate()
+    again = resumed.export()
+    for (w1, b1), (w2, b2) in zip(whole.policy + whole.value, again.policy + again.value, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    saved = JudgeNet.load(tmp_path / "whole" / "judge.npz")
+    assert saved.meta["iterations"] == 2 and saved.meta["presets"] == ["mini"] and saved.meta["players"] == [2]
+    assert (tmp_path / "whole" / "curve.json").exists()
+
+
+def test_bad_settings_are_refused_naming_them():
+    with pytest.raises(ArgumentError, match="decisions is 1 or more"):
+        Trainer(TrainConfig(decisions=0))
+    with pytest.raises(ArgumentError, match="eta is above 0"):
+        Trainer(TrainConfig(eta=-1.0))
+    with pytest.raises(ArgumentError, match="at least one table"):
+        Trainer(TrainConfig(tables=[]))
