@@ -359,3 +359,40 @@ def test_r4_3_a_stock_too_small_for_the_later_draws_is_refused_with_the_rule():
     game.apply("knock")
     with pytest.raises(NotALastTurnError, match=r"R4\.3"):
         last_turn(game.view(game.current_seat))
+
+
+# ---------------------------------------------------------------------------------------------- who reads it
+
+
+def test_r6_2_the_expert_plays_and_shows_the_exact_last_turn():
+    from thirtyone.bots.expert import ExpertBot
+    from thirtyone.bots.expert import ExpertV1Bot
+
+    game = position("scat-3-first-after-knock")
+    view = game.view(game.current_seat)
+    exact = last_turn(view)
+    bot = ExpertBot(1, worlds=20, seconds=None, rollouts="engine")
+    analysis = bot.analyse(view)
+    assert [(e.action, e.mean, e.stderr) for e in analysis.estimates] == sorted(
+        ((m.action, m.value, m.stderr) for m in exact.moves), key=lambda row: -row[1]
+    )
+    assert analysis.best == exact.best.action
+    assert bot.choose(view, view.legal_actions) == exact.best.action
+    rolled = ExpertV1Bot(1, worlds=20, seconds=None, rollouts="engine").analyse(view)
+    assert rolled.estimates[0].worlds == 20  # expert-v1 rolls its last turns out, as it did
+
+
+def test_r6_5_the_review_does_not_mark_taking_the_queen_a_blunder():
+    """Issue 43's first finding: the review valued the pile draw by the heuristic's discard (31)."""
+    from thirtyone.bots.review import review_record
+    from thirtyone.record import GameRecord
+
+    game = position("scat-2-pile-queen")
+    game.apply("draw pile")
+    game.apply("discard Ks")
+    review = review_record(GameRecord.from_game(game, ["Ann", "Ben"]), [0], worlds=20, rollouts="engine")
+    (decision,) = [d for d in review.decisions if d.played == Draw("pile")]
+    values = last_turn_values(decision.view)
+    assert decision.mark is None
+    assert decision.loss == pytest.approx(values[Draw("stock")] - values[Draw("pile")])
+    assert 0 < decision.loss < 0.001  # an exact count: 0.0004 lives

@@ -17,6 +17,10 @@ beats the heuristic's own choice by more than a standard error of their differen
 heuristic's choice otherwise (so that noise never makes it play worse than the heuristic); it
 can explain itself (:meth:`ExpertBot.analyse`).
 
+A last turn after a knock (R6.2) is not rolled out: it is valued exactly, each action with its
+best continuation (:mod:`thirtyone.judge.lastturn`), and the expert plays the best (the hint and
+the review show those values); ``expert-v1`` rolls its last turns out as before.
+
 The budget is a number of worlds per decision (deterministic for a seed) with a time cap
 (default :data:`DEFAULT_SECONDS`, 0.4 s per decision on one core) that stops early on a slow machine.
 """
@@ -55,6 +59,10 @@ from thirtyone.engine import Game
 from thirtyone.events import Acted
 from thirtyone.events import NewWidow
 from thirtyone.events import RoundResult
+from thirtyone.judge.lastturn import NotALastTurnError
+from thirtyone.judge.lastturn import is_last_turn
+from thirtyone.judge.lastturn import last_turn
+from thirtyone.judge.lastturn import seat_utility
 from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
@@ -87,7 +95,6 @@ V1_DEFAULT_SECONDS = 1.0
 
 _SIM_BATCH = 16  # worlds sampled before each call of the compiled rollouts
 _CONFIDENCE = 1.0  # standard errors by which the best action must beat the heuristic's to be played
-_ELIMINATION = 2.0  # extra cost, in lives, of being put out; a bonus for putting an opponent out
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +151,9 @@ class ExpertBot(SeededBot):
 
     name = "expert"
     simulator_ready: Callable[[], bool] | None = None
+    exact_last_turn = True
+    """Whether a last turn after a knock is valued exactly (:mod:`thirtyone.judge.lastturn`)
+    rather than by rollouts."""
 
     def __init__(
         self,
@@ -176,6 +186,10 @@ class ExpertBot(SeededBot):
         if not legal:
             raise ValueError(f"seat {view.seat} has no move to analyse now")
         start = time.perf_counter()
+        if self.exact_last_turn and is_last_turn(view):
+            exact = _last_turn(view, legal, start)
+            if exact is not None:
+                return exact
         deadline = None if self.seconds is None else start + self.seconds
         default = self._fallback.choose(view, legal)
         utilities: list[list[float]] = [[] for _ in legal]
@@ -192,7 +206,7 @@ class ExpertBot(SeededBot):
             worlds += positions
             for outcome in self._roll(positions, legal, done, use_sim):
                 for i, (lost, eliminated) in enumerate(outcome):
-                    utilities[i].append(_utility(lost, eliminated, view.seat, others))
+                    utilities[i].append(seat_utility(lost, eliminated, view.seat, others))
             done += count
             if deadline is not None and done >= 2 and time.perf_counter() > deadline:
                 break
@@ -282,6 +296,7 @@ class ExpertV1Bot(ExpertBot):
     f71cdab (its worlds from :func:`sample_position`'s own bias, no belief)."""
 
     name = "expert-v1"
+    exact_last_turn = False  # its last turns by rollouts, as it played them
 
     def __init__(
         self,
@@ -317,11 +332,19 @@ def _play_out(game: Game) -> RoundResult:
     return log.result
 
 
-def _utility(lost: Sequence[int], eliminated: Sequence[int], seat: int, others: Sequence[int]) -> float:
-    """Lives the ``others`` lost (their mean) minus lives ``seat`` lost; being put out costs extra."""
-    mine = lost[seat] + (_ELIMINATION if eliminated[seat] else 0.0)
-    theirs = sum(lost[other] + (_ELIMINATION if eliminated[other] else 0.0) for other in others)
-    return theirs / max(len(others), 1) - mine
+def _last_turn(view: PlayerView, legal: Sequence[Action], start: float) -> Analysis | None:
+    """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
+    analysis, best first (ties to the first legal action), without reads; ``None`` where a
+    reshuffle (R4.3) or the turn limit (R6.7) could cut the turn short: rollouts value those."""
+    try:
+        turn = last_turn(view)
+    except NotALastTurnError:
+        return None
+    moves = sorted(
+        (move for move in turn.moves if move.action in legal), key=lambda move: (-move.value, legal.index(move.action))
+    )
+    estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
+    return Analysis(estimates, time.perf_counter() - start)
 
 
 def _taken_this_turn(view: PlayerView) -> Card | None:

@@ -1,7 +1,10 @@
 """The review of a game, move by move: what each decision of a seat was worth, from what that
 seat could see then (its :class:`~thirtyone.views.PlayerView` at that moment, never the hidden
 cards), as the expert values it (:meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>`,
-the hint's search).
+the hint's search). A last turn after a knock (R6.2) is valued exactly
+(:mod:`thirtyone.judge.lastturn`): a draw by its best discard, each value counted over every deal
+of the unseen cards (standard error 0: any loss counts) or, at larger tables, over sampled deals of
+a fixed seed, the same under any review seed.
 
 A *decision* is an action of a seat that had more than one legal action, but for looking at its
 cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
