@@ -1,21 +1,21 @@
 """Actions a player can take, as small frozen values with a stable text notation.
 
-=====================  =======================================  ==========
-action                 notation                                 rule
-=====================  =======================================  ==========
-``Draw("stock")``      ``draw stock``                           R4.1
-``Draw("pile")``       ``draw pile`` (top of the discard pile)  R4.1
-``Discard(card)``      ``discard Td``                           R4.1, R4.2
-``Knock()``            ``knock``                                R6.1
-``Exchange(give, take)`` ``exchange Td for Ah`` (or two cards:   R7.1, R7.5
-                       ``exchange Td 9h for Ah Kh``)
-``ExchangeAll()``      ``exchange all``                         R7.1, R7.2
-``Pass()``             ``pass``                                 R7.1
-``Keep()``             ``keep`` (dealer keeps the first hand)   R7.6
-``TakeWidow()``        ``take widow`` (dealer takes the second) R7.6
-``Look()``             ``look``                                 R6.6
-``ThrowDown()``        ``throw down``                           R6.6
-=====================  =======================================  ==========
+========================  =========================================  ==========
+action                    notation                                   rule
+========================  =========================================  ==========
+``Draw("stock")``         ``draw stock``                             R4.1
+``Draw("pile")``          ``draw pile`` (top of the discard pile)    R4.1
+``Discard(card)``         ``discard Td``                             R4.1, R4.2
+``Knock()``               ``knock``                                  R6.1
+``Exchange(give, take)``  ``exchange Td for Ah`` (or two cards:      R7.1, R7.5
+                          ``exchange Td 9h for Ah Kh``)
+``ExchangeAll()``         ``exchange all``                           R7.1, R7.2
+``Pass()``                ``pass``                                   R7.1
+``Keep()``                ``keep`` (dealer keeps the first hand)     R7.6
+``TakeWidow()``           ``take widow`` (dealer takes the second)   R7.6
+``Look()``                ``look``                                   R6.6
+``ThrowDown()``           ``throw down``                             R6.6
+========================  =========================================  ==========
 
 >>> parse_action("exchange Td for Ah")
 Exchange(give=(Card('Td'),), take=(Card('Ah'),))
