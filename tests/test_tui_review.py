@@ -196,3 +196,30 @@ async def test_the_review_fits_the_terminal(size: tuple[int, int], tmp_path: Pat
         assert any("Round Turn Hand" in line for line in text)
         saved = Path(app.save_screenshot(f"review-{size[0]}x{size[1]}.svg", str(tmp_path)))
         assert saved.read_text(encoding="utf-8").startswith("<svg")
+
+
+VALUE_ALONE = re.compile(r"^\s*[−+]\d+[.,]\d\d\s*$")
+"""A line of the review that holds a value and nothing else: a move's value wrapped off its move."""
+
+
+@pytest.mark.parametrize("lang", ["cs", "en"])
+async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang: str) -> None:
+    """Issue 40, item 5: at 80 columns the moves' column wrapped values onto lines of their own
+    ("▸ Vzít karty na stole naslepo" over "−0,30", widow, seed 5) while the hand, the lives given
+    away and the mark kept their columns. Where the six columns do not fit, what a move gave away
+    and its mark go under the hand; where they fit, the table keeps them."""
+    app = make_app("widow", 3, 5, lives=1, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(app, pilot)
+        for _ in range(200):
+            if screen.seat in screen.reviews:
+                break
+            await settle(app, pilot)
+            await pilot.pause(0.05)
+        lines = body_lines(screen, 76)  # the review's body at 80 columns
+        wide = body_lines(screen, 160)
+    assert not [line for line in lines if VALUE_ALONE.match(line)], "\n".join(lines)
+    given = app.t("review.column.given")
+    assert any(given in line for line in wide)  # wide enough: the six columns
+    if lang == "cs":
+        assert not any(given in line for line in lines)  # the lives given away under the hand

@@ -18,7 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
+from rich.console import Console
+from rich.console import ConsoleOptions
 from rich.console import RenderableType
+from rich.console import RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -43,7 +47,7 @@ __all__ = [
     "moves_text",
     "sentence_text",
     "summary_text",
-    "decisions_table",
+    "DecisionsTable",
     "about_lines",
     "seat_lines",
     "review_lines",
@@ -140,26 +144,51 @@ def summary_text(t: Messages, summary: SeatSummary, names: Sequence[str]) -> Tex
     return line.append(" · ").append_text(Text(" · ").join(marks))
 
 
-def decisions_table(t: Messages, decisions: Sequence[Decision]) -> Table:
+_UNBOUNDED = 10_000
+"""Columns enough for any review table's widest line."""
+
+
+class DecisionsTable:
     """A seat's decisions, one a row: round, turn, hand and its points, what the move played gave
-    away, its mark and every move's value (:func:`moves_text`), the one column that wraps."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=0, header_style="bold")
-    for key in _COLUMNS:
-        left = key in ("review.column.hand", "review.column.moves", "review.column.mark")
-        moves = key == "review.column.moves"  # the one column that wraps: the others keep their width
-        table.add_column(t(key), justify="left" if left else "right", no_wrap=not moves, overflow="fold")
-    for decision in decisions:
-        given = decision.given
-        table.add_row(
-            t.number(decision.round),
-            t.number(decision.turn),
-            cards_text(decision.hand).append(f" ({format_value(decision.holding)})"),
-            value_text(-given, t) if given else "",
-            mark_text(t, decision.mark),
-            moves_text(t, decision),
-            end_section=True,
-        )
-    return table
+    away, its mark and every move's value (:func:`moves_text`), the one column that wraps. Where
+    the moves would not have the width of their longest line (80 columns, long words), what the
+    move gave away and its mark go under the hand, so that no value is wrapped onto a line of
+    its own."""
+
+    def __init__(self, t: Messages, decisions: Sequence[Decision]) -> None:
+        self.t = t
+        self.decisions = decisions
+
+    def table(self, *, narrow: bool) -> Table:
+        """The table with six columns, or with four (``narrow``: the hand, what it gave away and
+        the mark in one)."""
+        t = self.t
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=0, header_style="bold")
+        for key in _COLUMNS:
+            if narrow and key in ("review.column.given", "review.column.mark"):
+                continue
+            left = key in ("review.column.hand", "review.column.moves", "review.column.mark")
+            moves = key == "review.column.moves"  # the one column that wraps: the others keep their width
+            table.add_column(t(key), justify="left" if left else "right", no_wrap=not moves, overflow="fold")
+        for decision in self.decisions:
+            hand = cards_text(decision.hand).append(f" ({format_value(decision.holding)})")
+            given = value_text(-decision.given, t) if decision.given else ""
+            mark = mark_text(t, decision.mark)
+            if not narrow:
+                cells: list[RenderableType] = [hand, given, mark]
+            elif given:
+                cells = [Text("\n").join([hand, Text(f"{given} ").append_text(mark)])]
+            else:
+                cells = [hand]
+            row = [t.number(decision.round), t.number(decision.turn), *cells, moves_text(t, decision)]
+            table.add_row(*row, end_section=True)
+        return table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = self.table(narrow=False)
+        unbounded = options.update_width(_UNBOUNDED)  # a table measures no wider than the width it has
+        fits = Measurement.get(console, unbounded, wide).maximum <= options.max_width
+        yield wide if fits else self.table(narrow=True)
 
 
 def about_lines(t: Messages, review: Review) -> list[RenderableType]:
@@ -184,11 +213,11 @@ def about_lines(t: Messages, review: Review) -> list[RenderableType]:
 
 def seat_lines(t: Messages, review: Review, summary: SeatSummary, names: Sequence[str]) -> list[RenderableType]:
     """One reviewed seat (``summary``, one of ``review``'s; ``names`` as shown): its summary, its
-    decisions (:func:`decisions_table`) and its costliest decisions in a sentence each."""
+    decisions (:class:`DecisionsTable`) and its costliest decisions in a sentence each."""
     mine = [decision for decision in review.decisions if decision.seat == summary.seat]
     lines: list[RenderableType] = [summary_text(t, summary, names)]
     if mine:
-        lines.append(decisions_table(t, mine))
+        lines.append(DecisionsTable(t, mine))
     if summary.costliest:
         lines.append(Text(t("review.costliest"), style="bold"))
         for number, decision in enumerate(summary.costliest, 1):
