@@ -30,16 +30,17 @@ A value is in lives, as the expert's and the review's: the lives the other seats
 minus the lives this seat loses this round, being put out counting :data:`ELIMINATION` lives extra
 (:func:`seat_utility`).
 
-**Exact where it is cheap.** The deals of the unseen cards are enumerated, each counted once,
-when there are at most :data:`EXACT_WORLDS` of them (every two-player last turn: the knocker's
-hidden cards and the stock card); beyond that (three or more players, where the hidden hands of
-two or more seats multiply) deals of the other seats' hidden cards are sampled with the fixed
-seed :data:`SEED` (the same view always gets the same values): :data:`SAMPLED_HANDS` of them, and
-for each *every* card the stock can give this seat is counted (exact over the stock card and this
-seat's own choices); while later seats play after this seat's stock draw, :data:`SAMPLED_DRAWS`
-deals, each played once for every card the stock can give this seat (the later seats' stock
-cards following in the sampled deal's order).
-:attr:`LastTurn.exact` says which; a sampled value carries its standard error.
+**Exact where it is cheap.** The deals of the unseen cards are enumerated, each counted once, when
+there are at most :data:`EXACT_WORLDS` of them (every two-player last turn: the knocker's hidden
+cards and the stock card), or :data:`EXACT_PLAYED` while later seats play; beyond that (three or
+more players, where the hidden hands of two or more seats multiply) deals of the other seats'
+hidden cards are sampled with the fixed seed :data:`SEED` (the same view always gets the same
+values): :data:`SAMPLED_HANDS` of them, and for each *every* card the stock can give this seat is
+counted (exact over the stock card and this seat's own choices); while later seats play,
+:data:`SAMPLED_PLAYED` deals, or after this seat's stock draw :data:`SAMPLED_DRAWS` deals, each
+played once for every card the stock can give this seat (the later seats' stock cards following in
+the sampled deal's order). :attr:`LastTurn.exact` says which; a sampled value carries its standard
+error.
 
 >>> from thirtyone import Game, Rules
 >>> game = Game(Rules(), players=2, seed=3)
@@ -91,6 +92,8 @@ __all__ = [
     "ELIMINATION",
     "EXACT_WORLDS",
     "SAMPLED_HANDS",
+    "SAMPLED_PLAYED",
+    "SAMPLED_DRAWS",
     "SEED",
     "NotALastTurnError",
     "LastTurnMove",
@@ -103,14 +106,18 @@ __all__ = [
 
 ELIMINATION: Final = 2.0
 """The extra cost, in lives, of being put out (and the bonus for putting an opponent out)."""
-EXACT_WORLDS: Final = 60_000
+EXACT_WORLDS: Final = 20_000
 """The most deals of the other seats' hidden cards counted one by one while no seat plays after
-this one (each with every stock card); above it they are sampled."""
-EXACT_PLAYED: Final = 40_000
+this one (each with every stock card; every two-player last turn has at most C(48, 3) = 17,296);
+above it they are sampled."""
+EXACT_PLAYED: Final = 10_000
 """The most deals (hidden cards and the stock's top cards) played out one by one while later
-seats play; above it they are sampled."""
+seats play (about the rows sampled instead); above it they are sampled."""
 SAMPLED_HANDS: Final = 4096
-"""Deals of the other seats' hidden cards sampled when there are too many to count."""
+"""Deals of the other seats' hidden cards sampled when there are too many to count and no seat
+plays after this one."""
+SAMPLED_PLAYED: Final = 2048
+"""Deals sampled when later seats play and this seat draws no stock card (a discard, a widow turn)."""
 SAMPLED_DRAWS: Final = 256
 """Deals sampled when later seats play after a stock draw of this seat: each is played once for
 every card the stock can give this seat (about 40 times as many rows)."""
@@ -291,12 +298,11 @@ def _enumerate(unseen: int, holes: Sequence[int], draws: int) -> Ints:
     return rows
 
 
-def _sample(unseen: int, hidden: int, draws: int, own_draw: bool) -> tuple[Ints, Ints]:
+def _sample(unseen: int, hidden: int, draws: int, own_draw: bool, deals: int) -> tuple[Ints, Ints]:
     """Deals sampled with the seed :data:`SEED`, and which sampled deal each row is: with
-    ``own_draw`` :data:`SAMPLED_DRAWS` deals, each once for every card the stock can give this seat
-    first (the later draws following in the deal's order), else :data:`SAMPLED_HANDS` deals once."""
+    ``own_draw`` each of the ``deals`` once for every card the stock can give this seat first (the
+    later draws following in the deal's order), else once."""
     rng = np.random.default_rng(SEED)
-    deals = SAMPLED_DRAWS if own_draw else SAMPLED_HANDS
     order = np.argsort(rng.random((deals, unseen)), axis=1).astype(np.int32)
     if not own_draw:
         return order[:, : hidden + draws], np.arange(deals, dtype=np.int32)
@@ -376,7 +382,7 @@ class _Spot:
         if _count(unseen, self.holes, 0) <= EXACT_WORLDS:
             rows, exact = _enumerate(unseen, self.holes, 0), True
         else:
-            rows, exact = _sample(unseen, sum(self.holes), 0, False)[0], False
+            rows, exact = _sample(unseen, sum(self.holes), 0, False, SAMPLED_HANDS)[0], False
         hands = self._hands(self.unseen[rows])
         others = np.stack([_value(t, hands[seat]) for seat in self.others], axis=1)
         vectors, which = np.unique(others, axis=0, return_inverse=True)
@@ -449,7 +455,8 @@ class _Spot:
         if _count(unseen, self.holes, self.draws) <= EXACT_PLAYED:
             rows, clusters = _enumerate(unseen, self.holes, self.draws), None
         else:
-            rows, clusters = _sample(unseen, hidden, self.draws, self.own_draw)
+            deals = SAMPLED_DRAWS if self.own_draw else SAMPLED_PLAYED
+            rows, clusters = _sample(unseen, hidden, self.draws, self.own_draw, deals)
         deal = self.unseen[rows]
         n = len(deal)
         stock = deal[:, hidden:]
@@ -589,40 +596,39 @@ def _cluster_means(values: Floats, clusters: Ints) -> Floats:
     return np.bincount(clusters, weights=values) / np.bincount(clusters)
 
 
-def _best_exchange(t: Ints, hand: Ints, widow: Ints, any_two: bool) -> tuple[Ints, Ints]:
-    """A later seat's widow turn (R7.1, R7.5): the hand and widow after the exchange that gives it
-    the best hand, or its pass among equal values (then the first of: one card, two cards
-    (``exchange=any``), all three)."""
-    options = [(hand, widow)]
-    for i in range(3):  # give hand card i, take widow card j
+def _exchange_places(any_two: bool) -> tuple[Ints, Ints]:
+    """For each widow turn of a later seat, in order (a pass; each one-card exchange, hand card
+    ``i`` for widow card ``j``; with ``exchange=any`` each two-card exchange keeping ``i`` and
+    leaving ``j``; all three), the places of the hand kept and of the widow left among the six
+    cards ``hand + widow`` (R7.1, R7.5)."""
+    kept, left = [[0, 1, 2]], [[3, 4, 5]]
+    for i in range(3):
         for j in range(3):
-            rest, left = [k for k in range(3) if k != i], [k for k in range(3) if k != j]
-            options.append(
-                (
-                    np.stack([hand[:, rest[0]], hand[:, rest[1]], widow[:, j]], axis=1),
-                    np.stack([widow[:, left[0]], widow[:, left[1]], hand[:, i]], axis=1),
-                )
-            )
-    if any_two:  # keep hand card i, leave widow card j (actions.two_card_exchanges)
+            rest, others = [k for k in range(3) if k != i], [3 + k for k in range(3) if k != j]
+            kept.append([*rest, 3 + j])
+            left.append([*others, i])
+    if any_two:
         for i in range(3):
             for j in range(3):
-                rest, left = [k for k in range(3) if k != i], [k for k in range(3) if k != j]
-                options.append(
-                    (
-                        np.stack([hand[:, i], widow[:, left[0]], widow[:, left[1]]], axis=1),
-                        np.stack([widow[:, j], hand[:, rest[0]], hand[:, rest[1]]], axis=1),
-                    )
-                )
-    options.append((widow, hand))
-    best_value = np.full(len(hand), -1, dtype=np.int32)
-    kept, left_over = hand, widow
-    for new_hand, new_widow in options:
-        value = _v3(t, new_hand[:, 0], new_hand[:, 1], new_hand[:, 2])
-        better = value > best_value
-        best_value = np.where(better, value, best_value)
-        kept = np.where(better[:, None], new_hand, kept)
-        left_over = np.where(better[:, None], new_widow, left_over)
-    return kept, left_over
+                rest, others = [k for k in range(3) if k != i], [3 + k for k in range(3) if k != j]
+                kept.append([i, *others])
+                left.append([3 + j, *rest])
+    kept.append([3, 4, 5])
+    left.append([0, 1, 2])
+    return np.array(kept, dtype=np.int32), np.array(left, dtype=np.int32)
+
+
+_EXCHANGES: Final = {any_two: _exchange_places(any_two) for any_two in (False, True)}
+
+
+def _best_exchange(t: Ints, hand: Ints, widow: Ints, any_two: bool) -> tuple[Ints, Ints]:
+    """A later seat's widow turn: the hand and widow after the exchange that gives it the best
+    hand, or its pass among equal values (then the first of :func:`_exchange_places`' order)."""
+    six = np.concatenate([hand, widow], axis=1)
+    kept, left = _EXCHANGES[any_two]
+    values = t[six[:, kept[:, 0]] * _AB + six[:, kept[:, 1]] * 52 + six[:, kept[:, 2]]]  # deal × option
+    best = np.argmax(values, axis=1)
+    return np.take_along_axis(six, kept[best], axis=1), np.take_along_axis(six, left[best], axis=1)
 
 
 def _exchanged(hand: Sequence[Card], widow: Sequence[Card], action: Action) -> tuple[list[Card], list[Card]]:
@@ -645,6 +651,8 @@ class _Round:
         self.n = len(stock)
         t = spot.table
         self.expect: dict[int, tuple[npt.NDArray[np.intp], Floats, Floats, Floats]] = {}
+        self.counts: dict[int, Floats] = {}
+        self.drawn: dict[tuple[int, int], tuple[Ints, Ints]] = {}
         if spot.draw:  # each later seat's stock draw as it sees the cards: best three of four
             deck = spot.deck
             base = np.isin(deck, np.array(sorted(spot.public), dtype=np.int32), invert=True)
@@ -663,12 +671,12 @@ class _Round:
                 mask &= deck[None, :] != h[:, [2]]
                 unseen = mask.astype(np.float64)
                 self.expect[seat] = (which.reshape(-1), gain, unseen, (gain * unseen).sum(axis=1))
+                self.counts[seat] = unseen.sum(axis=1)
 
     def utility(self, mine: Ints, laid: Ints, drawn: int) -> Floats:
         """Each deal's value for this seat holding ``mine`` (N × 3) after laying ``laid`` (its
         discard, N; in widow mode the widow it leaves, N × 3), ``drawn`` stock cards taken so far."""
         spot, t, n = self.spot, self.spot.table, self.n
-        rows = np.arange(n)
         finals = {spot.me: _value(t, mine)}
         blitz = np.where(finals[spot.me] >= BLITZ_HALF, spot.active.index(spot.me), -1)
         pointer = np.full(n, drawn)
@@ -679,7 +687,7 @@ class _Round:
                 top = laid
                 taking, taken_discard = _keep_three(t, np.concatenate([h, top[:, None]], axis=1), top)
                 which, gain, unseen, total = self.expect[seat]
-                count = unseen.sum(axis=1)[which]
+                count = self.counts[seat][which]
                 total = total[which]
                 for card in shown:  # a card it saw laid on the pile is no longer in its stock
                     column = np.searchsorted(spot.deck, card)
@@ -688,8 +696,7 @@ class _Round:
                     count = count - seen
                 expected = np.divide(total, count, out=np.zeros(n), where=count > 0)
                 takes = _value(t, taking) >= expected
-                card = self.stock[rows, pointer]
-                drawing, drawn_discard = _keep_three(t, np.concatenate([h, card[:, None]], axis=1), None)
+                drawing, drawn_discard = self._draws(seat, pointer, drawn, drawn + spot.later.index(seat))
                 kept = np.where(takes[:, None], taking, drawing)
                 laid = np.where(takes, taken_discard, drawn_discard)
                 pointer = pointer + ~takes
@@ -702,6 +709,20 @@ class _Round:
             if seat not in finals:
                 finals[seat] = _value(t, self.hands[seat])
         return spot._settle(np.stack([finals[seat] for seat in spot.active], axis=1), blitz)
+
+    def _draws(self, seat: int, pointer: Ints, low: int, high: int) -> tuple[Ints, Ints]:
+        """What a later seat keeps and discards after drawing the stock card at ``pointer`` (each
+        deal's; from ``low`` to ``high``): worked out once for each stock place and reused."""
+        for place in range(low, high + 1):
+            if (seat, place) not in self.drawn:
+                four = np.concatenate([self.hands[seat], self.stock[:, place : place + 1]], axis=1)
+                self.drawn[seat, place] = _keep_three(self.spot.table, four, None)
+        kept, discard = self.drawn[seat, low]
+        for place in range(low + 1, high + 1):
+            at_place, thrown = self.drawn[seat, place]
+            here = pointer == place
+            kept, discard = np.where(here[:, None], at_place, kept), np.where(here, thrown, discard)
+        return kept, discard
 
 
 def _summary(
