@@ -60,10 +60,64 @@ def test_it_plays_the_vector_envs_games_for_its_seat(preset: str, players: int, 
         out = raw.step(actions)
         observations, rewards, terminated, truncated, info = venv.step(actions)
         assert np.array_equal(rewards, out.rewards[:, seat])
-        assert np.array_equal(terminated, out.ended == 1)
-        assert np.array_equal(truncated, out.ended == 2)
+        put_out = venv.env.final_obs[:, raw.layout.slices["out"].start] == 1  # in the seat's own slot
+        assert np.array_equal(terminated, (out.ended == 1) | ((out.ended == 2) & put_out))
+        assert np.array_equal(truncated, (out.ended == 2) & ~put_out)
         ended += int(out.ended.astype(bool).sum())
     assert ended > 0, "the comparison crossed an auto-reset"
+
+
+@pytest.mark.parametrize(
+    ("players", "seat", "options"),
+    [(3, 0, {"lives": 1}), (4, 2, {"lives": 1, "win_reward": True}), (3, 1, {"max_rounds": 2}), (2, 0, {})],
+)
+def test_the_same_step_auto_reset_is_a_sync_vector_envs(players: int, seat: int, options: dict[str, object]) -> None:
+    """Gymnasium's own SyncVectorEnv of the one-seat env (same-step auto-reset), dealt the same
+    games: the same observations, rewards, ends, masks and info keys, and where an episode ends
+    (put out, game over, cut at max_rounds) the same final_obs and final_info, with their masks.
+    Each env is compared through its first game (the sync env deals the next from its own
+    generator); seed 4, masked random moves."""
+    n = 8
+    venv = ThirtyOneVectorEnv(n, "scat", players, bots="heuristic", seat=seat, **options)
+    observations, info = venv.reset(seed=4)
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: ThirtyOneEnv("scat", players, bots="heuristic", seat=seat, **options)] * n,
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    theirs, their_info = sync.reset(seed=[int(game) for game in info["seed"]])
+    assert np.array_equal(observations, theirs)
+    first = np.ones(n, dtype=bool)  # still in its first game
+    rng = np.random.default_rng(4)
+    while first.any():
+        actions = masked_random(rng, info["action_mask"])
+        their_actions = np.where(first, actions, masked_random(rng, their_info["action_mask"]))
+        observations, rewards, terminated, truncated, info = venv.step(actions)
+        theirs, their_rewards, their_terminated, their_truncated, their_info = sync.step(their_actions)
+        assert np.array_equal(rewards[first], their_rewards[first])
+        assert np.array_equal(terminated[first], their_terminated[first])
+        assert np.array_equal(truncated[first], their_truncated[first])
+        ended = first & (terminated | truncated)
+        going = first & ~ended
+        assert np.array_equal(observations[going], theirs[going])
+        assert np.array_equal(info["action_mask"][going], their_info["action_mask"][going])
+        assert np.array_equal(info["seed"][going], their_info["seed"][going])
+        if ended.any():
+            assert set(info) == set(their_info)
+            assert set(info["final_info"]) == set(their_info["final_info"])
+            for key in ("_final_obs", "_final_info"):
+                assert np.array_equal(info[key][first], their_info[key][first])
+            final, their_final = info["final_info"], their_info["final_info"]
+            for row in np.flatnonzero(ended):
+                assert np.array_equal(info["final_obs"][row], their_info["final_obs"][row])
+                assert np.array_equal(final["action_mask"][row], their_final["action_mask"][row])
+                assert int(final["seed"][row]) == int(their_final["seed"][row])
+                assert final["_seed"][row]
+                assert their_final["_seed"][row]
+            assert all(info["final_obs"][row] is None for row in np.flatnonzero(~info["_final_obs"]))
+        for key in ("_action_mask", "_seed"):
+            assert info[key].all()
+            assert their_info[key].all()
+        first &= ~ended
 
 
 def test_a_vector_game_seed_is_the_one_seat_envs_game() -> None:
@@ -177,3 +231,12 @@ def test_the_sb3_vec_env_refuses_illegal_ids_and_repeats_its_seed() -> None:
     assert a.get_attr("render_mode") == [None] * 4
     assert a.env_is_wrapped(gymnasium.Wrapper) == [False] * 4
     assert len(a.env_method("action_masks", indices=[1, 3])) == 2
+
+
+def test_a_final_seat_is_the_one_agents() -> None:
+    with pytest.raises(SimInputError, match="final_seat is the seat of the one agent"):
+        VectorEnv(2, "scat", 3, final_seat=0)  # every seat an agent
+    with pytest.raises(SimInputError, match="final_seat is the seat of the one agent"):
+        VectorEnv(2, "scat", 3, seats=["agent", "basic", "basic"], final_seat=1)
+    env = VectorEnv(2, "scat", 3, seats=["agent", "basic", "basic"], final_seat=0)
+    assert not env.final_obs.flags.writeable

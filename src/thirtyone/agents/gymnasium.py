@@ -21,9 +21,10 @@ Importing this module registers it: ``gymnasium.make("thirtyone/ThirtyOne-v0", b
 - The observation is the seat's tensor (:mod:`thirtyone.agents.observation`), ``Box(0, 1, float32)``;
   the action an id of :mod:`thirtyone.agents.action_ids`, ``Discrete(79)``. ``info["action_mask"]``
   (and :meth:`ThirtyOneEnv.action_masks`, as sb3-contrib's MaskablePPO asks) gives the legal ids.
-- ``reset(seed=s)`` deals the game of seed ``s`` (``info["seed"]`` is ``s``, the seed a
-  :class:`~thirtyone.agents.table.Table`, the PettingZoo env and the vector env's ``seeds`` name a
-  game by); a reset without a seed deals the next game of the generator that ``s`` seeded.
+- ``reset(seed=s)`` deals the game of seed ``s`` (``info["seed"]`` is ``s``, a ``numpy.uint64``:
+  the seed a :class:`~thirtyone.agents.table.Table`, the PettingZoo env and the vector env's
+  ``seeds`` name a game by); a reset without a seed deals the next game of the generator that
+  ``s`` seeded.
 - The reward of a step is what the agent's seat was paid (:mod:`thirtyone.agents.table`) from its
   action until its next move, bots' moves included. The episode ends (``terminated``) when the
   game is over or the seat is put out, and is truncated at ``max_rounds``.
@@ -198,7 +199,8 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         table = self._table()
-        info: dict[str, Any] = {"action_mask": self.action_masks(), "seed": table.seed}
+        # numpy's uint64: Gymnasium's vector envs batch a Python int as int64, and half the seeds are above it
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "seed": np.uint64(table.seed)}
         if illegal:
             info["illegal_action"] = True
         return info
@@ -239,12 +241,19 @@ class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.
       :func:`thirtyone.agents.policy.features` appended), rewards (``float64 [N]``: what the seat
       was paid, in lives, from its action to its next move, the bots' moves included: a round's
       rewards arrive with the step that ends it), ``terminated`` and ``truncated`` (``bool [N]``:
-      the game is over, or cut at ``max_rounds``) and ``info`` with ``"action_mask"`` (``int8
+      the game is over or the seat put out, or the game cut at ``max_rounds`` with the seat in,
+      as :class:`ThirtyOneEnv` says) and ``info`` with ``"action_mask"`` (``int8
       [N, 79]``, also :meth:`action_masks`), ``"seed"`` and, with ``illegal="mask"``,
       ``"replaced"`` (``bool [N]``).
-    - Auto-reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``): where a game
-      ended, the outputs are already the env's next game's; its final observation is not kept (the
-      seat has no move left in it).
+    - Auto-reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``), as
+      Gymnasium's own vector envs do it: where the seat's episode ended (its game over or cut, or
+      the seat put out), the outputs are already the env's next game's, and ``info`` holds the
+      episode's last ones: ``"final_obs"`` (an object array, the final observation where
+      ``info["_final_obs"]`` is true, ``None`` elsewhere: what :class:`ThirtyOneEnv` returns at
+      its last step) and ``"final_info"`` (the last step's info: ``"action_mask"`` all 0 and the
+      ended game's ``"seed"``, each with its ``_`` mask), with ``info["_final_info"]``. Each key of
+      ``info`` has its mask (``"_action_mask"``, ``"_seed"``: every env), as Gymnasium's
+      ``SyncVectorEnv`` of :class:`ThirtyOneEnv` gives them.
     - An illegal id (outside ``info["action_mask"]``) raises
       :class:`~thirtyone.sim.errors.SimInputError` naming the env, the id and the legal ids, and no
       game changes (``illegal="raise"``, the default); ``illegal="mask"`` plays a random legal id
@@ -293,6 +302,7 @@ class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.
             seats=seats,
             win_reward=config.win_reward,
             max_rounds=config.max_rounds,
+            final_seat=place,
         )
         self.num_envs = self.env.num_envs
         self.seat = place
@@ -310,6 +320,8 @@ class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._mask: npt.NDArray[np.int8] | None = None
+        self._out_flag = layout_for(count).slices["out"].start
+        """Where an observation says that its own seat is out (slot 0 of ``out``)."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -324,14 +336,19 @@ class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.
                 f"seed is one whole number for all the envs (env i's games are derived from it), not {seed!r}"
             )
         out = self.env.reset(seed=seed)
-        return self._observations(out), self._info(out)
+        return self._observations(out.obs), self._info(out)
 
     def step(
         self, actions: Any
     ) -> tuple[Observation, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+        played = self.env.seeds.copy()  # the games this step plays: an auto-reset deals others
         out = self.env.step(actions)
         rewards: npt.NDArray[np.float64] = out.rewards[:, self.seat].copy()
-        return self._observations(out), rewards, out.ended == 1, out.ended == 2, self._info(out)
+        # a seat put out in a game then cut at max_rounds: its episode ended (terminated), as ThirtyOneEnv's
+        put_out = self.env.final_obs[:, self._out_flag] == 1.0
+        terminated = (out.ended == 1) | ((out.ended == 2) & put_out)
+        truncated = (out.ended == 2) & ~put_out
+        return self._observations(out.obs), rewards, terminated, truncated, self._info(out, played)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal ids of every env's move now (``int8 [N, 79]``), as sb3-contrib asks.
@@ -345,18 +362,34 @@ class ThirtyOneVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[np.
             raise SimInputError("call reset() before action_masks()")
         return self._mask
 
-    def _observations(self, out: VectorStep) -> Observation:
+    def _observations(self, obs: Observation) -> Observation:
         if self.features:
             from thirtyone.agents.policy import features
 
-            return features(out.obs, self.env.players)
-        return out.obs.copy() if self.copy else out.obs
+            return features(obs, self.env.players)
+        return obs.copy() if self.copy else obs
 
-    def _info(self, out: VectorStep) -> dict[str, Any]:
+    def _info(self, out: VectorStep, played: npt.NDArray[np.uint64] | None = None) -> dict[str, Any]:
+        """The step's ``info`` (see the class): ``played`` holds the seeds of the games the step
+        played, for the final info of those that ended."""
         self._mask = out.mask.copy() if self.copy else out.mask
-        info: dict[str, Any] = {"action_mask": self._mask, "seed": self.env.seeds.copy()}
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        info: dict[str, Any] = {"action_mask": self._mask, "_action_mask": every, "seed": self.env.seeds.copy()}
+        info["_seed"] = every.copy()
         if self.env.illegal == "mask":
-            info["replaced"] = out.replaced.astype(bool)
+            info["replaced"], info["_replaced"] = out.replaced.astype(bool), every.copy()
+        ended = out.ended != 0
+        if played is None or not ended.any():
+            return info
+        rows = np.flatnonzero(ended)
+        final = np.full(self.num_envs, None, dtype=object)
+        for row, observation in zip(rows, self._observations(self.env.final_obs[rows]), strict=True):
+            final[row] = observation
+        last: dict[str, Any] = {"action_mask": np.zeros_like(out.mask), "_action_mask": ended}
+        last["seed"], last["_seed"] = np.where(ended, played, 0).astype(np.uint64), ended.copy()
+        if self.env.illegal == "mask":
+            last["replaced"], last["_replaced"] = np.where(ended, out.replaced, 0).astype(bool), ended.copy()
+        info.update(final_obs=final, _final_obs=ended.copy(), final_info=last, _final_info=ended.copy())
         return info
 
 

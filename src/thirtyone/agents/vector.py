@@ -40,6 +40,12 @@ Gymnasium envs) plays the game of the same seed with the same action ids: the sa
   paid meanwhile (a game the agents are out of is played to its end at once). ``teacher=True``
   fills ``teacher`` (``int64 [N]``) with the id the heuristic would play for the seat to move — a
   legal id, for imitation learning; otherwise it stays -1.
+- ``final_seat`` (the seat of the one agent, the others played by policies) keeps that seat's
+  observation as its episode ends — the move that puts it out, or ends or cuts its game — in
+  :attr:`VectorEnv.final_obs`, the rows of the envs that ended in the step: the observation
+  :class:`~thirtyone.agents.table.Table` gives it then (after a game cut at ``max_rounds``, as
+  the engine has it: with the next round dealt), for Gymnasium's same-step auto-reset
+  (``info["final_obs"]``).
 - An env can be pickled or deep-copied (to another process, for a checkpoint): the copy goes on
   exactly as the original would.
 
@@ -118,6 +124,7 @@ class VectorEnv:
         illegal: str = "raise",
         seats: Sequence[str] | None = None,
         teacher: bool = False,
+        final_seat: int | None = None,
         **options: Any,
     ) -> None:
         if not available():
@@ -135,6 +142,17 @@ class VectorEnv:
         if not isinstance(teacher, (bool, np.bool_)):
             raise SimInputError(f"teacher is True or False, not {teacher!r}")
         teacher = bool(teacher)
+        if final_seat is not None and (
+            isinstance(final_seat, bool)
+            or not isinstance(final_seat, int | np.integer)
+            or not 0 <= final_seat < config.players
+            or self.seats[final_seat] != "agent"
+            or self.seats.count("agent") != 1
+        ):
+            raise SimInputError(
+                f"final_seat is the seat of the one agent (the others played by policies), not {final_seat!r} "
+                f"with seats {list(self.seats)}"
+            )
         self._sp = np.array([-1 if name == "agent" else POLICY_CODES[name] for name in self.seats], dtype=np.int64)
         self.num_envs = n = int(num_envs)
         self.illegal = illegal
@@ -149,6 +167,8 @@ class VectorEnv:
         vp[steps.V_LIVES] = config.rules.lives
         vp[steps.V_ILLEGAL] = illegal == "mask"
         vp[steps.V_TEACHER] = teacher
+        vp[steps.V_FINAL] = -1 if final_seat is None else int(final_seat)
+        self.final_seat = final_seat
         self._vp = vp
         self._aid = steps.ACTION_TABLE
         self._lay = np.append(layout.offsets(), layout.size).astype(np.int64)
@@ -169,6 +189,7 @@ class VectorEnv:
             np.full(n, -1, dtype=np.int64),
         )
         self._shown = _read_only(self._out)
+        self._final = np.zeros((n, layout.size), dtype=np.float32)
         self._started = False
 
     def __getstate__(self) -> dict[str, Any]:
@@ -184,6 +205,15 @@ class VectorEnv:
     def players(self) -> int:
         """Seats at each table."""
         return self.config.players
+
+    @property
+    def final_obs(self) -> npt.NDArray[np.float32]:
+        """``float32 [N, size]``, read-only: in the rows of the envs that ended in the last step,
+        the observation of ``final_seat`` when its episode ended (see the module); the other rows
+        are stale. All zeros without ``final_seat``."""
+        view = self._final.view()
+        view.flags.writeable = False
+        return view
 
     @property
     def observation_size(self) -> int:
@@ -212,6 +242,7 @@ class VectorEnv:
             out.ended,
             out.teacher,
             self._before,
+            self._final,
         )
         out.rewards[:] = 0.0
         out.ended[:] = 0
@@ -244,6 +275,7 @@ class VectorEnv:
             out.replaced,
             out.teacher,
             self._before,
+            self._final,
         )
         if bad >= 0:
             number = int(array[bad])

@@ -99,6 +99,7 @@ __all__ = [
     "V_LIVES",
     "V_ILLEGAL",
     "V_TEACHER",
+    "V_FINAL",
     "reset_kernel",
     "step_kernel",
 ]
@@ -109,10 +110,11 @@ X_PREV = X_DISC + 9  # + plane: the bit mask each card plane of the observation 
 N_X = X_PREV + 23
 """Length of a game's extra row."""
 
-V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL, V_TEACHER = range(6)
-N_V = 6
+V_PLAYERS, V_MAX_ROUNDS, V_WIN, V_LIVES, V_ILLEGAL, V_TEACHER, V_FINAL = range(7)
+N_V = 7
 """Length of the vector env's parameters: players, max_rounds, win_reward, the rules' lives,
-illegal (0: stop at an illegal action, 1: replace it) and teacher (1: name the heuristic's move)."""
+illegal (0: stop at an illegal action, 1: replace it), teacher (1: name the heuristic's move) and
+final (the one agent's seat whose observation is kept when its episode ends, in ``final``; -1: none)."""
 
 ACTION_TABLE = np.array([*ID_CODES, *CODE_IDS], dtype=np.int64)
 """The one table of action ids and kernel codes: ``ACTION_TABLE[number]`` is the code of id
@@ -285,15 +287,24 @@ def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i:
     """``obs[i]``: the observation of the seat to move (``thirtyone.agents.observation.encode`` of
     its view). The card planes are updated in place from the masks they showed (``full``: the row
     is cleared and written whole, as after a reset); the rest is written whole every time."""
+    _observe_seat(c, vp, lay, w, x, obs, i, full, w[S_SEAT], False)
+
+
+@_jit
+def _observe_seat(
+    c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i: Int, full: bool, seat: Int, over: bool
+) -> None:
+    """``obs[i]``: the observation of ``seat`` (to move or not; ``over``: the game is over, so
+    nobody is to move, the phase is ``over``, no hand is shown and the seats in are those with
+    lives left), as :func:`_observe`."""
     o = obs[i]
     if full:
         for k in range(lay[L_SIZE]):
             o[k] = 0.0
     players = vp[V_PLAYERS]
-    seat = w[S_SEAT]
     h = W_HANDS + 4 * seat
     hand = 0
-    if w[W_LOOKED + seat] != 0:
+    if w[W_LOOKED + seat] != 0 and w[W_REM + seat] > 0 and not over:
         for k in range(4):
             card = w[h + k]
             if card >= 0:
@@ -318,6 +329,7 @@ def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i:
     knocker = w[S_KNOCKER] - seat
     if knocker < 0:
         knocker += players
+    mover = -1 if over else (w[S_SEAT] - seat + players) % players
     other = seat
     for k in range(players):
         _plane(o, x, i, 5 + k, lay[L_KNOWN] + 52 * k, w[W_KNOWN + other], full)
@@ -329,18 +341,24 @@ def _observe(c: Array, vp: Array, lay: Array, w: Array, x: Array, obs: Array, i:
         o[lay[L_LOOKED] + k] = 1.0 if w[W_LOOKED + other] != 0 else 0.0
         o[lay[L_DEALER] + k] = 1.0 if k == dealer else 0.0
         o[lay[L_KNOCKER] + k] = 1.0 if k == knocker and w[S_KNOCKER] >= 0 else 0.0
-        o[lay[L_TOMOVE] + k] = 1.0 if k == 0 else 0.0
+        o[lay[L_TOMOVE] + k] = 1.0 if k == mover else 0.0
         other += 1
         if other == players:
             other = 0
     phase = w[S_PHASE]
-    code = 0 if phase == PH_LOOK else 1 if phase == PH_DEALER else 3 if phase == PH_DISCARD else 2
+    code = 4 if over else 0 if phase == PH_LOOK else 1 if phase == PH_DEALER else 3 if phase == PH_DISCARD else 2
     for k in range(5):
         o[lay[L_PHASE] + k] = 1.0 if k == code else 0.0
     o[lay[L_WDOWN]] = 1.0 if not draw and w[S_WUP] == 0 else 0.0
     o[lay[L_STOCK]] = w[S_NS] / c[R_DECK]
     o[lay[L_TURN]] = w[S_TURNS] / c[R_MAXT]
-    o[lay[L_SEATSIN]] = w[S_NACT] / players
+    seats_in = w[S_NACT]
+    if over:
+        seats_in = 0
+        for s in range(players):
+            if w[W_REM + s] > 0:
+                seats_in += 1
+    o[lay[L_SEATSIN]] = seats_in / players
     o[lay[L_PLAYERS]] = players / 9
 
 
@@ -374,6 +392,7 @@ def reset_kernel(
     ended: Array,
     teacher: Array,
     before: Array,
+    final: Array,
 ) -> Any:
     """Begin every env's first game (``xs[:, X_GAMES]`` must be 0), let the simulator's policies
     play their seats until an agent is to move, and write the outputs; the rewards of rounds
@@ -383,7 +402,7 @@ def reset_kernel(
         w = ws[i]
         ended[i] = 0
         _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, pending, pending, ended, i)
+        _bots(c, fp, t, vp, sp, lay, w, xs, seeds, base, before, pending, pending, ended, final, i)
         ended[i] = 0
         _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, True)
 
@@ -434,12 +453,38 @@ def _policy_code(c: Array, fp: Array, t: Array, w: Array, xs: Array, seeds: Arra
 
 
 @_jit
+def _final(
+    c: Array,
+    t: Array,
+    vp: Array,
+    lay: Array,
+    w: Array,
+    xs: Array,
+    seeds: Array,
+    before: Array,
+    pending: Array,
+    final: Array,
+    i: Int,
+    end: Int,
+) -> None:
+    """``final[i]``: the observation of seat ``vp[V_FINAL]`` as its episode ends, the game as the
+    engine has it then (``Table.observation``): put out (``end`` 0: the next round is dealt),
+    the game over (1), or cut at ``max_rounds`` (2: the engine, which knows no cap, has dealt the
+    next round, or more after 31s on the deal; their pay goes to ``pending``, which the next
+    game's deal clears). The planes are written whole (their masks in ``X_PREV`` are this one's)."""
+    while end == 2:
+        end = _next_round(c, t, vp, w, xs, seeds, before, pending, i)
+    _observe_seat(c, vp, lay, w, xs, final, i, True, vp[V_FINAL], end == 1)
+
+
+@_jit
 def _bots(
     c: Array,
     fp: Array,
     t: Array,
     vp: Array,
     sp: Array,
+    lay: Array,
     w: Array,
     xs: Array,
     seeds: Array,
@@ -448,13 +493,20 @@ def _bots(
     rewards: Array,
     pending: Array,
     ended: Array,
+    final: Array,
     i: Int,
 ) -> None:
     """Play the seats of the simulator's policies (``sp[seat] >= 0``) until an agent's seat is to
-    move; a game that ends meanwhile is ended (``ended[i]``, if not already) and replaced."""
+    move; a game that ends meanwhile is ended (``ended[i]``, if not already) and replaced. Where
+    the seat ``vp[V_FINAL]`` is still in the env's game, a move that ends its episode (puts it
+    out, or ends the game) keeps its observation in ``final[i]`` (:func:`_final`)."""
+    kept = vp[V_FINAL]
     while sp[w[S_SEAT]] >= 0:
         code = _policy_code(c, fp, t, w, xs, seeds, i, sp[w[S_SEAT]])
+        playing = kept >= 0 and ended[i] == 0 and w[W_REM + kept] > 0
         end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards if ended[i] == 0 else pending)
+        if playing and (end != 0 or w[W_REM + kept] == 0):
+            _final(c, t, vp, lay, w, xs, seeds, before, pending, final, i, end)
         if end != 0:
             if ended[i] == 0:
                 ended[i] = end
@@ -509,6 +561,7 @@ def step_kernel(
     replaced: Array,
     teacher: Array,
     before: Array,
+    final: Array,
 ) -> Any:
     """Step every env with ``actions[i]`` (see the module); then the simulator's policies play
     their seats (``sp[seat]``: a policy code, -1 for an agent's seat) until an agent is to move.
@@ -536,8 +589,12 @@ def step_kernel(
             code = _code_of(aid, w, number)
         end = _play(c, t, vp, w, xs, seeds, i, code, before, rewards)
         ended[i] = end
+        kept = vp[V_FINAL]
+        if kept >= 0 and (end != 0 or w[W_REM + kept] == 0):
+            _final(c, t, vp, lay, w, xs, seeds, before, pending, final, i, end)
         if end != 0:
             _begin_game(c, t, vp, w, xs, seeds, base, before, pending, i)
-        _bots(c, fp, t, vp, sp, w, xs, seeds, base, before, rewards, pending, ended, i)
-        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, False)
+        _bots(c, fp, t, vp, sp, lay, w, xs, seeds, base, before, rewards, pending, ended, final, i)
+        # a final observation rewrote the planes' masks: the next one is written whole
+        _outputs(c, fp, t, vp, aid, lay, w, xs, obs, masks, agents, teacher, i, kept >= 0 and ended[i] != 0)
     return -1
