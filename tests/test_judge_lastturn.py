@@ -69,7 +69,12 @@ def brute_force(game):
             for more, left in deals(rest, seats[1:]):
                 yield {seats[0]: known[seats[0]] + chosen, **more}, left
 
-    worlds = [(hands, stock) for hands, left in deals(unseen, others) for stock in permutations(left, draws)]
+    worlds = [  # none where another seat holds a blitz: it would have shown it (R5.1, R5.4)
+        (hands, stock)
+        for hands, left in deals(unseen, others)
+        if all(half(hands[other], rules) < 62 for other in others)
+        for stock in permutations(left, draws)
+    ]
 
     def utility(lost, out):
         cost = {s: lost.get(s, 0) + (2 if s in out else 0) for s in active}

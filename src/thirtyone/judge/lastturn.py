@@ -7,9 +7,10 @@ turn is small enough to value by counting rather than by playing rounds out:
 - **Belief.** The cards this seat has not seen (not in its hand, the discard pile, the widow, the
   widows set aside, nor among the cards a seat is known to hold, R4.4) lie uniformly at random in
   the other seats' unknown places and the stock: every deal of them consistent with the view is
-  equally likely. Nothing is read from how the others played (the expert's belief,
-  ``thirtyone.bots.belief``, is not used: a value here does not depend on a model of the others).
-  After a reshuffle (R4.3) the cards shuffled into the stock count as unseen like the others.
+  equally likely (none that gives another seat a blitz, which it would have shown, R5.1). Nothing
+  is read from how the others played (the expert's belief, ``thirtyone.bots.belief``, is not
+  used: a value here does not depend on a model of the others). After a reshuffle (R4.3) the cards
+  shuffled into the stock count as unseen like the others.
 - **This seat** takes the best continuation for itself: after taking the pile's top card the best
   discard, after a draw from the stock the best discard *for the card drawn* (the best one for
   each card, then averaged over the cards), in widow mode the best of its exchanges or a pass.
@@ -383,6 +384,7 @@ class _Spot:
             rows, exact = _enumerate(unseen, self.holes, 0), True
         else:
             rows, exact = _sample(unseen, sum(self.holes), 0, False, SAMPLED_HANDS)[0], False
+        rows = rows[self._possible(self._hands(self.unseen[rows]))]
         hands = self._hands(self.unseen[rows])
         others = np.stack([_value(t, hands[seat]) for seat in self.others], axis=1)
         vectors, which = np.unique(others, axis=0, return_inverse=True)
@@ -440,6 +442,14 @@ class _Spot:
                     moves_rows[plan.action] = against(plan.values(t)[k])[which]
         return _summary(self.view.legal_actions, means, None if exact else moves_rows, len(rows), discards)
 
+    def _possible(self, hands: dict[int, Ints]) -> npt.NDArray[np.bool_]:
+        """The deals the view allows: no other seat holds a blitz, which it would have shown
+        (R5.1, R5.2, R5.4: a hand is checked whenever it is back to three cards)."""
+        possible = np.ones(len(next(iter(hands.values()))), dtype=bool)
+        for hand in hands.values():
+            possible &= _value(self.table, hand) < BLITZ_HALF
+        return possible
+
     def _hands(self, deal: Ints) -> dict[int, Ints]:
         """Each other seat's hand in every deal (N × 3) from its known and hidden cards."""
         n, column, hands = len(deal), 0, {}
@@ -457,6 +467,10 @@ class _Spot:
         else:
             deals = SAMPLED_DRAWS if self.own_draw else SAMPLED_PLAYED
             rows, clusters = _sample(unseen, hidden, self.draws, self.own_draw, deals)
+        possible = self._possible(self._hands(self.unseen[rows]))
+        rows = rows[possible]
+        if clusters is not None:
+            clusters = clusters[possible]
         deal = self.unseen[rows]
         n = len(deal)
         stock = deal[:, hidden:]
@@ -592,8 +606,10 @@ def _value(t: Ints, hands: Ints) -> Ints:
 
 
 def _cluster_means(values: Floats, clusters: Ints) -> Floats:
-    """The mean of ``values`` over each sampled deal's rows."""
-    return np.bincount(clusters, weights=values) / np.bincount(clusters)
+    """The mean of ``values`` over each sampled deal's rows (of the deals that have rows)."""
+    counts = np.bincount(clusters)
+    means: Floats = np.bincount(clusters, weights=values)[counts > 0] / counts[counts > 0]
+    return means
 
 
 def _exchange_places(any_two: bool) -> tuple[Ints, Ints]:
