@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 from test_server_review import FAST
 from test_server_review import finished_game
 from test_server_support import make_app
+from test_web_access import violations
 from test_web_e2e import CHROMIUM
 from test_web_e2e import _get
 from test_web_e2e import new_page
@@ -147,6 +148,7 @@ def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_brows
             page.locator("#review-costliest button").first.click()
             expect(page.locator("#position")).to_contain_text(f"Step {costly['step'] + 1} of {steps}")
         page.locator(f"#review-strip .mark[data-step='{target['step']}']").click()
+        assert violations(page) == []  # axe-core: the review, a decision shown
         _shot(page, tmp_path, "review-1280x800.png")
         page.select_option("#review-seat", "0")
         theirs = [decision for decision in review["decisions"] if decision["seat"] == 0]

@@ -50,7 +50,8 @@ export function describeRules(table) {
 }
 
 /** The table's rules as short paragraphs: ``[{title, lines: [[sentence, ruleId], ...]}]``, and last where
- * to read how to play well (the strategy guide; its sentence has no rule: ``ruleId`` null). */
+ * to read how to play well (the strategy guide), the page's keys before it (their sentences have no
+ * rule: ``ruleId`` null). */
 export function howToPlay(rules, preset) {
   const widow = rules.mode === "widow";
   const sections = [];
@@ -95,6 +96,7 @@ export function howToPlay(rules, preset) {
   );
   lives.push([t("howto.last_wins"), "R2.5"]);
   sections.push({ title: t("howto.lives"), lines: lives });
+  sections.push({ title: t("howto.keys"), lines: [[t(widow ? "howto.keys_widow" : "howto.keys_draw"), null]] });
   sections.push({ title: t("howto.playing_well"), lines: [[t("howto.strategy"), null]] });
   return sections;
 }

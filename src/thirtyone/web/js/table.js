@@ -22,6 +22,19 @@ import { closeTable, openPanel, renderRules, wide } from "./side.js";
 import { act, askHint } from "./socket.js";
 import { $, announced, code, hooks, legalMove, myTurn, rounds, state, tokenKey } from "./state.js";
 
+/** The keys of the moves (as 1-4 discard; shown in "How to play": howto.keys_draw, howto.keys_widow,
+ * which the terminal's keys match): key → [the move's kind, its fields]. */
+const MOVE_KEYS = {
+  s: ["draw", { source: "stock" }],
+  p: ["draw", { source: "pile" }],
+  a: ["exchange_all", {}],
+  k: ["knock", {}],
+  ".": ["pass", {}],
+  " ": ["pass", {}],
+  h: ["keep", {}],
+  w: ["take_widow", {}],
+};
+
 translatePage();
 hooks.render = render;
 hooks.renderPicks = renderPicks;
@@ -138,6 +151,16 @@ function start() {
     }
     sendChat({ text });
   });
+  /** The move a key plays (MOVE_KEYS; the space bar passes where it presses no control), or null. */
+  const moveKey = (event) => {
+    if (event.key === " " && event.target.closest("button, a, summary, [role=button]")) return null;
+    return MOVE_KEYS[event.key.toLowerCase()] || null;
+  };
+  /** The button of the legal move [kind, fields], where the page offers it. */
+  const moveButton = ([kind, fields]) => {
+    const move = legalMove(kind, fields);
+    return move ? $("actions").querySelector(`button[data-id="${move.id}"]`) : null;
+  };
   document.addEventListener("keydown", (event) => {
     const typing =
       event.target instanceof HTMLInputElement ||
@@ -147,6 +170,12 @@ function start() {
     if (event.key === "?") {
       event.preventDefault();
       askHint();
+    } else if (moveKey(event) && myTurn()) {
+      const button = moveButton(moveKey(event));
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
     } else if (/^[1-4]$/.test(event.key) && myTurn()) {
       const button = $("hand").querySelectorAll(".card-button")[Number(event.key) - 1];
       if (button) {
