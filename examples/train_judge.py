@@ -4,8 +4,8 @@ seat played by the learning policy, a checkpoint after every iteration, resumabl
     pip install torch==2.13.0 && pip install -e '.[train,openspiel]'
     # the mini game, measured exactly (NashConv on the whole tree) every 5 iterations:
     nice python examples/train_judge.py --tables mini:2 --out runs/judge-mini --yardstick runs/mini
-    # the full game, every preset at every table size:
-    nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --out runs/judge
+    # the full game, every preset at every table size, from the heuristic's moves:
+    nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --imitation 20 --out runs/judge
     python examples/train_judge.py --plot runs/judge-mini/curve.json --chart docs/charts/judge-mini
 
 A run killed mid-way goes on from its last iteration when started again with the same settings
@@ -78,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--imitation", type=int, default=0, help="first iterations: learn the heuristic's moves")
     parser.add_argument("--yardstick", help="folder of the mini game's tree: measure NashConv there")
     parser.add_argument("--evaluate-every", type=int, default=5)
     parser.add_argument("--plot", help="draw this curve.json instead of training (with --chart)")
@@ -102,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         batch=args.batch,
         epochs=args.epochs,
         seed=args.seed,
+        imitation=args.imitation,
     )
     evaluate = None
     if args.yardstick:

@@ -10,15 +10,15 @@ import pytest
 
 pytest.importorskip("torch")
 
-from thirtyone.agents.selfplay import Batch  # noqa: E402
-from thirtyone.agents.selfplay import EngineTables  # noqa: E402
-from thirtyone.agents.selfplay import TrainConfig  # noqa: E402
-from thirtyone.agents.selfplay import Trainer  # noqa: E402
-from thirtyone.agents.selfplay import VectorTables  # noqa: E402
-from thirtyone.agents.selfplay import train  # noqa: E402
-from thirtyone.errors import ArgumentError  # noqa: E402
-from thirtyone.judge.network import INPUT_SIZE  # noqa: E402
-from thirtyone.judge.network import JudgeNet  # noqa: E402
+from thirtyone.agents.selfplay import Batch
+from thirtyone.agents.selfplay import EngineTables
+from thirtyone.agents.selfplay import TrainConfig
+from thirtyone.agents.selfplay import Trainer
+from thirtyone.agents.selfplay import VectorTables
+from thirtyone.agents.selfplay import train
+from thirtyone.errors import ArgumentError
+from thirtyone.judge.network import INPUT_SIZE
+from thirtyone.judge.network import JudgeNet
 
 TINY = {"decisions": 200, "games": 8, "hidden": (8,), "batch": 64}
 
@@ -27,7 +27,7 @@ def test_the_mmd_step_moves_the_policy_to_its_closed_form():
     """One decision, two legal moves worth +1 and -1: the values learn them and the policy learns
     softmax((log π + η q) / (1 + η α)) with a uniform magnet (which then adds nothing)."""
     eta, alpha = 1.0, 0.1
-    trainer = Trainer(TrainConfig(eta=eta, alpha=alpha, epochs=300, lr=1e-2, batch=64, hidden=(8,), **{"games": 2}))
+    trainer = Trainer(TrainConfig(eta=eta, alpha=alpha, epochs=300, lr=1e-2, batch=64, hidden=(8,), games=2))
     n = 64
     x = np.zeros((n, INPUT_SIZE), dtype=np.float16)
     x[:, 0] = 1
@@ -40,7 +40,8 @@ def test_the_mmd_step_moves_the_policy_to_its_closed_form():
     trainer.learn(Batch(x, mask, action, logp, reward))
     net = trainer.export()
     logits, values = net.forward(x[:1].astype(np.float32))
-    assert values[0, 52] == pytest.approx(1.0, abs=0.05) and values[0, 53] == pytest.approx(-1.0, abs=0.05)
+    assert values[0, 52] == pytest.approx(1.0, abs=0.05)
+    assert values[0, 53] == pytest.approx(-1.0, abs=0.05)
     expected = 1 / (1 + math.exp(-2 * eta / (1 + eta * alpha)))  # the closed form's p(52)
     p52 = 1 / (1 + math.exp(logits[0, 53] - logits[0, 52]))
     assert p52 == pytest.approx(expected, abs=0.03)
@@ -61,7 +62,8 @@ def test_each_decision_keeps_its_rounds_reward_for_its_seat(kind, preset, player
     assert batch.mask[np.arange(len(batch)), batch.action].all()
     assert batch.x.shape == (len(batch), INPUT_SIZE)
     # a round's rewards are the others' average loss minus one's own: bounded, not all zero
-    assert np.abs(batch.reward).max() <= 4 and np.abs(batch.reward).sum() > 0
+    assert np.abs(batch.reward).max() <= 4
+    assert np.abs(batch.reward).sum() > 0
 
 
 def test_a_run_resumes_from_its_checkpoint_as_if_never_stopped(tmp_path):
@@ -81,9 +83,12 @@ def test_a_run_resumes_from_its_checkpoint_as_if_never_stopped(tmp_path):
     resumed.iterate()
     again = resumed.export()
     for (w1, b1), (w2, b2) in zip(whole.policy + whole.value, again.policy + again.value, strict=True):
-        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+        assert np.array_equal(w1, w2)
+        assert np.array_equal(b1, b2)
     saved = JudgeNet.load(tmp_path / "whole" / "judge.npz")
-    assert saved.meta["iterations"] == 2 and saved.meta["presets"] == ["mini"] and saved.meta["players"] == [2]
+    assert saved.meta["iterations"] == 2
+    assert saved.meta["presets"] == ["mini"]
+    assert saved.meta["players"] == [2]
     assert (tmp_path / "whole" / "curve.json").exists()
 
 
@@ -94,3 +99,21 @@ def test_bad_settings_are_refused_naming_them():
         Trainer(TrainConfig(eta=-1.0))
     with pytest.raises(ArgumentError, match="at least one table"):
         Trainer(TrainConfig(tables=[]))
+
+
+def test_imitation_learns_the_heuristics_moves_first():
+    config = TrainConfig(tables=[("scat", 3)], iterations=2, imitation=1, decisions=400, games=8, hidden=(32,))
+    trainer = Trainer(config)
+    assert trainer.imitating
+    batch = trainer.play()  # every seat the heuristic: its moves are certain
+    assert np.isin(batch.logp, (0.0, -np.inf)).all()
+    assert (batch.logp == 0.0).sum() == len(batch)
+    figures = trainer.learn(batch)
+    assert math.isfinite(figures["entropy"])
+    assert figures["entropy"] == 0.0
+    trainer.iteration = 1
+    assert not trainer.imitating
+    with pytest.raises(ArgumentError, match="cannot play mini"):
+        Trainer(TrainConfig(tables=[("mini", 2)], iterations=2, imitation=1, games=2))
+    with pytest.raises(ArgumentError, match="imitation is 0 to iterations"):
+        Trainer(TrainConfig(iterations=2, imitation=3))

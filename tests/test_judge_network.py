@@ -89,7 +89,8 @@ def test_saved_weights_load_and_judge_alike(tmp_path):
     x = judge_inputs(encode(game.view(0))[None, :], 4, game.rules)
     for mine, theirs in zip(net.forward(x), loaded.forward(x), strict=True):
         assert np.allclose(mine, theirs, atol=2e-2)  # float16 in the file
-    assert loaded.meta["presets"] == ["scat"] and loaded.meta["path"] == str(path)
+    assert loaded.meta["presets"] == ["scat"]
+    assert loaded.meta["path"] == str(path)
 
 
 def test_a_file_that_is_not_a_judges_weights_is_refused_in_one_line(tmp_path):
@@ -114,5 +115,6 @@ def test_a_file_that_is_not_a_judges_weights_is_refused_in_one_line(tmp_path):
     for path, words in cases.items():
         with pytest.raises(JudgeWeightsError, match=words) as caught:
             JudgeNet.load(path)
-        assert "\n" not in str(caught.value) and str(path) in str(caught.value)
+        assert "\n" not in str(caught.value)
+        assert str(path) in str(caught.value)
         assert isinstance(caught.value, ValueError)

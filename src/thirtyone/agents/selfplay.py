@@ -84,8 +84,11 @@ class TrainConfig:
     all, shared among them); ``games`` games of each table are played side by side; ``hidden``
     the networks' layers; ``eta``, ``alpha`` and ``magnet_every`` MMD's step size, magnet weight
     and magnet period (see the module); ``lr``, ``batch`` and ``epochs`` the optimiser's;
-    ``threads`` PyTorch's (set for the process: small networks learn fastest on one, and a busy
-    machine's spinning threads made them 40 times slower here).
+    ``imitation`` iterations first learn the heuristic's moves (the vector env's teacher: every
+    seat plays the heuristic, the policy learns its move, the values what follows), a start from
+    which self-play goes on, the magnet starting there; ``threads`` PyTorch's (set for the
+    process: small networks learn fastest on one, and a busy machine's spinning threads made them
+    40 times slower here).
     """
 
     tables: list[tuple[str, int]] = field(default_factory=lambda: [("mini", 2)])
@@ -101,6 +104,7 @@ class TrainConfig:
     epochs: int = 2
     seed: int = 1
     threads: int = 1
+    imitation: int = 0
 
     def check(self) -> None:
         """Raises ArgumentError for a setting out of range (naming it)."""
@@ -109,6 +113,8 @@ class TrainConfig:
         for name in ("iterations", "decisions", "games", "magnet_every", "batch", "epochs", "threads"):
             if int(getattr(self, name)) < 1:
                 raise ArgumentError(f"{name} is 1 or more, not {getattr(self, name)!r}")
+        if not 0 <= int(self.imitation) <= int(self.iterations):
+            raise ArgumentError(f"imitation is 0 to iterations ({self.iterations}), not {self.imitation!r}")
         for name in ("eta", "alpha", "lr"):
             if not float(getattr(self, name)) > 0:
                 raise ArgumentError(f"{name} is above 0, not {getattr(self, name)!r}")
@@ -233,10 +239,10 @@ class VectorTables:
     seat played by the policy. A round's end is seen in the step that pays it, the game's end, or
     the deal passing to another dealer (a round in which every seat lost alike pays 0)."""
 
-    def __init__(self, preset: str, players: int, games: int, seed: int) -> None:
+    def __init__(self, preset: str, players: int, games: int, seed: int, teacher: bool = False) -> None:
         from thirtyone.agents.vector import VectorEnv
 
-        self.env = VectorEnv(games, preset, players)
+        self.env = VectorEnv(games, preset, players, teacher=teacher)
         self.rules = self.env.config.rules
         self.players = players
         self.out = self.env.reset(seed=seed)
@@ -247,16 +253,22 @@ class VectorTables:
         slot = obs[:, self._dealer_slots].argmax(axis=1)
         return np.asarray((agent + slot) % self.players, dtype=np.int64)
 
-    def play(self, policy: Policy, decisions: int) -> Batch:
+    def play(self, policy: Policy | None, decisions: int) -> Batch:
         """Play with ``policy`` until ``decisions`` decisions have their rounds ended (whole steps of every
-        game); the decisions of rounds still going are left out."""
+        game); the decisions of rounds still going are left out. ``None``: every seat plays the
+        heuristic (the env's teacher, made with ``teacher=True``), its move kept as certain."""
         games = self.out.obs.shape[0]
         buffer = _Buffer(games)
         while buffer.settled < decisions:
             out = self.out
             x = judge_inputs(np.asarray(out.obs), self.players, self.rules)
             mask = np.array(out.mask)
-            actions, logp = policy(x, mask)
+            if policy is None:
+                actions = np.array(out.teacher)
+                logp = np.full(mask.shape, -np.inf, dtype=np.float32)
+                logp[np.arange(games), actions] = 0.0
+            else:
+                actions, logp = policy(x, mask)
             agents = out.agent.copy()
             x16 = x.astype(np.float16)
             for game in range(games):
@@ -332,7 +344,7 @@ class Trainer:
         self.decisions = 0
         self.curve: list[dict[str, float]] = []
         self.tables: list[EngineTables | VectorTables] = [
-            _tables(preset, players, config.games, derive(config.seed, number))
+            _tables(preset, players, config.games, derive(config.seed, number), teacher=config.imitation > 0)
             for number, (preset, players) in enumerate(config.tables)
         ]
 
@@ -351,13 +363,22 @@ class Trainer:
         fallback = np.where(mask != 0, probs, -1.0).argmax(axis=1)  # rounding at the top of the sum
         return np.where(legal, actions, fallback).astype(np.int64), logp.astype(np.float32)
 
+    @property
+    def imitating(self) -> bool:
+        """Whether the next iteration learns the heuristic's moves (the first ``imitation``)."""
+        return self.iteration < self.config.imitation
+
     def play(self) -> Batch:
-        """One iteration's decisions, shared among the tables."""
+        """One iteration's decisions, shared among the tables (the heuristic's while imitating)."""
         share = max(1, self.config.decisions // len(self.tables))
+        if self.imitating:
+            teachers = [tables for tables in self.tables if isinstance(tables, VectorTables)]  # all: see _tables
+            return Batch.join([tables.play(None, share) for tables in teachers])
         return Batch.join([tables.play(self.act, share) for tables in self.tables])
 
     def learn(self, batch: Batch) -> dict[str, float]:
-        """Fit the values, then the policy's MMD step, on ``batch``; the losses."""
+        """Fit the values, then the policy's MMD step (while imitating: the move played), on
+        ``batch``; the losses."""
         config = self.config
         x = torch.from_numpy(batch.x.astype(np.float32))
         mask = torch.from_numpy(batch.mask)
@@ -380,6 +401,8 @@ class Trainer:
             scale = config.eta * config.alpha
             z = (old.masked_fill(~mask, 0.0) + scale * magnet.masked_fill(~mask, 0.0) + config.eta * q) / (1.0 + scale)
             target = torch.softmax(z.masked_fill(~mask, -1e9), dim=-1)
+            if self.imitating:
+                target = torch.nn.functional.one_hot(action, NUM_ACTIONS).to(target.dtype)
         policy_loss = 0.0
         for _ in range(config.epochs):
             for rows in torch.split(torch.randperm(n), config.batch):
@@ -390,8 +413,8 @@ class Trainer:
                 self.policy_opt.step()
                 policy_loss += loss.item() * len(rows)
         with torch.no_grad():
-            probs = torch.exp(old.masked_fill(~mask, -math.inf))
-            entropy = float(-(probs * old.masked_fill(~mask, 0.0)).sum(dim=1).mean())
+            probs = torch.exp(old)  # 0 where illegal (or never played: an imitated move's others)
+            entropy = float(-torch.where(probs > 0, probs * old, 0.0).sum(dim=1).mean())
         return {
             "value_loss": value_loss / (n * config.epochs),
             "policy_loss": policy_loss / (n * config.epochs),
@@ -407,7 +430,8 @@ class Trainer:
         figures = self.learn(batch)
         self.iteration += 1
         self.decisions += len(batch)
-        if self.iteration % self.config.magnet_every == 0:
+        after = self.iteration - self.config.imitation  # self-play iterations done
+        if after == 0 or (after > 0 and after % self.config.magnet_every == 0):
             self.magnet.load_state_dict(self.model.state_dict())
         figures.update(
             iteration=self.iteration,
@@ -470,11 +494,13 @@ def _config_json(config: TrainConfig) -> dict[str, Any]:
     return values
 
 
-def _tables(preset: str, players: int, games: int, seed: int) -> EngineTables | VectorTables:
+def _tables(preset: str, players: int, games: int, seed: int, teacher: bool) -> EngineTables | VectorTables:
     from thirtyone.sim import cannot_play
 
     if not cannot_play(Rules.preset(preset)):
-        return VectorTables(preset, players, games, seed)
+        return VectorTables(preset, players, games, seed, teacher)
+    if teacher:
+        raise ArgumentError(f"imitation learns the compiled simulator's heuristic, which cannot play {preset}")
     return EngineTables(preset, players, games, seed)
 
 
