@@ -112,7 +112,13 @@ def test_the_leaderboard_files_are_not_overwritten_unasked(tmp_path: Path, capsy
     [
         (["basic"], 2, 1, ["scat"], "at least two bots"),
         (["basic", "basic"], 2, 1, ["scat"], "named twice"),
-        (["basic", "random"], 3, 1, ["scat"], "seats 2 to 2 of its 2 bots, not 3"),
+        (
+            ["basic", "random"],
+            3,
+            1,
+            ["scat"],
+            "--players 3: a league table seats 2 to 2 of its 2 bots; give --players 2",
+        ),
         (["basic", "random"], 2, 0, ["scat"], "at least one deal"),
         (["basic", "random"], 2, 1, [], "at least one preset"),
     ],
@@ -163,3 +169,28 @@ def test_the_arenas_and_the_leagues_files_are_not_mixed_up(tmp_path: Path, capsy
     arena = ["arena", "--bots", "basic,random", "--games", "4", "--leaderboard", str(tmp_path / "b.md")]
     assert "--leaderboard is for a league" in cli_error_line(capsys, arena)
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--games", "4"], "--games is the arena's: a league plays --deals D"),
+        (["--presets", "nosuch"], "--presets: unknown preset 'nosuch': choose one of scat"),
+        (["--players", "4"], "--players 4: a league table seats 2 to 2 of its 2 bots; give --players 2, or name more"),
+        (["--bots", "basic,random,heuristic", "--players", "5"], "give --players 2 to 3, or name more bots in --bots"),
+        (["--players", "4", "--presets", "nosuch"], "--presets: unknown preset"),
+    ],
+)
+def test_issue40_league_errors_name_the_option_and_the_fix(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """Issue 40, item 6: ``arena --league --games 4`` said "a league table seats 2 to 2 of its 2
+    bots, not 4" (the default table of four for the default two bots) without naming ``--players``,
+    and ``--presets nosuch`` got the same message."""
+    assert says in cli_error_line(capsys, ["arena", "--league", *argv])
+
+
+def test_issue40_a_league_of_the_default_bots_seats_them_all(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without ``--players`` a league seats as many of its bots as the usual table (four) can."""
+    assert main(["arena", "--league", "--deals", "1", "--seed", "3", "--json"]) == 0
+    assert '"players": 2' in capsys.readouterr().out

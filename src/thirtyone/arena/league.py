@@ -50,11 +50,21 @@ from thirtyone.arena.schedule import make_schedule
 from thirtyone.arena.stats import Rating
 from thirtyone.arena.stats import WinRecord
 from thirtyone.bots import make_bot
+from thirtyone.errors import RulesError
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.rules import Rules
 
-__all__ = ["League", "LeagueRow", "league_tables", "run_league", "league_markdown", "league_dict", "MAX_TABLES"]
+__all__ = [
+    "League",
+    "LeagueRow",
+    "league_tables",
+    "league_rules",
+    "run_league",
+    "league_markdown",
+    "league_dict",
+    "MAX_TABLES",
+]
 
 MAX_TABLES = 10_000
 """The most tables (combinations of bots) a league may have."""
@@ -121,10 +131,12 @@ def league_tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         raise ArenaError(f"a league names each bot once: {', '.join(twice)} named twice")
-    if not MIN_PLAYERS <= players <= min(MAX_PLAYERS, len(names)):
+    most = min(MAX_PLAYERS, len(names))
+    if not MIN_PLAYERS <= players <= most:
+        more = ", or name more bots in --bots" if most < MAX_PLAYERS and players > most else ""
         raise ArenaError(
-            f"a league table seats {MIN_PLAYERS} to {min(MAX_PLAYERS, len(names))} of its {len(names)} bots, "
-            f"not {players}"
+            f"--players {players}: a league table seats {MIN_PLAYERS} to {most} of its {len(names)} bots; "
+            f"give --players {MIN_PLAYERS}" + (f" to {most}" if most > MIN_PLAYERS else "") + more
         )
     count = math.comb(len(names), players)
     if count > MAX_TABLES:
@@ -132,6 +144,24 @@ def league_tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
             f"{count:,} tables of {players} of {len(names)} bots: at most {MAX_TABLES:,}; seat more a table"
         )
     return list(itertools.combinations(names, players))
+
+
+def league_rules(presets: Sequence[str]) -> dict[str, Rules]:
+    """The rules of each preset of a league, each once, in order.
+
+    Raises:
+        ArenaError: for no preset, or a name that is not a preset (naming ``--presets`` and the
+            presets there are).
+    """
+    rules: dict[str, Rules] = {}
+    for preset in dict.fromkeys(presets):
+        try:
+            rules[preset] = Rules.preset(preset)
+        except RulesError as error:
+            raise ArenaError(f"--presets: {error}") from None
+    if not rules:
+        raise ArenaError("a league needs at least one preset: give --presets scat,...")
+    return rules
 
 
 def run_league(
@@ -148,20 +178,18 @@ def run_league(
     every ``n`` games received.
 
     Raises:
-        ArenaError: for bad bots or table size (:func:`league_tables`), ``deals`` below 1, or a
-            backend that fails.
+        ArenaError: for bad presets (:func:`league_rules`), bots or table size
+            (:func:`league_tables`), ``deals`` below 1, or a backend that fails.
         UnknownBotError: for a bot name that makes no bot (saying why).
-        RulesError: for an unknown preset, or a table size a preset's deck cannot deal.
+        RulesError: for a table size a preset's deck cannot deal.
     """
+    rules = league_rules(presets)
     tables = league_tables(bots, players)
     if not isinstance(deals, int) or deals < 1:
         raise ArenaError(f"a league plays at least one deal a table, not {deals!r}")
     names = [name.strip() for name in bots]
     for name in names:
         make_bot(name, 0)  # an unknown or broken bot is said now, not as failed games
-    rules = {preset: Rules.preset(preset) for preset in dict.fromkeys(presets)}
-    if not rules:
-        raise ArenaError("a league needs at least one preset: give --presets scat,...")
     for ruleset in rules.values():
         ruleset.check_players(players)
     rows = {name: LeagueRow(name, players, by_preset={preset: [0, 0] for preset in rules}) for name in names}

@@ -48,11 +48,16 @@ from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
 from thirtyone.rules import DEFAULT_PLAYERS
+from thirtyone.rules import MIN_PLAYERS
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
 
 FAILED_DIR = Path("arena-failed")
 """Where the records of failed games go without ``--out`` (relative to the working directory)."""
+
+
+ARENA_GAMES = 1000
+"""The games an arena plays when ``--games`` is not given."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -68,9 +73,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         type=whole_number,
-        default=1000,
+        default=None,
         metavar="G",
-        help="games to play, rounded up to a multiple of the players (default 1000)",
+        help=f"games to play, rounded up to a multiple of the players (default {ARENA_GAMES}; a league plays --deals)",
     )
     parser.add_argument(
         "--seed", type=seed_number, default=None, metavar="S", help="seed: same seed, same results (default: random)"
@@ -181,15 +186,19 @@ def run_league_command(args: argparse.Namespace) -> int:
     130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
     from thirtyone.arena.league import league_dict
     from thirtyone.arena.league import league_markdown
+    from thirtyone.arena.league import league_rules
     from thirtyone.arena.league import league_tables
     from thirtyone.arena.league import run_league
 
     if args.out is not None:
         raise ArenaError("--out is the arena's: a league writes --leaderboard FILE.md (and FILE.json)")
-    if args.players is None:
-        args.players = DEFAULT_PLAYERS
+    if args.games is not None:
+        raise ArenaError("--games is the arena's: a league plays --deals D deals a table and preset (default 10)")
     bots = [name.strip() for name in args.bots.split(",")]
+    if args.players is None:  # as many as the bots seat, up to the usual table
+        args.players = max(min(DEFAULT_PLAYERS, len(bots)), MIN_PLAYERS)
     presets = [name.strip() for name in args.presets.split(",") if name.strip()]
+    league_rules(presets)  # a preset that is not one is said before the tables
     files = _league_files(args.leaderboard, args.overwrite)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     command = _league_command(args, bots, presets, seed)
@@ -231,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players, rules)
-    schedule = make_schedule(names, args.games)
+    schedule = make_schedule(names, ARENA_GAMES if args.games is None else args.games)
     engine = "sim" if plays_on_sim(args.engine, names, rules, ArenaError) else "reference"
     backend = make_backend(args.backend, args.jobs, args.address, schedule.games)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
