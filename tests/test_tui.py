@@ -785,6 +785,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         (["--hint-seconds", "9"], "--hint-seconds 9: give 0.1 to 5 seconds"),
         (["--hint-seconds", "soon"], "--hint-seconds"),
         (["--bots", "hard:0s"], "bad expert budget"),
+        (["--fast", "--delay", "2"], "--delay 2: --fast plays the bots at once"),  # issue 40, item 7
     ],
 )
 def test_cli_refuses_bad_arguments_before_starting(

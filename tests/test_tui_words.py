@@ -289,3 +289,36 @@ def test_the_headline_of_your_own_knock_is_cased_as_its_sentence_needs(
                       moves=("draw stock", "discard 4c", "draw stock", "discard 2c"), stock="4c 2c")  # fmt: skip
     narrator = Narrator(names, Rules.preset("scat"), t=messages(lang))
     assert narrator.headline(result).plain == said
+
+
+def test_issue40_records_keep_the_bots_kind_and_every_screen_translates_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 40, item 7: a German game's record kept "Ada (einfach)" and "du"; it keeps the kinds
+    and the default name in English, and a review in German says them in German, "(seat 2)"
+    of a simulated game's seats included."""
+    from thirtyone.bots.review import Reviewer
+    from thirtyone.i18n import messages
+    from thirtyone.record import GameRecord
+    from thirtyone.tui.autosave import Autosave
+    from thirtyone.tui.review import review_lines
+    from thirtyone.tui.session import PlaySession
+    from thirtyone.tui.settings import PlaySettings
+
+    settings = PlaySettings.create(Rules.preset("scat"), 3, "easy,hard", seed=5, lang="de", record=tmp_path / "g.toml")
+    session = PlaySession(settings)
+    assert session.names == ("du", "Ada (einfach)", "Bea (Experte)")
+    session.play(session.view().legal_actions[0])
+    Autosave(session).save()
+    record = GameRecord.loads((tmp_path / "g.toml").read_text(encoding="utf-8"))
+    assert record.seats == ("you", "Ada (basic)", "Bea (expert)")
+
+    game = Game(Rules.preset("mini"), 2, seed=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    simulated = GameRecord.from_game(game, ["basic (seat 0)", "heuristic (seat 1)"])
+    review = Reviewer(simulated, [1], worlds=2).review()
+    console = Console(width=120, file=io.StringIO(), record=True, color_system=None)
+    for line in review_lines(messages("de"), review, "g.toml"):
+        console.print(line)
+    text = console.export_text()
+    assert "heuristisch (Platz 1)" in text
+    assert "(seat" not in text

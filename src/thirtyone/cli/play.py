@@ -32,6 +32,7 @@ from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.tui.language import terminal_language
 from thirtyone.tui.session import PlaySession
+from thirtyone.tui.settings import DEFAULT_DELAY
 from thirtyone.tui.settings import MAX_DELAY
 from thirtyone.tui.settings import MAX_HINT_SECONDS
 from thirtyone.tui.settings import MAX_NAME
@@ -71,10 +72,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="bots move at once instead of one at a time")
     parser.add_argument(
         "--delay",
-        default="0.8",
+        default=None,
         metavar="SECONDS",
         help=f"pause for each bot turn (its draw and discard show together), thinking included, 0-{MAX_DELAY:g} "
-        "seconds (default 0.8; --fast: none)",
+        f"seconds (default {DEFAULT_DELAY:g}; not with --fast, which plays them at once)",
     )
     parser.add_argument(
         "--hint-seconds",
@@ -185,8 +186,8 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         RulesError: for a bad preset or rule option, or players the deck cannot deal (R2.1).
         UnknownBotError: for an unknown bot, a bad expert budget (its limits named) or too many
             bot names.
-        PlayError: for a bad seed, delay, hint time, name or record path, or ``--overwrite``
-            without ``--record``.
+        PlayError: for a bad seed, delay (or one given with ``--fast``), hint time, name or record
+            path, or ``--overwrite`` without ``--record``.
     """
     if getattr(args, "resume", None) is not None:
         args = _resumed(args)
@@ -197,8 +198,10 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
     seed = None if args.seed is None else _whole("--seed", args.seed)
     if seed is not None and seed < 0:  # Python's random source takes a seed's size, not its sign
         raise PlayError(f"--seed {args.seed!r}: give a whole number from 0 (the same seed deals the same game)")
+    if args.fast and args.delay is not None:
+        raise PlayError(f"--delay {args.delay}: --fast plays the bots at once, with no pause; give one of them")
     try:
-        delay = float(args.delay)
+        delay = DEFAULT_DELAY if args.delay is None else float(args.delay)
     except ValueError:
         raise PlayError(f"--delay {args.delay!r}: give a number of seconds") from None
     try:

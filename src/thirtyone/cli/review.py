@@ -47,6 +47,7 @@ from thirtyone.tui.language import terminal_language
 from thirtyone.tui.review import progress_label
 from thirtyone.tui.review import review_lines
 from thirtyone.tui.review import sentence_text
+from thirtyone.tui.settings import shown_name
 
 __all__ = ["configure", "run", "ReviewError", "budget_from_text", "review_json"]
 
@@ -162,7 +163,8 @@ def review_json(review: Review, t: Messages) -> dict[str, object]:
     """:meth:`Review.to_json <thirtyone.bots.review.Review.to_json>` with each costliest
     decision's ``sentence`` in the words of ``t`` (:func:`~thirtyone.tui.review.sentence_text`)."""
     data = review.to_json()
+    names = [shown_name(name, t) for name in review.names]
     for summary, shown in zip(review.summaries, data["summaries"], strict=True):
         for decision, costly in zip(summary.costliest, shown["costliest"], strict=True):
-            costly["sentence"] = sentence_text(t, decision, review.names).plain
+            costly["sentence"] = sentence_text(t, decision, names).plain
     return data

@@ -9,7 +9,6 @@ It keeps one line a game saying where the record went or why it could not be sav
 >>> from pathlib import Path
 >>> from thirtyone.rules import Rules
 >>> from thirtyone.tui.session import PlaySession
-from thirtyone.tui.settings import PlayError
 >>> from thirtyone.tui.settings import PlaySettings
 >>> folder = Path(tempfile.mkdtemp())
 >>> session = PlaySession(PlaySettings.create(Rules.preset("scat"), players=2, seed=5, record=folder / "g.toml"))
@@ -154,7 +153,7 @@ class Autosave:
         seed = session.game_seed
         return GameRecord.from_game(
             recorded(session.game),
-            list(session.names),
+            list(session.settings.record_names()),  # the kinds in English: each screen says them in its language
             event="thirtyone play",
             date=datetime.date.today().isoformat(),
             comment=_COMMENT.format(seed=seed, options=session.settings.deal_again(seed)),

@@ -33,6 +33,7 @@ from thirtyone.bots.review import SeatSummary
 from thirtyone.checks import escaped
 from thirtyone.i18n import Messages
 from thirtyone.scoring import format_value
+from thirtyone.tui.settings import shown_name
 from thirtyone.tui.words import ENGLISH
 from thirtyone.tui.words import cards_text
 from thirtyone.tui.words import move_words
@@ -231,7 +232,7 @@ def review_lines(t: Messages, review: Review, game: str) -> list[RenderableType]
     """The whole review of the record named ``game`` (a file name, shown escaped), to print one
     after another: a heading, what the review is (:func:`about_lines`), then each reviewed seat
     (:func:`seat_lines`)."""
-    names = [escaped(name) for name in review.names]
+    names = [escaped(shown_name(name, t)) for name in review.names]
     lines: list[RenderableType] = [say(t, "review.heading", "bold", game=escaped(game)), *about_lines(t, review)]
     for summary in review.summaries:
         lines += [Text(""), *seat_lines(t, review, summary, names)]

@@ -16,6 +16,7 @@ thirtyone.errors.RulesError: R2.1: 10 players cannot play; use 2 to 9 players
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +42,12 @@ __all__ = [
     "BOT_NAMES",
     "MAX_NAME",
     "MAX_DELAY",
+    "DEFAULT_DELAY",
     "MIN_HINT_SECONDS",
     "MAX_HINT_SECONDS",
     "PLAY_EXPERT_SECONDS",
     "bot_kind",
+    "shown_name",
     "play_bot_spec",
 ]
 
@@ -53,6 +56,9 @@ MAX_NAME = 12
 
 MAX_DELAY = 10.0
 """The longest pause between bot moves, in seconds."""
+
+DEFAULT_DELAY = 0.8
+"""The pause of a bot's turn without ``--delay``, in seconds."""
 
 MIN_HINT_SECONDS = 0.1
 """The shortest time the expert may think about a hint, in seconds."""
@@ -95,6 +101,32 @@ def _kind_word(kind: str, t: Messages) -> str:
     return t(_KIND_WORDS[kind]) if kind in _KIND_WORDS else kind
 
 
+_WITH_SEAT = re.compile(r"(.+) \(seat ([0-9]+)\)")
+_WITH_KIND = re.compile(r"(.+) \(([a-z]+)\)")
+
+
+def shown_name(name: str, t: Messages) -> str:
+    """A seat's name as a record keeps it, in the words of ``t``: records keep the bot's kind and
+    the seat in English (``"Ada (basic)"``, ``"heuristic (seat 2)"``, the person's default name
+    ``"you"``), and every screen says them in its language.
+
+    >>> german = messages("de")
+    >>> shown_name("Ada (basic)", german), shown_name("heuristic (seat 2)", german), shown_name("you", german)
+    ('Ada (einfach)', 'heuristisch (Platz 2)', 'du')
+    >>> shown_name("Ann (Berlin)", german), shown_name("Ada (basic)", messages("en"))
+    ('Ann (Berlin)', 'Ada (basic)')
+    """
+    if name == "you":
+        return t("tui.you")
+    seat = _WITH_SEAT.fullmatch(name)
+    if seat is not None:
+        return t("tui.name_seat", name=_kind_word(seat[1], t), n=t.number(int(seat[2])))
+    kind = _WITH_KIND.fullmatch(name)
+    if kind is not None and kind[2] in _KIND_WORDS:
+        return f"{kind[1]} ({_kind_word(kind[2], t)})"
+    return name
+
+
 TERMINAL_LANGUAGES = ("en", "de", "cs", "ms", "km", "ko")
 """The languages the terminal game's screens are written in (Urdu is the browser's only:
 :mod:`thirtyone.tui.language` says why)."""
@@ -124,7 +156,7 @@ class PlaySettings:
     fast: bool = False
     record: Path | None = None
     name: str = "you"
-    delay: float = 0.8
+    delay: float = DEFAULT_DELAY
     hint_seconds: float = 0.5
     hint_worlds: int | None = None
     overwrite: bool = False
@@ -149,7 +181,7 @@ class PlaySettings:
         fast: bool = False,
         record: Path | None = None,
         name: str = "you",
-        delay: float = 0.8,
+        delay: float = DEFAULT_DELAY,
         hint_seconds: float = 0.5,
         hint_worlds: int | None = None,
         overwrite: bool = False,
@@ -206,19 +238,28 @@ class PlaySettings:
             resume,
         )
 
+    def record_names(self) -> tuple[str, ...]:
+        """Each seat's name as the game's record keeps it: the person's, then ``"Ada (basic)"``
+        and so on, each bot with its kind (:func:`bot_kind`: ``hard`` is ``expert``) in English
+        (:func:`shown_name` says them in another language).
+
+        >>> PlaySettings.create(Rules.preset("scat"), players=3, bots="easy,hard", lang="de").record_names()
+        ('you', 'Ada (basic)', 'Bea (expert)')
+        """
+        taken = self.name.split(" (", 1)[0].lower()
+        friendly = [name for name in BOT_NAMES if name.lower() != taken]
+        return (self.name, *(f"{friendly[i]} ({bot_kind(bot)})" for i, bot in enumerate(self.bots)))
+
     def seat_names(self, t: Messages | None = None) -> tuple[str, ...]:
-        """The name shown for each seat: the person's, then ``"Ada (basic)"`` and so on, each bot
-        with its kind (:func:`bot_kind`: ``hard`` shows as ``expert``), in the language of ``t``
-        (the settings' own by default): the default name "you" and the kinds are translated.
+        """The name shown for each seat (:meth:`record_names`, :func:`shown_name`), in the
+        language of ``t`` (the settings' own by default): the default name "you" and the kinds
+        are translated.
 
         >>> PlaySettings.create(Rules.preset("scat"), players=3, bots="easy,hard", lang="de").seat_names()
         ('du', 'Ada (einfach)', 'Bea (Experte)')
         """
         t = t if t is not None else messages(self.lang)
-        taken = self.name.split(" (", 1)[0].lower()
-        friendly = [name for name in BOT_NAMES if name.lower() != taken]
-        person = t("tui.you") if self.name == "you" else self.name
-        return (person, *(f"{friendly[i]} ({_kind_word(bot_kind(bot), t)})" for i, bot in enumerate(self.bots)))
+        return tuple(shown_name(name, t) for name in self.record_names())
 
     def deal_again(self, seed: int) -> str:
         """The options of ``thirtyone play`` that deal the game of ``seed`` again at this table:
