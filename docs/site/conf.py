@@ -1,0 +1,173 @@
+"""Sphinx configuration of the docs site: the README, every page of docs/ and the API reference.
+
+Build it from the repository's root (the one command, as in the README)::
+
+    .venv/bin/pip install -e '.[docs]'
+    .venv/bin/sphinx-build -W --keep-going -c docs/site -b html . build/docs
+
+The source folder is the repository itself, so that the README and docs/*.md are pages as they
+stand, their links between each other and to their pictures working as they do on a forge; this
+folder holds only the site's own pages (the front page, the API reference) and this file. The API
+reference is generated from the docstrings (autodoc, napoleon for their ``Raises:`` and ``Args:``
+sections); ``internal_links`` then checks every link between the built pages.
+
+The examples are doctests, run by pytest and not again here: the docstrings' with
+``--doctest-modules``, the Markdown pages' with ``--doctest-glob`` (pyproject.toml). A page with an
+example (``>>>``) that pytest does not run is a warning of this build.
+
+Sphinx rather than MkDocs: the docstrings are reStructuredText (``:func:`x```, ``:class:``, tables,
+``Raises:`` sections), which autodoc and napoleon read as they are; mkdocstrings reads Google or
+NumPy style Markdown and would show the roles as text.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE))  # internal_links, the site's own extension
+
+project = "thirtyone"
+author = "the thirtyone authors"
+copyright = "the thirtyone authors"
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "internal_links",
+]
+
+# The pages: the README and docs/ (with docs/glossary/) in Markdown, this folder's own pages.
+root_doc = "docs/site/index"
+include_patterns = ["README.md", "docs/*.md", "docs/glossary/*.md", "docs/site/**"]
+exclude_patterns = [".*", "build", "node_modules", "src", "tests", "docs/site/_templates"]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+
+# Markdown as GitHub reads it: headings get GitHub's anchors (the pages link #reviewing-a-game),
+# and the README's <img> of the phone is a picture of the site too.
+myst_heading_anchors = 4
+myst_enable_extensions = ["html_image"]
+
+# The API reference: the packages that api.md lists, each module a page of its own, generated
+# (into generated/, not kept in git) from the docstrings. Modules that need an optional extra
+# import against stand-ins, so the docs need neither OpenSpiel, PyTorch, Stable-Baselines3,
+# PettingZoo, Gymnasium nor Ray: `pip install -e '.[docs]'` is enough, and the pages are the same
+# whichever extras are installed.
+autosummary_generate = True
+autodoc_mock_imports = [
+    "gymnasium",
+    "open_spiel",
+    "pettingzoo",
+    "pyspiel",
+    "ray",
+    "sb3_contrib",
+    "shimmy",
+    "stable_baselines3",
+    "torch",
+]
+# A module documents what it defines; a package's re-exports are documented where they are defined.
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_typehints_format = "short"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+# The packages of the public library are those api.md lists; thirtyone's own page lists only its
+# modules (the core's), not its packages (the faces, the judge: no part of the reference yet).
+PACKAGE = ROOT / "src" / "thirtyone"
+NOT_PUBLIC = ["thirtyone.__main__"] + [
+    f"thirtyone.{info.name}" for info in pkgutil.iter_modules([str(PACKAGE)]) if info.ispkg
+]
+autosummary_context = {"not_public": NOT_PUBLIC}  # read by _templates/autosummary/module.rst
+# Listing a package's modules imports each of them: the faces (and `python -m thirtyone`, which
+# would run the command line) are stood in for instead; the library imports none of them.
+FACES = ["thirtyone.__main__", "thirtyone.cli", "thirtyone.server", "thirtyone.tui", "thirtyone.web"]
+autosummary_mock_imports = autodoc_mock_imports + FACES
+
+# The JSON of docs/server-protocol.md stands a name (TABLE) where a value goes: Pygments highlights
+# it leniently, which is what we want, and says so in a warning.
+suppress_warnings = ["misc.highlighting_failure"]
+# The pages are written as a forge shows them: `--strict` stays two hyphens, quotes stay straight.
+smartquotes = False
+
+html_theme = "furo"
+html_title = "thirtyone"
+# The front page is docs/site/index.html (the pages keep their places in the repository); the
+# build's own index.html leads there.
+html_additional_pages = {"index": "redirect.html"}
+templates_path = [str(HERE / "_templates")]  # absolute: autosummary reads it from the source folder, HTML from here
+
+
+class FolderLinks(SphinxPostTransform):
+    """A link to a folder (``[glossary/](glossary/)``) leads to its README's page, as on a forge;
+    a folder without one is no page of the site, so its link keeps only its text. Runs before
+    myst resolves the links, which would call a folder a missing document."""
+
+    default_priority = 8
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(addnodes.pending_xref)):
+            if node["reftype"] != "myst" or node["refdomain"] is not None:
+                continue
+            _, folder = self.env.relfn2path(node["reftarget"], node.get("refdoc", self.env.docname))
+            if not Path(folder).is_dir():
+                continue
+            readme = self.env.path2doc(str(Path(folder) / "README.md"))
+            if readme in self.env.found_docs:
+                node["refdomain"], node["reftarget"], node["reftargetid"] = "doc", readme, None
+            else:
+                node.replace_self(node.children)
+
+
+logger = logging.getLogger(__name__)
+RAISES_WHEN = re.compile(r"^(\s*)Raises \((.+)\):\s*$")
+
+
+def raises_when(app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """The docstrings' ``Raises (before the first batch):`` becomes napoleon's ``Raises:`` section
+    after a line that keeps the when ("Raised before the first batch:")."""
+    for index, line in enumerate(lines):
+        match = RAISES_WHEN.match(line)
+        if match:
+            indent, when = match.groups()
+            lines[index : index + 1] = [f"{indent}Raised {when}:", "", f"{indent}Raises:"]
+
+
+def _doctest_pages() -> set[str]:
+    """The Markdown pages pytest runs as doctests: its testpaths that --doctest-glob names."""
+    pytest = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    globs = re.findall(r"--doctest-glob=(\S+)", pytest["addopts"])
+    return {path for path in pytest["testpaths"] if any(Path(path).match(glob) for glob in globs)}
+
+
+DOCTEST_PAGES = _doctest_pages()
+
+
+def examples_are_doctests(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Warn of a Markdown page with an example (``>>>``) that pytest does not run."""
+    path = app.env.doc2path(docname, base=False)
+    if path.suffix == ".md" and re.search(r"^>>> ", source[0], re.MULTILINE) and str(path) not in DOCTEST_PAGES:
+        logger.warning(
+            "%s has examples (>>>) that pytest does not run: add it to pyproject.toml's testpaths and --doctest-glob",
+            path,
+            location=docname,
+        )
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("source-read", examples_are_doctests)
+    app.add_post_transform(FolderLinks)
+    app.connect("autodoc-process-docstring", raises_when, priority=400)  # before napoleon (500)
