@@ -59,10 +59,6 @@ from thirtyone.engine import Game
 from thirtyone.events import Acted
 from thirtyone.events import NewWidow
 from thirtyone.events import RoundResult
-from thirtyone.judge.lastturn import NotALastTurnError
-from thirtyone.judge.lastturn import is_last_turn
-from thirtyone.judge.lastturn import last_turn
-from thirtyone.judge.lastturn import seat_utility
 from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
@@ -186,7 +182,9 @@ class ExpertBot(SeededBot):
         if not legal:
             raise ValueError(f"seat {view.seat} has no move to analyse now")
         start = time.perf_counter()
-        if self.exact_last_turn and is_last_turn(view):
+        from thirtyone.judge import lastturn  # (numpy: imported when a bot first thinks, not with the bots)
+
+        if self.exact_last_turn and lastturn.is_last_turn(view):
             exact = _last_turn(view, legal, start)
             if exact is not None:
                 return exact
@@ -206,7 +204,7 @@ class ExpertBot(SeededBot):
             worlds += positions
             for outcome in self._roll(positions, legal, done, use_sim):
                 for i, (lost, eliminated) in enumerate(outcome):
-                    utilities[i].append(seat_utility(lost, eliminated, view.seat, others))
+                    utilities[i].append(lastturn.seat_utility(lost, eliminated, view.seat, others))
             done += count
             if deadline is not None and done >= 2 and time.perf_counter() > deadline:
                 break
@@ -336,9 +334,11 @@ def _last_turn(view: PlayerView, legal: Sequence[Action], start: float) -> Analy
     """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
     analysis, best first (ties to the first legal action), without reads; ``None`` where a
     reshuffle (R4.3) or the turn limit (R6.7) could cut the turn short: rollouts value those."""
+    from thirtyone.judge import lastturn
+
     try:
-        turn = last_turn(view)
-    except NotALastTurnError:
+        turn = lastturn.last_turn(view)
+    except lastturn.NotALastTurnError:
         return None
     moves = sorted(
         (move for move in turn.moves if move.action in legal), key=lambda move: (-move.value, legal.index(move.action))

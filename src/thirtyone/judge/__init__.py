@@ -6,15 +6,9 @@ values (:mod:`thirtyone.judge.network`). It knows views and action ids; nothing 
 face, an agent environment or a training library.
 """
 
-from thirtyone.judge.lastturn import LastTurn
-from thirtyone.judge.lastturn import LastTurnMove
-from thirtyone.judge.lastturn import NotALastTurnError
-from thirtyone.judge.lastturn import is_last_turn
-from thirtyone.judge.lastturn import last_turn
-from thirtyone.judge.lastturn import last_turn_values
-from thirtyone.judge.lastturn import seat_utility
+from typing import Any
 
-__all__ = [
+_LAST_TURN = (
     "LastTurn",
     "LastTurnMove",
     "NotALastTurnError",
@@ -22,4 +16,16 @@ __all__ = [
     "last_turn",
     "last_turn_values",
     "seat_utility",
-]
+)
+
+__all__ = [*_LAST_TURN]
+
+
+def __getattr__(name: str) -> Any:
+    """The last turn's names, imported when first asked for (the module needs numpy, which
+    ``import thirtyone.bots`` does not load)."""
+    if name in _LAST_TURN:
+        from thirtyone.judge import lastturn
+
+        return getattr(lastturn, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
