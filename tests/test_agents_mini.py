@@ -117,7 +117,7 @@ def test_the_shipped_table_is_an_approximate_equilibrium() -> None:
 
 @pytest.mark.heavy
 def test_the_shipped_table_measured_again_on_the_whole_tree() -> None:
-    """The whole mini tree (about 700,000 nodes, several minutes of one core): the shipped table's
+    """The whole mini tree (about 640,000 nodes, several minutes of one core): the shipped table's
     NashConv, measured by OpenSpiel, is what its file says and under 0.01 lives. Heavy: the
     README's test command leaves it out and ``.ci/run`` runs it on its own (``pytest -m heavy``)."""
     tree = build_tree(ThirtyOneGame(mini_params()))
