@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,6 +104,8 @@ def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_brows
         expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
         review = _review(base, code)
         record = _get(f"{base}/api/tables/{code}/record.json")
+        expect(page.locator("#describe")).to_have_text("Scat, 2 lives")  # as the table says it, not "scat, lives=2"
+        expect(page.locator("#review-about")).to_contain_text("can be more than the lives a player had")
         options = page.locator("#review-seat option")
         expect(options).to_have_count(2)
         assert options.nth(0).get_attribute("value") == "1"  # this browser's seat first, and chosen
@@ -199,5 +202,23 @@ def test_the_review_is_in_the_pages_language(served: tuple[str, str], browser: B
         assert label.startswith("Runde 1, Zug ")
         stored = json.dumps(_review(base, code))
         assert "Runde" not in stored  # words are the page's, from the data
+    finally:
+        page.context.close()
+
+
+def test_a_review_that_takes_long_says_for_how_long(served: tuple[str, str], browser: Browser) -> None:
+    """A busy server's review may take a while: the page counts the seconds instead of saying the
+    same sentence for ever (the server answers "pending" here as long as the test likes)."""
+    base, code = served
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    try:
+        page.route(
+            f"**/api/tables/{code}/review",
+            lambda route: route.fulfill(status=202, json={"status": "pending", "retry_after": 1}),
+        )
+        page.goto(f"{base}/r/{code}")
+        status = page.locator("#review-status")
+        expect(status).to_contain_text("The review is being prepared")
+        expect(status).to_contain_text(re.compile(r"\(([3-9]|\d\d) s so far"))
     finally:
         page.context.close()

@@ -131,6 +131,7 @@ def record_json(record: GameRecord) -> JSON:
         "rules": rules_json(record.rules),
         "describe": record.rules.describe(),
         "preset": record.preset,
+        "differs": record.rules.nearest_preset()[1],
         "winner": record.winner,
         "places": None if record.places is None else list(record.places),
         "event": record.event,

@@ -2,7 +2,7 @@
 // and swapped, speech bubbles at a seat, and a knock's banner (a Blitz is the showdown's heading).
 import { h } from "./common.js";
 import { t } from "./i18n.js";
-import { reducedMotion } from "./motion.js";
+import { follow, reducedMotion } from "./motion.js";
 import { play as sound } from "./sound.js";
 import { $, motion, name, roundOf, state } from "./state.js";
 import { bubbleWords } from "./words.js";
@@ -205,23 +205,33 @@ function dealCards(event, speed) {
 const bubbles = new Map(); // seat -> its bubble showing now
 
 export function bubble(seat, text, kind = "") {
-  const anchor = document.querySelector(`.seat[data-seat="${seat}"]`);
+  const seatNode = () => document.querySelector(`.seat[data-seat="${seat}"]`);
+  const anchor = seatNode();
   if (!anchor || !text) return;
   if (bubbles.has(seat)) bubbles.get(seat).remove();
-  // over the seat's own cards, just above its plate: inside the seat's place, over nothing in the middle
-  const box = anchor.getBoundingClientRect();
-  const plate = (anchor.querySelector(".plate") || anchor).getBoundingClientRect();
+  // over the seat's own cards, just above its plate: inside the seat's place, over nothing in the
+  // middle; it moves with the seat (a turn's moves appearing move the seats), and fades there
+  const where = () => {
+    const place = seatNode(); // drawn anew at each change of the table
+    if (!place) return null;
+    const box = place.getBoundingClientRect();
+    const plate = (place.querySelector(".plate") || place).getBoundingClientRect();
+    return { left: box.left + box.width / 2, top: Math.max(18, plate.top + 4), width: box.width };
+  };
   const node = h(
     "div",
     { class: `bubble${kind ? ` ${kind}` : ""}${reducedMotion() ? "" : " show"}`, "aria-hidden": "true" },
     text,
   );
-  node.style.left = `${box.left + box.width / 2}px`;
-  node.style.top = `${Math.max(18, plate.top + 4)}px`;
-  node.style.maxWidth = `${Math.round(box.width)}px`;
+  const first = where();
+  node.style.left = `${first.left}px`;
+  node.style.top = `${first.top}px`;
+  node.style.maxWidth = `${Math.round(first.width)}px`;
   $("flyers").append(node);
   bubbles.set(seat, node);
+  const stop = follow(node, where);
   setTimeout(() => {
+    stop();
     node.remove();
     if (bubbles.get(seat) === node) bubbles.delete(seat);
   }, BUBBLE_MS);

@@ -14,6 +14,25 @@ export function reducedMotion() {
   return reduce.matches;
 }
 
+/**
+ * Keep the fixed `node` at the place `where()` gives (a rectangle; none with no width: where it
+ * was), each frame, until the returned function is called: what flies or speaks at a place moves
+ * with it when the page's layout changes.
+ */
+export function follow(node, where) {
+  let frame = 0;
+  const place = () => {
+    const now = where();
+    if (now?.width) {
+      node.style.left = `${now.left}px`;
+      node.style.top = `${now.top}px`;
+    }
+    frame = requestAnimationFrame(place);
+  };
+  frame = requestAnimationFrame(place);
+  return () => cancelAnimationFrame(frame);
+}
+
 export class Motion {
   constructor(layer) {
     this.layer = layer;
@@ -108,6 +127,9 @@ export class Motion {
       ],
       { duration: ms, delay: delay * speed, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
     );
+    // the landing place may move meanwhile (your turn's moves appear under the table and the seats
+    // move up): the card lands where its place is now, never on a name plate that took it
+    const stop = target ? follow(flyer, () => target.getBoundingClientRect()) : () => {};
     const faces = card ? (turn === "up" ? [180, 0] : turn === "down" ? [0, 180] : [0, 0]) : [180, 180];
     const flip = inner.animate([{ transform: `rotateY(${faces[0]}deg)` }, { transform: `rotateY(${faces[1]}deg)` }], {
       duration: ms,
@@ -117,6 +139,7 @@ export class Motion {
     });
     this.running.add(flip);
     await this.settle(path);
+    stop();
     this.running.delete(flip);
     flyer.remove();
     if (target) target.classList.remove("landing");

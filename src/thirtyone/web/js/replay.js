@@ -12,7 +12,8 @@ import {
   resultView,
   showAlert,
 } from "./common.js";
-import { lang, list, num, t, translatePage } from "./i18n.js";
+import { describeRules } from "./howto.js";
+import { list, num, t, translatePage } from "./i18n.js";
 import { reviewPanel } from "./review.js";
 
 translatePage();
@@ -96,8 +97,7 @@ async function start() {
     else showAlert(t("replay.failed", { error: error.message }));
     return;
   }
-  if (lang !== "en" && ["scat", "widow", "namu", "schwimmen"].includes(record.preset))
-    $("describe").textContent = t(`preset.${record.preset}`);
+  $("describe").textContent = describeRules(record); // "Scat, 2 lives", as the table says it
   $("controls").hidden = false;
   $("download").hidden = false;
   $("seats-section").hidden = false; // shown only once there is a game to step through

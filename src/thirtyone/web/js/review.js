@@ -162,6 +162,7 @@ export function reviewPanel(code, record, jump) {
         blunder: lives(review.thresholds.blunder),
       }),
     ];
+    about.push(t("review.given_sum")); // 3.06 lives given away in a game of one life: why that can be
     if (!review.finished) about.push(t("review.unfinished"));
     $("review-about").replaceChildren(...about.map((line) => h("span", { class: "line" }, line))); // a line each
   }
@@ -185,17 +186,33 @@ export function reviewPanel(code, record, jump) {
     render();
   }
 
+  const asked = Date.now();
+  let waiting = true; // false while the page says why the last ask failed
+  /** Say that the review is being prepared, and for how long already (it takes a while on a busy server). */
+  function pending() {
+    if (review) return;
+    const seconds = Math.round((Date.now() - asked) / 1000);
+    if (waiting)
+      $("review-status").textContent =
+        seconds < 2 ? t("review.pending") : t("review.pending_for", { seconds: num(seconds) });
+    setTimeout(pending, 1000);
+  }
+
   async function load() {
     let answer;
     try {
       answer = await api(`/api/tables/${encodeURIComponent(code)}/review`);
     } catch (error) {
+      waiting = false;
       $("review-status").textContent = t("review.failed", { error: error.message });
-      if (error.code === "busy") setTimeout(load, 5000); // the worker stopped or was busy: ask again
+      if (error.code === "busy")
+        setTimeout(() => {
+          waiting = true;
+          load();
+        }, 5000); // the worker stopped or was busy: ask again
       return;
     }
     if (answer.status !== "ready") {
-      $("review-status").textContent = t("review.pending");
       setTimeout(load, (answer.retry_after || 2) * 1000);
       return;
     }
@@ -203,7 +220,7 @@ export function reviewPanel(code, record, jump) {
   }
 
   $("review").hidden = false;
-  $("review-status").textContent = t("review.pending");
+  pending();
   load();
   return { showing };
 }
