@@ -146,6 +146,18 @@ def raises_when(app: Sphinx, what: str, name: str, obj: object, options: object,
             lines[index : index + 1] = [f"{indent}Raised {when}:", "", f"{indent}Raises:"]
 
 
+STAND_IN_NAME = re.compile(r"[\w.]+")
+
+
+def stand_in_bases(app: Sphinx, name: str, obj: object, options: object, bases: list[Any]) -> None:
+    """A base class from an optional extra is a stand-in (autodoc_mock_imports): name it by its
+    class alone, ``gymnasium.Env``, not by the stand-in of ``gymnasium.Env[ObsType, ActType]``."""
+    for index, base in enumerate(bases):
+        if getattr(base, "__sphinx_mock__", False):
+            name = STAND_IN_NAME.match(base.__display_name__)
+            bases[index] = f":py:class:`{name.group(0).rstrip('.') if name else base.__display_name__}`"
+
+
 def _doctest_pages() -> set[str]:
     """The Markdown pages pytest runs as doctests: its testpaths that --doctest-glob names."""
     pytest = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
@@ -167,7 +179,33 @@ def examples_are_doctests(app: Sphinx, docname: str, source: list[str]) -> None:
         )
 
 
+def every_page_in_the_site(app: Sphinx, docname: str, source: list[str]) -> None:
+    """The front page's tables of contents list the pages of docs/ in a reader's order; a page
+    they do not name yet (a new one) is listed under "More pages", so that every page is in the
+    site and its navigation."""
+    if docname != root_doc:
+        return
+    unlisted = [
+        page
+        for page in sorted(app.env.found_docs)
+        if page.startswith("docs/")
+        and not page.startswith("docs/site/")
+        and not re.search(rf"/{re.escape(page)}(>|$)", source[0], re.MULTILINE)
+    ]
+    if unlisted:
+        pages = "\n".join(f"/{page}" for page in unlisted)
+        source[0] += f"\n```{{toctree}}\n:caption: More pages\n:maxdepth: 1\n\n{pages}\n```\n"
+
+
+def front_page_again(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """The front page is read at every build: a page added to docs/ may change it."""
+    return [root_doc]
+
+
 def setup(app: Sphinx) -> None:
     app.connect("source-read", examples_are_doctests)
+    app.connect("source-read", every_page_in_the_site)
+    app.connect("env-get-outdated", front_page_again)
     app.add_post_transform(FolderLinks)
     app.connect("autodoc-process-docstring", raises_when, priority=400)  # before napoleon (500)
+    app.connect("autodoc-process-bases", stand_in_bases)
