@@ -68,16 +68,22 @@ def test_it_plays_the_vector_envs_games_for_its_seat(preset: str, players: int, 
 
 
 @pytest.mark.parametrize(
-    ("players", "seat", "options"),
-    [(3, 0, {"lives": 1}), (4, 2, {"lives": 1, "win_reward": True}), (3, 1, {"max_rounds": 2}), (2, 0, {})],
+    ("n", "players", "seat", "options"),
+    [
+        (8, 3, 0, {"lives": 1}),  # put out while the game goes on, or the game over
+        (8, 4, 2, {"lives": 1, "win_reward": True}),
+        (8, 3, 1, {"max_rounds": 2}),  # cut at max_rounds, and put out then cut (terminated)
+        (64, 2, 1, {"lives": 1}),  # three of the 64 games won by the seat
+    ],
 )
-def test_the_same_step_auto_reset_is_a_sync_vector_envs(players: int, seat: int, options: dict[str, object]) -> None:
+def test_the_same_step_auto_reset_is_a_sync_vector_envs(
+    n: int, players: int, seat: int, options: dict[str, object]
+) -> None:
     """Gymnasium's own SyncVectorEnv of the one-seat env (same-step auto-reset), dealt the same
     games: the same observations, rewards, ends, masks and info keys, and where an episode ends
     (put out, game over, cut at max_rounds) the same final_obs and final_info, with their masks.
     Each env is compared through its first game (the sync env deals the next from its own
     generator); seed 4, masked random moves."""
-    n = 8
     venv = ThirtyOneVectorEnv(n, "scat", players, bots="heuristic", seat=seat, **options)
     observations, info = venv.reset(seed=4)
     sync = gymnasium.vector.SyncVectorEnv(
