@@ -429,3 +429,28 @@ def test_the_pages_how_to_play_ends_with_the_strategy_guide(tmp_path: Path) -> N
     english = catalog_json("en")["messages"]
     assert sections[-1] == {"title": english["howto.playing_well"], "lines": [[english["howto.strategy"], None]]}
     assert all(rule for section in sections[:-1] for _, rule in section["lines"])  # the rules' sentences keep their ids
+
+
+def test_issue40_each_section_is_named_the_same_way_and_the_players_columns_are_labelled() -> None:
+    """Issue 40, item 7: the lowest hand's columns 2 … 9 were players at the table without saying
+    so, and a section was named one way when skipped ("Seats and length of play (games): skipped")
+    and another when run (its table's title only). Each section run is headed by the name it has
+    when skipped, and the columns of one measure are labelled over them (players, own turn)."""
+    import io
+
+    from rich.console import Console
+
+    from thirtyone.arena.odds_report import render
+
+    sizes = Sizes(deals=30, rounds=0, positions=0, games=0, expert_rounds=0)
+    data = Analysis(Rules.preset("scat"), 4, sizes, seed=1).run().to_dict()
+    console = Console(width=100, file=io.StringIO(), record=True, color_system=None)
+    console.print(render(data))
+    lines = console.export_text().splitlines()
+    assert "Dealt hands (hands)" in lines
+    assert "The lowest hand (lowest)" in lines
+    assert any(line.startswith("Seats and length of play (games): skipped") for line in lines)
+    heading = lines.index("The lowest hand (lowest)")
+    header = next(i for i in range(heading, len(lines)) if lines[i].split()[:1] == ["value"])
+    assert lines[header - 1].split() == ["players"]  # over the columns 2 … 9
+    assert lines[header].split() == ["value", *map(str, range(2, 10))]

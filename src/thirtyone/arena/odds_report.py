@@ -9,6 +9,7 @@ run says which and why.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Any
 
 from rich import box
@@ -59,6 +60,8 @@ def render(data: dict[str, Any]) -> RenderableType:
         if "method" not in section:
             parts.append(Text(f"{_NAMES[name]} ({name}): nothing finished", style="dim"))
             continue
+        if status != "partial":  # named as when skipped or partial: the same words every run
+            parts.append(Text(f"{_NAMES[name]} ({name})", style="bold underline"))
         parts.extend(_shown(part) if isinstance(part, Table) else part for part in _SECTIONS[name](name, section, data))
     seconds = ", ".join(
         f"{name} {entry['seconds']:.1f} s" for name, entry in data["sections"].items() if "seconds" in entry
@@ -109,6 +112,12 @@ def _value(value: float) -> str:
     return f"{int(value)}½" if value != int(value) else str(int(value))
 
 
+def _by(label: str, columns: Sequence[str]) -> list[str]:
+    """The headings of a table's columns of one measure (``players``, ``own turn``): ``label`` over
+    the first, where it reads over them all, and each column's own below."""
+    return [f"{label}\n{columns[0]}", *(f"\n{column}" for column in columns[1:])]
+
+
 def _hands(name: str, section: dict[str, Any], data: dict[str, Any]) -> Iterator[RenderableType]:
     blitz = section["blitz"]
     table = _table(
@@ -153,8 +162,8 @@ def _lowest(name: str, section: dict[str, Any], data: dict[str, Any]) -> Iterato
     )
     table = _table(
         "Chance (%) a dealt hand is the lowest at the table, ties included; 2 players exact",
-        "value",
-        *tables,
+        "\nvalue",
+        *_by("players", tables),
         caption=caption,
     )
     for row in section["rows"]:
@@ -177,11 +186,10 @@ def _knocks(name: str, section: dict[str, Any], data: dict[str, Any]) -> Iterato
     table = _table(
         f"Knocks of {who}, simulated: {section['knocks']:,} in {section['rounds']:,} rounds, "
         f"{_percent(costly['share'])}% cost the knocker a life (95%: {_interval(costly)})",
-        "value",
-        *(str(turn) for turn in range(1, TURNS)),
-        f"{TURNS}+",
-        "all",
-        "knocks",
+        "\nvalue",
+        *_by("own turn", [*(str(turn) for turn in range(1, TURNS)), f"{TURNS}+"]),
+        "\nall",
+        "\nknocks",
         caption=f"% of the knocks at that hand (points) and own turn that cost a life; {_widest(shown)}"
         f"blank: fewer than {MIN_CELL} knocks",
     )
