@@ -401,3 +401,21 @@ def test_item14_replay_piped_at_80_columns_never_breaks_a_name_from_its_seat(
     assert counts
     assert all(re.search(r"\d+ turns, \d+ actions", line) for line in counts), counts
     assert any("knocked; lowest hand" in line for line in lines)  # the header "lives after" gave way
+
+
+def test_issue40_replay_at_80_columns_keeps_names_whole_and_heads_the_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40, item 7: a simulated game's round where a seat went out ("lowest hand;
+    eliminated") wrapped the names "heuristic (seat 1)" at 80 columns, and the notes had no header."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["simulate", "--players", "4", "--bots", "basic,heuristic", "--games", "1", "--seed", "7",
+                 "--record", str(tmp_path / "games")]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "games" / "game-000001.toml")]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    assert any("eliminated" in line for line in lines)
+    assert not [line for line in lines if re.search(r"\(seat$|^\d+\)", line.strip())], "\n".join(lines)
+    headers = [line for line in lines if line.lstrip().startswith("seat  player")]
+    assert headers
+    assert all(line.split()[-1] == "notes" for line in headers), headers

@@ -42,8 +42,10 @@ __all__ = ["configure", "run", "ReplayError", "file_path", "read_record", "seat_
 
 _ROUND_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("seat", "right"), ("player", "left"), ("hand", "left"), ("value", "right"),
-    ("lost", "right"), ("rule", "left"), ("lives after", "left"), ("", "left"),
+    ("lost", "right"), ("rule", "left"), ("lives after", "left"), ("notes", "left"),
 )  # fmt: skip
+_WHOLE = frozenset({"player"})
+"""The columns of a round's table whose cells never wrap: a player's name is read whole."""
 _STANDING_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     ("place", "right"), ("seat", "right"), ("player", "left"), ("lives", "left"),
 )  # fmt: skip
@@ -428,14 +430,19 @@ def _word_widths(
 ) -> list[int] | None:
     """The width of each column (cells, padding not counted) so that the table fits ``width``
     without splitting a word: each column as wide as its widest cell, then narrowed one cell at a
-    time, none below its longest word: first a column whose header is wider than its cells (the
-    header takes two lines), then the widest. ``None`` when the table fits as it is, or cannot fit
-    without splitting words (then rich's own narrowing is left to do it).
+    time, none below its longest word (a name not at all, :data:`_WHOLE`): first a column whose
+    header is wider than its cells (the header takes two lines), then the widest. ``None`` when
+    the table fits as it is, or cannot fit without splitting words (then rich's own narrowing is
+    left to do it).
     """
     cells = [max((cell_len(row[index]) for row in rows), default=0) for index in range(len(columns))]
     natural = [max(cell_len(header), cells[index]) for index, (header, _) in enumerate(columns)]
     least = [
-        max((cell_len(word) for text in [header] + [row[index] for row in rows] for word in text.split()), default=0)
+        cells[index]
+        if header in _WHOLE
+        else max(
+            (cell_len(word) for text in [header] + [row[index] for row in rows] for word in text.split()), default=0
+        )
         for index, (header, _) in enumerate(columns)
     ]
     room = width - _COLUMN_GAP * (len(columns) - 1)
