@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from thirtyone.cli import main
+from thirtyone.cli import simulate as simulate_cli
+from thirtyone.cli.simulate import COMPILING
 
 
 def test_simulate_prints_tables(capsys):
@@ -337,7 +339,7 @@ def test_stderr_has_no_blank_lines(capsys, engine):
     if engine == "sim":
         pytest.importorskip("numba")
     assert main(["simulate", "--games", "3", "--bots", "basic,random", "--seed", "1", "--engine", engine]) == 0
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.replace(f"{COMPILING}\n", "", 1)  # said the first time after installing
     assert err == f"played by the {'compiled simulator' if engine == 'sim' else 'reference engine'}\n"
 
 
@@ -577,3 +579,33 @@ def test_item14_a_long_run_holds_no_seeds_before_its_first_game(engine, monkeypa
     assert json.loads(capsys.readouterr().out)["partial"] is True
     assert len(peaks) == 1
     assert peaks[0] < 8 * 1024 * 1024, f"{peaks[0]:,} bytes traced before the first game"
+
+
+@pytest.mark.parametrize("slow", [True, False])
+def test_issue40_the_first_simulate_after_installing_says_that_it_is_compiling(capsys, monkeypatch, slow):
+    """Issue 40, item 7: the first ``simulate`` after installing compiled for 30 s in silence. A
+    load of the kernels that takes longer than a load from numba's cache says so, in one line on
+    stderr; one that does not says nothing."""
+    import threading
+
+    pytest.importorskip("numba")
+    from thirtyone.sim import api
+
+    said = threading.Event()
+    say = simulate_cli.say_compiling
+
+    def saying() -> None:
+        say()
+        said.set()
+
+    def compiling() -> None:  # a compile: it lasts until the line is said
+        assert said.wait(timeout=60)
+
+    monkeypatch.setattr(simulate_cli, "say_compiling", saying)
+    monkeypatch.setattr(simulate_cli, "COMPILE_NOTICE_SECONDS", 0.0 if slow else 3600.0)
+    real = api.warm_up
+    monkeypatch.setattr(api, "warm_up", lambda: (compiling() if slow else None, real()))
+    assert main(["simulate", "--games", "2", "--bots", "basic,random", "--seed", "1"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert (COMPILING in err) is slow
+    assert err.count(COMPILING) <= 1

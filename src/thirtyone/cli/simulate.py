@@ -20,6 +20,8 @@ import argparse
 import itertools
 import json
 import secrets
+import sys
+import threading
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -158,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
     failed: list[FailedGame] = []
     interrupted = False
 
+    if fast:
+        load_kernels()
     with progress_bar(console, args.games, label="simulating") as advance:
 
         def on_game(index: int, game: Game) -> None:
@@ -287,6 +291,37 @@ def simulate_reference(
 
 _FAST_CHUNK = 4096
 """Games the simulator plays at a time in ``simulate`` (their seeds and results the only ones held)."""
+
+
+COMPILE_NOTICE_SECONDS = 2.0
+"""How long loading the compiled simulator may take before ``simulate`` says that it is compiling
+(a load from numba's disk cache takes about a second)."""
+
+COMPILING = (
+    "thirtyone: compiling the simulator (the first run after installing: about half a minute; later runs load it)"
+)
+"""The line ``simulate`` says on standard error while the kernels compile."""
+
+
+def say_compiling() -> None:
+    """Say :data:`COMPILING` on standard error."""
+    print(COMPILING, file=sys.stderr, flush=True)
+
+
+def load_kernels() -> None:
+    """Load the simulator's kernels before the games (:func:`thirtyone.sim.api.warm_up`), saying
+    so in one line on standard error (:func:`say_compiling`) when that takes longer than
+    :data:`COMPILE_NOTICE_SECONDS`: the first run after installing compiles them, which took
+    half a minute in silence."""
+    from thirtyone.sim.api import warm_up
+
+    notice = threading.Timer(COMPILE_NOTICE_SECONDS, say_compiling)
+    notice.daemon = True
+    notice.start()
+    try:
+        warm_up()
+    finally:
+        notice.cancel()
 
 
 def _simulate_fast(
