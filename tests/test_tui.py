@@ -786,6 +786,7 @@ async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None
         (["--hint-seconds", "soon"], "--hint-seconds"),
         (["--bots", "hard:0s"], "bad expert budget"),
         (["--fast", "--delay", "2"], "--delay 2: --fast plays the bots at once"),  # issue 40, item 7
+        (["--name", "🂡"], "one cell wide in some terminals and two in others"),  # the panel's border would move
     ],
 )
 def test_cli_refuses_bad_arguments_before_starting(
@@ -1149,7 +1150,10 @@ def test_a_read_that_shows_as_100_percent_is_said_without_probably_or_a_number()
     names = ["You", "Ben (hard)", "Cy (easy)"]
     reads = [(2, "c", 0.998), (1, "s", 0.99)]
     line = hint_text(estimates, view, reads=reads, names=names, width=200).plain.splitlines()[-1]
-    assert line == "The expert reads: Cy very likely collects clubs · Ben probably collects spades (99%)."
+    assert line == "The expert reads: Cy very likely collects clubs · Ben very likely collects spades (99%)."
+    reads = [(2, "c", 0.97), (1, "s", 0.89)]  # issue 40, item 7: "very likely" beside "probably (97%)" no more
+    line = hint_text(estimates, view, reads=reads, names=names, width=200).plain.splitlines()[-1]
+    assert line == "The expert reads: Cy very likely collects clubs (97%) · Ben probably collects spades (89%)."
 
 
 def test_a_hint_tells_only_the_reads_the_expert_is_at_least_half_sure_of_surest_first() -> None:
@@ -1413,7 +1417,7 @@ async def test_status_never_cuts_words_and_the_title_keeps_game_round_and_seed()
         await to_my_move(app, pilot)
         title = screen_text(app).splitlines()[0]
         assert title.rstrip().endswith("· game 1 · round 1 · seed 7")
-        assert title.startswith(" Thirty-One · Scat, ")
+        assert title.startswith(" Scat, three of a kind 30.5, throw down on · "), title  # options before the name
         await pilot.press("l")
         await to_my_move(app, pilot)
         for width in (80, 90):
@@ -1841,7 +1845,7 @@ async def test_the_hint_on_the_screen_says_what_the_expert_believes(monkeypatch:
         await settle(app, pilot)
         text = " ".join(line.strip() for line in message_box(app))
         who = app.session.names[2].split(" (")[0]
-        assert f"The expert reads: {who} probably collects hearts (96%)." in text
+        assert f"The expert reads: {who} very likely collects hearts (96%)." in text
         assert "spades" not in text  # not half sure of the other
 
 
@@ -2389,3 +2393,18 @@ def test_issue40_the_value_legends_say_that_going_out_counts_two_lives_more(lang
     for key in ("tui.hint.legend", "review.legend"):
         assert "2" in t(key), key
     assert Text(ENGLISH("tui.hint.legend")).cell_len <= SIZE[0] - 2
+
+
+async def test_issue40_the_title_names_the_options_before_its_name_and_the_log_names_them_all() -> None:
+    """Issue 40, item 7: at 80 columns the title said "Thirty-One · Scat, lives 5, +3 more",
+    keeping the app's name and counting the options. It names options before the app's name,
+    and the log's first line names every option, those the title counts included."""
+    app = make_app("scat", 4, 5, lives=5, grace_life=False, three_of_a_kind="30.5", throw_down=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await to_my_move(app, pilot)
+        title = plain(app.query_one("#title"))
+        assert title.startswith("Scat, lives 5, grace life off, +2 more · game 1"), title
+        assert app.log_lines[0] == "Rules: Scat, lives 5, grace life off, three of a kind 30.5, throw down on."
+        await pilot.resize_terminal(120, 30)
+        await pilot.pause()
+        assert "three of a kind 30.5, throw down on" in plain(app.query_one("#title"))

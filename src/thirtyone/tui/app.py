@@ -209,9 +209,17 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         if self.settings.notice:  # the language asked for is not the game's: said before anything else
             self.set_feedback(self.settings.notice)
         self._set_widths(self.size.width)
+        self._log_rules()
         if self.settings.resume is not None:
             self._catch_up()
         self.advance()
+
+    def _log_rules(self) -> None:
+        """The game's rules as the log's first line, when options differ from the preset's (the
+        title may only count them)."""
+        line = self.status.rules_line()
+        if line is not None:
+            self.write_log(line)
 
     def _catch_up(self) -> None:
         """A resumed game (``--resume``): its moves so far in the log, its showdowns not shown
@@ -367,6 +375,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self.log_lines.clear()
         self.query_one(GameLog).clear_entries()
         self.set_feedback("")
+        self._log_rules()
         self.advance()
 
     def autosave(self) -> None:

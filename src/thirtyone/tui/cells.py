@@ -29,10 +29,32 @@ import rich._unicode_data as rich_tables
 import rich.cells
 from rich.cells import cell_len
 
-__all__ = ["terminal_width", "cells", "count_spacing_signs", "KHMER_SPACING_SIGNS"]
+__all__ = ["terminal_width", "cells", "count_spacing_signs", "KHMER_SPACING_SIGNS", "unsure_width"]
 
 KHMER_SPACING_SIGNS = frozenset(chr(code) for code in range(0x1780, 0x1800) if unicodedata.category(chr(code)) == "Mc")
 """Khmer's spacing vowel signs and marks (category Mc): a cell each in a ``wcwidth`` terminal."""
+
+
+def unsure_width(text: str) -> str | None:
+    """The first character of ``text`` that terminals draw one or two cells wide as their fonts
+    have it, or ``None``: a symbol beyond the Basic Multilingual Plane that Unicode does not make
+    wide (a playing card 🂡, a domino, a mahjong tile, an emoji shown as text by default). Every
+    column after it would move by a cell in some terminals; an emoji that is wide (😀) is two cells
+    everywhere.
+
+    >>> unsure_width("Ann 🂡"), unsure_width("Ann 😀 王小明 ♠ é")
+    ('🂡', None)
+    """
+    return next(
+        (
+            char
+            for char in text
+            if ord(char) > 0xFFFF
+            and unicodedata.category(char) == "So"
+            and unicodedata.east_asian_width(char) not in "WF"
+        ),
+        None,
+    )
 
 
 def terminal_width(text: str) -> int:

@@ -34,6 +34,7 @@ from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
 from thirtyone.rules import OPTIONS
 from thirtyone.rules import Rules
+from thirtyone.tui.cells import unsure_width
 
 __all__ = [
     "PlayError",
@@ -195,9 +196,10 @@ class PlaySettings:
         Raises:
             RulesError: when the rules cannot be dealt to ``players`` players (R2.1).
             UnknownBotError: for an unknown bot name or more names than bot seats.
-            PlayError: for an empty, too long or unprintable name, a delay outside 0–10 seconds, a hint time
-                outside 0.1–5 seconds, a hint or review budget outside 1–1,000,000 deals or a
-                language the terminal game does not speak.
+            PlayError: for an empty, too long or unprintable name, or one with a character
+                terminals draw at different widths (:func:`~thirtyone.tui.cells.unsure_width`), a
+                delay outside 0–10 seconds, a hint time outside 0.1–5 seconds, a hint or review
+                budget outside 1–1,000,000 deals or a language the terminal game does not speak.
         """
         rules.check_players(players)
         names = parse_bot_list(bots, players - 1)
@@ -208,6 +210,12 @@ class PlaySettings:
             raise PlayError(f"--name {clean!r}: use at most {MAX_NAME} characters")
         if not printable(clean):  # an escape sequence would redraw the screen
             raise PlayError("--name: use printable characters only (no control characters or escape sequences)")
+        unsure = unsure_width(clean)
+        if unsure is not None:  # the players panel's border would move in some terminals
+            raise PlayError(
+                f"--name {clean!r}: {unsure} is one cell wide in some terminals and two in others; "
+                "choose other characters"
+            )
         if not 0 <= delay <= MAX_DELAY:
             raise PlayError(f"--delay {delay}: give a pause from 0 to {MAX_DELAY:g} seconds")
         if not MIN_HINT_SECONDS <= hint_seconds <= MAX_HINT_SECONDS:

@@ -45,20 +45,29 @@ class Status:
 
     def title_text(self, view: PlayerView, width: int) -> Text:
         """The title line, at most ``width`` cells: the rules, the game, the round and the seed.
-        The game, round and seed always show; when the line is too long the rule options are
-        counted instead of named (``Scat, three of a kind 30.5, +1 more``)."""
+        The game, round and seed always show, and the rule options before the app's name; when
+        the line is too long the last options are counted (``Scat, lives 5, +2 more``): the
+        log's first line of a game names them all (:meth:`rules_line`)."""
         t = self.t
         number = self.session.game_number
         game = t("tui.title.tail", game=t.number(number), round=t.number(view.round), seed=self.session.game_seed)
         parts = self.rules_words()
-        for head in (t("app.name"), ""):
-            for named in range(len(parts), 0, -1):
-                rest = len(parts) - named
-                rules = ", ".join(parts[:named] + ([t.plural("tui.title.more", rest)] if rest else []))
-                line = " · ".join(part for part in (head, rules, game) if part)
+        counted = [
+            [*parts[:named], t.plural("tui.title.more", len(parts) - named)] for named in range(len(parts) - 1, 0, -1)
+        ]
+        for rules in (parts, *counted):
+            for head in (t("app.name"), ""):
+                line = " · ".join(part for part in (head, ", ".join(rules), game) if part)
                 if cells(line) <= width:
                     return Text(line)
         return Text(game)
+
+    def rules_line(self) -> Text | None:
+        """The log's first line of a game: the rules with every option that differs from the
+        preset (``Rules: Scat, lives 5, throw down on.``), which the title may only count; ``None``
+        for a preset as it is."""
+        words = self.rules_words()
+        return Text(self.t("tui.rules_line", rules=", ".join(words)), style="dim") if len(words) > 1 else None
 
     def rules_words(self) -> list[str]:
         """The rules in words: the nearest preset's name, then each option that differs from it

@@ -299,11 +299,18 @@ def _named(estimates: Sequence[Estimate], top: int) -> list[Estimate]:
     return [estimates[i] for i in sorted(always.union(others[: max(top - len(always), 0)]))]
 
 
+READ_LIKELY = 0.9
+"""From this share of the expert's deals on, a read is said "very likely" rather than "probably"."""
+
+
 def _read_words(t: Messages, who: str, suit: str, chance: float) -> Text:
-    """What the expert believes of one opponent; a share of its imagined deals, never a certainty,
-    so one that shows as 100% is said in words alone (as the page says it)."""
+    """What the expert believes of one opponent: "probably (72%)", from :data:`READ_LIKELY` on
+    "very likely (97%)"; a share of its imagined deals, never a certainty, so one that shows as
+    100% is said in words alone (as the page says it), "very likely"."""
     words = {"who": who, "suit": t(f"suit.{suit}"), "chance": t.percent(chance)}
-    return Text(t("hint.read_sure" if words["chance"] == t.percent(1) else "hint.read", **words))
+    if words["chance"] == t.percent(1):
+        return Text(t("hint.read_sure", **words))
+    return Text(t("hint.read_likely" if chance >= READ_LIKELY else "hint.read", **words))
 
 
 def _pieces_in_lines(template: str, slot: str, pieces: Sequence[Text], width: int) -> Text:
