@@ -86,6 +86,19 @@ def test_r5_1_heuristic_takes_a_pile_card_that_makes_31_rather_than_knock(player
     assert rollout_action(game, 1, game.legal_actions()) == Draw("pile")
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r5_1_heuristic_takes_a_widow_card_that_makes_31_rather_than_knock(players):
+    """A♣ K♣ 9♣ (30) with Q♣ in the face-up widow: the exchange makes 31; the heuristic used to
+    knock before it looked at the widow, as it did past a pile card (issue 41)."""
+    game = scripted_game(Rules.preset("widow"), players, 0, {0: "Ac Kc 9c"}, widow="Qc 9d 7s")
+    while game.current_seat != 0:
+        game.apply("pass")
+    view = game.view(0)
+    assert Knock() in view.legal_actions
+    assert str(HeuristicBot(0).choose(view, view.legal_actions)) == "exchange 9c for Qc"
+    assert str(rollout_action(game, 0, game.legal_actions())) == "exchange 9c for Qc"
+
+
 def test_heuristic_does_not_feed_the_next_player_a_suit_it_collects():
     game = scripted_game(Rules(), 3, 1, {2: "Jd 2d 3c", 0: "7c 8d 4h", 1: "Ah Kh 5s"}, upcard="Qs", stock="4d 5c")
     game.apply("draw pile")  # seat 2 takes the Q♠: it collects spades

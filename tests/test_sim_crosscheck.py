@@ -419,6 +419,17 @@ def test_r5_1_heuristic_takes_a_pile_card_that_makes_31_rather_than_knock() -> N
         assert (played.result.end, played.result.blitz) == ("blitz", (1,))
 
 
+def test_r5_1_heuristic_takes_a_widow_card_that_makes_31_rather_than_knock() -> None:
+    """A♣ K♣ 9♣ with Q♣ in the widow the others passed on: the kernels' heuristic exchanges for the
+    31, as the engine's does (both used to knock, issue 41)."""
+    rules = Rules.preset("widow")
+    for players in (2, 3):
+        hands = {0: "Ac Kc 9c", 1: "8h 7h 2d", 2: "Ts 8s 3h"} if players == 3 else {0: "Ac Kc 9c", 1: "8h 7h 2d"}
+        deck = [int(card) for card in deck_order(rules, players, 0, hands, widow="Qc 9d 7s")]
+        (played,) = check_rounds(rules, players, ["heuristic"] * players, 5, [0], None, [deck])
+        assert (played.result.end, played.result.blitz) == ("blitz", (0,))
+
+
 @FAST
 @given(st.permutations(list(range(52))), st.integers(2, 6), st.sampled_from(POLICIES), st.integers(0, 2**64 - 1))
 def test_any_permutation_matches_engine(deck: list[int], players: int, policy: str, seed: int) -> None:

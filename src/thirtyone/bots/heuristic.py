@@ -8,8 +8,9 @@
   a suit it is known to collect (above all one that would make its 31), then throw the lowest.
 - **Widow mode.** Exchange one, exchange all, or pass, judged the same way: the value kept now,
   minus what the widow left behind offers the next player.
-- **A 31 on the pile.** A discard pile's top card that makes 31 (or any blitz, R5.1) is taken,
-  before anything else is weighed: the heuristic never knocks past it.
+- **A 31 on the table.** A discard pile's top card, or an exchange with the face-up widow, that
+  makes 31 (or any blitz, R5.1) is taken rather than knocked past: the pile card before anything
+  else is weighed, the widow's by the widow choice below, with the knock left out.
 - **Knocking.** When the hand beats what the others can expect to hold after one more turn (the
   growth curve of this deck and mode, STRATEGY.md) by a margin that depends on the preset's knock
   penalty, the number of players left, the seat (later seats need more), its own lives and the
@@ -91,7 +92,8 @@ def heuristic_action(situation: Situation) -> Action:
     taking = -1 if top is None else best_with(hand, top, table)
     if taking >= BLITZ_HALF:  # a pile card that makes 31 is taken, never knocked past (R5.1)
         return _DRAW_PILE
-    if _KNOCK in legal:
+    widow = situation.widow
+    if _KNOCK in legal and not (widow is not None and _widow_blitz(hand, widow, legal, table)):
         opponents = situation.opponents_known
         strong = 0 if opponents is None else sum(1 for cards in opponents if len({c.suit for c in cards}) < len(cards))
         bar = memo.bar(situation.turn, situation.players_in, situation.seat_offset, situation.remaining, strong)
@@ -103,7 +105,7 @@ def heuristic_action(situation: Situation) -> Action:
         if top is None:
             return _DRAW_STOCK
         return _DRAW_PILE if taking >= stock_draw_value(hand, situation.unseen, table) else _DRAW_STOCK
-    return _widow_choice(hand, situation.widow, legal, situation.collector, table, style)
+    return _widow_choice(hand, widow, legal, situation.collector, table, style)
 
 
 class _Memo:
@@ -211,6 +213,20 @@ def _discard(
             best = key
     assert best is not None
     return best[2]
+
+
+def _widow_blitz(hand: Sequence[Card], widow: Sequence[Card], legal: Sequence[Action], table: Sequence[int]) -> bool:
+    """True when an exchange with the face-up widow among ``legal`` makes a blitz (R5.1)."""
+    for action in legal:
+        if isinstance(action, Exchange):
+            kept = [card for card in hand if card not in action.give] + list(action.take)
+        elif isinstance(action, ExchangeAll):
+            kept = list(widow)
+        else:
+            continue
+        if table[hand_index(kept)] >= BLITZ_HALF:
+            return True
+    return False
 
 
 def _widow_choice(

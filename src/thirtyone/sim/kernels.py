@@ -443,6 +443,20 @@ def _leftover(c: Array, fp: Array, t: Array, w: Array, w0: int, w1: int, w2: int
 
 
 @_jit
+def _widow_blitz(c: Array, t: Array, w: Array, h: int) -> bool:
+    """``heuristic._widow_blitz``: an exchange with the face-up widow makes a blitz (R5.1)."""
+    for i in range(3):
+        x, y = _others(i)
+        for j in range(3):
+            u, v = _others(j)
+            if _v3(t, w[h + x], w[h + y], w[W_WIDOW + j]) >= 62:
+                return True
+            if c[R_EXANY] != 0 and _v3(t, w[h + i], w[W_WIDOW + u], w[W_WIDOW + v]) >= 62:
+                return True
+    return bool(_v3(t, w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2]) >= 62)
+
+
+@_jit
 def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
     """``thirtyone.bots.heuristic.heuristic_action`` of ``Situation.from_game`` (``rollout_action``):
     the one policy, compiled; the tests ask both at every decision of many games."""
@@ -499,7 +513,8 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
         taking = max(_v3(t, a, b, top), _v3(t, a, d, top), _v3(t, b, d, top))
         if taking >= 62:  # a pile card that makes 31 is taken, never knocked past (R5.1)
             return A_PILE
-    if _knock_ok(c, w, value):
+    blitz = c[R_DRAW] == 0 and w[S_WUP] != 0 and _widow_blitz(c, t, w, h)  # ... nor a widow's 31
+    if not blitz and _knock_ok(c, w, value):
         own = min(w[S_TURNS] // nact, 9) if value >= c[C_HMIN] else 0
         offset = (s - w[S_DEALER]) % w[S_PLAYERS]
         low = 1 if w[W_REM + s] <= c[R_PENLIVES] else 0
