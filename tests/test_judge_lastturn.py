@@ -401,3 +401,13 @@ def test_r6_5_the_review_does_not_mark_taking_the_queen_a_blunder():
     assert decision.mark is None
     assert decision.loss == pytest.approx(values[Draw("stock")] - values[Draw("pile")])
     assert 0 < decision.loss < 0.001  # an exact count: 0.0004 lives
+
+
+def test_r6_2_the_hint_shows_the_exact_last_turn():
+    from thirtyone.bots.work import expert_hint
+
+    game = position("widow-3-before-a-later-seat")
+    view = game.view(game.current_seat)
+    hint = expert_hint(view, seed=3, seconds=5.0)
+    exact = last_turn_values(view)
+    assert dict(hint.moves) == {str(action): round(value, 3) for action, value in exact.items()}
