@@ -158,6 +158,37 @@ def stand_in_bases(app: Sphinx, name: str, obj: object, options: object, bases: 
             bases[index] = f":py:class:`{name.group(0).rstrip('.') if name else base.__display_name__}`"
 
 
+def _loaded(name: str) -> object | None:
+    """The object a dotted name names among the modules already imported, or None."""
+    parts = name.split(".")
+    for split in range(len(parts), 0, -1):
+        module = sys.modules.get(".".join(parts[:split]))
+        if module is not None:
+            found: object = module
+            for part in parts[split:]:
+                found = getattr(found, part, None)
+                if found is None:
+                    return None
+            return found
+    return None
+
+
+def reexported(app: Sphinx, env: Any, node: addnodes.pending_xref, contnode: Any) -> Any:
+    """A reference to a name a package re-exports (``:func:`play_rounds``` in thirtyone.sim,
+    :class:`thirtyone.Game`) leads to where it is documented, the module that defines it."""
+    if node.get("refdomain") != "py":
+        return None
+    target, module = node["reftarget"], node.get("py:module")
+    for name in [f"{module}.{target}", target] if module else [target]:
+        found = _loaded(name)
+        defined_in, qualname = getattr(found, "__module__", None), getattr(found, "__qualname__", None)
+        if isinstance(defined_in, str) and isinstance(qualname, str) and f"{defined_in}.{qualname}" != name:
+            return env.get_domain("py").resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], f"{defined_in}.{qualname}", node, contnode
+            )
+    return None
+
+
 def _doctest_pages() -> set[str]:
     """The Markdown pages pytest runs as doctests: its testpaths that --doctest-glob names."""
     pytest = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
@@ -209,3 +240,4 @@ def setup(app: Sphinx) -> None:
     app.add_post_transform(FolderLinks)
     app.connect("autodoc-process-docstring", raises_when, priority=400)  # before napoleon (500)
     app.connect("autodoc-process-bases", stand_in_bases)
+    app.connect("missing-reference", reexported)
