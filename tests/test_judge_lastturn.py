@@ -411,3 +411,20 @@ def test_r6_2_the_hint_shows_the_exact_last_turn():
     hint = expert_hint(view, seed=3, seconds=5.0)
     exact = last_turn_values(view)
     assert dict(hint.moves) == {str(action): round(value, 3) for action, value in exact.items()}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_sampled_values_agree_with_the_counted_ones_within_their_errors(name, monkeypatch):
+    """The sampled way (three or more players at a real table) on positions that can be counted."""
+    from thirtyone.judge import lastturn
+
+    game = position(name)
+    view = game.view(game.current_seat)
+    exact = last_turn(view)
+    monkeypatch.setattr(lastturn, "EXACT_WORLDS", 0)
+    monkeypatch.setattr(lastturn, "EXACT_PLAYED", 0)
+    sampled = last_turn(view)
+    assert not sampled.exact
+    for counted, estimate in zip(exact.moves, sampled.moves, strict=True):
+        assert estimate.action == counted.action
+        assert abs(estimate.value - counted.value) <= 4 * estimate.stderr + 0.005, estimate.action
