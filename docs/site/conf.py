@@ -29,6 +29,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -100,7 +101,8 @@ autosummary_mock_imports = autodoc_mock_imports + FACES
 # The JSON of docs/server-protocol.md stands a name (TABLE) where a value goes: Pygments highlights
 # it leniently, which is what we want, and says so in a warning.
 suppress_warnings = ["misc.highlighting_failure"]
-# The pages are written as a forge shows them: `--strict` stays two hyphens, quotes stay straight.
+# The pages are written as a forge shows them: `--strict` stays two hyphens, quotes stay straight
+# (the dash between a field's name and its text is an en dash still: FieldDashes).
 smartquotes = False
 
 html_theme = "furo"
@@ -133,6 +135,20 @@ class FolderLinks(SphinxPostTransform):
 
 
 logger = logging.getLogger(__name__)
+
+
+class FieldDashes(SphinxPostTransform):
+    """The " -- " Sphinx puts between a field's name and its text ("PositionError -- naming …"),
+    which its smart quotes (off here) would make an en dash, is one."""
+
+    default_priority = 100
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(nodes.Text)):
+            if node.astext() == " -- ":
+                node.parent.replace(node, nodes.Text(" \N{EN DASH} "))
+
+
 RAISES_WHEN = re.compile(r"^(\s*)Raises \((.+)\):\s*$")
 
 
@@ -238,6 +254,7 @@ def setup(app: Sphinx) -> None:
     app.connect("source-read", every_page_in_the_site)
     app.connect("env-get-outdated", front_page_again)
     app.add_post_transform(FolderLinks)
+    app.add_post_transform(FieldDashes)
     app.connect("autodoc-process-docstring", raises_when, priority=400)  # before napoleon (500)
     app.connect("autodoc-process-bases", stand_in_bases)
     app.connect("missing-reference", reexported)
