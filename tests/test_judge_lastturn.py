@@ -382,6 +382,7 @@ def test_r6_2_the_expert_plays_and_shows_the_exact_last_turn():
         ((m.action, m.value, m.stderr) for m in exact.moves), key=lambda row: -row[1]
     )
     assert analysis.best == exact.best.action
+    assert [read.seat for read in analysis.reads] == [0, 1]  # what it reads of the others, as elsewhere
     assert bot.choose(view, view.legal_actions) == exact.best.action
     rolled = ExpertV1Bot(1, worlds=20, seconds=None, rollouts="engine").analyse(view)
     assert rolled.estimates[0].worlds == 20  # expert-v1 rolls its last turns out, as it did
@@ -411,6 +412,7 @@ def test_r6_2_the_hint_shows_the_exact_last_turn():
     hint = expert_hint(view, seed=3, seconds=5.0)
     exact = last_turn_values(view)
     assert dict(hint.moves) == {str(action): round(value, 3) for action, value in exact.items()}
+    assert hint.reads  # seat 2 took the widow face up: it is read surely
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))

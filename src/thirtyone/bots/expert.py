@@ -78,6 +78,7 @@ __all__ = [
     "DEFAULT_WORLDS",
     "DEFAULT_SECONDS",
     "V1_DEFAULT_SECONDS",
+    "READ_WORLDS",
 ]
 
 DEFAULT_WORLDS = 1000
@@ -88,6 +89,9 @@ DEFAULT_SECONDS = 0.4
 (``benchmarks/bench_expert_time.py``); the issue's target is under 0.5 s."""
 V1_DEFAULT_SECONDS = 1.0
 """``expert-v1``'s time cap per decision by default, in seconds (as the expert had before the belief)."""
+READ_WORLDS = 64
+"""Worlds of the belief sampled on an exact last turn for what the expert reads of the opponents
+(its values need none: :mod:`thirtyone.judge.lastturn` counts them)."""
 
 _SIM_BATCH = 16  # worlds sampled before each call of the compiled rollouts
 _CONFIDENCE = 1.0  # standard errors by which the best action must beat the heuristic's to be played
@@ -185,7 +189,7 @@ class ExpertBot(SeededBot):
         from thirtyone.judge import lastturn  # (numpy: imported when a bot first thinks, not with the bots)
 
         if self.exact_last_turn and lastturn.is_last_turn(view):
-            exact = _last_turn(view, legal, start)
+            exact = self._last_turn(view, legal, start)
             if exact is not None:
                 return exact
         deadline = None if self.seconds is None else start + self.seconds
@@ -220,6 +224,28 @@ class ExpertBot(SeededBot):
         choice = best if gain > _CONFIDENCE * error else base  # leave the heuristic only for a clear gain
         order = [choice, *sorted((i for i in range(len(legal)) if i != choice), key=lambda i: -estimates[i].mean)]
         return Analysis(tuple(estimates[i] for i in order), time.perf_counter() - start, reads(view, worlds))
+
+    def _last_turn(self, view: PlayerView, legal: Sequence[Action], start: float) -> Analysis | None:
+        """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
+        analysis, best first (ties to the first legal action), with what :data:`READ_WORLDS`
+        worlds of the belief say of each opponent; ``None`` where a reshuffle (R4.3) or the turn
+        limit (R6.7) could cut the turn short: rollouts value those."""
+        from thirtyone.judge import lastturn
+
+        try:
+            turn = lastturn.last_turn(view)
+        except lastturn.NotALastTurnError:
+            return None
+        moves = sorted(
+            (move for move in turn.moves if move.action in legal),
+            key=lambda move: (-move.value, legal.index(move.action)),
+        )
+        estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
+        knowledge = Knowledge.from_view(view)
+        complete = Belief(view, knowledge).pools(self.rng, pool_size(2 * READ_WORLDS)).complete
+        passes = _passes(view)
+        worlds = [sample_position(view, knowledge, passes, self.rng, complete) for _ in range(READ_WORLDS)]
+        return Analysis(estimates, time.perf_counter() - start, reads(view, worlds))
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         """How this decision's worlds complete the opponents' hands: from the belief's pools
@@ -306,6 +332,28 @@ class ExpertV1Bot(ExpertBot):
     ) -> None:
         super().__init__(seed, worlds=worlds, seconds=seconds, rollouts=rollouts)
 
+    def _last_turn(self, view: PlayerView, legal: Sequence[Action], start: float) -> Analysis | None:
+        """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
+        analysis, best first (ties to the first legal action), with what :data:`READ_WORLDS`
+        worlds of the belief say of each opponent; ``None`` where a reshuffle (R4.3) or the turn
+        limit (R6.7) could cut the turn short: rollouts value those."""
+        from thirtyone.judge import lastturn
+
+        try:
+            turn = lastturn.last_turn(view)
+        except lastturn.NotALastTurnError:
+            return None
+        moves = sorted(
+            (move for move in turn.moves if move.action in legal),
+            key=lambda move: (-move.value, legal.index(move.action)),
+        )
+        estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
+        knowledge = Knowledge.from_view(view)
+        complete = Belief(view, knowledge).pools(self.rng, pool_size(2 * READ_WORLDS)).complete
+        passes = _passes(view)
+        worlds = [sample_position(view, knowledge, passes, self.rng, complete) for _ in range(READ_WORLDS)]
+        return Analysis(estimates, time.perf_counter() - start, reads(view, worlds))
+
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         return None  # the worlds before the belief: sample_position's own
 
@@ -328,23 +376,6 @@ def _play_out(game: Game) -> RoundResult:
         assert seat is not None
         game.apply(rollout_action(game, seat, game.legal_actions()))
     return log.result
-
-
-def _last_turn(view: PlayerView, legal: Sequence[Action], start: float) -> Analysis | None:
-    """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
-    analysis, best first (ties to the first legal action), without reads; ``None`` where a
-    reshuffle (R4.3) or the turn limit (R6.7) could cut the turn short: rollouts value those."""
-    from thirtyone.judge import lastturn
-
-    try:
-        turn = lastturn.last_turn(view)
-    except lastturn.NotALastTurnError:
-        return None
-    moves = sorted(
-        (move for move in turn.moves if move.action in legal), key=lambda move: (-move.value, legal.index(move.action))
-    )
-    estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
-    return Analysis(estimates, time.perf_counter() - start)
 
 
 def _taken_this_turn(view: PlayerView) -> Card | None:
