@@ -77,7 +77,14 @@ class Chance(Protocol):
 
 class SeededChance:
     """Chance from a random source: ``SeededChance(42)`` is reproducible; ``SeededChance(None)``
-    seeds from the system; ``SeededChance(secrets.SystemRandom())`` is unpredictable."""
+    seeds from the system; ``SeededChance(secrets.SystemRandom())`` is unpredictable.
+
+    Raises:
+        ArgumentError: for a seed that is not a whole number from 0, a ``random.Random`` or
+            ``None`` (Python's random source takes a seed's size, not its sign: -7 would deal the
+            games of 7, so a negative seed is refused, as ``thirtyone play --seed`` and the
+            server refuse it).
+    """
 
     trusted = True  # it only shuffles the cards it is given
 
@@ -88,6 +95,10 @@ class SeededChance:
         number = whole_number(seed)
         if seed is not None and number is None:
             raise ArgumentError(f"seed is a whole number, a random.Random or None, not {seed!r}")
+        if number is not None and number < 0:
+            raise ArgumentError(
+                f"seed is a whole number from 0, not {number}: a seed's sign would not change its games"
+            )
         self.rng = random.Random(number)
 
     def __deepcopy__(self, memo: dict[int, object]) -> SeededChance:

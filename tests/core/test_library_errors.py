@@ -219,3 +219,13 @@ def test_a_card_is_an_index_not_a_bool_or_text():
         Card("As")  # type: ignore[arg-type]
     with pytest.raises(CardError, match=r"full_deck takes a deck size, 52, 32 or 8 \(such as rules\.deck\)"):
         full_deck(Rules())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("make", [lambda: Game(Rules(), 2, seed=-1), lambda: SeededChance(-7)])
+def test_issue40_a_negative_seed_is_refused_as_the_command_line_and_the_server_refuse_it(make):
+    """Issue 40, item 7: ``Game(rules, 2, seed=-1)`` dealt the games of seed 1 (Python's random
+    source takes a seed's size, not its sign) while ``thirtyone play --seed -1`` and the server
+    refuse it: one policy, a one-line ArgumentError."""
+    with pytest.raises(ArgumentError, match=r"^seed is a whole number from 0, not -\d+: a seed.s sign") as info:
+        make()
+    assert "\n" not in str(info.value)
