@@ -7,7 +7,9 @@ standard input or output that is not a terminal. With ``--record`` the record is
 every action and on every way out (``q``, ctrl+q, ctrl+c, SIGHUP when the terminal closes,
 SIGTERM); a record that could not be saved is a one-line error and exit status 1. A game that
 SIGHUP or SIGTERM ended exits with ``128 +`` the signal's number (129, 143), as a shell reports
-a process a signal stopped.
+a process a signal stopped. ``--resume RECORD`` goes on with an unfinished game where it stopped
+(the rules, players, bots and seed from the record); a missing file, a finished game, a damaged
+record or a dealing option given as well is a one-line error (exit status 2).
 """
 
 from __future__ import annotations
