@@ -6,6 +6,8 @@ seat played by the learning policy, a checkpoint after every iteration, resumabl
     nice python examples/train_judge.py --tables mini:2 --out runs/judge-mini --yardstick runs/mini
     # the full game, every preset at every table size, from the heuristic's moves:
     nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --imitation 20 --out runs/judge
+    # a best response to a frozen player (seat 0 learns, the others are the target):
+    nice python examples/train_judge.py --tables scat:4 --target heuristic --out runs/br-heuristic
     python examples/train_judge.py --plot runs/judge-mini/curve.json --chart docs/charts/judge-mini
 
 A run killed mid-way goes on from its last iteration when started again with the same settings
@@ -79,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--imitation", type=int, default=0, help="first iterations: learn the heuristic's moves")
+    parser.add_argument(
+        "--target", default="", help="train a best response to this frozen player (heuristic, ppo, judge)"
+    )
     parser.add_argument("--yardstick", help="folder of the mini game's tree: measure NashConv there")
     parser.add_argument("--evaluate-every", type=int, default=5)
     parser.add_argument("--plot", help="draw this curve.json instead of training (with --chart)")
@@ -104,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         epochs=args.epochs,
         seed=args.seed,
         imitation=args.imitation,
+        target=args.target,
     )
     evaluate = None
     if args.yardstick:

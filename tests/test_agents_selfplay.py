@@ -37,7 +37,7 @@ def test_the_mmd_step_moves_the_policy_to_its_closed_form():
     logp[:, [52, 53]] = math.log(0.5)
     action = np.where(np.arange(n) % 2 == 0, 52, 53)
     reward = np.where(action == 52, 1.0, -1.0).astype(np.float32)
-    trainer.learn(Batch(x, mask, action, logp, reward))
+    trainer.learn(Batch(x, mask, action, logp, reward, np.zeros(n, dtype=np.int64)))
     net = trainer.export()
     logits, values = net.forward(x[:1].astype(np.float32))
     assert values[0, 52] == pytest.approx(1.0, abs=0.05)
@@ -61,6 +61,7 @@ def test_each_decision_keeps_its_rounds_reward_for_its_seat(kind, preset, player
     assert len(batch) >= 300
     assert batch.mask[np.arange(len(batch)), batch.action].all()
     assert batch.x.shape == (len(batch), INPUT_SIZE)
+    assert set(batch.seat.tolist()) == set(range(players))  # every seat the policy's
     # a round's rewards are the others' average loss minus one's own: bounded, not all zero
     assert np.abs(batch.reward).max() <= 4
     assert np.abs(batch.reward).sum() > 0
@@ -117,3 +118,30 @@ def test_imitation_learns_the_heuristics_moves_first():
         Trainer(TrainConfig(tables=[("mini", 2)], iterations=2, imitation=1, games=2))
     with pytest.raises(ArgumentError, match="imitation is 0 to iterations"):
         Trainer(TrainConfig(iterations=2, imitation=3))
+
+
+@pytest.mark.parametrize("target", ["heuristic", "ppo", "judge"])
+def test_a_best_response_learns_only_seat_0_against_a_frozen_target(target, tmp_path):
+    if target == "judge":
+        path = tmp_path / "target.npz"
+        JudgeNet.initial(hidden=(8,), presets=("scat",), players=(4,)).save(path)
+        target = f"judge:{path}"
+    config = TrainConfig(tables=[("scat", 4)], target=target, iterations=1, decisions=100, games=4, hidden=(8,))
+    trainer = Trainer(config)
+    batch = trainer.play()
+    assert len(batch) >= 100
+    assert (batch.seat == 0).all()
+    assert batch.mask[np.arange(len(batch)), batch.action].all()
+    (tables,) = trainer.tables
+    if target == "heuristic":  # the env plays the others: every decision it gives is seat 0's
+        assert tables.opponent is None
+    else:
+        assert tables.opponent is not None
+    trainer.learn(batch)
+
+
+def test_an_unknown_target_is_refused_naming_the_choices():
+    with pytest.raises(ArgumentError, match="unknown target 'grandmaster': give random, basic, heuristic, ppo"):
+        Trainer(TrainConfig(tables=[("scat", 2)], target="grandmaster", games=2))
+    with pytest.raises(ArgumentError, match="cannot play mini"):
+        Trainer(TrainConfig(tables=[("mini", 2)], target="heuristic", games=2))

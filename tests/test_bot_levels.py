@@ -51,7 +51,7 @@ def test_every_level_resolves_to_a_built_in_bot_with_its_table_budget() -> None:
 
 
 def test_every_built_in_bot_is_made_by_its_name_and_the_aliases_are_the_levels() -> None:
-    assert list(BOTS) == list(BOT_INFO) == ["random", "basic", "heuristic", "expert", "expert-v1"]
+    assert list(BOTS) == list(BOT_INFO) == ["random", "basic", "heuristic", "expert", "judge", "expert-v1"]
     for name, info in BOT_INFO.items():
         assert make_bot(name, 2).name == name
         assert takes_budget(name) == info.budget
@@ -201,7 +201,7 @@ LIMITS = (
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("grandmaster", "unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, expert-v1 "
+        ("grandmaster", "unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, judge, expert-v1 "
          "(or easy, medium, hard), an installed one (ismcts, mini-eq, policy:PATH, ppo), "
          "or module:factory for a bot of your own"),
         ("expert:0", f"bad expert budget '0' in 'expert:0': {LIMITS}"),

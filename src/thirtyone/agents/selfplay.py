@@ -71,7 +71,17 @@ from thirtyone.judge.network import judge_inputs
 from thirtyone.rules import Rules
 from thirtyone.sim.rng import derive
 
-__all__ = ["TrainConfig", "Batch", "TorchJudge", "EngineTables", "VectorTables", "Trainer", "train"]
+__all__ = [
+    "TrainConfig",
+    "Batch",
+    "TorchJudge",
+    "EngineTables",
+    "VectorTables",
+    "SIM_TARGETS",
+    "Trainer",
+    "target_player",
+    "train",
+]
 
 NUM_ACTIONS = 79
 
@@ -86,9 +96,10 @@ class TrainConfig:
     and magnet period (see the module); ``lr``, ``batch`` and ``epochs`` the optimiser's;
     ``imitation`` iterations first learn the heuristic's moves (the vector env's teacher: every
     seat plays the heuristic, the policy learns its move, the values what follows), a start from
-    which self-play goes on, the magnet starting there; ``threads`` PyTorch's (set for the
-    process: small networks learn fastest on one, and a busy machine's spinning threads made them
-    40 times slower here).
+    which self-play goes on, the magnet starting there; ``target`` (not ``""``) makes the run a
+    best response to a frozen player in every seat but seat 0 (:func:`target_player`); ``threads``
+    PyTorch's (set for the process: small networks learn fastest on one, and a busy machine's
+    spinning threads made them 40 times slower here).
     """
 
     tables: list[tuple[str, int]] = field(default_factory=lambda: [("mini", 2)])
@@ -105,6 +116,7 @@ class TrainConfig:
     seed: int = 1
     threads: int = 1
     imitation: int = 0
+    target: str = ""
 
     def check(self) -> None:
         """Raises ArgumentError for a setting out of range (naming it)."""
@@ -124,13 +136,14 @@ class TrainConfig:
 class Batch:
     """Decisions played: judge inputs ``x [n, INPUT_SIZE]`` (float16), legal masks ``mask [n, 79]``,
     the action taken, the policy's log-probabilities when it was taken (``logp [n, 79]``, illegal
-    ids -inf) and the round's reward that followed for the seat that took it (lives)."""
+    ids -inf), the round's reward that followed for the seat that took it (lives) and that seat."""
 
     x: npt.NDArray[np.float16]
     mask: npt.NDArray[np.bool_]
     action: npt.NDArray[np.int64]
     logp: npt.NDArray[np.float32]
     reward: npt.NDArray[np.float32]
+    seat: npt.NDArray[np.int64]
 
     @classmethod
     def join(cls, batches: Sequence[Batch]) -> Batch:
@@ -154,6 +167,7 @@ class _Buffer:
     def __init__(self, games: int) -> None:
         self.rows: list[tuple[npt.NDArray[np.float16], npt.NDArray[np.bool_], int, npt.NDArray[np.float32]]] = []
         self.reward: list[float] = []
+        self.seat: list[int] = []
         self.done: list[bool] = []
         self.pending: list[list[tuple[int, int]]] = [[] for _ in range(games)]
         self._settled = 0
@@ -166,6 +180,7 @@ class _Buffer:
     def add(self, game: int, seat: int, row: Any) -> None:
         self.pending[game].append((len(self.rows), seat))
         self.rows.append(row)
+        self.seat.append(seat)
         self.reward.append(0.0)
         self.done.append(False)
 
@@ -186,6 +201,7 @@ class _Buffer:
             np.array([self.rows[i][2] for i in keep], dtype=np.int64),
             np.stack([self.rows[i][3] for i in keep]),
             np.array([self.reward[i] for i in keep], dtype=np.float32),
+            np.array([self.seat[i] for i in keep], dtype=np.int64),
         )
 
 
@@ -234,15 +250,34 @@ def _to_move(table: Table) -> int:
     return seat
 
 
+Opponent = Callable[[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]], npt.NDArray[np.int64]]
+"""A frozen target's moves: from the observations ``[n, size]``, the judge inputs and the masks."""
+
+SIM_TARGETS = ("random", "basic", "heuristic")
+"""Targets the vector env plays itself (the simulator's policies)."""
+
+
 class VectorTables:
     """``games`` games of a ``players``-seat table of ``preset`` on the compiled vector env, every
-    seat played by the policy. A round's end is seen in the step that pays it, the game's end, or
-    the deal passing to another dealer (a round in which every seat lost alike pays 0)."""
+    seat played by the policy — or, against a frozen ``target`` (a best response), seat 0 by the
+    policy and the others by the target: one of :data:`SIM_TARGETS` (the env plays them) or an
+    :data:`Opponent`. A round's end is seen in the step that pays it, the game's end, or the deal
+    passing to another dealer (a round in which every seat lost alike pays 0)."""
 
-    def __init__(self, preset: str, players: int, games: int, seed: int, teacher: bool = False) -> None:
+    def __init__(
+        self,
+        preset: str,
+        players: int,
+        games: int,
+        seed: int,
+        teacher: bool = False,
+        target: str | Opponent | None = None,
+    ) -> None:
         from thirtyone.agents.vector import VectorEnv
 
-        self.env = VectorEnv(games, preset, players, teacher=teacher)
+        seats = ["agent"] + [target] * (players - 1) if isinstance(target, str) else None
+        self.env = VectorEnv(games, preset, players, teacher=teacher, seats=seats)
+        self.opponent = None if isinstance(target, str) else target
         self.rules = self.env.config.rules
         self.players = players
         self.out = self.env.reset(seed=seed)
@@ -270,8 +305,14 @@ class VectorTables:
             else:
                 actions, logp = policy(x, mask)
             agents = out.agent.copy()
+            learner = np.ones(games, dtype=bool)
+            if self.opponent is not None:
+                learner = agents == 0
+                if not learner.all():
+                    theirs = self.opponent(np.asarray(out.obs), x, mask)
+                    actions = np.where(learner, actions, theirs)
             x16 = x.astype(np.float16)
-            for game in range(games):
+            for game in np.flatnonzero(learner).tolist():
                 buffer.add(game, int(agents[game]), (x16[game], mask[game] != 0, int(actions[game]), logp[game]))
             self.out = out = self.env.step(actions)
             dealer = self._dealers(np.asarray(out.obs), out.agent)
@@ -344,7 +385,7 @@ class Trainer:
         self.decisions = 0
         self.curve: list[dict[str, float]] = []
         self.tables: list[EngineTables | VectorTables] = [
-            _tables(preset, players, config.games, derive(config.seed, number), teacher=config.imitation > 0)
+            _tables(preset, players, config.games, derive(config.seed, number), config.imitation > 0, config.target)
             for number, (preset, players) in enumerate(config.tables)
         ]
 
@@ -494,13 +535,52 @@ def _config_json(config: TrainConfig) -> dict[str, Any]:
     return values
 
 
-def _tables(preset: str, players: int, games: int, seed: int, teacher: bool) -> EngineTables | VectorTables:
+def target_player(name: str, players: int, seed: int) -> str | Opponent:
+    """The frozen player a best response is trained against: ``random``, ``basic``, ``heuristic``
+    (the simulator's, played by the vector env), ``ppo`` (the shipped policy for ``players``
+    seats, its greedy move), ``judge`` or ``judge:PATH`` (the judge's network, its moves sampled
+    with a source seeded from ``seed``; its exact last turn is not played: the vector env gives
+    observations, not views).
+
+    Raises:
+        ArgumentError: for another name.
+        PolicyError, JudgeWeightsError: for weights that cannot be read or do not fit.
+    """
+    if name in SIM_TARGETS:
+        return name
+    if name == "ppo":
+        from thirtyone.agents.shipped import load
+
+        policy = load(players)
+        return lambda obs, x, mask: policy.act(obs, mask)
+    head, _, path = name.partition(":")
+    if head == "judge":
+        from thirtyone.bots.judge import shipped_judge
+
+        net = JudgeNet.load(path) if path else shipped_judge()
+        rng = np.random.default_rng(seed)
+
+        def judged(obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+            logits = np.where(mask != 0, net.forward(x)[0].astype(np.float64), -np.inf)
+            probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+            cumulative = (probs / probs.sum(axis=1, keepdims=True)).cumsum(axis=1)
+            picks = (cumulative < rng.random((x.shape[0], 1))).sum(axis=1)
+            return np.where(mask[np.arange(x.shape[0]), np.minimum(picks, NUM_ACTIONS - 1)] != 0, picks, mask.argmax(1))
+
+        return judged
+    raise ArgumentError(f"unknown target {name!r}: give {', '.join(SIM_TARGETS)}, ppo, judge or judge:PATH")
+
+
+def _tables(
+    preset: str, players: int, games: int, seed: int, teacher: bool, target: str
+) -> EngineTables | VectorTables:
     from thirtyone.sim import cannot_play
 
     if not cannot_play(Rules.preset(preset)):
-        return VectorTables(preset, players, games, seed, teacher)
-    if teacher:
-        raise ArgumentError(f"imitation learns the compiled simulator's heuristic, which cannot play {preset}")
+        opponent = target_player(target, players, seed) if target else None
+        return VectorTables(preset, players, games, seed, teacher, opponent)
+    if teacher or target:
+        raise ArgumentError(f"imitation and best responses play on the compiled simulator, which cannot play {preset}")
     return EngineTables(preset, players, games, seed)
 
 

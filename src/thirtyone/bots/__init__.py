@@ -16,7 +16,7 @@ The bots, the levels and their budgets are registered once, in :mod:`thirtyone.b
 Traceback (most recent call last):
 ...
 thirtyone.bots.UnknownBotError: unknown bot 'grandmaster': choose one of random, basic, heuristic, expert, \
-expert-v1 (or easy, medium, hard), an installed one (ismcts, mini-eq, policy:PATH, ppo), \
+judge, expert-v1 (or easy, medium, hard), an installed one (ismcts, mini-eq, policy:PATH, ppo), \
 or module:factory for a bot of your own
 """
 
@@ -103,6 +103,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return external_bot(name, seed, _unknown(name))
     if not colon:
         return factory(seed)  # "expert:" is a budget left out by mistake: parse_budget refuses it
+    with_argument = BOT_INFO[base].with_argument
+    if with_argument is not None:
+        return with_argument(seed, name.strip().partition(":")[2])
     worlds, seconds, rollouts = parse_budget(name)
     return BOT_INFO[base].factory(seed, worlds=worlds, seconds=seconds, rollouts=rollouts)
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from thirtyone.cards import Card
 from thirtyone.cards import full_deck
-from thirtyone.judge.observation import RoundCards
-from thirtyone.judge.observation import round_cards
+from thirtyone.judge.seen import RoundCards
+from thirtyone.judge.seen import round_cards
 from thirtyone.views import PlayerView
 
 __all__ = ["Knowledge", "RoundCards", "round_cards"]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from thirtyone.bots.base import Bot
 from thirtyone.bots.basic import BasicBot
@@ -41,6 +42,9 @@ from thirtyone.bots.expert import ExpertV1Bot
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.bots.random_bot import RandomBot
+
+if TYPE_CHECKING:
+    from thirtyone.bots.judge import JudgeBot
 
 __all__ = [
     "BotInfo",
@@ -86,6 +90,9 @@ class BotInfo:
     budget: bool = False
     sim_policy: str | None = None
     sim_exact: bool = False
+    with_argument: Callable[[int | None, str], Bot] | None = None
+    """For a bot that takes an argument after a colon other than a budget (``judge:PATH``, its
+    weights): the factory of the seed and the argument."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +138,12 @@ BOT_INFO: dict[str, BotInfo] = {
             budget=True,
         ),
         BotInfo(
+            "judge",
+            "the learned judge: a network trained by self-play toward equilibrium, exact on last turns (judge:PATH)",
+            lambda seed=None: _judge_bot()(seed),
+            with_argument=lambda seed, path: _judge_bot().from_file(seed, path),
+        ),
+        BotInfo(
             "expert-v1",
             "the expert before the belief, a name that stays, to measure a stronger one against (expert-v1:200)",
             ExpertV1Bot,
@@ -158,6 +171,14 @@ LEVEL_SPECS: dict[str, str] = {name: info.spec for name, info in LEVEL_INFO.item
 """The bot each level's seat is made from at a table (:attr:`Level.spec`)."""
 THINKING_LEVELS: tuple[str, ...] = tuple(name for name, info in LEVEL_INFO.items() if info.thinks)
 """The levels whose moves take thought."""
+
+
+def _judge_bot() -> type[JudgeBot]:
+    """The judge's bot class, imported when a judge is made (it loads numpy, which ``import
+    thirtyone.bots`` does not)."""
+    from thirtyone.bots.judge import JudgeBot
+
+    return JudgeBot
 
 
 def resolve(name: str) -> str:

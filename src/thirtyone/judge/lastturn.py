@@ -77,7 +77,7 @@ from thirtyone.cards import Card
 from thirtyone.cards import full_deck
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import ThirtyOneError
-from thirtyone.judge.observation import round_cards
+from thirtyone.judge.seen import round_cards
 from thirtyone.rules import Rules
 from thirtyone.scoring import BLITZ_HALF
 from thirtyone.scoring import half_points

@@ -70,7 +70,7 @@ __all__ = [
     "card_sums",
     "judge_inputs",
     "rules_features",
-    "preset_of",
+    "rules_base",
 ]
 
 FORMAT = "thirtyone-judge-1"
@@ -160,10 +160,10 @@ def judge_inputs(obs: Floats, players: int, rules: Rules) -> Floats:
     return x
 
 
-def preset_of(rules: Rules) -> str | None:
-    """The name of the preset ``rules`` are (any option changed: ``None``)."""
+def rules_base(rules: Rules) -> str | None:
+    """The preset ``rules`` are but for their lives (``None``: another option differs)."""
     for name, preset in PRESETS.items():
-        if preset == rules:
+        if preset == rules.replace(lives=preset.lives):
             return name
     return None
 
@@ -232,11 +232,13 @@ class JudgeNet:
         return _mlp(self.policy, x), _mlp(self.value, x)
 
     def fits(self, rules: Rules, players: int) -> str | None:
-        """Why these weights cannot judge a ``players``-seat table of ``rules`` (``None``: they can)."""
-        preset = preset_of(rules)
+        """Why these weights cannot judge a ``players``-seat table of ``rules`` (``None``: they can):
+        the rules must be a preset they were trained on, with any number of lives (an input of the
+        network), at a table size they were trained on."""
+        preset = rules_base(rules)
         if preset not in self.meta.get("presets", ()):
             made = ", ".join(self.meta.get("presets", ())) or "no preset"
-            return f"made for {made}, not {preset or rules.describe()}"
+            return f"made for {made}, not {rules.describe()}"
         if players not in self.meta.get("players", ()):
             sizes = ", ".join(map(str, self.meta.get("players", ())))
             return f"made for tables of {sizes} players, not {players}"

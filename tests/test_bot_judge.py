@@ -1,0 +1,59 @@
+"""The judge as a bot (thirtyone.bots.judge): legal moves from the policy, the same game for the same
+seed, and a table its weights were not made for refused up front."""
+
+from __future__ import annotations
+
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.action_ids import action_id
+from thirtyone.bots.judge import JudgeBot
+from thirtyone.judge.network import JudgeNet
+
+NET = JudgeNet.initial(hidden=(16,), seed=2, presets=("scat", "schwimmen"), players=(2, 3, 4))
+
+
+def _play(seed: int, greedy: bool = False) -> list[str]:
+    game = Game(Rules.preset("schwimmen"), players=3, seed=seed)
+    bots = [JudgeBot(seed=seed + seat, greedy=greedy, net=NET) for seat in range(3)]
+    moves = []
+    while not game.is_over and len(moves) < 300:
+        seat = game.current_seat
+        view = game.view(seat)
+        action = bots[seat].choose(view, view.legal_actions)
+        assert action in view.legal_actions
+        moves.append(str(action))
+        game.apply(action)
+    return moves
+
+
+def test_the_judge_plays_legal_moves_and_the_same_game_for_the_same_seed():
+    assert _play(5) == _play(5)
+    assert _play(5) != _play(6)
+
+
+def test_greedy_plays_the_most_probable_move():
+    bot = JudgeBot(seed=1, greedy=True, net=NET)
+    game = Game(Rules.preset("scat"), players=4, seed=9)
+    view = game.view(game.current_seat)
+    judged = bot.judge(view)
+    chosen = bot.choose(view, view.legal_actions)
+    assert judged.probabilities[judged.best] == max(judged.probabilities.values())
+    assert action_id(view, chosen) == judged.best
+
+
+def test_a_table_the_weights_were_not_made_for_is_refused_before_the_game():
+    bot = JudgeBot(seed=1, net=NET)
+    assert bot.cannot_play(Rules.preset("scat"), 4) is None
+    assert "not widow" in bot.cannot_play(Rules.preset("widow"), 4)
+    assert "tables of 2, 3, 4 players, not 7" in bot.cannot_play(Rules.preset("scat"), 7)
+
+
+def test_a_last_turn_is_played_by_its_exact_value():
+    from thirtyone.judge import last_turn
+
+    for seed in range(6):
+        game = Game(Rules.preset("scat"), players=2, seed=seed)
+        game.apply("knock")
+        view = game.view(game.current_seat)
+        bot = JudgeBot(seed=seed, net=NET)
+        assert bot.choose(view, view.legal_actions) == last_turn(view).best.action
