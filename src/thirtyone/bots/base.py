@@ -1,5 +1,6 @@
 """The bot interface: a bot sees one :class:`~thirtyone.views.PlayerView` and the legal actions,
-and returns one of them. It never sees the full game, so it cannot cheat by construction."""
+and returns one of them. It never sees the full game, so it cannot cheat by construction.
+:class:`UnknownBotError` is what making a bot refuses: a name, budget or argument no bot takes."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from typing import Protocol
 from thirtyone.actions import Action
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
+from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["Bot", "SeededBot", "bot_seed", "table_refusal"]
+__all__ = ["Bot", "SeededBot", "UnknownBotError", "bot_seed", "table_refusal"]
 
 
 class Bot(Protocol):
@@ -24,6 +26,11 @@ class Bot(Protocol):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """Pick one of ``legal`` (never empty) for ``view.seat``."""
         ...
+
+
+class UnknownBotError(ThirtyOneError):
+    """A bot name that is not in :data:`~thirtyone.bots.BOTS` or :data:`~thirtyone.bots.LEVELS`, or a
+    budget or argument the bot cannot take (a bot of another package raises it for a bad argument)."""
 
 
 def bot_seed(seed: object) -> int | None:

@@ -12,7 +12,8 @@
 Everything else is derived here: the terminal game's aliases :data:`LEVELS` (``easy`` → ``basic``),
 the server's :data:`LEVEL_SPECS` and :data:`THINKING_LEVELS`, the names the simulator plays
 exactly (:data:`SIM_BOTS`, for the arena and ``simulate``) and the names it has a policy for
-(:func:`sim_policy`, for the vector env). :func:`thirtyone.bots.make_bot` makes a bot from a name.
+(:func:`sim_policy`, for the vector env). :func:`thirtyone.bots.make_bot` (:mod:`thirtyone.bots.making`)
+makes a bot from a name.
 
 >>> LEVEL_INFO["hard"].spec, LEVEL_INFO["hard"].thinks, THINKING_LEVELS
 ('expert:0.4s', True, ('medium', 'hard'))
@@ -25,7 +26,7 @@ exactly (:data:`SIM_BOTS`, for the arena and ``simulate``) and the names it has 
 >>> parse_budget("hard:1e9")
 Traceback (most recent call last):
 ...
-thirtyone.bots.UnknownBotError: bad expert budget '1e9' in 'hard:1e9': give 1 to 1,000,000 worlds per \
+thirtyone.bots.base.UnknownBotError: bad expert budget '1e9' in 'hard:1e9': give 1 to 1,000,000 worlds per \
 decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)
 """
 
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from thirtyone.bots.base import Bot
+from thirtyone.bots.base import UnknownBotError
 from thirtyone.bots.basic import BasicBot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import ExpertV1Bot
@@ -223,7 +225,7 @@ def level(name: str) -> Level:
     """
     found = LEVEL_INFO.get(name.strip().lower()) if isinstance(name, str) else None
     if found is None:
-        raise _error(f"unknown bot level {name!r}: choose one of {', '.join(LEVEL_INFO)}")
+        raise UnknownBotError(f"unknown bot level {name!r}: choose one of {', '.join(LEVEL_INFO)}")
     return found
 
 
@@ -245,10 +247,10 @@ def parse_budget(name: str) -> tuple[int, float | None, Rollouts]:
     info = BOT_INFO.get(base)
     if info is None or not info.budget:
         takers = " and ".join(name for name, info in BOT_INFO.items() if info.budget)
-        raise _error(f"bot {base!r} takes no budget: only {takers} do (expert:200, expert:0.5s)")
+        raise UnknownBotError(f"bot {base!r} takes no budget: only {takers} do (expert:200, expert:0.5s)")
     budget, _, rollouts = budget.partition(":")
     if rollouts not in ("", "auto", "sim", "engine"):
-        raise _error(f"bad {base} rollouts {rollouts!r}: give sim, engine or auto ({base}:200:engine)")
+        raise UnknownBotError(f"bad {base} rollouts {rollouts!r}: give sim, engine or auto ({base}:200:engine)")
     mode: Rollouts = "sim" if rollouts == "sim" else "engine" if rollouts == "engine" else "auto"
     try:
         if budget.endswith("s"):
@@ -261,13 +263,7 @@ def parse_budget(name: str) -> tuple[int, float | None, Rollouts]:
             raise ValueError
         return worlds, None, mode
     except ValueError:
-        raise _error(
+        raise UnknownBotError(
             f"bad {base} budget {budget!r} in {text!r}: give 1 to {MAX_EXPERT_WORLDS:,} worlds per "
             f"decision ({base}:200) or more than 0 and up to {MAX_EXPERT_SECONDS:,.0f} seconds ({base}:0.5s)"
         ) from None
-
-
-def _error(message: str) -> Exception:
-    from thirtyone.bots import UnknownBotError  # (defined by the package, which imports this module)
-
-    return UnknownBotError(message)

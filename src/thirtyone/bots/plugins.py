@@ -22,6 +22,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from thirtyone.bots.base import Bot
+from thirtyone.bots.base import UnknownBotError
 
 __all__ = ["ENTRY_POINT_GROUP", "installed_bots", "external_bot", "load_factory"]
 
@@ -33,12 +34,6 @@ ENTRY_POINT_GROUP = "thirtyone.bots"
 def installed_bots() -> dict[str, str]:
     """The bots installed packages register (:data:`ENTRY_POINT_GROUP`): name → ``module:factory``."""
     return {point.name.lower(): point.value for point in entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def _error(message: str) -> Exception:
-    from thirtyone.bots import UnknownBotError
-
-    return UnknownBotError(message)
 
 
 def load_factory(name: str) -> tuple[Callable[..., Any], str | None]:
@@ -57,18 +52,18 @@ def load_factory(name: str) -> tuple[Callable[..., Any], str | None]:
         target, argument = f"{head}:{attribute}", argument_text or None
     module_name, _, attribute = target.partition(":")
     if not module_name or not attribute:
-        raise _error(f"bot {text!r}: give module:factory, such as mybots.greedy:make_bot")
+        raise UnknownBotError(f"bot {text!r}: give module:factory, such as mybots.greedy:make_bot")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise _error(f"bot {text!r}: cannot import module {module_name!r} ({error})") from None
+        raise UnknownBotError(f"bot {text!r}: cannot import module {module_name!r} ({error})") from None
     factory: Any = module
     for part in attribute.split("."):
         factory = getattr(factory, part, None)
         if factory is None:
-            raise _error(f"bot {text!r}: module {module_name!r} has no {attribute!r}")
+            raise UnknownBotError(f"bot {text!r}: module {module_name!r} has no {attribute!r}")
     if not callable(factory):
-        raise _error(f"bot {text!r}: {target} is not callable (a factory takes the seed and returns a bot)")
+        raise UnknownBotError(f"bot {text!r}: {target} is not callable (a factory takes the seed and returns a bot)")
     return factory, argument
 
 
@@ -88,13 +83,11 @@ def external_bot(name: str, seed: int | None, unknown: Exception) -> Bot:
     try:
         bot = factory(seed) if argument is None else factory(seed, argument)
     except Exception as error:
-        from thirtyone.bots import UnknownBotError
-
         if isinstance(error, UnknownBotError):  # the factory's own word on a bad argument (and its subclasses)
             raise
-        raise _error(f"bot {text!r}: its factory raised {type(error).__name__}: {error}") from error
+        raise UnknownBotError(f"bot {text!r}: its factory raised {type(error).__name__}: {error}") from error
     if not isinstance(getattr(bot, "name", None), str) or not callable(getattr(bot, "choose", None)):
-        raise _error(
+        raise UnknownBotError(
             f"bot {text!r}: its factory returned {bot!r}, not a bot (an object with a name and choose(view, legal))"
         )
     return bot  # type: ignore[no-any-return]

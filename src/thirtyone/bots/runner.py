@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 
 from thirtyone.actions import Action
-from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
+from thirtyone.bots.making import make_bot
 from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import choose
 from thirtyone.bots.turn import play_turn

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from thirtyone.action_ids import action_id
-from thirtyone.bots import make_bot
 from thirtyone.bots.belief import OpponentRead
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
+from thirtyone.bots.making import make_bot
 from thirtyone.bots.prepare import warming
 from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import choose

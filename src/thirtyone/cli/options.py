@@ -169,7 +169,7 @@ def check_bot_budgets(text: str) -> None:
     >>> check_bot_budgets("expert:0")
     Traceback (most recent call last):
     ...
-    thirtyone.bots.UnknownBotError: bad expert budget '0' in 'expert:0': give 1 to 1,000,000 worlds \
+    thirtyone.bots.base.UnknownBotError: bad expert budget '0' in 'expert:0': give 1 to 1,000,000 worlds \
 per decision (expert:200) or more than 0 and up to 3,600 seconds (expert:0.5s)
     """
     for name in text.split(","):
