@@ -1,6 +1,7 @@
-"""No face reads the engine's English (DESIGN.md: the core reports in data, each face puts it in
-its own words): the terminal game, the server, the command line and the page never look inside
-a loss's reason or an error's message, and never pick seat numbers or cards out of a sentence."""
+"""No face reads the engine's English (docs/architecture.md, "Data, not words": the core reports in
+data, each face puts it in its own words): the terminal game, the server, the command line and the
+page never look inside a loss's reason or an error's message, and never pick seat numbers or cards
+out of a sentence."""
 
 from __future__ import annotations
 

@@ -5,10 +5,10 @@
   value it takes; an option added to the rules later is refused until the kernels learn it.
 - :func:`rule_params` packs the options into an ``int64`` vector (indexes ``R_*``).
 - :func:`basic_bars` and :func:`heuristic_bars` tabulate the policies' knock thresholds (half
-  points) with exactly the arithmetic of :func:`thirtyone.bots.basic.knock_threshold` and
-  :func:`thirtyone.bots.heuristic.knock_bar` (floats, Python's ``round``), so the kernels compare
-  integers only. The constants are copied from the bots (``sim`` sits below the bots and never
-  imports them); a test compares the tables with the bots' functions over their whole domain.
+  points) so that the kernels compare integers only. They call the functions the bots call,
+  :func:`thirtyone.strategy.basic_knock_bar` and :func:`thirtyone.strategy.heuristic_knock_bar`
+  (the core's one home of the bots' tuning: ``sim`` sits below the bots and never imports them),
+  so nothing is copied; a test compares the tables with the bots' functions over their whole domain.
 """
 
 from __future__ import annotations
