@@ -19,7 +19,7 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
 
     def run(app: Any, **options: Any) -> None:
-        calls.append({"settings": app.state.settings, **options})
+        calls.append({"settings": app.state.settings, "door": app.state.door, **options})
 
     monkeypatch.setattr(uvicorn, "run", run)
     return calls
@@ -128,3 +128,4 @@ def test_the_trusted_proxies_reach_uvicorn(
 ) -> None:
     assert main(serve(tmp_path, *(() if given is None else ("--trusted-proxies", given)))) == 0
     assert (started[-1]["proxy_headers"], started[-1]["forwarded_allow_ips"]) == (headers, allowed)
+    assert started[-1]["door"].proxied is headers  # no proxy: the door counts forwarded upgrades too

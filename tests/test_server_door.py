@@ -311,3 +311,22 @@ async def test_a_client_that_drops_its_connection_ends_its_handler_at_once(tmp_p
         await asyncio.wait_for(handlers.ended.wait(), 3)  # well under the 5 s the handler waited
         assert handlers.live == 0
         assert not door._trusted
+
+
+async def test_where_no_proxy_is_trusted_the_door_counts_forwarded_upgrades_too(tmp_path: Path) -> None:
+    """With ``--trusted-proxies none`` (``Door.proxied`` False) Uvicorn never reads
+    ``X-Forwarded-For``, so a local process writing one is counted at the door by its own address:
+    refused there, as cheaply as any other storm, not handed to the app."""
+    async with served(tmp_path, connections_per_second=0.1) as (door, port):
+        door.proxied = False
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            code = (await http.post("/api/tables", json={"seats": [{"type": "human"}] * 2})).json()["code"]
+        url = f"ws://127.0.0.1:{port}/ws/tables/{code}"
+        async with contextlib.AsyncExitStack() as stack:
+            for n in range(10):  # the burst, each posing as another address
+                await stack.enter_async_context(connect(url, additional_headers={"X-Forwarded-For": f"203.0.113.{n}"}))
+            with pytest.raises(InvalidStatus) as refused:
+                async with connect(url, additional_headers={"X-Forwarded-For": "198.51.100.7"}):
+                    pass
+            assert refused.value.response.status_code == 429
+            assert door.refused == 1  # at the door

@@ -336,6 +336,7 @@ def run(args: argparse.Namespace) -> int:
         BOT_LEVELS.update(extra_levels)
         LEVEL_NAMES.update({level: level for level in extra_levels})
     app = create_app(settings=settings)
+    app.state.door.proxied = bool(proxies)  # no trusted proxy: the door counts forwarded upgrades too
     shown = args.host if ":" not in args.host else f"[{args.host}]"
     timer = "off" if settings.turn_timer is None else f"{settings.turn_timer:g} s"
     if settings.turn_timer is None and settings.friends_turn_timer is not None:

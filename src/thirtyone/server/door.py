@@ -16,7 +16,7 @@ tell at once: new WebSocket connections from one address over their rate
 app's refusal (HTTP 429), before a WebSocket protocol, a task or the app is made for it: a storm
 of reconnects costs a few microseconds a try, not a handshake and the app's whole stack (about a
 millisecond). An upgrade that a proxy forwarded (``X-Forwarded-For``) is left to the app, which
-knows the client's own address (:meth:`Door.counts`).
+knows the client's own address (:meth:`Door.counts`), unless no proxy is trusted (``Door.proxied``).
 
 :func:`paced_protocols` gives Uvicorn's HTTP and WebSocket protocols with the door in front
 (``thirtyone serve`` passes them to ``uvicorn.run``); the app marks a connection trusted once its
@@ -69,6 +69,11 @@ class Door:
         """Whether the door stands in front of the connections (:func:`paced_protocols` made its protocols)."""
         self.refused = 0
         """Upgrades refused at the door so far."""
+        self.proxied = True
+        """Whether a reverse proxy may stand before the server (``thirtyone serve
+        --trusted-proxies``): an upgrade it forwarded (``X-Forwarded-For``) is then the app's to
+        count, by the client's own address. Without one (``--trusted-proxies none``) the header is
+        never read, and the door counts every upgrade by its connection's address."""
 
     def __len__(self) -> int:
         """Connections whose reads are waiting."""
@@ -100,8 +105,11 @@ class Door:
         """Whether the door counts the arrival of the WebSocket upgrade with these ``headers``
         (lower-case names, as an ASGI scope holds them): it stands in front with a limit, and the
         request came straight from its client (no ``X-Forwarded-For``: a proxy's client is counted
-        by the app, by the address the proxy gives). The app counts the others."""
-        return self.guarding and self._arrivals is not None and all(name != b"x-forwarded-for" for name, _ in headers)
+        by the app, by the address the proxy gives; where no proxy is trusted, :attr:`proxied`
+        ``False``, every request came straight). The app counts the others."""
+        if not (self.guarding and self._arrivals is not None):
+            return False
+        return not self.proxied or all(name != b"x-forwarded-for" for name, _ in headers)
 
     def refuses(self, peer: Any, headers: Sequence[tuple[bytes, bytes]]) -> bool:
         """Count the arrival of a WebSocket upgrade from ``peer`` (``(host, port)``) with
