@@ -14,20 +14,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 
 from cli_helpers import cli_error_line
 from core.test_record import as_version
+from helpers import FallbackChance
+from helpers import deck_order
 from thirtyone import Discard
+from thirtyone import Draw
 from thirtyone import Game
+from thirtyone import Knock
 from thirtyone import Rules
 from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.review import COSTLIEST
+from thirtyone.bots.review import FLOOR
 from thirtyone.bots.review import MARKS
 from thirtyone.bots.review import NOISE
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import Decision
 from thirtyone.bots.review import Move
+from thirtyone.bots.review import Reason
 from thirtyone.bots.review import Review
 from thirtyone.bots.review import Reviewer
 from thirtyone.bots.review import mark_of
@@ -36,6 +43,8 @@ from thirtyone.cards import format_cards
 from thirtyone.cli import main
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
+from thirtyone.tui.review import lives_text
+from thirtyone.tui.review import reason_text
 from thirtyone.tui.review import review_lines
 from thirtyone.tui.review import sentence_text
 from thirtyone.tui.words import value_text
@@ -208,13 +217,15 @@ def test_a_costly_decision_is_said_in_a_sentence_from_its_data(finished_review: 
     plain = sentence_text(messages("en"), dataclasses.replace(decision, reads=()), names).plain
     start = f"Round {decision.round}, turn {decision.turn}, holding {decision.holding}: "
     assert plain.startswith(start)
-    assert f" {value_text(-decision.given)}; better: " in plain
+    assert f" gave away {lives_text(decision.given)} lives; better: " in plain  # issue 43: not "−0.41"
+    assert value_text(-decision.given) not in plain
     read = dataclasses.replace(decision, reads=((1, "h", 0.8),))
     plain = sentence_text(messages("en"), read, names).plain
     assert plain.startswith(f"{start[:-2]}, while Ben seemed to be collecting hearts: ")
     german = sentence_text(messages("de"), read, names).plain
     assert german.startswith(f"Runde {decision.round}, Zug {decision.turn}, mit {decision.holding} auf der Hand")
     assert "während Ben wahrscheinlich Herz sammelte" in german
+    assert f" verschenkte {lives_text(decision.given, messages('de'))} Leben; besser: " in german
 
 
 def test_a_seed_and_worlds_give_the_same_review_whichever_seats(short: GameRecord, short_review: Review) -> None:
@@ -313,7 +324,11 @@ def test_review_into_a_pipe_keeps_each_sentence_on_its_line(
     lines = out.splitlines()
     assert lines[0] == f"Review of {deep}"
     costliest = lines.index("Costliest decisions:")
-    assert all(line.split(". ", 1)[1].count("; better: ") == 1 for line in lines[costliest + 1 :] if line)
+    after = [line for line in lines[costliest + 1 :] if line]
+    sentences = [line for line in after if not line.startswith("   why: ")]
+    assert sentences
+    assert all(line.split(". ", 1)[1].count("; better: ") == 1 for line in sentences)
+    assert all(line.endswith(")") for line in after if line.startswith("   why: "))  # a reason and its rule ids
 
 
 def test_review_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:
@@ -575,3 +590,174 @@ def test_a_seat_that_is_no_number_is_refused_by_the_parser(capsys: pytest.Captur
 def test_a_missing_file_or_empty_path_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert cli_error_line(capsys, ["review", str(tmp_path / "none.toml")]).endswith("none.toml: no such file")
     assert "an empty path" in cli_error_line(capsys, ["review", ""])
+
+
+# ---------------------------------------------------------------------------------------------- issue 43's words
+
+
+def scat2_last_turn(*after: str) -> Game:
+    """Issue 43's position: two players, scat, seat 1 (Ada) knocked; seat 0 (Ben) holds A♠ K♠ 7♠
+    with Q♠ on the pile, its last turn; then ``after`` played."""
+    rules = Rules.preset("scat")
+    deck = deck_order(rules, 2, 0, {0: "As Ks 7s"}, upcard="Qs")
+    game = Game(rules, 2, chance=FallbackChance(0, [deck], [], 0))
+    for action in ("knock", *after):
+        game.apply(action)
+    return game
+
+
+@pytest.fixture(scope="module")
+def blitz_review() -> Review:
+    """Ben completes the 31 on his last turn (take Q♠, discard 7♠): every value exact."""
+    record = GameRecord.from_game(scat2_last_turn("draw pile", "discard 7s"), ["Ben", "Ada"])
+    return review_record(record, [0], **BUDGET)
+
+
+def test_the_legend_says_a_value_is_the_others_average_loss_minus_yours(short_review: Review) -> None:
+    """Issue 43: a 31 at three players shows +1.00, the others' average loss, not their sum."""
+    legend = messages("en")("review.legend")
+    assert "the lives the others lose this round (their average) minus the lives the player loses" in legend
+    assert "being put out counts 2 lives more" in legend
+    shown = [line.plain for line in review_lines(messages("en"), short_review, "game.toml") if isinstance(line, Text)]
+    assert legend in shown
+
+
+def test_r6_5_a_31_on_a_two_player_last_turn_is_a_blunder_that_says_why(blitz_review: Review) -> None:
+    """Issue 43: "holding 31 … better: Discard K♠" gave no reason and read as a bug. The 31 costs
+    the knocker one life (R5.3) where the showdown can cost the knocker two (R6.5): the review
+    says so, as data (a catalog key, its rules, the knocker's seat) and in words."""
+    decision = blitz_review.decisions[-1]
+    assert (str(decision.played), str(decision.best.action), decision.mark) == ("discard 7s", "discard Ks", "blunder")
+    assert decision.reasons == (Reason("blitz_spares_knocker", ("R5.3", "R6.5"), (("knocker", 1),)),)
+    data = decision.to_json()["reasons"]
+    assert data == [
+        {
+            "code": "blitz_spares_knocker",
+            "key": "review.why.blitz_spares_knocker",
+            "rules": ["R5.3", "R6.5"],
+            "values": {"knocker": 1},
+        }
+    ]
+    names = blitz_review.names
+    said = reason_text(messages("en"), decision.reasons[0], names).plain
+    assert said == "a 31 now costs Ada one life, where the showdown can cost the knocker two (R5.3, R6.5)"
+    assert reason_text(messages("de"), decision.reasons[0], names).plain.endswith("(R5.3, R6.5)")
+    lines = [line.plain for line in review_lines(messages("en"), blitz_review, "game.toml") if isinstance(line, Text)]
+    sentence = next(i for i, line in enumerate(lines) if line.startswith("1. "))
+    assert lines[sentence] == "1. Round 1, turn 1, holding 31: Discard 7♠ gave away 0.98 lives; better: Discard K♠"
+    assert lines[sentence + 1] == f"   why: {said}"
+
+
+def test_a_move_below_the_floor_is_accurate_on_an_exact_last_turn(blitz_review: Review) -> None:
+    """Issue 43: on an exact last turn the noise is 0, and taking Q♠ (to keep 28) is 0.0004 lives
+    below the stock: below :data:`FLOOR` (0.01 lives) it gives nothing away and counts as accurate."""
+    assert FLOOR == 0.01
+    take = blitz_review.decisions[0]
+    assert take.played == Draw("pile")
+    assert take.stderr == 0
+    assert take.noise == 0
+    assert 0 < take.loss < 0.001
+    assert (take.given, take.accurate, take.mark, take.reasons) == (0.0, True, None, ())
+    assert blitz_review.summaries[0].accurate == 1
+    assert blitz_review.to_json()["floor"] == FLOOR
+
+
+@pytest.mark.parametrize(("loss", "given"), [(0.0099, 0.0), (0.0101, 0.0101), (0.3, 0.3)])
+def test_the_floor_holds_where_the_noise_is_zero(loss: float, given: float) -> None:
+    view = scat2_last_turn().view(0)
+    moves = (Move(Draw("stock"), 1.0, 0.0, 0.0, 1), Move(Draw("pile"), 1.0 - loss, 0.0, 0.0, 1))
+    decision = Decision(1, 1, view, Draw("pile"), moves, (), Draw("stock"))
+    assert decision.given == pytest.approx(given)
+    assert decision.accurate == (given == 0)
+
+
+def ruled(game: Game, played: str, best: str, seat: int = 0) -> Decision:
+    """A decision of ``seat`` in ``game`` whose best move is ``best`` and the one played ``played``,
+    0.5 lives below it (the values made up: only the rules' reasons are looked at)."""
+    view = game.view(seat)
+    by_text = {str(action): action for action in view.legal_actions}
+    moves = (Move(by_text[best], 1.0, 0.0, 0.0, 1), Move(by_text[played], 0.5, 0.0, 0.0, 1))
+    return Decision(1, 1, view, by_text[played], moves, (), by_text[best])
+
+
+def test_r5_3_a_31_left_unmade_on_a_last_turn_says_why() -> None:
+    decision = ruled(scat2_last_turn("draw pile"), "discard Ks", "discard 7s")
+    assert decision.reasons == (Reason("blitz_missed", ("R5.3",)),)
+    said = reason_text(messages("en"), decision.reasons[0], ["Ben", "Ada"]).plain
+    assert said == "a 31 ends the round at once: every other player loses a life (R5.3)"
+
+
+def test_r1_4_three_of_a_kind_broken_says_what_they_count() -> None:
+    rules = Rules.preset("scat", three_of_a_kind="30.5")
+    deck = deck_order(rules, 2, 0, {1: "7s 7h 2c"}, upcard="7d")
+    game = Game(rules, 2, chance=FallbackChance(0, [deck], [], 0))
+    game.apply("draw pile")
+    decision = ruled(game, "discard 7h", "discard 2c", seat=1)
+    assert decision.reasons == (Reason("three_of_a_kind", ("R1.4",), (("points", 30.5),)),)
+    assert reason_text(messages("en"), decision.reasons[0], ["Ben", "Ada"]).plain == "three of a kind count 30½ (R1.4)"
+
+
+def test_r1_5_three_aces_left_unmade_say_why() -> None:
+    rules = Rules.preset("scat", three_aces=True)
+    deck = deck_order(rules, 2, 0, {1: "As Ah 2c"}, upcard="Ad")
+    game = Game(rules, 2, chance=FallbackChance(0, [deck], [], 0))
+    game.apply("draw pile")
+    decision = ruled(game, "discard Ah", "discard 2c", seat=1)
+    assert decision.reasons == (Reason("three_aces_missed", ("R1.5",)),)
+
+
+@pytest.mark.parametrize(("preset", "penalty"), [("scat", "penalty_scat"), ("widow", "penalty_widow"), ("namu", None)])
+def test_r6_5_a_knock_names_the_last_turns_and_the_knock_penalty(preset: str, penalty: str | None) -> None:
+    game = Game(Rules.preset(preset), 2, seed=1)
+    seat = game.current_seat
+    assert seat is not None
+    legal = [str(action) for action in game.view(seat).legal_actions]
+    other = next(action for action in legal if action != "knock")
+    decision = ruled(game, "knock", other, seat=seat)
+    expected = [Reason("knock", ("R6.2",))] + ([Reason(penalty, ("R6.5",))] if penalty else [])
+    assert list(decision.reasons) == expected
+    assert decision.played == Knock()
+
+
+def test_r2_4_the_last_life_and_r2_3_the_grace_life_are_named() -> None:
+    game = Game(Rules.preset("namu", lives=1), 2, seed=1)  # no grace life: one loss left
+    seat = game.current_seat
+    assert seat is not None
+    decision = ruled(game, "draw stock", "draw pile", seat=seat)
+    assert decision.reasons == (Reason("last_life", ("R2.4",)),)
+    assert ruled(Game(Rules.preset("scat", lives=1), 2, seed=1), "draw stock", "draw pile", seat=seat).reasons == ()
+
+
+def test_r2_3_a_seat_on_its_grace_life_is_told_so(finished_review: Review) -> None:
+    on_grace = [d for d in finished_review.decisions if d.given and d.view.seats[d.seat].on_grace]
+    assert on_grace  # random play loses rounds
+    assert all(Reason("grace", ("R2.3",)) in d.reasons for d in on_grace)
+    assert all(d.reasons == () for d in finished_review.decisions if not d.given)
+
+
+def test_the_noise_is_shown_in_the_table_and_the_data(
+    capsys: pytest.CaptureFixture[str], simulated: Path, tmp_path: Path
+) -> None:
+    """Issue 43: the noise of sampled values was never shown. Each decision says the largest
+    standard error of its values ("Noise ±0.12"), or "exact" on a counted last turn."""
+    status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0")
+    assert status == 0
+    assert "Noise ±" in out
+    assert "noise = the standard error of a decision's values" in " ".join(out.split())
+    status, out, _ = review_cli(capsys, str(simulated), *CLI_BUDGET, "--seat", "0", "--json")
+    data = json.loads(out)
+    for decision in data["decisions"]:
+        assert decision["stderr"] == max(move["stderr"] for move in decision["moves"])
+    record = tmp_path / "blitz.toml"
+    record.write_text(GameRecord.from_game(scat2_last_turn("draw pile", "discard 7s"), ["Ben", "Ada"]).dumps())
+    status, out, _ = review_cli(capsys, str(record), *CLI_BUDGET, "--seat", "0")
+    assert status == 0
+    assert out.count("Noise exact") == 2
+    joined = " ".join(out.split())
+    assert "why: a 31 now costs Ada one life, where the showdown can cost the knocker two (R5.3, R6.5)" in joined
+    status, out, _ = review_cli(capsys, str(record), *CLI_BUDGET, "--seat", "0", "--json")
+    costly = json.loads(out)["summaries"][0]["costliest"]
+    assert [one["why"] for one in costly] == [
+        ["a 31 now costs Ada one life, where the showdown can cost the knocker two (R5.3, R6.5)"]
+    ]
+    assert costly[0]["reasons"][0]["key"] == "review.why.blitz_spares_knocker"

@@ -35,7 +35,7 @@ from thirtyone.strategy import basic_knock_bar
 from thirtyone.views import Phase
 from thirtyone.views import PlayerView
 
-__all__ = ["BasicBot", "knock_threshold"]
+__all__ = ["BasicBot", "knock_threshold", "after_exchange"]
 
 _DRAW_STOCK, _DRAW_PILE, _KNOCK, _PASS = Draw(STOCK), Draw(PILE), Knock(), Pass()
 _LOOK, _KEEP, _TAKE_WIDOW, _EXCHANGE_ALL = Look(), Keep(), TakeWidow(), ExchangeAll()
@@ -80,7 +80,7 @@ class BasicBot(SeededBot):
         best: tuple[int, Action] = (value, _PASS)
         for action in legal:
             if isinstance(action, (Exchange, ExchangeAll)):
-                after = half_value(_after_exchange(hand, view.widow, action), rules)
+                after = half_value(after_exchange(hand, view.widow, action), rules)
                 if after > best[0]:
                     best = (after, action)
         return best[1]
@@ -91,7 +91,8 @@ def _knock_bar(view: PlayerView) -> int:
     return _KNOCK_BARS[min(view.turn // len(view.active_seats), _LAST_BAR)]
 
 
-def _after_exchange(hand: Sequence[Card], widow: Sequence[Card], action: Exchange | ExchangeAll) -> tuple[Card, ...]:
+def after_exchange(hand: Sequence[Card], widow: Sequence[Card], action: Exchange | ExchangeAll) -> tuple[Card, ...]:
+    """The seat's three cards after ``action`` with ``widow`` on the table (R7.1)."""
     if isinstance(action, ExchangeAll):
         return tuple(widow)
     return tuple(card for card in hand if card not in action.give) + action.take

@@ -8,19 +8,29 @@ a fixed seed, the same under any review seed.
 
 A *decision* is an action of a seat that had more than one legal action, but for looking at its
 cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
-the review gives the value of every legal move in lives, as the hint says it (the others' mean loss
-minus the seat's own this round, being put out counting two lives extra), the move played, the best
-(the highest value) and what the move played *gave away*: the best's value less its own
-(:attr:`Decision.loss`), unless that is within :data:`NOISE` standard errors of their difference
-over the same worlds (:attr:`Decision.noise`). A move within the noise of the worlds tried gives
-nothing away and counts as a best move. What it gave away marks it, by :data:`THRESHOLDS` in lives:
-an inaccuracy from 0.05, a mistake from 0.15, a blunder from 0.4.
+the review gives the value of every legal move in lives, as the hint says it (the lives the other
+seats lose this round, their *average*, minus the seat's own, being put out counting two lives
+extra), the move played, the best (the highest value) and what the move played *gave away*: the
+best's value less its own (:attr:`Decision.loss`), unless that is within :data:`NOISE` standard
+errors of their difference over the same worlds (:attr:`Decision.noise`) or below :data:`FLOOR`
+(0.01 lives: on an exact last turn the noise is 0, and a difference of a few thousandths of a life
+is no error a player could see). A move within the noise or the floor gives nothing away and counts
+as a best move. What it gave away marks it, by :data:`THRESHOLDS` in lives: an inaccuracy from
+0.05, a mistake from 0.15, a blunder from 0.4. The noise is shown: :attr:`Decision.stderr`, the
+largest standard error of a decision's values (0 where every value is exact).
+
+A move that gave something away for a reason a rule gives says it (:attr:`Decision.reasons`,
+:class:`Reason`: a catalog key, the rule ids, the values of its placeholders): a 31 completed on a
+last turn where the knocker could lose two at the showdown (R5.3, R6.5), a 31 or three aces left
+unmade (R5.1, R5.3, R1.5), three of a kind broken (R1.4), a knock (R6.2 and the knock penalty,
+R6.5), the last loss before being put out or the grace life (R2.3, R2.4).
 
 A seat's :class:`SeatSummary`: its accuracy (the share of its decisions at the best move within
-the noise), the lives it gave away in all and per round played, its marks, and its
+the noise or the floor), the lives it gave away in all and per round played, its marks, and its
 :data:`COSTLIEST` costliest decisions, each the data of a sentence (:meth:`Decision.costly_json`)
-that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben was probably
-collecting hearts: Knock −0.31; better: Draw from the stock": :mod:`thirtyone.tui.review`).
+that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben seemed to be
+collecting hearts: Knock gave away 0.31 lives; better: Draw from the stock", then its reasons:
+:mod:`thirtyone.tui.review`).
 
 Decision ``step`` (the game's ``step``-th action, from 0) is valued by an expert seeded with
 :func:`decision_seed` of the review's seed and ``step``, so a review is the same for a seed, a
@@ -50,6 +60,12 @@ from typing import TypedDict
 from typing import Unpack
 
 from thirtyone.actions import Action
+from thirtyone.actions import Discard
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Knock
+from thirtyone.actions import Pass
+from thirtyone.bots.basic import after_exchange
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.hands import best_discard
@@ -63,6 +79,7 @@ from thirtyone.errors import ArgumentError
 from thirtyone.errors import SeatError
 from thirtyone.record import GameRecord
 from thirtyone.scoring import HandValue
+from thirtyone.scoring import hand_value
 from thirtyone.scoring import value_from_half
 from thirtyone.views import Phase
 from thirtyone.views import PlayerView
@@ -72,10 +89,13 @@ __all__ = [
     "VERSION",
     "DEFAULT_WORLDS",
     "NOISE",
+    "FLOOR",
     "THRESHOLDS",
     "MARKS",
     "COSTLIEST",
+    "REASONS",
     "Move",
+    "Reason",
     "Decision",
     "SeatSummary",
     "Review",
@@ -97,12 +117,30 @@ four-player game (164 decisions) in 15 to 19 s on one busy core, the target bein
 NOISE: Final = 2.0
 """Standard errors (of the best value less the one played, paired over the same worlds) within
 which a move gives nothing away: about 95% of the moves as good as the best count so."""
+FLOOR: Final = 0.01
+"""The lives below which a move's loss counts as none: on an exact last turn (noise 0) a move
+0.0004 lives below the best is as good as the best to any player."""
 THRESHOLDS: Final = {"inaccuracy": 0.05, "mistake": 0.15, "blunder": 0.4}
 """The lives a move must give away to be marked so (at least), mildest first."""
 MARKS: Final = tuple(THRESHOLDS)
 """The marks, mildest first: ``inaccuracy``, ``mistake``, ``blunder``."""
 COSTLIEST: Final = 3
 """The costliest decisions a seat's summary names."""
+REASONS: Final = (
+    "blitz_spares_knocker",
+    "blitz_missed",
+    "three_aces_missed",
+    "three_of_a_kind",
+    "knock",
+    "penalty_scat",
+    "penalty_widow",
+    "penalty_namu_risky",
+    "last_life",
+    "grace",
+)
+"""The codes of the rules' reasons (:class:`Reason`), as :func:`_reasons` finds them."""
+_KNOCKER_PAYS_TWO: Final = ("scat", "widow", "namu_risky")
+"""The knock penalties (R6.5) under which a knocker can lose two lives at the showdown."""
 
 
 def decision_seed(seed: int, step: int) -> int:
@@ -147,6 +185,27 @@ class Move:
             "stderr": round(self.stderr, 4),
             "gap_stderr": round(self.gap_stderr, 4),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a rule makes the move played cost what it did: its ``code`` (one of :data:`REASONS`;
+    its words are the catalog message :attr:`key`), the ``rules`` it rests on (ids of
+    docs/RULES.md, such as ``R6.5``), and ``values``, its placeholders' ``(name, value)`` pairs: a
+    seat's number (``knocker``) or points (``points``)."""
+
+    code: str
+    rules: tuple[str, ...]
+    values: tuple[tuple[str, int | float], ...] = ()
+
+    @property
+    def key(self) -> str:
+        """The catalog message that says it: ``review.why.<code>``."""
+        return f"review.why.{self.code}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: ``code``, ``key``, ``rules`` (a list) and ``values`` (name → value)."""
+        return {"code": self.code, "key": self.key, "rules": list(self.rules), "values": dict(self.values)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,20 +273,34 @@ class Decision:
         return NOISE * self.chosen.gap_stderr
 
     @property
+    def stderr(self) -> float:
+        """The noise of this decision's values: the largest standard error of a move's value, in
+        lives (0 when every value is exact, as on a two-player last turn)."""
+        return max(move.stderr for move in self.moves)
+
+    @property
     def given(self) -> float:
-        """What the move played gave away, in lives: its :attr:`loss`, or 0 within the :attr:`noise`."""
+        """What the move played gave away, in lives: its :attr:`loss`, or 0 within the
+        :attr:`noise` or below :data:`FLOOR`."""
         loss = self.loss
-        return loss if loss > self.noise else 0.0
+        return loss if loss > self.noise and loss >= FLOOR else 0.0
 
     @property
     def accurate(self) -> bool:
-        """True when the move played is the best within the noise (it gave nothing away)."""
+        """True when the move played is the best within the noise or :data:`FLOOR` (it gave
+        nothing away)."""
         return self.given == 0.0
 
     @property
     def mark(self) -> str | None:
         """``inaccuracy``, ``mistake``, ``blunder`` (:func:`mark_of` what it gave away) or ``None``."""
         return mark_of(self.given)
+
+    @property
+    def reasons(self) -> tuple[Reason, ...]:
+        """The rules that say why the move played gave something away (none when it gave nothing
+        away): see :func:`_reasons`."""
+        return _reasons(self.view, self.played, self.best.action) if self.given else ()
 
     @property
     def read(self) -> tuple[int, str, float] | None:
@@ -237,7 +310,8 @@ class Decision:
     def costly_json(self) -> dict[str, Any]:
         """The data of this decision's sentence as a costly one: ``step``, ``round``, ``turn``,
         ``holding`` (points), ``played`` and ``best`` (:meth:`Move.to_json`), the lives ``given``
-        away, and ``read`` (``{seat, suit, probability}`` or ``None``)."""
+        away, ``read`` (``{seat, suit, probability}`` or ``None``) and ``reasons``
+        (:meth:`Reason.to_json`)."""
         read = self.read
         return {
             "step": self.step,
@@ -248,14 +322,16 @@ class Decision:
             "best": self.best.to_json(),
             "given": round(self.given, 4),
             "read": None if read is None else {"seat": read[0], "suit": read[1], "probability": read[2]},
+            "reasons": [reason.to_json() for reason in self.reasons],
         }
 
     def to_json(self) -> dict[str, Any]:
         """Plain data: ``step``, ``round``, ``turn``, ``seat``, ``phase``, ``hand``, ``holding``,
         ``pile`` (the discard pile's top card) and ``widow`` as the seat saw them (cards as text),
         ``played``, ``best`` and ``expert`` (notation), ``moves`` (:meth:`Move.to_json`, best
-        first), ``loss``, ``noise`` and ``given`` (lives, rounded to 4 places), ``accurate``,
-        ``mark``, ``reads`` (``{seat, suit, probability}``) and the ``worlds`` tried."""
+        first), ``loss``, ``noise``, ``stderr`` and ``given`` (lives, rounded to 4 places),
+        ``accurate``, ``mark``, ``reasons`` (:meth:`Reason.to_json`), ``reads`` (``{seat, suit,
+        probability}``) and the ``worlds`` tried."""
         view = self.view
         return {
             "step": self.step,
@@ -273,9 +349,11 @@ class Decision:
             "moves": [move.to_json() for move in self.moves],
             "loss": round(self.loss, 4),
             "noise": round(self.noise, 4),
+            "stderr": round(self.stderr, 4),
             "given": round(self.given, 4),
             "accurate": self.accurate,
             "mark": self.mark,
+            "reasons": [reason.to_json() for reason in self.reasons],
             "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in self.reads],
             "worlds": self.best.worlds,
         }
@@ -284,7 +362,7 @@ class Decision:
 @dataclass(frozen=True, slots=True)
 class SeatSummary:
     """A seat's summary: ``decisions`` valued, of which ``accurate`` at the best move within the
-    noise, the lives ``given`` away in all over the ``rounds`` it played (those it held cards in,
+    noise or the floor, the lives ``given`` away in all over the ``rounds`` it played (those it held cards in,
     up to the last decision valued), the count of each mark (``marks``, in :data:`MARKS` order)
     and its :data:`COSTLIEST` costliest decisions that gave something away (most first)."""
 
@@ -371,8 +449,9 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         """The review as plain data (JSON): ``format`` (:data:`FORMAT`), ``version``, ``names``,
         ``seats``, ``finished``, ``partial``, ``budget`` (``worlds``, ``seconds``, ``seed``),
-        ``noise`` (:data:`NOISE`), ``thresholds`` (:data:`THRESHOLDS`), ``total``, ``decisions``
-        (:meth:`Decision.to_json`) and ``summaries`` (:meth:`SeatSummary.to_json`)."""
+        ``noise`` (:data:`NOISE`), ``floor`` (:data:`FLOOR`), ``thresholds`` (:data:`THRESHOLDS`),
+        ``total``, ``decisions`` (:meth:`Decision.to_json`) and ``summaries``
+        (:meth:`SeatSummary.to_json`)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -382,6 +461,7 @@ class Review:
             "partial": self.partial,
             "budget": {"worlds": self.worlds, "seconds": self.seconds, "seed": self.seed},
             "noise": NOISE,
+            "floor": FLOOR,
             "thresholds": dict(THRESHOLDS),
             "total": self.total,
             "decisions": [decision.to_json() for decision in self.decisions],
@@ -525,6 +605,64 @@ def _moments(record: GameRecord, seats: Sequence[int]) -> Iterator[tuple[int, Pl
             turns[game.round, seat] = turns.get((game.round, seat), 0) + 1
         if seat in seats and phase is not Phase.LOOK and len(game.legal_actions()) > 1:
             yield step, game.view(seat), turns.get((game.round, seat), 1), played
+
+
+def _kept(view: PlayerView, action: Action) -> tuple[Card, ...] | None:
+    """The three cards ``action`` leaves the seat with, where the action alone says it (a
+    discard, a knock, a pass, an exchange); ``None`` for a draw (its discard is still to come)."""
+    hand = view.hand or ()
+    if isinstance(action, Discard):
+        return tuple(card for card in hand if card != action.card)
+    if isinstance(action, Knock | Pass):
+        return tuple(hand)
+    if isinstance(action, Exchange | ExchangeAll) and view.widow is not None:
+        return after_exchange(hand, view.widow, action)
+    return None
+
+
+def _reasons(view: PlayerView, played: Action, best: Action) -> tuple[Reason, ...]:
+    """The rules that explain why ``best`` is worth more than ``played`` from ``view``:
+
+    - ``blitz_spares_knocker`` (R5.3, R6.5): the move played makes a 31 (or three aces) on a last
+      turn after a knock where the best does not, under a knock penalty by which the knocker can
+      lose two lives at the showdown (``scat``, ``widow``, ``namu_risky``): the 31 costs the
+      knocker one.
+    - ``blitz_missed`` (R5.1, or R5.3 on a last turn) and ``three_aces_missed`` (R1.5): the best
+      makes a 31 (three aces) and the move played does not.
+    - ``three_of_a_kind`` (R1.4, ``points``: 30 or 30.5): the best keeps three of a kind, worth
+      more than the hand the move played keeps.
+    - ``knock`` (R6.2) and ``penalty_<knock penalty>`` (R6.5, when a knocker can lose two): the
+      move played is a knock and the best is not.
+    - ``last_life`` (R2.4) or ``grace`` (R2.3): the seat had one loss left, so the next one puts
+      it out (counted two lives extra).
+    """
+    rules = view.rules
+    out: list[Reason] = []
+    mine, better = _kept(view, played), _kept(view, best)
+    if mine is not None and better is not None:
+        worth, best_worth = hand_value(mine, rules), hand_value(better, rules)
+        knocker = view.knocker
+        if worth >= 31 > best_worth and knocker is not None and rules.knock_penalty in _KNOCKER_PAYS_TWO:
+            out.append(Reason("blitz_spares_knocker", ("R5.3", "R6.5"), (("knocker", knocker),)))
+        elif best_worth > 31 > worth:
+            out.append(Reason("three_aces_missed", ("R1.5",)))
+        elif best_worth >= 31 > worth:
+            out.append(Reason("blitz_missed", ("R5.1",) if knocker is None else ("R5.3",)))
+        elif rules.three_of_a_kind != "off" and best_worth > worth and _three_of_a_kind(better, mine):
+            out.append(Reason("three_of_a_kind", ("R1.4",), (("points", float(rules.three_of_a_kind)),)))
+    if isinstance(played, Knock) and not isinstance(best, Knock):
+        out.append(Reason("knock", ("R6.2",)))
+        if rules.knock_penalty in _KNOCKER_PAYS_TWO:
+            out.append(Reason(f"penalty_{rules.knock_penalty}", ("R6.5",)))
+    status = view.seats[view.seat]
+    if status.remaining == 1:
+        out.append(Reason("grace", ("R2.3",)) if status.on_grace else Reason("last_life", ("R2.4",)))
+    return tuple(out)
+
+
+def _three_of_a_kind(kept: Sequence[Card], other: Sequence[Card]) -> bool:
+    """True when ``kept`` is three cards of one rank and ``other`` is not."""
+    return len({card.rank for card in kept}) == 1 < len({card.rank for card in other})
 
 
 def _rounds_played(record: GameRecord) -> tuple[tuple[int, ...], ...]:

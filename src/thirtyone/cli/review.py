@@ -7,10 +7,12 @@ and result checked, before anything is valued. Then each decision of the seat (e
 default) is valued from what that seat could see, with a progress bar on a terminal (none when
 piped or with ``--json``), and the review is printed (:func:`~thirtyone.tui.review.review_lines`):
 each seat's summary (accuracy, lives given away in all and a round, its marks), its decisions
-(each legal move's value, best first, the move played marked, what it gave away and its mark) and
-its three costliest decisions in a sentence each, in the language of ``--lang`` or of the
-environment, as ``play`` chooses it. ``--json`` prints the review's data instead
-(:meth:`~thirtyone.bots.review.Review.to_json`, each costliest decision with its ``sentence``).
+(each legal move's value, best first, the move played marked, what it gave away, its mark, the
+noise of its values, and the rules that explain a mark, each with its id) and its three costliest
+decisions in a sentence each ("Discard 7♠ gave away 0.98 lives; better: Discard K♠", then why),
+in the language of ``--lang`` or of the environment, as ``play`` chooses it. ``--json`` prints
+the review's data instead (:meth:`~thirtyone.bots.review.Review.to_json`, each costliest decision
+with its ``sentence`` and its reasons in words, ``why``).
 Ctrl-C stops the review and prints the decisions valued so far, marked partial, with exit status
 130. A file that is not a record or does not replay, a seat that is not one of the record's, or a
 budget out of range is a one-line error, exit status 2, and nothing is printed.
@@ -45,6 +47,7 @@ from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
 from thirtyone.tui.language import terminal_language
 from thirtyone.tui.review import progress_label
+from thirtyone.tui.review import reason_text
 from thirtyone.tui.review import review_lines
 from thirtyone.tui.review import sentence_text
 from thirtyone.tui.settings import shown_name
@@ -161,10 +164,13 @@ def run(args: argparse.Namespace) -> int:
 
 def review_json(review: Review, t: Messages) -> dict[str, object]:
     """:meth:`Review.to_json <thirtyone.bots.review.Review.to_json>` with each costliest
-    decision's ``sentence`` in the words of ``t`` (:func:`~thirtyone.tui.review.sentence_text`)."""
+    decision's ``sentence`` in the words of ``t`` (:func:`~thirtyone.tui.review.sentence_text`)
+    and ``why``, the rules that explain it, one line each with its rule ids
+    (:func:`~thirtyone.tui.review.reason_text`)."""
     data = review.to_json()
     names = [shown_name(name, t) for name in review.names]
     for summary, shown in zip(review.summaries, data["summaries"], strict=True):
         for decision, costly in zip(summary.costliest, shown["costliest"], strict=True):
             costly["sentence"] = sentence_text(t, decision, names).plain
+            costly["why"] = [reason_text(t, reason, names).plain for reason in decision.reasons]
     return data

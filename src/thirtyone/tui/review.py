@@ -1,6 +1,7 @@
 """A game's review (:mod:`thirtyone.bots.review`) in words, in the reader's language: each seat's
-summary, its decisions as a table (every legal move's value, the move played, what it gave away
-and its mark) and its costliest decisions in a sentence each. Everything is written from the
+summary, its decisions as a table (every legal move's value, the move played, what it gave away,
+its mark, the noise of its values and the rules that explain a mark) and its costliest decisions
+in a sentence each, with those rules. Everything is written from the
 review's data through the catalog's ``review.*`` messages and the hint's words for the moves
 (:func:`~thirtyone.tui.words.move_words`), never from English; names from the record are
 :func:`~thirtyone.checks.escaped` (records are shared).
@@ -16,6 +17,7 @@ review's data through the catalog's ``review.*`` messages and the hint's words f
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from rich import box
 from rich.console import Console
@@ -26,8 +28,11 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from thirtyone.bots.review import FLOOR
+from thirtyone.bots.review import NOISE
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import Decision
+from thirtyone.bots.review import Reason
 from thirtyone.bots.review import Review
 from thirtyone.bots.review import SeatSummary
 from thirtyone.checks import escaped
@@ -46,6 +51,9 @@ __all__ = [
     "mark_text",
     "lives_text",
     "moves_text",
+    "noise_text",
+    "reason_text",
+    "reasons_text",
     "sentence_text",
     "summary_text",
     "DecisionsTable",
@@ -60,6 +68,21 @@ _MARKS: dict[str, tuple[str, str, str]] = {
     "blunder": ("review.mark.blunder", "review.marks.blunder", "bold red"),
 }
 """Each mark (:data:`~thirtyone.bots.review.MARKS`): its word, its count ("2 mistakes") and its colour."""
+
+_WHY: dict[str, str] = {
+    "blitz_spares_knocker": "review.why.blitz_spares_knocker",
+    "blitz_missed": "review.why.blitz_missed",
+    "three_aces_missed": "review.why.three_aces_missed",
+    "three_of_a_kind": "review.why.three_of_a_kind",
+    "knock": "review.why.knock",
+    "penalty_scat": "review.why.penalty_scat",
+    "penalty_widow": "review.why.penalty_widow",
+    "penalty_namu_risky": "review.why.penalty_namu_risky",
+    "last_life": "review.why.last_life",
+    "grace": "review.why.grace",
+}
+"""Each reason (:data:`~thirtyone.bots.review.REASONS`): its message (:attr:`Reason.key
+<thirtyone.bots.review.Reason.key>`)."""
 
 _COLUMNS = (
     "review.column.round",
@@ -89,6 +112,35 @@ def lives_text(lives: float, t: Messages = ENGLISH) -> str:
     return value_text(lives, t).removeprefix("+")
 
 
+def noise_text(t: Messages, decision: Decision) -> Text:
+    """The noise of a decision's values, dim: ``Noise ±0.08`` (the largest standard error of a
+    move's value, :attr:`Decision.stderr <thirtyone.bots.review.Decision.stderr>`), or ``Noise
+    exact`` when every value was counted exactly."""
+    noise = t("review.exact") if decision.stderr == 0 else f"±{lives_text(decision.stderr, t)}"
+    return Text(f"{t('review.column.noise')} {noise}", style="dim")
+
+
+def reason_text(t: Messages, reason: Reason, names: Sequence[str]) -> Text:
+    """A rule's reason in words with its rule ids: "a 31 now costs Ada one life, where the
+    showdown can cost the knocker two (R5.3, R6.5)" (``names``: the seats' names as shown)."""
+    values: dict[str, str | Text] = {}
+    for name, value in reason.values:
+        values[name] = names[int(value)] if name == "knocker" else format_value(Fraction(value))
+    return say(t, "review.reason", reason=say(t, _WHY[reason.code], "", **values), rules=", ".join(reason.rules))
+
+
+def reasons_text(t: Messages, decision: Decision, names: Sequence[str], indent: str = "") -> Text | None:
+    """The rules that explain what a decision gave away (:func:`reason_text`), one a line after
+    ``indent`` and ``why:``, dim; ``None`` when none does."""
+    if not decision.reasons:
+        return None
+    lines = [
+        Text(indent).append_text(say(t, "review.why", reason=reason_text(t, reason, names)))
+        for reason in decision.reasons
+    ]
+    return Text("\n", style="dim").join(lines)
+
+
 def moves_text(t: Messages, decision: Decision) -> Text:
     """Every legal move of a decision with its value, one a line, best first, the move played
     marked ▸ and in bold: ``▸ Knock −0.31`` over ``  Draw from the stock +0.05``."""
@@ -105,22 +157,22 @@ def moves_text(t: Messages, decision: Decision) -> Text:
 
 
 def sentence_text(t: Messages, decision: Decision, names: Sequence[str]) -> Text:
-    """A costly decision in a sentence: "Round 3, turn 2, holding 24, while Ben was probably
-    collecting hearts: Knock −0.31; better: Draw from the stock" (``names``: the seats' names as
-    shown; the read is the expert's surest, when it was at least half sure)."""
+    """A costly decision in a sentence: "Round 3, turn 2, holding 24, while Ben seemed to be
+    collecting hearts: Knock gave away 0.31 lives; better: Draw from the stock" (``names``: the
+    seats' names as shown; the read is the expert's surest, when it was at least half sure)."""
     view = decision.view
     values: dict[str, str | Text] = {
         "round": t.number(decision.round),
         "turn": t.number(decision.turn),
         "holding": format_value(decision.holding),
         "played": move_words(decision.played, view, t),
-        "given": value_text(-decision.given, t),
+        "given": lives_text(decision.given, t),
         "best": move_words(decision.best.action, view, t),
     }
     read = decision.read
     if read is None:
-        return say(t, "review.costly", "", **values)
-    return say(t, "review.costly_read", "", who=names[read[0]], suit=t(f"suit.{read[1]}"), **values)
+        return say(t, "review.costly_lives", "", **values)
+    return say(t, "review.costly_lives_read", "", who=names[read[0]], suit=t(f"suit.{read[1]}"), **values)
 
 
 def summary_text(t: Messages, summary: SeatSummary, names: Sequence[str]) -> Text:
@@ -150,19 +202,22 @@ _UNBOUNDED = 10_000
 
 
 class DecisionsTable:
-    """A seat's decisions, one a row: round, turn, hand and its points, what the move played gave
-    away, its mark and every move's value (:func:`moves_text`), the one column that wraps. Where
-    the moves would not have the width of their longest line (80 columns, long words), what the
-    move gave away and its mark go under the hand, so that no value is wrapped onto a line of
-    its own."""
+    """A seat's decisions, one a row: round, turn, hand and its points with the noise of its
+    values under it (:func:`noise_text`), what the move played gave away (lives), its mark and
+    every move's value (:func:`moves_text`) with the rules that explain a mark under them
+    (:func:`reasons_text`), the one column that wraps. Where the moves would not have the width
+    of their longest line (80 columns, long words), what the move gave away and its mark go
+    under the hand too, so that no value is wrapped onto a line of its own. ``names``: the
+    seats' names as shown."""
 
-    def __init__(self, t: Messages, decisions: Sequence[Decision]) -> None:
+    def __init__(self, t: Messages, decisions: Sequence[Decision], names: Sequence[str]) -> None:
         self.t = t
         self.decisions = decisions
+        self.names = names
 
-    def table(self, *, narrow: bool) -> Table:
+    def table(self, *, narrow: bool, why: bool = True) -> Table:
         """The table with six columns, or with four (``narrow``: the hand, what it gave away and
-        the mark in one)."""
+        the mark in one); the rules' reasons under the moves unless ``why`` is false."""
         t = self.t
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=0, header_style="bold")
         for key in _COLUMNS:
@@ -173,28 +228,32 @@ class DecisionsTable:
             table.add_column(t(key), justify="left" if left else "right", no_wrap=not moves, overflow="fold")
         for decision in self.decisions:
             hand = cards_text(decision.hand).append(f" ({format_value(decision.holding)})")
-            given = value_text(-decision.given, t) if decision.given else ""
+            given = lives_text(decision.given, t) if decision.given else ""
             mark = mark_text(t, decision.mark)
             if not narrow:
-                cells: list[RenderableType] = [hand, given, mark]
-            elif given:
-                cells = [Text("\n").join([hand, Text(f"{given} ").append_text(mark)])]
+                cells: list[RenderableType] = [Text("\n").join([hand, noise_text(t, decision)]), given, mark]
             else:
-                cells = [hand]
-            row = [t.number(decision.round), t.number(decision.turn), *cells, moves_text(t, decision)]
+                under = [hand, Text(f"{given} ").append_text(mark)] if given else [hand]
+                cells = [Text("\n").join([*under, noise_text(t, decision)])]
+            valued = moves_text(t, decision)
+            reasons = reasons_text(t, decision, self.names, "  ") if why else None
+            if reasons is not None:
+                valued = Text("\n").join([valued, reasons])
+            row = [t.number(decision.round), t.number(decision.turn), *cells, valued]
             table.add_row(*row, end_section=True)
         return table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        wide = self.table(narrow=False)
         unbounded = options.update_width(_UNBOUNDED)  # a table measures no wider than the width it has
-        fits = Measurement.get(console, unbounded, wide).maximum <= options.max_width
-        yield wide if fits else self.table(narrow=True)
+        bare = self.table(narrow=False, why=False)  # the reasons wrap: only the moves must fit
+        fits = Measurement.get(console, unbounded, bare).maximum <= options.max_width
+        yield self.table(narrow=not fits)
 
 
 def about_lines(t: Messages, review: Review) -> list[RenderableType]:
-    """What a review is: its budget, the legend and the marks' thresholds, and whether the game
-    was unfinished or the review partial."""
+    """What a review is: its budget, the legend (what a value is), the noise (what is within it,
+    and the floor) and the marks' thresholds, and whether the game was unfinished or the review
+    partial."""
     if review.seconds is None:
         budget = say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed))
     else:
@@ -203,6 +262,7 @@ def about_lines(t: Messages, review: Review) -> list[RenderableType]:
     lines: list[RenderableType] = [
         budget,
         Text(t("review.legend"), style="dim"),
+        Text(t("review.noise", noise=t.number(NOISE), floor=lives_text(FLOOR, t)), style="dim"),
         Text(t("review.thresholds", **thresholds), style="dim"),
     ]
     if not review.finished:
@@ -214,15 +274,19 @@ def about_lines(t: Messages, review: Review) -> list[RenderableType]:
 
 def seat_lines(t: Messages, review: Review, summary: SeatSummary, names: Sequence[str]) -> list[RenderableType]:
     """One reviewed seat (``summary``, one of ``review``'s; ``names`` as shown): its summary, its
-    decisions (:class:`DecisionsTable`) and its costliest decisions in a sentence each."""
+    decisions (:class:`DecisionsTable`) and its costliest decisions in a sentence each, each with
+    the rules that explain it on lines of their own (:func:`reasons_text`)."""
     mine = [decision for decision in review.decisions if decision.seat == summary.seat]
     lines: list[RenderableType] = [summary_text(t, summary, names)]
     if mine:
-        lines.append(DecisionsTable(t, mine))
+        lines.append(DecisionsTable(t, mine, names))
     if summary.costliest:
         lines.append(Text(t("review.costliest"), style="bold"))
         for number, decision in enumerate(summary.costliest, 1):
             lines.append(Text(f"{t.number(number)}. ").append_text(sentence_text(t, decision, names)))
+            why = reasons_text(t, decision, names, "   ")
+            if why is not None:
+                lines.append(why)
     elif mine:
         lines.append(Text(t("review.none_costly")))
     return lines
