@@ -1,8 +1,9 @@
 """The pages for everyone (the real server, Debian's Chromium driven by Playwright, as in
 test_web_e2e): axe-core (npm, pinned in package.json; ``npm ci`` installs it) finds no violation
-of its rules in the lobby, on your turn and at a round's showdown, in English, German and Urdu
-(the review's page is checked in test_web_review); and a whole round is played by the keyboard
-alone, with the moves' own keys (S, P, K, A, ".", H, W, 1-4, Enter), shown in "How to play": no Tab.
+of its rules in the lobby, on your turn and at a round's showdown, in English, German and Urdu,
+at 1280x800 and on a phone (390x844; the review's page is checked in test_web_review); and a
+whole round is played by the keyboard alone, with the moves' own keys (S, P, K, A, ".", H, W,
+1-4, Enter), shown in "How to play": no Tab.
 
 Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1``; there
 axe-core must be installed too."""
@@ -66,13 +67,18 @@ def test_the_lobby_has_no_accessibility_violation(server: str, browser: Browser,
         page.context.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_your_turn_and_the_showdown_have_no_accessibility_violation(server: str, browser: Browser, lang: str) -> None:
+def test_your_turn_and_the_showdown_have_no_accessibility_violation(
+    server: str, browser: Browser, lang: str, size: tuple[int, int]
+) -> None:
     created = _create(server, "scat", ["human", "easy"], lives=3)
-    page = _seated(browser, server, created, locale=lang, viewport={"width": 1280, "height": 800})
+    width, height = size
+    phone = {"is_mobile": True, "has_touch": True} if width < 600 else {}
+    page = _seated(browser, server, created, locale=lang, viewport={"width": width, "height": height}, **phone)
     try:
         expect(page.locator("#actions button").first).to_be_visible()
-        assert violations(page) == []  # the stock and the pile are named by what they show first
+        assert violations(page) == []  # the piles named by what they show first; a phone's moves by their names
         play_round_by_keys(page)
         assert violations(page) == []  # the showdown: its badges readable (4.5:1)
     finally:
