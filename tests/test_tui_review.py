@@ -223,3 +223,31 @@ async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang
     assert any(given in line for line in wide)  # wide enough: the six columns
     if lang == "cs":
         assert not any(given in line for line in lines)  # the lives given away under the hand
+
+
+async def test_issue43_each_decision_shows_its_noise_and_the_rules_behind_its_mark() -> None:
+    """Issue 43: the noise of the values was never shown, and a mark that rests on a rule gave no
+    reason. At 80 columns every decision says its noise under its hand ("Noise ±0.12", "Noise
+    exact" on a counted last turn), each reason under the moves starts with "why:" and ends with
+    its rule ids, a reason that wraps keeping its indent, and the legend says what a value is."""
+    app = the_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(app, pilot)
+        review = screen.reviews[0]
+        lines = body_lines(screen, 76)
+    noise = [line for line in lines if re.search(r"^\s+Noise (±\d\.\d\d|exact)\b", line)]
+    assert len(noise) == len(review.decisions)
+    explained = [decision for decision in review.decisions if decision.reasons]
+    assert explained  # this game has marks that rules explain
+    whys = [i for i, line in enumerate(lines) if re.search(r"\swhy: \S", line)]
+    assert len(whys) == sum(len(decision.reasons) for decision in explained) + sum(
+        len(decision.reasons) for decision in review.summaries[0].costliest
+    )
+    table = [i for i in whys if not lines[i].startswith("   why: ")]  # the table's, not the costliest's
+    for i in table:
+        column = lines[i].index("why: ") + len("why: ")
+        j = i + 1
+        while not re.search(r"\(R\d+\.\d+(, R\d+\.\d+)*\)\s*$", lines[j - 1]):  # the reason goes on
+            assert lines[j][:column].strip() == "", lines[j]  # under the reason, not under "why:"
+            j += 1
+    assert any("(their average)" in line for line in lines)

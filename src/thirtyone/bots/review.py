@@ -22,8 +22,8 @@ largest standard error of a decision's values (0 where every value is exact).
 A move that gave something away for a reason a rule gives says it (:attr:`Decision.reasons`,
 :class:`Reason`: a catalog key, the rule ids, the values of its placeholders): a 31 completed on a
 last turn where the knocker could lose two at the showdown (R5.3, R6.5), a 31 or three aces left
-unmade (R5.1, R5.3, R1.5), three of a kind broken (R1.4), a knock (R6.2 and the knock penalty,
-R6.5), the last loss before being put out or the grace life (R2.3, R2.4).
+unmade (R5.1, R5.3, R1.5), three of a kind broken (R1.4), a knock (the knock penalty, R6.5, or
+the last turns it gives, R6.2), the last loss before being put out or the grace life (R2.3, R2.4).
 
 A seat's :class:`SeatSummary`: its accuracy (the share of its decisions at the best move within
 the noise or the floor), the lives it gave away in all and per round played, its marks, and its
@@ -631,8 +631,8 @@ def _reasons(view: PlayerView, played: Action, best: Action) -> tuple[Reason, ..
       makes a 31 (three aces) and the move played does not.
     - ``three_of_a_kind`` (R1.4, ``points``: 30 or 30.5): the best keeps three of a kind, worth
       more than the hand the move played keeps.
-    - ``knock`` (R6.2) and ``penalty_<knock penalty>`` (R6.5, when a knocker can lose two): the
-      move played is a knock and the best is not.
+    - ``penalty_<knock penalty>`` (R6.5) where a knocker can lose two, else ``knock`` (R6.2:
+      every other player has one more turn): the move played is a knock and the best is not.
     - ``last_life`` (R2.4) or ``grace`` (R2.3): the seat had one loss left, so the next one puts
       it out (counted two lives extra).
     """
@@ -651,9 +651,10 @@ def _reasons(view: PlayerView, played: Action, best: Action) -> tuple[Reason, ..
         elif rules.three_of_a_kind != "off" and best_worth > worth and _three_of_a_kind(better, mine):
             out.append(Reason("three_of_a_kind", ("R1.4",), (("points", float(rules.three_of_a_kind)),)))
     if isinstance(played, Knock) and not isinstance(best, Knock):
-        out.append(Reason("knock", ("R6.2",)))
         if rules.knock_penalty in _KNOCKER_PAYS_TWO:
             out.append(Reason(f"penalty_{rules.knock_penalty}", ("R6.5",)))
+        else:
+            out.append(Reason("knock", ("R6.2",)))
     status = view.seats[view.seat]
     if status.remaining == 1:
         out.append(Reason("grace", ("R2.3",)) if status.on_grace else Reason("last_life", ("R2.4",)))

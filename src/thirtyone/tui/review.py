@@ -22,9 +22,11 @@ from fractions import Fraction
 from rich import box
 from rich.console import Console
 from rich.console import ConsoleOptions
+from rich.console import Group
 from rich.console import RenderableType
 from rich.console import RenderResult
 from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -54,6 +56,7 @@ __all__ = [
     "noise_text",
     "reason_text",
     "reasons_text",
+    "reasons_grid",
     "sentence_text",
     "summary_text",
     "DecisionsTable",
@@ -134,11 +137,22 @@ def reasons_text(t: Messages, decision: Decision, names: Sequence[str], indent: 
     ``indent`` and ``why:``, dim; ``None`` when none does."""
     if not decision.reasons:
         return None
-    lines = [
-        Text(indent).append_text(say(t, "review.why", reason=reason_text(t, reason, names)))
-        for reason in decision.reasons
-    ]
+    label = t("review.why")
+    lines = [Text(f"{indent}{label} ").append_text(reason_text(t, reason, names)) for reason in decision.reasons]
     return Text("\n", style="dim").join(lines)
+
+
+def reasons_grid(t: Messages, decision: Decision, names: Sequence[str]) -> Table | None:
+    """:func:`reasons_text` as a grid, ``why:`` in a column of its own, so that a reason that
+    wraps keeps its indent (the decisions' table); ``None`` when no rule explains the decision."""
+    if not decision.reasons:
+        return None
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column(style="dim")
+    for reason in decision.reasons:
+        grid.add_row(t("review.why"), reason_text(t, reason, names))
+    return grid
 
 
 def moves_text(t: Messages, decision: Decision) -> Text:
@@ -205,7 +219,7 @@ class DecisionsTable:
     """A seat's decisions, one a row: round, turn, hand and its points with the noise of its
     values under it (:func:`noise_text`), what the move played gave away (lives), its mark and
     every move's value (:func:`moves_text`) with the rules that explain a mark under them
-    (:func:`reasons_text`), the one column that wraps. Where the moves would not have the width
+    (:func:`reasons_grid`), the one column that wraps. Where the moves would not have the width
     of their longest line (80 columns, long words), what the move gave away and its mark go
     under the hand too, so that no value is wrapped onto a line of its own. ``names``: the
     seats' names as shown."""
@@ -235,10 +249,10 @@ class DecisionsTable:
             else:
                 under = [hand, Text(f"{given} ").append_text(mark)] if given else [hand]
                 cells = [Text("\n").join([*under, noise_text(t, decision)])]
-            valued = moves_text(t, decision)
-            reasons = reasons_text(t, decision, self.names, "  ") if why else None
+            valued: RenderableType = moves_text(t, decision)
+            reasons = reasons_grid(t, decision, self.names) if why else None
             if reasons is not None:
-                valued = Text("\n").join([valued, reasons])
+                valued = Group(valued, Padding(reasons, (0, 0, 0, 2)))
             row = [t.number(decision.round), t.number(decision.turn), *cells, valued]
             table.add_row(*row, end_section=True)
         return table
