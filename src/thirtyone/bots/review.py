@@ -639,7 +639,7 @@ def _reasons(view: PlayerView, played: Action, best: Action) -> tuple[Reason, ..
     rules = view.rules
     out: list[Reason] = []
     mine, better = _kept(view, played), _kept(view, best)
-    if mine is not None and better is not None:
+    if mine is not None and better is not None and len(mine) == len(better) == 3:
         worth, best_worth = hand_value(mine, rules), hand_value(better, rules)
         knocker = view.knocker
         if worth >= 31 > best_worth and knocker is not None and rules.knock_penalty in _KNOCKER_PAYS_TWO:
