@@ -1,7 +1,9 @@
 """The review of the game just played, in the terminal: ``r`` at the final standings opens
 :class:`ReviewScreen`, the expert's review (:mod:`thirtyone.bots.review`) of one seat's
 decisions, the person's first, as a scrollable table with the marks (:mod:`thirtyone.tui.review`'s
-words: the seat's summary, its decisions, its costliest ones in a sentence each).
+words: the seat's summary, its decisions with the noise of their values and the rules that explain a
+mark, its costliest ones in a sentence each; then what a value is, what lies within the noise and
+the marks' thresholds).
 
 A seat's review is made on a thread of its own (:func:`~thirtyone.tui.threads.off_thread`), one
 decision at a time, with a progress bar; ``escape`` stops it (the thread ends after the decision
