@@ -39,7 +39,8 @@ from thirtyone.agents.action_ids import legal_mask
 from thirtyone.agents.observation import encode
 from thirtyone.agents.observation import layout_for
 from thirtyone.bots import UnknownBotError
-from thirtyone.cards import Card
+from thirtyone.judge.network import CARD_SUMS
+from thirtyone.judge.network import card_sums
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.views import PlayerView
@@ -49,7 +50,7 @@ __all__ = ["FORMAT", "EXTRA", "Policy", "PolicyBot", "PolicyError", "features", 
 FORMAT = "thirtyone-policy-1"
 """The ``format`` entry of a policy file (a file of another format is refused)."""
 
-EXTRA = 14
+EXTRA = CARD_SUMS
 """Derived features after the observation: per suit the points of the hand, of the hand with the
 pile's top card and of the hand with the widow (each / 31), and the best suit of the first two."""
 
@@ -57,8 +58,6 @@ Floats = npt.NDArray[np.float32]
 
 _MAKE_ONE = "make one with python examples/train.py --out FILE.npz (or Policy.save)"
 """How to make a policy file, for the errors of a file that is not one."""
-
-_POINTS = np.array([Card(index).points for index in range(52)], dtype=np.float32).reshape(13, 4) / 31.0
 
 
 class _OtherShapeError(ValueError):
@@ -72,16 +71,9 @@ class PolicyError(UnknownBotError):
 
 def features(obs: Floats, players: int) -> Floats:
     """The network's input for observations ``obs`` (``[batch, size]`` of a ``players``-seat
-    table): the observation and :data:`EXTRA` card sums derived from it (``[batch, size + 14]``)."""
-    layout = layout_for(players)
-    hand = obs[:, layout.slices["hand"]].reshape(-1, 13, 4)
-    top = obs[:, layout.slices["pile_top"]].reshape(-1, 13, 4)
-    widow = obs[:, layout.slices["widow"]].reshape(-1, 13, 4)
-    own = (hand * _POINTS).sum(axis=1)  # [batch, 4]: the hand's points in each suit
-    with_top = own + (top * _POINTS).sum(axis=1)
-    with_widow = own + (widow * _POINTS).sum(axis=1)
-    best = np.stack([own.max(axis=1), with_top.max(axis=1)], axis=1)
-    return np.concatenate([obs, own, with_top, with_widow, best], axis=1, dtype=np.float32)
+    table): the observation and :data:`EXTRA` card sums derived from it (``[batch, size + 14]``,
+    :func:`thirtyone.judge.network.card_sums`)."""
+    return np.concatenate([obs, card_sums(obs, layout_for(players))], axis=1, dtype=np.float32)
 
 
 @dataclass

@@ -332,28 +332,6 @@ class ExpertV1Bot(ExpertBot):
     ) -> None:
         super().__init__(seed, worlds=worlds, seconds=seconds, rollouts=rollouts)
 
-    def _last_turn(self, view: PlayerView, legal: Sequence[Action], start: float) -> Analysis | None:
-        """The exact values of a last turn (:func:`~thirtyone.judge.lastturn.last_turn`) as an
-        analysis, best first (ties to the first legal action), with what :data:`READ_WORLDS`
-        worlds of the belief say of each opponent; ``None`` where a reshuffle (R4.3) or the turn
-        limit (R6.7) could cut the turn short: rollouts value those."""
-        from thirtyone.judge import lastturn
-
-        try:
-            turn = lastturn.last_turn(view)
-        except lastturn.NotALastTurnError:
-            return None
-        moves = sorted(
-            (move for move in turn.moves if move.action in legal),
-            key=lambda move: (-move.value, legal.index(move.action)),
-        )
-        estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
-        knowledge = Knowledge.from_view(view)
-        complete = Belief(view, knowledge).pools(self.rng, pool_size(2 * READ_WORLDS)).complete
-        passes = _passes(view)
-        worlds = [sample_position(view, knowledge, passes, self.rng, complete) for _ in range(READ_WORLDS)]
-        return Analysis(estimates, time.perf_counter() - start, reads(view, worlds))
-
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         return None  # the worlds before the belief: sample_position's own
 
