@@ -129,7 +129,7 @@ def reason_text(t: Messages, reason: Reason, names: Sequence[str]) -> Text:
     values: dict[str, str | Text] = {}
     for name, value in reason.values:
         values[name] = names[int(value)] if name == "knocker" else format_value(Fraction(value))
-    return say(t, "review.reason", reason=say(t, _WHY[reason.code], "", **values), rules=", ".join(reason.rules))
+    return say(t, "review.why_line", reason=say(t, _WHY[reason.code], "", **values), rules=", ".join(reason.rules))
 
 
 def reasons_text(t: Messages, decision: Decision, names: Sequence[str], indent: str = "") -> Text | None:
