@@ -398,7 +398,9 @@ def test_every_languages_how_to_play_names_the_strategy_guide_and_the_command() 
 
 def test_the_pages_how_to_play_ends_with_the_strategy_guide(tmp_path: Path) -> None:
     """howto.js run by Node with the English catalog: its last section is the strategy guide's, a
-    sentence of no rule (so no rule's tooltip)."""
+    sentence of no rule (so no rule's tooltip), after the page's keys, a sentence of no rule either
+    (the keys are the page's, not the game's: one line names the keys of four moves); every
+    section before them is the rules', each sentence with its rule's id."""
     import shutil
     import subprocess
 
@@ -428,7 +430,8 @@ def test_the_pages_how_to_play_ends_with_the_strategy_guide(tmp_path: Path) -> N
     )
     english = catalog_json("en")["messages"]
     assert sections[-1] == {"title": english["howto.playing_well"], "lines": [[english["howto.strategy"], None]]}
-    assert all(rule for section in sections[:-1] for _, rule in section["lines"])  # the rules' sentences keep their ids
+    assert sections[-2] == {"title": english["howto.keys"], "lines": [[english["howto.keys_widow"], None]]}
+    assert all(rule for section in sections[:-2] for _, rule in section["lines"])  # the rules' sentences keep their ids
 
 
 def test_issue40_each_section_is_named_the_same_way_and_the_players_columns_are_labelled() -> None:
