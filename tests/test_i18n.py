@@ -30,6 +30,7 @@ from thirtyone.i18n import negotiate
 from thirtyone.i18n import placeholders
 from thirtyone.i18n import plural_categories
 from thirtyone.refusals import RefusalCode
+from thirtyone.rules import PRESETS
 from thirtyone.settlement import LossKind
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "thirtyone"
@@ -164,7 +165,7 @@ def _family_members() -> dict[str, set[str]]:
         "grace_mark": {"dole", "bus", "schwimmt"},
         "grace.sentence": {"dole", "bus", "schwimmt"},
         "level": {"easy", "medium", "hard", "random"},
-        "preset": {"scat", "widow", "namu", "schwimmen"},
+        "preset": set(PRESETS),  # the lobby names each preset the server lists (/api/presets)
         "preset_words": {"scat", "widow", "namu", "schwimmen"},
         "howto.penalty": {"scat", "namu", "namu_risky", "widow", "plain"},
         "reaction": {"good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking"},
