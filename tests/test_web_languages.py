@@ -81,13 +81,22 @@ _TEXTS = """() => {
     }
     return false;
   };
+  // words for a screen reader only, shown to no one: a box clipped to nothing (.sr-only, and on a
+  // phone a move's full words, whose short words are shown), recognised by that style, not a class
+  const unseen = (el) => {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.position === "absolute" && st.clip === "rect(0px, 0px, 0px, 0px)") return true;
+    }
+    return false;
+  };
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
     const text = node.data.trim();
     const el = node.parentElement;
-    if (!text || !el || el.closest("[hidden], .sr-only, script, style, option, [aria-hidden=true]")) continue;
+    if (!text || !el || el.closest("[hidden], script, style, option, [aria-hidden=true]") || unseen(el)) continue;
     if (!el.getClientRects().length) continue;
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || style.display === "none") continue;
