@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         imitation=args.imitation,
         target=args.target,
+        init=args.init,
     )
     evaluate = None
     if args.yardstick:

@@ -145,3 +145,17 @@ def test_an_unknown_target_is_refused_naming_the_choices():
         Trainer(TrainConfig(tables=[("scat", 2)], target="grandmaster", games=2))
     with pytest.raises(ArgumentError, match="cannot play mini"):
         Trainer(TrainConfig(tables=[("mini", 2)], target="heuristic", games=2))
+
+
+def test_a_run_starts_from_another_runs_weights(tmp_path):
+    first = train(TrainConfig(iterations=1, **TINY), tmp_path / "first")
+    path = tmp_path / "first" / "judge.npz"
+    trainer = Trainer(TrainConfig(iterations=1, init=str(path), alpha=0.01, **TINY))
+    started = trainer.export()
+    loaded = JudgeNet.load(path)
+    for (w1, b1), (w2, b2) in zip(loaded.policy + loaded.value, started.policy + started.value, strict=True):
+        assert np.array_equal(w1, w2)
+        assert np.array_equal(b1, b2)
+    assert not np.array_equal(first.policy[0][0], JudgeNet.initial(hidden=(8,)).policy[0][0])
+    with pytest.raises(ArgumentError, match="give the hidden sizes they have"):
+        Trainer(TrainConfig(iterations=1, init=str(path), hidden=(16,), games=2))

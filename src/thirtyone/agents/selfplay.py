@@ -97,7 +97,9 @@ class TrainConfig:
     ``imitation`` iterations first learn the heuristic's moves (the vector env's teacher: every
     seat plays the heuristic, the policy learns its move, the values what follows), a start from
     which self-play goes on, the magnet starting there; ``target`` (not ``""``) makes the run a
-    best response to a frozen player in every seat but seat 0 (:func:`target_player`); ``threads``
+    best response to a frozen player in every seat but seat 0 (:func:`target_player`); ``init``
+    (not ``""``) the path of a judge's weights to start both networks and the magnet from (a run
+    that goes on under other settings, such as a smaller ``alpha``); ``threads``
     PyTorch's (set for the process: small networks learn fastest on one, and a busy machine's
     spinning threads made them 40 times slower here).
     """
@@ -117,6 +119,7 @@ class TrainConfig:
     threads: int = 1
     imitation: int = 0
     target: str = ""
+    init: str = ""
 
     def check(self) -> None:
         """Raises ArgumentError for a setting out of range (naming it)."""
@@ -346,6 +349,23 @@ class TorchJudge(nn.Module):
         self.policy = _mlp(sizes, zero_last=True)
         self.value = _mlp(sizes, zero_last=False)
 
+    def take(self, net: JudgeNet) -> None:
+        """Take the weights of ``net``.
+
+        Raises:
+            ArgumentError: for weights of other layers than these networks'.
+        """
+        for torch_net, layers in ((self.policy, net.policy), (self.value, net.value)):
+            linear = [m for m in torch_net if isinstance(m, nn.Linear)]
+            shapes = [tuple(m.weight.shape[::-1]) for m in linear]
+            theirs = [weights.shape for weights, _ in layers]
+            if shapes != theirs:
+                raise ArgumentError(f"weights of layers {theirs}, not {shapes}: give the hidden sizes they have")
+            with torch.no_grad():
+                for module, (weights, bias) in zip(linear, layers, strict=True):
+                    module.weight.copy_(torch.from_numpy(weights.T.copy()))
+                    module.bias.copy_(torch.from_numpy(bias))
+
     def export(self, meta: dict[str, Any]) -> JudgeNet:
         """The numpy weights, with ``meta``."""
 
@@ -376,6 +396,8 @@ class Trainer:
         torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
         self.model = TorchJudge(config.hidden)
+        if config.init:
+            self.model.take(JudgeNet.load(config.init))
         self.magnet = TorchJudge(config.hidden)
         self.magnet.load_state_dict(self.model.state_dict())
         self.policy_opt = torch.optim.Adam(self.model.policy.parameters(), lr=config.lr)
