@@ -659,3 +659,57 @@ def test_the_bot_reads_the_opponents_where_the_rollouts_do_not() -> None:
                 assert Knock() in (mine, rolled)
             game.apply(mine if rng.random() < 0.5 else rolled)
     assert differ > 0
+
+
+# ---------------------------------------------------------------------------- the kernels' disk cache
+
+
+def _dispatchers(module: Any) -> dict[str, Any]:
+    """The kernels compiled in ``module``: its numba dispatchers defined there."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if getattr(getattr(value, "py_func", None), "__module__", None) == module.__name__
+    }
+
+
+def test_every_kernel_is_cached_on_every_source_the_kernels_are_compiled_from() -> None:
+    """numba's own cache trusts a kernel's entry while the kernel's file is unchanged: the step
+    kernels of sim/steps.py kept the compiled ``_heuristic`` of kernels.py from before b499836 (the
+    widow's 31 taken rather than knocked past), and the vector env's heuristic seats played the old
+    policy (test_agents_vector's widow and schwimmen seats failed only where that cache was)."""
+    from thirtyone.sim import steps
+
+    compiled = {**_dispatchers(kernels), **{f"steps.{k}": v for k, v in _dispatchers(steps).items()}}
+    assert {"_heuristic", "steps._policy_code", "steps.step_kernel", "play_games_kernel"} <= set(compiled)
+    for name, dispatcher in compiled.items():
+        assert isinstance(dispatcher._cache, kernels._SourcesCache), name
+
+
+def test_a_change_to_kernels_py_misses_the_step_kernels_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    from thirtyone.sim import steps
+
+    cache = steps._policy_code._cache  # calls kernels._heuristic, compiled into it
+    codegen = steps._policy_code.targetctx.codegen()
+    before = cache._index_key((), codegen)
+    assert before[-1] == kernels._sources_digest()
+    monkeypatch.setattr(kernels, "_sources_digest", lambda: "kernels.py changed")
+    assert cache._index_key((), codegen) != before
+
+
+def test_the_cached_sources_are_every_module_the_kernels_import_from() -> None:
+    """kernels._SOURCES names sim/kernels.py, sim/steps.py and every module of the package they take
+    names from (each constant they read is compiled into them), and action_ids, which the action
+    codes are made from."""
+    import ast
+    from pathlib import Path
+
+    package = Path(kernels.__file__).resolve().parent.parent
+    needed = {"sim/kernels.py", "sim/steps.py", "action_ids.py"}
+    for source in ("sim/kernels.py", "sim/steps.py"):
+        for node in ast.walk(ast.parse((package / source).read_text(encoding="utf-8"))):
+            module = (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+            if module.startswith("thirtyone."):
+                needed.add(str(Path(*module.split(".")[1:]).with_suffix(".py")))
+    assert needed == set(kernels._SOURCES)
+    assert all((package / name).is_file() for name in kernels._SOURCES)

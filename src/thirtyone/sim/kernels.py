@@ -26,17 +26,28 @@ and the state is one vector: 480,000. The hot helpers with a single call site (`
 ``_apply``, ``_finish_turn``) are inlined by numba: 1.3 million. Dealing shuffles the deck lazily
 and the heuristic's expected stock draw is a branch-free loop. All randomness is
 :mod:`thirtyone.sim.rng`'s arithmetic on ``uint64``.
+
+Cache. numba keeps each compiled kernel on disk and trusts it while the kernel's own file is
+unchanged, but a kernel holds the code of the helpers it calls and the constants it reads from
+other modules: the step kernels in :mod:`thirtyone.sim.steps` kept an old ``_heuristic`` after it
+changed here. So every kernel's cache entry is also keyed on the digest of all the files the
+kernels are compiled from (:data:`_SOURCES`, :func:`_sources_digest`): a change to any of them
+compiles every kernel afresh.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from typing import TypeVar
 from typing import cast
 
 import numba
 import numpy as np
+from numba.core import caching
 
 from thirtyone.sim.codes import A_ALL
 from thirtyone.sim.codes import A_DISCARD
@@ -117,16 +128,48 @@ F = TypeVar("F", bound=Callable[..., Any])
 Array = Any  # a numpy array inside the kernels
 Int = Any  # an integer inside the kernels (a numpy integer or an int)
 
-_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+_OPTIONS: dict[str, Any] = {"nogil": True, "_nrt": False}  # cached by _SourcesCache, not numba's cache=True
+
+_SOURCES = ("action_ids.py", "sim/codes.py", "sim/params.py", "sim/rng.py", "sim/kernels.py", "sim/steps.py")
+"""The files, under the package ``thirtyone``, whose code and constants the kernels are compiled
+from: this module and :mod:`thirtyone.sim.steps`, and every module of the package they import
+names from (tests/test_sim_crosscheck.py checks the list against their imports)."""
+
+
+@functools.cache
+def _sources_digest() -> str:
+    """The SHA-256 (hex) of the files of :data:`_SOURCES`, read once a process."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for name in _SOURCES:
+        digest.update((package / name).read_bytes())
+    return digest.hexdigest()
+
+
+_FunctionCache: Any = caching.FunctionCache  # typed in some numba releases, not in others
+
+
+class _SourcesCache(_FunctionCache):  # type: ignore[misc]
+    """numba's disk cache of one kernel, its entries keyed on :func:`_sources_digest` as well as
+    on what numba keys them on (the signature, the machine, the kernel's own bytecode)."""
+
+    def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
+        return (*super()._index_key(sig, codegen), _sources_digest())
+
+
+def _cached(dispatcher: Any) -> Any:
+    """``dispatcher`` with its disk cache: numba's ``cache=True``, but a :class:`_SourcesCache`."""
+    dispatcher._cache = _SourcesCache(dispatcher.py_func)
+    return dispatcher
 
 
 def _jit(fn: F) -> F:
-    return cast(F, numba.njit(**_OPTIONS)(fn))
+    return cast(F, _cached(numba.njit(**_OPTIONS)(fn)))
 
 
 def _inline(fn: F) -> F:
     """For the few helpers with one call site on the hot path: inlined by numba, not called."""
-    return cast(F, numba.njit(**_OPTIONS, inline="always")(fn))
+    return cast(F, _cached(numba.njit(**_OPTIONS, inline="always")(fn)))
 
 
 # The work vector.
