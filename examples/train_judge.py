@@ -38,31 +38,53 @@ def parse_tables(text: str) -> list[tuple[str, int]]:
     return tables
 
 
-def plot(curve_path: str, chart: str) -> None:
-    """Draw NashConv (where measured) and the policy's entropy against decisions played."""
+def _offset(curve_path: Path) -> float:
+    """Decisions played before a run's first iteration: those of the weights it started from (--init)."""
+    weights = curve_path.parent / "judge.npz"
+    if not weights.exists():
+        return 0.0
+    from thirtyone.judge.network import JudgeNet
+
+    init = JudgeNet.load(weights).meta.get("config", {}).get("init", "")
+    return float(JudgeNet.load(init).meta.get("decisions", 0)) if init and Path(init).exists() else 0.0
+
+
+def plot(curves: list[str], chart: str) -> None:
+    """Draw NashConv (where measured) and the policy's entropy against decisions played, one line a
+    run (a run started from another's weights goes on from that run's decisions)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    curve = json.loads(Path(curve_path).read_text())
-    measured = [row for row in curve if "nash_conv" in row]
-    figure, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    if measured:
-        axes[0].plot([row["decisions"] / 1e6 for row in measured], [row["nash_conv"] for row in measured], "o-")
-        axes[0].axhline(0.05, color="grey", linestyle="--", linewidth=1, label="target 0.05")
-        axes[0].axhline(0.463, color="tab:red", linestyle=":", linewidth=1, label="expert:50 (0.463)")
-        axes[0].axhline(0.235, color="tab:orange", linestyle=":", linewidth=1, label="ismcts:100 (0.235)")
-        axes[0].set_yscale("log")
-        axes[0].set_ylabel("NashConv (lives a game)")
-        axes[0].legend(fontsize=8)
+    figure, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    kept = {}
+    for curve_path in curves:
+        path = Path(curve_path)
+        curve = json.loads(path.read_text())
+        offset = _offset(path)
+        label = path.parent.name
+        kept[label] = {"offset_decisions": offset, "curve": curve}
+        measured = [row for row in curve if "nash_conv" in row]
+        if measured:
+            xs = [(offset + row["decisions"]) / 1e6 for row in measured]
+            axes[0].plot(xs, [row["nash_conv"] for row in measured], "o-", markersize=3, label=label)
+        axes[1].plot(
+            [(offset + row["decisions"]) / 1e6 for row in curve], [row["entropy"] for row in curve], label=label
+        )
+    axes[0].axhline(0.05, color="grey", linestyle="--", linewidth=1, label="target 0.05")
+    axes[0].axhline(0.463, color="tab:red", linestyle=":", linewidth=1, label="expert:50 (0.463)")
+    axes[0].axhline(0.235, color="tab:orange", linestyle=":", linewidth=1, label="ismcts:100 (0.235)")
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("NashConv (lives a game)")
+    axes[0].legend(fontsize=7)
     axes[0].set_xlabel("decisions played (millions)")
-    axes[1].plot([row["decisions"] / 1e6 for row in curve], [row["entropy"] for row in curve])
     axes[1].set_xlabel("decisions played (millions)")
-    axes[1].set_ylabel("policy entropy (nats, per decision)")
+    axes[1].set_ylabel("policy entropy (nats a decision)")
+    axes[1].legend(fontsize=7)
     figure.tight_layout()
     figure.savefig(f"{chart}.png", dpi=110)
-    Path(f"{chart}.json").write_text(json.dumps(curve, indent=1))
+    Path(f"{chart}.json").write_text(json.dumps(kept, indent=1))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--target", default="", help="train a best response to this frozen player (heuristic, ppo, judge)"
     )
+    parser.add_argument("--init", default="", help="start from these weights (a judge.npz of another run)")
     parser.add_argument("--yardstick", help="folder of the mini game's tree: measure NashConv there")
     parser.add_argument("--evaluate-every", type=int, default=5)
-    parser.add_argument("--plot", help="draw this curve.json instead of training (with --chart)")
+    parser.add_argument("--plot", nargs="+", help="draw these curve.json files instead of training (with --chart)")
     parser.add_argument("--chart", default="runs/judge-curve", help="where --plot writes NAME.png and NAME.json")
     args = parser.parse_args(argv)
     if args.plot:
