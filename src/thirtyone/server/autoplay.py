@@ -10,9 +10,9 @@ the timer has begun is finished after :data:`TIMER_FOLLOW_UP` seconds. Every suc
 through the table's own ``act``, source ``bot`` or ``timer``, like a person's.
 
 After ``timeouts_to_bot`` turns in a row that the timer played for a seat
-(:func:`timeouts_in_a_row`) the seat is away: while a person is connected to the table, its turns
-are played at the bots' pace instead of a whole timer each, until its person plays or says they
-are back (:meth:`Autoplay.back`).
+(:func:`timeouts_in_a_row`) the seat is away: its turns are played at the bots' pace instead of a
+whole timer each (whether or not anyone is connected, and after a restart too: the count is read
+from the table's history), until its person plays or says they are back (:meth:`Autoplay.back`).
 
 When a round ends, the bots and the timer first wait for the showdown to be read: until every
 person connected when it ended (and still connected, and not away) has closed it
@@ -188,8 +188,7 @@ class AutoplayTable(Protocol):
     """What :class:`Autoplay` reads and calls of its table (:class:`~thirtyone.server.runner.TableRunner`):
     the stored ``data``, the ``history`` and the ``game``, the table's ``lock``, whether it is ``stopped``, whether
     this process holds its lease (``leased``) and how to ask for it (``claim``), its
-    ``connections`` in this process and whether a person is among them (``people_connected``),
-    ``act``, and ``tell_table`` (everyone hears the TABLE anew)."""
+    ``connections`` in this process, ``act``, and ``tell_table`` (everyone hears the TABLE anew)."""
 
     code: str
     lock: asyncio.Lock
@@ -208,8 +207,6 @@ class AutoplayTable(Protocol):
     def game(self) -> Game | None: ...
 
     async def act(self, seat: int, action: Action | str | int, seq: int, source: str = "player") -> int: ...
-
-    def people_connected(self) -> bool: ...
 
     def tell_table(self) -> None: ...
 
@@ -344,7 +341,7 @@ class Autoplay:
         elif timer is not None:
             seconds = timer
             last = table.history.last_action
-            if self.away(seat) and table.people_connected():  # played for them at the bots' pace
+            if self.away(seat):  # played for them at the bots' pace
                 seconds = 0.0 if game.phase is Phase.DISCARD else self.settings.bot_delay
             elif _follows_up(last, seat, game.round):
                 seconds = min(seconds, TIMER_FOLLOW_UP)  # the same absent player's turn goes on: finish it
