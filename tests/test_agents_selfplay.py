@@ -159,3 +159,25 @@ def test_a_run_starts_from_another_runs_weights(tmp_path):
     assert not np.array_equal(first.policy[0][0], JudgeNet.initial(hidden=(8,)).policy[0][0])
     with pytest.raises(ArgumentError, match="give the hidden sizes they have"):
         Trainer(TrainConfig(iterations=1, init=str(path), hidden=(16,), games=2))
+
+
+def test_a_best_response_run_resumes_from_its_checkpoint(tmp_path):
+    """The frozen targets pickle with the checkpoint (by name, path and random state, not weights)."""
+    config = TrainConfig(tables=[("scat", 2)], target="ppo", iterations=1, decisions=60, games=4, hidden=(8,))
+    train(config, tmp_path / "br")
+    import pickle
+
+    state = pickle.loads((tmp_path / "br" / "checkpoint.pkl").read_bytes())
+    (tables,) = state["tables"]
+    assert tables.opponent is not None
+    assert tables.opponent(*[np.zeros((1, 492), np.float32), np.zeros((1, INPUT_SIZE), np.float32), _draw_mask()])[
+        0
+    ] in (52, 53)
+    with pytest.raises(ValueError, match="no such file"):
+        Trainer(TrainConfig(tables=[("scat", 2)], target="judge:no/such.npz", games=2))
+
+
+def _draw_mask():
+    mask = np.zeros((1, 79), dtype=np.int8)
+    mask[0, 52:54] = 1
+    return mask

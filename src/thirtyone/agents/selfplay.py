@@ -557,6 +557,47 @@ def _config_json(config: TrainConfig) -> dict[str, Any]:
     return values
 
 
+class _FrozenPolicy:
+    """The shipped ``ppo`` policy for ``players`` seats as an :data:`Opponent` (its greedy move);
+    pickled by its size alone (a checkpoint keeps no copy of its weights)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    def __call__(self, obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+        from thirtyone.agents.shipped import load
+
+        return load(self.players).act(obs, mask)
+
+
+class _FrozenJudge:
+    """A judge's network as an :data:`Opponent`: its moves sampled from its policy with its own
+    seeded source; pickled by its path and the source's state."""
+
+    def __init__(self, path: str, seed: int) -> None:
+        self.path = path
+        self.rng = np.random.default_rng(seed)
+        self._net: JudgeNet | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"path": self.path, "rng": self.rng, "_net": None}
+
+    @property
+    def net(self) -> JudgeNet:
+        if self._net is None:
+            from thirtyone.bots.judge import shipped_judge
+
+            self._net = JudgeNet.load(self.path) if self.path else shipped_judge()
+        return self._net
+
+    def __call__(self, obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+        logits = np.where(mask != 0, self.net.forward(x)[0].astype(np.float64), -np.inf)
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = (probs / probs.sum(axis=1, keepdims=True)).cumsum(axis=1)
+        picks = np.minimum((cumulative < self.rng.random((x.shape[0], 1))).sum(axis=1), NUM_ACTIONS - 1)
+        return np.where(mask[np.arange(x.shape[0]), picks] != 0, picks, mask.argmax(axis=1))
+
+
 def target_player(name: str, players: int, seed: int) -> str | Opponent:
     """The frozen player a best response is trained against: ``random``, ``basic``, ``heuristic``
     (the simulator's, played by the vector env), ``ppo`` (the shipped policy for ``players``
@@ -571,26 +612,22 @@ def target_player(name: str, players: int, seed: int) -> str | Opponent:
     if name in SIM_TARGETS:
         return name
     if name == "ppo":
-        from thirtyone.agents.shipped import load
+        opponent: Opponent = _FrozenPolicy(players)
+    elif name.partition(":")[0] == "judge":
+        opponent = _FrozenJudge(name.partition(":")[2], seed)
+    else:
+        raise ArgumentError(f"unknown target {name!r}: give {', '.join(SIM_TARGETS)}, ppo, judge or judge:PATH")
+    opponent(*_probe(players))  # read the weights now: a bad file is refused before any training
+    return opponent
 
-        policy = load(players)
-        return lambda obs, x, mask: policy.act(obs, mask)
-    head, _, path = name.partition(":")
-    if head == "judge":
-        from thirtyone.bots.judge import shipped_judge
 
-        net = JudgeNet.load(path) if path else shipped_judge()
-        rng = np.random.default_rng(seed)
+def _probe(players: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+    """One empty decision (draw mode's first moves legal) to try an opponent on."""
+    from thirtyone.judge.observation import layout_for
 
-        def judged(obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
-            logits = np.where(mask != 0, net.forward(x)[0].astype(np.float64), -np.inf)
-            probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-            cumulative = (probs / probs.sum(axis=1, keepdims=True)).cumsum(axis=1)
-            picks = (cumulative < rng.random((x.shape[0], 1))).sum(axis=1)
-            return np.where(mask[np.arange(x.shape[0]), np.minimum(picks, NUM_ACTIONS - 1)] != 0, picks, mask.argmax(1))
-
-        return judged
-    raise ArgumentError(f"unknown target {name!r}: give {', '.join(SIM_TARGETS)}, ppo, judge or judge:PATH")
+    mask = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
+    mask[0, 52:54] = 1
+    return np.zeros((1, layout_for(players).size), np.float32), np.zeros((1, INPUT_SIZE), np.float32), mask
 
 
 def _tables(
