@@ -123,7 +123,7 @@ class Gate:
         self.open = threading.Event()
         self.calls = 0
 
-    def __call__(self, view: Any, seed: int, seconds: float) -> Hint:
+    def __call__(self, view: Any, seed: int, seconds: float, **search: Any) -> Hint:
         self.calls += 1
         assert self.open.wait(20)
         return Hint([(str(action), 0.5 - index) for index, action in enumerate(view.legal_actions)], [])

@@ -255,7 +255,7 @@ def test_a_hint_goes_to_the_player_to_move_only(client: TestClient) -> None:
             hint = mover.until("hint", timeout=20)
             assert hint["seq"] == state["seq"]
             assert hint["action"] in state["view"]["legal_actions"]
-            assert set(hint) == {"type", "seq", "action", "id", "moves", "reads"}  # data only: each client words it
+            assert set(hint) == {"type", "seq", "action", "id", "moves", "reads", "deals", "rough"}  # data only
             for read in hint["reads"]:  # what the expert believes of the opponent, when it is half sure
                 assert read["seat"] == 1 - mover_seat
                 assert read["suit"] in "cdhs"

@@ -39,10 +39,11 @@ class Hint(NamedTuple):
     choice first and then best first (as :class:`~thirtyone.bots.expert.Analysis` orders them;
     in lives: the others' mean loss minus one's own this round, rounded to 3 places; ``None``
     where no search was needed), and ``reads``, what it believes of the opponents
-    (:func:`told_reads`)."""
+    (:func:`told_reads`); ``deals``, the fewest deals a move was valued over (``None``: no search)."""
 
     moves: list[tuple[str, float | None]]
     reads: list[tuple[int, str, float]]
+    deals: int | None = None
 
 
 def told_reads(reads: Sequence[OpponentRead]) -> list[tuple[int, str, float]]:
@@ -54,10 +55,14 @@ def told_reads(reads: Sequence[OpponentRead]) -> list[tuple[int, str, float]]:
     return [(read.seat, SUITS[read.suit], round(read.probability, 2)) for read in told]
 
 
-def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts = "engine") -> Hint:
-    """The expert's hint for ``view``'s seat, which is to move, searching ``seconds`` at most.
-    Where no search is needed (a single legal move, or looking at one's cards first, R6.6) the
-    one move, with value ``None``, and no reads.
+def expert_hint(
+    view: PlayerView, seed: int, seconds: float, rollouts: Rollouts = "engine", deals: int = 0, longest: float = 0.0
+) -> Hint:
+    """The expert's hint for ``view``'s seat, which is to move, searching ``seconds`` at most;
+    when that valued a move over fewer than ``deals`` deals (a busy or cold process), it searches
+    again for ``deals`` deals, ``longest`` seconds at most, so that the values are not a few
+    deals' noise. Where no search is needed (a single legal move, or looking at one's cards first,
+    R6.6) the one move, with value ``None``, and no reads.
 
     Raises:
         ValueError: when it is not the view's seat to move.
@@ -69,10 +74,11 @@ def expert_hint(view: PlayerView, seed: int, seconds: float, rollouts: Rollouts 
         return Hint([(str(legal[0]), None)], [])
     if view.phase is Phase.LOOK:
         return Hint([(next(str(action) for action in legal if str(action) == "look"), None)], [])
-    bot = ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=rollouts)
-    analysis = bot.analyse(view)
+    analysis = ExpertBot(seed, worlds=1_000_000, seconds=seconds, rollouts=rollouts).analyse(view)
+    if min(e.worlds for e in analysis.estimates) < deals:
+        analysis = ExpertBot(seed, worlds=deals, seconds=longest, rollouts=rollouts).analyse(view)
     moves: list[tuple[str, float | None]] = [(str(e.action), round(e.mean, 3)) for e in analysis.estimates]
-    return Hint(moves, told_reads(analysis.reads))
+    return Hint(moves, told_reads(analysis.reads), min(e.worlds for e in analysis.estimates))
 
 
 def bot_move(spec: str, seed: int, view: PlayerView) -> int | BotFailure:

@@ -8,14 +8,17 @@ words)::
     {"type": "hint", "seq": 12, "action": "draw pile", "id": 53,
      "moves": [{"action": "draw pile", "id": 53, "kind": "draw", "source": "pile", …, "value": 0.21},
                {"action": "draw stock", "id": 52, "kind": "draw", "source": "stock", …, "value": 0.05}, …],
-     "reads": [{"seat": 1, "suit": "h", "probability": 0.72}]}
+     "reads": [{"seat": 1, "suit": "h", "probability": 0.72}], "deals": 240, "rough": false}
 
 ``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
 best move first, each move with its ``id`` and its data as the state's ``legal`` lists them; ``null`` where no
 search was needed (a single legal move, or looking at one's cards, R6.6). ``reads`` says what
 the expert believes of the opponents: each one it is at least half sure collects a suit (the
 share of its worlds where that suit is the opponent's best), surest first ("Ben probably collects
-hearts"); empty when it is sure of nobody.
+hearts"); empty when it is sure of nobody. ``deals`` is the fewest deals a move was valued over
+(``null``: no search) and ``rough`` whether that is fewer than :data:`HINT_DEALS`: a search that
+reached fewer in :data:`HINT_SECONDS` (a cold or busy worker) goes on for that many, at most
+:data:`HINT_LONGEST` seconds, and a page says when even that was not enough.
 
 A search costs :data:`HINT_SECONDS` of a core, so hints have a budget (:class:`Hints`): they are
 worked out on a pool of worker processes of their own (``hint_workers``, with ``hint_queue`` more
@@ -51,18 +54,27 @@ from thirtyone.server.workers import PoolBusyError
 from thirtyone.server.workers import WorkerPool
 from thirtyone.views import PlayerView
 
-__all__ = ["HINT_SECONDS", "Hints", "hint_json"]
+__all__ = ["HINT_DEALS", "HINT_LONGEST", "HINT_SECONDS", "Hints", "hint_json"]
 
 log = logging.getLogger("thirtyone.server")
 
 HINT_SECONDS = 0.3
 """Seconds the expert searches for one hint (on a hint worker)."""
 
+HINT_DEALS = 100
+"""The fewest deals a hint's every move is valued over, when :data:`HINT_LONGEST` allows: fewer
+are mostly noise (a cold or busy worker searched a handful in :data:`HINT_SECONDS`)."""
+
+HINT_LONGEST = 2.0
+"""Seconds a hint that reached fewer than :data:`HINT_DEALS` deals in :data:`HINT_SECONDS` may
+search again for them (``hint_wait`` still bounds the whole wait)."""
+
 
 def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
     """The ``hint`` message for state ``seq`` of ``view``'s seat: the best move's notation and id,
-    every move's estimate (with its id and its data, :func:`~thirtyone.server.serialize.action_json`)
-    and the expert's reads of the opponents."""
+    every move's estimate (with its id and its data, :func:`~thirtyone.server.serialize.action_json`),
+    the expert's reads of the opponents, its fewest deals and whether they are fewer than
+    :data:`HINT_DEALS` (``rough``)."""
     actions = [parse_action(action) for action, _ in hint.moves]
     ids = [action_id(view, action) for action in actions]
     return {
@@ -75,6 +87,8 @@ def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
             for (text, value), action, number in zip(hint.moves, actions, ids, strict=True)
         ],
         "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in hint.reads],
+        "deals": hint.deals,
+        "rough": hint.deals is not None and hint.deals < HINT_DEALS,
     }
 
 
@@ -174,7 +188,10 @@ class Hints:
     async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
         try:
             async with asyncio.timeout(self.settings.hint_wait):
-                hint = await self.pool.run(expert_hint, view, self.settings.randomness.seed_for_bot(), HINT_SECONDS)
+                seed = self.settings.randomness.seed_for_bot()
+                hint = await self.pool.run(
+                    expert_hint, view, seed, HINT_SECONDS, deals=HINT_DEALS, longest=HINT_LONGEST
+                )
         except (PoolBusyError, TimeoutError):
             raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
         except PoolBrokenError as error:

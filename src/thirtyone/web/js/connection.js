@@ -121,7 +121,7 @@ function receive(message) {
       if (!state.staleAlert) showAlert("");
       break;
     case "hint":
-      if (message.seq === state.seq) $("hint-text").textContent = hintWords(message.moves, message.reads);
+      if (message.seq === state.seq) $("hint-text").textContent = hintWords(message);
       break;
     case "error":
       if (CHAT_ERRORS.has(message.code)) {

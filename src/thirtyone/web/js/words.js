@@ -5,18 +5,30 @@ import { actedWords, actionWords, points, pointsWords, pretty, prettyCards } fro
 import { has, lang, list, num, t, tn } from "./i18n.js";
 import { legalMove, myTurn, name, state } from "./state.js";
 
-/** The expert's hint from its moves (each its data and its value in lives) and its reads of the
- * opponents: "Hint: Take 9♥ from the pile +0.21 · … Ben probably collects hearts (72%)." */
-export function hintWords(moves, reads) {
+/** The server's `hint` message in words, a line each (.hint keeps line breaks): its moves (each its
+ * data and its value in lives), "Hint: Take 9♥ from the pile +0.21 · …"; when the expert's move,
+ * first, scores below another, that this is within the noise of its deals (as the terminal says);
+ * when the expert weighed too few deals (`rough`), that the values are rough; its reads of the
+ * opponents, "Ben probably collects hearts (72%)." */
+export function hintWords({ moves, reads, deals, rough }) {
   const said = movesWords(moves);
-  if (!said || !Array.isArray(reads) || !reads.length) return said;
-  const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
-  const told = reads.map((read) => {
-    const words = { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) };
-    // a share of the deals the expert imagined, never a certainty: "probably (100%)" is said in words alone
-    return t(words.chance === percent.format(1) ? "hint.read_sure" : "hint.read", words);
-  });
-  return `${said}\n${t("hint.reads", { reads: told.join(" · ") })}`; // a line of its own (.hint keeps line breaks)
+  if (!said) return said;
+  const lines = [said];
+  const first = moves[0].value;
+  if (typeof first === "number" && moves.some((move) => typeof move.value === "number" && move.value > first)) {
+    lines.push(t("tui.hint.noise"));
+  }
+  if (rough === true) lines.push(t("hint.rough", { count: num(deals) }));
+  if (Array.isArray(reads) && reads.length) {
+    const percent = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" });
+    const told = reads.map((read) => {
+      const words = { who: name(read.seat), suit: t(`suit.${read.suit}`), chance: percent.format(read.probability) };
+      // a share of the deals the expert imagined, never a certainty: "probably (100%)" is said in words alone
+      return t(words.chance === percent.format(1) ? "hint.read_sure" : "hint.read", words);
+    });
+    lines.push(t("hint.reads", { reads: told.join(" · ") }));
+  }
+  return lines.join("\n");
 }
 
 /** The hint's moves in words: "Hint: Take 9♥ from the pile +0.21 · Draw from the stock +0.05". */
