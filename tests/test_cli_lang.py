@@ -6,6 +6,7 @@ English, never in a mix."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -92,6 +93,22 @@ def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
     assert len(err) == 1
     assert err[0].startswith("thirtyone: ")
     assert said in err[0]
+
+
+def test_review_says_a_language_it_does_not_speak_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``thirtyone review --lang ur`` printed its notice wrapped to two lines on standard error."""
+    argv = ["simulate", "--bots", "random", "--players", "2", "--games", "1", "--lives", "1", "--seed", "2"]
+    assert main([*argv, "--record", str(tmp_path / "records")]) == 0
+    capsys.readouterr()
+    record = tmp_path / "records" / "game-000001.toml"
+    assert main(["review", str(record), "--budget", "20:engine", "--seat", "0", "--json", "--lang", "ur"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith(
+        "thirtyone: Urdu needs right-to-left shaping that terminals do not do: reviewing in English"
+    )
 
 
 def test_a_broken_catalog_plays_in_english_with_its_notice(monkeypatch: pytest.MonkeyPatch) -> None:

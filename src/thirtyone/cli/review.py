@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     t = messages(lang)
     console = Console(stderr=True)
     if notice is not None:
-        console.print(notice, markup=False)
+        console.print(f"thirtyone: {notice}", markup=False, soft_wrap=True)  # one line, as play says it
     interrupted = False
     with progress_bar(console, reviewer.total, disable=args.json, label=progress_label(t)) as advance:
         try:
