@@ -15,6 +15,7 @@ from thirtyone.arena import ArenaError
 from thirtyone.arena import LocalBackend
 from thirtyone.arena.league import league_dict
 from thirtyone.arena.league import league_markdown
+from thirtyone.arena.league import league_rules
 from thirtyone.arena.league import league_tables
 from thirtyone.arena.league import run_league
 from thirtyone.bots import UnknownBotError
@@ -194,3 +195,55 @@ def test_issue40_a_league_of_the_default_bots_seats_them_all(capsys: pytest.Capt
     """Without ``--players`` a league seats as many of its bots as the usual table (four) can."""
     assert main(["arena", "--league", "--deals", "1", "--seed", "3", "--json"]) == 0
     assert '"players": 2' in capsys.readouterr().out
+
+
+def test_a_leagues_rule_options_are_set_on_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--lives 1`` and ``--three-of-a-kind 30`` (any rule option) play in every preset of
+    ``--presets``, as ``run_league(options=...)`` plays them, and the command to play it again says them."""
+    options = {"lives": 1, "three_of_a_kind": "30"}
+    rules = league_rules(["scat", "widow"], options)
+    assert [(ruleset.lives, ruleset.three_of_a_kind) for ruleset in rules.values()] == [(1, "30"), (1, "30")]
+    argv = ["arena", "--league", "--bots", "basic,random", "--presets", "scat,widow", "--deals", "2", "--seed", "5"]
+    assert main([*argv, "--lives", "1", "--three-of-a-kind", "30", "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert "--lives 1 --three-of-a-kind 30" in played["run"]["command"]
+    with LocalBackend(jobs=1) as backend:
+        one_life = run_league(["basic", "random"], ["scat", "widow"], 2, 2, 5, backend, options=options)
+    three_lives = play(["basic", "random"], ["scat", "widow"], 2, 2, seed=5)
+
+    said = [(row["bot"], row["games"], row["wins"], row["lives_per_round"]) for row in played["bots"]]
+    assert said == [(row.name, row.games, row.wins, row.lives_per_round) for row in one_life.rows]
+    assert [row.lives_lost for row in one_life.rows] != [row.lives_lost for row in three_lives.rows]
+
+
+def test_a_rule_option_a_preset_refuses_is_said_naming_the_preset() -> None:
+    with pytest.raises(ArenaError, match="--presets scat: option all_pass=new_widow needs mode=widow"):
+        league_rules(["widow", "scat"], {"all_pass": "new_widow"})
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--league", "--preset", "widow"], "--preset is the arena's: a league plays --presets LIST"),
+        (["--league", "--overwrite"], "--overwrite is for --leaderboard FILE.md: add --leaderboard"),
+        (["--league", "--engine", "sim"], "--engine sim is the arena's: a league plays on the reference engine"),
+        (["--league", "--bots", "basic,mini-eq"], "--bots mini-eq: mini-eq plays the preset mini heads-up"),
+        (["--presets", "nope"], "--presets is for a league: add --league"),
+        (["--presets", "scat"], "--presets is for a league: add --league"),
+        (["--deals", "3"], "--deals is for a league: add --league"),
+    ],
+)
+def test_an_option_the_arena_or_league_does_not_use_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """``--preset widow`` in a league played scat, ``--presets``/``--deals`` outside one were
+    dropped, and a bot that cannot play a preset failed every game (exit 1) rather than being refused."""
+    from thirtyone.arena import league as league_module
+    from thirtyone.cli import arena as arena_cli
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(league_module, "run_arena", no_games)
+    monkeypatch.setattr(arena_cli, "run_arena", no_games)
+    assert says in cli_error_line(capsys, ["arena", "--deals", "1", *argv] if "--league" in argv else ["arena", *argv])

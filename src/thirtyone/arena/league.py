@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
@@ -50,9 +51,11 @@ from thirtyone.arena.schedule import make_schedule
 from thirtyone.arena.stats import Rating
 from thirtyone.arena.stats import WinRecord
 from thirtyone.bots import make_bot
+from thirtyone.bots.base import table_refusal
 from thirtyone.errors import RulesError
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import PRESETS
 from thirtyone.rules import Rules
 
 __all__ = [
@@ -60,6 +63,7 @@ __all__ = [
     "LeagueRow",
     "league_tables",
     "league_rules",
+    "check_league",
     "run_league",
     "league_markdown",
     "league_dict",
@@ -146,22 +150,58 @@ def league_tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return list(itertools.combinations(names, players))
 
 
-def league_rules(presets: Sequence[str]) -> dict[str, Rules]:
-    """The rules of each preset of a league, each once, in order.
+def league_rules(presets: Sequence[str], options: Mapping[str, Any] | None = None) -> dict[str, Rules]:
+    """The rules of each preset of a league, each once, in order, with the rule ``options``
+    (``{"lives": 1}``, as :meth:`Rules.preset <thirtyone.rules.Rules.preset>` takes them) set on
+    top of every preset.
 
     Raises:
-        ArenaError: for no preset, or a name that is not a preset (naming ``--presets`` and the
-            presets there are).
+        ArenaError: for no preset, a name that is not a preset (naming ``--presets`` and the
+            presets there are), or an option a preset refuses (a bad value or a contradiction,
+            naming the preset).
     """
     rules: dict[str, Rules] = {}
     for preset in dict.fromkeys(presets):
         try:
-            rules[preset] = Rules.preset(preset)
+            rules[preset] = Rules.preset(preset, **(options or {}))
         except RulesError as error:
-            raise ArenaError(f"--presets: {error}") from None
+            where = f" {preset}" if preset in PRESETS else ""
+            raise ArenaError(f"--presets{where}: {error}") from None
     if not rules:
         raise ArenaError("a league needs at least one preset: give --presets scat,...")
     return rules
+
+
+def check_league(
+    bots: Sequence[str],
+    presets: Sequence[str],
+    players: int,
+    deals: int,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Rules], list[tuple[str, ...]]]:
+    """Check a league before anything is played: its rules (:func:`league_rules`) and its tables
+    (:func:`league_tables`), in order; every bot is made and asked whether it can play each
+    preset's rules at a table of ``players`` (:func:`~thirtyone.bots.base.table_refusal`).
+
+    Raises:
+        ArenaError: for bad presets or options, bots or table size, ``deals`` below 1, or a bot
+            that says it cannot play a preset at a table of ``players``.
+        UnknownBotError: for a bot name that makes no bot (saying why).
+        RulesError: for a table size a preset's deck cannot deal.
+    """
+    rules = league_rules(presets, options)
+    tables = league_tables(bots, players)
+    if not isinstance(deals, int) or deals < 1:
+        raise ArenaError(f"a league plays at least one deal a table, not {deals!r}")
+    for ruleset in rules.values():
+        ruleset.check_players(players)
+    for name in (name.strip() for name in bots):
+        bot = make_bot(name, 0)  # an unknown or broken bot is said now, not as failed games
+        for ruleset in rules.values():
+            refusal = table_refusal(bot, ruleset, players)
+            if refusal is not None:
+                raise ArenaError(f"--bots {name}: {refusal}; leave it out of the league, or give presets it plays")
+    return rules, tables
 
 
 def run_league(
@@ -172,26 +212,20 @@ def run_league(
     seed: int,
     backend: Backend,
     *,
+    options: Mapping[str, Any] | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> League:
-    """Play the league (see the module) on a started ``backend``; ``on_progress(n)`` is told of
-    every ``n`` games received.
+    """Play the league (see the module) on a started ``backend``, the rule ``options`` set on top
+    of every preset (:func:`league_rules`); ``on_progress(n)`` is told of every ``n`` games
+    received. Nothing is played when a check of :func:`check_league` fails.
 
     Raises:
-        ArenaError: for bad presets (:func:`league_rules`), bots or table size
-            (:func:`league_tables`), ``deals`` below 1, or a backend that fails.
+        ArenaError: for what :func:`check_league` refuses, or a backend that fails.
         UnknownBotError: for a bot name that makes no bot (saying why).
         RulesError: for a table size a preset's deck cannot deal.
     """
-    rules = league_rules(presets)
-    tables = league_tables(bots, players)
-    if not isinstance(deals, int) or deals < 1:
-        raise ArenaError(f"a league plays at least one deal a table, not {deals!r}")
+    rules, tables = check_league(bots, presets, players, deals, options)
     names = [name.strip() for name in bots]
-    for name in names:
-        make_bot(name, 0)  # an unknown or broken bot is said now, not as failed games
-    for ruleset in rules.values():
-        ruleset.check_players(players)
     rows = {name: LeagueRow(name, players, by_preset={preset: [0, 0] for preset in rules}) for name in names}
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in names}

@@ -3,9 +3,11 @@ intervals, a progress bar, a results table and (``--out DIR``) CSV, JSON and a c
 
 ``thirtyone arena --league --bots A,B,C,... --presets scat,schwimmen --players 4 --deals 10``
 plays a league instead (:mod:`thirtyone.arena.league`): every table of ``--players`` of the bots,
-each preset's duplicate deals, one rating per bot; it prints the leaderboard as Markdown, and
-``--leaderboard FILE.md`` writes it there with ``FILE.json`` beside it (new files unless
-``--overwrite``).
+each preset's duplicate deals (the rule options given set on top of every preset), one rating per
+bot; it prints the leaderboard as Markdown, and ``--leaderboard FILE.md`` writes it there with
+``FILE.json`` beside it (new files unless ``--overwrite``). Options of the other kind are refused,
+each in one line: ``--preset``, ``--games``, ``--out`` and ``--engine sim`` in a league, ``--presets``,
+``--deals`` and ``--leaderboard`` outside one, ``--overwrite`` without its path.
 
 ``--out DIR`` must be a new folder or one without results (:data:`RESULT_FILES` or records in
 ``failed/``) unless ``--overwrite``, which removes them first; an empty path is refused.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import shlex
 import time
 from pathlib import Path
 
@@ -44,11 +47,13 @@ from thirtyone.cli.options import make_folder
 from thirtyone.cli.options import output_folder
 from thirtyone.cli.options import parse_bots
 from thirtyone.cli.options import plays_on_sim
+from thirtyone.cli.options import rule_options
 from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
 from thirtyone.rules import DEFAULT_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
+from thirtyone.rules import OPTIONS
 
 __all__ = ["configure", "run", "FAILED_DIR", "RESULT_FILES"]
 
@@ -58,6 +63,16 @@ FAILED_DIR = Path("arena-failed")
 
 ARENA_GAMES = 1000
 """The games an arena plays when ``--games`` is not given."""
+
+LEAGUE_DEALS = 10
+"""The deals a league plays a table and preset when ``--deals`` is not given."""
+
+_LEAGUE_ONLY = {
+    "presets": "play one preset with --preset NAME",
+    "deals": "give the games with --games G",
+    "leaderboard": "write the arena's results with --out DIR",
+}
+"""The options only a league takes, each with what the arena takes instead (in words)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -113,14 +128,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="play a league: --bots is the set of bots (each once), every table of --players of them",
     )
     league.add_argument(
-        "--presets", default="scat", metavar="LIST", help="the league's presets, comma separated (default scat)"
+        "--presets",
+        default=None,
+        metavar="LIST",
+        help="the league's presets, comma separated, each with the rule options given (default scat)",
     )
     league.add_argument(
         "--deals",
         type=whole_number,
-        default=10,
+        default=None,
         metavar="D",
-        help="duplicate deals a table and preset, each played in every rotation (default 10)",
+        help=f"duplicate deals a table and preset, each played in every rotation (default {LEAGUE_DEALS})",
     )
     league.add_argument(
         "--leaderboard",
@@ -172,10 +190,17 @@ def _league_files(text: str | None, overwrite: bool) -> tuple[Path, Path] | None
     return page, data
 
 
-def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str], seed: int) -> str:
-    """The command that plays this league again (for the leaderboard)."""
+def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str], deals: int, seed: int) -> str:
+    """The command that plays this league again (for the leaderboard), rule options included."""
     parts = ["thirtyone arena --league", f"--bots {','.join(bots)}", f"--presets {','.join(presets)}"]
-    parts += [f"--players {args.players}", f"--deals {args.deals}", f"--seed {seed}"]
+    for name in OPTIONS:
+        value = getattr(args, f"rule_{name}", None)
+        flag = name.replace("_", "-")
+        if isinstance(value, bool):
+            parts.append(f"--{flag}" if value else f"--no-{flag}")
+        elif value is not None:
+            parts.append(f"--{flag} {shlex.quote(value)}")
+    parts += [f"--players {args.players}", f"--deals {deals}", f"--seed {seed}"]
     if args.leaderboard is not None:
         parts.append(f"--leaderboard {args.leaderboard}")
     return " ".join(parts)
@@ -184,30 +209,41 @@ def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str
 def run_league_command(args: argparse.Namespace) -> int:
     """``arena --league`` (see the module): 0 when every game finished, 1 when a bot failed games,
     130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
+    from thirtyone.arena.league import check_league
     from thirtyone.arena.league import league_dict
     from thirtyone.arena.league import league_markdown
-    from thirtyone.arena.league import league_rules
-    from thirtyone.arena.league import league_tables
     from thirtyone.arena.league import run_league
 
     if args.out is not None:
         raise ArenaError("--out is the arena's: a league writes --leaderboard FILE.md (and FILE.json)")
     if args.games is not None:
-        raise ArenaError("--games is the arena's: a league plays --deals D deals a table and preset (default 10)")
+        raise ArenaError(
+            f"--games is the arena's: a league plays --deals D deals a table and preset (default {LEAGUE_DEALS})"
+        )
+    if args.preset is not None:
+        raise ArenaError(
+            "--preset is the arena's: a league plays --presets LIST (default scat), each with the rule options given"
+        )
+    if args.engine == "sim":
+        raise ArenaError("--engine sim is the arena's: a league plays on the reference engine; leave --engine out")
+    if args.overwrite and args.leaderboard is None:
+        raise ArenaError("--overwrite is for --leaderboard FILE.md: add --leaderboard, or leave --overwrite out")
     bots = [name.strip() for name in args.bots.split(",")]
     if args.players is None:  # as many as the bots seat, up to the usual table
         args.players = max(min(DEFAULT_PLAYERS, len(bots)), MIN_PLAYERS)
-    presets = [name.strip() for name in args.presets.split(",") if name.strip()]
-    league_rules(presets)  # a preset that is not one is said before the tables
+    presets = [name.strip() for name in ("scat" if args.presets is None else args.presets).split(",") if name.strip()]
+    deals: int = LEAGUE_DEALS if args.deals is None else args.deals
+    options = rule_options(args)
+    rules, tables = check_league(bots, presets, args.players, deals, options)  # all said before any game
     files = _league_files(args.leaderboard, args.overwrite)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
-    command = _league_command(args, bots, presets, seed)
+    command = _league_command(args, bots, presets, deals, seed)
     console = Console(stderr=True)
-    total = len(league_tables(bots, args.players)) * len(set(presets)) * max(args.deals, 1) * args.players
+    total = len(tables) * len(rules) * deals * args.players
     backend = make_backend(args.backend, args.jobs, args.address, total)
     started = time.perf_counter()
     with backend, progress_bar(console, total, label="league") as advance:
-        league = run_league(bots, presets, args.players, args.deals, seed, backend, on_progress=advance)
+        league = run_league(bots, presets, args.players, deals, seed, backend, options=options, on_progress=advance)
     elapsed = time.perf_counter() - started
     page = league_markdown(league, command)
     if args.json:
@@ -235,8 +271,9 @@ def run(args: argparse.Namespace) -> int:
     marked partial) or when a bot failed games (after the report, naming the first on stderr)."""
     if args.league:
         return run_league_command(args)
-    if args.leaderboard is not None:
-        raise ArenaError("--leaderboard is for a league: add --league (or write the arena's results with --out DIR)")
+    for name, instead in _LEAGUE_ONLY.items():
+        if getattr(args, name) is not None:
+            raise ArenaError(f"--{name} is for a league: add --league (or {instead})")
     rules = rules_from_args(args)
     rules.check_players(args.players)
     names = parse_bots(args.bots, args.players, rules)

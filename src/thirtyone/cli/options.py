@@ -29,6 +29,7 @@ __all__ = [
     "add_engine_argument",
     "plays_on_sim",
     "add_rules_arguments",
+    "rule_options",
     "rules_from_args",
     "check_bot_budgets",
     "parse_bots",
@@ -120,7 +121,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--preset`` and one flag per rule option (``--three-of-a-kind 30.5``, ``--throw-down``)."""
     parser.add_argument(
         "--preset",
-        default="scat",
+        default=None,
         metavar="NAME",
         help=f"rules preset: {', '.join(PRESETS)} (default scat)",
     )
@@ -139,19 +140,30 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
             group.add_argument(flag, dest=f"rule_{name}", metavar=metavar, default=None, help=help_text)
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rules the arguments ask for; a command's ``--players`` not given becomes the rules'
-    default (:meth:`~thirtyone.rules.Rules.default_players`: 4, or 2 for the mini deck).
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options given as flags, parsed (``{"lives": 1, "throw_down": True}``), as
+    :meth:`Rules.preset <thirtyone.rules.Rules.preset>` takes them on top of a preset.
 
     Raises:
-        RulesError: for an unknown preset, a bad value or a contradiction.
+        RulesError: for a value an option does not take.
     """
     values: dict[str, Any] = {}
     for name, spec in OPTIONS.items():
         value = getattr(args, f"rule_{name}", None)
         if value is not None:
             values[name] = spec.parse(value) if isinstance(value, str) else value
-    rules = Rules.preset(args.preset, **values)
+    return values
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules the arguments ask for (``--preset``, scat when not given, and the rule options);
+    a command's ``--players`` not given becomes the rules' default
+    (:meth:`~thirtyone.rules.Rules.default_players`: 4, or 2 for the mini deck).
+
+    Raises:
+        RulesError: for an unknown preset, a bad value or a contradiction.
+    """
+    rules = Rules.preset("scat" if args.preset is None else args.preset, **rule_options(args))
     if "players" in args and args.players is None:
         args.players = rules.default_players()
     return rules
