@@ -95,3 +95,42 @@ def test_a_sure_hint_says_neither(server: str, browser: Browser) -> None:
         assert "rough" not in hint.inner_text()
     finally:
         page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- a fifth tab
+
+
+def test_a_fifth_tab_on_a_seat_is_refused_once_readably_and_comes_in_when_a_place_is_free(
+    server: str, browser: Browser
+) -> None:
+    """Issue: a seat open in 4 places refused a 5th tab, which reconnected three times a second
+    forever under a "Connection lost — reconnecting…" that covered the refusal, with `scat` for
+    a header and a Hint button, and kept the refusal once a place was free."""
+    created = _create(server, "scat", ["human", "easy"])
+    pages = [seated(browser, server, created) for _ in range(5)]
+    try:
+        for page in pages[:4]:
+            page.goto(f"{server}/t/{created['code']}")
+            expect(page.locator("body[data-connected=yes]")).to_have_count(1)
+        fifth = pages[4]
+        sockets: list[str] = []
+        fifth.on("websocket", lambda socket: sockets.append(socket.url))
+        fifth.goto(f"{server}/t/{created['code']}")
+        alert = fifth.locator("#alert")
+        expect(alert).to_contain_text("open in 4 places already")
+        expect(fifth.locator("#describe")).to_have_text("Scat, 3 lives")
+        fifth.wait_for_timeout(1500)  # the old page tried again every 300 ms from here on
+        expect(fifth.locator("#conn")).to_be_hidden()
+        expect(alert).to_be_visible()
+        expect(fifth.locator("#hint")).to_be_hidden()
+        shot(fifth, "fifth-tab")
+        assert len(sockets) == 1, sockets  # refused once: no loop
+        pages[0].close()  # a place is free; the person comes back to the fifth tab
+        fifth.evaluate("dispatchEvent(new Event('focus'))")
+        expect(fifth.locator("body[data-connected=yes]")).to_have_count(1)
+        expect(alert).to_be_hidden()
+        expect(fifth.locator("#hand .card").first).to_be_visible()
+        shot(fifth, "fifth-tab-in")
+    finally:
+        for page in pages:
+            page.context.close()

@@ -1,6 +1,7 @@
 // The table's connection: connect (and reconnect) with this browser's token, and hand every
 // message from the server to its part of the page.
-import { refusalWords, sentence, showAlert } from "./common.js";
+import { api, refusalWords, sentence, showAlert } from "./common.js";
+import { describeRules } from "./howto.js";
 import { t } from "./i18n.js";
 import * as fairness from "./fairness.js";
 import { hearChat } from "./chat.js";
@@ -15,6 +16,9 @@ import { fairnessDeal, fairnessReveal, fairnessRoundEnd } from "./verify.js";
 import { hintWords, serverWords } from "./words.js";
 
 const MAX_RETRY_MS = 3000; // a restarted server is found within 3 s
+const LIMIT_CLOSE = 4429; // refused for a limit: this seat open in too many places, a full table, too fast
+const LIMIT_RETRY_MS = [5000, 60000]; // then tried again after 5 s, doubling up to a minute (and on coming back to the tab)
+const LIMITS = new Set(["too_many_connections", "too_many_spectators", "rate_limited"]);
 const CHAT_ERRORS = new Set(["chat_too_fast", "bad_chat"]); // refusals of a chat line
 
 export function connect() {
@@ -23,7 +27,6 @@ export function connect() {
   state.socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
   const mine = state.socket;
   mine.addEventListener("open", () => {
-    state.retry = 300;
     mine.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
   });
   mine.addEventListener("message", (event) => {
@@ -50,9 +53,39 @@ export function connect() {
       showAlert(t("alert.no_table", { code }));
       return;
     }
+    if (event.code === LIMIT_CLOSE) {
+      refused();
+      return;
+    }
     setTimeout(connect, state.retry);
     state.retry = Math.min(state.retry * 2, MAX_RETRY_MS);
   });
+}
+
+/** Refused for a limit (its error came just before the close): the server's words stay readable
+ * (no "reconnecting" over them), the header names the table's rules all the same, and the page
+ * tries again after a growing wait, or at once when its person comes back to the tab (having
+ * closed another, say); once let in, the alert goes. */
+function refused() {
+  $("conn").hidden = true;
+  showAlert(state.limited ? sentence(serverWords(state.limited)) : t("error.too_many_connections"));
+  state.staleAlert = true;
+  if (!state.table) {
+    api(`/api/tables/${encodeURIComponent(code)}`)
+      .then((answer) => {
+        if (!state.table) $("describe").textContent = describeRules(answer.table);
+      })
+      .catch(() => {});
+  }
+  const again = () => {
+    clearTimeout(timer);
+    removeEventListener("focus", again);
+    if (state.socket && state.socket.readyState === WebSocket.CLOSED) connect();
+  };
+  const wait = state.limitRetry || LIMIT_RETRY_MS[0];
+  const timer = setTimeout(again, wait);
+  addEventListener("focus", again);
+  state.limitRetry = Math.min(wait * 2, LIMIT_RETRY_MS[1]);
 }
 
 function setOnline(yes) {
@@ -67,6 +100,9 @@ function setOnline(yes) {
 function receive(message) {
   switch (message.type) {
     case "welcome":
+      state.retry = 300; // let in: the next loss of the connection is retried at once again
+      state.limitRetry = 0;
+      state.limited = null;
       state.mySeat = message.seat;
       fairness.noteSeat(code, state.mySeat);
       document.body.dataset.role = message.role;
@@ -124,6 +160,7 @@ function receive(message) {
       if (message.seq === state.seq) $("hint-text").textContent = hintWords(message);
       break;
     case "error":
+      if (LIMITS.has(message.code)) state.limited = message; // the close that follows says it again, and waits
       if (CHAT_ERRORS.has(message.code)) {
         // said under the chat box, where it was asked, and gone with the next line
         $("chat-note").textContent = sentence(serverWords(message)); // the line stays in its box, to mend

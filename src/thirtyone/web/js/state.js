@@ -18,7 +18,9 @@ export const $ = (id) => document.getElementById(id);
 /** Everything that changes as the table goes on (one object: every module reads and sets its fields). */
 export const state = {
   socket: null,
-  retry: 300, // ms before reconnecting; doubles up to MAX_RETRY_MS
+  retry: 300, // ms before reconnecting; doubles up to MAX_RETRY_MS, from 300 again once welcomed
+  limitRetry: 0, // ms before trying again after a refusal for a limit (0: the first wait, connection.js)
+  limited: null, // the error of that refusal, said again when its close comes
   online: false, // welcomed on an open socket
   staleAlert: false, // the alert says "not connected": cleared once connected again
   table: null,
