@@ -342,6 +342,29 @@ def test_a_line_of_joiners_and_spaces_alone_shows_nothing_and_is_refused(text: s
     assert refused.value.code == "bad_chat"
 
 
+@pytest.mark.parametrize("text", ["a" + "\u0301" * 150, "Zalgo z" + "\u0336\u0301\u0302\u0303" * 2])
+def test_a_letter_under_a_stack_of_combining_marks_is_refused(text: str) -> None:
+    """Issue: "a" under 150 accents (U+0301) drew over the page's heading."""
+    with pytest.raises(errors.InputError, match="combining marks on one letter") as refused:
+        check_line({"text": text})
+    assert refused.value.code == "bad_chat"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tiếng Việt",  # Vietnamese: a letter with two marks (one left after NFC)
+        "ཧཱུྃ་བསྒྲུབས",  # Tibetan: subjoined letters and vowel signs stacked
+        "क्षत्रिय",  # Devanagari: viramas and vowel signs
+        "e" + "\u0301" * 6,  # six marks on one letter: the most
+    ],
+)
+def test_the_marks_that_scripts_stack_are_chat(text: str) -> None:
+    said, reaction = check_line({"text": text})
+    assert said  # not refused
+    assert reaction is None
+
+
 def test_a_line_with_angle_brackets_reaches_everyone_as_it_was_written(client: TestClient) -> None:
     created = create(client, ["human", "human"], name="Ann")
     ben = join(client, created["code"], "Ben")

@@ -1,6 +1,8 @@
 """What a new user's pass over the browser page found, each checked where they met it (the real
 server, Debian's Chromium driven by Playwright, as in test_web_e2e): a hint says when its first
-move is within the noise and when its values are rough.
+move is within the noise and when its values are rough; a fifth tab on a seat is refused once,
+readably, and comes in when a place is free; a name cut to twenty characters says so; the live
+region says each sentence with one full stop.
 
 Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1``."""
 
@@ -134,3 +136,38 @@ def test_a_fifth_tab_on_a_seat_is_refused_once_readably_and_comes_in_when_a_plac
     finally:
         for page in pages:
             page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------- small words
+
+
+def test_a_name_longer_than_twenty_characters_is_cut_and_said_so(server: str, browser: Browser) -> None:
+    """Issue: the name box took 40 characters and the page cut a name to 20 without a word."""
+    page = new_page(browser)
+    try:
+        page.goto(f"{server}/")
+        name = page.locator("#name")
+        expect(page.locator("#preset option").first).to_be_attached()  # the limits have come
+        name.fill("Bartholomew-Alexander-the-Third-of-Many")
+        expect(name).to_have_value("Bartholomew-Alexande")
+        expect(page.locator("#alert")).to_have_text("Give your name (1 to 20 characters) to create a table.")
+        shot(page, "long-name")
+    finally:
+        page.context.close()
+
+
+def test_the_live_region_says_each_sentence_with_one_full_stop(server: str, browser: Browser) -> None:
+    """Issue: the end of a game was read "You lose 2 lives (R6.5).. Game over"."""
+    created = _create(server, "scat", ["human", "easy"])
+    page = seated(browser, server, created)
+    try:
+        page.goto(f"{server}/t/{created['code']}")
+        expect(page.locator("body[data-connected=yes]")).to_have_count(1)
+        page.evaluate(
+            "async () => (await import('/static/js/notices.js'))"
+            ".announce('You lose 2 lives (R6.5).', 'Game over: Ann wins', 'Well played!', 'Next')"
+        )
+        said = "You lose 2 lives (R6.5). Game over: Ann wins. Well played! Next"
+        expect(page.locator("#announce")).to_have_text(said)
+    finally:
+        page.context.close()

@@ -8,7 +8,9 @@ or ``<3`` is a line like any other. A line is 1 to :data:`MAX_CHARS` characters 
 no line breaks or other control characters, no direction overrides or isolates (U+202A–U+202E,
 U+2066–U+2069: they would turn the rest of a page's line around) and no other invisible formatting
 characters, but the joiners that scripts and emoji need (:data:`thirtyone.checks.JOINERS`), and
-the no-break and ideographic spaces. A seat may say
+the no-break and ideographic spaces; at most :data:`MAX_MARKS` combining marks stacked on one
+letter (after NFC: a line of one letter under 150 accents would draw over the page's heading;
+the scripts that stack marks need a few). A seat may say
 :data:`BURST` lines at once and then one every ``1 / RATE`` seconds (:class:`ChatLimits`).
 Reactions are ids from :data:`REACTIONS`; each page words and draws them itself.
 
@@ -36,12 +38,14 @@ from thirtyone.checks import shows
 from thirtyone.server.errors import InputError
 from thirtyone.server.limits import RateLimiter
 
-__all__ = ["REACTIONS", "MAX_CHARS", "RATE", "BURST", "TOO_FAST", "check_line", "ChatLimits"]
+__all__ = ["REACTIONS", "MAX_CHARS", "MAX_MARKS", "RATE", "BURST", "TOO_FAST", "check_line", "ChatLimits"]
 
 REACTIONS = ("good_luck", "nice_hand", "well_played", "good_game", "unlucky", "wow", "laugh", "thinking")
 """The quick reactions, by id."""
 MAX_CHARS = 200
 """The longest line, in characters."""
+MAX_MARKS = 6
+"""The most combining marks (Unicode category M) in a row, after NFC."""
 RATE = 0.5
 """Lines a second a seat may say on average."""
 BURST = 4
@@ -60,7 +64,8 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
     Raises:
         InputError: ``bad_chat``, saying what is wrong: neither or both given, not text, empty, over
             :data:`MAX_CHARS` characters, a character that is not printable text (see above), nothing
-            that shows (:func:`thirtyone.checks.shows`: 50 zero-width joiners), or an unknown reaction.
+            that shows (:func:`thirtyone.checks.shows`: 50 zero-width joiners), more than
+            :data:`MAX_MARKS` combining marks on one letter, or an unknown reaction.
     """
     text, reaction = message.get("text"), message.get("reaction")
     if (text is None) == (reaction is None):
@@ -81,6 +86,14 @@ def check_line(message: dict[str, Any]) -> tuple[str | None, str | None]:
         if unicodedata.category(char)[0] in ("C", "Z") and char not in _ALLOWED:
             raise InputError(
                 f"chat is one line of plain text: no control or formatting characters (found U+{ord(char):04X})",
+                "bad_chat",
+            )
+    stacked = 0
+    for char in clean:
+        stacked = stacked + 1 if unicodedata.category(char)[0] == "M" else 0
+        if stacked > MAX_MARKS:
+            raise InputError(
+                f"at most {MAX_MARKS} accents or other combining marks on one letter: they would draw over the page",
                 "bad_chat",
             )
     if not shows(clean):  # only joiners and spaces: a line nobody could read

@@ -51,12 +51,16 @@ export async function api(path, options = {}) {
 }
 
 /** Hold a name box to ``max`` characters as the server counts them (code points): maxlength
- * counts UTF-16 units, two for an emoji, so it is only a bound here and the rest is cut on input. */
-export function limitChars(input, max) {
+ * counts UTF-16 units, two for an emoji, so it is only a bound here and the rest is cut on input,
+ * never silently: ``said`` (the limit in words) shows as an info alert when a name was cut. */
+export function limitChars(input, max, said) {
   input.maxLength = max * 2;
   input.addEventListener("input", () => {
     const chars = Array.from(input.value);
-    if (chars.length > max) input.value = chars.slice(0, max).join("");
+    if (chars.length > max) {
+      input.value = chars.slice(0, max).join("");
+      showAlert(said, "info");
+    }
   });
 }
 

@@ -270,7 +270,7 @@ async function start() {
       h("p", {}, t("lobby.hero")),
     );
   form.lives.max = presets.options.lives.high;
-  limitChars(form.name, presets.limits.max_name);
+  limitChars(form.name, presets.limits.max_name, t("lobby.no_name"));
   showOptions();
   setSeats(3);
   document.getElementById("add-seat").addEventListener("click", () => setSeats(seatsList.children.length + 1));

@@ -228,7 +228,7 @@ function start() {
   api("/api/presets")
     .then((data) => {
       state.presets = data;
-      limitChars($("join-name"), data.limits.max_name);
+      limitChars($("join-name"), data.limits.max_name, t("join.no_name"));
       $("howto").dataset.done = "";
       renderRules();
     })
