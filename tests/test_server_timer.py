@@ -41,6 +41,7 @@ from thirtyone.rules import Rules
 from thirtyone.server import ServerSettings
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import Autoplay
+from thirtyone.server.autoplay import default_action
 from thirtyone.server.autoplay import timeouts_in_a_row
 from thirtyone.server.connections import Connections
 from thirtyone.server.errors import InputError
@@ -300,3 +301,39 @@ def test_a_new_rounds_first_turn_gets_a_whole_timer_after_the_timer_ended_the_la
             await autoplay.stop()
 
     assert asyncio.run(deadline()) == NOW + 30.0  # a whole timer, not TIMER_FOLLOW_UP
+
+
+def test_after_a_restart_an_away_seat_is_played_at_the_bots_pace_with_nobody_connected() -> None:
+    """Issue: after a restart a seat the timer had played three turns in a row for (read from the
+    stored moves) waited a whole timer (60 s) each turn, as nobody had connected yet."""
+    dealt = Dealt(SaltChain("44" * 32, 16), [None, None])
+    game = dealt.game(Rules(), 2, 0)
+    for _ in range(12):  # the timer's default moves: three turns each, all in round 1
+        dealt.apply(game, default_action(game.view(game.current_seat)))
+    assert game.round == 1
+    history = history_of(game, dealt, "timer")
+    data = TableData(
+        code="ABCDEF",
+        status=PLAYING,
+        preset="scat",
+        options={},
+        players=2,
+        host_token_hash="",
+        seats=[SeatData(0, "human", None, "Ann", "x"), SeatData(1, "human", None, "Ben", "y")],
+        created_at=datetime.now(UTC),
+        first_dealer=0,
+        seq=len(history.actions),
+    )
+    settings = ServerSettings(friends_turn_timer=60.0, bot_delay=0.25, showdown_timeout=0.0)
+
+    async def deadline() -> float | None:
+        autoplay = Autoplay(StillTable(data, history, game), settings)
+        autoplay.schedule()
+        try:
+            assert autoplay.away(game.current_seat)
+            return autoplay.deadline
+        finally:
+            await autoplay.stop()
+
+    assert game.view(game.current_seat).phase.value == "turn"
+    assert asyncio.run(deadline()) == NOW + 0.25  # the bots' pace, not a whole timer
