@@ -42,7 +42,7 @@ def arena(name: str, bots: list[str], players: int, games: int, seed: int, prese
         "--seed", str(seed), "--preset", preset, "--jobs", str(jobs), "--json",
     ]  # fmt: skip
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, check=True)
     result = json.loads(done.stdout)
     judge = next(row for row in result["results"] if row["bot"] == bots[0])
     others = [row for row in result["results"] if row["bot"] != bots[0]]

@@ -7,7 +7,9 @@ equilibrium's play is mixed: a player who always did the same would be read), so
 plays the same game; ``greedy=True`` always plays the most probable move instead. A last turn
 after a knock it plays by its exact value (:mod:`thirtyone.judge.lastturn`), as the expert does.
 It plays the presets and table sizes its weights were made for (``cannot_play`` says why not,
-before a game).
+before a game): the package ships two networks, one for the full game (``scat``, ``widow`` and
+``schwimmen`` at every table size) and one for the solved mini game (:data:`SHIPPED`), and each
+table is played by the one made for it.
 
 >>> from thirtyone import Game, Rules
 >>> bot = JudgeBot(seed=1)
@@ -36,27 +38,43 @@ from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["JudgeBot", "SHIPPED", "shipped_judge"]
+__all__ = ["JudgeBot", "SHIPPED", "shipped_judge", "shipped_judges"]
 
-SHIPPED = Path(__file__).resolve().parent.parent / "judge" / "data" / "judge.npz"
-"""The judge's weights shipped with the package."""
+_DATA = Path(__file__).resolve().parent.parent / "judge" / "data"
+
+SHIPPED = (_DATA / "judge.npz", _DATA / "judge-mini.npz")
+"""The judge's weights shipped with the package: the full game's, then the mini game's."""
 
 
 @functools.cache
+def shipped_judges() -> tuple[JudgeNet, ...]:
+    """The shipped weights, in the order of :data:`SHIPPED` (read once a process)."""
+    return tuple(JudgeNet.load(path) for path in SHIPPED)
+
+
 def shipped_judge() -> JudgeNet:
-    """The shipped weights (read once a process)."""
-    return JudgeNet.load(SHIPPED)
+    """The full game's shipped weights."""
+    return shipped_judges()[0]
 
 
 class JudgeBot(SeededBot):
-    """The judge's policy as a bot (see the module); ``greedy`` plays the most probable move."""
+    """The judge's policy as a bot (see the module); ``greedy`` plays the most probable move;
+    ``net`` plays those weights alone instead of the shipped ones."""
 
     name = "judge"
 
     def __init__(self, seed: int | None = None, greedy: bool = False, net: JudgeNet | None = None) -> None:
         super().__init__(seed)
         self.greedy = greedy
-        self.net = net if net is not None else shipped_judge()
+        self.nets = (net,) if net is not None else shipped_judges()
+
+    @property
+    def net(self) -> JudgeNet:
+        """The first of its networks (the full game's, when it plays the shipped ones)."""
+        return self.nets[0]
+
+    def _net_for(self, rules: Rules, players: int) -> JudgeNet:
+        return next((net for net in self.nets if net.fits(rules, players) is None), self.nets[0])
 
     @classmethod
     def from_file(cls, seed: int | None, path: str) -> JudgeBot:
@@ -70,13 +88,13 @@ class JudgeBot(SeededBot):
         return cls(seed, net=JudgeNet.load(path))
 
     def cannot_play(self, rules: Rules, players: int) -> str | None:
-        """Why the weights cannot play this table (``None``: they can)."""
-        why = self.net.fits(rules, players)
+        """Why no network of the bot can play this table (``None``: one can)."""
+        why = self._net_for(rules, players).fits(rules, players)
         return None if why is None else f"the judge's weights were {why} (give another bot for these rules)"
 
     def judge(self, view: PlayerView) -> Judged:
-        """The network's probabilities and values of ``view``'s legal actions."""
-        return self.net.judge(view)
+        """The probabilities and values of ``view``'s legal actions, by the network made for its table."""
+        return self._net_for(view.rules, view.players).judge(view)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The policy's move (sampled, or the most probable one when greedy); on a last turn
@@ -87,7 +105,7 @@ class JudgeBot(SeededBot):
         """
         if is_last_turn(view):
             return last_turn(view).best.action
-        judged = self.net.judge(view)
+        judged = self.judge(view)
         if self.greedy:
             return action_from_id(view, judged.best)
         ids = sorted(judged.probabilities)
