@@ -6,31 +6,31 @@ Seats are counted from the observer: slot ``k`` is seat ``(seat + k) % players``
 always the observer and slot 1 the player after it. Card planes have 52 entries, one per card
 index (``rank * 4 + suit``; a 32-card deck uses 20–51).
 
-==================  ==============  ===========================================================
-slice               size            meaning
-==================  ==============  ===========================================================
-``hand``            52              own cards (three, four while discarding; none before looking, R6.6)
-``taken``           52              the card taken from the discard pile this turn (may not be discarded, R4.2)
-``pile_top``        52              the discard pile's top card (draw mode)
-``pile``            52              every card in the discard pile (draw mode), the widows set aside (R7.3)
-``widow``           52              the face-up widow (widow mode)
-``known``           players × 52    cards each seat is publicly known to hold (taken face up, not given away)
-``discarded``       players × 52    cards each seat laid face up this round: its discards, the cards it
-                                    gave to the widow, the hand it laid down (exchange all, take widow)
-``lives``           players         lives shown / the rules' lives (R2.2)
-``grace``           players         1 on the grace life (on the dole / bus, schwimmt; R2.3)
-``out``             players         1 when out of the game
-``looked``          players         1 when the seat has looked at its cards (R6.6)
-``dealer``          players         one-hot: the dealer
-``knocker``         players         one-hot: who knocked this round (all 0: nobody)
-``to_move``         players         one-hot: whose move it is (all 0 once the game is over)
-``phase``           5               one-hot: look, dealer_choice, turn, discard, over (none at a chance step)
-``widow_face_down`` 1               1 while the widow lies face down (widow mode, R7.2)
-``stock``           1               cards in the stock / cards in the deck
-``turn``            1               turns completed this round / max_turns (R6.7)
-``seats_in``        1               seats still in / players
-``players``         1               players / 9
-==================  ==============  ===========================================================
+===================  ==============  ===========================================================
+slice                size            meaning
+===================  ==============  ===========================================================
+``hand``             52              own cards (three, four while discarding; none before looking, R6.6)
+``taken``            52              the card taken from the discard pile this turn (may not be discarded, R4.2)
+``pile_top``         52              the discard pile's top card (draw mode)
+``pile``             52              every card in the discard pile (draw mode), the widows set aside (R7.3)
+``widow``            52              the face-up widow (widow mode)
+``known``            players × 52    cards each seat is publicly known to hold (taken face up, not given away)
+``discarded``        players × 52    cards each seat laid face up this round: its discards, the cards it
+                                     gave to the widow, the hand it laid down (exchange all, take widow)
+``lives``            players         lives shown / the rules' lives (R2.2)
+``grace``            players         1 on the grace life (on the dole / bus, schwimmt; R2.3)
+``out``              players         1 when out of the game
+``looked``           players         1 when the seat has looked at its cards (R6.6)
+``dealer``           players         one-hot: the dealer
+``knocker``          players         one-hot: who knocked this round (all 0: nobody)
+``to_move``          players         one-hot: whose move it is (all 0 once the game is over)
+``phase``            5               one-hot: look, dealer_choice, turn, discard, over (none at a chance step)
+``widow_face_down``  1               1 while the widow lies face down (widow mode, R7.2)
+``stock``            1               cards in the stock / cards in the deck
+``turn``             1               turns completed this round / max_turns (R6.7)
+``seats_in``         1               seats still in / players
+``players``          1               players / 9
+===================  ==============  ===========================================================
 
 The discard pile and each seat's discards are read from the view's history of the round (every
 discard is public, R4.4), as a player who watched the table would remember them.
