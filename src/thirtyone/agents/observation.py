@@ -7,13 +7,9 @@ only); this module adds what the OpenSpiel game gives besides: each event as a p
 (:func:`information_text`) and as a tensor (:class:`InfoStateLayout`, :func:`encode_information`).
 
 >>> from thirtyone import Game, Rules
->>> game = Game(Rules.preset("scat"), players=4, seed=1)
->>> layout = ObservationLayout(4)
->>> obs = encode(game.view(0))
->>> obs.shape == (layout.size,), layout.size, int(obs[layout.slices["hand"]].sum())
-(True, 714, 3)
->>> layout.unpack(obs)["known"].shape
-(4, 52)
+>>> game = Game(Rules.preset("mini"), players=2, seed=1)
+>>> InfoStateLayout(2, history_slots(game.rules, 2), 1).size
+1901
 """
 
 from __future__ import annotations
