@@ -3,6 +3,8 @@ seed, and a table its weights were not made for refused up front."""
 
 from __future__ import annotations
 
+import pytest
+
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.action_ids import action_id
@@ -88,3 +90,23 @@ def test_the_shipped_weights_load_and_play_every_table_they_were_made_for():
             view = game.view(game.current_seat)
             game.apply(bot.choose(view, view.legal_actions))
     assert "not namu" in bot.cannot_play(Rules.preset("namu"), 4)
+
+
+def test_a_last_turn_the_empty_stock_could_cut_short_is_played_by_the_network():
+    """An arena game of the judge heads-up stopped here: a last turn with no card in the stock
+    (R4.3: a draw may reshuffle) is not counted exactly, and the judge raised instead of playing."""
+    from pathlib import Path
+
+    from thirtyone.judge import NotALastTurnError
+    from thirtyone.judge import is_last_turn
+    from thirtyone.judge import last_turn
+    from thirtyone.record import GameRecord
+
+    record = Path(__file__).parent / "data" / "judge-last-turn-empty-stock.toml"
+    game = GameRecord.loads(record.read_text(encoding="utf-8")).replay()
+    view = game.view(game.current_seat)
+    assert is_last_turn(view)
+    assert view.stock_size == 0
+    with pytest.raises(NotALastTurnError, match=r"R4\.3"):
+        last_turn(view)
+    assert JudgeBot(seed=1).choose(view, view.legal_actions) in view.legal_actions

@@ -30,6 +30,7 @@ from pathlib import Path
 from thirtyone.action_ids import action_from_id
 from thirtyone.actions import Action
 from thirtyone.bots.base import SeededBot
+from thirtyone.judge.lastturn import NotALastTurnError
 from thirtyone.judge.lastturn import is_last_turn
 from thirtyone.judge.lastturn import last_turn
 from thirtyone.judge.network import Judged
@@ -104,7 +105,10 @@ class JudgeBot(SeededBot):
             JudgeWeightsError: at a table the weights were not made for.
         """
         if is_last_turn(view):
-            return last_turn(view).best.action
+            try:
+                return last_turn(view).best.action
+            except NotALastTurnError:
+                pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the network plays it
         judged = self.judge(view)
         if self.greedy:
             return action_from_id(view, judged.best)
