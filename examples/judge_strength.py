@@ -67,9 +67,11 @@ def arena(name: str, bots: list[str], players: int, games: int, seed: int, prese
 def mini(yardstick: str) -> dict[str, Any]:
     """Exact NashConv of the shipped judge in the mini game (whole tree)."""
     from thirtyone.agents.exploitability import MiniYardstick
-    from thirtyone.bots.judge import shipped_judge
+    from thirtyone.bots.judge import JudgeBot
+    from thirtyone.rules import Rules
 
-    measured = MiniYardstick(yardstick).measure(shipped_judge())
+    network = JudgeBot().judge_for(Rules.preset("mini"), 2)  # the shipped network made for the mini game
+    measured = MiniYardstick(yardstick).measure(network)
     return {
         "name": "mini NashConv",
         "kind": "nash_conv",

@@ -72,6 +72,8 @@ def test_the_shipped_weights_load_and_play_every_table_they_were_made_for():
     assert full.meta["players"] == [2, 3, 4, 5, 6, 7, 8, 9]
     assert mini.meta["presets"] == ["mini"]
     bot = JudgeBot(seed=3)
+    assert bot.judge_for(Rules.preset("mini"), 2) is mini
+    assert bot.judge_for(Rules.preset("widow", lives=5), 6) is full
     for preset, players in (
         ("scat", 9),
         ("widow", 2),

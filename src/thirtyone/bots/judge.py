@@ -74,7 +74,9 @@ class JudgeBot(SeededBot):
         """The first of its networks (the full game's, when it plays the shipped ones)."""
         return self.nets[0]
 
-    def _net_for(self, rules: Rules, players: int) -> JudgeNet:
+    def judge_for(self, rules: Rules, players: int) -> JudgeNet:
+        """The network that plays a ``players``-seat table of ``rules`` (the first that fits; else
+        the first, which then refuses the table)."""
         return next((net for net in self.nets if net.fits(rules, players) is None), self.nets[0])
 
     @classmethod
@@ -90,12 +92,12 @@ class JudgeBot(SeededBot):
 
     def cannot_play(self, rules: Rules, players: int) -> str | None:
         """Why no network of the bot can play this table (``None``: one can)."""
-        why = self._net_for(rules, players).fits(rules, players)
+        why = self.judge_for(rules, players).fits(rules, players)
         return None if why is None else f"the judge's weights were {why} (give another bot for these rules)"
 
     def judge(self, view: PlayerView) -> Judged:
         """The probabilities and values of ``view``'s legal actions, by the network made for its table."""
-        return self._net_for(view.rules, view.players).judge(view)
+        return self.judge_for(view.rules, view.players).judge(view)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The policy's move (sampled, or the most probable one when greedy); on a last turn
