@@ -276,31 +276,8 @@ def test_a_new_rounds_first_turn_gets_a_whole_timer_after_the_timer_ended_the_la
     for text in ["knock", "draw stock", "discard 2c"]:  # seat 1 knocks, seat 0's last turn (R6.1)
         dealt.apply(game, parse_action(text))
     assert (game.round, game.current_seat) == (2, 0)
-    history = history_of(game, dealt, "timer")
-    data = TableData(
-        code="ABCDEF",
-        status=PLAYING,
-        preset="scat",
-        options={},
-        players=2,
-        host_token_hash="",
-        seats=[SeatData(0, "human", None, "Ann", "x"), SeatData(1, "human", None, "Ben", "y")],
-        created_at=datetime.now(UTC),
-        first_dealer=0,
-        seq=len(history.actions),
-    )
-
-    async def deadline() -> float | None:
-        autoplay = Autoplay(
-            StillTable(data, history, game), ServerSettings(friends_turn_timer=30.0, showdown_timeout=0.0)
-        )
-        autoplay.schedule()
-        try:
-            return autoplay.deadline
-        finally:
-            await autoplay.stop()
-
-    assert asyncio.run(deadline()) == NOW + 30.0  # a whole timer, not TIMER_FOLLOW_UP
+    deadline, _ = _first_deadline(game, dealt, ServerSettings(friends_turn_timer=30.0, showdown_timeout=0.0))
+    assert deadline == NOW + 30.0  # a whole timer, not TIMER_FOLLOW_UP
 
 
 def test_after_a_restart_an_away_seat_is_played_at_the_bots_pace_with_nobody_connected() -> None:
@@ -311,6 +288,16 @@ def test_after_a_restart_an_away_seat_is_played_at_the_bots_pace_with_nobody_con
     for _ in range(12):  # the timer's default moves: three turns each, all in round 1
         dealt.apply(game, default_action(game.view(game.current_seat)))
     assert game.round == 1
+    settings = ServerSettings(friends_turn_timer=60.0, bot_delay=0.25, showdown_timeout=0.0)
+    deadline, away = _first_deadline(game, dealt, settings)
+    assert away
+    assert game.view(game.current_seat).phase.value == "turn"
+    assert deadline == NOW + 0.25  # the bots' pace, not a whole timer
+
+
+def _first_deadline(game: Game, dealt: Dealt, settings: ServerSettings) -> tuple[float | None, bool]:
+    """A stored two-person table of ``game`` (every move the timer's): the deadline its autoplay sets
+    for the seat to move, and whether it counts that seat as away."""
     history = history_of(game, dealt, "timer")
     data = TableData(
         code="ABCDEF",
@@ -324,16 +311,13 @@ def test_after_a_restart_an_away_seat_is_played_at_the_bots_pace_with_nobody_con
         first_dealer=0,
         seq=len(history.actions),
     )
-    settings = ServerSettings(friends_turn_timer=60.0, bot_delay=0.25, showdown_timeout=0.0)
 
-    async def deadline() -> float | None:
+    async def deadline() -> tuple[float | None, bool]:
         autoplay = Autoplay(StillTable(data, history, game), settings)
         autoplay.schedule()
         try:
-            assert autoplay.away(game.current_seat)
-            return autoplay.deadline
+            return autoplay.deadline, autoplay.away(game.current_seat)
         finally:
             await autoplay.stop()
 
-    assert game.view(game.current_seat).phase.value == "turn"
-    assert asyncio.run(deadline()) == NOW + 0.25  # the bots' pace, not a whole timer
+    return asyncio.run(deadline())
