@@ -33,6 +33,7 @@ thirtyone.judge.network.JudgeWeightsError: judge weights 'no/such/judge.npz': no
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -103,10 +104,11 @@ def card_sums(obs: Floats, layout: ObservationLayout) -> Floats:
     return np.concatenate([own, with_top, with_widow, best], axis=1, dtype=np.float32)
 
 
+@functools.lru_cache(maxsize=64)
 def rules_features(rules: Rules) -> Floats:
     """Every rule option of ``rules`` as numbers, in the order of :data:`thirtyone.rules.OPTIONS`:
     an on/off option as 0 or 1, a number as its place in its range (0–1), a choice one-hot (with
-    a last entry for an option of the other mode, ``None``)."""
+    a last entry for an option of the other mode, ``None``). Made once for each rules (read only)."""
     values: list[float] = []
     for name, spec in OPTIONS.items():
         value = getattr(rules, name)
@@ -118,7 +120,9 @@ def rules_features(rules: Rules) -> Floats:
         else:
             values.extend(float(value == choice) for choice in spec.choices)
             values.append(float(value is None))
-    return np.array(values, dtype=np.float32)
+    row = np.array(values, dtype=np.float32)
+    row.flags.writeable = False
+    return row
 
 
 _RULES_SIZE = len(rules_features(Rules()))
