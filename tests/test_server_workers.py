@@ -9,10 +9,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from cli_helpers import cli_error_line
+from test_cli_serve import serve
+from test_cli_serve import started  # noqa: F401 - the fixture
 from test_server_restart import free_port
 from test_server_restart import start_server
 
@@ -178,3 +182,60 @@ def test_a_hard_bots_first_move_waits_on_no_compiler(monkeypatch: pytest.MonkeyP
     assert isinstance(move, int)
     assert asked == []
     assert prepare.warming()
+
+
+# ---------------------------------------------------------------------------------------------- how many
+
+
+def test_the_bot_workers_are_one_a_core_unless_told(tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    from thirtyone.cli import main
+    from thirtyone.server.config import machine_cores
+
+    calls = request.getfixturevalue("started")  # uvicorn.run stood in for (test_cli_serve)
+    assert main(serve(tmp_path)) == 0
+    assert calls[-1]["settings"].bot_workers == machine_cores() == min(len(os.sched_getaffinity(0)), 64)
+    assert main(serve(tmp_path, "--bot-workers", "3")) == 0
+    assert calls[-1]["settings"].bot_workers == 3
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ("0", "--bot-workers must be from 1 to 64 workers, not 0"),
+        ("65", "--bot-workers must be from 1 to 64 workers, not 65"),
+        ("two", "--bot-workers 'two': give a whole number"),
+    ],
+)
+def test_a_bad_number_of_bot_workers_is_one_line(
+    tmp_path: Path, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str], given: str, words: str
+) -> None:
+    calls = request.getfixturevalue("started")
+    assert words in cli_error_line(capsys, serve(tmp_path, "--bot-workers", given))
+    assert calls == []
+
+
+def _meet(barrier: Any) -> int:
+    """A bot worker's job that ends only once every other job of the barrier runs at the same time."""
+    barrier.wait()
+    return os.getpid()
+
+
+async def test_the_servers_bot_workers_play_that_many_moves_at_once(tmp_path: Path) -> None:
+    """The table service's bot pool has ``bot_workers`` processes, and each takes a move at once:
+    two jobs that each wait for the other both end (on one worker the first would wait for ever)."""
+    import asyncio
+    import multiprocessing
+
+    from thirtyone.server import ServerSettings
+    from thirtyone.server import create_app
+
+    settings = ServerSettings(database_url=f"sqlite:///{tmp_path}/t.db", bot_workers=2, freeze_gc=False)
+    pool = create_app(settings=settings).state.service.bots
+    with multiprocessing.get_context("spawn").Manager() as manager:
+        barrier = manager.Barrier(2, timeout=WAIT)
+        try:
+            pids = await asyncio.gather(pool.run(_meet, barrier), pool.run(_meet, barrier))
+        finally:
+            pool.close()
+    assert pool.workers == 2
+    assert len(set(pids)) == 2

@@ -76,7 +76,6 @@ LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
         "10",
         "seconds a hint may take, its wait for a hint worker included, before it is answered busy (1-600)",
     ),
-    ("bot_workers", int, "1", "worker processes for the medium and hard bots' moves"),
     ("max_tables", int, "4000", "tables open or being played at once"),
     ("tables_per_minute", float, "2", "tables one client address may create a minute on average"),
     ("table_burst", int, "10", "tables one client address may create at once above that rate"),
@@ -166,6 +165,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
             metavar="S" if name.endswith("expiry") else "N",
             help=f"{words} (default {default})",
         )
+    limits.add_argument(
+        "--bot-workers",
+        metavar="N",
+        help="worker processes for the medium and hard bots' moves (1-64; default: one a core of this machine)",
+    )
     parser.add_argument(
         "--seed",
         metavar="N",
@@ -317,6 +321,8 @@ def run(args: argparse.Namespace) -> int:
     for name, kind, _default, _words in LIMIT_FLAGS:
         value = _number(getattr(args, name), name.replace("_", "-"), kind)
         limits[name] = int(value) if kind is int else value
+    if args.bot_workers is not None:  # else the settings' own default: one a core
+        limits["bot_workers"] = _whole(args.bot_workers, "bot-workers")
     try:
         settings = ServerSettings(
             database_url=args.database_url,

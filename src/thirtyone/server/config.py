@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
@@ -21,6 +22,8 @@ __all__ = [
     "DEFAULT_FRIENDS_TURN_TIMER",
     "DEFAULT_SHOWDOWN_TIMEOUT",
     "MAX_SHOWDOWN_TIMEOUT",
+    "MAX_WORKERS",
+    "machine_cores",
 ]
 
 DEFAULT_DATABASE_URL = "sqlite:///thirtyone.db"
@@ -40,6 +43,20 @@ DEFAULT_SHOWDOWN_TIMEOUT = 20.0
 """The longest the bots and the turn timer wait for people to close a round's showdown, seconds."""
 MAX_SHOWDOWN_TIMEOUT = 600.0
 """The longest showdown timeout, seconds."""
+MAX_WORKERS = 64
+"""The most bot worker processes."""
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform says it, else the
+    machine's), at most :data:`MAX_WORKERS`: the bot workers' default, one per core.
+
+    >>> 1 <= machine_cores() <= MAX_WORKERS
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
 
 
 @dataclass(frozen=True)
@@ -77,8 +94,8 @@ class ServerSettings:
     ``hint_queue`` more may wait for one (beyond that a hint is answered ``busy``), each seat has at
     most one in flight and ``hints_per_round`` a round; a hint not worked out within ``hint_wait``
     seconds, its wait for a worker included, is answered ``busy``. ``bot_workers`` processes play the
-    ``medium`` and ``hard`` bots' moves. ``worker_kind`` is ``process`` (the default) or ``thread``
-    (the same process: for tests).
+    ``medium`` and ``hard`` bots' moves (1–64; by default one a core, :func:`machine_cores`).
+    ``worker_kind`` is ``process`` (the default) or ``thread`` (the same process: for tests).
 
     Tables: ``max_tables`` open or being played at once, ``tables_per_minute`` created per client
     address on average (``table_burst`` at once); an open table nobody is connected to closes after
@@ -138,7 +155,7 @@ class ServerSettings:
     hint_queue: int = 4
     hints_per_round: int = 5
     hint_wait: float = 10.0
-    bot_workers: int = 1
+    bot_workers: int = field(default_factory=machine_cores)
     worker_kind: str = "process"
     max_tables: int = 4000
     tables_per_minute: float = 2.0
@@ -185,7 +202,7 @@ class ServerSettings:
         _check_int("hint_queue", self.hint_queue, 0, 10_000, "hints")
         _check_int("hints_per_round", self.hints_per_round, 0, 1000, "hints")
         _check_range("hint_wait", self.hint_wait, 1.0, 600.0, "seconds")
-        _check_int("bot_workers", self.bot_workers, 1, 64, "workers")
+        _check_int("bot_workers", self.bot_workers, 1, MAX_WORKERS, "workers")
         if self.worker_kind not in ("process", "thread"):
             raise InputError(f"worker_kind must be process or thread, not {self.worker_kind!r}")
         _check_int("max_tables", self.max_tables, 1, 10_000_000, "tables")
