@@ -6,6 +6,9 @@ seat played by the learning policy, a checkpoint after every iteration, resumabl
     nice python examples/train_judge.py --tables mini:2 --out runs/judge-mini --yardstick runs/mini
     # the full game, every preset at every table size, from the heuristic's moves:
     nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --imitation 20 --out runs/judge
+    # deep Monte-Carlo: what each move is worth while the heuristic plays on, then greedy self-play:
+    nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --method dmc --explore 0.1 \
+        --imitation 40 --out runs/judge-dmc
     # a best response to a frozen player (seat 0 learns, the others are the target):
     nice python examples/train_judge.py --tables scat:4 --target heuristic --out runs/br-heuristic
     python examples/train_judge.py --plot runs/judge-mini/curve.json --chart docs/charts/judge-mini
@@ -107,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         "--target", default="", help="train a best response to this frozen player (heuristic, ppo, judge)"
     )
     parser.add_argument("--init", default="", help="start from these weights (a judge.npz of another run)")
+    parser.add_argument("--method", default="mmd", help="mmd (magnetic mirror descent) or dmc (deep Monte-Carlo)")
+    parser.add_argument("--explore", type=float, default=0.0, help="dmc: the share of moves played at random")
     parser.add_argument("--yardstick", help="folder of the mini game's tree: measure NashConv there")
     parser.add_argument("--evaluate-every", type=int, default=5)
     parser.add_argument("--plot", nargs="+", help="draw these curve.json files instead of training (with --chart)")
@@ -134,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         imitation=args.imitation,
         target=args.target,
         init=args.init,
+        method=args.method,
+        explore=args.explore,
     )
     evaluate = None
     if args.yardstick:

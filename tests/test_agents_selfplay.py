@@ -181,3 +181,52 @@ def _draw_mask():
     mask = np.zeros((1, 79), dtype=np.int8)
     mask[0, 52:54] = 1
     return mask
+
+
+def test_explored_moves_are_legal_and_as_many_as_asked():
+    from thirtyone.agents.selfplay import explored
+
+    rng = np.random.default_rng(3)
+    mask = np.zeros((4000, 79), dtype=np.int8)
+    mask[:, [52, 53]] = 1
+    mask[::2, 60] = 1
+    chosen = np.full(4000, 52, dtype=np.int64)
+    assert (explored(chosen, mask, 0.0, rng) == chosen).all()
+    moved = explored(chosen, mask, 0.3, rng)
+    assert mask[np.arange(4000), moved].all()
+    # a share 0.3 drawn uniformly: 0.3 * (1/2 + 2/3) / 2 of the moves leave id 52
+    assert abs((moved != 52).mean() - 0.3 * (1 / 2 + 2 / 3) / 2) < 0.03
+    everything = explored(chosen, mask, 0.999, rng)
+    assert set(np.unique(everything[::2])) == {52, 53, 60}
+
+
+def test_dmc_plays_its_values_best_move_and_fits_the_policy_to_it():
+    config = TrainConfig(
+        tables=[("scat", 3)], method="dmc", explore=0.2, iterations=3, imitation=1, decisions=300, games=8,
+        hidden=(16,), epochs=40, lr=1e-2, batch=128,
+    )  # fmt: skip
+    trainer = Trainer(config)
+    batch = trainer.play()  # the heuristic with 20% random moves: not every move is the teacher's one-hot
+    trainer.learn(batch)
+    trainer.iteration = 1
+    import torch
+
+    x = batch.x.astype(np.float32)
+    mask = batch.mask.astype(np.int8)
+    actions, logp = trainer.act_greedy(x, mask)
+    q, logits = (net(torch.from_numpy(x)).detach().numpy() for net in (trainer.model.value, trainer.model.policy))
+    assert (actions == np.where(mask != 0, q, -np.inf).argmax(axis=1)).all()
+    assert (logp.max(axis=1) == 0.0).all()
+    agree = (np.where(mask != 0, logits, -np.inf).argmax(axis=1) == actions).mean()
+    assert agree > 0.9  # the policy learned the values' best move (uniform it agreed at random)
+    played = trainer.play()  # greedy on the values, 20% explored
+    assert len(played) >= 300
+
+
+def test_a_method_or_exploration_out_of_range_is_refused():
+    with pytest.raises(ArgumentError, match="method is mmd or dmc"):
+        Trainer(TrainConfig(method="ppo"))
+    with pytest.raises(ArgumentError, match="explore is a share"):
+        Trainer(TrainConfig(method="dmc", explore=1.0))
+    with pytest.raises(ArgumentError, match="explore is the share of random moves of method dmc"):
+        Trainer(TrainConfig(explore=0.1))

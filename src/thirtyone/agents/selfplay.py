@@ -85,6 +85,9 @@ __all__ = [
 
 NUM_ACTIONS = 79
 
+METHODS = ("mmd", "dmc")
+"""The trainer's methods (:class:`TrainConfig`)."""
+
 
 @dataclass
 class TrainConfig:
@@ -99,7 +102,12 @@ class TrainConfig:
     which self-play goes on, the magnet starting there; ``target`` (not ``""``) makes the run a
     best response to a frozen player in every seat but seat 0 (:func:`target_player`); ``init``
     (not ``""``) the path of a judge's weights to start both networks and the magnet from (a run
-    that goes on under other settings, such as a smaller ``alpha``); ``threads``
+    that goes on under other settings, such as a smaller ``alpha``); ``method`` ``"mmd"`` (the
+    module's loop) or ``"dmc"`` (deep Monte-Carlo, as DouZero: the values learned as in MMD, every
+    move played greedily on them but for a share ``explore`` of moves played uniformly at random,
+    and the policy fitted to the values' best move; its imitation iterations let the heuristic play
+    with the same exploration, so the values learn what every move is worth when the heuristic
+    plays on — the expert's question — before the policy plays itself); ``threads``
     PyTorch's (set for the process: small networks learn fastest on one, and a busy machine's
     spinning threads made them 40 times slower here).
     """
@@ -120,6 +128,8 @@ class TrainConfig:
     imitation: int = 0
     target: str = ""
     init: str = ""
+    method: str = "mmd"
+    explore: float = 0.0
 
     def check(self) -> None:
         """Raises ArgumentError for a setting out of range (naming it)."""
@@ -133,6 +143,12 @@ class TrainConfig:
         for name in ("eta", "alpha", "lr"):
             if not float(getattr(self, name)) > 0:
                 raise ArgumentError(f"{name} is above 0, not {getattr(self, name)!r}")
+        if self.method not in METHODS:
+            raise ArgumentError(f"method is {' or '.join(METHODS)}, not {self.method!r}")
+        if not 0 <= float(self.explore) < 1:
+            raise ArgumentError(f"explore is a share from 0 to below 1, not {self.explore!r}")
+        if self.explore and self.method != "dmc":
+            raise ArgumentError("explore is the share of random moves of method dmc (MMD samples its own moves)")
 
 
 @dataclass
@@ -162,6 +178,17 @@ Policy = Callable[
 ]
 """Takes judge inputs ``[n, INPUT_SIZE]`` and masks ``[n, 79]``; returns the actions sampled and
 the log-probabilities of every id (``[n, 79]``, illegal -inf)."""
+
+
+def explored(
+    actions: npt.NDArray[np.int64], mask: npt.NDArray[np.int8], explore: float, rng: np.random.Generator | None
+) -> npt.NDArray[np.int64]:
+    """``actions`` with a share ``explore`` of them replaced by a legal id drawn uniformly (``rng``)."""
+    if not explore or rng is None:
+        return actions
+    n = actions.shape[0]
+    keys = np.where(mask != 0, rng.random(mask.shape), -1.0)
+    return np.where(rng.random(n) < explore, keys.argmax(axis=1), actions).astype(np.int64)
 
 
 class _Buffer:
@@ -224,9 +251,12 @@ class EngineTables:
         self.dealt += 1
         return Table(self.config, derive(self.seed, self.dealt))
 
-    def play(self, policy: Policy, decisions: int) -> Batch:
+    def play(
+        self, policy: Policy, decisions: int, explore: float = 0.0, rng: np.random.Generator | None = None
+    ) -> Batch:
         """Play with ``policy`` until ``decisions`` decisions have their rounds ended (whole steps of every
-        game); the decisions of rounds still going are left out."""
+        game); the decisions of rounds still going are left out; a share ``explore`` of the moves
+        drawn uniformly instead (:func:`explored`)."""
         buffer = _Buffer(len(self.tables))
         while buffer.settled < decisions:
             seats = [_to_move(table) for table in self.tables]
@@ -234,6 +264,7 @@ class EngineTables:
             mask = np.stack([table.mask() for table in self.tables])
             x = judge_inputs(obs, self.players, self.rules)
             actions, logp = policy(x, mask)
+            actions = explored(actions, mask, explore, rng)
             for game, table in enumerate(self.tables):
                 seat = seats[game]
                 buffer.add(game, seat, (x[game].astype(np.float16), mask[game] != 0, int(actions[game]), logp[game]))
@@ -291,10 +322,13 @@ class VectorTables:
         slot = obs[:, self._dealer_slots].argmax(axis=1)
         return np.asarray((agent + slot) % self.players, dtype=np.int64)
 
-    def play(self, policy: Policy | None, decisions: int) -> Batch:
+    def play(
+        self, policy: Policy | None, decisions: int, explore: float = 0.0, rng: np.random.Generator | None = None
+    ) -> Batch:
         """Play with ``policy`` until ``decisions`` decisions have their rounds ended (whole steps of every
         game); the decisions of rounds still going are left out. ``None``: every seat plays the
-        heuristic (the env's teacher, made with ``teacher=True``), its move kept as certain."""
+        heuristic (the env's teacher, made with ``teacher=True``), its move kept as certain. A share
+        ``explore`` of the learners' moves is drawn uniformly instead (:func:`explored`)."""
         games = self.out.obs.shape[0]
         buffer = _Buffer(games)
         while buffer.settled < decisions:
@@ -307,6 +341,7 @@ class VectorTables:
                 logp[np.arange(games), actions] = 0.0
             else:
                 actions, logp = policy(x, mask)
+            actions = explored(actions, mask, explore, rng)
             agents = out.agent.copy()
             learner = np.ones(games, dtype=bool)
             if self.opponent is not None:
@@ -426,6 +461,15 @@ class Trainer:
         fallback = np.where(mask != 0, probs, -1.0).argmax(axis=1)  # rounding at the top of the sum
         return np.where(legal, actions, fallback).astype(np.int64), logp.astype(np.float32)
 
+    def act_greedy(self, x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> tuple[Any, Any]:
+        """The :data:`Policy` of method ``dmc``: the legal id of the highest value (its log-probability 0)."""
+        with torch.no_grad():
+            q = self.model.value(torch.from_numpy(x)).numpy()
+        actions = np.where(mask != 0, q, -np.inf).argmax(axis=1).astype(np.int64)
+        logp = np.full(mask.shape, -np.inf, dtype=np.float32)
+        logp[np.arange(x.shape[0]), actions] = 0.0
+        return actions, logp
+
     @property
     def imitating(self) -> bool:
         """Whether the next iteration learns the heuristic's moves (the first ``imitation``)."""
@@ -434,14 +478,16 @@ class Trainer:
     def play(self) -> Batch:
         """One iteration's decisions, shared among the tables (the heuristic's while imitating)."""
         share = max(1, self.config.decisions // len(self.tables))
+        explore, rng = self.config.explore, self.rng
         if self.imitating:
             teachers = [tables for tables in self.tables if isinstance(tables, VectorTables)]  # all: see _tables
-            return Batch.join([tables.play(None, share) for tables in teachers])
-        return Batch.join([tables.play(self.act, share) for tables in self.tables])
+            return Batch.join([tables.play(None, share, explore, rng) for tables in teachers])
+        policy = self.act_greedy if self.config.method == "dmc" else self.act
+        return Batch.join([tables.play(policy, share, explore, rng) for tables in self.tables])
 
     def learn(self, batch: Batch) -> dict[str, float]:
-        """Fit the values, then the policy's MMD step (while imitating: the move played), on
-        ``batch``; the losses."""
+        """Fit the values, then the policy's MMD step (while imitating: the move played; method
+        ``dmc``: the values' best move), on ``batch``; the losses."""
         config = self.config
         x = torch.from_numpy(batch.x.astype(np.float32))
         mask = torch.from_numpy(batch.mask)
@@ -464,7 +510,10 @@ class Trainer:
             scale = config.eta * config.alpha
             z = (old.masked_fill(~mask, 0.0) + scale * magnet.masked_fill(~mask, 0.0) + config.eta * q) / (1.0 + scale)
             target = torch.softmax(z.masked_fill(~mask, -1e9), dim=-1)
-            if self.imitating:
+            if config.method == "dmc":
+                best = q.masked_fill(~mask, -math.inf).argmax(dim=1)
+                target = torch.nn.functional.one_hot(best, NUM_ACTIONS).to(target.dtype)
+            elif self.imitating:
                 target = torch.nn.functional.one_hot(action, NUM_ACTIONS).to(target.dtype)
         policy_loss = 0.0
         for _ in range(config.epochs):
