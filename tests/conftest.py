@@ -16,6 +16,16 @@ settings.register_profile("thirtyone", deadline=None)
 settings.load_profile("thirtyone")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _history_elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test keeps a game in the user's own history (``thirtyone play`` keeps each finished
+    game under ``$XDG_DATA_HOME``: thirtyone.tui.history); the programs tests start inherit it."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server whose bots play at once, one for each browser test module

@@ -1,4 +1,4 @@
-"""The ``thirtyone`` command: ``play``, ``simulate``, ``replay``, ``arena`` and more.
+"""The ``thirtyone`` command: ``play``, ``simulate``, ``replay``, ``arena``, ``stats`` and more.
 
 Each subcommand lives in its own module with ``configure(parser)`` and ``run(args) -> int``.
 Library errors (every one a ``ValueError`` subclass with a one-line message) become a one-line
@@ -25,6 +25,7 @@ from thirtyone.cli import replay
 from thirtyone.cli import review
 from thirtyone.cli import serve
 from thirtyone.cli import simulate
+from thirtyone.cli import stats
 from thirtyone.cli import verify
 from thirtyone.errors import ThirtyOneError
 from thirtyone.errors import ThirtyOneRuntimeError
@@ -42,6 +43,7 @@ _COMMANDS = {
     "bots": (bots, "list the bots --bots accepts: built in, installed, your own"),
     "analyze": (analyze, "the odds of a variant: exact and simulated figures, tables and SVG charts"),
     "review": (review, "the expert's review of a game record, move by move: values, mistakes, accuracy"),
+    "stats": (stats, "your progress over the games thirtyone play kept: wins, places, accuracy, a chart"),
 }
 
 

@@ -9,7 +9,8 @@ SIGTERM); a record that could not be saved is a one-line error and exit status 1
 SIGHUP or SIGTERM ended exits with ``128 +`` the signal's number (129, 143), as a shell reports
 a process a signal stopped. ``--resume RECORD`` goes on with an unfinished game where it stopped
 (the rules, players, bots and seed from the record); a missing file, a finished game, a damaged
-record or a dealing option given as well is a one-line error (exit status 2).
+record or a dealing option given as well is a one-line error (exit status 2). Each finished game
+is kept for ``thirtyone stats`` (:mod:`thirtyone.tui.history`) unless ``--no-history``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
+from thirtyone.tui.history import history_folder
 from thirtyone.tui.language import terminal_language
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import DEFAULT_DELAY
@@ -99,6 +101,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let --record replace existing record files",
     )
+    parser.add_argument(
+        "--no-history",
+        action="store_true",
+        help="keep no record of your finished games (kept by default in $XDG_DATA_HOME/thirtyone/history, "
+        "else ~/.local/share/thirtyone/history, for thirtyone stats)",
+    )
     parser.add_argument("--name", default="you", metavar="NAME", help=f"your name, at most {MAX_NAME} characters")
     parser.add_argument(
         "--lang",
@@ -164,7 +172,7 @@ def _resumed(args: argparse.Namespace) -> argparse.Namespace:
     resumed, unknown = parser.parse_known_args(options)
     if unknown:
         raise PlayError(f"--resume {path}: its comment names options play does not know: {' '.join(unknown)}")
-    for name in ("fast", "delay", "hint_seconds", "lang", "record", "overwrite", "name"):
+    for name in ("fast", "delay", "hint_seconds", "lang", "record", "overwrite", "name", "no_history"):
         setattr(resumed, name, getattr(args, name))
     if args.name == "you":
         resumed.name = record.seats[0]
@@ -238,6 +246,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         notice=notice,
         lang=lang,
         resume=None if resume is None else resume[1],
+        history=None if args.no_history else history_folder(os.environ),
     )
     if resume is not None:
         try:

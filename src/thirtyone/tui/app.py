@@ -17,6 +17,8 @@ The app lays out the screen and wires the homes of its jobs, each a module of it
   :class:`~thirtyone.tui.prepare.Preparation`);
 - the record, saved after every action and on every way out (``q``, ctrl+q, ctrl+c,
   :meth:`ThirtyOneApp.request_quit` from a signal handler): :class:`~thirtyone.tui.autosave.Autosave`;
+- each finished game kept for ``thirtyone stats`` (unless ``--no-history``):
+  :class:`~thirtyone.tui.history.History`;
 - the title and status lines in words: :class:`~thirtyone.tui.status.Status`; the panels
   (:mod:`~thirtyone.tui.widgets`), the screens between rounds (:mod:`~thirtyone.tui.screens`)
   and the review of the game just played (:mod:`~thirtyone.tui.review_screen`).
@@ -57,6 +59,7 @@ from thirtyone.tui.controls import WAYS_OUT
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.controls import key_name
 from thirtyone.tui.hints import Hints
+from thirtyone.tui.history import History
 from thirtyone.tui.keys import LAST_SHOWDOWN
 from thirtyone.tui.keys import SHOWDOWN
 from thirtyone.tui.keys import STANDINGS
@@ -125,6 +128,8 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self.controls = Controls(self.t)
         self.narrator = Narrator(self.session.names, settings.rules, HUMAN, self.t)
         self.records = Autosave(self.session, self.t)
+        self.history = History(settings.history)
+        """Keeps each finished game for ``thirtyone stats`` (:mod:`~thirtyone.tui.history`)."""
         self.pacing = BotPacing(
             self,
             self.session,
@@ -340,6 +345,9 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         note = self.records.save()
         self._show_message()
         record = self.records.record()
+        self.history.keep(record, self.session.game_number, seed=self.session.game_seed)
+        if self.history.failure is not None:  # said under the record's line
+            note = "\n".join(filter(None, [note, self.t("tui.history.failed", reason=self.history.failure)]))
         reviews: dict[int, Review] = {}  # each seat's, once made: kept while the standings show
 
         def review() -> ReviewScreen:

@@ -38,7 +38,7 @@ from thirtyone.record import GameRecord
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlayError
 
-__all__ = ["Autosave", "recorded", "dealt_again"]
+__all__ = ["Autosave", "recorded", "dealt_again", "write_whole"]
 
 _COMMENT = "seed {seed} (thirtyone play {options} deals this game again)"
 """The comment of a record of ``thirtyone play``: the game's seed and the options that deal it
@@ -59,6 +59,25 @@ def dealt_again(record: GameRecord) -> list[str]:
     if record.event != "thirtyone play" or found is None:
         raise PlayError("it is not a record of thirtyone play: its comment does not say how the game was dealt")
     return found.group(2).split()
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole: to a temporary file in the same folder, renamed
+    over ``path``, so that the file is the old text or the new, whenever the program is stopped.
+
+    Raises:
+        OSError: when the file cannot be written (its ``filename`` is ``path``).
+    """
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except BaseException as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        if isinstance(error, OSError):  # say the file's path: the temporary file is ours, not the person's
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
 
 
 def recorded(game: Game) -> Game:
@@ -128,17 +147,7 @@ class Autosave:
             return None
         if path not in self._written and path.exists() and not settings.overwrite:
             raise ThirtyOneError(f"{path} already exists: not overwritten (start with --overwrite to replace it)")
-        text = self.record().dumps()
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_text(text, encoding="utf-8")
-            os.replace(temporary, path)
-        except BaseException as error:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            if isinstance(error, OSError):  # say the record's path: the temporary file is ours, not the person's
-                raise OSError(error.errno, error.strerror, str(path)) from error
-            raise
+        write_whole(path, self.record().dumps())
         self._written.add(path)
         return path
 

@@ -170,6 +170,9 @@ class PlaySettings:
     """An unfinished game to go on with as the session's first (``--resume``): its moves are
     played again, the bots' included, before the screen opens
     (:class:`~thirtyone.tui.session.PlaySession`)."""
+    history: Path | None = None
+    """The folder each finished game is kept in for ``thirtyone stats``
+    (:mod:`~thirtyone.tui.history`; ``None``: none kept, ``--no-history``)."""
 
     @classmethod
     def create(
@@ -190,6 +193,7 @@ class PlaySettings:
         lang: str = "en",
         review_worlds: int = DEFAULT_REVIEW_WORLDS,
         resume: GameRecord | None = None,
+        history: Path | None = None,
     ) -> PlaySettings:
         """Checked settings; ``bots`` is a comma list for seats 1…n-1, the last name repeating.
 
@@ -244,6 +248,7 @@ class PlaySettings:
             lang,
             review_worlds,
             resume,
+            history,
         )
 
     def record_names(self) -> tuple[str, ...]:
