@@ -1,10 +1,11 @@
-"""The library's own English: the one place that turns the core's data into sentences.
+"""The library's own English: the phrases of :mod:`thirtyone.narration` as sentences.
 
 Losses (:func:`loss_reason`), round ends (:func:`describe_end`) and refusals (:func:`refusal`)
 are data first — a :class:`~thirtyone.settlement.Loss` has a kind, an
-:class:`~thirtyone.refusals.IllegalActionError` a code — and these functions write them for
-library users and game records, naming seats as ``seat 2``. The faces (terminal, browser) never
-read these sentences: they put the same data in their own words and languages.
+:class:`~thirtyone.refusals.IllegalActionError` a code — which the narrator tells as phrases (a
+catalog key and values); :func:`english` writes those for library users and game records, naming
+seats as ``seat 2``. The faces (terminal, browser) never read these sentences: they render the
+same phrases in their own words and languages.
 
 >>> from thirtyone.settlement import Loss
 >>> from thirtyone.events import RoundResult
@@ -23,13 +24,17 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Unpack
 
+from thirtyone import narration
 from thirtyone.cards import format_cards
 from thirtyone.checks import escaped
 from thirtyone.events import RoundResult
+from thirtyone.narration import Cards
+from thirtyone.narration import Phrase
+from thirtyone.narration import Points
+from thirtyone.narration import Seats
 from thirtyone.refusals import IllegalActionError
 from thirtyone.refusals import RefusalCode
 from thirtyone.refusals import RefusalFacts
-from thirtyone.scoring import HandValue
 from thirtyone.scoring import format_value
 from thirtyone.settlement import Loss
 from thirtyone.settlement import LossKind
@@ -41,7 +46,9 @@ __all__ = [
     "refusal",
     "refusal_words",
     "error_line",
+    "english",
     "LOSS_WORDS",
+    "END_WORDS",
     "REFUSAL_WORDS",
 ]
 
@@ -52,10 +59,10 @@ def seat_name(seat: int) -> str:
 
 
 LOSS_WORDS: Mapping[LossKind, str] = {
-    "blitz": "{seats} showed {shown}",
-    "blitz_after_knock": "{seats} showed {shown}",
-    "dealt_blitz": "{seats} {was} dealt {shown}",
-    "dealt_blitz_beaten": "{seats} {was} dealt {shown}",
+    "blitz": "{who} showed {shown}",
+    "blitz_after_knock": "{who} showed {shown}",
+    "dealt_blitz": "{who} {was} dealt {shown}",
+    "dealt_blitz_beaten": "{who} {was} dealt {shown}",
     "lowest": "lowest hand",
     "knocker_alone_lowest": "knocker alone lowest (knock_penalty=scat)",
     "lowest_knocker_saved": "lowest hand; the knocker tied and is saved",
@@ -65,79 +72,67 @@ LOSS_WORDS: Mapping[LossKind, str] = {
     "lowest_turn_limit": "lowest hand (the turn limit, R6.7)",
     "lowest_stock_out": "lowest hand (the stock ran out, R4.3)",
 }
-"""The English of each loss kind (placeholders ``{seats}``, ``{was}``, ``{shown}``)."""
-
-
-def _shown(value: HandValue | None) -> str:
-    return "three aces (33)" if value == 33 else "31" if value is None else format_value(value)
+"""The English of each loss kind (placeholders ``{who}``, ``{was}``, ``{shown}``)."""
 
 
 def loss_reason(loss: Loss, result: RoundResult, name: Callable[[int], str] = seat_name) -> str:
-    """Why ``loss`` was charged in ``result``, in English: ``"seat 2 showed 31"``, ``"lowest hand"``."""
-    shown = result.values[loss.seats[0]] if loss.seats and loss.seats[0] < len(result.values) else None
-    return LOSS_WORDS[loss.kind].format(
-        seats=", ".join(name(seat) for seat in loss.seats),
-        was="was" if len(loss.seats) == 1 else "were",
-        shown=_shown(shown),
-    )
+    """Why ``loss`` was charged in ``result``, in English: ``"seat 2 showed 31"``, ``"lowest hand"``
+    (:func:`thirtyone.narration.loss`)."""
+    return english(narration.loss(loss, result), name)
+
+
+END_WORDS: Mapping[str, str] = {
+    "end.blitz": "blitz by {who}",
+    "end.dealt_blitz": "31 on the deal by {who}",
+    "end.knock": "knock by {who}",
+    "end.throw_down": "throw down by {who}",
+    "end.all_pass": "all passed",
+    "end.stock_exhausted": "stock exhausted",
+    "end.max_turns": "turn limit",
+    "end.other": "{end}",
+}
+"""The English of each round end's phrase (:func:`thirtyone.narration.round_end`)."""
 
 
 def describe_end(result: RoundResult, name: Callable[[int], str] = seat_name) -> str:
-    """How a round ended, in words: ``"knock by seat 2"``, ``"blitz by seat 0"``, ``"all passed"``."""
-    end = result.end
-    if end in ("blitz", "dealt_blitz"):
-        who = ", ".join(name(seat) for seat in result.blitz)
-        return f"{'31 on the deal' if end == 'dealt_blitz' else 'blitz'} by {who}"
-    if end in ("knock", "throw_down") and result.knocker is not None:
-        return f"{end.replace('_', ' ')} by {name(result.knocker)}"
-    return {"all_pass": "all passed", "stock_exhausted": "stock exhausted", "max_turns": "turn limit"}.get(end, end)
+    """How a round ended, in words: ``"knock by seat 2"``, ``"blitz by seat 0"``, ``"all passed"``
+    (:func:`thirtyone.narration.round_end`)."""
+    return english(narration.round_end(result), name)
 
 
 REFUSAL_WORDS: Mapping[RefusalCode, str] = {
     "game_over": "the game is over; start a new game",
     "chance_due": "a chance step is due (see chance_step): call deal() before any move",
-    "no_chance_due": "no chance step is due: the game waits for a move ({legal})",
-    "not_your_turn": "it is {to_move}'s turn, not {seat}'s",
-    "not_blind_phase": "{action} belongs to the blind phase before anyone plays ({legal})",
+    "no_chance_due": "no chance step is due: the game waits for a move (legal now: {legal})",
+    "not_your_turn": "it is {other}'s turn, not {seat}'s",
+    "not_blind_phase": "{action} belongs to the blind phase before anyone plays (legal now: {legal})",
     "must_look": "{seat} has not looked at its cards yet: the blind phase asks to look or to throw down",
-    "not_dealer_choice": "{action} is the Schwimmen dealer's choice after the deal ({legal})",
+    "not_dealer_choice": "{action} is the Schwimmen dealer's choice after the deal (legal now: {legal})",
     "must_choose_hand": "the dealer first keeps the first hand (keep) or takes the second unseen (take widow)",
-    "must_discard": "you hold four cards; discard one to end your turn ({legal})",
+    "must_discard": "you hold four cards; discard one to end your turn (legal now: {legal})",
     "discard_not_in_hand": "{card} is not in your hand ({among}); discard one of your cards",
     "discard_taken_card": "cannot discard the card just taken from the discard pile ({card}); discard another",
-    "draw_first": "draw a card before you discard ({legal})",
-    "draw_or_knock": "in draw mode a turn is to draw or to knock ({legal})",
+    "draw_first": "draw a card before you discard (legal now: {legal})",
+    "draw_or_knock": "in draw mode a turn is to draw or to knock (legal now: {legal})",
     "pile_empty": "the discard pile is empty; draw from the stock",
     "stock_empty": "the stock is empty and the discard pile has no cards to reshuffle; draw from the pile",
-    "widow_turn": "in widow mode a turn is to exchange, pass or knock ({legal})",
+    "widow_turn": "in widow mode a turn is to exchange, pass or knock (legal now: {legal})",
     "widow_face_down": "the widow is face down; take all of it (exchange all), pass or knock",
     "exchange_two_needs_any": "exchange one card or all three (exchange=one_or_all); two needs exchange=any",
     "exchange_not_in_hand": "{card} is not in your hand ({among})",
     "exchange_not_in_widow": "{card} is not in the widow ({among})",
-    "second_knock": "{knocker} has already knocked; only one knock per round",
+    "second_knock": "{other} has already knocked; only one knock per round",
     "knock_too_early": "knocking is allowed only after every player has had a turn (knock_from_round=2)",
     "knock_too_low": "knocking needs a hand worth at least {need} (yours is {value})",
 }
-"""The English of each refusal code, after its rule id (placeholders: ``{seat}``, ``{to_move}``,
-``{knocker}``, ``{card}``, ``{among}``, ``{action}``, ``{need}``, ``{value}``, ``{legal}``)."""
+"""The English of each refusal code, after its rule id (placeholders, :func:`thirtyone.narration.refusal`:
+``{seat}``, ``{other}``, ``{card}``, ``{among}``, ``{action}``, ``{need}``, ``{value}``, ``{legal}``)."""
 
 
 def refusal_words(error: IllegalActionError, name: Callable[[int], str] = seat_name) -> str:
     """A refusal's message, its rule id first, with seats named by ``name``:
     ``refusal_words(error, names.__getitem__)`` → ``"R6.1: Ann has already knocked; …"``."""
-    seats, values = error.seats, error.values
-    words = REFUSAL_WORDS[error.code].format(
-        seat=name(error.seat) if error.seat is not None else "",
-        to_move=name(seats[0]) if seats else "",
-        knocker=name(seats[0]) if seats else "",
-        card=error.cards[0] if error.cards else "",
-        among=format_cards(error.among),
-        action=error.action if error.action is not None else "",
-        need=format_value(values[0]) if values else "",
-        value=format_value(values[1]) if len(values) > 1 else "",
-        legal="legal now: " + ", ".join(map(str, error.legal)),
-    )
-    return f"{error.rule}: {words}"
+    return f"{error.rule}: {english(narration.refusal(error), name)}"
 
 
 def refusal(code: RefusalCode, **facts: Unpack[RefusalFacts]) -> IllegalActionError:
@@ -146,6 +141,46 @@ def refusal(code: RefusalCode, **facts: Unpack[RefusalFacts]) -> IllegalActionEr
     error = IllegalActionError("", code=code, **facts)
     error.args = (refusal_words(error),)  # the words are told from the error's own facts
     return error
+
+
+_WORDS: Mapping[str, str] = {
+    **{f"loss.{kind}": words for kind, words in LOSS_WORDS.items()},
+    **{
+        f"loss.{kind}.throw": LOSS_WORDS[kind] for kind in narration.THROWN_LOSSES
+    },  # records say the rule, not the move
+    **END_WORDS,
+    **{f"refusal.{code}": words for code, words in REFUSAL_WORDS.items()},
+    "shown.31": "31",
+    "shown.three_aces": "three aces (33)",
+}
+"""The library's English of every phrase the records and messages use, by catalog key."""
+
+
+def english(phrase: Phrase, name: Callable[[int], str] = seat_name) -> str:
+    """A phrase (:mod:`thirtyone.narration`) in the library's English: seats named by ``name`` and
+    joined by commas (``{was}`` agrees with them), cards as text (``Td 9h``), hand values as
+    :func:`~thirtyone.scoring.format_value` writes them; raises ``KeyError`` for a key the records
+    never say (a move's phrase is the faces').
+
+    >>> english(Phrase("end.knock", {"who": Seats((2,))}))
+    'knock by seat 2'
+    """
+    values = {key: _english_value(value, name) for key, value in phrase.values.items()}
+    who = phrase.values.get("who")
+    values["was"] = "were" if isinstance(who, Seats) and len(who.seats) != 1 else "was"
+    return _WORDS[phrase.key].format(**values)
+
+
+def _english_value(value: narration.Value, name: Callable[[int], str]) -> str:
+    if isinstance(value, Seats):
+        return ", ".join(name(seat) for seat in value.seats)
+    if isinstance(value, Cards):
+        return format_cards(value.cards)
+    if isinstance(value, Points):
+        return format_value(value.value)
+    if isinstance(value, Phrase):
+        return english(value, name)
+    return str(value)
 
 
 def error_line(error: BaseException) -> str:

@@ -1,0 +1,228 @@
+"""What a seat may see, told as phrases: a catalog key and structured values, for any face.
+
+The one narrator of the game: it decides which sentence a move, an event, a loss, a round's end
+or a refusal gets — its key in the catalogs (``i18n/locale/*.po``: ``acted.discard``,
+``loss.lowest``, ``refusal.second_knock``) — and hands over the facts the sentence names as data:
+seats (:class:`Seats`), cards (:class:`Cards`), hand values (:class:`Points`), numbers, rule ids
+and other phrases (a clause inside a sentence). It writes no words: the library's English for
+records (:mod:`thirtyone.text`), the terminal (``tui/words.py``) and the page (the server sends
+each event's phrases, the page looks the key up) each render the same phrase.
+
+A phrase is told to one seat (``you``: the seat addressed as "you", whose moves take the ``_you``
+form German and Czech conjugate for, ``Du legst``), from what that seat may see (the event as
+``event.for_seat(seat)`` gives it: another's stock draw names no card, R4.4).
+
+>>> from thirtyone.actions import Discard
+>>> from thirtyone.cards import Card
+>>> from thirtyone.events import Acted
+>>> acted(Acted(2, Discard(Card.parse("9h"))))
+(Phrase(key='acted.discard', values={'who': Seats(seats=(2,)), 'card': Cards(cards=(Card('9h'),))}, count=None),)
+>>> acted(Acted(2, Discard(Card.parse("9h"))), you=2)[0].key
+'acted.discard_you'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Union
+
+from thirtyone.actions import PILE
+from thirtyone.actions import Discard
+from thirtyone.actions import Draw
+from thirtyone.actions import Exchange
+from thirtyone.actions import ExchangeAll
+from thirtyone.actions import Keep
+from thirtyone.actions import Knock
+from thirtyone.actions import Look
+from thirtyone.actions import Pass
+from thirtyone.actions import TakeWidow
+from thirtyone.actions import ThrowDown
+from thirtyone.cards import Card
+from thirtyone.events import Acted
+from thirtyone.events import RoundResult
+from thirtyone.refusals import IllegalActionError
+from thirtyone.scoring import HandValue
+from thirtyone.settlement import Loss
+from thirtyone.settlement import LossKind
+
+__all__ = [
+    "Seats",
+    "Cards",
+    "Points",
+    "Value",
+    "Phrase",
+    "THROWN_LOSSES",
+    "acted",
+    "loss",
+    "round_end",
+    "refusal",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Seats a phrase names, by number (a face writes their names, a list the language's way)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards a phrase names (a face writes them with their suits, space-separated)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """A hand's value in points (R1.4: ``Fraction(61, 2)`` is 30½)."""
+
+    value: HandValue
+
+
+Value = Union[Seats, Cards, Points, int, str, "Phrase"]
+"""What a phrase's placeholder holds: seats, cards, a hand value, a number (a round, a count), a
+text every language writes alike (a rule id, a move's notation) or a phrase (a clause)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One sentence as data: its catalog ``key``, the ``values`` of its placeholders and, for a
+    plural message, the ``count`` that chooses its form."""
+
+    key: str
+    values: Mapping[str, Value] = field(default_factory=dict)
+    count: int | None = None
+
+
+def _move(key: str, event: Acted, you: int | None, **values: Value) -> Phrase:
+    """A move's sentence, the ``_you`` form when the mover is ``you``."""
+    return Phrase(f"{key}_you" if event.seat == you else key, {"who": Seats((event.seat,)), **values})
+
+
+def _seen(key: str, event: Acted, you: int | None) -> Phrase:
+    """``key`` naming the cards the mover got where this view may see them (``key_seen``)."""
+    if event.received:
+        return _move(f"{key}_seen", event, you, cards=Cards(event.received))
+    return _move(key, event, you)
+
+
+_REVEALS: Mapping[type, str] = {
+    Keep: "acted.revealed.second_widow",
+    TakeWidow: "acted.revealed.first_widow",
+}
+
+
+def acted(event: Acted, you: int | None = None) -> tuple[Phrase, ...]:
+    """A move in phrases, as the seat it is told to sees ``event``: one sentence, with the cards
+    the move turned face up (``event.revealed``, R7.2, R7.6) in a clause, or, after the opener's
+    pass or knock that turns the widow (R7.2), a second sentence.
+
+    Keys (each with its ``_you`` form): ``acted.draw_stock``, ``acted.draw_stock_seen`` (the card
+    is this seat's to know), ``acted.take_pile``, ``acted.take_pile_top`` (a record's step, no
+    card), ``acted.discard``, ``acted.knock``, ``acted.exchange``, ``acted.exchange_all(_seen)``,
+    ``acted.take_widow(_seen)`` (the face-down widow, R7.6), ``acted.pass``, ``acted.keep``,
+    ``acted.take_other(_seen)`` (the dealer's second hand, R7.5), ``acted.look``, ``acted.throw``;
+    clauses ``acted.revealed.*``; ``acted.widow_turned``.
+    """
+    action = event.action
+    line: Phrase
+    if isinstance(action, Draw):
+        if action.source == PILE:
+            got = event.received
+            line = (
+                _move("acted.take_pile", event, you, cards=Cards(got))
+                if got
+                else _move("acted.take_pile_top", event, you)
+            )
+        else:
+            line = _seen("acted.draw_stock", event, you)
+    elif isinstance(action, Discard):
+        line = _move("acted.discard", event, you, card=Cards((action.card,)))
+    elif isinstance(action, Exchange):
+        line = _move("acted.exchange", event, you, give=Cards(action.give), take=Cards(action.take))
+    elif isinstance(action, ExchangeAll):
+        private = event.private
+        line = _seen("acted.take_widow" if private else "acted.exchange_all", event, you)
+        return _with_revealed("acted.revealed.old_hand" if private else "acted.revealed.laid_down", line, event)
+    elif isinstance(action, TakeWidow):
+        return _with_revealed(_REVEALS[TakeWidow], _seen("acted.take_other", event, you), event)
+    elif isinstance(action, Keep):
+        return _with_revealed(_REVEALS[Keep], _move("acted.keep", event, you), event)
+    else:
+        key = {Knock: "acted.knock", Pass: "acted.pass", Look: "acted.look", ThrowDown: "acted.throw"}[type(action)]
+        line = _move(key, event, you)
+    if event.revealed and isinstance(action, Pass | Knock):  # R7.2: the opener's pass or knock turns the widow
+        return (line, Phrase("acted.widow_turned", {"cards": Cards(event.revealed)}))
+    return (line,)
+
+
+def _with_revealed(key: str, line: Phrase, event: Acted) -> tuple[Phrase]:
+    """``line`` inside the clause ``key`` that names the cards the move turned face up, if any."""
+    return (Phrase(key, {"action": line, "cards": Cards(event.revealed)}) if event.revealed else line,)
+
+
+THROWN_LOSSES: frozenset[LossKind] = frozenset(
+    {"knocker_alone_lowest", "lowest_knocker_saved", "knocker_among_lowest", "knocker_not_highest"}
+)
+"""The loss kinds that name the knock, said of a throw-down instead (R6.6 ends the round as a knock)."""
+
+
+def loss(charged: Loss, result: RoundResult, you: int | None = None) -> Phrase:
+    """Why ``charged`` was charged in ``result``: ``loss.<kind>`` (:data:`thirtyone.settlement.LossKind`),
+    ``loss.<kind>.throw`` for a kind that names the knock in a round a throw-down ended, and
+    ``loss.lowest_knocker_saved_you(.throw)`` when the knocker it names is ``you``. Values: ``who``
+    (the seats the kind names) and ``shown`` (``shown.31`` or ``shown.three_aces``, R1.5, what the
+    first of them showed)."""
+    seats = charged.seats
+    key = f"loss.{charged.kind}"
+    if charged.kind == "lowest_knocker_saved" and you is not None and seats == (you,):
+        key += "_you"
+    if result.end == "throw_down" and charged.kind in THROWN_LOSSES:
+        key += ".throw"
+    value = result.values[seats[0]] if seats and seats[0] < len(result.values) else None
+    return Phrase(key, {"who": Seats(seats), "shown": Phrase("shown.three_aces" if value == 33 else "shown.31")})
+
+
+_ENDS = frozenset({"knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"})
+
+
+def round_end(result: RoundResult) -> Phrase:
+    """How a round ended: ``end.<end>`` (``end.other`` for an end without its own words, or a knock
+    with no knocker), with ``round``, ``rule`` (R5.3 for a 31 after a knock, else R5.1), ``end``
+    and ``who`` (the blitz seats; the knocker or thrower)."""
+    end = result.end
+    who = result.blitz if end in ("blitz", "dealt_blitz") else () if result.knocker is None else (result.knocker,)
+    known = end in _ENDS and (end not in ("knock", "throw_down") or result.knocker is not None)
+    values: dict[str, Value] = {
+        "round": result.round,
+        "rule": "R5.1" if result.knocker is None else "R5.3",
+        "end": end,
+        "who": Seats(who),
+    }
+    return Phrase(f"end.{end}" if known else "end.other", values)
+
+
+def refusal(error: IllegalActionError) -> Phrase:
+    """A refused move: ``refusal.<code>`` (:data:`thirtyone.refusals.RefusalCode`), with ``rule``,
+    ``seat`` (who tried), ``other`` (the seat the refusal names: whose turn it is, who knocked),
+    ``card`` (the card refused), ``among`` (the cards it was looked for among), ``action``
+    (its notation), ``need`` and ``value`` (hand values, R6.4) and ``legal`` (the moves legal
+    now, in notation, comma-separated); an absent fact is empty."""
+    values = error.values
+    return Phrase(
+        f"refusal.{error.code}",
+        {
+            "rule": error.rule,
+            "seat": Seats(() if error.seat is None else (error.seat,)),
+            "other": Seats(error.seats[:1]),
+            "card": Cards(error.cards[:1]),
+            "among": Cards(tuple(error.among)),
+            "action": "" if error.action is None else str(error.action),
+            "need": Points(values[0]) if values else "",
+            "value": Points(values[1]) if len(values) > 1 else "",
+            "legal": ", ".join(map(str, error.legal)),
+        },
+    )
