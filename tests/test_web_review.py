@@ -83,7 +83,7 @@ def assert_the_played_move_is_labelled(page: Page, decision: dict[str, Any]) -> 
     """The expert's values at ``decision`` (shown) label the move that was played, where it stands
     among them ("played", and its mark), and no other move."""
     expect(page.locator("#review-now")).to_contain_text("(played")
-    said = page.locator("#review-now").inner_text().split(": ", 1)[1].split(" · ")
+    said = page.locator("#review-now .line").first.inner_text().split(": ", 1)[1].split(" · ")
     played = [index for index, move in enumerate(decision["moves"]) if move["chosen"]]
     labelled = [index for index, words in enumerate(said) if "(played" in words]
     assert labelled == played, (said, decision["moves"])
@@ -220,5 +220,65 @@ def test_a_review_that_takes_long_says_for_how_long(served: tuple[str, str], bro
         status = page.locator("#review-status")
         expect(status).to_contain_text("The review is being prepared")
         expect(status).to_contain_text(re.compile(r"\(([3-9]|\d\d) s so far"))
+    finally:
+        page.context.close()
+
+
+def _planted(review: dict[str, Any], seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``review`` with the first decision of ``seat`` made a mistake that gave away 0.4123 lives
+    for a rule's reason (a 31 that spares the knocker, seat 0: R5.3, R6.5), and that decision
+    its seat's only costly one: the planted review and the decision."""
+    planted = json.loads(json.dumps(review))
+    decision = next(one for one in planted["decisions"] if one["seat"] == seat)
+    reason = {
+        "code": "blitz_spares_knocker",
+        "key": "review.why.blitz_spares_knocker",
+        "rules": ["R5.3", "R6.5"],
+        "values": {"knocker": 0},
+    }
+    decision.update(given=0.4123, mark="mistake", reasons=[reason])
+    chosen = next(move for move in decision["moves"] if move["chosen"])
+    costly = {
+        **{key: decision[key] for key in ("step", "round", "turn", "holding", "given", "reasons")},
+        "played": chosen,
+        "best": decision["moves"][0],
+        "read": None,
+    }
+    summary = next(one for one in planted["summaries"] if one["seat"] == seat)
+    summary["costliest"] = [costly]
+    return planted, decision
+
+
+def test_issue43_the_page_says_what_a_costly_move_gave_away_and_why_as_the_terminal_does(
+    served: tuple[str, str], browser: Browser
+) -> None:
+    """Issue 43, item 3: the page said a costly decision as "Discard 7♠ −0.41" (review.costly, the
+    form of a move's value) and gave no reason. It says "gave away 0.41 lives" (review.costly_lives,
+    the terminal's sentence), the strip's mark too, and under the sentence and under the values
+    shown the rule that explains it (review.why.*, its rule ids), from the review's data."""
+    base, code = served
+    page = _open(browser, base, code, SIZES[0], seat=1)
+    try:
+        expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
+        record = _get(f"{base}/api/tables/{code}/record.json")
+        planted, decision = _planted(_review(base, code), seat=1)
+        page.route(
+            f"**/api/tables/{code}/review", lambda route: route.fulfill(json={"status": "ready", "review": planted})
+        )
+        page.reload()
+        expect(page.locator("#review-body")).to_be_visible()
+        knocker = record["seats"][0]
+        why = f"why: a 31 now costs {knocker} one life, where the showdown can cost the knocker two (R5.3, R6.5)"
+        costly = page.locator("#review-costliest li")
+        expect(costly).to_have_count(1)
+        expect(costly.locator("button")).to_contain_text(" gave away 0.41 lives; better: ")
+        expect(costly.locator(".why")).to_have_text(why)
+        assert "−0.41" not in costly.inner_text()
+        mark = page.locator(f"#review-strip .mark[data-step='{decision['step']}']")
+        assert re.search(r" gave away 0\.41 lives \(mistake\)$", mark.get_attribute("title") or "")
+        mark.click()
+        expect(page.locator("#review-now .line")).to_have_count(2)
+        expect(page.locator("#review-now .line").nth(1)).to_have_text(why)
+        assert_the_played_move_is_labelled(page, decision)
     finally:
         page.context.close()

@@ -3,9 +3,10 @@
 // decision of that seat, coloured by what it gave away (none, inaccuracy, mistake, blunder: the
 // server marks them by thirtyone.bots.review.THRESHOLDS), each a button that shows the position
 // before that decision, the seat's summary, its costliest decisions in a sentence each (a button
-// too), and the expert's values at the position shown. While the server makes the review the page
-// says so and asks again. Everything is written from the review's data (a move's kind, source,
-// card, give, take), never from notation.
+// too: "… gave away 0.41 lives; better: …", and under it the rules that explain it), and the
+// expert's values at the position shown, with those rules: the terminal's words, from the same
+// catalog keys. While the server makes the review the page says so and asks again. Everything is
+// written from the review's data (a move's kind, source, card, give, take), never from notation.
 import { actionWords, api, h, points } from "./common.js";
 import { seenSeat } from "./fairness.js";
 import { lang, num, t, tn } from "./i18n.js";
@@ -66,11 +67,16 @@ export function reviewPanel(code, record, jump) {
       played: moveWords(decision.played_move, decision.step),
     };
     if (!decision.mark) return t("review.point", said);
-    return t("review.point_marked", {
-      ...said,
-      mark: t(`review.mark.${decision.mark}`),
-      given: value(-decision.given),
-    });
+    return t("review.point_marked", { ...said, mark: t(`review.mark.${decision.mark}`), given: lives(decision.given) });
+  }
+
+  /** A rule's reason, as the terminal says it: "why: a 31 now costs Ada one life, … (R5.3, R6.5)". */
+  function reasonWords(reason) {
+    const said = {};
+    for (const [name, amount] of Object.entries(reason.values)) {
+      said[name] = name === "knocker" ? names[amount] : points(amount);
+    }
+    return `${t("review.why")} ${t("review.why_line", { reason: t(reason.key, said), rules: reason.rules.join(", ") })}`;
   }
 
   function costlyWords(costly) {
@@ -79,11 +85,12 @@ export function reviewPanel(code, record, jump) {
       turn: num(costly.turn),
       holding: points(costly.holding),
       played: moveWords(costly.played, costly.step),
-      given: value(-costly.given),
+      given: lives(costly.given),
       best: moveWords(costly.best, costly.step),
     };
-    if (!costly.read) return t("review.costly", said);
-    return t("review.costly_read", { ...said, who: names[costly.read.seat], suit: t(`suit.${costly.read.suit}`) });
+    if (!costly.read) return t("review.costly_lives", said);
+    const read = { who: names[costly.read.seat], suit: t(`suit.${costly.read.suit}`) };
+    return t("review.costly_lives_read", { ...said, ...read });
   }
 
   function render() {
@@ -113,7 +120,8 @@ export function reviewPanel(code, record, jump) {
     const costliest = summary.costliest.map((costly) => {
       const go = h("button", { type: "button", class: "ghost costly", "data-step": costly.step }, costlyWords(costly));
       go.addEventListener("click", () => jump(costly.step));
-      return h("li", {}, go);
+      const why = costly.reasons.map((reason) => h("span", { class: "why muted small-text" }, reasonWords(reason)));
+      return h("li", {}, go, ...why);
     });
     $("review-costliest").replaceChildren(
       ...(costliest.length ? costliest : [h("li", { class: "muted" }, t("review.none_costly"))]),
@@ -142,7 +150,10 @@ export function reviewPanel(code, record, jump) {
       const mark = decision.mark ? t(`review.mark.${decision.mark}`) : null;
       return `▸\u00a0${mark ? t("review.played_marked", { move: said, mark }) : t("review.played", { move: said })}`;
     });
-    $("review-now").textContent = t("review.now", { who: names[seat], moves: moves.join(" · ") });
+    const said = [t("review.now", { who: names[seat], moves: moves.join(" · ") })];
+    $("review-now").replaceChildren(
+      ...[...said, ...decision.reasons.map(reasonWords)].map((line) => h("span", { class: "line" }, line)),
+    );
     $("review-now").dataset.mark = decision.mark || "none";
   }
 
