@@ -112,3 +112,30 @@ def test_a_last_turn_the_empty_stock_could_cut_short_is_played_by_the_network():
     with pytest.raises(NotALastTurnError, match=r"R4\.3"):
         last_turn(view)
     assert JudgeBot(seed=1).choose(view, view.legal_actions) in view.legal_actions
+
+
+def test_values_give_every_legal_move_best_first_the_network_mid_round_and_exact_on_a_last_turn():
+    bot = JudgeBot(seed=1, net=NET)
+    game = Game(Rules.preset("scat"), players=3, seed=9)
+    view = game.view(game.current_seat)
+    valued = bot.values(view)
+    assert valued.source == "network"
+    assert valued.worlds == 0
+    assert {move.action for move in valued.moves} == set(view.legal_actions)
+    values = [move.value for move in valued.moves]
+    assert values == sorted(values, reverse=True)
+    judged = bot.judge(view)
+    assert valued.best.value == max(judged.values.values())
+    assert JudgeBot(seed=99, net=NET).values(view) == valued  # no seed in a value
+
+    from thirtyone.judge import last_turn
+
+    game = Game(Rules.preset("scat"), players=2, seed=3)
+    game.apply("knock")
+    view = game.view(game.current_seat)
+    valued = bot.values(view)
+    exact = last_turn(view)
+    assert valued.source == "exact"
+    assert valued.worlds == exact.worlds
+    assert {move.action: move.value for move in valued.moves} == exact.values
+    assert valued.best.action == exact.best.action

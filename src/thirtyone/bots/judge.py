@@ -26,10 +26,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from thirtyone.action_ids import action_from_id
 from thirtyone.actions import Action
 from thirtyone.bots.base import SeededBot
+from thirtyone.judge.lastturn import LastTurnMove
 from thirtyone.judge.lastturn import NotALastTurnError
 from thirtyone.judge.lastturn import is_last_turn
 from thirtyone.judge.lastturn import last_turn
@@ -39,7 +41,7 @@ from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["JudgeBot", "SHIPPED", "shipped_judge", "shipped_judges"]
+__all__ = ["JudgeBot", "Valued", "SHIPPED", "shipped_judge", "shipped_judges"]
 
 _DATA = Path(__file__).resolve().parent.parent / "judge" / "data"
 
@@ -56,6 +58,24 @@ def shipped_judges() -> tuple[JudgeNet, ...]:
 def shipped_judge() -> JudgeNet:
     """The full game's shipped weights."""
     return shipped_judges()[0]
+
+
+class Valued(NamedTuple):
+    """Every legal move of a decision valued by the judge, best first (ties: the first legal move):
+    each a :class:`~thirtyone.judge.lastturn.LastTurnMove` (value in lives: the others' average
+    loss minus the seat's own this round, R2.3; the standard errors 0 but where a last turn was
+    sampled). ``source`` says how: ``"exact"`` (a last turn counted over every deal),
+    ``"sampled"`` (a last turn counted over ``worlds`` sampled deals of a fixed seed: the same
+    values for the same view) or ``"network"`` (the values the network learned, ``worlds`` 0)."""
+
+    moves: tuple[LastTurnMove, ...]
+    source: str
+    worlds: int
+
+    @property
+    def best(self) -> LastTurnMove:
+        """The move of the highest value."""
+        return self.moves[0]
 
 
 class JudgeBot(SeededBot):
@@ -98,6 +118,34 @@ class JudgeBot(SeededBot):
     def judge(self, view: PlayerView) -> Judged:
         """The probabilities and values of ``view``'s legal actions, by the network made for its table."""
         return self.judge_for(view.rules, view.players).judge(view)
+
+    def values(self, view: PlayerView) -> Valued:
+        """Every legal move of ``view`` (the seat to move) valued: a last turn after a knock (R6.2)
+        by its exact value (:mod:`thirtyone.judge.lastturn`), any other decision by the network's
+        values. The same view always gets the same values, whatever the seed.
+
+        Raises:
+            JudgeWeightsError: at a table the weights were not made for.
+            ValueError: when it is not the view's seat to move.
+        """
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no move now")
+        order = {action: number for number, action in enumerate(legal)}
+        if is_last_turn(view):
+            try:
+                turn = last_turn(view)
+            except NotALastTurnError:
+                pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the network values it
+            else:
+                moves = sorted(turn.moves, key=lambda move: (-move.value, order[move.action]))
+                return Valued(tuple(moves), "exact" if turn.exact else "sampled", turn.worlds)
+        judged = self.judge(view)
+        valued = [
+            LastTurnMove(action_from_id(view, number), value, 0.0, 0.0) for number, value in judged.values.items()
+        ]
+        valued.sort(key=lambda move: (-move.value, order[move.action]))
+        return Valued(tuple(valued), "network", 0)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The policy's move (sampled, or the most probable one when greedy); on a last turn
