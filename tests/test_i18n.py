@@ -16,6 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from thirtyone import i18n
+from thirtyone import narration
 from thirtyone.bots.review import MARKS
 from thirtyone.i18n import DEFAULT
 from thirtyone.i18n import LANGUAGES
@@ -184,7 +185,7 @@ def test_every_message_is_used_and_every_key_asked_for_exists() -> None:
     built |= {f"option.{name}" for name in OPTIONS} | {f"option.{name}.help" for name in OPTIONS}
     built |= {f"value.{choice}" for spec in OPTIONS.values() for choice in spec.choices} | {"value.on", "value.off"}
     errors = {key for key in keys if key.startswith("error.")}  # the server's codes, by name (ERROR_CODES)
-    unused = keys - literal - built - errors
+    unused = keys - literal - built - errors - narration.KEYS
     assert not unused, f"messages no face uses: {sorted(unused)}"
     text = "\n".join(path.read_text(encoding="utf-8") for path in SOURCES)
     asked = set(re.findall(r"""\b(?:t|tn|words|plural)\(\s*["']([A-Za-z0-9_.]+)["']""", text))
@@ -195,6 +196,13 @@ def test_every_message_is_used_and_every_key_asked_for_exists() -> None:
         {f for f in families if not f.startswith("thirtyone")} - set(members) - {"option", "value", "error"}
     )
     assert not unknown_families, unknown_families
+
+
+def test_every_phrase_the_narrator_may_say_is_in_the_catalogs() -> None:
+    """The one narrator (thirtyone.narration) chooses the key of every move, loss, round end and
+    refusal; the faces only look it up."""
+    missing = narration.KEYS - set(english())
+    assert not missing, f"phrases no catalog has: {sorted(missing)}"
 
 
 def test_the_server_error_codes_have_words() -> None:

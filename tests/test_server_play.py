@@ -231,7 +231,7 @@ def history_leaks(messages: list[dict[str, Any]], seat: int | None, record: Game
             viewer = -1 if seat is None else seat
             for rnd in message["rounds"]:
                 events = game.round_events(rnd["round"])
-                engine = [json.loads(json.dumps(event_json(event.for_seat(viewer)))) for event in events]
+                engine = [json.loads(json.dumps(event_json(event.for_seat(viewer), viewer))) for event in events]
                 if rnd["events"] != engine:
                     found.append(f"history at seq {seq}: round {rnd['round']} is not as the engine shows it")
             if [rnd["round"] for rnd in message["rounds"]] != list(range(1, game.round + 1)):
@@ -791,7 +791,8 @@ def test_a_round_end_carries_the_rounds_history_with_its_last_move(played: Playe
         assert len(ends) == len(played.record.rounds)
         for message in ends:
             number = message["round"]
-            events = [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
+            viewer = -1 if seat is None else seat
+            events = [event_json(event.for_seat(viewer), viewer) for event in game.round_events(number)]
             assert message["history"] == json.loads(json.dumps(events))
             moves = [e for e in message["history"] if e["type"] == "acted"]
             recorded = played.record.rounds[number - 1].actions

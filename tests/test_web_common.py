@@ -16,11 +16,19 @@ from typing import get_args
 
 import pytest
 
+from thirtyone import narration
+from thirtyone.actions import parse_action
+from thirtyone.cards import Card
+from thirtyone.cards import parse_cards as cards
+from thirtyone.events import Acted
 from thirtyone.i18n import LANGUAGES
 from thirtyone.i18n import catalog_json
+from thirtyone.i18n import messages
 from thirtyone.refusals import RefusalCode
 from thirtyone.rules import Rules
+from thirtyone.server.serialize import phrase_json
 from thirtyone.settlement import LossKind
+from thirtyone.tui.words import Narrator
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "thirtyone" / "web" / "js"
 
@@ -115,3 +123,41 @@ def test_an_unknown_refusal_or_loss_is_shown_as_its_code(tmp_path: Path) -> None
     assert "no_such_code" in refused
     assert "R9.9" in refused
     assert lost == "no_such_loss"
+
+
+MOVES = [
+    ("draw stock", "9h", False, ()),
+    ("draw stock", None, False, ()),
+    ("draw pile", "Td", False, ()),
+    ("discard 9h", None, False, ()),
+    ("knock", None, False, ()),
+    ("exchange 9h for As", None, False, ()),
+    ("exchange all", "2c 3d 4h", False, ("5s", "6s", "7s")),
+    ("exchange all", None, True, ("5s", "6s", "7s")),
+    ("pass", None, False, ("5s", "6s", "7s")),
+    ("keep", None, False, ("5s", "6s", "7s")),
+    ("take widow", "2c 3d 4h", False, ("5s", "6s", "7s")),
+    ("look", None, False, ()),
+    ("throw down", None, False, ()),
+]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("mover", [0, 1])
+def test_the_page_says_every_move_as_the_terminal_does_one_narrator(tmp_path: Path, lang: str, mover: int) -> None:
+    """The page renders the phrases the server sends (thirtyone.narration, serialize.phrase_json)
+    and the terminal the same phrases: the same sentence in every language, the viewer's own moves
+    (seat 0, "you") in their own form."""
+    t = messages(lang)
+    events = [
+        Acted(mover, parse_action(text), None if got is None else cards(got), private, tuple(map(Card.parse, shown)))
+        for text, got, private, shown in MOVES
+    ]
+    said = [{"said": [phrase_json(phrase) for phrase in narration.acted(event, 0)]} for event in events]
+    names = [t("seat.you"), "Ben"]
+    expression = f"{json.dumps(said)}.map((act) => act.said.map((p) => phraseWords(p, (s) => {json.dumps(names)}[s])))"
+    page = run_common(tmp_path, lang, "phraseWords", expression)
+    narrator = Narrator(("you", "Ben (basic)"), Rules.preset("scat"), 0, t)
+    terminal = [[line.plain for line in narrator.acted(event)] for event in events]
+    assert page == terminal
+    assert not any("acted." in line for lines in page for line in lines), page

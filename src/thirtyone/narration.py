@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Union
+from typing import get_args
 
 from thirtyone.actions import PILE
 from thirtyone.actions import Discard
@@ -43,7 +44,9 @@ from thirtyone.cards import Card
 from thirtyone.events import Acted
 from thirtyone.events import RoundResult
 from thirtyone.refusals import IllegalActionError
+from thirtyone.refusals import RefusalCode
 from thirtyone.scoring import HandValue
+from thirtyone.settlement import LOSS_KINDS
 from thirtyone.settlement import Loss
 from thirtyone.settlement import LossKind
 
@@ -54,6 +57,9 @@ __all__ = [
     "Value",
     "Phrase",
     "THROWN_LOSSES",
+    "MOVES",
+    "CLAUSES",
+    "KEYS",
     "acted",
     "loss",
     "round_end",
@@ -226,3 +232,46 @@ def refusal(error: IllegalActionError) -> Phrase:
             "legal": ", ".join(map(str, error.legal)),
         },
     )
+
+
+MOVES = (
+    "acted.draw_stock",
+    "acted.draw_stock_seen",
+    "acted.take_pile",
+    "acted.take_pile_top",
+    "acted.discard",
+    "acted.knock",
+    "acted.exchange",
+    "acted.exchange_all",
+    "acted.exchange_all_seen",
+    "acted.take_widow",
+    "acted.take_widow_seen",
+    "acted.pass",
+    "acted.keep",
+    "acted.take_other",
+    "acted.take_other_seen",
+    "acted.look",
+    "acted.throw",
+)
+"""The key of every move's sentence (:func:`acted`); each has its ``_you`` form too."""
+
+CLAUSES = (*_REVEALS.values(), "acted.revealed.old_hand", "acted.revealed.laid_down", "acted.widow_turned")
+"""The keys of the cards a move turns face up: a clause around the move's sentence, or one of its own."""
+
+KEYS: frozenset[str] = frozenset(
+    {
+        *MOVES,
+        *(f"{key}_you" for key in MOVES),
+        *CLAUSES,
+        *(f"loss.{kind}" for kind in LOSS_KINDS),
+        *(f"loss.{kind}.throw" for kind in THROWN_LOSSES),
+        "loss.lowest_knocker_saved_you",
+        "loss.lowest_knocker_saved_you.throw",
+        "shown.31",
+        "shown.three_aces",
+        *(f"end.{end}" for end in _ENDS),
+        "end.other",
+        *(f"refusal.{code}" for code in get_args(RefusalCode)),
+    }
+)
+"""Every key the narrator may say: each is in every catalog (``tests/test_i18n.py``)."""

@@ -293,7 +293,8 @@ def round_history(game: Game | None, number: int, seat: int | None) -> list[JSON
     included: the next state is already the next round's."""
     if game is None:  # pragma: no cover - a round ended, so there is a game
         return []
-    return [event_json(event.for_seat(-1 if seat is None else seat)) for event in game.round_events(number)]
+    viewer = -1 if seat is None else seat
+    return [event_json(event.for_seat(viewer), viewer) for event in game.round_events(number)]
 
 
 def history_message(game: Game | None, history: TableHistory, seat: int | None, chat: Sequence[ChatData]) -> JSON:

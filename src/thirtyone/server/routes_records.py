@@ -14,7 +14,9 @@ from fastapi.responses import JSONResponse
 from fastapi.responses import PlainTextResponse
 from fastapi.responses import Response
 
+from thirtyone import narration
 from thirtyone.errors import RecordError
+from thirtyone.events import Acted
 from thirtyone.record import GameRecord
 from thirtyone.record import format_action
 from thirtyone.server.deps import Service
@@ -23,6 +25,7 @@ from thirtyone.server.reviews import RETRY_SECONDS
 from thirtyone.server.serialize import JSON
 from thirtyone.server.serialize import action_json
 from thirtyone.server.serialize import cards
+from thirtyone.server.serialize import phrase_json
 from thirtyone.server.serialize import result_json
 from thirtyone.server.serialize import rules_json
 from thirtyone.server.serialize import spectator_view_json
@@ -85,7 +88,9 @@ def record_json(record: GameRecord) -> JSON:
     ``"1 draw stock"``, ``result``) and ``steps``: the game after the deal and after each action
     (``action_count + 1`` of them), each with ``seat``, ``action`` and the action's data
     (:func:`~thirtyone.server.serialize.action_json`; ``null`` for the first),
-    ``round``, ``line`` (the record's line), ``view`` (what the table shows, as
+    ``round``, ``line`` (the record's line), ``said`` (the move's phrases,
+    :func:`thirtyone.narration.acted`, as :func:`~thirtyone.server.serialize.phrase_json` writes
+    them; empty for the first), ``view`` (what the table shows, as
     :func:`~thirtyone.server.serialize.spectator_view_json` without its history), ``hands`` and
     ``values`` by seat (every hand open: the game is over; a value only for three cards),
     ``results`` (the result of each round this step ended, in order: usually none or one, two when
@@ -112,6 +117,9 @@ def record_json(record: GameRecord) -> JSON:
                     "action": None if action is None else str(action),
                     **action_json(action),
                     "line": None if seat is None or action is None else format_action(seat, action),
+                    "said": []
+                    if seat is None or action is None
+                    else [phrase_json(phrase) for phrase in narration.acted(Acted(seat, action))],
                     "round": game.round,
                     "view": view,
                     "hands": [cards(game.hand(s)) for s in range(game.players)],

@@ -6,6 +6,8 @@ data beside it (:func:`action_json`: what a client reads, never the notation) an
 may play them, their id too (:mod:`thirtyone.action_ids`), hand values numbers (``30.5`` for 30½,
 R1.4). A card a viewer may not know is ``null`` (another player's stock
 draw, the face-down widow taken in the opening); a view never holds another player's hidden card.
+A move is sent with its words as data: the phrases the game's one narrator
+(:mod:`thirtyone.narration`) tells the viewer (:func:`phrase_json`); the page looks their keys up.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 from typing import Literal
 
+from thirtyone import narration
 from thirtyone.action_ids import action_id
 from thirtyone.actions import Action
 from thirtyone.actions import Discard
@@ -37,6 +40,10 @@ from thirtyone.events import Reshuffled
 from thirtyone.events import RoundEnded
 from thirtyone.events import RoundResult
 from thirtyone.events import RoundStarted
+from thirtyone.narration import Cards
+from thirtyone.narration import Phrase
+from thirtyone.narration import Points
+from thirtyone.narration import Seats
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
@@ -54,6 +61,7 @@ __all__ = [
     "value",
     "rules_json",
     "event_json",
+    "phrase_json",
     "result_json",
     "view_json",
     "seats_json",
@@ -177,9 +185,38 @@ def refusal_json(error: IllegalActionError) -> JSON:
     }
 
 
-def event_json(event: Event) -> JSON:
-    """One event of a round's history, as a viewer sees it (``event.for_seat(viewer)`` first);
-    an ``acted`` event's action is its notation (``action``) and its data (:func:`action_json`)."""
+def phrase_json(phrase: Phrase) -> JSON:
+    """A phrase of :mod:`thirtyone.narration` as ``{"key", "values"}`` (and ``"count"`` for a plural
+    message): each value a number, a text, ``{"seats": [2]}``, ``{"cards": ["9h"]}``,
+    ``{"points": 30.5}`` or ``{"phrase": …}`` (a clause).
+
+    >>> from thirtyone.cards import Card
+    >>> phrase_json(Phrase("acted.discard", {"who": Seats((2,)), "card": Cards((Card.parse("9h"),))}))
+    {'key': 'acted.discard', 'values': {'who': {'seats': [2]}, 'card': {'cards': ['9h']}}}
+    """
+    said: JSON = {"key": phrase.key, "values": {name: _phrase_value(item) for name, item in phrase.values.items()}}
+    if phrase.count is not None:
+        said["count"] = phrase.count
+    return said
+
+
+def _phrase_value(item: narration.Value) -> Any:
+    if isinstance(item, Seats):
+        return {"seats": list(item.seats)}
+    if isinstance(item, Cards):
+        return {"cards": cards(item.cards)}
+    if isinstance(item, Points):
+        return {"points": value(item.value)}
+    if isinstance(item, Phrase):
+        return {"phrase": phrase_json(item)}
+    return item
+
+
+def event_json(event: Event, viewer: int | None = None) -> JSON:
+    """One event of a round's history, as ``viewer`` sees it (``event.for_seat(viewer)`` first;
+    ``None`` or ``-1``: a spectator); an ``acted`` event's action is its notation (``action``), its
+    data (:func:`action_json`) and its words (``said``: the narrator's phrases for the viewer,
+    :func:`thirtyone.narration.acted`, :func:`phrase_json`)."""
     if isinstance(event, RoundStarted):
         return {
             "type": "round_started",
@@ -197,6 +234,7 @@ def event_json(event: Event) -> JSON:
             "received": cards(event.received),
             "private": event.private,
             "revealed": cards(event.revealed),
+            "said": [phrase_json(phrase) for phrase in narration.acted(event, viewer)],
         }
     if isinstance(event, Reshuffled):
         return {"type": "reshuffled", "stock_size": event.stock_size}
@@ -244,6 +282,7 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
     once per change and per round).
     """
     own = view if isinstance(view, PlayerView) else None
+    view_seat = None if own is None else own.seat
     return {
         "seat": None if own is None else own.seat,
         "players": view.players,
@@ -263,7 +302,7 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
         "knocker": view.knocker,
         "turn": view.turn,
         "taken_from_pile": None if own is None or own.taken_from_pile is None else str(own.taken_from_pile),
-        **({"history": [event_json(event) for event in view.history]} if history else {}),
+        **({"history": [event_json(event, view_seat) for event in view.history]} if history else {}),
         **({"last_result": None if view.last_result is None else result_json(view.last_result)} if shared else {}),
         "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
         "legal": [] if own is None else legal_json(own),

@@ -23,7 +23,7 @@ bus", "schwimmt").
 "R2.1: it is Ada's turn"
 >>> value_text(0.214), value_text(-0.3), value_text(-0.001), value_text(0.214, messages("de"))
 ('+0.21', '−0.30', '+0.00', '+0,21')
->>> say(ENGLISH, "tui.acted.discarded", who="Ada", card=card_text(Card.parse("9h"))).spans[0].style
+>>> say(ENGLISH, "acted.discard", who="Ada", card=card_text(Card.parse("9h"))).spans[0].style
 'bold red'
 """
 
@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from babel.numbers import format_decimal
 from rich.text import Text
 
+from thirtyone import narration
 from thirtyone.actions import PILE
 from thirtyone.actions import Action
 from thirtyone.actions import Discard
@@ -61,6 +62,10 @@ from thirtyone.events import RoundResult
 from thirtyone.events import RoundStarted
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
+from thirtyone.narration import Cards
+from thirtyone.narration import Phrase
+from thirtyone.narration import Points
+from thirtyone.narration import Seats
 from thirtyone.refusals import IllegalActionError
 from thirtyone.rules import Rules
 from thirtyone.scoring import format_value
@@ -337,30 +342,6 @@ def short_name(name: str) -> str:
     return name.split(" (", 1)[0]
 
 
-_WHY: dict[str, str] = {
-    "blitz": "loss.blitz",
-    "blitz_after_knock": "loss.blitz_after_knock",
-    "dealt_blitz": "loss.dealt_blitz",
-    "dealt_blitz_beaten": "loss.dealt_blitz_beaten",
-    "lowest": "loss.lowest",
-    "knocker_alone_lowest": "loss.knocker_alone_lowest",
-    "lowest_knocker_saved": "loss.lowest_knocker_saved",
-    "knocker_among_lowest": "tui.why.knocker_among_lowest",
-    "knocker_not_highest": "loss.knocker_not_highest",
-    "lowest_all_passed": "loss.lowest_all_passed",
-    "lowest_turn_limit": "loss.lowest_turn_limit",
-    "lowest_stock_out": "loss.lowest_stock_out",
-}
-"""Each loss kind (:data:`thirtyone.settlement.LossKind`) and the message of its reason."""
-
-_WHY_THROWN: dict[str, str] = {
-    "knocker_alone_lowest": "loss.knocker_alone_lowest.throw",
-    "lowest_knocker_saved": "loss.lowest_knocker_saved.throw",
-    "knocker_among_lowest": "tui.why.knocker_among_lowest.throw",
-    "knocker_not_highest": "loss.knocker_not_highest.throw",
-}
-"""The reasons that name the knock, after a throw-down instead (R6.6 ends the round as a knock)."""
-
 _HEADLINES: dict[str, str] = {
     "knock": "tui.head.knock",
     "throw_down": "tui.head.throw",
@@ -369,26 +350,8 @@ _HEADLINES: dict[str, str] = {
 }
 
 
-_YOURS = {
-    "tui.acted.discarded": "tui.acted_you.discarded",
-    "tui.acted.drew": "tui.acted_you.drew",
-    "tui.acted.drew_seen": "tui.acted_you.drew_seen",
-    "tui.acted.exchanged": "tui.acted_you.exchanged",
-    "tui.acted.exchanged_all": "tui.acted_you.exchanged_all",
-    "tui.acted.exchanged_all_seen": "tui.acted_you.exchanged_all_seen",
-    "tui.acted.kept": "tui.acted_you.kept",
-    "tui.acted.knocked": "tui.acted_you.knocked",
-    "tui.acted.looked": "tui.acted_you.looked",
-    "tui.acted.passed": "tui.acted_you.passed",
-    "tui.acted.threw": "tui.acted_you.threw",
-    "tui.acted.took_pile": "tui.acted_you.took_pile",
-    "tui.acted.took_second": "tui.acted_you.took_second",
-    "tui.acted.took_second_seen": "tui.acted_you.took_second_seen",
-    "tui.acted.took_widow": "tui.acted_you.took_widow",
-    "tui.acted.took_widow_seen": "tui.acted_you.took_widow_seen",
-}
-"""The person's own moves in the forms German and Czech conjugate for "you" ("Du nimmst", "Vy
-berete"; the others' moves are "Ada: nimmt")."""
+_LOUD = frozenset({"acted.knock", "acted.knock_you", "acted.throw", "acted.throw_you"})
+"""The moves the log says in bold magenta: they change the round for everyone."""
 
 
 class Narrator:
@@ -419,19 +382,43 @@ class Narrator:
         name = short_name(self.names[seat]).lower()
         return seat == self.viewer and name in (self.t("tui.you").lower(), "you")
 
+    def _you(self) -> int | None:
+        """The seat the narrator addresses as "you" (:mod:`thirtyone.narration`'s ``you``): the
+        viewer, when they kept the default name."""
+        return self.viewer if self._is_you(self.viewer) else None
+
     def _shown(self, seats: Sequence[int], result: RoundResult) -> str:
         """What the blitz seats showed: ``31`` or ``three aces (33)``."""
         shown = result.values[seats[0]] if seats else None
         return self.t("shown.three_aces" if shown == 33 else "shown.31")
 
+    def say(self, phrase: Phrase, style: str = "", *, start: bool = True) -> Text:
+        """A phrase (:mod:`thirtyone.narration`) as a styled line: seats by their short names
+        (:meth:`names_of`, ``start``: the first name begins the sentence), cards red and black,
+        hand values as :func:`~thirtyone.scoring.format_value` writes them, numbers the language's
+        way, a clause said in turn."""
+        values: dict[str, str | Text] = {}
+        for name, value in phrase.values.items():
+            if isinstance(value, Seats):
+                values[name] = self.names_of(value.seats, start=start)
+            elif isinstance(value, Cards):
+                values[name] = cards_text(value.cards)
+            elif isinstance(value, Points):
+                values[name] = format_value(value.value)
+            elif isinstance(value, Phrase):
+                values[name] = self.say(value, start=start)
+            elif isinstance(value, int):
+                values[name] = self.t.number(value)
+            else:
+                values[name] = value
+        if phrase.count is not None:
+            return say_plural(self.t, phrase.key, phrase.count, style, **values)
+        return say(self.t, phrase.key, style, **values)
+
     def why(self, loss: Loss, result: RoundResult) -> str:
-        """Why ``loss`` was charged, in a player's words: ``Ada showed 31``, ``lowest hand``."""
-        named = self.names_of(loss.seats, start=False) if loss.seats else ""
-        thrown = result.end == "throw_down"
-        key = _WHY_THROWN.get(loss.kind, _WHY[loss.kind]) if thrown else _WHY[loss.kind]
-        if loss.kind == "lowest_knocker_saved" and loss.seats and self._many(loss.seats):
-            key = "tui.why.saved_you.throw" if thrown else "tui.why.saved_you"
-        return self.t(key, who=named, shown=self._shown(loss.seats, result))
+        """Why ``loss`` was charged, in a player's words (:func:`thirtyone.narration.loss`):
+        ``Ada showed 31``, ``lowest hand``."""
+        return self.say(narration.loss(loss, result, self._you()), start=False).plain
 
     def describe(self, event: Event) -> list[Text]:
         """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
@@ -457,60 +444,13 @@ class Narrator:
         return []  # pragma: no cover - every event kind is handled above
 
     def acted(self, event: Acted) -> list[Text]:
-        """One action in words: ``Bea drew from the stock``, ``Bea took 9♥ from the discard pile``;
-        the cards it turned face up (``event.revealed``) in a clause or a second line."""
-        widow = event.revealed
-        line = self._acted(event, widow)
-        if widow and isinstance(event.action, (Pass, Knock)):  # R7.2: the opener's pass or knock
-            return [line, say(self.t, "tui.widow_turned", cards=cards_text(widow))]
-        return [line]
-
-    def _acted(self, event: Acted, widow: Sequence[Card]) -> Text:
-        t = self.t
-        who = self.who(event.seat)
-        mine = self._is_you(event.seat)
-        action = event.action
-        got = event.received
-
-        def tell(t: Messages, key: str, style: str = "", **values: str | Text) -> Text:
-            return say(t, _YOURS.get(key, key) if mine else key, style, **values)
-
-        def told_cards(seen_key: str, key: str) -> Text:
-            """``seen_key`` naming the cards the seat got when this view may see them (``received``), else ``key``."""
-            return tell(t, seen_key, who=who, cards=cards_text(got)) if got else tell(t, key, who=who)
-
-        if isinstance(action, Draw):
-            if action.source == PILE and got:
-                return tell(t, "tui.acted.took_pile", who=who, cards=cards_text(got))
-            return told_cards("tui.acted.drew_seen", "tui.acted.drew")
-        if isinstance(action, Discard):
-            return tell(t, "tui.acted.discarded", who=who, card=card_text(action.card))
-        if isinstance(action, Knock):
-            return tell(t, "tui.acted.knocked", "bold magenta", who=who)
-        if isinstance(action, Exchange):
-            return tell(t, "tui.acted.exchanged", who=who, give=cards_text(action.give), take=cards_text(action.take))
-        if isinstance(action, ExchangeAll):
-            if event.private:
-                line = told_cards("tui.acted.took_widow_seen", "tui.acted.took_widow")
-                return self._revealed("tui.revealed.old_hand", line, widow)
-            line = told_cards("tui.acted.exchanged_all_seen", "tui.acted.exchanged_all")
-            return self._revealed("tui.revealed.laid_down", line, widow)
-        if isinstance(action, Pass):
-            return tell(t, "tui.acted.passed", who=who)
-        if isinstance(action, Keep):
-            return self._revealed("tui.revealed.second_widow", tell(t, "tui.acted.kept", who=who), widow)
-        if isinstance(action, TakeWidow):
-            line = told_cards("tui.acted.took_second_seen", "tui.acted.took_second")
-            return self._revealed("tui.revealed.first_widow", line, widow)
-        if isinstance(action, Look):
-            return tell(t, "tui.acted.looked", who=who)
-        if isinstance(action, ThrowDown):
-            return tell(t, "tui.acted.threw", "bold magenta", who=who)
-        return Text(f"{who} {action}")  # pragma: no cover - every action kind is handled above
-
-    def _revealed(self, key: str, line: Text, cards: Sequence[Card]) -> Text:
-        """``line`` with the cards an action turned face up, when it turned any."""
-        return say(self.t, key, action=line, cards=cards_text(cards)) if cards else line
+        """One action in words (:func:`thirtyone.narration.acted`): ``Bea drew from the stock``,
+        ``Bea took 9♥ from the discard pile``; the cards it turned face up in a clause or a second
+        line."""
+        return [
+            self.say(phrase, "bold magenta" if phrase.key in _LOUD else "")
+            for phrase in narration.acted(event, self._you())
+        ]
 
     def headline(self, result: RoundResult) -> Text:
         """How a round ended, in one line (R5, R6, R7.3)."""

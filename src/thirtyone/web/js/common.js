@@ -200,66 +200,32 @@ export function actionWords(move, view) {
   }
 }
 
-/** Someone's action in words, third person: "Ben drew from the stock". ``act`` is the action's
- * data (an acted event, a replay's step), with ``received``, the cards they got where the viewer
- * may know them, and ``revealed``, the cards the action turned face up (R7.2, R7.6). */
-export function actedWords(who, act) {
-  const words = baseActedWords(who, act);
-  return act.revealed?.length ? t("acted.revealed", { action: words, cards: prettyCards(act.revealed) }) : words;
+/** A move in words, as the game's one narrator told it to this reader (thirtyone.narration): the
+ * phrases the server sends with it (``said``: an acted event's, a replay's step's), their seats
+ * named by ``nameOf`` ("Ben drew from the stock"; the cards it turned face up in a clause or a
+ * sentence of their own, R7.2, R7.6). */
+export function actedWords(act, nameOf) {
+  return (act.said || []).map((phrase) => phraseWords(phrase, nameOf)).join(" · ");
 }
 
-/** The viewer's own moves: German and Czech conjugate for "you" ("Du ziehst", "Vy lížete"), where
- * the others' moves read "Ada: zieht". */
-const YOURS = {
-  "acted.discard": "acted.discard_you",
-  "acted.draw_stock": "acted.draw_stock_you",
-  "acted.draw_stock_seen": "acted.draw_stock_seen_you",
-  "acted.exchange": "acted.exchange_you",
-  "acted.exchange_all": "acted.exchange_all_you",
-  "acted.exchange_all_seen": "acted.exchange_all_seen_you",
-  "acted.keep": "acted.keep_you",
-  "acted.knock": "acted.knock_you",
-  "acted.look": "acted.look_you",
-  "acted.pass": "acted.pass_you",
-  "acted.take_other": "acted.take_other_you",
-  "acted.take_pile": "acted.take_pile_you",
-  "acted.take_pile_top": "acted.take_pile_top_you",
-  "acted.throw": "acted.throw_you",
-};
+/** A phrase of the narrator (thirtyone.narration, as the server sends it: ``{key, values,
+ * count}``) in the reader's language: its key looked up, seats named by ``nameOf`` (a list the
+ * language's way), cards as signs, hand values in points, numbers the language's way, a clause in
+ * its own words. The page never chooses the sentence. */
+export function phraseWords(phrase, nameOf) {
+  const values = {};
+  for (const [key, value] of Object.entries(phrase.values || {})) values[key] = phraseValue(value, nameOf);
+  return typeof phrase.count === "number" ? tn(phrase.key, phrase.count, values) : t(phrase.key, values);
+}
 
-function baseActedWords(who, act) {
-  const mine = who === t("seat.you");
-  const say = (key, values) => t(mine && YOURS[key] ? YOURS[key] : key, values);
-  const received = act.received;
-  const got = received?.[0] && isCard(received[0]) ? pretty(received[0]) : null;
-  switch (act.kind) {
-    case "draw":
-      if (act.source === "pile")
-        return got ? say("acted.take_pile", { who, card: got }) : say("acted.take_pile_top", { who });
-      return got ? say("acted.draw_stock_seen", { who, card: got }) : say("acted.draw_stock", { who });
-    case "discard":
-      return say("acted.discard", { who, card: pretty(act.card) });
-    case "knock":
-      return say("acted.knock", { who });
-    case "exchange":
-      return say("acted.exchange", { who, ...exchangeParts(act) });
-    case "exchange_all":
-      return received?.length && received.every(isCard)
-        ? say("acted.exchange_all_seen", { who, cards: prettyCards(received) })
-        : say("acted.exchange_all", { who });
-    case "pass":
-      return say("acted.pass", { who });
-    case "keep":
-      return say("acted.keep", { who });
-    case "take_widow":
-      return say("acted.take_other", { who });
-    case "look":
-      return say("acted.look", { who });
-    case "throw_down":
-      return say("acted.throw", { who });
-    default:
-      return `${who}: ${act.kind}`;
-  }
+function phraseValue(value, nameOf) {
+  if (typeof value === "number") return num(value);
+  if (typeof value === "string") return value;
+  if (Array.isArray(value?.seats)) return list(value.seats.map(nameOf));
+  if (Array.isArray(value?.cards)) return prettyCards(value.cards);
+  if (value && "points" in value) return points(value.points);
+  if (value?.phrase) return phraseWords(value.phrase, nameOf);
+  return "";
 }
 
 const ENDS = ["knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"];

@@ -37,7 +37,7 @@ function show(next) {
   $("step-text").textContent =
     step.kind === null
       ? t("replay.dealt", { who: record.seats[view.dealer] })
-      : t("replay.step", { text: actedWords(record.seats[step.seat], step) });
+      : t("replay.step", { text: actedWords(step, (seat) => record.seats[seat]) });
   $("seats").replaceChildren(
     ...record.seats.map((seatName, seat) => {
       const status = view.seats[seat];

@@ -105,9 +105,7 @@ export function eventWords(event, source) {
         { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" },
       );
     case "acted":
-      return source === "timer"
-        ? t("line.by_timer", { text: actedWords(name(event.seat), event) })
-        : actedWords(name(event.seat), event);
+      return source === "timer" ? t("line.by_timer", { text: actedWords(event, name) }) : actedWords(event, name);
     case "reshuffled":
       return tn("line.reshuffled", event.stock_size);
     case "new_widow":
