@@ -3,11 +3,12 @@ new ``seq`` together, guarded by the old ``seq`` (``UPDATE … WHERE seq = old``
 writer got there first (a second server process on the same PostgreSQL database), nothing is
 written and :class:`~thirtyone.server.rows.StaleError` is its answer, so the table catches up.
 
-On SQLite, which has one writer at a time, the server's writes take turns (:class:`WriteTurns`),
-actions ahead of every other write waiting, and the actions of different tables that wait at the
-same moment share one transaction and one commit (a group commit: the commit's wait for the disk
-is paid once), each with its own guard and its own answer. On PostgreSQL each action is a
-transaction of its own, which notifies the other processes once it commits.
+The actions of different tables that wait at the same moment share one transaction and one commit
+(a group commit: the commit's wait for the disk is paid once), each with its own guard and its own
+answer. On SQLite, which has one writer at a time, the server's writes take turns
+(:class:`WriteTurns`), actions ahead of every other write waiting. On PostgreSQL the batch's tables
+are locked in the order of their codes (so that two processes' batches never wait for each other in
+a circle), and each table's change notifies the other processes once the batch commits.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sqlalchemy import Engine
 from sqlalchemy import bindparam
 from sqlalchemy import insert
 from sqlalchemy import update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -112,7 +114,7 @@ class _Append:
 
 class ActionWriter:
     """Writes actions to the database behind ``engine`` (see the module docstring): ``shared`` on
-    PostgreSQL (each action alone), else in SQLite's ``turns`` (group commits); ``notify`` tells
+    PostgreSQL, else in SQLite's ``turns``; ``notify`` tells
     the other processes of a table's change in the writing transaction."""
 
     def __init__(
@@ -145,29 +147,46 @@ class ActionWriter:
         """Store several actions at once (:meth:`Store.append_batch
         <thirtyone.server.store.Store.append_batch>`); each one's error, or ``None``, in order."""
         batch = [_Append(code, action, deals, finished) for code, action, deals, finished in jobs]
-        if self.shared:
-            for job in batch:
-                self._write_alone(job)
-        else:
-            with self._first:
-                self._write_batch(batch)
+        with self._first:
+            # one lock order for every writer (PostgreSQL: no deadlock between two processes' batches)
+            self._write_batch(sorted(batch, key=lambda job: job.code) if self.shared else batch)
         return [job.error for job in batch]
 
     def _write_batch(self, batch: list[_Append]) -> None:
         try:
-            with self.engine.begin() as connection:
+            try:
+                connection = self.engine.connect()
+            except SQLAlchemyError as error:  # no database: each alone would wait for it again
+                self._fail(batch, error)
+                return
+            with connection, connection.begin():
                 self._write_many(connection, batch)
             for item in batch:
                 item.done = True
+        except DBAPIError as error:
+            if error.connection_invalidated:  # the database went away meanwhile: the same
+                self._fail(batch, error)
+            else:
+                self._write_each(batch)
         except SQLAlchemyError:
-            for item in batch:
-                item.error = None
-                self._write_alone(item)
+            self._write_each(batch)
         finally:
             for item in batch:
                 if not item.done:  # interrupted, stored or not: its table must reload to know
                     item.error = item.error or StaleError(f"table {item.code}: the write was interrupted")
                     item.done = True
+
+    @staticmethod
+    def _fail(batch: list[_Append], error: SQLAlchemyError) -> None:
+        for item in batch:
+            item.error, item.done = error, True
+
+    def _write_each(self, batch: list[_Append]) -> None:
+        """The batch failed as a whole (one action's deal already stored, a full disk): each action
+        alone, so that each gets its own answer."""
+        for item in batch:
+            item.error = None
+            self._write_alone(item)
 
     def _group_commit(self, job: _Append) -> None:
         """SQLite: one writer at a time, and a commit waits for the disk (fsync); so whoever holds

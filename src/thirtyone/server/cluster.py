@@ -20,8 +20,9 @@ What keeps them one authority:
   ``leases``: table code, owner — the store's random process id — and expiry, by the database's
   clock). Every ``lease_renew`` seconds, and at once when a runner finds a bot or timer to run
   without the lease, the process takes or renews the lease of each table it serves that is being
-  played, in one statement a table (``INSERT … ON CONFLICT DO UPDATE … WHERE owner = me OR
-  expires_at < now()``): so a lease that is free, expired or its own. A process that stops
+  played, all in one statement (``INSERT … SELECT … FROM unnest(codes) ON CONFLICT DO UPDATE …
+  WHERE owner = me OR expires_at < now()``): so a lease that is free, expired or its own. However
+  many tables, a renewal is one round trip and one commit. A process that stops
   gives its leases back; one that is killed keeps them until they expire (``lease_seconds``),
   then another process that serves the table takes it over, catches up and plays on. Were two
   processes ever to think they hold a lease (a process paused longer than the lease), the
@@ -121,25 +122,45 @@ class Cluster:
     # ------------------------------------------------------------------------------ leases
 
     async def _keep_leases(self) -> None:
+        loop = asyncio.get_running_loop()
+        due = loop.time()
         while True:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.settings.lease_renew):
+                async with asyncio.timeout_at(due):
                     await self._wake.wait()
             self._wake.clear()
-            await self.renew()
+            if loop.time() >= due:
+                due = loop.time() + self.settings.lease_renew
+                await self.renew()
+            else:  # woken between renewals: the tables that lack their lease only
+                await self.renew(lacking=True)
 
-    async def renew(self) -> None:
+    async def renew(self, lacking: bool = False) -> None:
         """Take or renew the lease of every served table being played, tell each runner whether it
         holds it, and give back the leases of tables no longer played. When the database cannot be
-        reached no lease is assumed held (the bots and timers stop until it can)."""
+        reached no lease is assumed held (the bots and timers stop until it can).
+
+        With ``lacking``, only take the leases of the tables being played whose runner does not
+        lead (new tables, say; the others keep theirs until the next renewal): a burst of tables
+        starting costs one short statement each, not a renewal of every table each."""
         playing = {code: runner for code, runner in list(self.runners.items()) if runner.data.status == PLAYING}
+        if lacking:
+            playing = {code: runner for code, runner in playing.items() if not runner.leased}
+            if not playing:
+                return
         try:
             held = await self.db.write(self.store.take_leases, sorted(playing), self.settings.lease_seconds)
         except ServerError as error:
-            log.warning("cluster: the leases were not renewed: %s", error)
+            log.warning("cluster: the leases were not %s: %s", "taken" if lacking else "renewed", error)
+            if lacking:
+                return
             held = set()
-        done = sorted(self.held - set(playing))
-        self.held = held
+        done: list[str] = []
+        if lacking:
+            self.held |= held
+        else:
+            done = sorted(self.held - set(playing))
+            self.held = held
         for code, runner in playing.items():
             try:
                 await runner.lead(code in held)

@@ -7,7 +7,9 @@ The write-ahead log is copied back into the file by the server's own checkpoints
 a reader thread (:meth:`Store.checkpoint <thirtyone.server.store.Store.checkpoint>`), rather than
 by the commit that happens to fill it (which then waited for the copy and its disk sync: a stall
 of every table's writes); SQLite's own is kept for :data:`AUTOCHECKPOINT_PAGES` as a safety net.
-``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``).
+``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``); a server that does not
+answer is given up after :data:`CONNECT_TIMEOUT` seconds (``?connect_timeout=N`` in the URL says
+otherwise), and a role that may not create tables in the database is told what to grant.
 """
 
 from __future__ import annotations
@@ -29,14 +31,19 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from thirtyone.server.errors import DatabaseError
 
-__all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD"]
+__all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD", "CONNECT_TIMEOUT"]
 
 HEAD = "0005"
 """The newest migration."""
 AUTOCHECKPOINT_PAGES = 20_000
 """Pages (80 MB) of write-ahead log after which a commit checkpoints it itself, should the
 server's own checkpoints not keep up."""
+CONNECT_TIMEOUT = 10
+"""Seconds a new PostgreSQL connection may take before it fails (libpq's ``connect_timeout``): a
+server that does not answer (a dropped packet, a host that is down) is an error, not a wait without end."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_INSUFFICIENT_PRIVILEGE = "42501"
+"""PostgreSQL's SQLSTATE for a role lacking a right (to create a table, say)."""
 _MIGRATION_LOCK = 0x31_0000_0001
 """The PostgreSQL advisory lock held while migrating (any number that other software is unlikely to use)."""
 
@@ -93,6 +100,8 @@ def open_database(url: str) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_pre_ping"] = True
+        if "connect_timeout" not in parsed.query:
+            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as error:
@@ -107,7 +116,14 @@ def open_database(url: str) -> Engine:
         migrate(engine)
     except SQLAlchemyError as error:
         engine.dispose()
-        raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}") from None
+        advice = ""
+        if getattr(getattr(error, "orig", None), "sqlstate", None) == _INSUFFICIENT_PRIVILEGE:
+            role = parsed.username or "the connecting role"
+            advice = (
+                f" ({role} makes and migrates thirtyone's tables: make it the database's owner, "
+                f"or GRANT CREATE ON SCHEMA public TO {role})"
+            )
+        raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}{advice}") from None
     except Exception as error:  # an Alembic or driver error that is not SQLAlchemy's
         engine.dispose()
         raise DatabaseError(f"cannot open the database {shown}: {_first_line(error)}") from None

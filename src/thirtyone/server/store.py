@@ -3,7 +3,7 @@ server calls them on a worker thread) over the models of :mod:`thirtyone.server.
 shapes of :mod:`thirtyone.server.rows`.
 
 An action is stored with the deals it led to and the table's new ``seq`` together, guarded by the
-old ``seq`` (:mod:`thirtyone.server.appends`: group commits on SQLite); every other write is one
+old ``seq`` (:mod:`thirtyone.server.appends`: group commits); every other write is one
 transaction, on SQLite in turns (:class:`~thirtyone.server.appends.WriteTurns`).
 
 On PostgreSQL (``shared``: several server processes may use the database, see
@@ -381,9 +381,9 @@ class Store:
         self._actions.append(code, action, deals, finished)
 
     def append_batch(self, jobs: Sequence[AppendJob]) -> list[Exception | None]:
-        """Store several actions (each as :meth:`append` takes them) at once: on SQLite in one
-        transaction with one commit, each with its own compare-and-set; on PostgreSQL each in a
-        transaction of its own. Returns each one's error (``StaleError``, or the database's when
+        """Store several actions (each as :meth:`append` takes them) at once, in one transaction
+        with one commit, each with its own compare-and-set (on PostgreSQL the tables are locked in
+        the order of their codes). Returns each one's error (``StaleError``, or the database's when
         it could not be written) or ``None`` when it was stored, in order. If the transaction fails
         as a whole, each action is tried again on its own, so that each gets its own answer."""
         return self._actions.append_batch(jobs)
@@ -498,25 +498,17 @@ class Store:
         """Take or renew this process's lease of each table in ``codes`` for ``seconds`` (by the
         database's clock, so that the processes' clocks need not agree): a lease is taken when it is
         free, expired or already this process's. Returns the codes whose lease this process now
-        holds (every code when not ``shared``: a single process serves everything)."""
+        holds (every code when not ``shared``: a single process serves everything).
+
+        On PostgreSQL this is one statement, however many tables (an upsert over ``unnest`` of the
+        codes, :data:`_TAKE_LEASES`): one round trip and one commit a renewal."""
         if not self.shared:
             return set(codes)
-        held: set[str] = set()
-        with Session(self.engine) as session, session.begin():
-            for code in codes:
-                taken = session.execute(
-                    text(
-                        "INSERT INTO leases (table_code, owner, expires_at) "
-                        "VALUES (:code, :owner, now() + make_interval(secs => :seconds)) "
-                        "ON CONFLICT (table_code) DO UPDATE "
-                        "SET owner = excluded.owner, expires_at = excluded.expires_at "
-                        "WHERE leases.owner = excluded.owner OR leases.expires_at < now() RETURNING table_code"
-                    ),
-                    {"code": code, "owner": self.process, "seconds": seconds},
-                ).first()
-                if taken is not None:
-                    held.add(code)
-        return held
+        if not codes:
+            return set()
+        with self.engine.begin() as connection:
+            taken = connection.execute(_TAKE_LEASES, {"codes": list(codes), "owner": self.process, "seconds": seconds})
+            return set(taken.scalars())
 
     def release_leases(self, codes: Sequence[str]) -> None:
         """Give up this process's leases of these tables (on shutdown, or a table no longer played),
@@ -541,3 +533,13 @@ class Store:
     def _add_deals(session: Session | Connection, code: str, deals: Sequence[Deal], now: datetime) -> None:
         if deals:
             session.execute(insert(DealRow), [_deal_row(code, deal, now) for deal in deals])
+
+
+_TAKE_LEASES = text(
+    "INSERT INTO leases (table_code, owner, expires_at) "
+    "SELECT code, :owner, now() + make_interval(secs => :seconds) FROM unnest(CAST(:codes AS text[])) AS code "
+    "ON CONFLICT (table_code) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at "
+    "WHERE leases.owner = excluded.owner OR leases.expires_at < now() RETURNING table_code"
+)
+"""Take or renew the leases of many tables in one statement (PostgreSQL): each one free, expired
+or already ``:owner``'s is set to expire ``:seconds`` from now; returns the codes taken."""
