@@ -333,19 +333,22 @@ def knock_bins(measured: Measured) -> dict[tuple[int, int], Mean]:
 
 
 def knock_from(measured: Measured) -> dict[int, int | None]:
-    """By own turn: the least value (points, a row of BINS) from which knocking saves lives against
-    waiting in that row and in every row above it with at least MIN_CELL positions (``None``: no
-    such row)."""
+    """By own turn: the least value (points, a row of BINS) whose knocks save lives against waiting
+    on average, with no row above it where knocking surely costs (its whole 95% interval below 0);
+    rows of fewer than MIN_CELL positions do not count (``None``: no such row)."""
     cells = knock_bins(measured)
     least: dict[int, int | None] = {}
     for turn in range(1, LAST_TURN + 1):
         rows = sorted(low for (one, low), mean in cells.items() if one == turn and mean.count >= MIN_CELL)
-        found = None
-        for low in reversed(rows):
-            if cells[turn, low].mean <= 0:
-                break
-            found = low
-        least[turn] = found
+        least[turn] = next(
+            (
+                low
+                for at, low in enumerate(rows)
+                if cells[turn, low].mean > 0
+                and all(cells[turn, above].mean + cells[turn, above].half_width >= 0 for above in rows[at + 1 :])
+            ),
+            None,
+        )
     return least
 
 

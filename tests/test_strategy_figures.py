@@ -75,8 +75,9 @@ def test_a_knock_is_measured_against_the_heuristics_move_without_it(figures: Mod
 
 
 def test_the_knock_table_reads_the_least_value_from_its_rows(figures: ModuleType) -> None:
-    """Turn 1: knocking costs below 20 and saves from 20 up; turn 2: it saves at 18-19 but costs at
-    22-23, so only from 24; a row of fewer than MIN_CELL positions does not count."""
+    """Turn 1: knocking costs below 20 and saves from 20 up; turn 2: it saves at 18-19 but surely
+    costs at 22-23, so only from 24; turn 3: a row above that costs within its noise does not
+    count against 20, nor does a row of fewer than MIN_CELL positions."""
 
     def cell(value: float, count: int = 40) -> Mean:
         return Mean.of([value] * count)
@@ -89,10 +90,12 @@ def test_the_knock_table_reads_the_least_value_from_its_rows(figures: ModuleType
         (2, 18): cell(0.1),
         (2, 22): cell(-0.05),
         (2, 24): cell(0.1),
+        (3, 20): cell(0.05),
+        (3, 28): Mean.of([-0.5, 0.4] * 20),
     }
     measured = figures.Measured(saved=saved, value=saved, pairs=280)
     least = figures.knock_from(measured)
-    assert (least[1], least[2], least[3]) == (20, 24, None)
+    assert (least[1], least[2], least[3], least[4]) == (20, 24, 20, None)
 
 
 def test_the_value_of_a_stock_draw_from_a_dealt_hand_is_exact(figures: ModuleType) -> None:
