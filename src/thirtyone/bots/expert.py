@@ -74,6 +74,7 @@ __all__ = [
     "Analysis",
     "Estimate",
     "sample_position",
+    "belief_reads",
     "Completion",
     "DEFAULT_WORLDS",
     "DEFAULT_SECONDS",
@@ -241,11 +242,7 @@ class ExpertBot(SeededBot):
             key=lambda move: (-move.value, legal.index(move.action)),
         )
         estimates = tuple(Estimate(m.action, m.value, m.stderr, turn.worlds, m.gap_stderr) for m in moves)
-        knowledge = Knowledge.from_view(view)
-        complete = Belief(view, knowledge).pools(self.rng, pool_size(2 * READ_WORLDS)).complete
-        passes = _passes(view)
-        worlds = [sample_position(view, knowledge, passes, self.rng, complete) for _ in range(READ_WORLDS)]
-        return Analysis(estimates, time.perf_counter() - start, reads(view, worlds))
+        return Analysis(estimates, time.perf_counter() - start, belief_reads(view, self.rng))
 
     def _completion(self, view: PlayerView, knowledge: Knowledge) -> Completion | None:
         """How this decision's worlds complete the opponents' hands: from the belief's pools
@@ -389,6 +386,17 @@ the seat, the cards it is known to hold and the cards not dealt yet (shuffled), 
 three cards and the cards left in the order they came, chosen by which cards they are and not
 where they lie (the stock is dealt from them as they are: still shuffled); the belief's
 :meth:`~thirtyone.bots.belief.Pools.complete`."""
+
+
+def belief_reads(view: PlayerView, rng: random.Random, worlds: int = READ_WORLDS) -> tuple[OpponentRead, ...]:
+    """What ``worlds`` worlds of the belief (:mod:`thirtyone.bots.belief`: pools of
+    :func:`~thirtyone.bots.belief.pool_size` completions for twice as many) say of each opponent of
+    ``view`` still in (:func:`~thirtyone.bots.belief.reads`), drawn with ``rng``: a read without a
+    search (the expert's on an exact last turn, the judge's hint)."""
+    knowledge = Knowledge.from_view(view)
+    complete = Belief(view, knowledge).pools(rng, pool_size(2 * worlds)).complete
+    passes = _passes(view)
+    return reads(view, [sample_position(view, knowledge, passes, rng, complete) for _ in range(worlds)])
 
 
 def sample_position(
