@@ -6,6 +6,7 @@ renderer, no display), every word from the catalog's ``stats.chart.*`` messages.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -13,12 +14,25 @@ from typing import Final
 from thirtyone.i18n import Messages
 from thirtyone.tui.progress import KeptGame
 
-__all__ = ["WINDOW", "running_mean", "write_chart"]
+__all__ = ["WINDOW", "FALLBACK_FONTS", "running_mean", "write_chart"]
 
 WINDOW: Final = 10
 """The games the running average of the accuracy is taken over."""
 
 _BLUE, _RED, _GREY = "#4c72b0", "#c44e52", "#555555"
+
+FALLBACK_FONTS: Final = (
+    "Noto Sans CJK KR",
+    "Noto Sans KR",
+    "NanumGothic",
+    "Malgun Gothic",
+    "Apple SD Gothic Neo",
+    "Noto Sans Khmer",
+    "Khmer OS",
+    "Khmer UI",
+)
+"""Fonts for the Korean and Khmer words, tried after matplotlib's own (DejaVu Sans, which has
+neither script) where installed; without any, those letters show as boxes."""
 
 
 def running_mean(values: Sequence[float], window: int = WINDOW) -> list[float]:
@@ -38,6 +52,17 @@ def write_chart(path: Path, t: Messages, games: Sequence[KeptGame]) -> int:
     Raises:
         OSError: when the file cannot be written.
     """
+    import matplotlib
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    families = ["DejaVu Sans", *(name for name in FALLBACK_FONTS if name in installed)]
+    with matplotlib.rc_context({"font.family": families}), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)  # boxes, said above
+        return _draw(path, t, games)
+
+
+def _draw(path: Path, t: Messages, games: Sequence[KeptGame]) -> int:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
