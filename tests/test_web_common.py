@@ -21,13 +21,18 @@ from thirtyone.actions import parse_action
 from thirtyone.cards import Card
 from thirtyone.cards import parse_cards as cards
 from thirtyone.events import Acted
+from thirtyone.events import RoundResult
 from thirtyone.i18n import LANGUAGES
 from thirtyone.i18n import catalog_json
 from thirtyone.i18n import messages
 from thirtyone.refusals import RefusalCode
 from thirtyone.rules import Rules
 from thirtyone.server.serialize import phrase_json
+from thirtyone.server.serialize import refusal_json
+from thirtyone.server.serialize import result_json
+from thirtyone.settlement import Loss
 from thirtyone.settlement import LossKind
+from thirtyone.text import refusal
 from thirtyone.tui.words import Narrator
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "thirtyone" / "web" / "js"
@@ -78,35 +83,35 @@ def test_without_a_grace_life_the_lives_are_the_count(tmp_path: Path) -> None:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_refusal_code_has_words_in_every_language(tmp_path: Path, lang: str) -> None:
     codes = list(get_args(RefusalCode))
-    refusals = [{"code": code, "rule": "R0.0", "cards": ["As"], "seats": [1], "values": [31, 20]} for code in codes]
-    lines = run_common(
-        tmp_path, lang, "refusalWords", f"{json.dumps(refusals)}.map((r) => refusalWords(r, ['A', 'B']))"
-    )
-    for code, line in zip(codes, lines, strict=True):
+    errors = [refusal(code, seat=0, cards=(Card.parse("As"),), seats=(1,), values=(31, 20)) for code in codes]
+    sent = json.dumps([refusal_json(error) for error in errors])  # as the server sends them, with their phrase
+    lines = run_common(tmp_path, lang, "refusalWords", f"{sent}.map((r) => refusalWords(r, ['A', 'B']))")
+    for code, error, line in zip(codes, errors, lines, strict=True):
         assert code not in line, (lang, line)
         assert "refusal." not in line, (lang, line)
-        assert "R0.0" in line, (lang, code, line)
+        assert error.rule in line, (lang, code, line)
+
+
+def _result_json(end: str, losses: list[Loss]) -> dict[str, Any]:
+    """A round's result as the server sends it (its losses with their phrases)."""
+    result = RoundResult(1, 0, end, 0, (), (None, None), (20, 25), tuple(losses), (3, 3), (), False, 9)  # type: ignore[arg-type]
+    return result_json(result)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_loss_kind_has_words_in_every_language(tmp_path: Path, lang: str) -> None:
     kinds = list(get_args(LossKind))
-    losses = [{"kind": kind, "seats": [0], "lives": 1} for kind in kinds]
-    result = {"end": "knock", "values": [20, 25]}
-    lines = run_common(
-        tmp_path, lang, "lossWords", f"{json.dumps(losses)}.map((l) => lossWords(l, {json.dumps(result)}, ['A', 'B']))"
-    )
+    sent = _result_json("knock", [Loss(0, 1, kind, (0,)) for kind in kinds])
+    lines = run_common(tmp_path, lang, "lossWords", f"{json.dumps(sent)}.losses.map((l) => lossWords(l, ['A', 'B']))")
     for kind, line in zip(kinds, lines, strict=True):
         assert line != kind, (lang, line)
         assert "loss." not in line, (lang, line)
 
 
 def test_a_knocker_s_loss_after_a_throw_down_has_its_own_words_r6_6(tmp_path: Path) -> None:
-    loss = {"kind": "knocker_alone_lowest", "seats": [0], "lives": 2}
-    expression = (
-        f"[lossWords({json.dumps(loss)}, {{end: 'knock', values: [20, 25]}}, ['A', 'B']), "
-        f"lossWords({json.dumps(loss)}, {{end: 'throw_down', values: [20, 25]}}, ['A', 'B'])]"
-    )
+    loss = Loss(0, 2, "knocker_alone_lowest")
+    knock, throw = (json.dumps(_result_json(end, [loss])["losses"][0]) for end in ("knock", "throw_down"))
+    expression = f"[lossWords({knock}, ['A', 'B']), lossWords({throw}, ['A', 'B'])]"
     knocked, thrown = run_common(tmp_path, "en", "lossWords", expression)
     messages = catalog_json("en")["messages"]
     assert knocked == messages["loss.knocker_alone_lowest"].replace("{who}", "A")
@@ -116,8 +121,7 @@ def test_a_knocker_s_loss_after_a_throw_down_has_its_own_words_r6_6(tmp_path: Pa
 
 def test_an_unknown_refusal_or_loss_is_shown_as_its_code(tmp_path: Path) -> None:
     expression = (
-        "[refusalWords({code: 'no_such_code', rule: 'R9.9'}, []), "
-        "lossWords({kind: 'no_such_loss', seats: []}, {end: 'knock', values: []}, [])]"
+        "[refusalWords({code: 'no_such_code', rule: 'R9.9'}, []), lossWords({kind: 'no_such_loss', seats: []}, [])]"
     )
     refused, lost = run_common(tmp_path, "en", "lossWords, refusalWords", expression)
     assert "no_such_code" in refused
@@ -161,3 +165,13 @@ def test_the_page_says_every_move_as_the_terminal_does_one_narrator(tmp_path: Pa
     terminal = [[line.plain for line in narrator.acted(event)] for event in events]
     assert page == terminal
     assert not any("acted." in line for lines in page for line in lines), page
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_round_end_is_said_from_its_phrase(tmp_path: Path, lang: str) -> None:
+    ends = ["knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"]
+    sent = json.dumps([_result_json(end, []) for end in ends])
+    lines = run_common(tmp_path, lang, "endWords", f"{sent}.map((r) => endWords(r))")
+    for end, line in zip(ends, lines, strict=True):
+        assert "end." not in line, (lang, line)
+        assert "{" not in line, (lang, end, line)

@@ -139,8 +139,10 @@ def rules_json(rules: Rules) -> JSON:
 def result_json(result: RoundResult) -> JSON:
     """A round's result: ``hands`` and ``values`` by seat (``null`` where not shown), ``losses``
     with their kind (:data:`thirtyone.settlement.LossKind`), the seats it names and the rule that
-    charged them (``reason``: the library's English, for people; clients put ``kind`` in their own
-    words), ``remaining`` losses by seat after the round."""
+    charged them (``reason``: the library's English, for people; ``why``: its phrase,
+    :func:`thirtyone.narration.loss`, which clients say in their own words), how the round ended
+    (``how``: :func:`thirtyone.narration.round_end`'s phrase), ``remaining`` losses by seat after
+    the round. Phrases as :func:`phrase_json` writes them."""
     return {
         "round": result.round,
         "dealer": result.dealer,
@@ -157,6 +159,7 @@ def result_json(result: RoundResult) -> JSON:
                 "seats": list(loss.seats),
                 "rule": loss.rule,
                 "reason": loss_reason(loss, result),
+                "why": phrase_json(narration.loss(loss, result)),
             }
             for loss in result.losses
         ],
@@ -164,6 +167,7 @@ def result_json(result: RoundResult) -> JSON:
         "eliminated": list(result.eliminated),
         "saved_by_r2_6": result.saved_by_r2_6,
         "turns": result.turns,
+        "how": phrase_json(narration.round_end(result)),
     }
 
 
@@ -171,7 +175,8 @@ def refusal_json(error: IllegalActionError) -> JSON:
     """An action the rules refused, as data (:class:`~thirtyone.refusals.IllegalActionError`):
     ``code`` (e.g. ``"discard_taken_card"``), ``rule`` (``"R4.2"``), ``seat`` (who tried),
     ``action`` (its notation), ``cards`` and ``among`` (the cards refused, and those it could have
-    named), ``seats`` (other seats involved), ``values`` (points, ``knock_too_low``) and ``legal``."""
+    named), ``seats`` (other seats involved), ``values`` (points, ``knock_too_low``), ``legal`` and
+    ``said``, its phrase (:func:`thirtyone.narration.refusal`, as :func:`phrase_json` writes it)."""
     return {
         "code": error.code,
         "rule": error.rule,
@@ -182,6 +187,7 @@ def refusal_json(error: IllegalActionError) -> JSON:
         "seats": list(error.seats),
         "values": [value(number) for number in error.values],
         "legal": [str(action) for action in error.legal],
+        "said": phrase_json(narration.refusal(error)),
     }
 
 

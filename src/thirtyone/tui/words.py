@@ -30,6 +30,7 @@ bus", "schwimmt").
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 
@@ -82,6 +83,7 @@ __all__ = [
     "cards_text",
     "short_name",
     "refusal_text",
+    "phrase_text",
     "error_words",
     "move_words",
     "value_text",
@@ -164,47 +166,38 @@ def cards_text(cards: Sequence[Card]) -> Text:
     return Text(" ").join(card_text(card) for card in cards)
 
 
-_REFUSALS: dict[str, str] = {
-    "game_over": "refusal.game_over",
-    "chance_due": "refusal.chance_due",
-    "no_chance_due": "refusal.no_chance_due",
-    "not_your_turn": "refusal.not_your_turn",
-    "not_blind_phase": "refusal.not_blind_phase",
-    "must_look": "refusal.must_look",
-    "not_dealer_choice": "refusal.not_dealer_choice",
-    "must_choose_hand": "refusal.must_choose_hand",
-    "must_discard": "refusal.must_discard",
-    "discard_not_in_hand": "refusal.discard_not_in_hand",
-    "discard_taken_card": "refusal.discard_taken_card",
-    "draw_first": "refusal.draw_first",
-    "draw_or_knock": "refusal.draw_or_knock",
-    "pile_empty": "refusal.pile_empty",
-    "stock_empty": "refusal.stock_empty",
-    "widow_turn": "refusal.widow_turn",
-    "widow_face_down": "refusal.widow_face_down",
-    "exchange_two_needs_any": "refusal.exchange_two_needs_any",
-    "exchange_not_in_hand": "refusal.exchange_not_in_hand",
-    "exchange_not_in_widow": "refusal.exchange_not_in_widow",
-    "second_knock": "refusal.second_knock",
-    "knock_too_early": "refusal.knock_too_early",
-    "knock_too_low": "refusal.knock_too_low",
-}
-"""Each refusal code (:data:`thirtyone.refusals.RefusalCode`) and its message."""
+def phrase_text(t: Messages, phrase: Phrase, seats: Callable[[Sequence[int]], str], style: str = "") -> Text:
+    """A phrase (:mod:`thirtyone.narration`) as rich text in the language of ``t``: seats as
+    ``seats`` names them, cards red and black, hand values as
+    :func:`~thirtyone.scoring.format_value` writes them (``30½``), numbers the language's way, a
+    clause said in turn; ``style`` as :func:`say`."""
+    values: dict[str, str | Text] = {}
+    for name, value in phrase.values.items():
+        if isinstance(value, Seats):
+            values[name] = seats(value.seats)
+        elif isinstance(value, Cards):
+            values[name] = cards_text(value.cards)
+        elif isinstance(value, Points):
+            values[name] = format_value(value.value)
+        elif isinstance(value, Phrase):
+            values[name] = phrase_text(t, value, seats)
+        elif isinstance(value, int):
+            values[name] = t.number(value)
+        else:
+            values[name] = value
+    if phrase.count is not None:
+        return say_plural(t, phrase.key, phrase.count, style, **values)
+    return say(t, phrase.key, style, **values)
 
 
-def refusal_text(error: IllegalActionError, names: Sequence[str], viewer: int = 0, t: Messages = ENGLISH) -> str:
-    """A refused move in words for the person in seat ``viewer``, from the refusal's data (its
-    code, cards and seats), the rule id first: ``R4.2: you cannot discard 9♥, just taken …``."""
-    seats = error.seats
-    other = short_name(names[seats[0]]) if seats and seats[0] < len(names) else ""
-    words = t(
-        _REFUSALS[error.code],
-        other=other,
-        card=error.cards[0].pretty if error.cards else "",
-        need=format_value(error.values[0]) if error.values else "",
-        value=format_value(error.values[1]) if len(error.values) > 1 else "",
-    )
-    return t("refusal.line", rule=error.rule, text=words)
+def refusal_text(error: IllegalActionError, names: Sequence[str], t: Messages = ENGLISH) -> str:
+    """A refused move in words (:func:`thirtyone.narration.refusal`), seats by the short form of
+    ``names``, the rule id first: ``R4.2: you cannot discard 9♥, just taken …``."""
+
+    def named(seats: Sequence[int]) -> str:
+        return t.list([short_name(names[seat]) for seat in seats if seat < len(names)])
+
+    return t("refusal.line", rule=error.rule, text=phrase_text(t, narration.refusal(error), named).plain)
 
 
 def error_words(error: Exception, names: Sequence[str], t: Messages = ENGLISH) -> str:
@@ -212,7 +205,7 @@ def error_words(error: Exception, names: Sequence[str], t: Messages = ENGLISH) -
     names (:func:`refusal_text`: ``R6.1: Ada has already knocked; …``); any other error its own
     message, :func:`~thirtyone.checks.escaped` (a plugin's words may hold anything)."""
     if isinstance(error, IllegalActionError):
-        return refusal_text(error, names, 0, t)
+        return refusal_text(error, names, t)
     return escaped(str(error))
 
 
@@ -393,27 +386,9 @@ class Narrator:
         return self.t("shown.three_aces" if shown == 33 else "shown.31")
 
     def say(self, phrase: Phrase, style: str = "", *, start: bool = True) -> Text:
-        """A phrase (:mod:`thirtyone.narration`) as a styled line: seats by their short names
-        (:meth:`names_of`, ``start``: the first name begins the sentence), cards red and black,
-        hand values as :func:`~thirtyone.scoring.format_value` writes them, numbers the language's
-        way, a clause said in turn."""
-        values: dict[str, str | Text] = {}
-        for name, value in phrase.values.items():
-            if isinstance(value, Seats):
-                values[name] = self.names_of(value.seats, start=start)
-            elif isinstance(value, Cards):
-                values[name] = cards_text(value.cards)
-            elif isinstance(value, Points):
-                values[name] = format_value(value.value)
-            elif isinstance(value, Phrase):
-                values[name] = self.say(value, start=start)
-            elif isinstance(value, int):
-                values[name] = self.t.number(value)
-            else:
-                values[name] = value
-        if phrase.count is not None:
-            return say_plural(self.t, phrase.key, phrase.count, style, **values)
-        return say(self.t, phrase.key, style, **values)
+        """A phrase as a styled line (:func:`phrase_text`), seats by their short names
+        (:meth:`names_of`; ``start``: the first name begins the sentence)."""
+        return phrase_text(self.t, phrase, lambda seats: self.names_of(seats, start=start), style)
 
     def why(self, loss: Loss, result: RoundResult) -> str:
         """Why ``loss`` was charged, in a player's words (:func:`thirtyone.narration.loss`):

@@ -228,13 +228,10 @@ function phraseValue(value, nameOf) {
   return "";
 }
 
-const ENDS = ["knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"];
-
-/** How round `result.round` ended, as a sentence (rule ids as in RULES.md). A 31 after a knock
- * is R5.3, else R5.1. */
+/** How round `result.round` ended, as a sentence (its phrase, ``how``: rule ids as in RULES.md,
+ * a 31 after a knock is R5.3, else R5.1). */
 export function endWords(result) {
-  const key = ENDS.includes(result.end) ? result.end : "other";
-  return t(`end.${key}`, { round: result.round, rule: result.knocker !== null ? "R5.3" : "R5.1", end: result.end });
+  return phraseWords(result.how, String);
 }
 
 /** Names as a list, the language's way. */
@@ -242,25 +239,18 @@ export function namesList(seats, names) {
   return list((seats || []).map((seat) => names[seat]));
 }
 
-/** Why a seat lost lives, from the loss's kind and the seats it names (thirtyone.settlement.LossKind). */
-export function lossWords(loss, result, names) {
-  if (!has(`loss.${loss.kind}`)) return loss.kind;
-  const who = namesList(loss.seats, names);
-  const shown = loss.seats?.length && result.values[loss.seats[0]] === 33 ? t("shown.three_aces") : t("shown.31");
-  // a throw-down ends the round as a knock does (R6.6): its own words, the same rule
-  const kind = result.end === "throw_down" && has(`loss.${loss.kind}.throw`) ? `${loss.kind}.throw` : loss.kind;
-  return t(`loss.${kind}`, { who, shown });
+/** Why a seat lost lives: its phrase (``why``, from the loss's kind and the seats it names,
+ * thirtyone.narration.loss), the seats named from ``names``; a loss without one is shown as its kind. */
+export function lossWords(loss, names) {
+  return loss.why && has(loss.why.key) ? phraseWords(loss.why, (seat) => names[seat]) : String(loss.kind);
 }
 
-/** A move the rules refused, in words, from the refusal's data (its code, cards and seats; see
- * thirtyone.errors.RefusalCode), with the rule id first: "R4.2: you cannot discard 9♥, …". */
+/** A move the rules refused, in words: its phrase (``said``, from the refusal's code, cards and
+ * seats, thirtyone.narration.refusal), the seats named from ``names``, with the rule id first:
+ * "R4.2: you cannot discard 9♥, …"; a refusal without one is shown as its code. */
 export function refusalWords(refusal, names) {
-  const other = refusal.seats?.length ? names[refusal.seats[0]] : "";
-  const card = refusal.cards?.length ? pretty(refusal.cards[0]) : "";
-  const values = refusal.values || [];
-  const text = has(`refusal.${refusal.code}`)
-    ? t(`refusal.${refusal.code}`, { other, card, need: points(values[0]), value: points(values[1]) })
-    : refusal.code;
+  const said = refusal.said;
+  const text = said && has(said.key) ? phraseWords(said, (seat) => names[seat]) : refusal.code;
   return t("refusal.line", { rule: refusal.rule, text });
 }
 
@@ -299,7 +289,7 @@ export function resultView(result, names, you = null) {
         {},
         tn(loss.seat === you || names[loss.seat] === t("seat.you") ? "result.loss_you" : "result.loss", loss.lives, {
           who: names[loss.seat],
-          why: lossWords(loss, result, names),
+          why: lossWords(loss, names),
           rule: loss.rule,
         }),
       ),

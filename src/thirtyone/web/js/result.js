@@ -20,7 +20,7 @@ function resultSummary(result) {
         {},
         tn(loss.seat === state.mySeat ? "summary.loses_you" : "summary.loses", loss.lives, { who: who[loss.seat] }),
       ),
-      t("summary.why", { why: lossWords(loss, result, who) }),
+      t("summary.why", { why: lossWords(loss, who) }),
       " ",
       h("span", { class: "rule", title: t("summary.rule", { rule: loss.rule }) }, `(${loss.rule})`),
     ),
