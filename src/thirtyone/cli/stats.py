@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from thirtyone.arena.report import progress_bar
 from thirtyone.bots.expert import Rollouts
@@ -150,10 +151,10 @@ def run(args: argparse.Namespace) -> int:
             return 130
     out = Console(highlight=False)
     for part in progress_lines(t, folder, games, last=args.last, accuracy=not args.no_accuracy):
-        out.print(part)
+        out.print(part, soft_wrap=isinstance(part, Text) and not out.is_terminal)  # a path stays on its line
     if chart is not None and games:
         _write_chart(chart, t, games)
-        out.print(chart_line(t, chart), markup=False)
+        out.print(chart_line(t, chart), markup=False, soft_wrap=not out.is_terminal)
     return 0
 
 
