@@ -10,7 +10,7 @@ whose game ends is replaced by a new one. The clients run in ``--client-processe
 (default 1; each holds whole tables), and the client CPU is reported so that one can see whether
 the clients, not the server, were the bottleneck.
 
-Every seat is a person (the bots play at once, ``--bot-delay 0``), unless ``--bots LEVEL``: then each
+Every seat is a person (no turn timer: the scripted people never leave), unless ``--bots LEVEL``: then each
 table is one scripted person and ``--players - 1`` bots of that level (``easy``, ``medium``, ``hard``,
 or ``judge``, the learned bot, offered to the server as the level ``learned`` with ``--bot
 learned=judge``) at the default bot delay (``--bot-delay`` to change it), the showdown's wait off
@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -165,8 +166,11 @@ def start_server(
 
 
 def server_options(args: argparse.Namespace) -> list[str]:
-    """The ``serve`` options of ``--bots``, ``--bot-delay`` and ``--bot-workers``."""
-    extra = []
+    """The ``serve`` options of ``--bots``, ``--bot-delay`` and ``--bot-workers``; at tables of
+    people, no turn timer: the scripted people never leave, and a table opened minutes before the
+    window (opening a thousand takes that on a busy machine) had its people played for by the timer,
+    then at the bots' pace, racing its people (``stale``) and loading the server in the window."""
+    extra = ["--friends-turn-timer", "off"]
     if args.bots is not None:
         extra += ["--bot-delay", f"{args.bot_delay:g}", "--showdown-timeout", "0"]
         if args.bots == "judge":
@@ -457,6 +461,7 @@ class Clients:
             for index in range(first, first + tables):
                 code, tokens = await self.open_table(index)
                 opened.append((index, (code, tokens, await self.seat_sockets(code, tokens, index))))
+            gc.freeze()  # the tables and sockets live all the run: no collection need look at them again
             ready.set()
             await asyncio.to_thread(start.wait)
             cpu_start = time.process_time()

@@ -97,6 +97,8 @@ def test_the_judge_is_seated_as_a_level_serve_accepts(bench: ModuleType) -> None
 
     args = argparse.Namespace(bots="judge", bot_delay=1.0, bot_workers=3)
     options = bench.server_options(args)
-    assert options == ["--bot-delay", "1", "--showdown-timeout", "0", "--bot", "learned=judge", "--bot-workers", "3"]
-    assert bot_levels([options[5]]) == {"learned": "judge"}
-    assert bench.server_options(argparse.Namespace(bots=None, bot_delay=1.0, bot_workers=None)) == []
+    bots = ["--bot-delay", "1", "--showdown-timeout", "0", "--bot", "learned=judge", "--bot-workers", "3"]
+    assert options == ["--friends-turn-timer", "off", *bots]
+    assert bot_levels([options[7]]) == {"learned": "judge"}
+    people = bench.server_options(argparse.Namespace(bots=None, bot_delay=1.0, bot_workers=None))
+    assert people == ["--friends-turn-timer", "off"]  # no timer plays for people who wait for the window
