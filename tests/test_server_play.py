@@ -231,7 +231,9 @@ def history_leaks(messages: list[dict[str, Any]], seat: int | None, record: Game
             viewer = -1 if seat is None else seat
             for rnd in message["rounds"]:
                 events = game.round_events(rnd["round"])
-                engine = [json.loads(json.dumps(event_json(event.for_seat(viewer), viewer))) for event in events]
+                engine = [
+                    json.loads(json.dumps(event_json(event.for_seat(viewer), game.rules, viewer))) for event in events
+                ]
                 if rnd["events"] != engine:
                     found.append(f"history at seq {seq}: round {rnd['round']} is not as the engine shows it")
             if [rnd["round"] for rnd in message["rounds"]] != list(range(1, game.round + 1)):
@@ -531,7 +533,7 @@ def test_every_kind_of_action_has_its_data_in_legal_and_in_the_history(rules: Ru
         game.apply(chooser.choice(game.legal_actions()))
         for viewer in (seat, (seat + 1) % 3, -1):  # the mover, another seat, a spectator
             for event in game.round_events(number):
-                data = event_json(event.for_seat(viewer))
+                data = event_json(event.for_seat(viewer), game.rules, viewer)
                 if data["type"] == "acted":
                     assert action_from_data(data) == parse_action(data["action"]), f"seed {SEED}: {data}"
     assert kinds <= offered, f"seed {SEED}: {offered}"
@@ -554,7 +556,7 @@ def test_an_exchange_is_sent_with_its_cards_from_the_hand_and_the_widow() -> Non
         "take": ["4h"],
     }
     game.apply(exchange)
-    seen = event_json(game.round_events(game.round)[-1].for_seat(-1))
+    seen = event_json(game.round_events(game.round)[-1].for_seat(-1), game.rules)
     assert (seen["action"], seen["kind"], seen["give"], seen["take"]) == (
         "exchange 9c for 4h",
         "exchange",
@@ -792,7 +794,7 @@ def test_a_round_end_carries_the_rounds_history_with_its_last_move(played: Playe
         for message in ends:
             number = message["round"]
             viewer = -1 if seat is None else seat
-            events = [event_json(event.for_seat(viewer), viewer) for event in game.round_events(number)]
+            events = [event_json(event.for_seat(viewer), game.rules, viewer) for event in game.round_events(number)]
             assert message["history"] == json.loads(json.dumps(events))
             moves = [e for e in message["history"] if e["type"] == "acted"]
             recorded = played.record.rounds[number - 1].actions

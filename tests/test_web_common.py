@@ -162,7 +162,7 @@ def test_the_page_says_every_move_as_the_terminal_does_one_narrator(tmp_path: Pa
     expression = f"{json.dumps(said)}.map((act) => act.said.map((p) => phraseWords(p, (s) => {json.dumps(names)}[s])))"
     page = run_common(tmp_path, lang, "phraseWords", expression)
     narrator = Narrator(("you", "Ben (basic)"), Rules.preset("scat"), 0, t)
-    terminal = [[line.plain for line in narrator.acted(event)] for event in events]
+    terminal = [[line.plain for line in narrator.describe(event)] for event in events]
     assert page == terminal
     assert not any("acted." in line for lines in page for line in lines), page
 

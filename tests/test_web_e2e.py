@@ -512,7 +512,7 @@ def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, brows
             " subtree: true})"
         )
         page.keyboard.press("Enter")
-        said = {"draw stock": "You drew from the stock", "draw pile": "You took", "knock": "You knocked"}[action]
+        said = {"draw stock": "You drew", "draw pile": "You took", "knock": "You knocked"}[action]
         wait_until(page, f"window.said.some((text) => text.includes({json.dumps(said)}))")
         expect(page.locator("#log")).to_contain_text(said)
     finally:
@@ -696,10 +696,11 @@ def test_the_move_that_ends_a_round_is_logged_before_the_result(game: Game, serv
     result_at = next(i for i, line in enumerate(log) if f"Round {last['round']} is over" in line)
     who = game.ann.locator(f".seat[data-seat='{seat}'] h3").inner_text().strip()  # as the page names them
     said = game.ann.evaluate(
-        "([who, step]) => import('/static/js/common.js').then((m) => m.actedWords(who, step))", [who, step]
+        "([who, step]) => import('/static/js/common.js').then((m) => m.saidWords(step, () => who))", [who, step]
     )
     assert log[result_at + 1] == said, (log[: result_at + 3], said)
-    assert any(line.startswith("Game over") for line in log[:result_at]), "game over comes after the result"
+    over = [line for line in log[:result_at] if "win the game" in line or "wins the game" in line]
+    assert over, "game over comes after the result"
 
 
 def test_a_table_closed_by_its_host_offers_no_moves_and_links_its_record(server: str, browser: Browser) -> None:
@@ -887,7 +888,7 @@ def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server:
         play_one(page)
     first = next(event for event in view["history"] if event["type"] == "acted")
     who = "You" if first["seat"] == 0 else "Bea"
-    verb = {"draw": "drew from the stock" if first["action"] == "draw stock" else "took", "discard": "discarded"}
+    verb = {"draw": "drew" if first["action"] == "draw stock" else "took", "discard": "discarded"}
     words = f"{who} {verb.get(first['action'].split()[0], 'knocked')}"
     again = _seated(browser, server, created)  # the same seat, opened anew
     expect(again.locator("#log li").first).to_be_visible()

@@ -156,7 +156,7 @@ def test_the_join_that_takes_the_last_seat_logs_the_deal_once(server: str, brows
         join_by_ui(ben, server, created["code"], "Ben")  # the last seat: the game starts as Ben joins
         expect(ben.locator("#log li").first).to_be_visible()
         ben.wait_for_timeout(300)
-        dealt = [line for line in ben.locator("#log li").all_inner_texts() if line.startswith("Round 1 is dealt")]
+        dealt = [line for line in ben.locator("#log li").all_inner_texts() if line.startswith("Round 1:")]
         assert len(dealt) == 1, dealt
     finally:
         ann.context.close()

@@ -42,9 +42,15 @@ from thirtyone.actions import TakeWidow
 from thirtyone.actions import ThrowDown
 from thirtyone.cards import Card
 from thirtyone.events import Acted
+from thirtyone.events import Event
+from thirtyone.events import GameOver
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
 from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
 from thirtyone.refusals import IllegalActionError
 from thirtyone.refusals import RefusalCode
+from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 from thirtyone.settlement import LOSS_KINDS
 from thirtyone.settlement import Loss
@@ -59,7 +65,9 @@ __all__ = [
     "THROWN_LOSSES",
     "MOVES",
     "CLAUSES",
+    "EVENTS",
     "KEYS",
+    "event",
     "acted",
     "loss",
     "round_end",
@@ -101,6 +109,34 @@ class Phrase:
     key: str
     values: Mapping[str, Value] = field(default_factory=dict)
     count: int | None = None
+
+
+def event(told: Event, rules: Rules, you: int | None = None) -> tuple[Phrase, ...]:
+    """An event in phrases, as the seat it is told to sees it (``told.for_seat(seat)``) under
+    ``rules``: a move (:func:`acted`); a deal, ``event.dealt_upcard`` (draw mode's first card of
+    the pile, R3.3), ``event.dealt_second_hand`` (the dealer's second hand, R7.5) or
+    ``event.dealt_widow_down`` (R7.2), with ``round`` and ``who`` (the dealer); a reshuffle,
+    ``event.reshuffled`` counted by the new stock's cards (R4.3); a new widow after everyone
+    passed, ``event.new_widow`` (R7.3); the game's end, ``over.winner(_you)``. A round's end is no
+    sentence of its own: its result is told by :func:`round_end` and :func:`loss`.
+
+    >>> event(Reshuffled(20), Rules.preset("scat"))
+    (Phrase(key='event.reshuffled', values={}, count=20),)
+    """
+    if isinstance(told, Acted):
+        return acted(told, you)
+    if isinstance(told, RoundStarted):
+        values: dict[str, Value] = {"round": told.round, "who": Seats((told.dealer,))}
+        if told.upcard is not None:
+            return (Phrase("event.dealt_upcard", {**values, "card": Cards((told.upcard,))}),)
+        return (Phrase("event.dealt_second_hand" if rules.dealer_hand else "event.dealt_widow_down", values),)
+    if isinstance(told, Reshuffled):
+        return (Phrase("event.reshuffled", {}, told.stock_size),)
+    if isinstance(told, NewWidow):
+        return (Phrase("event.new_widow", {"cards": Cards(told.widow)}),)
+    if isinstance(told, GameOver):
+        return (Phrase("over.winner_you" if told.winner == you else "over.winner", {"who": Seats((told.winner,))}),)
+    return ()
 
 
 def _move(key: str, event: Acted, you: int | None, **values: Value) -> Phrase:
@@ -258,11 +294,23 @@ MOVES = (
 CLAUSES = (*_REVEALS.values(), "acted.revealed.old_hand", "acted.revealed.laid_down", "acted.widow_turned")
 """The keys of the cards a move turns face up: a clause around the move's sentence, or one of its own."""
 
+EVENTS = (
+    "event.dealt_upcard",
+    "event.dealt_second_hand",
+    "event.dealt_widow_down",
+    "event.reshuffled",
+    "event.new_widow",
+    "over.winner",
+    "over.winner_you",
+)
+"""The keys of the events that are not moves (:func:`event`)."""
+
 KEYS: frozenset[str] = frozenset(
     {
         *MOVES,
         *(f"{key}_you" for key in MOVES),
         *CLAUSES,
+        *EVENTS,
         *(f"loss.{kind}" for kind in LOSS_KINDS),
         *(f"loss.{kind}.throw" for kind in THROWN_LOSSES),
         "loss.lowest_knocker_saved_you",

@@ -8,16 +8,25 @@ import pytest
 
 from helpers import cards
 from thirtyone.actions import parse_action
+from thirtyone.cards import Card
 from thirtyone.events import Acted
+from thirtyone.events import GameOver
+from thirtyone.events import NewWidow
+from thirtyone.events import Reshuffled
 from thirtyone.events import RoundResult
+from thirtyone.events import RoundStarted
+from thirtyone.narration import KEYS
+from thirtyone.narration import MOVES
 from thirtyone.narration import Cards
 from thirtyone.narration import Phrase
 from thirtyone.narration import Points
 from thirtyone.narration import Seats
 from thirtyone.narration import acted
+from thirtyone.narration import event
 from thirtyone.narration import loss
 from thirtyone.narration import refusal
 from thirtyone.narration import round_end
+from thirtyone.rules import Rules
 from thirtyone.settlement import Loss
 from thirtyone.text import describe_end
 from thirtyone.text import english
@@ -158,3 +167,68 @@ def test_english_names_seats_as_it_is_told() -> None:
     assert english(phrase, ["Ann", "Ben", "Cy"].__getitem__) == "Ann, Cy were dealt 31"
     with pytest.raises(KeyError):
         english(Phrase("acted.discard", {"who": Seats((0,)), "card": Cards(cards("9h"))}))
+
+
+@pytest.mark.parametrize(
+    ("preset", "upcard", "key"),
+    [
+        ("scat", "9h", "event.dealt_upcard"),  # draw mode turns up the pile's first card (R3.3)
+        ("widow", None, "event.dealt_widow_down"),  # R7.2
+        ("schwimmen", None, "event.dealt_second_hand"),  # the dealer's second hand (R7.5)
+    ],
+)
+def test_r3_a_deal_is_told_by_what_lies_on_the_table(preset: str, upcard: str | None, key: str) -> None:
+    dealt = RoundStarted(2, 1, (0, 1, 2), None if upcard is None else Card.parse(upcard))
+    (told,) = event(dealt, Rules.preset(preset))
+    assert told.key == key
+    assert (told.values["round"], told.values["who"]) == (2, Seats((1,)))
+    assert told.values.get("card") == (None if upcard is None else Cards(cards(upcard)))
+
+
+def test_the_other_events_each_have_one_phrase() -> None:
+    rules = Rules.preset("widow")
+    assert event(Reshuffled(20), rules) == (Phrase("event.reshuffled", {}, 20),)  # R4.3, counted
+    assert event(NewWidow(cards("2c 3d 4h"), cards("5s 6s 7s")), rules) == (
+        Phrase("event.new_widow", {"cards": Cards(cards("5s 6s 7s"))}),
+    )  # R7.3: the new widow is named, not the one set aside
+    assert event(GameOver(1), rules)[0].key == "over.winner"
+    assert event(GameOver(1), rules, you=1)[0].key == "over.winner_you"
+    assert event(Acted(0, parse_action("pass")), rules) == acted(Acted(0, parse_action("pass")))
+
+
+def test_every_key_the_narrator_says_is_listed_for_the_catalogs() -> None:
+    said = [
+        *(acted(Acted(1, parse_action(text), got, private, shown), you) for text, got, private, shown, you in _ALL),
+    ]
+    keys = {phrase.key for phrases in said for phrase in phrases}
+    keys |= {
+        inner.key
+        for phrases in said
+        for phrase in phrases
+        for inner in phrase.values.values()
+        if isinstance(inner, Phrase)
+    }
+    assert keys <= KEYS
+    assert {f"{key}_you" for key in MOVES} <= KEYS
+
+
+_ALL = [
+    (text, got, private, shown, you)
+    for text in (
+        "draw stock",
+        "draw pile",
+        "discard 9h",
+        "knock",
+        "exchange 9h for As",
+        "exchange all",
+        "pass",
+        "keep",
+        "take widow",
+        "look",
+        "throw down",
+    )
+    for got in (None, cards("2c 3d 4h"))
+    for private in (False, True)
+    for shown in ((), cards("5s 6s 7s"))
+    for you in (None, 1)
+]

@@ -294,7 +294,7 @@ def round_history(game: Game | None, number: int, seat: int | None) -> list[JSON
     if game is None:  # pragma: no cover - a round ended, so there is a game
         return []
     viewer = -1 if seat is None else seat
-    return [event_json(event.for_seat(viewer), viewer) for event in game.round_events(number)]
+    return [event_json(event.for_seat(viewer), game.rules, viewer) for event in game.round_events(number)]
 
 
 def history_message(game: Game | None, history: TableHistory, seat: int | None, chat: Sequence[ChatData]) -> JSON:

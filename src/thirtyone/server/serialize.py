@@ -218,11 +218,16 @@ def _phrase_value(item: narration.Value) -> Any:
     return item
 
 
-def event_json(event: Event, viewer: int | None = None) -> JSON:
-    """One event of a round's history, as ``viewer`` sees it (``event.for_seat(viewer)`` first;
-    ``None`` or ``-1``: a spectator); an ``acted`` event's action is its notation (``action``), its
-    data (:func:`action_json`) and its words (``said``: the narrator's phrases for the viewer,
-    :func:`thirtyone.narration.acted`, :func:`phrase_json`)."""
+def event_json(event: Event, rules: Rules, viewer: int | None = None) -> JSON:
+    """One event of a round's history under ``rules``, as ``viewer`` sees it
+    (``event.for_seat(viewer)`` first; ``None`` or ``-1``: a spectator), with its words as data:
+    ``said``, the narrator's phrases for the viewer (:func:`thirtyone.narration.event`, as
+    :func:`phrase_json` writes them; none for ``round_ended``, whose result carries its own). An
+    ``acted`` event's action is its notation (``action``) and its data (:func:`action_json`)."""
+    return {**_event_data(event), "said": [phrase_json(phrase) for phrase in narration.event(event, rules, viewer)]}
+
+
+def _event_data(event: Event) -> JSON:
     if isinstance(event, RoundStarted):
         return {
             "type": "round_started",
@@ -240,7 +245,6 @@ def event_json(event: Event, viewer: int | None = None) -> JSON:
             "received": cards(event.received),
             "private": event.private,
             "revealed": cards(event.revealed),
-            "said": [phrase_json(phrase) for phrase in narration.acted(event, viewer)],
         }
     if isinstance(event, Reshuffled):
         return {"type": "reshuffled", "stock_size": event.stock_size}
@@ -308,7 +312,7 @@ def view_json(view: PlayerView | PublicView, history: bool = True, shared: bool 
         "knocker": view.knocker,
         "turn": view.turn,
         "taken_from_pile": None if own is None or own.taken_from_pile is None else str(own.taken_from_pile),
-        **({"history": [event_json(event, view_seat) for event in view.history]} if history else {}),
+        **({"history": [event_json(event, view.rules, view_seat) for event in view.history]} if history else {}),
         **({"last_result": None if view.last_result is None else result_json(view.last_result)} if shared else {}),
         "legal_actions": [] if own is None else [str(action) for action in own.legal_actions],
         "legal": [] if own is None else legal_json(own),

@@ -97,7 +97,7 @@ class StateCache:
         if kept is None or kept[0] != view.round or len(kept[1]) > len(view.history):
             kept = self._events[seat] = (view.round, [])
         events = kept[1]
-        events.extend(_fragment(event_json(event, seat)) for event in view.history[len(events) :])
+        events.extend(_fragment(event_json(event, game.rules, seat)) for event in view.history[len(events) :])
         if self._seats is None:
             self._seats = _fragment(seats_json(view))
         result = view.last_result

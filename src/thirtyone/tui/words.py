@@ -53,14 +53,9 @@ from thirtyone.actions import ThrowDown
 from thirtyone.bots.expert import Estimate
 from thirtyone.cards import Card
 from thirtyone.checks import escaped
-from thirtyone.events import Acted
 from thirtyone.events import Event
-from thirtyone.events import GameOver
-from thirtyone.events import NewWidow
-from thirtyone.events import Reshuffled
 from thirtyone.events import RoundEnded
 from thirtyone.events import RoundResult
-from thirtyone.events import RoundStarted
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
 from thirtyone.narration import Cards
@@ -343,8 +338,13 @@ _HEADLINES: dict[str, str] = {
 }
 
 
-_LOUD = frozenset({"acted.knock", "acted.knock_you", "acted.throw", "acted.throw_you"})
-"""The moves the log says in bold magenta: they change the round for everyone."""
+_STYLES: Mapping[str, str] = {
+    **dict.fromkeys(("acted.knock", "acted.knock_you", "acted.throw", "acted.throw_you"), "bold magenta"),
+    **dict.fromkeys(("event.dealt_upcard", "event.dealt_second_hand", "event.dealt_widow_down"), "bold cyan"),
+    **dict.fromkeys(("over.winner", "over.winner_you"), "bold green"),
+}
+"""The style of a log line by its phrase's key: the moves that change the round for everyone, a
+new deal and the game's end stand out."""
 
 
 class Narrator:
@@ -396,35 +396,14 @@ class Narrator:
         return self.say(narration.loss(loss, result, self._you()), start=False).plain
 
     def describe(self, event: Event) -> list[Text]:
-        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``)."""
-        t = self.t
-        if isinstance(event, Acted):
-            return self.acted(event)
-        if isinstance(event, RoundStarted):
-            who = self.who(event.dealer)
-            if event.upcard is not None:
-                card = card_text(event.upcard)
-                return [say(t, "tui.dealt_upcard", "bold cyan", round=t.number(event.round), who=who, card=card)]
-            key = "tui.dealt_second_hand" if self.rules.dealer_hand else "tui.dealt_widow_down"
-            return [say(t, key, "bold cyan", round=t.number(event.round), who=who)]
-        if isinstance(event, Reshuffled):
-            return [say_plural(t, "tui.reshuffled", event.stock_size)]
-        if isinstance(event, NewWidow):
-            return [say(t, "tui.new_widow", cards=cards_text(event.widow))]
+        """The log lines of one event (as the viewer may see it; pass ``event.for_seat(viewer)``),
+        the narrator's phrases (:func:`thirtyone.narration.event`) styled: ``Bea drew from the
+        stock``, ``Bea took 9♥ from the discard pile``, the cards a move turned face up in a clause
+        or a line of their own; a round's end as its headline and losses (:meth:`result_lines`)."""
         if isinstance(event, RoundEnded):
             return self.result_lines(event.result)
-        if isinstance(event, GameOver):
-            key = "over.winner_you" if self._is_you(event.winner) else "over.winner"
-            return [say(t, key, "bold green", who=self.who(event.winner))]
-        return []  # pragma: no cover - every event kind is handled above
-
-    def acted(self, event: Acted) -> list[Text]:
-        """One action in words (:func:`thirtyone.narration.acted`): ``Bea drew from the stock``,
-        ``Bea took 9♥ from the discard pile``; the cards it turned face up in a clause or a second
-        line."""
         return [
-            self.say(phrase, "bold magenta" if phrase.key in _LOUD else "")
-            for phrase in narration.acted(event, self._you())
+            self.say(phrase, _STYLES.get(phrase.key, "")) for phrase in narration.event(event, self.rules, self._you())
         ]
 
     def headline(self, result: RoundResult) -> Text:

@@ -200,12 +200,12 @@ export function actionWords(move, view) {
   }
 }
 
-/** A move in words, as the game's one narrator told it to this reader (thirtyone.narration): the
- * phrases the server sends with it (``said``: an acted event's, a replay's step's), their seats
- * named by ``nameOf`` ("Ben drew from the stock"; the cards it turned face up in a clause or a
+/** An event or a replay's step in words, as the game's one narrator told it to this reader
+ * (thirtyone.narration): the phrases the server sends with it (``said``), their seats named by
+ * ``nameOf`` ("Ben drew from the stock"; the cards a move turned face up in a clause or a
  * sentence of their own, R7.2, R7.6). */
-export function actedWords(act, nameOf) {
-  return (act.said || []).map((phrase) => phraseWords(phrase, nameOf)).join(" · ");
+export function saidWords(item, nameOf) {
+  return (item.said || []).map((phrase) => phraseWords(phrase, nameOf)).join(" · ");
 }
 
 /** A phrase of the narrator (thirtyone.narration, as the server sends it: ``{key, values,

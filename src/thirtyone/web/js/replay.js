@@ -1,7 +1,6 @@
 // The replay page: a finished game's record (GET /api/tables/CODE/record.json), step by step,
 // every hand open, and the expert's review of it (review.js), whose marks jump to their positions.
 import {
-  actedWords,
   api,
   cardName,
   cardView,
@@ -10,6 +9,7 @@ import {
   livesText,
   pointsWords,
   resultView,
+  saidWords,
   showAlert,
 } from "./common.js";
 import { describeRules } from "./howto.js";
@@ -37,7 +37,7 @@ function show(next) {
   $("step-text").textContent =
     step.kind === null
       ? t("replay.dealt", { who: record.seats[view.dealer] })
-      : t("replay.step", { text: actedWords(step, (seat) => record.seats[seat]) });
+      : t("replay.step", { text: saidWords(step, (seat) => record.seats[seat]) });
   $("seats").replaceChildren(
     ...record.seats.map((seatName, seat) => {
       const status = view.seats[seat];

@@ -1,7 +1,7 @@
 // What the table says, from the game's data in the reader's language: events, results, hints,
 // bubbles, the hand's value, why a knock is refused, the rules' names (never from the server's
 // sentences, DESIGN.md).
-import { actedWords, actionWords, points, pointsWords, pretty, prettyCards } from "./common.js";
+import { actionWords, points, pointsWords, pretty, prettyCards, saidWords } from "./common.js";
 import { has, lang, list, num, t, tn } from "./i18n.js";
 import { legalMove, myTurn, name, state } from "./state.js";
 
@@ -90,33 +90,13 @@ export function blitzWords(result) {
   return t(key, { who: list(result.blitz.map(name)) });
 }
 
-/** One event in words (the log and the live region); null for one that is not told. */
+/** One event in words (the log and the live region): the narrator's phrases the server sent with
+ * it (``said``, thirtyone.narration), a round's end its result; null for one that is not told. */
 export function eventWords(event, source) {
-  switch (event.type) {
-    case "round_started":
-      return t(
-        event.upcard
-          ? event.dealer === state.mySeat
-            ? "line.dealt_upcard_you"
-            : "line.dealt_upcard"
-          : event.dealer === state.mySeat
-            ? "line.dealt_you"
-            : "line.dealt",
-        { round: num(event.round), who: name(event.dealer), card: event.upcard ? prettyCards([event.upcard]) : "" },
-      );
-    case "acted":
-      return source === "timer" ? t("line.by_timer", { text: actedWords(event, name) }) : actedWords(event, name);
-    case "reshuffled":
-      return tn("line.reshuffled", event.stock_size);
-    case "new_widow":
-      return t("line.new_widow", { cards: prettyCards(event.widow) });
-    case "round_ended":
-      return resultLine(event.result);
-    case "game_over":
-      return t(event.winner === state.mySeat ? "line.game_over_you" : "line.game_over", { who: name(event.winner) });
-    default:
-      return null;
-  }
+  if (event.type === "round_ended") return resultLine(event.result);
+  const said = saidWords(event, name);
+  if (!said) return null;
+  return event.type === "acted" && source === "timer" ? t("line.by_timer", { text: said }) : said;
 }
 
 /** What an action looks like at the table, in two or three words (a bubble at the seat). */
