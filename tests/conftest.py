@@ -50,3 +50,57 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+_COMPILE_KERNELS = """
+import numpy as np
+from thirtyone.agents.vector import VectorEnv
+from thirtyone.bots.prepare import load_simulator
+from thirtyone.sim import kernels
+from thirtyone.sim.api import warm_up
+
+with kernels.compiling():
+    print("compiling", flush=True)
+    warm_up()  # play_rounds_kernel, play_games_kernel
+    load_simulator()  # the expert's rollouts: first_legal_kernel, rollout_kernel
+    env = VectorEnv(2, "scat", 2)  # the vector env's reset_kernel and step_kernel
+    env.step(env.reset(seed=0).mask.argmax(axis=1))
+    kernels.rng_words(np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint64))
+    kernels.shuffle_words(np.zeros(kernels.N_W, np.int64), 2, np.uint64(0))
+"""
+"""What the kernels' compiler (:func:`pytest_configure`) runs: every kernel the tests call, with
+the argument types they call it with, compiled into numba's disk cache (or loaded from it)."""
+
+_KERNEL_COMPILER = pytest.StashKey[Any]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the controller of a run on several workers (``pytest -n``): compile the simulator's
+    kernels once, in a process of its own, while the workers start and run other tests; a worker
+    that needs a kernel meanwhile waits for it and loads it from the cache
+    (:func:`thirtyone.sim.kernels.compiling`), where each worker compiled every kernel itself
+    before (a minute or more each on a cold cache)."""
+    import importlib.util
+    import subprocess
+
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    if importlib.util.find_spec("numba") is None:
+        return
+    compiler = subprocess.Popen(
+        [sys.executable, "-c", _COMPILE_KERNELS],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert compiler.stdout is not None
+    compiler.stdout.readline()  # it holds the cache now: the workers, which start after this hook, wait for it
+    config.stash[_KERNEL_COMPILER] = compiler
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the kernels' compiler if the run ended before it did (what it saved stays cached)."""
+    compiler = config.stash.get(_KERNEL_COMPILER, None)
+    if compiler is not None:
+        compiler.terminate()
+        compiler.wait()

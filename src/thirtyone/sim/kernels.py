@@ -32,14 +32,20 @@ unchanged, but a kernel holds the code of the helpers it calls and the constants
 other modules: the step kernels in :mod:`thirtyone.sim.steps` kept an old ``_heuristic`` after it
 changed here. So every kernel's cache entry is also keyed on the digest of all the files the
 kernels are compiled from (:data:`_SOURCES`, :func:`_sources_digest`): a change to any of them
-compiles every kernel afresh.
+compiles every kernel afresh. A process that compiles the kernels for others holds the cache's lock
+(:func:`compiling`); another process that misses the cache meanwhile waits for it and loads what
+it compiled, rather than compiling the same kernels at the same time (the test suite's workers wait
+so for the one compile its controller starts, tests/conftest.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import os
 from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from typing import TypeVar
@@ -48,6 +54,11 @@ from typing import cast
 import numba
 import numpy as np
 from numba.core import caching
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: a process that misses compiles the kernels itself
+    fcntl = None  # type: ignore[assignment]
 
 from thirtyone.sim.codes import A_ALL
 from thirtyone.sim.codes import A_DISCARD
@@ -122,6 +133,7 @@ __all__ = [
     "first_legal_kernel",
     "rng_words",
     "shuffle_words",
+    "compiling",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -155,6 +167,61 @@ class _SourcesCache(_FunctionCache):  # type: ignore[misc]
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
         return (*super()._index_key(sig, codegen), _sources_digest())
+
+    def load_overload(self, sig: Any, target_context: Any) -> Any:
+        """The cached kernel, or ``None``; on a miss while another process holds :func:`compiling`,
+        waits for it to finish and looks again."""
+        loaded = super().load_overload(sig, target_context)
+        if loaded is None and _waited_for_compiler(Path(self._cache_path)):
+            loaded = super().load_overload(sig, target_context)
+        return loaded
+
+
+_LOCK = "thirtyone-compiling.lock"
+"""The lock file, in the kernels' cache folder, that :func:`compiling` holds."""
+
+_compiling_here = False
+"""True inside :func:`compiling` (this process compiles: it never waits for itself)."""
+
+
+def _waited_for_compiler(folder: Path) -> bool:
+    """Wait until no other process holds :func:`compiling` on the cache ``folder``; ``False`` when
+    none can have (no lock file there, or this process is the one compiling), at once."""
+    if _compiling_here or fcntl is None:
+        return False
+    try:
+        descriptor = os.open(folder / _LOCK, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH)  # granted once the compiling process lets go
+    finally:
+        os.close(descriptor)
+    return True
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """Hold the kernels' cache while the block compiles (loads) kernels into it: another process
+    that misses the cache meanwhile waits for the block to end, then loads what it compiled. An
+    exclusive ``flock`` on :data:`_LOCK` in the cache folder, released when the block ends or the
+    process does; on a system without ``fcntl`` (Windows) nobody waits.
+
+    Raises:
+        OSError: when the cache folder cannot be made or its lock file opened.
+    """
+    global _compiling_here
+    folder = Path(cast(Any, play_rounds_kernel)._cache.cache_path)  # every kernel shares the folder
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(folder / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if fcntl is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        _compiling_here = True
+        yield
+    finally:
+        _compiling_here = False
+        os.close(descriptor)
 
 
 def _cached(dispatcher: Any) -> Any:
