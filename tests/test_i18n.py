@@ -10,7 +10,6 @@ import json
 import re
 import shutil
 from pathlib import Path
-from typing import get_args
 
 import pytest
 from babel.messages.pofile import read_po
@@ -30,9 +29,7 @@ from thirtyone.i18n import messages
 from thirtyone.i18n import negotiate
 from thirtyone.i18n import placeholders
 from thirtyone.i18n import plural_categories
-from thirtyone.refusals import RefusalCode
 from thirtyone.rules import PRESETS
-from thirtyone.settlement import LossKind
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "thirtyone"
 SOURCES = [
@@ -154,12 +151,9 @@ def _used_keys() -> tuple[set[str], set[str]]:
 
 
 def _family_members() -> dict[str, set[str]]:
-    """What a built key's last part may be: the core's data (refusal codes, loss kinds) and the
-    lists the faces spell out."""
+    """What a built key's last part may be: the lists the faces spell out (the keys of the core's
+    data, refusal codes and loss kinds, are the narrator's: narration.KEYS)."""
     return {
-        "refusal": set(get_args(RefusalCode)),
-        "loss": set(get_args(LossKind)) | {f"{kind}.throw" for kind in get_args(LossKind)},
-        "end": {"knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down", "other"},
         "rank": set("23456789TJQKA"),
         "suit": set("cdhs"),
         "grace": {"dole", "bus", "schwimmt"},
