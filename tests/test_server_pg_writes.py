@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import threading
 from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from thirtyone.server import ServerSettings
 from thirtyone.server.appends import AppendJob
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.database import Database
+from thirtyone.server.db import normalize_url
 from thirtyone.server.db import open_database
 from thirtyone.server.history import ActionData
 from thirtyone.server.store import PLAYING
@@ -100,10 +102,11 @@ def test_renewing_the_leases_of_many_tables_is_one_statement(store: Store) -> No
 def test_actions_of_many_tables_arriving_together_share_one_commit(store: Store, url: str) -> None:
     codes = playing_tables(store, 20)
     store.append(codes[3], ActionData(1, 1, 0, "draw stock", "player"), [])
-    counted = commits(store)
+    counted, sent = commits(store), statements(store)
     jobs: list[AppendJob] = [(code, ActionData(1, 1, 0, "draw pile", "player"), [], None) for code in reversed(codes)]
     errors = store.append_batch(jobs)
     assert counted[0] == 1  # one transaction, one wait for the disk, for twenty tables
+    assert len(sent) == 3  # in three round trips: lock the tables, move them on, add the actions
     assert [code for (code, *_), error in zip(jobs, errors, strict=True) if error is not None] == [codes[3]]
     assert isinstance(errors[len(codes) - 1 - 3], StaleError)  # its table was at seq 1: nothing written
     stored = rows(url, "SELECT table_code, action FROM actions ORDER BY table_code")
@@ -240,3 +243,34 @@ async def test_a_wake_between_renewals_takes_only_the_leases_that_are_lacking(st
     assert asked[2:] == [sorted(set(runners) - {"W00000"})]
     assert rows(store.engine.url.render_as_string(hide_password=False), "SELECT count(*) FROM leases") == [(50,)]
     cluster.db.close()
+
+
+def test_marking_tables_seen_locks_them_in_the_order_a_batch_of_actions_does(store: Store, url: str) -> None:
+    """The idle tables' sweep marks every table with someone connected seen, in one statement: it
+    must take their rows' locks in the order of their codes, as a batch of actions does, or the two
+    wait for each other (PostgreSQL found the deadlock under load and failed one). Tables stored in
+    the reverse of their codes' order (so a plain scan meets them last code first); while another
+    transaction holds the middle one, the sweep holds the first code's lock and not the last's."""
+    import psycopg
+
+    codes = playing_tables(store, 3, last_first=True)
+    plain = normalize_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(plain) as holder, psycopg.connect(plain, autocommit=True) as watcher:
+        holder.execute("SELECT code FROM game_tables WHERE code = 'T00001' FOR UPDATE")
+        sweep = threading.Thread(target=store.touch, args=(codes,))
+        sweep.start()
+        while not watcher.execute(
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE game_tables%%'"
+        ).fetchall():
+            threading.Event().wait(0.01)
+        locked = {}
+        for code in ("T00000", "T00002"):
+            try:
+                with watcher.transaction():
+                    watcher.execute("SELECT code FROM game_tables WHERE code = %s FOR UPDATE NOWAIT", (code,))
+                locked[code] = False
+            except psycopg.errors.LockNotAvailable:
+                locked[code] = True
+        holder.rollback()
+        sweep.join(10)
+    assert locked == {"T00000": True, "T00002": False}

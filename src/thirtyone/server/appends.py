@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy import Engine
 from sqlalchemy import bindparam
 from sqlalchemy import insert
+from sqlalchemy import text
 from sqlalchemy import update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import IntegrityError
@@ -113,19 +114,20 @@ class _Append:
 
 
 class ActionWriter:
-    """Writes actions to the database behind ``engine`` (see the module docstring): ``shared`` on
-    PostgreSQL, else in SQLite's ``turns``; ``notify`` tells
-    the other processes of a table's change in the writing transaction."""
+    """Writes actions to the database behind ``engine`` (see the module docstring): on PostgreSQL
+    when ``shared``, each table moved notifying the other processes on ``channel`` as ``process``
+    (``"CODE SEQ PROCESS"``), else in SQLite's ``turns``."""
 
     def __init__(
-        self, engine: Engine, shared: bool, turns: WriteTurns | None, notify: Callable[[Connection, str], None]
+        self, engine: Engine, shared: bool, turns: WriteTurns | None, channel: str = "", process: str = ""
     ) -> None:
         self.engine = engine
         self.shared = shared
+        self.channel = channel
+        self.process = process
         self._first: contextlib.AbstractContextManager[Any] = (
             FirstTurn(turns) if turns is not None else contextlib.nullcontext()
         )
-        self._notify = notify
         self._queue: list[_Append] = []  # SQLite: actions waiting for the next group commit
         self._queue_lock = threading.Lock()
 
@@ -222,26 +224,64 @@ class ActionWriter:
         # action (benchmarks/bench_server.py: the ORM's unit of work cost a third of it, building
         # each statement anew another fifth)
         at = now()
+        moved = (
+            self._advance_together(connection, jobs, at) if self.shared else self._advance_each(connection, jobs, at)
+        )
         actions: list[dict[str, Any]] = []
         deals: list[dict[str, Any]] = []
         for job in jobs:
             action, code = job.action, job.code
-            params: dict[str, Any] = {"b_code": code, "b_before": action.seq - 1, "b_seq": action.seq, "b_now": at}
-            if job.finished is None:
-                moved = connection.execute(_ADVANCE, params)
-            else:
-                params.update(b_winner=job.finished[0], b_record=job.finished[1])
-                moved = connection.execute(_FINISH, params)
-            if rowcount(moved) != 1:  # nothing written: the other actions of a batch go on
+            if (code, action.seq) not in moved:  # nothing written: the other actions of a batch go on
                 job.error = StaleError(f"table {code} is not at seq {action.seq - 1}")
                 continue
             actions.append({"table_code": code, **vars(action), "created_at": at})
             deals.extend(deal_values(code, deal, at) for deal in job.deals)
-            self._notify(connection, code)
         if actions:
             connection.execute(insert(ActionRow), actions)
         if deals:
             connection.execute(insert(DealRow), deals)
+
+    @staticmethod
+    def _advance_each(connection: Connection, jobs: Sequence[_Append], at: datetime) -> set[tuple[str, int]]:
+        """SQLite: each table's compare-and-set, one statement each (no round trips in a file);
+        the tables and seqs moved."""
+        moved: set[tuple[str, int]] = set()
+        for job in jobs:
+            action, code = job.action, job.code
+            params: dict[str, Any] = {"b_code": code, "b_before": action.seq - 1, "b_seq": action.seq, "b_now": at}
+            if job.finished is None:
+                result = connection.execute(_ADVANCE, params)
+            else:
+                params.update(b_winner=job.finished[0], b_record=job.finished[1])
+                result = connection.execute(_FINISH, params)
+            if rowcount(result) == 1:
+                moved.add((code, action.seq))
+        return moved
+
+    def _advance_together(self, connection: Connection, jobs: Sequence[_Append], at: datetime) -> set[tuple[str, int]]:
+        """PostgreSQL: every table's compare-and-set in one statement, each notifying the other
+        processes (once the transaction commits), after the tables are locked in the order of
+        their codes; the tables and seqs moved. Two statements a batch, however many actions:
+        each statement is a round trip to the database."""
+        codes = [job.code for job in jobs]
+        connection.execute(_LOCK_TABLES, {"codes": codes})
+        moved = connection.execute(
+            _ADVANCE_TOGETHER,
+            {
+                "codes": codes,
+                "befores": [job.action.seq - 1 for job in jobs],
+                "seqs": [job.action.seq for job in jobs],
+                "finished": [job.finished is not None for job in jobs],
+                "winners": [None if job.finished is None else job.finished[0] for job in jobs],
+                "records": [None if job.finished is None else job.finished[1] for job in jobs],
+                "now": at,
+                "playing": PLAYING,
+                "over": FINISHED,
+                "channel": self.channel,
+                "process": self.process,
+            },
+        )
+        return {(code, seq) for code, seq, _ in moved}
 
 
 _ADVANCE = (
@@ -252,3 +292,19 @@ _ADVANCE = (
 """An action's compare-and-set: the table moves from seq ``b_before`` to ``b_seq`` (built once)."""
 _FINISH = _ADVANCE.values(status=FINISHED, winner=bindparam("b_winner"), record=bindparam("b_record"))
 """The same for the action that ends the game: the table is finished with its winner and record."""
+_LOCK_TABLES = text("SELECT code FROM game_tables WHERE code = ANY(CAST(:codes AS text[])) ORDER BY code FOR UPDATE")
+"""PostgreSQL: lock a batch's tables in the order of their codes, as every writer of a batch does."""
+_ADVANCE_TOGETHER = text(
+    "UPDATE game_tables AS t SET seq = j.seq, updated_at = :now, "
+    "status = CASE WHEN j.finished THEN :over ELSE t.status END, "
+    "winner = CASE WHEN j.finished THEN j.winner ELSE t.winner END, "
+    "record = CASE WHEN j.finished THEN j.record ELSE t.record END "
+    "FROM unnest(CAST(:codes AS text[]), CAST(:befores AS integer[]), CAST(:seqs AS integer[]), "
+    "CAST(:finished AS boolean[]), CAST(:winners AS integer[]), CAST(:records AS text[])) "
+    "AS j(code, before, seq, finished, winner, record) "
+    "WHERE t.code = j.code AND t.seq = j.before AND t.status = :playing "
+    "RETURNING t.code, t.seq, pg_notify(:channel, t.code || ' ' || t.seq || ' ' || :process)"
+)
+"""PostgreSQL: the compare-and-set of every action of a batch (those that end the game finish
+their table with its winner and record), each table moved notifying the others; returns the
+tables and seqs moved."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy import Engine
+from sqlalchemy import Select
 from sqlalchemy import delete
 from sqlalchemy import func
 from sqlalchemy import insert
@@ -109,7 +110,7 @@ class Store:
         # actions (whose players wait for their ack) go before any other write waiting
         turns = WriteTurns() if engine.dialect.name == "sqlite" else None
         self._writing: contextlib.AbstractContextManager[Any] = turns or contextlib.nullcontext()
-        self._actions = ActionWriter(engine, self.shared, turns, self._notify)
+        self._actions = ActionWriter(engine, self.shared, turns, CHANNEL, self.process)
 
     # ------------------------------------------------------------------------------ reading
 
@@ -338,7 +339,7 @@ class Store:
         if not codes:
             return
         with self._writing, Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.code.in_(list(codes))).values(seen_at=now or _now()))
+            session.execute(update(TableRow).where(TableRow.code.in_(_in_order(codes))).values(seen_at=now or _now()))
 
     def expire_open(self, before: datetime, limit: int = 500) -> list[str]:
         """Close up to ``limit`` open tables nobody was seen at since ``before`` (reason
@@ -356,7 +357,7 @@ class Store:
                 return []
             closed = session.scalars(
                 update(TableRow)
-                .where(TableRow.code.in_(codes), TableRow.status == OPEN, TableRow.seen_at < before)
+                .where(TableRow.code.in_(_in_order(codes)), TableRow.status == OPEN, TableRow.seen_at < before)
                 .values(status=CLOSED, close_reason="expired", updated_at=_now())
                 .returning(TableRow.code)
             )
@@ -533,6 +534,14 @@ class Store:
     def _add_deals(session: Session | Connection, code: str, deals: Sequence[Deal], now: datetime) -> None:
         if deals:
             session.execute(insert(DealRow), [_deal_row(code, deal, now) for deal in deals])
+
+
+def _in_order(codes: Sequence[str]) -> Select[str]:
+    """The tables ``codes``, locked in the order of their codes (PostgreSQL; SQLite has one writer
+    at a time): a write of many tables' rows takes their locks in the order a batch of actions
+    takes them (:mod:`thirtyone.server.appends`), so that neither waits for the other in a circle
+    (before, the idle tables' sweep and a batch could deadlock)."""
+    return select(TableRow.code).where(TableRow.code.in_(list(codes))).order_by(TableRow.code).with_for_update()
 
 
 _TAKE_LEASES = text(
