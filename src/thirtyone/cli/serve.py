@@ -168,7 +168,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     limits.add_argument(
         "--bot-workers",
         metavar="N",
-        help="worker processes for the medium and hard bots' moves (1-64; default: one a core of this machine)",
+        help="worker processes for the moves of the medium and hard bots and of the levels --bot adds "
+        "(1-64; default: one a core of this machine)",
     )
     parser.add_argument(
         "--seed",

@@ -71,6 +71,7 @@ __all__ = [
     "Pace",
     "default_action",
     "table_turn_timer",
+    "thinks",
     "timeouts_in_a_row",
     "BOT_LEVELS",
     "THINKING_LEVELS",
@@ -106,6 +107,18 @@ def default_action(view: PlayerView) -> Action:
         raise ConflictError(f"seat {view.seat} has no move now", code="not_your_turn")
     choice = BasicBot(0).choose(view, legal)
     return choice if choice in legal else legal[0]
+
+
+def thinks(level: str) -> bool:
+    """Whether a seat of ``level`` plays on the bot workers rather than on the event loop: the
+    registry's levels that take thought (``medium``, ``hard``), and every level ``serve --bot``
+    added, whose bot's time a move the server cannot know (the judge counts a last turn exactly in
+    7-13 ms, and a stall of the event loop is every table's). An unknown level plays ``easy``.
+
+    >>> thinks("hard"), thinks("easy"), thinks("no such level")
+    (True, False, False)
+    """
+    return level in THINKING_LEVELS or (level in BOT_LEVELS and level not in LEVEL_SPECS)
 
 
 def _follows_up(previous: ActionData | None, seat: int, round: int) -> bool:
@@ -216,7 +229,8 @@ class Autoplay:
     ``timeouts_to_bot`` and ``showdown_timeout``: at most one waiting task at a time. ``deadline``
     is when the turn timer plays (Unix seconds; ``None`` when it does not run). The ``medium`` and
     ``hard`` bots think on ``bots`` (a pool of worker processes; without one, on a thread of this
-    process). A table with a ``hard`` bot that is open or being played starts
+    process), and so do the levels ``serve --bot`` added (:func:`thinks`); the others play on
+    the event loop. A table with a ``hard`` bot that is open or being played starts
     :func:`~thirtyone.bots.prepare.warm_up_simulator` in the process where the hard bot thinks."""
 
     def __init__(self, table: AutoplayTable, settings: ServerSettings, bots: WorkerPool | None = None) -> None:
@@ -430,8 +444,8 @@ class Autoplay:
         view = game.view(seat)
         level = self.table.data.seats[seat].level or "easy"
         try:
-            if level in THINKING_LEVELS:
-                spec = BOT_LEVELS.get(level, "basic")
+            if thinks(level):
+                spec = BOT_LEVELS[level]
                 seed = self.settings.randomness.seed_for_bot()
                 if self.bots is None:
                     move = await asyncio.to_thread(bot_move, spec, seed, view)

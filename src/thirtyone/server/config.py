@@ -94,7 +94,8 @@ class ServerSettings:
     ``hint_queue`` more may wait for one (beyond that a hint is answered ``busy``), each seat has at
     most one in flight and ``hints_per_round`` a round; a hint not worked out within ``hint_wait``
     seconds, its wait for a worker included, is answered ``busy``. ``bot_workers`` processes play the
-    ``medium`` and ``hard`` bots' moves (1–64; by default one a core, :func:`machine_cores`).
+    moves of the ``medium`` and ``hard`` bots and of the levels ``serve --bot`` adds (1–64; by
+    default one a core, :func:`machine_cores`).
     ``worker_kind`` is ``process`` (the default) or ``thread`` (the same process: for tests).
 
     Tables: ``max_tables`` open or being played at once, ``tables_per_minute`` created per client
