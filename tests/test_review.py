@@ -32,6 +32,7 @@ from thirtyone.bots.review import FLOOR
 from thirtyone.bots.review import MARKS
 from thirtyone.bots.review import NOISE
 from thirtyone.bots.review import THRESHOLDS
+from thirtyone.bots.review import VERSION
 from thirtyone.bots.review import Decision
 from thirtyone.bots.review import Move
 from thirtyone.bots.review import Reason
@@ -51,8 +52,9 @@ from thirtyone.tui.words import value_text
 from thirtyone.views import Phase
 
 DATA = Path(__file__).parent / "data"
-BUDGET: dict[str, Any] = {"worlds": 20, "rollouts": "engine"}
-CLI_BUDGET = ["--budget", "20:engine"]
+BUDGET: dict[str, Any] = {"worlds": 20, "rollouts": "engine", "valuer": "expert"}
+CLI_BUDGET = ["--valuer", "expert", "--budget", "20:engine"]
+"""The expert's review (the judge's: tests/test_review_judge.py)."""
 
 
 def random_game(rules: Rules, players: int, seed: int, actions: int | None = None) -> Game:
@@ -347,7 +349,7 @@ def test_review_json_is_the_data_with_sentences(capsys: pytest.CaptureFixture[st
     status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET, "--json")
     assert (status, err) == (0, "")
     data = json.loads(out)
-    assert (data["format"], data["version"], data["file"]) == ("thirtyone-review", 1, str(simulated))
+    assert (data["format"], data["version"], data["file"]) == ("thirtyone-review", VERSION, str(simulated))
     assert (data["finished"], data["partial"], data["seats"]) == (True, False, [0, 1, 2])
     assert data["budget"] == {"worlds": 20, "seconds": None, "seed": 0}
     assert data["thresholds"] == THRESHOLDS

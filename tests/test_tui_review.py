@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -59,6 +60,20 @@ def marked(decisions: Iterator[Decision] | list[Decision]) -> list[tuple[int, in
     return [(d.round, d.turn, d.mark) for d in decisions if d.mark is not None]
 
 
+class ExpertReviewer(Reviewer):
+    """The expert's review (a budget in deals, marks to show), where the terminal asks for the judge's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs, valuer="expert")
+
+
+@pytest.fixture
+def expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's reviews valued by the expert (the judge's: tests/test_review_judge.py)."""
+    monkeypatch.setattr(review_screen, "Reviewer", ExpertReviewer)
+
+
+@pytest.mark.usefixtures("expert")
 async def test_r_at_the_standings_shows_the_persons_review_as_a_table_with_the_marks() -> None:
     app = the_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -82,7 +97,7 @@ async def test_r_at_the_standings_shows_the_persons_review_as_a_table_with_the_m
         assert " esc  back" in text
         assert " tab  next player" in text
         # the same review as `thirtyone review RECORD --seat 0 --budget 10` of the game's record
-        again = review_record(app.records.record(), [0], worlds=REVIEW_WORLDS, seed=0)
+        again = review_record(app.records.record(), [0], worlds=REVIEW_WORLDS, seed=0, valuer="expert")
         assert again.to_json() == review.to_json()
 
 
@@ -140,7 +155,7 @@ def slow_review(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
     """Reviews that wait a moment after each decision, and say when they have begun and ended."""
     said = {"begun": threading.Event(), "ended": threading.Event()}
 
-    class Slow(Reviewer):
+    class Slow(ExpertReviewer):
         def decisions(self) -> Iterator[Decision]:
             try:
                 for decision in super().decisions():
@@ -225,6 +240,7 @@ async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang
         assert not any(given in line for line in lines)  # the lives given away under the hand
 
 
+@pytest.mark.usefixtures("expert")
 async def test_issue43_each_decision_shows_its_noise_and_the_rules_behind_its_mark() -> None:
     """Issue 43: the noise of the values was never shown, and a mark that rests on a rule gave no
     reason. At 80 columns every decision says its noise under its hand ("Noise ±0.12", "Noise

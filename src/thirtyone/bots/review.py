@@ -1,10 +1,23 @@
 """The review of a game, move by move: what each decision of a seat was worth, from what that
 seat could see then (its :class:`~thirtyone.views.PlayerView` at that moment, never the hidden
-cards), as the expert values it (:meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>`,
-the hint's search). A last turn after a knock (R6.2) is valued exactly
-(:mod:`thirtyone.judge.lastturn`): a draw by its best discard, each value counted over every deal
-of the unseen cards (standard error 0: any loss counts) or, at larger tables, over sampled deals of
-a fixed seed, the same under any review seed.
+cards), as its *valuer* (:data:`VALUERS`) values it:
+
+- ``judge`` (the default, where the judge's weights were made for the record's rules and table
+  size: :meth:`JudgeBot.cannot_play <thirtyone.bots.judge.JudgeBot.cannot_play>`): the judge's
+  values, as its hint reads them (:func:`~thirtyone.bots.work.judge_analysis`), in milliseconds a
+  decision and **the same under any seed**. A last turn after a knock (R6.2) is valued exactly
+  (:mod:`thirtyone.judge.lastturn`): a draw by its best discard, each value counted over every deal
+  of the unseen cards (standard error 0: any loss counts) or, at larger tables, over sampled deals
+  of a fixed seed (their standard errors). Any other decision gets the network's learned values:
+  no sampling error, but an approximation error, measured as :data:`JUDGE_ERROR` (the error of the
+  difference of two moves' values, in lives), which stands as each network value's standard error
+  and as the standard error of its difference from the best. So the noise rule below keeps every
+  move within :data:`NOISE` × :data:`JUDGE_ERROR` of the network's best from being marked: the
+  *floor* is raised to the network's error for its values (rather than the bars, which stay the
+  lives a player gives away), and the noise shown is that error.
+- ``expert``: :meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>` (the expert's
+  search, with the review's budget and seed; its last turns exact as above), for the rules the
+  judge was not trained for (the review says it fell back, :attr:`Review.fallback`) or when asked.
 
 A *decision* is an action of a seat that had more than one legal action, but for looking at its
 cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
@@ -32,24 +45,28 @@ that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben see
 collecting hearts: Knock gave away 0.31 lives; better: Draw from the stock", then its reasons:
 :mod:`thirtyone.tui.review`).
 
-Decision ``step`` (the game's ``step``-th action, from 0) is valued by an expert seeded with
-:func:`decision_seed` of the review's seed and ``step``, so a review is the same for a seed, a
-budget in worlds (no ``seconds``) and the same rollouts, whichever seats it reviews.
+The expert values decision ``step`` (the game's ``step``-th action, from 0) seeded with
+:func:`decision_seed` of the review's seed and ``step``, so its review is the same for a seed, a
+budget in worlds (no ``seconds``) and the same rollouts, whichever seats it reviews; the judge's
+review ignores the budget and the seed.
 
 >>> from thirtyone import Game
 >>> from thirtyone.record import GameRecord
 >>> game = Game("scat", players=2, seed=4)
 >>> for action in ["draw stock", "discard Jh", "knock"]:
 ...     game.apply(action)
->>> review = review_record(GameRecord.from_game(game, ["Ann", "Ben"]), worlds=20, rollouts="engine")
->>> [(d.step, d.seat, d.turn, str(d.played), d.holding) for d in review.decisions]
-[(0, 1, 1, 'draw stock', 10), (1, 1, 1, 'discard Jh', 20), (2, 0, 1, 'knock', 7)]
->>> review.partial, review.finished, [summary.decisions for summary in review.summaries]
-(False, False, [1, 2])
+>>> review = review_record(GameRecord.from_game(game, ["Ann", "Ben"]))
+>>> [(d.step, d.seat, d.turn, str(d.played), d.holding, d.source) for d in review.decisions]
+[(0, 1, 1, 'draw stock', 10, 'network'), (1, 1, 1, 'discard Jh', 20, 'network'), (2, 0, 1, 'knock', 7, 'network')]
+>>> review.valuer, review.partial, review.finished, [summary.decisions for summary in review.summaries]
+('judge', False, False, [1, 2])
+>>> review_record(GameRecord.from_game(game, ["Ann", "Ben"]), valuer="expert", worlds=20, rollouts="engine").valuer
+'expert'
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,8 +86,10 @@ from thirtyone.bots.basic import after_exchange
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.hands import best_discard
+from thirtyone.bots.judge import JudgeBot
 from thirtyone.bots.levels import MAX_EXPERT_SECONDS
 from thirtyone.bots.levels import MAX_EXPERT_WORLDS
+from thirtyone.bots.work import judge_analysis
 from thirtyone.bots.work import told_reads
 from thirtyone.cards import Card
 from thirtyone.cards import format_cards
@@ -88,6 +107,9 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "DEFAULT_WORLDS",
+    "VALUERS",
+    "SOURCES",
+    "JUDGE_ERROR",
     "NOISE",
     "FLOOR",
     "THRESHOLDS",
@@ -108,15 +130,32 @@ __all__ = [
 
 FORMAT: Final = "thirtyone-review"
 """The ``format`` of a review's JSON (:meth:`Review.to_json`)."""
-VERSION: Final = 1
-"""The ``version`` of a review's JSON."""
+VERSION: Final = 2
+"""The ``version`` of a review's JSON (2: valued by the judge where it can, ``valuer``, ``fallback``
+and each decision's ``source``)."""
+VALUERS: Final = ("judge", "expert")
+"""What may value a review's decisions (:class:`Reviewer`'s ``valuer``): the judge (falling back to
+the expert where its weights do not fit the record), or the expert."""
+SOURCES: Final = ("network", "exact", "sampled", "expert")
+"""Where a decision's values came from (:attr:`Decision.source`): the judge's network, a last turn
+counted exactly or over a fixed sample of deals, or the expert's search."""
 DEFAULT_WORLDS: Final = 300
 """Worlds the expert samples per decision by default: deterministic for a seed, and a 10-round
 four-player game (164 decisions) in 15 to 19 s on one busy core, the target being 30 s
 (``benchmarks/bench_review.py``)."""
 NOISE: Final = 2.0
-"""Standard errors (of the best value less the one played, paired over the same worlds) within
-which a move gives nothing away: about 95% of the moves as good as the best count so."""
+"""Standard errors (of the best value less the one played, paired over the same worlds; the
+judge's network: :data:`JUDGE_ERROR`) within which a move gives nothing away: about 95% of the
+moves as good as the best count so."""
+JUDGE_ERROR: Final = 0.78
+"""The judge's network's error in the difference of two moves' values, in lives: the root mean
+square, beyond the reference's own noise, of (network's best − move) less (reference's best −
+move) over 300 mid-round decisions (1,612 moves) of held-out games, against the expert at 600
+worlds: ``python benchmarks/bench_review_error.py --positions 300 --worlds 600`` gave 0.779 (the
+expert's own noise 0.060; against exact last turns the network's error is 1.14). It stands as each
+network value's standard error (:attr:`Move.stderr`, :attr:`Move.gap_stderr`), so a move within
+:data:`NOISE` × 0.78 lives of the network's best gives nothing away; re-measure it when the
+weights change."""
 FLOOR: Final = 0.01
 """The lives below which a move's loss counts as none: on an exact last turn (noise 0) a move
 0.0004 lives below the best is as good as the best to any player."""
@@ -167,8 +206,10 @@ def mark_of(given: float) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Move:
     """One legal move of a decision: the ``action``, its ``value`` (lives: the expert's mean over
-    ``worlds`` worlds), the standard error of that mean (``stderr``), and ``gap_stderr``, the
-    standard error of the best value less this one, paired over the same worlds (0 for the best)."""
+    ``worlds`` worlds, or the judge's value: ``worlds`` the deals a last turn was counted over, 0
+    for the network's), the standard error of that value (``stderr``; the network's:
+    :data:`JUDGE_ERROR`), and ``gap_stderr``, the standard error of the best value less this one,
+    paired over the same worlds (0 for the best)."""
 
     action: Action
     value: float
@@ -215,9 +256,11 @@ class Decision:
     (what the seat saw: its round, seat, phase, hand, the pile's top card, the widow); ``played``
     the move made; ``moves`` every legal move, best first (:class:`Move`); ``reads`` what the
     expert believed of the opponents (``(seat, suit letter, probability)``, surest first, those it
-    was at least half sure of: :func:`~thirtyone.bots.work.told_reads`); and ``expert`` the move
-    the expert itself plays (it keeps to the heuristic's move unless another is better by more
-    than a standard error)."""
+    was at least half sure of: :func:`~thirtyone.bots.work.told_reads`; the judge's review reads
+    only where the move played gave something away); and ``expert`` the move
+    the valuer itself plays (the expert keeps to the heuristic's move unless another is better
+    by more than a standard error; the judge plays its best); ``source`` where the values came
+    from (one of :data:`SOURCES`)."""
 
     step: int
     turn: int
@@ -226,6 +269,7 @@ class Decision:
     moves: tuple[Move, ...]
     reads: tuple[tuple[int, str, float], ...]
     expert: Action
+    source: str = "expert"
 
     @property
     def round(self) -> int:
@@ -275,7 +319,8 @@ class Decision:
     @property
     def stderr(self) -> float:
         """The noise of this decision's values: the largest standard error of a move's value, in
-        lives (0 when every value is exact, as on a two-player last turn)."""
+        lives (0 when every value is exact, as on a two-player last turn; :data:`JUDGE_ERROR` for
+        the network's values)."""
         return max(move.stderr for move in self.moves)
 
     @property
@@ -331,7 +376,7 @@ class Decision:
         ``played``, ``best`` and ``expert`` (notation), ``moves`` (:meth:`Move.to_json`, best
         first), ``loss``, ``noise``, ``stderr`` and ``given`` (lives, rounded to 4 places),
         ``accurate``, ``mark``, ``reasons`` (:meth:`Reason.to_json`), ``reads`` (``{seat, suit,
-        probability}``) and the ``worlds`` tried."""
+        probability}``), the ``worlds`` tried and the ``source`` of the values (:data:`SOURCES`)."""
         view = self.view
         return {
             "step": self.step,
@@ -356,6 +401,7 @@ class Decision:
             "reasons": [reason.to_json() for reason in self.reasons],
             "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in self.reads],
             "worlds": self.best.worlds,
+            "source": self.source,
         }
 
 
@@ -403,10 +449,12 @@ class SeatSummary:
 @dataclass(frozen=True)
 class Review:
     """The review of a record: the ``names`` of its seats, the ``seats`` reviewed, whether the
-    game was ``finished``, the budget (``worlds`` per decision, at most ``seconds`` each or
-    ``None``, the ``seed``), the ``decisions`` valued in game order, of ``total`` to value
-    (``partial`` when fewer: the review was stopped), and ``rounds_played``: for each seat of the
-    record, the rounds it held cards in."""
+    game was ``finished``, the expert's budget (``worlds`` per decision, at most ``seconds`` each
+    or ``None``, the ``seed``: used where the expert valued), the ``decisions`` valued in game
+    order, of ``total`` to value (``partial`` when fewer: the review was stopped),
+    ``rounds_played``: for each seat of the record, the rounds it held cards in, the ``valuer``
+    that valued the decisions (one of :data:`VALUERS`) and ``fallback``: why the judge did not,
+    where it was asked to (``None`` elsewhere)."""
 
     names: tuple[str, ...]
     seats: tuple[int, ...]
@@ -417,6 +465,8 @@ class Review:
     total: int
     decisions: tuple[Decision, ...]
     rounds_played: tuple[tuple[int, ...], ...] = field(repr=False)
+    valuer: str = "expert"
+    fallback: str | None = None
 
     @property
     def partial(self) -> bool:
@@ -448,8 +498,10 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         """The review as plain data (JSON): ``format`` (:data:`FORMAT`), ``version``, ``names``,
-        ``seats``, ``finished``, ``partial``, ``budget`` (``worlds``, ``seconds``, ``seed``),
-        ``noise`` (:data:`NOISE`), ``floor`` (:data:`FLOOR`), ``thresholds`` (:data:`THRESHOLDS`),
+        ``seats``, ``finished``, ``partial``, ``valuer`` (:data:`VALUERS`), ``fallback`` (why not
+        the judge, or ``None``), ``budget`` (the expert's: ``worlds``, ``seconds``, ``seed``),
+        ``noise`` (:data:`NOISE`), ``judge_error`` (:data:`JUDGE_ERROR`), ``floor``
+        (:data:`FLOOR`), ``thresholds`` (:data:`THRESHOLDS`),
         ``total``, ``decisions`` (:meth:`Decision.to_json`) and ``summaries``
         (:meth:`SeatSummary.to_json`)."""
         return {
@@ -459,8 +511,11 @@ class Review:
             "seats": list(self.seats),
             "finished": self.finished,
             "partial": self.partial,
+            "valuer": self.valuer,
+            "fallback": self.fallback,
             "budget": {"worlds": self.worlds, "seconds": self.seconds, "seed": self.seed},
             "noise": NOISE,
+            "judge_error": JUDGE_ERROR,
             "floor": FLOOR,
             "thresholds": dict(THRESHOLDS),
             "total": self.total,
@@ -475,15 +530,20 @@ class Reviewer:
     :class:`Review` of those valued so far (partial when not all: a caller that is stopped keeps
     what is done). The record is replayed, every action and result checked, when it is made.
 
-    The budget is the expert's: ``worlds`` per decision (1 to 1,000,000; deterministic for the
-    ``seed``, a whole number), and with ``seconds`` (more than 0, at most 3,600) at most that long
-    each; ``rollouts`` as :class:`~thirtyone.bots.expert.ExpertBot` takes them.
+    ``valuer`` (:data:`VALUERS`): ``judge`` values every decision with the judge where its weights
+    fit the record's rules and table size, else with the expert (:attr:`valuer` says which,
+    :attr:`fallback` why); ``expert`` with the expert. The budget is the expert's: ``worlds`` per
+    decision (1 to 1,000,000; deterministic for the ``seed``, a whole number), and with
+    ``seconds`` (more than 0, at most 3,600) at most that long each; ``rollouts`` as
+    :class:`~thirtyone.bots.expert.ExpertBot` takes them. The judge's review is the same under
+    any budget and seed.
 
     Raises:
         RecordError: when the record does not replay (an action the rules forbid, a result that
             differs, ...: :meth:`GameRecord.replay <thirtyone.record.GameRecord.replay>`).
         SeatError: for a seat that is not one of the record's.
-        ArgumentError: for a budget out of range or a seed that is not a whole number.
+        ArgumentError: for a budget out of range, a seed that is not a whole number or a valuer
+            not of :data:`VALUERS`.
     """
 
     def __init__(
@@ -495,6 +555,7 @@ class Reviewer:
         seconds: float | None = None,
         seed: int = 0,
         rollouts: Rollouts = "auto",
+        valuer: str = "judge",
     ) -> None:
         self.record = record
         self.seats = _seats(record, seats)
@@ -504,6 +565,13 @@ class Reviewer:
             raise ArgumentError(f"the review's seed is a whole number, not {seed!r}")
         self.seed = number
         self.rollouts = rollouts
+        if valuer not in VALUERS:
+            raise ArgumentError(f"the review's valuer is {' or '.join(VALUERS)}, not {valuer!r}")
+        self._judge = JudgeBot()
+        self.fallback = self._judge.cannot_play(record.rules, record.players) if valuer == "judge" else None
+        """Why the judge does not value this review though asked to (``None``: it does, or was not asked)."""
+        self.valuer = "expert" if valuer == "expert" or self.fallback is not None else "judge"
+        """What values the decisions: ``judge`` or ``expert``."""
         self.total = sum(1 for _ in _moments(record, self.seats))
         """The decisions to value."""
         self._valued: list[Decision] = []
@@ -513,16 +581,43 @@ class Reviewer:
         place of those of an earlier call)."""
         self._valued = []
         for step, view, turn, played in _moments(self.record, self.seats):
-            bot = ExpertBot(
-                decision_seed(self.seed, step), worlds=self.worlds, seconds=self.seconds, rollouts=self.rollouts
+            decision = (
+                self._judged(step, turn, view, played)
+                if self.valuer == "judge"
+                else self._expert(step, turn, view, played)
             )
-            analysis = bot.analyse(view)
-            order = view.legal_actions.index  # ties go to the first legal move, as the expert's best
-            estimates = sorted(analysis.estimates, key=lambda estimate: (-estimate.mean, order(estimate.action)))
-            moves = tuple(Move(e.action, e.mean, e.stderr, e.gap_stderr, e.worlds) for e in estimates)
-            decision = Decision(step, turn, view, played, moves, tuple(told_reads(analysis.reads)), analysis.best)
             self._valued.append(decision)
             yield decision
+
+    def _expert(self, step: int, turn: int, view: PlayerView, played: Action) -> Decision:
+        """The expert's valuation of one decision (seeded by :func:`decision_seed`)."""
+        bot = ExpertBot(
+            decision_seed(self.seed, step), worlds=self.worlds, seconds=self.seconds, rollouts=self.rollouts
+        )
+        analysis = bot.analyse(view)
+        order = view.legal_actions.index  # ties go to the first legal move, as the expert's best
+        estimates = sorted(analysis.estimates, key=lambda estimate: (-estimate.mean, order(estimate.action)))
+        moves = tuple(Move(e.action, e.mean, e.stderr, e.gap_stderr, e.worlds) for e in estimates)
+        return Decision(step, turn, view, played, moves, tuple(told_reads(analysis.reads)), analysis.best)
+
+    def _judged(self, step: int, turn: int, view: PlayerView, played: Action) -> Decision:
+        """The judge's valuation of one decision (:meth:`JudgeBot.values
+        <thirtyone.bots.judge.JudgeBot.values>`, best first): the network's values with
+        :data:`JUDGE_ERROR` as their standard errors, a last turn's as counted. The reads of the
+        opponents (the hint's: :func:`~thirtyone.bots.work.judge_analysis`) are made only where the
+        move played gave something away, the only decisions whose sentence may tell one."""
+        valued = self._judge.values(view)
+        if valued.source == "network":
+            moves = tuple(
+                Move(m.action, m.value, JUDGE_ERROR, JUDGE_ERROR if number else 0.0, 0)
+                for number, m in enumerate(valued.moves)
+            )
+        else:
+            moves = tuple(Move(m.action, m.value, m.stderr, m.gap_stderr, valued.worlds) for m in valued.moves)
+        decision = Decision(step, turn, view, played, moves, (), valued.best.action, valued.source)
+        if not decision.given:
+            return decision
+        return dataclasses.replace(decision, reads=tuple(told_reads(judge_analysis(view).reads)))
 
     def review(self) -> Review:
         """The review of the decisions valued so far."""
@@ -536,6 +631,8 @@ class Reviewer:
             self.total,
             tuple(self._valued),
             _rounds_played(self.record),
+            self.valuer,
+            self.fallback,
         )
 
 
@@ -546,6 +643,7 @@ class ReviewBudget(TypedDict, total=False):
     seconds: float | None
     seed: int
     rollouts: Rollouts
+    valuer: str
 
 
 def review_record(record: GameRecord, seats: Sequence[int] | None = None, **budget: Unpack[ReviewBudget]) -> Review:

@@ -1,5 +1,8 @@
-"""``thirtyone review RECORD [--seat N] [--budget B] [--seed S] [--json] [--lang CODE]``: the
-expert's review of a game, move by move (:mod:`thirtyone.bots.review`).
+"""``thirtyone review RECORD [--seat N] [--valuer V] [--budget B] [--seed S] [--json] [--lang CODE]``:
+the review of a game, move by move (:mod:`thirtyone.bots.review`), valued by the judge — the same
+under any seed, in milliseconds a decision — where its weights fit the record's rules and table
+size, else by the expert (one line says so); ``--valuer expert`` asks for the expert. ``--budget``
+and ``--seed`` are the expert's, and the review's first line says which valued it.
 
 The record (any version, from ``play``, ``simulate``, ``arena`` or the server; an unfinished game
 is reviewed up to its last move) is read as ``thirtyone replay`` reads it and replayed, every action
@@ -33,6 +36,7 @@ from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.levels import parse_budget
 from thirtyone.bots.levels import resolve
 from thirtyone.bots.review import DEFAULT_WORLDS
+from thirtyone.bots.review import VALUERS
 from thirtyone.bots.review import Review
 from thirtyone.bots.review import Reviewer
 from thirtyone.checks import escaped_json
@@ -66,18 +70,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--seat", type=whole_number, default=None, metavar="N", help="review this seat only (default: every seat)"
     )
     parser.add_argument(
+        "--valuer",
+        choices=VALUERS,
+        default=VALUERS[0],
+        help="what values each decision: judge (default: the same review under any seed; where its weights "
+        "were not made for the record's rules or table size the expert values it, and the review says so) "
+        "or expert",
+    )
+    parser.add_argument(
         "--budget",
         default=str(DEFAULT_WORLDS),
         metavar="B",
-        help=f"the expert's budget a decision, as a bot's (expert:B): worlds (default {DEFAULT_WORLDS}: the same "
-        "review for a seed) or seconds (0.5s); :engine or :sim after it chooses the rollouts",
+        help=f"the expert's budget a decision, where the expert values, as a bot's (expert:B): worlds (default "
+        f"{DEFAULT_WORLDS}: the same review for a seed) or seconds (0.5s); :engine or :sim after it chooses the "
+        "rollouts",
     )
     parser.add_argument(
         "--seed",
         type=seed_number,
         default=0,
         metavar="S",
-        help="the expert's seed (default 0): same seed, same review",
+        help="the expert's seed, where the expert values (default 0): same seed, same review",
     )
     parser.add_argument("--json", action="store_true", help="print the review's data as JSON")
     parser.add_argument(
@@ -132,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
     record = read_record(path)
     seats = None if args.seat is None else [args.seat]
     try:
-        reviewer = Reviewer(record, seats, worlds=worlds, seconds=seconds, seed=args.seed, rollouts=rollouts)
+        reviewer = Reviewer(
+            record, seats, worlds=worlds, seconds=seconds, seed=args.seed, rollouts=rollouts, valuer=args.valuer
+        )
     except RecordError as error:
         raise RecordError(f"{path}: {error}") from None
     except SeatError as error:

@@ -1,6 +1,7 @@
-"""The expert's review of a finished game for the replay page (``GET /api/tables/{code}/review``):
-every seat's decisions valued (:func:`thirtyone.bots.review.review_record`), made once and kept
-with the game.
+"""The review of a finished game for the replay page (``GET /api/tables/{code}/review``): every
+seat's decisions valued (:func:`thirtyone.bots.review.review_record`: by the judge, or by the expert
+for rules the judge was not trained for, which the review's ``valuer`` and ``fallback`` say), made
+once and kept with the game.
 
 **When it is made.** Lazily, the first time someone asks for a game's review, not when the game
 ends: most finished games are never replayed, so nothing is spent on them; a game that ends does
@@ -18,12 +19,14 @@ A table has at most one review being made in this process; a request while it is
 again. On PostgreSQL two processes may make the same review; the first one kept stays
 (:meth:`Store.keep_review <thirtyone.server.store.Store.keep_review>`).
 
-**The budget.** :data:`WORLDS` deals a decision with the seed :data:`SEED`: a modest budget (the
-terminal's review tries 300), so that a review is quick, and the same for every request and
-every process. Measured on the development machine (2 cores shared with other work, compiled
-rollouts): a four-player ``scat`` game of 10 rounds (140 decisions, every seat) in 4 s, 6 s when
-the worker first loads the compiled kernels; its JSON is about 130 KB. Each review made is logged
-with its time.
+**The budget.** The judge needs none: its review is the same for every request and every process,
+a 10-round four-player ``scat`` game (164 decisions, every seat) in 0.76 s of one core
+(``benchmarks/bench_review.py``). Where the expert reviews, :data:`WORLDS` deals a decision with
+the seed :data:`SEED`: a modest budget (the terminal's review tries 300), so that a review is
+quick, and the same for every request and every process (measured on the development machine, 2
+cores shared with other work, compiled rollouts: a four-player game of 10 rounds, 140 decisions, in
+4 s, 6 s when the worker first loads the compiled kernels). Its JSON is about 130 KB. Each review
+made is logged with its time.
 
 **What is kept** (:func:`review_data`) is :meth:`Review.to_json
 <thirtyone.bots.review.Review.to_json>` of every seat, and for the page, which never reads
@@ -62,7 +65,8 @@ __all__ = ["WORLDS", "SEED", "WORKERS", "QUEUE", "RETRY_SECONDS", "Reviews", "ma
 log = logging.getLogger("thirtyone.server")
 
 WORLDS: Final = 100
-"""Deals the expert tries a decision in the server's reviews (the terminal's default is 300)."""
+"""Deals the expert tries a decision in the server's reviews where it reviews (rules the judge was not
+trained for; the terminal's default is 300)."""
 SEED: Final = 0
 """The seed of the server's reviews: the same review for every request and process."""
 WORKERS: Final = 1
@@ -88,8 +92,9 @@ def review_data(review: Review) -> JSON:
 
 
 def make_review(record: str, worlds: int = WORLDS) -> str:
-    """The review of every seat of ``record`` (TOML), as JSON text (:func:`review_data`), with
-    ``worlds`` deals a decision and the seed :data:`SEED`: the review worker's job.
+    """The review of every seat of ``record`` (TOML), as JSON text (:func:`review_data`), by the
+    judge, or by the expert with ``worlds`` deals a decision and the seed :data:`SEED` where the
+    judge was not trained for the record's rules: the review worker's job.
 
     Raises:
         RecordError: when the record cannot be read or does not replay.
@@ -146,7 +151,7 @@ class Reviews:
             self._failed[code] = error
         except Exception as error:  # a bug: said, and logged
             log.error("table %s: its review failed: %r", code, error)
-            self._failed[code] = UnavailableError(f"no review: the expert could not review this game ({error})", "busy")
+            self._failed[code] = UnavailableError(f"no review: this game could not be reviewed ({error})", "busy")
 
     def making(self, code: str) -> bool:
         """True while table ``code``'s review is being made in this process."""

@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from thirtyone.bots.review import FLOOR
+from thirtyone.bots.review import JUDGE_ERROR
 from thirtyone.bots.review import NOISE
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import Decision
@@ -60,6 +61,7 @@ __all__ = [
     "sentence_text",
     "summary_text",
     "DecisionsTable",
+    "valuer_lines",
     "about_lines",
     "seat_lines",
     "review_lines",
@@ -117,8 +119,9 @@ def lives_text(lives: float, t: Messages = ENGLISH) -> str:
 
 def noise_text(t: Messages, decision: Decision) -> Text:
     """The noise of a decision's values, dim: ``Noise ±0.08`` (the largest standard error of a
-    move's value, :attr:`Decision.stderr <thirtyone.bots.review.Decision.stderr>`), or ``Noise
-    exact`` when every value was counted exactly."""
+    move's value, :attr:`Decision.stderr <thirtyone.bots.review.Decision.stderr>`: the judge's
+    network's :data:`~thirtyone.bots.review.JUDGE_ERROR`), or ``Noise exact`` when every value was
+    counted exactly."""
     noise = t("review.exact") if decision.stderr == 0 else f"±{lives_text(decision.stderr, t)}"
     return Text(f"{t('review.column.noise')} {noise}", style="dim")
 
@@ -264,17 +267,27 @@ class DecisionsTable:
         yield self.table(narrow=not fits)
 
 
-def about_lines(t: Messages, review: Review) -> list[RenderableType]:
-    """What a review is: its budget, the legend (what a value is), the noise (what is within it,
-    and the floor) and the marks' thresholds, and whether the game was unfinished or the review
-    partial."""
+def valuer_lines(t: Messages, review: Review) -> list[Text]:
+    """What valued the review: the judge (its values the same under any seed, and its error,
+    :data:`~thirtyone.bots.review.JUDGE_ERROR`), or the expert's budget — after a line saying the
+    judge was not trained for the record's rules where the review fell back to the expert."""
+    if review.valuer == "judge":
+        return [say(t, "review.budget_judge", error=lives_text(JUDGE_ERROR, t))]
+    lines = [] if review.fallback is None else [say(t, "review.fallback")]
     if review.seconds is None:
-        budget = say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed))
+        lines.append(say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed)))
     else:
-        budget = say(t, "review.budget_seconds", seconds=t.number(review.seconds), seed=t.number(review.seed))
+        lines.append(say(t, "review.budget_seconds", seconds=t.number(review.seconds), seed=t.number(review.seed)))
+    return lines
+
+
+def about_lines(t: Messages, review: Review) -> list[RenderableType]:
+    """What a review is: what valued it (:func:`valuer_lines`), the legend (what a value is), the
+    noise (what is within it, and the floor) and the marks' thresholds, and whether the game was
+    unfinished or the review partial."""
     thresholds = {mark: lives_text(lives, t) for mark, lives in THRESHOLDS.items()}
     lines: list[RenderableType] = [
-        budget,
+        *valuer_lines(t, review),
         Text(t("review.legend"), style="dim"),
         Text(t("review.noise", noise=t.number(NOISE), floor=lives_text(FLOOR, t)), style="dim"),
         Text(t("review.thresholds", **thresholds), style="dim"),

@@ -1,9 +1,9 @@
 """The review of the game just played, in the terminal: ``r`` at the final standings opens
-:class:`ReviewScreen`, the expert's review (:mod:`thirtyone.bots.review`) of one seat's
-decisions, the person's first, as a scrollable table with the marks (:mod:`thirtyone.tui.review`'s
-words: the seat's summary, its decisions with the noise of their values and the rules that explain a
-mark, its costliest ones in a sentence each; then what a value is, what lies within the noise and
-the marks' thresholds).
+:class:`ReviewScreen`, the review (:mod:`thirtyone.bots.review`: the judge's, or the expert's for
+rules the judge was not trained for) of one seat's decisions, the person's first, as a scrollable
+table with the marks (:mod:`thirtyone.tui.review`'s words: the seat's summary, its decisions with
+the noise of their values and the rules that explain a mark, its costliest ones in a sentence each;
+then what valued it, what a value is, what lies within the noise and the marks' thresholds).
 
 A seat's review is made on a thread of its own (:func:`~thirtyone.tui.threads.off_thread`), one
 decision at a time, with a progress bar; ``escape`` stops it (the thread ends after the decision
@@ -11,8 +11,8 @@ it is valuing) and goes back to the standings, ``tab`` or the arrows ``←`` ``�
 next or the previous seat (a review running for another seat is stopped), ``↑`` ``↓``,
 ``pageup`` ``pagedown``, ``home`` ``end`` scroll. A review made is kept for the screens of the
 same standings (:class:`ReviewJob`'s results in ``reviews``), so going back and forth costs
-nothing. The budget is the settings' ``review_worlds`` with the review's seed 0: the same review
-as ``thirtyone review RECORD --seat N`` with its defaults gives of the game's record.
+nothing. The expert's budget is the settings' ``review_worlds`` with the review's seed 0: the same
+review as ``thirtyone review RECORD --seat N`` with its defaults gives of the game's record.
 """
 
 from __future__ import annotations
@@ -74,10 +74,11 @@ SCROLL_KEYS = {
 
 
 class ReviewJob:
-    """The review of ``seat``'s decisions in ``record`` with ``worlds`` deals a decision, to make
-    with :meth:`run` on a thread of its own. ``preparation`` is the expert's compiled simulator
-    being got ready: the review waits for it to end, then plays its rollouts on the simulator
-    when it is usable, on the engine when not.
+    """The review of ``seat``'s decisions in ``record``, to make with :meth:`run` on a thread of its
+    own: by the judge where it was trained for the game's rules and table size (no waiting: a
+    decision in milliseconds), else by the expert with ``worlds`` deals a decision. ``preparation``
+    is the expert's compiled simulator being got ready: the expert's review waits for it to end,
+    then plays its rollouts on the simulator when it is usable, on the engine when not.
 
     ``total`` (the decisions to value, ``None`` until the record is replayed) and ``done`` (those
     valued) are read by the screen while :meth:`run` writes them; :meth:`cancel` stops it after
@@ -110,11 +111,13 @@ class ReviewJob:
             RecordError: when the record does not replay (it was made from the game: never).
             SeatError: for a seat the record lacks.
         """
-        while not self.preparation.wait(POLL_SECONDS):  # the simulator is compiled in a process of its own
-            if self.cancelled:
-                return None
-        rollouts: Rollouts = "auto" if self.preparation.usable else "engine"
-        reviewer = Reviewer(self.record, [self.seat], worlds=self.worlds, seed=REVIEW_SEED, rollouts=rollouts)
+        reviewer = Reviewer(self.record, [self.seat], worlds=self.worlds, seed=REVIEW_SEED)
+        if reviewer.valuer == "expert":  # the judge was not trained for these rules: the expert's rollouts
+            while not self.preparation.wait(POLL_SECONDS):  # the simulator is compiled in a process of its own
+                if self.cancelled:
+                    return None
+            rollouts: Rollouts = "auto" if self.preparation.usable else "engine"
+            reviewer.rollouts = rollouts
         self.total = reviewer.total
         for _ in reviewer.decisions():
             self.done += 1

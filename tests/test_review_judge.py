@@ -1,0 +1,209 @@
+"""The review valued by the judge (issue 43 item 3): the same marks under any seed and budget,
+the judge's values best first (a last turn after a knock counted exactly, R6.2, a draw valued by
+its best discard; the network's values elsewhere, each with the network's measured error as its
+standard error, so that a move within the noise gives nothing away), the valuer said in the text
+and the JSON, and a record whose rules the judge was not trained for reviewed by the expert, said
+in one line. No value the network gives is written here: its weights change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+
+from test_review import BUDGET
+from test_review import random_game
+from test_review import review_cli
+from test_review import scat2_last_turn
+from thirtyone import Draw
+from thirtyone import Game
+from thirtyone import Rules
+from thirtyone.bots import make_bot
+from thirtyone.bots.judge import JudgeBot
+from thirtyone.bots.review import JUDGE_ERROR
+from thirtyone.bots.review import NOISE
+from thirtyone.bots.review import THRESHOLDS
+from thirtyone.bots.review import VERSION
+from thirtyone.bots.review import Decision
+from thirtyone.bots.review import Move
+from thirtyone.bots.review import Review
+from thirtyone.bots.review import Reviewer
+from thirtyone.bots.review import review_record
+from thirtyone.bots.runner import play_game
+from thirtyone.errors import ArgumentError
+from thirtyone.i18n import messages
+from thirtyone.judge.lastturn import last_turn
+from thirtyone.record import GameRecord
+from thirtyone.tui.prepare import Preparation
+from thirtyone.tui.review import review_lines
+from thirtyone.tui.review_screen import ReviewJob
+
+JUDGE_LINE = "The judge valued every decision, the same under any seed"
+FALLBACK_LINE = "The judge was not trained for this game's rules or table size: the expert valued it instead."
+
+
+@pytest.fixture(scope="module")
+def played() -> GameRecord:
+    """A whole three-player scat game of heuristic bots (last turns sampled, R6.2, and the network's)."""
+    game = play_game(Rules.preset("scat"), [make_bot("heuristic", seed) for seed in (1, 2, 3)], seed=5)
+    return GameRecord.from_game(game, ["Ann", "Ben", "Cy"])
+
+
+@pytest.fixture(scope="module")
+def judged(played: GameRecord) -> Review:
+    return review_record(played)
+
+
+def shown(review: Review) -> list[str]:
+    return [line.plain for line in review_lines(messages("en"), review, "game.toml") if isinstance(line, Text)]
+
+
+def test_the_judges_review_is_the_same_under_any_seed_and_budget(played: GameRecord, judged: Review) -> None:
+    """Issue 43: seed 1 against seed 0 changed 6 of 102 marks; the judge's marks never change."""
+    assert (judged.valuer, judged.fallback) == ("judge", None)
+    other = review_record(played, seed=1, worlds=7, rollouts="engine")
+    assert [decision.to_json() for decision in other.decisions] == [d.to_json() for d in judged.decisions]
+    assert [summary.to_json() for summary in other.summaries] == [s.to_json() for s in judged.summaries]
+
+
+def test_each_decision_has_the_judges_values_best_first(judged: Review) -> None:
+    sources = {decision.source for decision in judged.decisions}
+    assert {"network", "sampled"} <= sources <= {"network", "sampled", "exact"}  # sampled at three players
+    for decision in judged.decisions:
+        valued = JudgeBot().values(decision.view)
+        assert [(m.action, m.value) for m in decision.moves] == [(m.action, m.value) for m in valued.moves]
+        assert decision.source == valued.source
+        assert decision.expert == valued.best.action
+        if decision.source == "network":  # no sampling: the network's measured error is the noise
+            assert [(m.stderr, m.gap_stderr, m.worlds) for m in decision.moves] == [
+                (JUDGE_ERROR, JUDGE_ERROR if number else 0.0, 0) for number in range(len(decision.moves))
+            ]
+            assert decision.stderr == JUDGE_ERROR
+        else:
+            assert all(move.worlds == valued.worlds > 0 for move in decision.moves)
+            assert [m.gap_stderr for m in decision.moves] == [m.gap_stderr for m in valued.moves]
+
+
+def test_r6_2_a_last_turn_is_valued_exactly_and_a_draw_by_its_best_discard() -> None:
+    """Issue 43's position: Ben holds A♠ K♠ 7♠ with Q♠ on the pile on his last turn (two players,
+    scat). Taking Q♠ is valued by its best discard, and gives nothing away; the 31 completed
+    after it is a blunder that says why (R5.3, R6.5) — every value counted over every deal."""
+    game = scat2_last_turn("draw pile", "discard 7s")
+    review = review_record(GameRecord.from_game(game, ["Ben", "Ada"]), [0])
+    take, discard = review.decisions
+    assert (take.source, discard.source) == ("exact", "exact")
+    assert take.view.discard_top is not None
+    assert str(take.view.discard_top) == "Qs"
+    assert {m.action: m.value for m in take.moves} == last_turn(take.view).values
+    assert take.stderr == discard.stderr == 0
+    after = scat2_last_turn("draw pile").view(0)
+    assert take.chosen.action == Draw("pile")
+    assert take.chosen.value == pytest.approx(max(last_turn(after).values.values()))
+    assert (take.given, take.mark) == (0.0, None)
+    assert {m.action: m.value for m in discard.moves} == last_turn(after).values
+    assert discard.mark == "blunder"
+    assert [reason.code for reason in discard.reasons] == ["blitz_spares_knocker"]
+
+
+@pytest.mark.parametrize("below", [True, False])
+def test_a_network_value_within_the_judges_error_gives_nothing_away(below: bool) -> None:
+    """The network has no sampling error but an approximation error (:data:`JUDGE_ERROR`): a
+    move less than NOISE of them below the network's best gives nothing away; beyond, it is marked
+    by the lives it gave."""
+    view = scat2_last_turn().view(0)
+    loss = NOISE * JUDGE_ERROR + (-0.01 if below else 0.01)
+    moves = (
+        Move(Draw("stock"), 0.5, JUDGE_ERROR, 0.0, 0),
+        Move(Draw("pile"), 0.5 - loss, JUDGE_ERROR, JUDGE_ERROR, 0),
+    )
+    decision = Decision(1, 1, view, Draw("pile"), moves, (), Draw("stock"), "network")
+    assert decision.noise == pytest.approx(NOISE * JUDGE_ERROR)
+    assert decision.given == (0.0 if below else pytest.approx(loss))
+    assert decision.accurate is below
+    assert decision.to_json()["source"] == "network"
+
+
+def test_the_bars_stand_as_lives_given_and_the_error_is_shown(judged: Review) -> None:
+    """The marks' bars stay the lives a move gave away; the network's error raises the floor of
+    its values instead (the noise) and is shown: in each decision's noise, in the valuer's line
+    and in the JSON."""
+    assert list(THRESHOLDS.values()) == sorted(THRESHOLDS.values())
+    network = [decision for decision in judged.decisions if decision.source == "network"]
+    assert network
+    assert all(decision.to_json()["stderr"] == round(JUDGE_ERROR, 4) for decision in network)
+    assert all(decision.given == 0 or decision.loss > decision.noise for decision in judged.decisions)
+    lines = shown(judged)
+    assert sum(line.startswith(JUDGE_LINE) for line in lines) == 1
+    assert f"(±{JUDGE_ERROR:.2f} lives, measured)" in next(line for line in lines if line.startswith(JUDGE_LINE))
+    assert not any(line.startswith("The expert tried") for line in lines)
+
+
+def test_the_reads_are_made_where_a_move_gave_something_away(judged: Review) -> None:
+    assert all(decision.reads == () for decision in judged.decisions if not decision.given)
+
+
+def test_the_json_says_the_valuer_and_each_decisions_source(judged: Review) -> None:
+    data = judged.to_json()
+    assert (data["version"], data["valuer"], data["fallback"], data["judge_error"]) == (2, "judge", None, JUDGE_ERROR)
+    assert VERSION == 2
+    assert [decision["source"] for decision in data["decisions"]] == [d.source for d in judged.decisions]
+
+
+def test_the_expert_values_when_asked(played: GameRecord) -> None:
+    review = review_record(played, [0], **BUDGET)
+    assert (review.valuer, review.fallback) == ("expert", None)
+    assert {decision.source for decision in review.decisions} == {"expert"}
+    lines = shown(review)
+    assert "The expert tried 20 deals a decision (seed 0)." in lines
+    assert FALLBACK_LINE not in lines
+
+
+def test_rules_the_judge_was_not_trained_for_fall_back_to_the_expert_in_one_line() -> None:
+    """Issue 43, bad input: namu (the judge's weights were made for scat, schwimmen and widow)."""
+    game = random_game(Rules.preset("namu"), 3, 2, actions=12)
+    record = GameRecord.from_game(game, ["Ann", "Ben", "Cy"])
+    review = review_record(record, [0], worlds=4, rollouts="engine")
+    assert review.valuer == "expert"
+    assert review.fallback == JudgeBot().cannot_play(record.rules, 3)
+    assert review.fallback is not None
+    assert "namu" in review.fallback
+    assert {decision.source for decision in review.decisions} == {"expert"}
+    lines = shown(review)
+    assert lines.count(FALLBACK_LINE) == 1
+    assert lines[lines.index(FALLBACK_LINE) + 1] == "The expert tried 4 deals a decision (seed 0)."
+    assert review.to_json()["valuer"] == "expert"
+
+
+def test_a_valuer_not_known_is_refused(played: GameRecord) -> None:
+    with pytest.raises(ArgumentError, match="the review's valuer is judge or expert, not 'gpu'"):
+        Reviewer(played, valuer="gpu")
+
+
+def test_the_cli_says_which_valuer_valued(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, played: GameRecord
+) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(played.dumps(), encoding="utf-8")
+    status, out, err = review_cli(capsys, str(path), "--seat", "0")
+    assert (status, err) == (0, "")
+    assert " ".join(out.split()).count(JUDGE_LINE) == 1
+    assert review_cli(capsys, str(path), "--seat", "0", "--seed", "9")[1] == out  # any seed: the same review
+    status, out, _ = review_cli(capsys, str(path), "--seat", "0", "--json")
+    assert '"valuer": "judge"' in out
+    namu = tmp_path / "namu.toml"
+    game: Game = random_game(Rules.preset("namu"), 2, 3, actions=8)
+    namu.write_text(GameRecord.from_game(game, ["Ann", "Ben"]).dumps(), encoding="utf-8")
+    status, out, err = review_cli(capsys, str(namu), "--budget", "3:engine")
+    assert (status, err) == (0, "")
+    assert " ".join(out.split()).count(FALLBACK_LINE) == 1
+
+
+def test_the_terminals_review_is_the_judges_and_waits_for_no_compiler(played: GameRecord, judged: Review) -> None:
+    """The review opened with ``r`` after a game: the judge needs no compiled rollouts, so a
+    preparation that never ends (never started here) keeps nothing waiting."""
+    job = ReviewJob(played, 1, 10, Preparation(lambda: None))
+    review = job.run()
+    assert review is not None
+    assert (review.valuer, job.done, job.total) == ("judge", len(review.decisions), len(review.decisions))
+    assert [d.to_json() for d in review.decisions] == [d.to_json() for d in judged.decisions if d.seat == 1]
