@@ -103,4 +103,4 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     compiler = config.stash.get(_KERNEL_COMPILER, None)
     if compiler is not None:
         compiler.terminate()
-        compiler.wait()
+        compiler.communicate()  # and close its pipe
