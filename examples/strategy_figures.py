@@ -370,7 +370,8 @@ def knock_table(measured: Measured) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The command line: a figure, ``--preset``, ``--players``, ``--positions``, ``--seed``, ``--json``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("figure", choices=[*FIGURES, "stock-draw"])
     parser.add_argument("--preset", default="scat")
@@ -378,7 +379,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=4000, help="pairs played out (default 4,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="every figure with its 95%% interval, as JSON")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     rules = Rules.preset(args.preset)
     command = f"python examples/strategy_figures.py {args.figure} --preset {args.preset}"
     if args.figure == "stock-draw":

@@ -6,6 +6,8 @@ value to knock with from its rows, and the stock draw's exact figures are those 
 
 from __future__ import annotations
 
+import re
+import shlex
 import sys
 from importlib.util import module_from_spec
 from importlib.util import spec_from_file_location
@@ -104,3 +106,18 @@ def test_the_value_of_a_stock_draw_from_a_dealt_hand_is_exact(figures: ModuleTyp
     found = figures.stock_draw(Rules.preset("scat"))
     assert found["hands"] == 22_100
     assert (round(found["before"], 2), round(found["after"], 2), round(found["improves"], 3)) == (13.09, 15.88, 0.478)
+
+
+def test_every_command_the_guide_names_runs_on_its_rules(figures: ModuleType) -> None:
+    """docs/strategy.md names the command of each figure played both ways: each is one this script
+    takes (a figure it has, a preset and a table size the rules deal), and so is each row of the
+    knock bars' table (its ``--preset`` and ``--players``)."""
+    guide = (Path(__file__).parents[1] / "docs" / "strategy.md").read_text(encoding="utf-8")
+    commands = re.findall(r"`python\s+examples/strategy_figures\.py\s+([^`]+)`", guide)
+    commands += re.findall(r"^nice python examples/strategy_figures\.py (.+)$", guide, re.MULTILINE)
+    rows = re.findall(r"`(--preset \w+ --players \d+)` \|", guide)
+    assert len(commands) >= 8
+    assert len(rows) >= 4
+    for line in [*commands, *(f"knock {row}" for row in rows)]:
+        args = figures.arguments().parse_args(shlex.split(line))
+        Rules.preset(args.preset).check_players(args.players)
