@@ -5,6 +5,7 @@ the command that made it (arena runs on duplicate deals: every deal in every rot
     python examples/judge_strength.py --set expert --games 200 --expert expert:20
     python examples/judge_strength.py --set mini --yardstick runs/mini        # exact NashConv of the shipped judge
     python examples/judge_strength.py --set speed                             # time per decision
+    python examples/judge_strength.py --set values --stamp                    # values against exact last turns
     python examples/judge_strength.py --set exploit --games 400               # trained best responses (below)
 
 Exploitability (``--set exploit``) needs a best response trained against each target first, the same
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 STRENGTH = Path(__file__).resolve().parent.parent / "docs" / "strength.json"
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "thirtyone" / "judge" / "data" / "judge.npz"
 PRESETS = ("scat", "widow", "schwimmen")
 
 
@@ -124,9 +126,81 @@ def speed(seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def values(weights: str, seed: int, positions: int) -> list[dict[str, Any]]:
+    """How far the network's values are from the exact ones where those are known: on the last
+    turns after a knock (R6.2) of heuristic games in each preset at 2-4 seats, the best move by its
+    values against the exact best (agreement), and the root mean square error of every move's gap
+    to the best (lives). The bots read these figures before they show the network's values
+    (:meth:`thirtyone.bots.judge.JudgeBot.cannot_value`)."""
+    from thirtyone import Game
+    from thirtyone import Rules
+    from thirtyone.action_ids import action_id
+    from thirtyone.bots.judge import shipped_judge
+    from thirtyone.bots.making import make_bot
+    from thirtyone.judge import NotALastTurnError
+    from thirtyone.judge import is_last_turn
+    from thirtyone.judge import last_turn
+    from thirtyone.judge.network import JudgeNet
+
+    net = JudgeNet.load(weights) if weights else shipped_judge()
+    rows = []
+    for preset in PRESETS:
+        for players in (2, 3, 4):
+            heuristic = make_bot("heuristic", seed)
+            agree, gaps, found, deal = 0, [], 0, 0
+            while found < positions:
+                deal += 1
+                game = Game(Rules.preset(preset), players=players, seed=seed * 100_000 + deal)
+                while not game.is_over and found < positions:
+                    view = game.view(game.current_seat)
+                    if len(view.legal_actions) > 1 and is_last_turn(view):
+                        try:
+                            exact = last_turn(view).values
+                        except NotALastTurnError:
+                            exact = {}
+                        if exact:
+                            found += 1
+                            judged = net.judge(view).values
+                            mine = {action: judged[action_id(view, action)] for action in exact}
+                            best, guess = max(exact, key=exact.get), max(mine, key=mine.get)
+                            agree += exact[guess] >= exact[best] - 1e-9
+                            gaps += [(mine[a] - mine[guess]) - (exact[a] - exact[best]) for a in exact]
+                    game.apply(heuristic.choose(view, view.legal_actions))
+            rows.append(
+                {
+                    "name": f"judge's values on last turns, {preset}, {players} players",
+                    "kind": "values",
+                    "preset": preset,
+                    "players": players,
+                    "positions": found,
+                    "best_agrees": round(agree / found, 4),
+                    "gap_rmse": round(statistics.fmean(gap * gap for gap in gaps) ** 0.5, 4),
+                    "weights": weights or "shipped",
+                    "command": f"python examples/judge_strength.py --set values --positions {positions} --seed {seed}",
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def stamp(weights: str, rows: list[dict[str, Any]]) -> None:
+    """Write the values' check into the weights' description (``meta["value_check"]``): its worst
+    gap error and agreement over the positions measured, and the command."""
+    from thirtyone.judge.network import JudgeNet
+
+    net = JudgeNet.load(weights)
+    net.meta["value_check"] = {
+        "gap_rmse": max(row["gap_rmse"] for row in rows),
+        "best_agrees": min(row["best_agrees"] for row in rows),
+        "positions": sum(row["positions"] for row in rows),
+        "command": rows[0]["command"],
+    }
+    net.save(weights)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("heuristic", "expert", "mini", "speed", "exploit"), required=True)
+    parser.add_argument("--set", choices=("heuristic", "expert", "mini", "speed", "exploit", "values"), required=True)
     parser.add_argument("--runs", default="runs", help="folder of the best responses' runs (--set exploit)")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
@@ -134,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert", default="expert", help="the expert's name and budget (expert, expert:20)")
     parser.add_argument("--yardstick", default="runs/mini", help="folder of the mini game's tree")
     parser.add_argument("--out", default=str(STRENGTH))
+    parser.add_argument("--weights", default="", help="--set values: these weights (default the shipped ones)")
+    parser.add_argument("--positions", type=int, default=150, help="--set values: last turns a table")
+    parser.add_argument("--stamp", action="store_true", help="--set values: write the check into the weights")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     if args.set == "heuristic":
@@ -156,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(rows[-1]), flush=True)
     elif args.set == "mini":
         rows.append(mini(args.yardstick))
+    elif args.set == "values":
+        rows.extend(values(args.weights, args.seed, args.positions))
+        if args.stamp:
+            stamp(args.weights or str(SHIPPED_WEIGHTS), rows)
     else:
         rows.extend(speed(args.seed))
     path = Path(args.out)

@@ -139,3 +139,21 @@ def test_values_give_every_legal_move_best_first_the_network_mid_round_and_exact
     assert valued.worlds == exact.worlds
     assert {move.action: move.value for move in valued.moves} == exact.values
     assert valued.best.action == exact.best.action
+
+
+def test_the_networks_values_are_shown_only_once_checked_within_the_bar():
+    import dataclasses
+
+    from thirtyone.bots.judge import VALUE_ERROR_BAR
+
+    scat = Rules.preset("scat")
+    assert "never checked" in JudgeBot(seed=1, net=NET).cannot_value(scat, 4)
+    assert "not widow" in JudgeBot(seed=1, net=NET).cannot_value(Rules.preset("widow"), 4)  # cannot play it at all
+
+    def checked(rmse: float) -> JudgeNet:
+        return dataclasses.replace(NET, meta={**NET.meta, "value_check": {"gap_rmse": rmse, "positions": 1350}})
+
+    assert JudgeBot(seed=1, net=checked(VALUE_ERROR_BAR)).cannot_value(scat, 4) is None
+    refused = JudgeBot(seed=1, net=checked(1.167)).cannot_value(scat, 4)
+    assert "1.17 lives from the exact ones" in refused
+    assert "1350 positions" in refused

@@ -41,12 +41,19 @@ from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["JudgeBot", "Valued", "SHIPPED", "shipped_judge", "shipped_judges"]
+__all__ = ["JudgeBot", "Valued", "SHIPPED", "VALUE_ERROR_BAR", "shipped_judge", "shipped_judges"]
 
 _DATA = Path(__file__).resolve().parent.parent / "judge" / "data"
 
 SHIPPED = (_DATA / "judge.npz", _DATA / "judge-mini.npz")
 """The judge's weights shipped with the package: the full game's, then the mini game's."""
+
+VALUE_ERROR_BAR = 0.05
+"""The most error (lives, root mean square) the network's values may have, measured against the
+exact values of last turns (``python examples/judge_strength.py --set values --stamp``, kept in the
+weights' ``meta["value_check"]``), for the hint and the review to show them: the review's
+inaccuracy bar, so that no mark comes from the network's error alone. Above it (or unmeasured)
+the expert values those decisions; last turns are counted exactly either way."""
 
 
 @functools.cache
@@ -114,6 +121,28 @@ class JudgeBot(SeededBot):
         """Why no network of the bot can play this table (``None``: one can)."""
         why = self.judge_for(rules, players).fits(rules, players)
         return None if why is None else f"the judge's weights were {why} (give another bot for these rules)"
+
+    def cannot_value(self, rules: Rules, players: int) -> str | None:
+        """Why the network's values are not shown at this table (``None``: they may be): it cannot
+        play it (:meth:`cannot_play`), or its values' measured error is above
+        :data:`VALUE_ERROR_BAR` or was never measured.
+
+        >>> JudgeBot().cannot_value(Rules.preset("scat"), 4)  # doctest: +ELLIPSIS
+        "the judge's values are ... lives from the exact ones on last turns (...; 0.05 at most): the expert values this table"
+        """
+        why = self.cannot_play(rules, players)
+        if why is not None:
+            return why
+        check = self.judge_for(rules, players).meta.get("value_check")
+        if not isinstance(check, dict) or not isinstance(check.get("gap_rmse"), int | float):
+            return "the judge's values were never checked against exact ones: the expert values this table"
+        if check["gap_rmse"] > VALUE_ERROR_BAR:
+            return (
+                f"the judge's values are {check['gap_rmse']:.2f} lives from the exact ones on last turns "
+                f"(root mean square, {check.get('positions', '?')} positions; {VALUE_ERROR_BAR} at most): "
+                "the expert values this table"
+            )
+        return None
 
     def judge(self, view: PlayerView) -> Judged:
         """The probabilities and values of ``view``'s legal actions, by the network made for its table."""
