@@ -1,14 +1,16 @@
 """Bounded pools of worker processes for the server's CPU work: the expert's hints, and the
-``medium`` and ``hard`` bots' moves (:mod:`thirtyone.bots.work`).
+moves of the ``medium`` and ``hard`` bots and of the levels ``serve --bot`` adds
+(:mod:`thirtyone.bots.work`).
 
 Each kind of work has its own pool, so that a flood of one never delays another, and none of them
 runs in the server's own process: there a search would hold the interpreter's lock (the GIL) for
 its whole 0.3 s while every table waited for the event loop. A pool runs at most ``workers`` jobs
 at once and lets ``queue`` more wait; one more is refused at once (:class:`PoolBusyError`) rather
-than queued for ever. Workers start when the first job comes, at a lower priority than the server
-(:func:`thirtyone.bots.work.start_worker`); a worker that dies is replaced with the whole pool, and
-its job fails (:class:`PoolBrokenError`). A worker ends with the server however the server ends,
-even killed with SIGKILL, when nothing of the server runs to stop it (:func:`end_with`).
+than queued for ever. Workers start as jobs come (all at once: :meth:`WorkerPool.prestart`), at a
+lower priority than the server (:func:`thirtyone.bots.work.start_worker`); a worker that dies is
+replaced with the whole pool, and its job fails (:class:`PoolBrokenError`). A worker ends with the
+server however the server ends, even killed with SIGKILL, when nothing of the server runs to stop
+it (:func:`end_with`).
 
 ``kind="thread"`` runs the jobs on threads of this process instead (for tests, where the work is
 patched, and for platforms without process pools).
@@ -119,12 +121,16 @@ class WorkerPool:
         return self._executor
 
     def prestart(self) -> None:
-        """Start the workers now (with their warm-up) rather than when the first job comes."""
+        """Start every worker now (with its warm-up) rather than when the jobs come: a pool starts
+        a process only when a job finds none idle, and a process's start (its imports and warm-up,
+        seconds on a busy machine) would be the wait of the first move that needs it."""
         if self._started or self.workers == 0 or self.kind == "thread":
             return
         self._started = True
         try:
-            self._pool().submit(ready)
+            pool = self._pool()
+            for _ in range(self.workers):  # each finds the others' processes busy starting: one more each
+                pool.submit(ready)
         except (BrokenProcessPool, RuntimeError):  # pragma: no cover - started again with the first job
             self._reset()
 
