@@ -9,7 +9,7 @@ import pytest
 from thirtyone.i18n import messages
 
 AVERAGE = {
-    "en": "average",
+    "en": "the others' average",
     "de": "Durchschnitt",
     "cs": "jejich průměr",
     "ms": "purata mereka",
@@ -17,10 +17,11 @@ AVERAGE = {
     "ur": "ان کا اوسط",
     "ko": "평균",
 }
-"""How each catalog's review legend (``review.legend``) says "their average"."""
+"""How each catalog's hint legends say "their average" (as its ``review.legend`` does, but English,
+whose review legend says "(their average)")."""
 
-LEGENDS = ("review.legend", "tui.hint.legend", "hint.legend")
-"""The review's legend, the terminal hint's and the page hint's."""
+LEGENDS = ("tui.hint.legend", "hint.legend")
+"""The terminal hint's legend and the page hint's."""
 
 
 @pytest.mark.parametrize("lang", sorted(AVERAGE))
