@@ -1,10 +1,10 @@
 """The figures of docs/strategy.md that ``thirtyone analyze`` does not give: what a choice is worth,
 measured by playing the same position both ways.
 
-    python examples/strategy_figures.py knock --preset scat --players 4 --positions 20000 --seed 1
+    python examples/strategy_figures.py knock --preset scat --players 4 --positions 30000 --seed 1
     python examples/strategy_figures.py last-turn --preset scat --players 4 --positions 8000 --seed 1
-    python examples/strategy_figures.py last-discard --preset scat --players 2 --positions 3000 --seed 1
-    python examples/strategy_figures.py discard --preset scat --players 4 --positions 4000 --seed 1
+    python examples/strategy_figures.py last-discard --preset scat --players 2 --positions 400 --seed 1
+    python examples/strategy_figures.py discard --preset scat --players 4 --positions 12000 --seed 1
     python examples/strategy_figures.py stock-draw --preset scat
 
 Every simulated figure is the heuristic's policy measured (docs/bots.md): positions of its play in
@@ -31,8 +31,10 @@ normal intervals over the positions.
 - ``stock-draw`` (exact): a dealt hand's value, and its value after one card drawn from the other
   cards of the deck (the best three of four kept), over every hand the deck deals.
 
-``--json`` prints every figure with its interval. A run of the sizes above takes one to four
-minutes on one core of a shared machine (``nice`` it).
+``--json`` prints every figure with its interval. A run of the sizes above took half a minute to two
+minutes on one core of a shared machine (``nice`` it; docs/strategy.md names each run's time). The
+last-discard positions are rare (a 31 in four cards on a last turn): 400 of them take as long as
+30,000 knock positions.
 """
 
 from __future__ import annotations
