@@ -5,7 +5,7 @@ core's tests run with nothing but pytest and hypothesis installed).
 full deck order the engine deals from (top card first, one card at a time clockwise from the
 dealer's left). Seats whose hands are not given get dull hands (three suits, three ranks, no
 specials); other cards follow in index order. ``scripted_game`` plays given deals, then random
-ones.
+ones; ``event_cards`` are the cards an event names.
 """
 
 from __future__ import annotations
@@ -15,8 +15,15 @@ import random
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from thirtyone import Acted
 from thirtyone import Card
+from thirtyone import Discard
+from thirtyone import Event
+from thirtyone import Exchange
 from thirtyone import Game
+from thirtyone import NewWidow
+from thirtyone import RoundEnded
+from thirtyone import RoundStarted
 from thirtyone import Rules
 from thirtyone import full_deck
 from thirtyone import parse_cards
@@ -156,3 +163,26 @@ def snapshot(game: Game) -> tuple[object, ...]:
         tuple(game.view(seat) for seat in range(game.players)),
         tuple(game.view(seat).history for seat in range(game.players)),
     )
+
+
+def event_cards(event: Event) -> set[Card]:
+    """Every card an event names (as the seat it was told to sees it): the upcard dealt, the cards
+    received, discarded or exchanged, a new widow and the cards set aside, the hands shown at a
+    round's end."""
+    found: set[Card] = set()
+    if isinstance(event, RoundStarted):
+        if event.upcard is not None:
+            found.add(event.upcard)
+    elif isinstance(event, Acted):
+        found.update(event.received or ())
+        action = event.action
+        if isinstance(action, Discard):
+            found.add(action.card)
+        elif isinstance(action, Exchange):
+            found.update(action.give + action.take)
+    elif isinstance(event, NewWidow):
+        found.update(event.set_aside + event.widow)
+    elif isinstance(event, RoundEnded):
+        for hand in event.result.hands:
+            found.update(hand or ())
+    return found

@@ -796,8 +796,8 @@ def test_the_cli_caps_the_jobs(tmp_path, monkeypatch, capsys):
 
 
 def test_long_bot_names_are_never_cut_at_80_columns(tmp_path, monkeypatch, capsys):
-    from test_cli_simulate import bot_names_in_tables
-    from test_cli_simulate import long_named_bots
+    from cli_helpers import bot_names_in_tables
+    from cli_helpers import long_named_bots
 
     one, two = long_named_bots(tmp_path, monkeypatch)
     assert main(["arena", "--bots", f"{one},{two},basic", "--players", "3", "--games", "3", "--seed", "1"]) == 0

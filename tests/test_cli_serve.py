@@ -7,26 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from cli_helpers import cli_error_line
+from support.server import serve
+from support.server import uvicorn_stand_in  # noqa: F401 - the fixture started
 from thirtyone.cli import main
-
-
-@pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Stand-in for uvicorn.run: records the app's settings and Uvicorn's options."""
-    calls: list[dict[str, Any]] = []
-
-    def run(app: Any, **options: Any) -> None:
-        calls.append({"settings": app.state.settings, "door": app.state.door, **options})
-
-    monkeypatch.setattr(uvicorn, "run", run)
-    return calls
-
-
-def serve(tmp_path: Path, *args: str) -> list[str]:
-    return ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args]
 
 
 @pytest.mark.parametrize(("given", "timer"), [("off", None), ("0", None), ("OFF", None), ("30", 30.0), ("0.5", 0.5)])

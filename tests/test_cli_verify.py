@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import cli_error_line
-from test_server_support import committed_game
-from test_server_support import committed_record
+from support.server import committed_game
+from support.server import committed_record
 from thirtyone import Rules
 from thirtyone.cli import main
 from thirtyone.fairness import SaltChain

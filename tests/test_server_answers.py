@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import create
-from test_server_support import hello
-from test_server_support import join
-from test_server_support import make_app
+from support.server import create
+from support.server import hello
+from support.server import join
+from support.server import make_app
 from thirtyone.i18n import LANGUAGES
 from thirtyone.i18n import catalog_json
 from thirtyone.i18n import placeholders

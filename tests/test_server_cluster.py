@@ -17,7 +17,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,14 +35,15 @@ from sqlalchemy import create_engine
 from sqlalchemy import inspect
 from sqlalchemy import text
 
-from test_server_support import SEED
-from test_server_support import Dealt
-from test_server_support import basic_choice
-from test_server_support import create
-from test_server_support import db_rows
-from test_server_support import join
-from test_server_support import make_app
-from test_server_support import waits_for_person
+from support.processes import free_port
+from support.server import SEED
+from support.server import Dealt
+from support.server import basic_choice
+from support.server import create
+from support.server import db_rows
+from support.server import join
+from support.server import make_app
+from support.server import waits_for_person
 from thirtyone.rules import Rules
 from thirtyone.server.cluster import LISTENER_NAME
 from thirtyone.server.db import HEAD
@@ -94,13 +94,6 @@ WAIT = 20.0
 # ---------------------------------------------------------------------------------------------- PostgreSQL
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _as_postgres(command: list[str]) -> list[str]:
     """``command`` as run by the ``postgres`` user when we are root (PostgreSQL refuses to run as root)."""
     if os.geteuid() != 0:
@@ -130,7 +123,7 @@ def postgres() -> Iterator[str]:
             shutil.rmtree(folder)
             pytest.fail("running as root needs the postgres system user (apt-get install -y postgresql makes it)")
         os.chown(folder, user.pw_uid, user.pw_gid)
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
     subprocess.run(
         _as_postgres(
             [str(BIN / "initdb"), "-D", str(data), "-U", "thirtyone", "-A", "trust", "-E", "UTF8", "--no-sync"]
@@ -235,7 +228,7 @@ def start_servers(url: str, folder: Path, count: int, bot_delay: float = 0.0) ->
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
     servers = []
     for index in range(count):
-        port = _free_port()
+        port = free_port()
         log = folder / f"server{index}-{port}.log"
         with log.open("wb") as out:
             popen = subprocess.Popen(
@@ -578,7 +571,7 @@ def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]
     """The server works on PostgreSQL at all: create, join, play a round (in-process test client)."""
     from fastapi.testclient import TestClient
 
-    from test_server_support import hello
+    from support.server import hello
     from thirtyone.server import ServerSettings
     from thirtyone.server import create_app
 

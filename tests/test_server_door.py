@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import uvicorn
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from support.processes import free_port
 from thirtyone.server import ServerSettings
 from thirtyone.server import create_app
 from thirtyone.server.door import Door
@@ -148,13 +148,6 @@ def test_the_paced_protocols_are_uvicorns_own() -> None:
     protocols = paced_protocols(Door())
     assert issubclass(protocols["http"], AutoHTTPProtocol)
     assert issubclass(protocols["ws"], WebSocketsSansIOProtocol)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class Handlers:

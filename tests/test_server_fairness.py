@@ -20,14 +20,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
-from test_server_support import Player
-from test_server_support import basic_choice
-from test_server_support import committed_game
-from test_server_support import create
-from test_server_support import hello
-from test_server_support import history_of
-from test_server_support import join
-from test_server_support import make_app
+from support.server import Player
+from support.server import basic_choice
+from support.server import committed_game
+from support.server import create
+from support.server import hello
+from support.server import history_of
+from support.server import join
+from support.server import make_app
 from thirtyone.cli import main
 from thirtyone.errors import RecordError
 from thirtyone.fairness import SaltChain

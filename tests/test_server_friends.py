@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Player
-from test_server_support import basic_choice
-from test_server_support import card_texts
-from test_server_support import create
-from test_server_support import db_rows
-from test_server_support import hello
-from test_server_support import join
-from test_server_support import make_app
+from support.server import Player
+from support.server import basic_choice
+from support.server import card_texts
+from support.server import create
+from support.server import db_rows
+from support.server import hello
+from support.server import join
+from support.server import make_app
 from thirtyone.server import chat
 from thirtyone.server.messages import round_history
 from thirtyone.server.names import check_display_name

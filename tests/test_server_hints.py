@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import create
-from test_server_support import hello
-from test_server_support import make_app
+from support.server import create
+from support.server import hello
+from support.server import make_app
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.bots.expert import ExpertBot

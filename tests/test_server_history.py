@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import make_app
-from test_server_support import receive
+from support.server import make_app
+from support.server import receive
 from thirtyone.record import GameRecord
 
 FIXTURE = Path(__file__).parent / "data" / "server-0004"

@@ -22,16 +22,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Player
-from test_server_support import SocketClosedError
-from test_server_support import basic_choice
-from test_server_support import create
-from test_server_support import db_rows
-from test_server_support import hello
-from test_server_support import join
-from test_server_support import make_app
-from test_server_support import nothing_more
-from test_server_support import receive
+from support.server import Player
+from support.server import SocketClosedError
+from support.server import basic_choice
+from support.server import create
+from support.server import db_rows
+from support.server import hello
+from support.server import join
+from support.server import make_app
+from support.server import nothing_more
+from support.server import receive
 from thirtyone.bots.work import Hint
 from thirtyone.fairness import SaltChain
 from thirtyone.record import GameRecord
@@ -568,8 +568,8 @@ def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path, proxie
     ``--trusted-proxies none`` the header is ignored and its requests count as its own address's."""
     import httpx
 
-    from test_server_restart import free_port
-    from test_server_restart import start_server
+    from support.processes import free_port
+    from support.processes import start_server
 
     server = start_server(
         tmp_path / "proxies.db", free_port(), "--requests-per-second", "1", "--trusted-proxies", proxies

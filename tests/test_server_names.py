@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import create
-from test_server_support import join
-from test_server_support import make_app
+from support.server import create
+from support.server import join
+from support.server import make_app
 from thirtyone.checks import printable
 from thirtyone.server.errors import InputError
 from thirtyone.server.names import check_display_name

@@ -21,14 +21,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import Dealt
-from test_server_support import Pinned
-from test_server_support import Player
-from test_server_support import basic_choice
-from test_server_support import create
-from test_server_support import hello
-from test_server_support import join
-from test_server_support import make_app
+from support.server import Dealt
+from support.server import Pinned
+from support.server import Player
+from support.server import basic_choice
+from support.server import create
+from support.server import hello
+from support.server import join
+from support.server import make_app
 from thirtyone.engine import Game
 from thirtyone.fairness import SaltChain
 from thirtyone.fairness import chain_link

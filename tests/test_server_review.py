@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import basic_choice
-from test_server_support import create
-from test_server_support import db_rows
-from test_server_support import hello
-from test_server_support import make_app
+from support.server import FAST
+from support.server import create
+from support.server import db_rows
+from support.server import finished_game
+from support.server import make_app
 from thirtyone.bots.review import MARKS
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import mark_of
@@ -33,24 +33,7 @@ from thirtyone.server import reviews
 from thirtyone.server.serialize import ACTION_KEYS
 
 WORLDS = 8
-FAST = {"messages_per_second": 1000.0, "message_burst": 1000}
 """Deals a decision in these tests: the review's shape, not its quality, is tested here."""
-
-
-def finished_game(client: TestClient, lives: int = 1) -> str:
-    """A game of Ann and an easy bot played to its end (Ann plays the basic bot's choices); its code."""
-    created = create(client, ["human", "easy"], name="Ann", lives=lives)
-    code = created["code"]
-    with client.websocket_connect(f"/ws/tables/{code}") as ws:
-        ann = hello(ws, created["token"], 0)
-        seq = -1
-        while True:
-            state = ann.settle(seq)
-            seq = state["seq"]
-            if state["view"]["phase"] == "over":
-                return code
-            ann.act(basic_choice(state, seed=seq))
-            ann.until("ack")
 
 
 def ready(client: TestClient, code: str, seconds: float = 60.0) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from test_server_support import create
-from test_server_support import join
-from test_server_support import make_app
+from support.server import create
+from support.server import join
+from support.server import make_app
 
 ENDPOINTS = [
     ("GET", "/api/health"),

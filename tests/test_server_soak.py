@@ -23,9 +23,9 @@ import httpx
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect
 
-from test_server_restart import Server
-from test_server_restart import free_port
-from test_server_restart import start_server
+from support.processes import Server
+from support.processes import free_port
+from support.processes import start_server
 from thirtyone.cards import parse_cards
 from thirtyone.engine import Game
 from thirtyone.fairness import salted_reshuffle

@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
-from test_server_support import db_rows
+from support.server import db_rows
 from thirtyone.server.db import open_database
 from thirtyone.server.history import ActionData
 from thirtyone.server.store import OPEN

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import SocketClosedError
-from test_server_support import create
-from test_server_support import db_rows
-from test_server_support import hello
-from test_server_support import join
-from test_server_support import make_app
-from test_server_support import receive
+from support.server import SocketClosedError
+from support.server import create
+from support.server import db_rows
+from support.server import hello
+from support.server import join
+from support.server import make_app
+from support.server import receive
 from thirtyone.server.limits import hash_token
 
 

@@ -24,14 +24,14 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from cli_helpers import cli_error_line
-from test_server_support import Dealt
-from test_server_support import Player
-from test_server_support import basic_choice
-from test_server_support import create
-from test_server_support import hello
-from test_server_support import history_of
-from test_server_support import join
-from test_server_support import make_app
+from support.server import Dealt
+from support.server import Player
+from support.server import basic_choice
+from support.server import create
+from support.server import hello
+from support.server import history_of
+from support.server import join
+from support.server import make_app
 from thirtyone.actions import Action
 from thirtyone.actions import parse_action
 from thirtyone.cli import main

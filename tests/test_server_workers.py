@@ -15,10 +15,10 @@ import httpx
 import pytest
 
 from cli_helpers import cli_error_line
-from test_cli_serve import serve
-from test_cli_serve import started  # noqa: F401 - the fixture
-from test_server_restart import free_port
-from test_server_restart import start_server
+from support.processes import free_port
+from support.processes import start_server
+from support.server import serve
+from support.server import uvicorn_stand_in  # noqa: F401 - the fixture started
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 

@@ -33,13 +33,13 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from helpers import deck_order
-from test_sim_support import EngineRound
-from test_sim_support import engine_game
-from test_sim_support import engine_rollout
-from test_sim_support import engine_round
-from test_sim_support import seeded_deck
-from test_sim_support import sim_game
-from test_sim_support import sim_summary
+from support.sim import EngineRound
+from support.sim import engine_game
+from support.sim import engine_rollout
+from support.sim import engine_round
+from support.sim import seeded_deck
+from support.sim import sim_game
+from support.sim import sim_summary
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone import full_deck

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_support import make_app
+from support.server import make_app
 from thirtyone.i18n import LANGUAGES
 
 

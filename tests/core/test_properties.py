@@ -25,6 +25,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from helpers import event_cards
 from thirtyone import Acted
 from thirtyone import Action
 from thirtyone import Card
@@ -38,10 +39,8 @@ from thirtyone import IllegalActionError
 from thirtyone import Keep
 from thirtyone import Knock
 from thirtyone import Look
-from thirtyone import NewWidow
 from thirtyone import Pass
 from thirtyone import Reshuffled
-from thirtyone import RoundEnded
 from thirtyone import RoundStarted
 from thirtyone import Rules
 from thirtyone import TakeWidow
@@ -367,27 +366,6 @@ def test_property_one_knock_then_one_more_turn_for_every_other_player(setup):
 
 
 # ---------------------------------------------------------------------------- view privacy
-
-
-def event_cards(event) -> set[Card]:
-    """Every card an event (as some seat sees it) names."""
-    found: set[Card] = set()
-    if isinstance(event, RoundStarted):
-        if event.upcard is not None:
-            found.add(event.upcard)
-    elif isinstance(event, Acted):
-        found.update(event.received or ())
-        action = event.action
-        if isinstance(action, Discard):
-            found.add(action.card)
-        elif isinstance(action, Exchange):
-            found.update(action.give + action.take)
-    elif isinstance(event, NewWidow):
-        found.update(event.set_aside + event.widow)
-    elif isinstance(event, RoundEnded):
-        for hand in event.result.hands:
-            found.update(hand or ())
-    return found
 
 
 def action_cards(action: Action) -> set[Card]:

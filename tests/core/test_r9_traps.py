@@ -12,6 +12,7 @@ import pytest
 from helpers import FallbackChance
 from helpers import cards
 from helpers import deck_order
+from helpers import event_cards
 from helpers import losses
 from helpers import scripted_game
 from helpers import snapshot
@@ -26,11 +27,9 @@ from thirtyone import GameOver
 from thirtyone import IllegalActionError
 from thirtyone import Keep
 from thirtyone import Knock
-from thirtyone import NewWidow
 from thirtyone import Pass
 from thirtyone import Reshuffled
 from thirtyone import RoundEnded
-from thirtyone import RoundStarted
 from thirtyone import Rules
 from thirtyone import TakeWidow
 from thirtyone import full_deck
@@ -92,25 +91,6 @@ def view_cards(view: PlayerView) -> set[Card]:
     for event in view.history:
         seen.update(event_cards(event))
     return seen
-
-
-def event_cards(event) -> set[Card]:
-    found: set[Card] = set()
-    if isinstance(event, RoundStarted) and event.upcard is not None:
-        found.add(event.upcard)
-    elif isinstance(event, Acted):
-        found.update(event.received or ())
-        action = event.action
-        if isinstance(action, Discard):
-            found.add(action.card)
-        elif isinstance(action, Exchange):
-            found.update(action.give + action.take)
-    elif isinstance(event, NewWidow):
-        found.update(event.set_aside + event.widow)
-    elif isinstance(event, RoundEnded):
-        for hand in event.result.hands:
-            found.update(hand or ())
-    return found
 
 
 # ---------------------------------------------------------------------------- empty stock

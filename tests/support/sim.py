@@ -1,6 +1,6 @@
 """The engine side of the cross-checks: the same deals, chance and choices as :mod:`thirtyone.sim`,
-played by :class:`thirtyone.engine.Game` with the real bots (no tests here; the ``test_sim*`` modules
-import it)."""
+played by :class:`thirtyone.engine.Game` with the real bots (tests/test_sim_crosscheck.py compares
+them)."""
 
 from __future__ import annotations
 
