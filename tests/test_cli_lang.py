@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import cli_error_line
-from test_tui import SIZE
-from test_tui import make_app
-from test_tui import screen_text
+from support.tui import SIZE
+from support.tui import make_app
+from support.tui import play_command
+from support.tui import screen_text
 from thirtyone.cli import main
-from thirtyone.cli import play as play_cli
-from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.language import terminal_language
 
 
@@ -25,31 +24,6 @@ def test_a_malformed_lang_is_a_one_line_error(capsys: pytest.CaptureFixture[str]
     line = cli_error_line(capsys, ["play", f"--lang={bad}"])
     assert "--lang" in line
     assert "give a language code such as ko" in line
-
-
-def _played(monkeypatch: pytest.MonkeyPatch) -> list[ThirtyOneApp]:
-    apps: list[ThirtyOneApp] = []
-    monkeypatch.setattr(ThirtyOneApp, "run", lambda app: apps.append(app))
-    monkeypatch.setattr(ThirtyOneApp, "autosave", lambda app: None)
-    monkeypatch.setattr(play_cli, "interactive", lambda: True)
-    return apps
-
-
-def _clean_environment(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-
-
-def _play(monkeypatch: pytest.MonkeyPatch, args: list[str], env: dict[str, str]) -> ThirtyOneApp:
-    """``thirtyone play ARGS`` in the environment ``env`` (no other language variable set), up to
-    the app it would run."""
-    _clean_environment(monkeypatch, env)
-    apps = _played(monkeypatch)
-    assert main(["play", *args]) == 0
-    assert len(apps) == 1
-    return apps[0]
 
 
 @pytest.mark.parametrize(
@@ -67,7 +41,7 @@ def _play(monkeypatch: pytest.MonkeyPatch, args: list[str], env: dict[str, str])
 def test_lang_and_the_environment_choose_the_screens_language_quietly(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], lang: str
 ) -> None:
-    app = _play(monkeypatch, args, env)
+    app = play_command(monkeypatch, args, env)
     assert app.settings.lang == lang
     assert app.t.lang == lang
     assert app.settings.notice is None
@@ -85,7 +59,7 @@ def test_lang_and_the_environment_choose_the_screens_language_quietly(
 def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], env: dict[str, str], said: str
 ) -> None:
-    app = _play(monkeypatch, args, env)
+    app = play_command(monkeypatch, args, env)
     assert app.settings.lang == "en"
     assert app.settings.notice is not None
     assert said in app.settings.notice

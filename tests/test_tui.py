@@ -18,6 +18,20 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 
+from support.tui import HINT_WORLDS
+from support.tui import SIZE
+from support.tui import ada_moves_first
+from support.tui import assert_replays
+from support.tui import make_app
+from support.tui import offered_keys
+from support.tui import plain
+from support.tui import play_to_end
+from support.tui import play_until
+from support.tui import ready_preparation
+from support.tui import screen_text
+from support.tui import settle
+from support.tui import to_my_move
+from support.tui import to_widow
 from thirtyone import Acted
 from thirtyone import Discard
 from thirtyone import Exchange
@@ -37,8 +51,6 @@ from thirtyone.bots.expert import Estimate
 from thirtyone.bots.work import told_reads
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
-from thirtyone.events import GameOver
-from thirtyone.events import RoundEnded
 from thirtyone.events import RoundStarted
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
@@ -71,146 +83,6 @@ from thirtyone.views import Phase
 from thirtyone.views import PlayerView
 
 HINT_LEGEND = ENGLISH("tui.hint.legend")
-
-SIZE = (80, 24)
-KEY_NAMES = {"esc": "escape", ".": "full_stop"}
-HINT_WORLDS = 30
-"""The hint budget in the tests: a number of sampled deals, so hints are the same on every machine."""
-REVIEW_WORLDS = 10
-"""The review's budget in the tests (deals a decision): small, so that a game's review takes a moment."""
-
-
-def ready_preparation() -> Preparation:
-    """A preparation of the expert that has ended already: the tests that do not test the
-    preparation never wait for it (their searches load the simulator themselves)."""
-    preparation = Preparation(lambda: None)
-    preparation.wait()
-    return preparation
-
-
-def ada_moves_first(players: int) -> int:
-    """A seed of ``scat`` whose first turn is Ada's (seat 1), so that the bots move before the person."""
-    return next(s for s in range(100) if Game(Rules.preset("scat"), players, seed=s).current_seat == 1)
-
-
-def make_app(
-    preset: str = "scat",
-    players: int = 4,
-    seed: int | None = 1,
-    *,
-    preparation: Preparation | None = None,
-    **options: object,
-) -> ThirtyOneApp:
-    bots = str(options.pop("bots", "basic"))
-    record = options.pop("record", None)
-    overwrite = bool(options.pop("overwrite", False))
-    name = str(options.pop("name", "you"))
-    fast = bool(options.pop("fast", True))
-    delay = float(options.pop("delay", 0.8))  # type: ignore[arg-type]
-    hint_worlds = int(options.pop("hint_worlds", HINT_WORLDS))  # type: ignore[call-overload]
-    review_worlds = int(options.pop("review_worlds", REVIEW_WORLDS))  # type: ignore[call-overload]
-    lang = str(options.pop("lang", "en"))
-    rules = Rules.preset(preset, **options)
-    settings = PlaySettings.create(
-        rules,
-        players,
-        bots,
-        seed=seed,
-        fast=fast,
-        name=name,
-        record=record,  # type: ignore[arg-type]
-        delay=delay,
-        hint_worlds=hint_worlds,
-        overwrite=overwrite,
-        lang=lang,
-        review_worlds=review_worlds,
-    )
-    return ThirtyOneApp(settings, preparation=preparation or ready_preparation())
-
-
-async def settle(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
-    """Wait until no bot is thinking on its thread and every hint has been worked out."""
-    for _ in range(1000):
-        if not app.pacing.thinking and not app.workers:
-            return
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-    raise AssertionError("a bot never stopped thinking")
-
-
-def screen_text(app: ThirtyOneApp) -> str:
-    """What the terminal shows now, as plain text (the screen and any screen under a modal)."""
-    console = Console(
-        width=app.size.width, height=app.size.height, file=io.StringIO(), record=True, force_terminal=True,
-        color_system="truecolor", legacy_windows=False, safe_box=False,
-    )  # fmt: skip
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
-
-
-def plain(widget: object) -> str:
-    content = widget.content  # type: ignore[attr-defined]
-    return content.plain if isinstance(content, Text) else str(content)
-
-
-def offered_keys(app: ThirtyOneApp) -> list[str]:
-    keys = [key for key in app.query_one(KeyBar).keys if key not in ("f", "q", "?")]
-    return [KEY_NAMES.get(key, key) for key in keys]
-
-
-def state(app: ThirtyOneApp) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    return len(app.game.events), tuple(app.controls.picked_hand), tuple(app.controls.picked_widow)
-
-
-async def play_to_end(app: ThirtyOneApp, pilot: Pilot[None], seed: int, max_presses: int = 4000) -> int:
-    """Press keys offered on the key line (chosen at random) and close every showdown with enter
-    until the final standings show; returns the number of showdowns seen. Every offered key
-    must change something."""
-    rng = random.Random(seed)
-    showdowns = 0
-    for _ in range(max_presses):
-        await settle(app, pilot)
-        screen = app.screen
-        if isinstance(screen, GameOverScreen):
-            return showdowns
-        if isinstance(screen, RoundEndScreen):
-            showdowns += 1
-            text = screen_text(app)
-            for _ in range(100):  # a showdown just pushed may not be laid out yet (a loaded machine)
-                if text.strip():
-                    break
-                await pilot.pause(0.02)
-                text = screen_text(app)
-            assert f"Round {screen.result.round}:" in text
-            for seat, hand in enumerate(screen.result.hands):
-                if hand is not None:
-                    assert " ".join(card.pretty for card in hand) in text, (seat, text)
-            await pilot.press("enter")
-            continue
-        keys = offered_keys(app)
-        text = screen_text(app)
-        assert keys, f"no key offered:\n{text}"
-        for hint in app.query_one(KeyBar).hints:
-            assert f" {hint.keys} " in text
-        before = state(app)
-        key = rng.choice(keys)
-        await pilot.press(key)
-        assert state(app) != before, f"key {key} did nothing:\n{screen_text(app)}"
-        assert "red" not in str(app.feedback.style), app.feedback.plain  # an offered key is never refused
-    raise AssertionError(f"no game over after {max_presses} presses:\n{screen_text(app)}")
-
-
-async def to_my_move(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
-    """Close showdowns until the person is to move."""
-    for _ in range(50):
-        await settle(app, pilot)
-        if isinstance(app.screen, RoundEndScreen):
-            await pilot.press("enter")
-        elif app.session.human_to_move:
-            return
-        else:
-            await pilot.pause()
-    raise AssertionError("the person never got a move")
 
 
 # ---------------------------------------------------------------------------------- whole games
@@ -268,11 +140,7 @@ async def test_throw_down_by_the_person_ends_the_round() -> None:
 async def test_widow_exchange_of_two_cards_with_exchange_any() -> None:
     app = make_app("widow", 3, 4, exchange="any")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await to_my_move(app, pilot)
-            if app.session.view().widow is not None:
-                break
-            await pilot.press("space")
+        await to_widow(app, pilot)
         view = app.session.view()
         assert view.widow is not None
         assert view.hand is not None
@@ -344,15 +212,21 @@ async def test_discarding_the_card_taken_from_the_pile_is_explained() -> None:
         assert app.session.view().phase is not Phase.DISCARD or not app.session.human_to_move
 
 
+async def to_no_knock_yet(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """Play on (in schwimmen) until the person is to move in a turn where knocking is not allowed yet."""
+    await play_until(
+        app,
+        pilot,
+        lambda view: view.phase is Phase.TURN and Knock() not in view.legal_actions,
+        lambda view: "space" if view.phase is Phase.TURN else "h",
+        tries=10,
+    )
+
+
 async def test_knocking_too_early_is_explained_in_schwimmen() -> None:
     app = make_app("schwimmen", 3, 5)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(10):
-            await to_my_move(app, pilot)
-            view = app.session.view()
-            if view.phase is Phase.TURN and Knock() not in view.legal_actions:
-                break
-            await pilot.press("space" if view.phase is Phase.TURN else "h")
+        await to_no_knock_yet(app, pilot)
         assert Knock() not in app.session.view().legal_actions
         assert "k" not in app.query_one(KeyBar).keys
         events = len(app.game.events)
@@ -516,11 +390,7 @@ async def test_widow_mode_shows_the_widow_face_down_then_face_up() -> None:
     app = make_app("widow", 3, 9)
     async with app.run_test(size=SIZE) as pilot:
         # find an opening where I am the first to play, by dealing new games until I am
-        for _ in range(30):
-            await to_my_move(app, pilot)
-            if app.session.view().widow_face_down:
-                break
-            await pilot.press("space")
+        await play_until(app, pilot, lambda view: view.widow_face_down, tries=30)
         view = app.session.view()
         assert view.widow_face_down
         assert view.widow is None
@@ -710,17 +580,6 @@ async def test_same_seed_same_game() -> None:
 
 
 # ---------------------------------------------------------------------------------- records
-
-
-def assert_replays(record: GameRecord, game: Game) -> None:
-    """``record`` replays to ``game`` as played. One saved while a showdown showed holds the next
-    deal too (a record holds every round begun, and replays only so): its replay goes on to that
-    deal, past the game's events."""
-    replayed = record.replay().events
-    assert replayed[: len(game.events)] == game.events
-    later = replayed[len(game.events) :]
-    assert not later or game.is_chance(), later  # only while the next deal waits
-    assert all(isinstance(event, (RoundStarted, RoundEnded, GameOver)) for event in later), later
 
 
 async def test_record_saved_when_quitting_and_at_the_end(tmp_path: Path) -> None:
@@ -1372,12 +1231,7 @@ async def test_log_shows_its_newest_line_after_a_showdown_in_fast_mode() -> None
 async def test_log_keeps_its_newest_line_when_the_lines_under_it_grow() -> None:
     app = make_app("schwimmen", 3, 5)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(10):
-            await to_my_move(app, pilot)
-            view = app.session.view()
-            if view.phase is Phase.TURN and Knock() not in view.legal_actions:
-                break
-            await pilot.press("space" if view.phase is Phase.TURN else "h")
+        await to_no_knock_yet(app, pilot)
         for i in range(12):  # long lines, each wrapped onto two lines
             app.write_log(Text(f"line {i}: " + "a long rule message that wraps " * 3))
         app.set_feedback("R6.3: " + "a refusal long enough to wrap " * 3, error=True)  # two lines: a shorter log
@@ -1467,14 +1321,13 @@ async def test_showdown_of_a_throw_down_says_threw_down() -> None:
 async def test_players_panel_gives_each_tag_its_own_column() -> None:
     app = make_app("scat", 4, 1, bots="medium", lives=1)  # Bea deals and knocks while you are on the dole
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await to_my_move(app, pilot)
-            view = app.session.view()
-            if view.knocker is not None and view.knocker == view.dealer and view.seats[0].on_grace:
-                break
-            await pilot.press("s" if view.phase is Phase.TURN else "1")
-        else:
-            raise AssertionError("the dealer never knocked")
+        await play_until(
+            app,
+            pilot,
+            lambda view: view.knocker is not None and view.knocker == view.dealer and view.seats[0].on_grace,
+            lambda view: "s" if view.phase is Phase.TURN else "1",
+            tries=100,
+        )  # the dealer knocks
         panel = plain(app.query_one(SeatsPanel))
         text = screen_text(app)
         assert "on the dole dealer" not in text
@@ -1544,11 +1397,7 @@ async def test_widow_log_says_what_was_taken_and_laid_down() -> None:
 async def test_exchange_any_names_the_picked_cards_in_the_status_line() -> None:
     app = make_app("widow", 3, 4, exchange="any")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await to_my_move(app, pilot)
-            if app.session.view().widow is not None:
-                break
-            await pilot.press("space")
+        await to_widow(app, pilot)
         view = app.session.view()
         assert view.hand is not None
         assert view.widow is not None
@@ -1717,11 +1566,9 @@ async def test_item13_an_expert_bot_moves_while_the_expert_compiles_and_the_stat
             await pilot.pause(0.01)
             if preparation.ready and not app.hints.watching:
                 break
-        for _ in range(40):  # play on until the expert has moved again
-            await to_my_move(app, pilot)
-            if calls:
-                break
-            await pilot.press(offered_keys(app)[0])
+        await play_until(
+            app, pilot, lambda _: bool(calls), lambda _: offered_keys(app)[0], tries=40
+        )  # the expert moves
         assert calls  # then on the compiled simulator
 
 
@@ -1869,11 +1716,7 @@ async def test_item10_the_discard_values_are_labelled_at_80_and_at_120_columns()
 async def test_item10_a_widow_card_picked_alone_reads_as_taking_it() -> None:
     app = make_app("widow", 3, 4, exchange="any")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await to_my_move(app, pilot)
-            if app.session.view().widow is not None:
-                break
-            await pilot.press("space")
+        await to_widow(app, pilot)
         view = app.session.view()
         assert view.widow is not None
         await pilot.press("5")
@@ -1884,11 +1727,7 @@ async def test_item10_a_widow_card_picked_alone_reads_as_taking_it() -> None:
         )
     app = make_app("widow", 3, 4)  # one card for one
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await to_my_move(app, pilot)
-            if app.session.view().widow is not None:
-                break
-            await pilot.press("space")
+        await to_widow(app, pilot)
         view = app.session.view()
         assert view.widow is not None
         await pilot.press("6")
@@ -2058,11 +1897,7 @@ async def test_f_switches_the_bots_speed_while_the_showdown_shows() -> None:
 async def test_esc_with_nothing_picked_says_so() -> None:
     app = make_app("widow", 3, 4)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await to_my_move(app, pilot)
-            if app.session.view().widow is not None:
-                break
-            await pilot.press("space")
+        await to_widow(app, pilot)
         assert app.session.view().widow is not None
         await pilot.press("escape")
         assert app.feedback.plain.startswith("The key esc does nothing now: no card is picked to clear")

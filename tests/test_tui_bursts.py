@@ -17,12 +17,13 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
-from test_tui import SIZE
-from test_tui import assert_replays
-from test_tui import make_app
-from test_tui import offered_keys
-from test_tui import settle
-from test_tui import to_my_move
+from support.tui import SIZE
+from support.tui import assert_replays
+from support.tui import make_app
+from support.tui import offered_keys
+from support.tui import settle
+from support.tui import to_game_over
+from support.tui import to_my_move
 from thirtyone.record import GameRecord
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.review_screen import ReviewScreen
@@ -84,23 +85,6 @@ async def to_showdown(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
         keys = offered_keys(app)
         await pilot.press(keys[presses % len(keys)] if keys else "k")
     raise AssertionError("no showdown came")
-
-
-async def to_game_over(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
-    """Play offered keys until the final standings show (back from their review: ``esc``)."""
-    for presses in range(4000):
-        await settle(app, pilot)
-        if isinstance(app.screen, GameOverScreen):
-            return
-        if isinstance(app.screen, ReviewScreen):
-            await pilot.press("escape")
-            continue
-        if isinstance(app.screen, RoundEndScreen):
-            await pilot.press("enter")
-            continue
-        keys = offered_keys(app)
-        await pilot.press(keys[presses % len(keys)] if keys else "k")
-    raise AssertionError("the game never ended")
 
 
 async def to_review(app: ThirtyOneApp, pilot: Pilot[None]) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from test_cli_lang import _play
-from test_tui import SIZE
-from test_tui import make_app
-from test_tui import play_to_end
-from test_tui import screen_text
+from support.tui import SIZE
+from support.tui import make_app
+from support.tui import play_command
+from support.tui import play_to_end
+from support.tui import screen_text
 from thirtyone.record import GameRecord
 from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.history import History
@@ -67,10 +67,10 @@ async def test_a_history_that_cannot_be_written_is_said_at_the_standings(tmp_pat
 def test_play_keeps_the_history_in_the_data_folder_unless_no_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _play(monkeypatch, ["--seed", "1"], {"XDG_DATA_HOME": str(tmp_path)})
+    app = play_command(monkeypatch, ["--seed", "1"], {"XDG_DATA_HOME": str(tmp_path)})
     assert app.settings.history == tmp_path / "thirtyone" / "history"
     assert app.history.folder == app.settings.history
-    assert _play(monkeypatch, ["--seed", "1", "--no-history"], {}).settings.history is None
+    assert play_command(monkeypatch, ["--seed", "1", "--no-history"], {}).settings.history is None
 
 
 def test_the_folder_follows_the_xdg_rule() -> None:

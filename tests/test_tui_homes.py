@@ -13,11 +13,11 @@ from dataclasses import replace
 import pytest
 from rich.text import Text
 
-from test_tui import SIZE
-from test_tui import ada_moves_first
-from test_tui import make_app
-from test_tui import settle
-from test_tui import to_my_move
+from support.tui import SIZE
+from support.tui import ada_moves_first
+from support.tui import make_app
+from support.tui import settle
+from support.tui import to_my_move
 from thirtyone import Discard
 from thirtyone import Draw
 from thirtyone import Game

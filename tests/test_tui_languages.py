@@ -16,10 +16,10 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.pilot import Pilot
 
-from test_tui import SIZE
-from test_tui import make_app
-from test_tui import screen_text
-from test_tui import settle
+from support.tui import SIZE
+from support.tui import make_app
+from support.tui import screen_text
+from support.tui import settle
 from thirtyone.engine import Game
 from thirtyone.i18n import load_catalog
 from thirtyone.rules import Rules

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from test_tui import SIZE
-from test_tui import make_app
-from test_tui import screen_text
-from test_tui import settle
-from test_tui import to_my_move
+from support.tui import SIZE
+from support.tui import make_app
+from support.tui import screen_text
+from support.tui import settle
+from support.tui import to_my_move
 from thirtyone.cli import main
 from thirtyone.cli import play as play_cli
 from thirtyone.record import GameRecord

@@ -17,11 +17,11 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 
-from test_tui import REVIEW_WORLDS
-from test_tui import make_app
-from test_tui import screen_text
-from test_tui import settle
-from test_tui_bursts import to_game_over
+from support.tui import REVIEW_WORLDS
+from support.tui import make_app
+from support.tui import screen_text
+from support.tui import settle
+from support.tui import to_game_over
 from thirtyone.bots.review import Decision
 from thirtyone.bots.review import Reviewer
 from thirtyone.bots.review import review_record

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from test_tui import make_app
-from test_tui import screen_text
-from test_tui import to_my_move
+from support.tui import make_app
+from support.tui import screen_text
+from support.tui import to_my_move
 
 
 async def test_a_screenshot_of_the_terminal_game(tmp_path: Path) -> None:
