@@ -1,7 +1,9 @@
-"""A hint's values are never a handful of deals' noise without a word: a search that reached fewer
-than ``HINT_DEALS`` deals in ``HINT_SECONDS`` (a cold or busy hint worker) goes on for that many,
-at most ``HINT_LONGEST`` seconds, and the ``hint`` message says how many deals it weighed and
-whether that is still too few (``rough``), for the page to say so."""
+"""The server's hints. Where the judge plays the table its hint comes at once, every legal move
+valued, and a seat may have one at every decision of its own (issue 43, item 2). Elsewhere (namu)
+the expert searches, and its values are never a handful of deals' noise without a word: a search
+that reached fewer than ``HINT_DEALS`` deals in ``HINT_SECONDS`` (a cold or busy hint worker) goes
+on for that many, at most ``HINT_LONGEST`` seconds, and the ``hint`` message says how many deals it
+weighed and whether that is still too few (``rough``), for the page to say so."""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from support.server import make_app
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.judge import JudgeBot
 from thirtyone.bots.work import Hint
 from thirtyone.bots.work import expert_hint
+from thirtyone.bots.work import judge_hint
 from thirtyone.server import hints as hints_module
 from thirtyone.server.hints import HINT_DEALS
 from thirtyone.server.hints import HINT_SECONDS
@@ -56,8 +60,10 @@ def cold(deals: int, *, again: bool) -> Any:
     return analysing
 
 
-def asked(client: TestClient) -> dict[str, Any]:
-    created = create(client, ["human", "easy", "easy"], name="Ann")
+def asked(client: TestClient, preset: str = "namu") -> dict[str, Any]:
+    """A hint for Ann's first decision with a choice at a new table of ``preset`` (namu: the
+    judge's weights were not made for it, the expert searches)."""
+    created = create(client, ["human", "easy", "easy"], preset=preset, name="Ann")
     with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
         ann = hello(ws, created["token"], 0)
         state = ann.settle()
@@ -86,3 +92,69 @@ def test_a_hint_without_a_search_has_no_deals_and_is_not_rough() -> None:
     view = game.view(game.current_seat)
     told = hints_module.hint_json(3, Hint([(str(view.legal_actions[0]), None)], []), view)
     assert (told["deals"], told["rough"]) == (None, False)
+
+
+def searched(self: ExpertBot, view: Any, legal: Any = None) -> Any:
+    raise AssertionError("the expert searched where the judge plays the table")
+
+
+def test_where_the_judge_plays_the_table_it_hints_every_move_best_first_without_a_search(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ExpertBot, "analyse", searched)
+    hint = asked(client, "scat")
+    values = [move["value"] for move in hint["moves"]]
+    assert all(isinstance(value, float) for value in values)
+    assert values == sorted(values, reverse=True)
+    assert hint["action"] == hint["moves"][0]["action"]
+    assert (hint["deals"], hint["rough"]) == (None, False)  # the network's values: nothing sampled
+
+
+def test_the_judges_hints_are_one_at_every_decision_not_counted_against_the_experts_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hints_per_round`` bounds the expert's searches (0.3 s or more each); the judge's hint
+    takes milliseconds, so a seat at a table the judge plays has one at every decision of its own."""
+    judged: list[int] = []
+
+    def judging(view: Any) -> Hint:
+        judged.append(view.seat)
+        return judge_hint(view)
+
+    monkeypatch.setattr(hints_module, "judge_hint", judging)
+    with TestClient(make_app(tmp_path / "t.db", messages_per_second=1000.0, hints_per_round=1)) as test_client:
+        created = create(test_client, ["human", "easy"], name="Ann")
+        with test_client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+            ann = hello(ws, created["token"], 0)
+            state = ann.settle()
+            answered = 0
+            while answered < 4 and state["view"]["phase"] != "over":
+                if len(state["view"]["legal_actions"]) > 1:
+                    ann.ws.send_json({"type": "hint"})
+                    hint = ann.until("hint", timeout=30)
+                    assert hint["seq"] == state["seq"]
+                    answered += 1
+                ann.act(state["view"]["legal_actions"][0])
+                state = ann.settle(state["seq"])
+                while not state["view"]["is_my_turn"] and state["view"]["phase"] != "over":
+                    state = ann.settle(state["seq"])
+    assert answered == 4
+    assert judged == [0, 0, 0, 0]
+
+
+def test_a_failing_judge_is_an_error_message_naming_the_judge(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(self: JudgeBot, view: Any) -> Any:
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(JudgeBot, "values", broken)
+    created = create(client, ["human", "easy"], name="Ann")
+    with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
+        ann = hello(ws, created["token"], 0)
+        state = ann.settle()
+        assert len(state["view"]["legal_actions"]) > 1
+        ann.ws.send_json({"type": "hint"})
+        error = ann.until("error")
+        assert error["code"] == "no_hint"
+        assert "the judge could not weigh this position (broken on purpose)" in error["message"]

@@ -129,11 +129,17 @@ class Gate:
         return Hint([(str(action), 0.5 - index) for index, action in enumerate(view.legal_actions)], [])
 
 
+def gated_expert(monkeypatch: pytest.MonkeyPatch, gate: Gate) -> None:
+    """The expert answers the hints (as where the judge does not play the table), held at ``gate``."""
+    monkeypatch.setattr(hints_module, "judge_refuses", lambda rules, players: "the expert hints in these tests")
+    monkeypatch.setattr(hints_module, "expert_hint", gate)
+
+
 def test_a_hint_flood_is_worked_out_once_refused_busy_and_never_delays_an_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = Gate()
-    monkeypatch.setattr(hints_module, "expert_hint", gate)
+    gated_expert(monkeypatch, gate)
     with served(tmp_path, hint_workers=1, hint_queue=0, hints_per_round=2, max_connections_per_seat=8) as (
         client,
         stack,
@@ -181,7 +187,7 @@ def test_a_hint_flood_is_worked_out_once_refused_busy_and_never_delays_an_action
 
 def test_a_hint_is_busy_when_the_workers_are_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
-    monkeypatch.setattr(hints_module, "expert_hint", gate)
+    gated_expert(monkeypatch, gate)
     with served(tmp_path, hint_workers=1, hint_queue=0) as (client, stack):
         first, second = Reference(client, stack), Reference(client, stack)
         for table in (first, second):
@@ -206,7 +212,7 @@ def test_a_hint_is_busy_when_the_workers_are_taken(tmp_path: Path, monkeypatch: 
 
 def test_a_hint_that_outlasts_the_hint_wait_is_answered_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
-    monkeypatch.setattr(hints_module, "expert_hint", gate)
+    gated_expert(monkeypatch, gate)
     with served(tmp_path, hint_wait=1.0) as (client, stack):
         table = Reference(client, stack)
         state = table.players[0].settle()
@@ -221,7 +227,7 @@ def test_a_hint_that_outlasts_the_hint_wait_is_answered_busy(tmp_path: Path, mon
 def test_hints_per_round_are_counted_per_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
     gate.open.set()
-    monkeypatch.setattr(hints_module, "expert_hint", gate)
+    gated_expert(monkeypatch, gate)
     with served(tmp_path, hints_per_round=1) as (client, stack):
         table = Reference(client, stack)
         state = table.players[0].settle()

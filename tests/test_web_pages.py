@@ -303,7 +303,7 @@ def test_a_hint_says_what_the_expert_believes_of_the_opponents(
         return dataclasses.replace(analyse(self, view, legal), reads=reads)
 
     monkeypatch.setattr(ExpertBot, "analyse", reading)
-    created = create(client, ["human", "easy", "easy"], name="Ann")
+    created = create(client, ["human", "easy", "easy"], preset="namu", name="Ann")  # the expert hints namu
     with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
         ann = hello(ws, created["token"], 0)
         state = ann.settle()
@@ -324,7 +324,7 @@ def test_a_failing_expert_is_an_error_message_not_a_dropped_connection(
         raise ValueError("broken on purpose")
 
     monkeypatch.setattr(ExpertBot, "analyse", broken)
-    created = create(client, ["human", "easy"], name="Ann")
+    created = create(client, ["human", "easy"], preset="namu", name="Ann")  # the expert hints namu
     with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
         ann = hello(ws, created["token"], 0)
         state = ann.settle()

@@ -1,6 +1,7 @@
-"""Expert hints over the WebSocket, on a budget: ``{"type": "hint"}`` asks what the expert bot
-would play in the asking seat's place, from that seat's view only (the analysis of
-:func:`thirtyone.bots.work.expert_hint`, the same as the terminal game's ``?``).
+"""Hints over the WebSocket, on a budget: ``{"type": "hint"}`` asks what the judge — or, at a
+table its weights were not made for (:func:`thirtyone.bots.work.judge_refuses`), the expert —
+would play in the asking seat's place, from that seat's view only (:func:`thirtyone.bots.work.judge_hint`
+or :func:`thirtyone.bots.work.expert_hint`, the same as the terminal game's ``?``).
 
 The answer goes to the asking connection only, as data (each client puts the moves in its own
 words)::
@@ -8,24 +9,29 @@ words)::
     {"type": "hint", "seq": 12, "action": "draw pile", "id": 53,
      "moves": [{"action": "draw pile", "id": 53, "kind": "draw", "source": "pile", …, "value": 0.21},
                {"action": "draw stock", "id": 52, "kind": "draw", "source": "stock", …, "value": 0.05}, …],
-     "reads": [{"seat": 1, "suit": "h", "probability": 0.72}], "deals": 240, "rough": false}
+     "reads": [{"seat": 1, "suit": "h", "probability": 0.72}], "deals": null, "rough": false}
 
-``value`` is the expert's estimate in lives (the others' mean loss minus one's own this round),
-best move first, each move with its ``id`` and its data as the state's ``legal`` lists them; ``null`` where no
-search was needed (a single legal move, or looking at one's cards, R6.6). ``reads`` says what
-the expert believes of the opponents: each one it is at least half sure collects a suit (the
-share of its worlds where that suit is the opponent's best), surest first ("Ben probably collects
-hearts"); empty when it is sure of nobody. ``deals`` is the fewest deals a move was valued over
-(``null``: no search) and ``rough`` whether that is fewer than :data:`HINT_DEALS`: a search that
-reached fewer in :data:`HINT_SECONDS` (a cold or busy worker) goes on for that many, at most
-:data:`HINT_LONGEST` seconds, and a page says when even that was not enough.
+``value`` is the move's value in lives (the others' average loss minus one's own this round),
+best move first, each move with its ``id`` and its data as the state's ``legal`` lists them;
+``null`` where nothing was weighed (a single legal move, or looking at one's cards, R6.6). The
+judge's values are its network's, or on a last turn after a knock (R6.2) counted exactly; the
+expert's, its search's (its move first: it leaves the heuristic's move only for a clear gain).
+``reads`` says what the hint believes of the opponents (the belief's worlds): each one it is at
+least half sure collects a suit (the share of its worlds where that suit is the opponent's best),
+surest first ("Ben probably collects hearts"); empty when it is sure of nobody. ``deals`` is the
+fewest deals a move was valued over (``null``: no sampling — the judge's network, a last turn
+counted exactly, or no search) and ``rough`` whether that is fewer than :data:`HINT_DEALS`: an
+expert's search that reached fewer in :data:`HINT_SECONDS` (a cold or busy worker) goes on for
+that many, at most :data:`HINT_LONGEST` seconds, and a page says when even that was not enough.
 
-A search costs :data:`HINT_SECONDS` of a core, so hints have a budget (:class:`Hints`): they are
-worked out on a pool of worker processes of their own (``hint_workers``, with ``hint_queue`` more
-waiting at most: beyond that the answer is ``busy`` at once), so that they can never delay an
-action, a bot's move or a database write; a seat has at most one hint being worked out (its
-other connections asking meanwhile get the same answer) and ``hints_per_round`` a round; the
-last answer of each seat is kept, so asking again at the same position costs nothing.
+Hints are worked out on a pool of worker processes of their own (``hint_workers``, with
+``hint_queue`` more waiting at most: beyond that the answer is ``busy`` at once), so that they
+can never delay an action, a bot's move or a database write; a seat has at most one hint being
+worked out (its other connections asking meanwhile get the same answer), and the last answer of
+each seat is kept, so asking again at the same position costs nothing. The judge's hint takes
+milliseconds (``benchmarks/bench_hint.py``), so a seat may have one at every decision of its
+own; the expert's search costs :data:`HINT_SECONDS` of a core or more, so a seat has
+``hints_per_round`` of those a round.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ from thirtyone.action_ids import action_id
 from thirtyone.actions import parse_action
 from thirtyone.bots.work import Hint
 from thirtyone.bots.work import expert_hint
+from thirtyone.bots.work import judge_hint
+from thirtyone.bots.work import judge_refuses
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.connections import dumps
@@ -59,7 +67,7 @@ __all__ = ["HINT_DEALS", "HINT_LONGEST", "HINT_SECONDS", "Hints", "hint_json"]
 log = logging.getLogger("thirtyone.server")
 
 HINT_SECONDS = 0.3
-"""Seconds the expert searches for one hint (on a hint worker)."""
+"""Seconds the expert searches for one hint (on a hint worker), where the judge does not hint."""
 
 HINT_DEALS = 100
 """The fewest deals a hint's every move is valued over, when :data:`HINT_LONGEST` allows: fewer
@@ -70,10 +78,13 @@ HINT_LONGEST = 2.0
 search again for them (``hint_wait`` still bounds the whole wait)."""
 
 
+_BUSY = "the hint workers are busy with other players' hints: ask again in a moment"
+
+
 def hint_json(seq: int, hint: Hint, view: PlayerView) -> JSON:
     """The ``hint`` message for state ``seq`` of ``view``'s seat: the best move's notation and id,
-    every move's estimate (with its id and its data, :func:`~thirtyone.server.serialize.action_json`),
-    the expert's reads of the opponents, its fewest deals and whether they are fewer than
+    every move's value (with its id and its data, :func:`~thirtyone.server.serialize.action_json`),
+    the reads of the opponents, the fewest deals and whether they are fewer than
     :data:`HINT_DEALS` (``rough``)."""
     actions = [parse_action(action) for action, _ in hint.moves]
     ids = [action_id(view, action) for action in actions]
@@ -112,18 +123,19 @@ class Hints:
         self._seats: dict[tuple[str, int], _Seat] = {}
 
     async def hint(self, runner: TableRunner, connection: Connection) -> str:
-        """The expert's hint for ``connection``'s seat at ``runner``'s table, as the ``hint``
-        message above, serialized; ``seq`` is the table's seq the hint is for, so a client can drop
-        a hint play has passed. Asking again at the same position, or while this seat's hint is
-        being worked out, costs nothing (the same answer).
+        """The hint for ``connection``'s seat at ``runner``'s table — the judge's, or the expert's
+        at a table the judge's weights were not made for —, as the ``hint`` message above,
+        serialized; ``seq`` is the table's seq the hint is for, so a client can drop a hint play
+        has passed. Asking again at the same position, or while this seat's hint is being worked
+        out, costs nothing (the same answer).
 
         Raises:
             AuthError: for a spectator (``spectator``).
             ConflictError: when no game is being played (``not_playing``) or it is not the seat's
                 move (``not_your_turn``, R2.1).
-            LimitError: when the seat has had its hints this round (``hint_budget``), or the hint
-                workers are busy (``busy``).
-            ServerError: when the expert fails on the position (``no_hint``; logged).
+            LimitError: when the seat has had its expert's hints this round (``hint_budget``), or
+                the hint workers are busy (``busy``).
+            ServerError: when the judge or the expert fails on the position (``no_hint``; logged).
         """
         seat = connection.seat
         if seat is None:
@@ -158,22 +170,26 @@ class Hints:
             answer = dumps(hint_json(seq, expert_hint(view, 0, HINT_SECONDS), view))
             state.answer = (seq, answer)
             return answer
-        if state.round != view.round:
-            state.round, state.used = view.round, 0
-        budget = self.settings.hints_per_round
-        if state.used >= budget:
-            raise LimitError(
-                f"you have had {budget} hint{'s' if budget != 1 else ''} this round, the limit; more in the next round",
-                "hint_budget",
-            )
+        judged = judge_refuses(view.rules, view.players) is None
+        if not judged:  # the expert's search: a few a round
+            if state.round != view.round:
+                state.round, state.used = view.round, 0
+            budget = self.settings.hints_per_round
+            if state.used >= budget:
+                raise LimitError(
+                    f"you have had {budget} hint{'s' if budget != 1 else ''} this round, the limit; "
+                    "more in the next round",
+                    "hint_budget",
+                )
         if self.pool.busy:
-            raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy")
-        state.used += 1
+            raise LimitError(_BUSY, "busy")
+        if not judged:
+            state.used += 1
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         future.add_done_callback(lambda done: done.cancelled() or done.exception())
         state.working = (seq, future)
         try:
-            answer = await self._work(runner, seat, seq, view)
+            answer = await self._work(runner, seat, seq, view, judged)
         except BaseException as error:
             if not future.done():
                 future.set_exception(error if isinstance(error, Exception) else UnavailableError("stopped", "busy"))
@@ -185,20 +201,24 @@ class Hints:
         finally:
             state.working = None
 
-    async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView) -> str:
+    async def _work(self, runner: TableRunner, seat: int, seq: int, view: PlayerView, judged: bool) -> str:
+        who = "judge" if judged else "expert"
         try:
             async with asyncio.timeout(self.settings.hint_wait):
-                seed = self.settings.randomness.seed_for_bot()
-                hint = await self.pool.run(
-                    expert_hint, view, seed, HINT_SECONDS, deals=HINT_DEALS, longest=HINT_LONGEST
-                )
+                if judged:
+                    hint = await self.pool.run(judge_hint, view)
+                else:
+                    seed = self.settings.randomness.seed_for_bot()
+                    hint = await self.pool.run(
+                        expert_hint, view, seed, HINT_SECONDS, deals=HINT_DEALS, longest=HINT_LONGEST
+                    )
         except (PoolBusyError, TimeoutError):
-            raise LimitError("the expert is busy with other players' hints: ask again in a moment", "busy") from None
+            raise LimitError(_BUSY, "busy") from None
         except PoolBrokenError as error:
             raise UnavailableError(f"no hint here: {error}; ask again", "no_hint") from None
         except Exception as error:  # say why rather than drop the connection
-            log.error("table %s: the expert's hint for seat %d failed: %r", runner.code, seat, error)
-            words = f"no hint here: the expert could not weigh this position ({error})"
+            log.error("table %s: the %s's hint for seat %d failed: %r", runner.code, who, seat, error)
+            words = f"no hint here: the {who} could not weigh this position ({error})"
             raise UnavailableError(words, "no_hint") from None
         return dumps(hint_json(seq, hint, view))
 
