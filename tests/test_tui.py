@@ -772,13 +772,20 @@ async def test_cards_can_be_clicked() -> None:
 # ---------------------------------------------------------------------------------- hints, expert bots
 
 
+def expert_hints(app: ThirtyOneApp) -> ThirtyOneApp:
+    """``app`` with its hints answered by the expert, as at a table the judge was not made for
+    (these tests are about the expert's search; tests/test_tui_hint_judge.py: the judge's hint)."""
+    app.hints.expert_why = "the expert hints in these tests"
+    return app
+
+
 def expected_hint(app: ThirtyOneApp) -> Analysis:
     """What an expert with the hint's seed and budget makes of the person's view, worked out apart."""
     return ExpertBot(app.session.hint_seed(), worlds=HINT_WORLDS, seconds=None).analyse(app.session.view())
 
 
 async def test_hint_shows_the_experts_choice_and_clears_after_a_move() -> None:
-    app = make_app("scat", 4, 7, bots="easy,medium,hard:3")
+    app = expert_hints(make_app("scat", 4, 7, bots="easy,medium,hard:3"))
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         assert app.session.names == ("you", "Ada (basic)", "Bea (heuristic)", "Cy (expert)")
@@ -843,7 +850,7 @@ class GatedExpert(ExpertBot):
 
 
 async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monkeypatch: pytest.MonkeyPatch) -> None:
-    app = make_app("scat", 3, 8)
+    app = expert_hints(make_app("scat", 3, 8))
     gate = threading.Event()
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
@@ -1502,7 +1509,7 @@ async def test_item13_a_hint_asked_while_the_expert_compiles_searches_at_once_on
     load_simulator()  # the real kernels, for after the (gated) preparation
     calls = sim_rollouts(monkeypatch)
     preparation, gate, began = gated_preparation()
-    app = make_app("scat", 3, 8, preparation=preparation)
+    app = expert_hints(make_app("scat", 3, 8, preparation=preparation))
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         assert preparation.started  # from the moment the app opened: no key asked for it
@@ -1681,7 +1688,7 @@ async def test_item9_a_long_hint_never_takes_more_lines_than_the_screen_has(monk
 
 async def test_the_hint_on_the_screen_says_what_the_expert_believes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 15, item 5, in the game itself: the reads under the hint's moves, whole, at 80×24."""
-    app = make_app("scat", 9, 4)
+    app = expert_hints(make_app("scat", 9, 4))
     async with app.run_test(size=SIZE) as pilot:
         await to_my_move(app, pilot)
         view = app.session.view()
@@ -2115,7 +2122,7 @@ async def test_item13_without_numba_the_status_line_says_the_expert_is_weaker() 
         await pilot.press(offered_keys(app)[0])
         await to_my_move(app, pilot)
         assert "numba" not in plain(app.query_one("#status"))
-    app = make_app("scat", 3, 8, preparation=preparation)  # no expert in play: nothing to say, until a hint
+    app = expert_hints(make_app("scat", 3, 8, preparation=preparation))  # no expert in play: nothing to say…
     async with app.run_test(size=(120, 40)) as pilot:
         await to_my_move(app, pilot)
         assert "numba" not in plain(app.query_one("#status"))
@@ -2160,7 +2167,7 @@ async def test_item14_the_hint_says_why_the_experts_move_stands_above_a_higher_v
 ) -> None:
     """The expert keeps to the heuristic's move when another's gain is within the noise of its
     deals: then its move shows first with the lower value, and the hint says why."""
-    app = make_app("scat", 3, 4)
+    app = expert_hints(make_app("scat", 3, 4))
     async with app.run_test(size=size) as pilot:
         await to_my_move(app, pilot)
         view = app.session.view()

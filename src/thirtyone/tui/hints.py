@@ -1,16 +1,19 @@
 """The person's hints in the terminal game (``?``) and how the expert behind them stands.
 
-A hint asks a fresh expert (:meth:`~thirtyone.tui.session.PlaySession.hint_bot`) what it would
-do in the person's place, from the person's view only, and how each move scores. The search
-runs on a thread of its own (:func:`~thirtyone.tui.threads.off_thread`), "thinking…" meanwhile,
-and its answer shows only if play is still at the position it was asked at; asked again there,
-the same hint shows again. Out of turn, a short explanation says why there is none.
+A hint says what the judge would do in the person's place, from the person's view only, and
+how each move scores (:func:`~thirtyone.bots.work.judge_analysis`: the network's values, a last
+turn after a knock counted exactly, R6.2): worked out at once, in milliseconds, the same for the
+same position. At a table the judge's weights were not made for (``expert_why`` says why) a fresh
+expert (:meth:`~thirtyone.tui.session.PlaySession.hint_bot`) searches instead, on a thread of its
+own (:func:`~thirtyone.tui.threads.off_thread`), "thinking…" meanwhile, and its answer shows only
+if play is still at the position it was asked at. Asked again at a position, the same hint shows
+again. Out of turn, a short explanation says why there is none.
 
 The expert searches on the compiled simulator, which the app prepares from the moment it opens
 (:class:`~thirtyone.tui.prepare.Preparation`); until it is ready the expert searches on the
-engine, and while an expert is in play (a ``hard`` bot, or once a hint was asked) the status
+engine, and while an expert is in play (a ``hard`` bot, or once it answered a hint) the status
 line says how it stands: getting ready, counting the seconds, then ready — or weaker for good
-without numba — until the person's next move.
+without numba — until the person's next move. The judge's hint waits for none of it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from textual.timer import Timer
 from thirtyone.actions import Look
 from thirtyone.bots.expert import Analysis
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.work import judge_analysis
+from thirtyone.bots.work import judge_refuses
 from thirtyone.bots.work import told_reads
 from thirtyone.i18n import Messages
 from thirtyone.tui.prepare import Preparation
@@ -63,7 +68,8 @@ class Hints:
     hint changes (an empty text: none); ``tell(line)`` to
     answer a ``?`` that has no hint (out of turn: said until the person's turn comes);
     ``status()`` when the expert's state on the status line changes. ``text`` is the hint now,
-    ``analysis`` the expert's analysis behind it (``None`` while thinking or without one).
+    ``analysis`` the judge's or the expert's analysis behind it (``None`` while thinking or
+    without one).
     """
 
     def __init__(
@@ -89,7 +95,10 @@ class Hints:
         self.text = Text("")
         """The hint for the position now (empty when none)."""
         self.analysis: Analysis | None = None
-        """The expert's analysis behind the hint shown now."""
+        """The judge's or the expert's analysis behind the hint shown now."""
+        self.expert_why = judge_refuses(session.settings.rules, session.settings.players)
+        """Why the expert answers the hints of this table (the judge's weights were not made for
+        it); ``None``: the judge does."""
         self._view: PlayerView | None = None  # the view the analysis is about
         self._for: Position | None = None  # the position of the hint shown or being worked out
         self.expert_used = session.has_expert
@@ -101,8 +110,9 @@ class Hints:
     # ------------------------------------------------------------------ the hint
 
     def ask(self, view: PlayerView) -> None:
-        """``?`` for the person's ``view`` now: the expert's answer, worked out on its thread with
-        the hint budget of the settings (see the module docstring); out of turn, why not."""
+        """``?`` for the person's ``view`` now: the judge's answer at once, or the expert's,
+        worked out on its thread with the hint budget of the settings (see the module docstring);
+        out of turn, why not."""
         t = self.t
         if not view.is_my_turn:
             seat = view.current_seat
@@ -127,6 +137,9 @@ class Hints:
         if len(legal) == 1:
             self._set(say(t, "hint.only", moves=move_words(legal[0], view, t)))
             return
+        if self.expert_why is None:
+            self._judge(view)
+            return
         bot = self.session.hint_bot()
         if not self.expert_used:
             self.expert_used = True
@@ -134,6 +147,14 @@ class Hints:
             self._status()
         self._set(self._thinking(bot))
         self.app.run_worker(self._work_out(position, view, bot), name="hint", group="hint", exit_on_error=False)
+
+    def _judge(self, view: PlayerView) -> None:
+        try:
+            analysis = judge_analysis(view)
+        except Exception as error:  # say why rather than show nothing
+            self._set(say(self.t, "tui.hint.failed", "dim", error=error_words(error, self.session.names, self.t)))
+            return
+        self._show_analysis(analysis, view)
 
     def _thinking(self, bot: ExpertBot) -> Text:
         t = self.t
@@ -152,6 +173,9 @@ class Hints:
             return
         if self._for != position or self.session.position != position:
             return  # play has moved on: the hint is stale
+        self._show_analysis(analysis, view)
+
+    def _show_analysis(self, analysis: Analysis, view: PlayerView) -> None:
         self.analysis = analysis
         self._view = view
         self._set(self.answer(HINT_TOP, legend=True, width=self._width()))
