@@ -71,6 +71,7 @@ __all__ = [
     "acted",
     "loss",
     "round_end",
+    "shown",
     "refusal",
 ]
 
@@ -151,12 +152,6 @@ def _seen(key: str, event: Acted, you: int | None) -> Phrase:
     return _move(key, event, you)
 
 
-_REVEALS: Mapping[type, str] = {
-    Keep: "acted.revealed.second_widow",
-    TakeWidow: "acted.revealed.first_widow",
-}
-
-
 def acted(event: Acted, you: int | None = None) -> tuple[Phrase, ...]:
     """A move in phrases, as the seat it is told to sees ``event``: one sentence, with the cards
     the move turned face up (``event.revealed``, R7.2, R7.6) in a clause, or, after the opener's
@@ -190,9 +185,9 @@ def acted(event: Acted, you: int | None = None) -> tuple[Phrase, ...]:
         line = _seen("acted.take_widow" if private else "acted.exchange_all", event, you)
         return _with_revealed("acted.revealed.old_hand" if private else "acted.revealed.laid_down", line, event)
     elif isinstance(action, TakeWidow):
-        return _with_revealed(_REVEALS[TakeWidow], _seen("acted.take_other", event, you), event)
+        return _with_revealed("acted.revealed.first_widow", _seen("acted.take_other", event, you), event)
     elif isinstance(action, Keep):
-        return _with_revealed(_REVEALS[Keep], _move("acted.keep", event, you), event)
+        return _with_revealed("acted.revealed.second_widow", _move("acted.keep", event, you), event)
     else:
         key = {Knock: "acted.knock", Pass: "acted.pass", Look: "acted.look", ThrowDown: "acted.throw"}[type(action)]
         line = _move(key, event, you)
@@ -224,8 +219,14 @@ def loss(charged: Loss, result: RoundResult, you: int | None = None) -> Phrase:
         key += "_you"
     if result.end == "throw_down" and charged.kind in THROWN_LOSSES:
         key += ".throw"
+    return Phrase(key, {"who": Seats(seats), "shown": shown(result, seats)})
+
+
+def shown(result: RoundResult, seats: tuple[int, ...]) -> Phrase:
+    """What the first of ``seats`` showed in ``result`` to end it with a blitz: ``shown.three_aces``
+    (33, R1.5) or ``shown.31`` (also where the hand is not shown)."""
     value = result.values[seats[0]] if seats and seats[0] < len(result.values) else None
-    return Phrase(key, {"who": Seats(seats), "shown": Phrase("shown.three_aces" if value == 33 else "shown.31")})
+    return Phrase("shown.three_aces" if value == 33 else "shown.31")
 
 
 _ENDS = frozenset({"knock", "blitz", "dealt_blitz", "stock_exhausted", "max_turns", "all_pass", "throw_down"})
@@ -291,7 +292,13 @@ MOVES = (
 )
 """The key of every move's sentence (:func:`acted`); each has its ``_you`` form too."""
 
-CLAUSES = (*_REVEALS.values(), "acted.revealed.old_hand", "acted.revealed.laid_down", "acted.widow_turned")
+CLAUSES = (
+    "acted.revealed.first_widow",
+    "acted.revealed.second_widow",
+    "acted.revealed.old_hand",
+    "acted.revealed.laid_down",
+    "acted.widow_turned",
+)
 """The keys of the cards a move turns face up: a clause around the move's sentence, or one of its own."""
 
 EVENTS = (

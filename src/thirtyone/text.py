@@ -145,9 +145,8 @@ def refusal(code: RefusalCode, **facts: Unpack[RefusalFacts]) -> IllegalActionEr
 
 _WORDS: Mapping[str, str] = {
     **{f"loss.{kind}": words for kind, words in LOSS_WORDS.items()},
-    **{
-        f"loss.{kind}.throw": LOSS_WORDS[kind] for kind in narration.THROWN_LOSSES
-    },  # records say the rule, not the move
+    # after a throw-down the records say the rule, as after a knock (their words name no move)
+    **{f"loss.{kind}.throw": LOSS_WORDS[kind] for kind in narration.THROWN_LOSSES},
     **END_WORDS,
     **{f"refusal.{code}": words for code, words in REFUSAL_WORDS.items()},
     "shown.31": "31",

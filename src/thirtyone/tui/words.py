@@ -380,11 +380,6 @@ class Narrator:
         viewer, when they kept the default name."""
         return self.viewer if self._is_you(self.viewer) else None
 
-    def _shown(self, seats: Sequence[int], result: RoundResult) -> str:
-        """What the blitz seats showed: ``31`` or ``three aces (33)``."""
-        shown = result.values[seats[0]] if seats else None
-        return self.t("shown.three_aces" if shown == 33 else "shown.31")
-
     def say(self, phrase: Phrase, style: str = "", *, start: bool = True) -> Text:
         """A phrase as a styled line (:func:`phrase_text`), seats by their short names
         (:meth:`names_of`; ``start``: the first name begins the sentence)."""
@@ -413,7 +408,7 @@ class Narrator:
         number = t.number(result.round)
         if end in ("blitz", "dealt_blitz"):
             who = self.names_of(result.blitz)
-            shown = self._shown(result.blitz, result)
+            shown = self.say(narration.shown(result, result.blitz))
             key = "tui.head.blitz"
             if end == "dealt_blitz":
                 key = "tui.head.dealt_many" if self._many(result.blitz) else "tui.head.dealt_one"
