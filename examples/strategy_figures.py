@@ -3,7 +3,7 @@ measured by playing the same position both ways.
 
     python examples/strategy_figures.py knock --preset scat --players 4 --positions 30000 --seed 1
     python examples/strategy_figures.py last-turn --preset scat --players 4 --positions 8000 --seed 1
-    python examples/strategy_figures.py last-discard --preset scat --players 2 --positions 400 --seed 1
+    python examples/strategy_figures.py last-discard --preset scat --players 2 --positions 1000 --seed 1
     python examples/strategy_figures.py discard --preset scat --players 4 --positions 12000 --seed 1
     python examples/strategy_figures.py stock-draw --preset scat
 
@@ -32,9 +32,9 @@ normal intervals over the positions.
   cards of the deck (the best three of four kept), over every hand the deck deals.
 
 ``--json`` prints every figure with its interval. A run of the sizes above took half a minute to two
-minutes on one core of a shared machine (``nice`` it; docs/strategy.md names each run's time). The
-last-discard positions are rare (a 31 in four cards on a last turn): 400 of them take as long as
-30,000 knock positions.
+minutes on one core of a shared machine (``nice`` it; docs/strategy.md names each run's time), but
+the last-discard one: its positions are rare (a 31 in four cards on a last turn), and 1,000 of them
+took six minutes.
 """
 
 from __future__ import annotations
