@@ -11,7 +11,13 @@ and the seconds (on the clock, and the process's own CPU time: the same on an id
 on a busy one), decisions, milliseconds a decision and the decisions by the source of their values
 are printed. The process is pinned to one core where the system allows it.
 
-Usage: ``python benchmarks/bench_review.py [--seed S] [--rounds R] [--valuer judge|expert] [--budget B]``.
+The judge values only where its weights' values were measured accurate enough
+(:meth:`~thirtyone.bots.judge.JudgeBot.cannot_value`; else the expert does, and the line says why);
+``--assume-checked`` times the judge's review as it will be with weights that pass, by stamping a
+check on the shipped ones in this process (its values, not their accuracy, are what is timed).
+
+Usage: ``python benchmarks/bench_review.py [--seed S] [--rounds R] [--valuer judge|expert] [--budget B]
+[--assume-checked]``.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from collections import Counter
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.bots import make_bot
+from thirtyone.bots.judge import VALUE_ERROR_BAR
+from thirtyone.bots.judge import shipped_judge
 from thirtyone.bots.review import DEFAULT_WORLDS
 from thirtyone.bots.review import VALUERS
 from thirtyone.bots.review import Reviewer
@@ -48,10 +56,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--valuer", choices=VALUERS, default=VALUERS[0])
     parser.add_argument("--budget", default=str(DEFAULT_WORLDS))
+    parser.add_argument("--assume-checked", action="store_true", help="time the judge as if its values passed")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     worlds, seconds, rollouts = budget_from_text(args.budget)
+    if args.assume_checked:
+        shipped_judge().meta["value_check"] = {"gap_rmse": VALUE_ERROR_BAR, "positions": 0, "command": "assumed"}
     game, seed = game_of(args.rounds, args.seed)
     record = GameRecord.from_game(game, ["Ann", "Ben", "Cy", "Dee"])
     start = time.perf_counter()
@@ -67,7 +78,7 @@ def main() -> None:
     accuracy = ", ".join(f"{review.names[s.seat]} {s.accuracy:.0%}" for s in review.summaries if s.accuracy is not None)
     sources = Counter(decision.source for decision in review.decisions)
     by = ", ".join(f"{count} {source}" for source, count in sources.most_common())
-    valuer = "the judge" if review.valuer == "judge" else f"the expert at budget {args.budget}"
+    valuer = "the judge" if review.valuer == "judge" else f"the expert at budget {args.budget} ({review.fallback})"
     print(
         f"game seed {seed}: {args.rounds} rounds, 4 players, {reviewer.total} decisions ({by}); "
         f"first decision (loading) {loaded:.1f} s\n"

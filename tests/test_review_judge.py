@@ -1,12 +1,14 @@
 """The review valued by the judge (issue 43 item 3): the same marks under any seed and budget,
 the judge's values best first (a last turn after a knock counted exactly, R6.2, a draw valued by
 its best discard; the network's values elsewhere, each with the network's measured error as its
-standard error, so that a move within the noise gives nothing away), the valuer said in the text
-and the JSON, and a record whose rules the judge was not trained for reviewed by the expert, said
-in one line. No value the network gives is written here: its weights change."""
+standard error, the floor raised to it), the valuer said in the text and the JSON, and a record
+whose rules the judge was not trained for, or whose values' error is too large or unmeasured,
+reviewed by the expert, said in one line. No value the network gives is written here, nor its
+measured error: its weights change (the tests stamp an error of their own, :data:`ERROR`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,9 +22,9 @@ from thirtyone import Draw
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.bots import make_bot
+from thirtyone.bots.judge import VALUE_ERROR_BAR
 from thirtyone.bots.judge import JudgeBot
-from thirtyone.bots.review import JUDGE_ERROR
-from thirtyone.bots.review import NOISE
+from thirtyone.bots.judge import shipped_judge
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import VERSION
 from thirtyone.bots.review import Decision
@@ -31,6 +33,8 @@ from thirtyone.bots.review import Review
 from thirtyone.bots.review import Reviewer
 from thirtyone.bots.review import review_record
 from thirtyone.bots.runner import play_game
+from thirtyone.bots.work import judge_analysis
+from thirtyone.bots.work import told_reads
 from thirtyone.errors import ArgumentError
 from thirtyone.i18n import messages
 from thirtyone.judge.lastturn import last_turn
@@ -40,7 +44,29 @@ from thirtyone.tui.review import review_lines
 from thirtyone.tui.review_screen import ReviewJob
 
 JUDGE_LINE = "The judge valued every decision, the same under any seed"
-FALLBACK_LINE = "The judge was not trained for this game's rules or table size: the expert valued it instead."
+FALLBACK_LINE = (
+    "The judge does not value this game (rules or a table size it was not trained for, or values not yet "
+    "accurate enough): the expert valued it instead."
+)
+ERROR = 0.04
+"""The error the tests stamp on the shipped weights' values (below the bar: the judge values)."""
+
+
+def stamped(monkeypatch: pytest.MonkeyPatch, error: float | None) -> None:
+    """The shipped full game's weights with their values' error measured as ``error`` (``None``: never)."""
+    meta = shipped_judge().meta
+    if error is None:
+        monkeypatch.delitem(meta, "value_check", raising=False)
+    else:
+        monkeypatch.setitem(meta, "value_check", {"gap_rmse": error, "positions": 9, "command": "a test"})
+
+
+@pytest.fixture(scope="module", autouse=True)
+def checked() -> Iterator[None]:
+    """Weights whose values' error is :data:`ERROR`, for every test here."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        stamped(monkeypatch, ERROR)
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +103,9 @@ def test_each_decision_has_the_judges_values_best_first(judged: Review) -> None:
         assert decision.expert == valued.best.action
         if decision.source == "network":  # no sampling: the network's measured error is the noise
             assert [(m.stderr, m.gap_stderr, m.worlds) for m in decision.moves] == [
-                (JUDGE_ERROR, JUDGE_ERROR if number else 0.0, 0) for number in range(len(decision.moves))
+                (ERROR, ERROR if number else 0.0, 0) for number in range(len(decision.moves))
             ]
-            assert decision.stderr == JUDGE_ERROR
+            assert decision.stderr == ERROR
         else:
             assert all(move.worlds == valued.worlds > 0 for move in decision.moves)
             assert [m.gap_stderr for m in decision.moves] == [m.gap_stderr for m in valued.moves]
@@ -108,44 +134,53 @@ def test_r6_2_a_last_turn_is_valued_exactly_and_a_draw_by_its_best_discard() -> 
 
 @pytest.mark.parametrize("below", [True, False])
 def test_a_network_value_within_the_judges_error_gives_nothing_away(below: bool) -> None:
-    """The network has no sampling error but an approximation error (:data:`JUDGE_ERROR`): a
-    move less than NOISE of them below the network's best gives nothing away; beyond, it is marked
-    by the lives it gave."""
+    """The network has no sampling error but an approximation error (its measured one): a move
+    less than that error below the network's best gives nothing away (the floor raised to it);
+    beyond, it is marked by the lives it gave."""
     view = scat2_last_turn().view(0)
-    loss = NOISE * JUDGE_ERROR + (-0.01 if below else 0.01)
-    moves = (
-        Move(Draw("stock"), 0.5, JUDGE_ERROR, 0.0, 0),
-        Move(Draw("pile"), 0.5 - loss, JUDGE_ERROR, JUDGE_ERROR, 0),
-    )
+    loss = ERROR + (-0.01 if below else 0.01)
+    moves = (Move(Draw("stock"), 0.5, ERROR, 0.0, 0), Move(Draw("pile"), 0.5 - loss, ERROR, ERROR, 0))
     decision = Decision(1, 1, view, Draw("pile"), moves, (), Draw("stock"), "network")
-    assert decision.noise == pytest.approx(NOISE * JUDGE_ERROR)
+    assert decision.noise == pytest.approx(ERROR)
     assert decision.given == (0.0 if below else pytest.approx(loss))
     assert decision.accurate is below
     assert decision.to_json()["source"] == "network"
 
 
 def test_the_bars_stand_as_lives_given_and_the_error_is_shown(judged: Review) -> None:
-    """The marks' bars stay the lives a move gave away; the network's error raises the floor of
-    its values instead (the noise) and is shown: in each decision's noise, in the valuer's line
-    and in the JSON."""
+    """The marks' bars stay the lives a move gave away and stand above any error the judge's
+    values are shown with; that error raises the floor of the network's values (the noise) and is
+    shown: in each decision's noise, in the valuer's line and in the JSON."""
     assert list(THRESHOLDS.values()) == sorted(THRESHOLDS.values())
+    assert THRESHOLDS["inaccuracy"] >= VALUE_ERROR_BAR
+    assert judged.judge_error == ERROR
     network = [decision for decision in judged.decisions if decision.source == "network"]
     assert network
-    assert all(decision.to_json()["stderr"] == round(JUDGE_ERROR, 4) for decision in network)
+    assert all(decision.to_json()["stderr"] == ERROR for decision in network)
     assert all(decision.given == 0 or decision.loss > decision.noise for decision in judged.decisions)
     lines = shown(judged)
     assert sum(line.startswith(JUDGE_LINE) for line in lines) == 1
-    assert f"(±{JUDGE_ERROR:.2f} lives, measured)" in next(line for line in lines if line.startswith(JUDGE_LINE))
+    assert f"(±{ERROR:.2f} lives, measured)" in next(line for line in lines if line.startswith(JUDGE_LINE))
     assert not any(line.startswith("The expert tried") for line in lines)
 
 
-def test_the_reads_are_made_where_a_move_gave_something_away(judged: Review) -> None:
-    assert all(decision.reads == () for decision in judged.decisions if not decision.given)
+def test_the_reads_are_made_for_the_decisions_a_sentence_tells(judged: Review) -> None:
+    """The costliest decisions' sentences tell the hint's reads ("while Ben seemed to be
+    collecting hearts"); no other decision pays for the belief's worlds."""
+    told = {decision.step: decision for summary in judged.summaries for decision in summary.costliest}
+    assert told
+    for decision in judged.decisions:
+        if decision.step in told:
+            assert decision.reads == tuple(told_reads(judge_analysis(decision.view).reads))
+            assert told[decision.step] is decision
+        else:
+            assert decision.reads == ()
+    assert any(decision.read is not None for decision in told.values())
 
 
 def test_the_json_says_the_valuer_and_each_decisions_source(judged: Review) -> None:
     data = judged.to_json()
-    assert (data["version"], data["valuer"], data["fallback"], data["judge_error"]) == (2, "judge", None, JUDGE_ERROR)
+    assert (data["version"], data["valuer"], data["fallback"], data["judge_error"]) == (2, "judge", None, ERROR)
     assert VERSION == 2
     assert [decision["source"] for decision in data["decisions"]] == [d.source for d in judged.decisions]
 
@@ -165,7 +200,7 @@ def test_rules_the_judge_was_not_trained_for_fall_back_to_the_expert_in_one_line
     record = GameRecord.from_game(game, ["Ann", "Ben", "Cy"])
     review = review_record(record, [0], worlds=4, rollouts="engine")
     assert review.valuer == "expert"
-    assert review.fallback == JudgeBot().cannot_play(record.rules, 3)
+    assert review.fallback == JudgeBot().cannot_play(record.rules, 3) == JudgeBot().cannot_value(record.rules, 3)
     assert review.fallback is not None
     assert "namu" in review.fallback
     assert {decision.source for decision in review.decisions} == {"expert"}
@@ -173,6 +208,24 @@ def test_rules_the_judge_was_not_trained_for_fall_back_to_the_expert_in_one_line
     assert lines.count(FALLBACK_LINE) == 1
     assert lines[lines.index(FALLBACK_LINE) + 1] == "The expert tried 4 deals a decision (seed 0)."
     assert review.to_json()["valuer"] == "expert"
+
+
+@pytest.mark.parametrize("error", [VALUE_ERROR_BAR + 0.01, None])
+def test_values_not_accurate_enough_or_unmeasured_fall_back_to_the_expert(
+    monkeypatch: pytest.MonkeyPatch, played: GameRecord, error: float | None
+) -> None:
+    """The judge's values are shown only where their measured error is within the bar; last turns
+    after a knock are counted exactly either way (the expert counts them too)."""
+    stamped(monkeypatch, error)
+    review = review_record(played, [0], worlds=3, rollouts="engine")
+    assert (review.valuer, review.judge_error) == ("expert", None)
+    assert review.fallback == JudgeBot().cannot_value(played.rules, played.players)
+    assert shown(review).count(FALLBACK_LINE) == 1
+    last = [d for d in review.decisions if d.view.knocker is not None and d.view.current_seat == d.seat]
+    assert last
+    for decision in last:
+        exact = JudgeBot().values(decision.view)
+        assert {m.action: m.value for m in decision.moves} == {m.action: m.value for m in exact.moves}
 
 
 def test_a_valuer_not_known_is_refused(played: GameRecord) -> None:

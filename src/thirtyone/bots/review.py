@@ -2,22 +2,27 @@
 seat could see then (its :class:`~thirtyone.views.PlayerView` at that moment, never the hidden
 cards), as its *valuer* (:data:`VALUERS`) values it:
 
-- ``judge`` (the default, where the judge's weights were made for the record's rules and table
-  size: :meth:`JudgeBot.cannot_play <thirtyone.bots.judge.JudgeBot.cannot_play>`): the judge's
-  values, as its hint reads them (:func:`~thirtyone.bots.work.judge_analysis`), in milliseconds a
-  decision and **the same under any seed**. A last turn after a knock (R6.2) is valued exactly
-  (:mod:`thirtyone.judge.lastturn`): a draw by its best discard, each value counted over every deal
-  of the unseen cards (standard error 0: any loss counts) or, at larger tables, over sampled deals
-  of a fixed seed (their standard errors). Any other decision gets the network's learned values:
-  no sampling error, but an approximation error, measured as :data:`JUDGE_ERROR` (the error of the
-  difference of two moves' values, in lives), which stands as each network value's standard error
-  and as the standard error of its difference from the best. So the noise rule below keeps every
-  move within :data:`NOISE` × :data:`JUDGE_ERROR` of the network's best from being marked: the
-  *floor* is raised to the network's error for its values (rather than the bars, which stay the
-  lives a player gives away), and the noise shown is that error.
+- ``judge`` (the default), where the judge's values may be shown at the record's table
+  (:meth:`JudgeBot.cannot_value <thirtyone.bots.judge.JudgeBot.cannot_value>`: weights made for its
+  rules and table size, whose values' error was measured and is at most
+  :data:`~thirtyone.bots.judge.VALUE_ERROR_BAR`): the judge's values, as its hint reads them
+  (:func:`~thirtyone.bots.work.judge_analysis`), in milliseconds a decision and **the same under
+  any seed**. A last turn after a knock (R6.2) is valued exactly (:mod:`thirtyone.judge.lastturn`):
+  a draw by its best discard, each value counted over every deal of the unseen cards (standard
+  error 0: any loss counts) or, at larger tables, over sampled deals of a fixed seed (their
+  standard errors). Any other decision gets the network's learned values: no sampling error, but
+  an approximation error, the one measured for its weights (:attr:`Review.judge_error`, lives: the
+  root mean square error of the difference of two moves' values against exact last turns, kept in
+  the weights with its command), shown as each network value's standard error. That error *raises
+  the floor* of the network's values (:attr:`Decision.noise`): a move less than it below the
+  network's best gives nothing away. The bars stay the lives a player gives away, and stand above
+  any error the judge's values are shown with (the inaccuracy bar, 0.05 lives, is
+  :data:`~thirtyone.bots.judge.VALUE_ERROR_BAR`), so no mark comes from that error alone.
 - ``expert``: :meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>` (the expert's
-  search, with the review's budget and seed; its last turns exact as above), for the rules the
-  judge was not trained for (the review says it fell back, :attr:`Review.fallback`) or when asked.
+  search, with the review's budget and seed; its last turns exact as above), at a table the judge
+  does not value (the review says it fell back, :attr:`Review.fallback`: the shipped weights' error
+  is measured at 1.68 lives, and ``python benchmarks/bench_review_error.py`` finds 0.78 lives
+  mid-round against the expert and 1.14 on exact last turns) or when asked.
 
 A *decision* is an action of a seat that had more than one legal action, but for looking at its
 cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
@@ -55,13 +60,15 @@ review ignores the budget and the seed.
 >>> game = Game("scat", players=2, seed=4)
 >>> for action in ["draw stock", "discard Jh", "knock"]:
 ...     game.apply(action)
->>> review = review_record(GameRecord.from_game(game, ["Ann", "Ben"]))
+>>> record = GameRecord.from_game(game, ["Ann", "Ben"])
+>>> review = review_record(record, valuer="expert", worlds=20, rollouts="engine")
 >>> [(d.step, d.seat, d.turn, str(d.played), d.holding, d.source) for d in review.decisions]
-[(0, 1, 1, 'draw stock', 10, 'network'), (1, 1, 1, 'discard Jh', 20, 'network'), (2, 0, 1, 'knock', 7, 'network')]
+[(0, 1, 1, 'draw stock', 10, 'expert'), (1, 1, 1, 'discard Jh', 20, 'expert'), (2, 0, 1, 'knock', 7, 'expert')]
 >>> review.valuer, review.partial, review.finished, [summary.decisions for summary in review.summaries]
-('judge', False, False, [1, 2])
->>> review_record(GameRecord.from_game(game, ["Ann", "Ben"]), valuer="expert", worlds=20, rollouts="engine").valuer
-'expert'
+('expert', False, False, [1, 2])
+>>> judged = review_record(record)  # the judge, or the expert where it does not value scat (fallback)
+>>> judged.valuer == ("expert" if judged.fallback else "judge")
+True
 """
 
 from __future__ import annotations
@@ -96,7 +103,9 @@ from thirtyone.cards import format_cards
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import SeatError
+from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.record import GameRecord
+from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 from thirtyone.scoring import hand_value
 from thirtyone.scoring import value_from_half
@@ -109,7 +118,7 @@ __all__ = [
     "DEFAULT_WORLDS",
     "VALUERS",
     "SOURCES",
-    "JUDGE_ERROR",
+    "judge_error",
     "NOISE",
     "FLOOR",
     "THRESHOLDS",
@@ -144,18 +153,9 @@ DEFAULT_WORLDS: Final = 300
 four-player game (164 decisions) in 15 to 19 s on one busy core, the target being 30 s
 (``benchmarks/bench_review.py``)."""
 NOISE: Final = 2.0
-"""Standard errors (of the best value less the one played, paired over the same worlds; the
-judge's network: :data:`JUDGE_ERROR`) within which a move gives nothing away: about 95% of the
-moves as good as the best count so."""
-JUDGE_ERROR: Final = 0.78
-"""The judge's network's error in the difference of two moves' values, in lives: the root mean
-square, beyond the reference's own noise, of (network's best − move) less (reference's best −
-move) over 300 mid-round decisions (1,612 moves) of held-out games, against the expert at 600
-worlds: ``python benchmarks/bench_review_error.py --positions 300 --worlds 600`` gave 0.779 (the
-expert's own noise 0.060; against exact last turns the network's error is 1.14). It stands as each
-network value's standard error (:attr:`Move.stderr`, :attr:`Move.gap_stderr`), so a move within
-:data:`NOISE` × 0.78 lives of the network's best gives nothing away; re-measure it when the
-weights change."""
+"""Standard errors (of the best value less the one played, paired over the same worlds) within
+which a move gives nothing away: about 95% of the moves as good as the best count so. The
+network's values have no sampling error: their measured error counts once."""
 FLOOR: Final = 0.01
 """The lives below which a move's loss counts as none: on an exact last turn (noise 0) a move
 0.0004 lives below the best is as good as the best to any player."""
@@ -192,6 +192,23 @@ def decision_seed(seed: int, step: int) -> int:
     return seed * 1_000_003 + step
 
 
+def judge_error(rules: Rules, players: int) -> float:
+    """The measured error of the judge's network's values at a ``players``-seat table of
+    ``rules``, in lives: the root mean square error of the difference of two moves' values against
+    exact last turns, kept in its weights (``meta["value_check"]["gap_rmse"]``, with the command
+    that measured it: ``python examples/judge_strength.py --set values --stamp``).
+
+    Raises:
+        JudgeWeightsError: where the judge cannot value that table
+            (:meth:`JudgeBot.cannot_value <thirtyone.bots.judge.JudgeBot.cannot_value>`).
+    """
+    judge = JudgeBot()
+    why = judge.cannot_value(rules, players)
+    if why is not None:
+        raise JudgeWeightsError(why)
+    return float(judge.judge_for(rules, players).meta["value_check"]["gap_rmse"])
+
+
 def mark_of(given: float) -> str | None:
     """The mark of a move that gave away ``given`` lives: the worst of :data:`THRESHOLDS` it
     reaches, or ``None``.
@@ -207,9 +224,9 @@ def mark_of(given: float) -> str | None:
 class Move:
     """One legal move of a decision: the ``action``, its ``value`` (lives: the expert's mean over
     ``worlds`` worlds, or the judge's value: ``worlds`` the deals a last turn was counted over, 0
-    for the network's), the standard error of that value (``stderr``; the network's:
-    :data:`JUDGE_ERROR`), and ``gap_stderr``, the standard error of the best value less this one,
-    paired over the same worlds (0 for the best)."""
+    for the network's), the standard error of that value (``stderr``; the network's: its measured
+    error, :attr:`Review.judge_error`), and ``gap_stderr``, the standard error of the best value
+    less this one, paired over the same worlds (0 for the best; the network's: its error)."""
 
     action: Action
     value: float
@@ -257,7 +274,7 @@ class Decision:
     the move made; ``moves`` every legal move, best first (:class:`Move`); ``reads`` what the
     expert believed of the opponents (``(seat, suit letter, probability)``, surest first, those it
     was at least half sure of: :func:`~thirtyone.bots.work.told_reads`; the judge's review reads
-    only where the move played gave something away); and ``expert`` the move
+    only for the decisions its sentences tell, :attr:`SeatSummary.costliest`); and ``expert`` the move
     the valuer itself plays (the expert keeps to the heuristic's move unless another is better
     by more than a standard error; the judge plays its best); ``source`` where the values came
     from (one of :data:`SOURCES`)."""
@@ -313,14 +330,15 @@ class Decision:
     @property
     def noise(self) -> float:
         """:data:`NOISE` standard errors of that difference, in lives: up to this loss the move
-        played is as good as the best for all the worlds tried can tell."""
-        return NOISE * self.chosen.gap_stderr
+        played is as good as the best for all the worlds tried can tell; for the network's values
+        their measured error, once (the floor raised to it)."""
+        return self.chosen.gap_stderr if self.source == "network" else NOISE * self.chosen.gap_stderr
 
     @property
     def stderr(self) -> float:
         """The noise of this decision's values: the largest standard error of a move's value, in
-        lives (0 when every value is exact, as on a two-player last turn; :data:`JUDGE_ERROR` for
-        the network's values)."""
+        lives (0 when every value is exact, as on a two-player last turn; the network's measured
+        error for its values)."""
         return max(move.stderr for move in self.moves)
 
     @property
@@ -453,8 +471,9 @@ class Review:
     or ``None``, the ``seed``: used where the expert valued), the ``decisions`` valued in game
     order, of ``total`` to value (``partial`` when fewer: the review was stopped),
     ``rounds_played``: for each seat of the record, the rounds it held cards in, the ``valuer``
-    that valued the decisions (one of :data:`VALUERS`) and ``fallback``: why the judge did not,
-    where it was asked to (``None`` elsewhere)."""
+    that valued the decisions (one of :data:`VALUERS`), ``fallback``: why the judge did not, where
+    it was asked to (``None`` elsewhere), and ``judge_error``: the measured error of the network's
+    values where the judge valued (lives; :func:`judge_error`)."""
 
     names: tuple[str, ...]
     seats: tuple[int, ...]
@@ -467,6 +486,7 @@ class Review:
     rounds_played: tuple[tuple[int, ...], ...] = field(repr=False)
     valuer: str = "expert"
     fallback: str | None = None
+    judge_error: float | None = None
 
     @property
     def partial(self) -> bool:
@@ -500,7 +520,7 @@ class Review:
         """The review as plain data (JSON): ``format`` (:data:`FORMAT`), ``version``, ``names``,
         ``seats``, ``finished``, ``partial``, ``valuer`` (:data:`VALUERS`), ``fallback`` (why not
         the judge, or ``None``), ``budget`` (the expert's: ``worlds``, ``seconds``, ``seed``),
-        ``noise`` (:data:`NOISE`), ``judge_error`` (:data:`JUDGE_ERROR`), ``floor``
+        ``noise`` (:data:`NOISE`), ``judge_error`` (the network's, or ``None``), ``floor``
         (:data:`FLOOR`), ``thresholds`` (:data:`THRESHOLDS`),
         ``total``, ``decisions`` (:meth:`Decision.to_json`) and ``summaries``
         (:meth:`SeatSummary.to_json`)."""
@@ -515,7 +535,7 @@ class Review:
             "fallback": self.fallback,
             "budget": {"worlds": self.worlds, "seconds": self.seconds, "seed": self.seed},
             "noise": NOISE,
-            "judge_error": JUDGE_ERROR,
+            "judge_error": self.judge_error,
             "floor": FLOOR,
             "thresholds": dict(THRESHOLDS),
             "total": self.total,
@@ -568,18 +588,21 @@ class Reviewer:
         if valuer not in VALUERS:
             raise ArgumentError(f"the review's valuer is {' or '.join(VALUERS)}, not {valuer!r}")
         self._judge = JudgeBot()
-        self.fallback = self._judge.cannot_play(record.rules, record.players) if valuer == "judge" else None
+        self.fallback = self._judge.cannot_value(record.rules, record.players) if valuer == "judge" else None
         """Why the judge does not value this review though asked to (``None``: it does, or was not asked)."""
         self.valuer = "expert" if valuer == "expert" or self.fallback is not None else "judge"
         """What values the decisions: ``judge`` or ``expert``."""
+        self.judge_error = judge_error(record.rules, record.players) if self.valuer == "judge" else None
+        """The measured error of the network's values where the judge values (lives), else ``None``."""
         self.total = sum(1 for _ in _moments(record, self.seats))
         """The decisions to value."""
         self._valued: list[Decision] = []
+        self._read: set[int] = set()  # the steps whose reads were made (the judge's)
 
     def decisions(self) -> Iterator[Decision]:
         """Value the decisions one at a time, in game order, each kept for :meth:`review` (in
         place of those of an earlier call)."""
-        self._valued = []
+        self._valued, self._read = [], set()
         for step, view, turn, played in _moments(self.record, self.seats):
             decision = (
                 self._judged(step, turn, view, played)
@@ -602,26 +625,25 @@ class Reviewer:
 
     def _judged(self, step: int, turn: int, view: PlayerView, played: Action) -> Decision:
         """The judge's valuation of one decision (:meth:`JudgeBot.values
-        <thirtyone.bots.judge.JudgeBot.values>`, best first): the network's values with
-        :data:`JUDGE_ERROR` as their standard errors, a last turn's as counted. The reads of the
-        opponents (the hint's: :func:`~thirtyone.bots.work.judge_analysis`) are made only where the
-        move played gave something away, the only decisions whose sentence may tell one."""
+        <thirtyone.bots.judge.JudgeBot.values>`, best first): the network's values with their
+        measured error as their standard errors, a last turn's as counted; no reads yet
+        (:meth:`review` makes those its sentences tell)."""
         valued = self._judge.values(view)
         if valued.source == "network":
+            error = self.judge_error or 0.0
             moves = tuple(
-                Move(m.action, m.value, JUDGE_ERROR, JUDGE_ERROR if number else 0.0, 0)
-                for number, m in enumerate(valued.moves)
+                Move(m.action, m.value, error, error if number else 0.0, 0) for number, m in enumerate(valued.moves)
             )
         else:
             moves = tuple(Move(m.action, m.value, m.stderr, m.gap_stderr, valued.worlds) for m in valued.moves)
-        decision = Decision(step, turn, view, played, moves, (), valued.best.action, valued.source)
-        if not decision.given:
-            return decision
-        return dataclasses.replace(decision, reads=tuple(told_reads(judge_analysis(view).reads)))
+        return Decision(step, turn, view, played, moves, (), valued.best.action, valued.source)
 
     def review(self) -> Review:
-        """The review of the decisions valued so far."""
-        return Review(
+        """The review of the decisions valued so far. Where the judge valued, the reads of the
+        opponents (the hint's: :func:`~thirtyone.bots.work.judge_analysis`) are made for the
+        decisions a sentence tells, each seat's costliest (:attr:`SeatSummary.costliest`), once:
+        the belief's worlds cost more than the judge's values."""
+        review = Review(
             self.record.seats,
             self.seats,
             self.record.winner is not None,
@@ -633,7 +655,17 @@ class Reviewer:
             _rounds_played(self.record),
             self.valuer,
             self.fallback,
+            self.judge_error,
         )
+        if self.valuer == "expert":
+            return review
+        told = {decision.step for summary in review.summaries for decision in summary.costliest}
+        for number, decision in enumerate(self._valued):
+            if decision.step in told - self._read:
+                reads = tuple(told_reads(judge_analysis(decision.view).reads))
+                self._valued[number] = dataclasses.replace(decision, reads=reads)
+                self._read.add(decision.step)
+        return dataclasses.replace(review, decisions=tuple(self._valued))
 
 
 class ReviewBudget(TypedDict, total=False):

@@ -31,7 +31,6 @@ from rich.table import Table
 from rich.text import Text
 
 from thirtyone.bots.review import FLOOR
-from thirtyone.bots.review import JUDGE_ERROR
 from thirtyone.bots.review import NOISE
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import Decision
@@ -119,9 +118,8 @@ def lives_text(lives: float, t: Messages = ENGLISH) -> str:
 
 def noise_text(t: Messages, decision: Decision) -> Text:
     """The noise of a decision's values, dim: ``Noise ±0.08`` (the largest standard error of a
-    move's value, :attr:`Decision.stderr <thirtyone.bots.review.Decision.stderr>`: the judge's
-    network's :data:`~thirtyone.bots.review.JUDGE_ERROR`), or ``Noise exact`` when every value was
-    counted exactly."""
+    move's value, :attr:`Decision.stderr <thirtyone.bots.review.Decision.stderr>`: for the judge's
+    network its measured error), or ``Noise exact`` when every value was counted exactly."""
     noise = t("review.exact") if decision.stderr == 0 else f"±{lives_text(decision.stderr, t)}"
     return Text(f"{t('review.column.noise')} {noise}", style="dim")
 
@@ -268,11 +266,12 @@ class DecisionsTable:
 
 
 def valuer_lines(t: Messages, review: Review) -> list[Text]:
-    """What valued the review: the judge (its values the same under any seed, and its error,
-    :data:`~thirtyone.bots.review.JUDGE_ERROR`), or the expert's budget — after a line saying the
-    judge was not trained for the record's rules where the review fell back to the expert."""
+    """What valued the review: the judge (its values the same under any seed, and the measured
+    error of its network's, :attr:`Review.judge_error <thirtyone.bots.review.Review.judge_error>`),
+    or the expert's budget — after a line saying the judge does not value this game where the
+    review fell back to the expert."""
     if review.valuer == "judge":
-        return [say(t, "review.budget_judge", error=lives_text(JUDGE_ERROR, t))]
+        return [say(t, "review.budget_judge", error=lives_text(review.judge_error or 0.0, t))]
     lines = [] if review.fallback is None else [say(t, "review.fallback")]
     if review.seconds is None:
         lines.append(say_plural(t, "review.budget_worlds", review.worlds, seed=t.number(review.seed)))
