@@ -999,14 +999,14 @@ def test_hint_words_say_what_the_expert_believes_of_the_opponents() -> None:
     moves = hint_text(estimates, view, names=names).plain.splitlines()  # no reads: no line of them
     lines = hint_text(estimates, view, reads=reads, names=names, width=120).plain.splitlines()
     assert lines[:-1] == moves
-    assert lines[-1] == "The expert reads: Cy probably collects hearts (72%) · Ben probably collects spades (55%)."
+    assert lines[-1] == "Reads: Cy probably collects hearts (72%) · Ben probably collects spades (55%)."
     narrow = hint_text(estimates, view, reads=reads, names=names, width=60).plain.splitlines()
     assert narrow[-2:] == [
-        "The expert reads: Cy probably collects hearts (72%) ·",
+        "Reads: Cy probably collects hearts (72%) ·",
         "Ben probably collects spades (55%).",
     ]
     german = hint_text(estimates, view, reads=reads[:1], names=names, t=messages("de")).plain.splitlines()
-    assert german[-1] == "Der Experte vermutet: Cy sammelt wahrscheinlich Herz (72\u00a0%)."  # a no-break space
+    assert german[-1] == "Vermutung: Cy sammelt wahrscheinlich Herz (72\u00a0%)."  # a no-break space
 
 
 def test_a_read_that_shows_as_100_percent_is_said_without_probably_or_a_number() -> None:
@@ -1016,10 +1016,10 @@ def test_a_read_that_shows_as_100_percent_is_said_without_probably_or_a_number()
     names = ["You", "Ben (hard)", "Cy (easy)"]
     reads = [(2, "c", 0.998), (1, "s", 0.99)]
     line = hint_text(estimates, view, reads=reads, names=names, width=200).plain.splitlines()[-1]
-    assert line == "The expert reads: Cy very likely collects clubs · Ben very likely collects spades (99%)."
+    assert line == "Reads: Cy very likely collects clubs · Ben very likely collects spades (99%)."
     reads = [(2, "c", 0.97), (1, "s", 0.89)]  # issue 40, item 7: "very likely" beside "probably (97%)" no more
     line = hint_text(estimates, view, reads=reads, names=names, width=200).plain.splitlines()[-1]
-    assert line == "The expert reads: Cy very likely collects clubs (97%) · Ben probably collects spades (89%)."
+    assert line == "Reads: Cy very likely collects clubs (97%) · Ben probably collects spades (89%)."
 
 
 def test_a_hint_tells_only_the_reads_the_expert_is_at_least_half_sure_of_surest_first() -> None:
@@ -1699,7 +1699,7 @@ async def test_the_hint_on_the_screen_says_what_the_expert_believes(monkeypatch:
         await settle(app, pilot)
         text = " ".join(line.strip() for line in message_box(app))
         who = app.session.names[2].split(" (")[0]
-        assert f"The expert reads: {who} very likely collects hearts (96%)." in text
+        assert f"Reads: {who} very likely collects hearts (96%)." in text
         assert "spades" not in text  # not half sure of the other
 
 

@@ -478,7 +478,7 @@ def test_the_hint_says_what_the_expert_believes_of_an_opponent(server: str, brow
         my_turn(page)
         ask_hint(page)
         expect(page.locator("#hint-text")).to_contain_text("Hint: ")
-        expect(page.locator("#hint-text")).to_contain_text("The expert reads: ")
+        expect(page.locator("#hint-text")).to_contain_text("Reads: ")
         expect(page.locator("#hint-text")).to_contain_text("probably collects hearts (72%).")
     finally:
         page.context.close()

@@ -67,9 +67,15 @@ LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
     ("max_connections_per_table", int, "64", "WebSocket connections to one table, players and spectators"),
     ("max_connections_per_seat", int, "4", "WebSocket connections holding one seat (a person's tabs and devices)"),
     ("max_spectators", int, "32", "spectators watching one table"),
-    ("hint_workers", int, "1", "worker processes for the expert's hints, apart from everything else (0: no hints)"),
+    ("hint_workers", int, "1", "worker processes for the hints, apart from everything else (0: no hints)"),
     ("hint_queue", int, "4", "hints that may wait for a hint worker; more are answered busy at once"),
-    ("hints_per_round", int, "5", "hints a seat may ask for in one round"),
+    (
+        "hints_per_round",
+        int,
+        "5",
+        "the expert's hints a seat may ask for in one round, where the judge does not play the table "
+        "(the judge's hints are not counted)",
+    ),
     (
         "hint_wait",
         float,

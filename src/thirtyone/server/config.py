@@ -90,9 +90,10 @@ class ServerSettings:
     address (IPv6: one /64), ``max_connections_per_table``, ``max_connections_per_seat`` (tabs of
     one person), ``max_spectators`` per table.
 
-    Hints: ``hint_workers`` processes work out the expert's hints (apart from everything else),
-    ``hint_queue`` more may wait for one (beyond that a hint is answered ``busy``), each seat has at
-    most one in flight and ``hints_per_round`` a round; a hint not worked out within ``hint_wait``
+    Hints: ``hint_workers`` processes work out the hints (apart from everything else), ``hint_queue``
+    more may wait for one (beyond that a hint is answered ``busy``), each seat has at most one in
+    flight and, at a table the judge does not play, ``hints_per_round`` of the expert's a round (the
+    judge's take milliseconds: one at every decision); a hint not worked out within ``hint_wait``
     seconds, its wait for a worker included, is answered ``busy``. ``bot_workers`` processes play the
     moves of the ``medium`` and ``hard`` bots and of the levels ``serve --bot`` adds (1–64; by
     default one a core, :func:`machine_cores`).
