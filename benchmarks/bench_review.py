@@ -78,7 +78,9 @@ def main() -> None:
     accuracy = ", ".join(f"{review.names[s.seat]} {s.accuracy:.0%}" for s in review.summaries if s.accuracy is not None)
     sources = Counter(decision.source for decision in review.decisions)
     by = ", ".join(f"{count} {source}" for source, count in sources.most_common())
-    valuer = "the judge" if review.valuer == "judge" else f"the expert at budget {args.budget} ({review.fallback})"
+    valuer = "the judge" if review.valuer == "judge" else f"the expert at budget {args.budget}"
+    if review.fallback is not None:
+        valuer += f" ({review.fallback})"
     print(
         f"game seed {seed}: {args.rounds} rounds, 4 players, {reviewer.total} decisions ({by}); "
         f"first decision (loading) {loaded:.1f} s\n"

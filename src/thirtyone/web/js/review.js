@@ -164,8 +164,16 @@ export function reviewPanel(code, record, jump) {
       swatch("none", t("review.good")),
       ...MARKS.map((mark) => swatch(mark, t(`review.mark.${mark}`))),
     );
+    // what valued the review: the judge (its values' measured error), or the expert's budget, after why not the judge
+    const valuer =
+      review.valuer === "judge"
+        ? [t("review.budget_judge", { error: lives(review.judge_error) })]
+        : [
+            ...(review.fallback ? [t("review.fallback")] : []),
+            tn("review.budget_worlds", review.budget.worlds, { seed: num(review.budget.seed) }),
+          ];
     const about = [
-      tn("review.budget_worlds", review.budget.worlds, { seed: num(review.budget.seed) }),
+      ...valuer,
       t("review.legend"),
       t("review.thresholds", {
         inaccuracy: lives(review.thresholds.inaccuracy),
