@@ -79,6 +79,8 @@ __all__ = [
     "VectorTables",
     "SIM_TARGETS",
     "Trainer",
+    "network_policy",
+    "play_tables",
     "target_player",
     "train",
 ]
@@ -189,6 +191,22 @@ def explored(
     n = actions.shape[0]
     keys = np.where(mask != 0, rng.random(mask.shape), -1.0)
     return np.where(rng.random(n) < explore, keys.argmax(axis=1), actions).astype(np.int64)
+
+
+def play_tables(
+    tables: Sequence[EngineTables | VectorTables],
+    policy: Policy | None,
+    share: int,
+    explore: float,
+    rng: np.random.Generator,
+) -> Batch:
+    """``share`` decisions of each of ``tables`` played with ``policy`` (``None``: the heuristic, the
+    vector env's teacher, on the :class:`VectorTables` — imitation makes no others), a share
+    ``explore`` of the moves drawn uniformly with ``rng`` (:func:`explored`); joined in table order."""
+    if policy is None:
+        teachers = [each for each in tables if isinstance(each, VectorTables)]  # all: see _tables
+        return Batch.join([each.play(None, share, explore, rng) for each in teachers])
+    return Batch.join([each.play(policy, share, explore, rng) for each in tables])
 
 
 class _Buffer:
@@ -421,6 +439,34 @@ def _masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tenso
     return torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=-1).masked_fill(~mask, -math.inf)
 
 
+def network_policy(model: TorchJudge, method: str, rng: np.random.Generator) -> Policy:
+    """The :data:`Policy` that ``model`` plays by ``method``: ``"mmd"`` its policy's moves sampled
+    with ``rng``; ``"dmc"`` its values' best legal move, its log-probability 0 (the others -inf)."""
+
+    def act(x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> tuple[Any, Any]:
+        rows = np.arange(x.shape[0])
+        if method == "dmc":
+            with torch.no_grad():
+                q = model.value(torch.from_numpy(x)).numpy()
+            actions = np.where(mask != 0, q, -np.inf).argmax(axis=1).astype(np.int64)
+            certain = np.full(mask.shape, -np.inf, dtype=np.float32)
+            certain[rows, actions] = 0.0
+            return actions, certain
+        with torch.no_grad():
+            logits = model.policy(torch.from_numpy(x))
+            logp = _masked_log_softmax(logits, torch.from_numpy(mask != 0)).numpy()
+        probs = np.exp(logp.astype(np.float64))
+        probs /= probs.sum(axis=1, keepdims=True)
+        cumulative = probs.cumsum(axis=1)
+        draws = rng.random((x.shape[0], 1))
+        actions = np.minimum((cumulative < draws).sum(axis=1), NUM_ACTIONS - 1)
+        legal = mask[rows, actions] != 0
+        fallback = np.where(mask != 0, probs, -1.0).argmax(axis=1)  # rounding at the top of the sum
+        return np.where(legal, actions, fallback).astype(np.int64), logp.astype(np.float32)
+
+    return act
+
+
 class Trainer:
     """The MMD loop of the module for ``config``; :meth:`iterate` plays and learns one iteration.
     :meth:`state` and :meth:`restore` give and take everything a resumed run needs."""
@@ -448,42 +494,26 @@ class Trainer:
 
     def act(self, x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> tuple[Any, Any]:
         """The :data:`Policy` of the current network: actions sampled, and log-probabilities."""
-        with torch.no_grad():
-            logits = self.model.policy(torch.from_numpy(x))
-            logp = _masked_log_softmax(logits, torch.from_numpy(mask != 0)).numpy()
-        probs = np.exp(logp.astype(np.float64))
-        probs /= probs.sum(axis=1, keepdims=True)
-        cumulative = probs.cumsum(axis=1)
-        draws = self.rng.random((x.shape[0], 1))
-        actions = (cumulative < draws).sum(axis=1)
-        actions = np.minimum(actions, NUM_ACTIONS - 1)
-        legal = mask[np.arange(x.shape[0]), actions] != 0
-        fallback = np.where(mask != 0, probs, -1.0).argmax(axis=1)  # rounding at the top of the sum
-        return np.where(legal, actions, fallback).astype(np.int64), logp.astype(np.float32)
+        return network_policy(self.model, "mmd", self.rng)(x, mask)
 
     def act_greedy(self, x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> tuple[Any, Any]:
         """The :data:`Policy` of method ``dmc``: the legal id of the highest value (its log-probability 0)."""
-        with torch.no_grad():
-            q = self.model.value(torch.from_numpy(x)).numpy()
-        actions = np.where(mask != 0, q, -np.inf).argmax(axis=1).astype(np.int64)
-        logp = np.full(mask.shape, -np.inf, dtype=np.float32)
-        logp[np.arange(x.shape[0]), actions] = 0.0
-        return actions, logp
+        return network_policy(self.model, "dmc", self.rng)(x, mask)
 
     @property
     def imitating(self) -> bool:
         """Whether the next iteration learns the heuristic's moves (the first ``imitation``)."""
         return self.iteration < self.config.imitation
 
+    @property
+    def share(self) -> int:
+        """The decisions each table plays in an iteration (``decisions`` shared among the tables)."""
+        return max(1, self.config.decisions // len(self.config.tables))
+
     def play(self) -> Batch:
         """One iteration's decisions, shared among the tables (the heuristic's while imitating)."""
-        share = max(1, self.config.decisions // len(self.tables))
-        explore, rng = self.config.explore, self.rng
-        if self.imitating:
-            teachers = [tables for tables in self.tables if isinstance(tables, VectorTables)]  # all: see _tables
-            return Batch.join([tables.play(None, share, explore, rng) for tables in teachers])
-        policy = self.act_greedy if self.config.method == "dmc" else self.act
-        return Batch.join([tables.play(policy, share, explore, rng) for tables in self.tables])
+        policy = None if self.imitating else network_policy(self.model, self.config.method, self.rng)
+        return play_tables(self.tables, policy, self.share, self.config.explore, self.rng)
 
     def learn(self, batch: Batch) -> dict[str, float]:
         """Fit the values, then the policy's MMD step (while imitating: the move played; method
