@@ -71,6 +71,7 @@ __all__ = [
     "acted",
     "loss",
     "round_end",
+    "headline",
     "shown",
     "refusal",
 ]
@@ -248,6 +249,36 @@ def round_end(result: RoundResult) -> Phrase:
     return Phrase(f"end.{end}" if known else "end.other", values)
 
 
+_HEADS: Mapping[str, str] = {
+    "knock": "head.knock",
+    "throw_down": "head.throw",
+    "all_pass": "head.all_pass",
+    "stock_exhausted": "head.stock_out",
+}
+
+
+def headline(result: RoundResult, you: int | None = None) -> Phrase:
+    """How a round ended, as a headline that names who ended it (the terminal's log; the page says
+    :func:`round_end`): ``head.blitz``; ``head.dealt_one`` or ``head.dealt_many`` (R5.2: one seat
+    other than ``you``, or more, as English says "was" or "were"); ``head.knock`` or
+    ``head.throw`` (R6.6), ``_you`` when the knocker is ``you``; ``head.all_pass`` (R7.3);
+    ``head.stock_out`` (R4.3); ``head.turn_limit``, counted by the round's turns (R6.7). Values:
+    ``round``, ``who`` and ``shown`` (:func:`shown`)."""
+    end, number = result.end, result.round
+    if end in ("blitz", "dealt_blitz"):
+        seats = result.blitz
+        key = "head.blitz"
+        if end == "dealt_blitz":
+            key = "head.dealt_one" if len(seats) == 1 and seats[0] != you else "head.dealt_many"
+        return Phrase(key, {"round": number, "who": Seats(seats), "shown": shown(result, seats)})
+    if end in _HEADS:
+        knocker = () if result.knocker is None else (result.knocker,)
+        if knocker == (you,) and end in ("knock", "throw_down"):
+            return Phrase(f"{_HEADS[end]}_you", {"round": number})
+        return Phrase(_HEADS[end], {"round": number, "who": Seats(knocker)})
+    return Phrase("head.turn_limit", {"round": number}, result.turns)
+
+
 def refusal(error: IllegalActionError) -> Phrase:
     """A refused move: ``refusal.<code>`` (:data:`thirtyone.refusals.RefusalCode`), with ``rule``,
     ``seat`` (who tried), ``other`` (the seat the refusal names: whose turn it is, who knocked),
@@ -324,6 +355,13 @@ KEYS: frozenset[str] = frozenset(
         "loss.lowest_knocker_saved_you.throw",
         "shown.31",
         "shown.three_aces",
+        *_HEADS.values(),
+        "head.knock_you",
+        "head.throw_you",
+        "head.blitz",
+        "head.dealt_one",
+        "head.dealt_many",
+        "head.turn_limit",
         *(f"end.{end}" for end in _ENDS),
         "end.other",
         *(f"refusal.{code}" for code in get_args(RefusalCode)),

@@ -23,6 +23,7 @@ from thirtyone.narration import Points
 from thirtyone.narration import Seats
 from thirtyone.narration import acted
 from thirtyone.narration import event
+from thirtyone.narration import headline
 from thirtyone.narration import loss
 from thirtyone.narration import refusal
 from thirtyone.narration import round_end
@@ -232,3 +233,30 @@ _ALL = [
     for shown in ((), cards("5s 6s 7s"))
     for you in (None, 1)
 ]
+
+
+@pytest.mark.parametrize(
+    ("end", "knocker", "blitz", "you", "key"),
+    [
+        ("blitz", None, (0,), None, "head.blitz"),
+        ("dealt_blitz", None, (1,), None, "head.dealt_one"),  # R5.2
+        ("dealt_blitz", None, (1,), 1, "head.dealt_many"),  # "you were dealt"
+        ("dealt_blitz", None, (0, 1), None, "head.dealt_many"),
+        ("knock", 2, (), None, "head.knock"),
+        ("knock", 2, (), 2, "head.knock_you"),
+        ("throw_down", 1, (), 1, "head.throw_you"),  # R6.6
+        ("all_pass", None, (), None, "head.all_pass"),  # R7.3
+        ("stock_exhausted", None, (), None, "head.stock_out"),  # R4.3
+        ("max_turns", None, (), None, "head.turn_limit"),  # R6.7
+    ],
+)
+def test_a_headline_names_who_ended_the_round(
+    end: str, knocker: int | None, blitz: tuple[int, ...], you: int | None, key: str
+) -> None:
+    told = headline(_result(end, knocker, blitz), you)
+    assert told.key == key
+    assert told.key in KEYS
+    assert told.values["round"] == 3
+    assert told.count == (9 if end == "max_turns" else None)  # counted by the round's turns
+    if blitz:
+        assert told.values["who"] == Seats(blitz)

@@ -330,14 +330,6 @@ def short_name(name: str) -> str:
     return name.split(" (", 1)[0]
 
 
-_HEADLINES: dict[str, str] = {
-    "knock": "tui.head.knock",
-    "throw_down": "tui.head.throw",
-    "all_pass": "tui.head.all_pass",
-    "stock_exhausted": "tui.head.stock_out",
-}
-
-
 _STYLES: Mapping[str, str] = {
     **dict.fromkeys(("acted.knock", "acted.knock_you", "acted.throw", "acted.throw_you"), "bold magenta"),
     **dict.fromkeys(("event.dealt_upcard", "event.dealt_second_hand", "event.dealt_widow_down"), "bold cyan"),
@@ -402,25 +394,8 @@ class Narrator:
         ]
 
     def headline(self, result: RoundResult) -> Text:
-        """How a round ended, in one line (R5, R6, R7.3)."""
-        t = self.t
-        end = result.end
-        number = t.number(result.round)
-        if end in ("blitz", "dealt_blitz"):
-            who = self.names_of(result.blitz)
-            shown = self.say(narration.shown(result, result.blitz))
-            key = "tui.head.blitz"
-            if end == "dealt_blitz":
-                key = "tui.head.dealt_many" if self._many(result.blitz) else "tui.head.dealt_one"
-            return say(t, key, "bold yellow", round=number, who=who, shown=shown)
-        if end in _HEADLINES:
-            who = self.who(result.knocker, start=False) if result.knocker is not None else ""
-            key = _HEADLINES[end]
-            if result.knocker is not None and self._is_you(result.knocker) and end in ("knock", "throw_down"):
-                key = {"tui.head.knock": "tui.head.knock_you", "tui.head.throw": "tui.head.throw_you"}[key]
-                return say(t, key, "bold yellow", round=number)  # the pronoun, cased where it stands
-            return say(t, key, "bold yellow", round=number, who=who)
-        return say_plural(t, "tui.head.turn_limit", result.turns, "bold yellow", round=number)
+        """How a round ended, in one line (:func:`thirtyone.narration.headline`; R5, R6, R7.3)."""
+        return self.say(narration.headline(result, self._you()), "bold yellow")
 
     def loss_lines(self, result: RoundResult) -> list[Text]:
         """Who lost how many lives under which rule, who went onto the grace life or out, and the
