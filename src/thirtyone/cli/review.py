@@ -1,8 +1,11 @@
 """``thirtyone review RECORD [--seat N] [--valuer V] [--budget B] [--seed S] [--json] [--lang CODE]``:
 the review of a game, move by move (:mod:`thirtyone.bots.review`), valued by the judge — the same
-under any seed, in milliseconds a decision — where its weights fit the record's rules and table
-size, else by the expert (one line says so); ``--valuer expert`` asks for the expert. ``--budget``
-and ``--seed`` are the expert's, and the review's first line says which valued it.
+under any seed, in milliseconds a decision — where its values may be shown at the record's table
+(:meth:`~thirtyone.bots.judge.JudgeBot.cannot_value`: weights made for its rules and table size,
+their values' error measured within the bar), else by the expert (one line says so);
+``--valuer expert`` asks for the expert. ``--budget`` and ``--seed`` are the expert's, and the line
+under the review's heading says which valued it (the judge, with its values' measured error, or
+the expert's budget after the line that says the judge does not value this game).
 
 The record (any version, from ``play``, ``simulate``, ``arena`` or the server; an unfinished game
 is reviewed up to its last move) is read as ``thirtyone replay`` reads it and replayed, every action
