@@ -1,6 +1,8 @@
 """The judge's hint's time (issue 43, item 2: hints at once, under 50 ms): every decision with a
 choice (more than one legal move, not a look, R6.6) of ``--games`` games of ``heuristic`` bots, for
-each preset the judge plays and each table size, answered by :func:`thirtyone.bots.work.judge_hint`.
+each preset the judge plays and each table size, answered by :func:`thirtyone.bots.work.judge_hint`
+(timed even where the judge may not show its values yet, :func:`~thirtyone.bots.work.judge_refuses`:
+the line says so).
 
 Prints, for each preset and table size, the decisions met and the hint's milliseconds — mean,
 p99 and maximum — both by the clock (``wall``: what a person waits, on a busy machine too) and as
@@ -78,10 +80,13 @@ def main() -> None:
     first = True
     for preset in PRESETS:
         for players in (int(text) for text in args.players.split(",")):
-            why = judge_refuses(Rules.preset(preset), players)
+            why = judge.cannot_play(Rules.preset(preset), players)
             if why is not None:
                 print(f"{preset} {players} players: no judge's hint ({why})")
                 continue
+            shown = judge_refuses(Rules.preset(preset), players)
+            if shown is not None:  # timed all the same: the judge's cost, whatever its weights' error
+                print(f"{preset} {players} players: the expert hints there for now ({shown})")
             times: dict[str, list[float]] = {name: [] for name in ("wall", "cpu", "values", "reads")}
             for view in decisions(preset, players, args.games, args.seed):
                 if first:  # the weights are read from disk once a process

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from support.judging import values_checked
 from thirtyone import Game
 from thirtyone import Rules
 from thirtyone.bots import make_bot
@@ -103,12 +104,24 @@ def test_nothing_to_weigh_gives_the_one_move_without_a_value() -> None:
     assert judge_hint(looking) == expert_hint(looking, 0, 0.1) == Hint([("look", None)], [])
 
 
-def test_a_table_the_judge_was_not_made_for_is_refused_with_the_reason() -> None:
+def test_the_judge_hints_where_its_values_were_measured_within_the_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its values are shown only when measured within VALUE_ERROR_BAR of the exact last turns."""
+    values_checked(monkeypatch)
     assert judge_refuses(Rules.preset("scat"), 4) is None
+    assert judge_refuses(Rules.preset("schwimmen"), 2) is None
     assert judge_refuses(Rules.preset("mini"), 2) is None
+    values_checked(monkeypatch, gap_rmse=0.5)
+    why = judge_refuses(Rules.preset("widow"), 3)
+    assert why is not None
+    assert "0.50 lives from the exact ones" in why
+
+
+def test_a_table_the_judge_was_not_made_for_is_refused_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    values_checked(monkeypatch)
     why = judge_refuses(Rules.preset("namu"), 3)
     assert why is not None
     assert "namu" in why
+    assert judge_refuses(Rules.preset("mini"), 3) is not None  # the mini network plays two seats
     view = to_move(Game(Rules.preset("namu"), 3, seed=1))
     with pytest.raises(JudgeWeightsError, match="namu"):
         judge_hint(view)

@@ -1,6 +1,7 @@
-"""The server's hints. Where the judge plays the table its hint comes at once, every legal move
-valued, and a seat may have one at every decision of its own (issue 43, item 2). Elsewhere (namu)
-the expert searches, and its values are never a handful of deals' noise without a word: a search
+"""The server's hints. Where the judge may show its values (each test sets their measured error,
+support.judging: the shipped weights change) its hint comes at once, every legal move valued, and
+a seat may have one at every decision of its own (issue 43, item 2). Elsewhere (namu) the expert
+searches, and its values are never a handful of deals' noise without a word: a search
 that reached fewer than ``HINT_DEALS`` deals in ``HINT_SECONDS`` (a cold or busy hint worker) goes
 on for that many, at most ``HINT_LONGEST`` seconds, and the ``hint`` message says how many deals it
 weighed and whether that is still too few (``rough``), for the page to say so."""
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from support.judging import values_checked
 from support.server import create
 from support.server import hello
 from support.server import make_app
@@ -101,6 +103,7 @@ def searched(self: ExpertBot, view: Any, legal: Any = None) -> Any:
 def test_where_the_judge_plays_the_table_it_hints_every_move_best_first_without_a_search(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    values_checked(monkeypatch)
     monkeypatch.setattr(ExpertBot, "analyse", searched)
     hint = asked(client, "scat")
     values = [move["value"] for move in hint["moves"]]
@@ -121,6 +124,7 @@ def test_the_judges_hints_are_one_at_every_decision_not_counted_against_the_expe
         judged.append(view.seat)
         return judge_hint(view)
 
+    values_checked(monkeypatch)
     monkeypatch.setattr(hints_module, "judge_hint", judging)
     with TestClient(make_app(tmp_path / "t.db", messages_per_second=1000.0, hints_per_round=1)) as test_client:
         created = create(test_client, ["human", "easy"], name="Ann")
@@ -148,6 +152,7 @@ def test_a_failing_judge_is_an_error_message_naming_the_judge(
     def broken(self: JudgeBot, view: Any) -> Any:
         raise ValueError("broken on purpose")
 
+    values_checked(monkeypatch)
     monkeypatch.setattr(JudgeBot, "values", broken)
     created = create(client, ["human", "easy"], name="Ann")
     with client.websocket_connect(f"/ws/tables/{created['code']}") as ws:
@@ -158,3 +163,18 @@ def test_a_failing_judge_is_an_error_message_naming_the_judge(
         error = ann.until("error")
         assert error["code"] == "no_hint"
         assert "the judge could not weigh this position (broken on purpose)" in error["message"]
+
+
+def judged(view: Any) -> Any:
+    raise AssertionError("the judge's values were shown though not measured within the bar")
+
+
+def test_where_the_judges_values_are_not_measured_within_the_bar_the_expert_hints(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge's values too far from the exact ones are never shown: the expert searches."""
+    values_checked(monkeypatch, gap_rmse=0.5)
+    monkeypatch.setattr(hints_module, "judge_hint", judged)
+    monkeypatch.setattr(ExpertBot, "analyse", cold(3, again=False))
+    hint = asked(client, "scat")
+    assert (hint["deals"], hint["rough"]) == (HINT_DEALS, False)  # the expert's search

@@ -10,6 +10,7 @@ checks it), so that editing one test breaks no other.
   :mod:`support.axe`: axe-core's accessibility check of a page.
 - :mod:`support.tui`: the terminal game under Textual's pilot and what its screen shows.
 - :mod:`support.sim`: the engine side of the simulator's cross-checks.
+- :mod:`support.judging`: whether the judge may show its values (hints), set by the test.
 
 The core's rule tests take their exact deals from tests/helpers.py (it imports the core only: they
 run with nothing but pytest and hypothesis installed), the command line's tests their one-line

@@ -1,7 +1,7 @@
 """Bot work with plain values in and out, so that it can run in another process (the server's
 worker pools, :mod:`thirtyone.server.workers`): the hint for a view — the judge's
-(:func:`judge_hint`, in milliseconds) at a table it plays (:func:`judge_refuses`), else the
-expert's search (:func:`expert_hint`) — and a bot's move.
+(:func:`judge_hint`, in milliseconds) at a table whose values it may show (:func:`judge_refuses`),
+else the expert's search (:func:`expert_hint`) — and a bot's move.
 
 Everything here is picklable both ways: a :class:`~thirtyone.views.PlayerView` in, action ids
 (:mod:`thirtyone.action_ids`: a bot's move), action notations (``"draw pile"``: a hint's moves),
@@ -123,16 +123,19 @@ def expert_hint(
 
 def judge_refuses(rules: Rules, players: int) -> str | None:
     """Why the judge gives no hints at a ``players``-seat table of ``rules`` — its weights were not
-    made for it (:meth:`~thirtyone.bots.judge.JudgeBot.cannot_play`): the expert hints there —;
-    ``None`` where it does.
+    made for it, or its values were not measured within
+    :data:`~thirtyone.bots.judge.VALUE_ERROR_BAR` lives of the exact ones
+    (:meth:`~thirtyone.bots.judge.JudgeBot.cannot_value`): the expert hints there —; ``None``
+    where it does.
 
     >>> from thirtyone import Rules
-    >>> judge_refuses(Rules.preset("scat"), 4) is None
+    >>> from thirtyone.bots.judge import JudgeBot
+    >>> judge_refuses(Rules.preset("scat"), 4) == JudgeBot().cannot_value(Rules.preset("scat"), 4)
     True
     >>> judge_refuses(Rules.preset("namu"), 4)
     "the judge's weights were made for scat, schwimmen, widow, not namu (give another bot for these rules)"
     """
-    return JudgeBot().cannot_play(rules, players)
+    return JudgeBot().cannot_value(rules, players)
 
 
 def _judged(view: PlayerView) -> tuple[Valued, tuple[OpponentRead, ...]]:

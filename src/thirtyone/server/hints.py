@@ -1,5 +1,6 @@
 """Hints over the WebSocket, on a budget: ``{"type": "hint"}`` asks what the judge — or, at a
-table its weights were not made for (:func:`thirtyone.bots.work.judge_refuses`), the expert —
+table its weights were not made for or whose values it may not show
+(:func:`thirtyone.bots.work.judge_refuses`), the expert —
 would play in the asking seat's place, from that seat's view only (:func:`thirtyone.bots.work.judge_hint`
 or :func:`thirtyone.bots.work.expert_hint`, the same as the terminal game's ``?``).
 
@@ -124,9 +125,9 @@ class Hints:
 
     async def hint(self, runner: TableRunner, connection: Connection) -> str:
         """The hint for ``connection``'s seat at ``runner``'s table — the judge's, or the expert's
-        at a table the judge's weights were not made for —, as the ``hint`` message above,
-        serialized; ``seq`` is the table's seq the hint is for, so a client can drop a hint play
-        has passed. Asking again at the same position, or while this seat's hint is being worked
+        where the judge does not hint (:func:`~thirtyone.bots.work.judge_refuses`) —, as the
+        ``hint`` message above, serialized; ``seq`` is the table's seq the hint is for, so a client
+        can drop a hint play has passed. Asking again at the same position, or while this seat's hint is being worked
         out, costs nothing (the same answer).
 
         Raises:

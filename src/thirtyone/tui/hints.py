@@ -3,7 +3,8 @@
 A hint says what the judge would do in the person's place, from the person's view only, and
 how each move scores (:func:`~thirtyone.bots.work.judge_analysis`: the network's values, a last
 turn after a knock counted exactly, R6.2): worked out at once, in milliseconds, the same for the
-same position. At a table the judge's weights were not made for (``expert_why`` says why) a fresh
+same position. At a table the judge's weights were not made for, or whose values it may not show
+yet (:func:`~thirtyone.bots.work.judge_refuses`; ``expert_why`` says why), a fresh
 expert (:meth:`~thirtyone.tui.session.PlaySession.hint_bot`) searches instead, on a thread of its
 own (:func:`~thirtyone.tui.threads.off_thread`), "thinking…" meanwhile, and its answer shows only
 if play is still at the position it was asked at. Asked again at a position, the same hint shows
@@ -97,8 +98,8 @@ class Hints:
         self.analysis: Analysis | None = None
         """The judge's or the expert's analysis behind the hint shown now."""
         self.expert_why = judge_refuses(session.settings.rules, session.settings.players)
-        """Why the expert answers the hints of this table (the judge's weights were not made for
-        it); ``None``: the judge does."""
+        """Why the expert answers the hints of this table (:func:`~thirtyone.bots.work.judge_refuses`);
+        ``None``: the judge does."""
         self._view: PlayerView | None = None  # the view the analysis is about
         self._for: Position | None = None  # the position of the hint shown or being worked out
         self.expert_used = session.has_expert
