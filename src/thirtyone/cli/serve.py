@@ -73,7 +73,7 @@ LIMIT_FLAGS: tuple[tuple[str, type[int] | type[float], str, str], ...] = (
         "hints_per_round",
         int,
         "5",
-        "the expert's hints a seat may ask for in one round, where the judge does not play the table "
+        "the expert's hints a seat may ask for in one round, where the judge does not hint "
         "(the judge's hints are not counted)",
     ),
     (
