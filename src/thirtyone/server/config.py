@@ -93,8 +93,9 @@ class ServerSettings:
     Hints: ``hint_workers`` processes work out the hints (apart from everything else), ``hint_queue``
     more may wait for one (beyond that a hint is answered ``busy``), each seat has at most one in
     flight and, where the judge does not hint (:func:`~thirtyone.bots.work.judge_refuses`),
-    ``hints_per_round`` of the expert's a round (the judge's take milliseconds: one at every decision); a hint not worked out within ``hint_wait``
-    seconds, its wait for a worker included, is answered ``busy``. ``bot_workers`` processes play the
+    ``hints_per_round`` of the expert's a round (the judge's take milliseconds: one at every
+    decision); a hint not worked out within ``hint_wait`` seconds, its wait for a worker included,
+    is answered ``busy``. ``bot_workers`` processes play the
     moves of the ``medium`` and ``hard`` bots and of the levels ``serve --bot`` adds (1–64; by
     default one a core, :func:`machine_cores`).
     ``worker_kind`` is ``process`` (the default) or ``thread`` (the same process: for tests).
