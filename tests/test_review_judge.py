@@ -8,12 +8,18 @@ measured error: its weights change (the tests stamp an error of their own, :data
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.text import Text
 
+from support.tui import REVIEW_WORLDS
+from support.tui import make_app
+from support.tui import settle
+from support.tui import to_game_over
 from test_review import BUDGET
 from test_review import random_game
 from test_review import review_cli
@@ -39,9 +45,15 @@ from thirtyone.errors import ArgumentError
 from thirtyone.i18n import messages
 from thirtyone.judge.lastturn import last_turn
 from thirtyone.record import GameRecord
+from thirtyone.tui import history
+from thirtyone.tui.history import History
+from thirtyone.tui.history import keep_review
+from thirtyone.tui.history import review_path
+from thirtyone.tui.history import reviewed
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.review import review_lines
 from thirtyone.tui.review_screen import ReviewJob
+from thirtyone.tui.review_screen import ReviewScreen
 
 JUDGE_LINE = "The judge valued every decision, the same under any seed"
 FALLBACK_LINE = (
@@ -260,3 +272,39 @@ def test_the_terminals_review_is_the_judges_and_waits_for_no_compiler(played: Ga
     assert review is not None
     assert (review.valuer, job.done, job.total) == ("judge", len(review.decisions), len(review.decisions))
     assert [d.to_json() for d in review.decisions] == [d.to_json() for d in judged.decisions if d.seat == 1]
+
+
+def test_a_review_kept_beside_a_game_is_read_by_stats_not_made_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, played: GameRecord, judged: Review
+) -> None:
+    path = History(tmp_path).keep(played, 1, seed=5)
+    assert path is not None
+    budget: dict[str, Any] = {"worlds": 300, "seconds": None, "seed": 0, "rollouts": "auto"}
+    kept = keep_review(path, judged, **budget)
+    yours = judged.summaries[0]
+    assert (kept.decisions, kept.accurate, kept.given) == (yours.decisions, yours.accurate, yours.given)
+    monkeypatch.setattr(history, "review_record", None)  # reading it must not review again
+    assert reviewed(path, played, **budget) == kept
+
+
+async def test_the_review_opened_after_a_game_is_kept_in_your_history(tmp_path: Path) -> None:
+    """Issue 43: ``r`` at the final standings reviews your seat; ``thirtyone stats`` then finds that
+    review beside the kept game instead of making it again."""
+    app = make_app("scat", 3, 5, lives=2)
+    app.history = History(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_game_over(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        review = screen.reviews[0]
+    [record_path] = sorted(tmp_path.glob("*.toml"))
+    data = json.loads(review_path(record_path).read_text(encoding="utf-8"))
+    made_by = data["review"]
+    assert (made_by["version"], made_by["worlds"], made_by["seed"]) == (VERSION, REVIEW_WORLDS, 0)
+    record = GameRecord.loads(record_path.read_text(encoding="utf-8"))
+    budget = {key: made_by[key] for key in ("worlds", "seconds", "seed", "rollouts")}
+    found = reviewed(record_path, record, **budget)
+    assert (found.decisions, found.accurate) == (review.summaries[0].decisions, review.summaries[0].accurate)

@@ -345,7 +345,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         note = self.records.save()
         self._show_message()
         record = self.records.record()
-        self.history.keep(record, self.session.game_number, seed=self.session.game_seed)
+        kept = self.history.keep(record, self.session.game_number, seed=self.session.game_seed)
         if self.history.failure is not None:  # said under the record's line
             note = "\n".join(filter(None, [note, self.t("tui.history.failed", reason=self.history.failure)]))
         reviews: dict[int, Review] = {}  # each seat's, once made: kept while the standings show
@@ -359,6 +359,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
                 preparation=self.preparation,
                 reviews=reviews,
                 t=self.t,
+                kept=kept,  # your review, once made, is kept beside the game for thirtyone stats
             )
 
         screen = GameOverScreen(

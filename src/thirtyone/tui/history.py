@@ -6,9 +6,9 @@ The folder (:func:`history_folder`) is ``$XDG_DATA_HOME/thirtyone/history``, or
 (the XDG Base Directory rule); ``thirtyone play --no-history`` keeps nothing. Each finished game
 is one record (docs/record-format.md), named by when it ended and its seed
 (``20261207-004512-seed5.toml``): ``thirtyone replay`` and ``thirtyone review`` read it as any
-other record. The review of its first seat (yours), once ``thirtyone stats`` has made it, lies
-beside it (``20261207-004512-seed5.review.json``: :func:`reviewed`), so that a game's review is
-made once.
+other record. The review of its first seat (yours), once ``thirtyone stats`` has made it or you
+opened it with ``r`` after the game (:func:`keep_review`), lies beside it
+(``20261207-004512-seed5.review.json``: :func:`reviewed`), so that a game's review is made once.
 
 >>> import tempfile
 >>> from thirtyone.engine import Game
@@ -43,13 +43,24 @@ from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.review import FORMAT as REVIEW_FORMAT
 from thirtyone.bots.review import MARKS
 from thirtyone.bots.review import VERSION as REVIEW_VERSION
+from thirtyone.bots.review import Review
 from thirtyone.bots.review import ReviewBudget
 from thirtyone.bots.review import review_record
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
 from thirtyone.tui.autosave import write_whole
 
-__all__ = ["RECORD_SUFFIX", "REVIEW_SUFFIX", "YOU", "history_folder", "History", "Reviewed", "review_path", "reviewed"]
+__all__ = [
+    "RECORD_SUFFIX",
+    "REVIEW_SUFFIX",
+    "YOU",
+    "history_folder",
+    "History",
+    "Reviewed",
+    "review_path",
+    "reviewed",
+    "keep_review",
+]
 
 RECORD_SUFFIX: Final = ".toml"
 """The ending of a kept game's record."""
@@ -159,9 +170,25 @@ def reviewed(
         data = json.loads(path.read_text(encoding="utf-8"))
         if data["format"] == _CACHE_FORMAT and data["review"] == made_by:
             return _from_json(data["summary"])
-    summary = review_record(record, [YOU], **budget).summaries[0]
+    return _kept(path, made_by, review_record(record, [YOU], **budget))
+
+
+def keep_review(
+    record_path: Path, review: Review, *, worlds: int, seconds: float | None, seed: int, rollouts: Rollouts
+) -> Reviewed:
+    """Keep ``review`` (made with that budget, of a record that includes your seat) beside the kept
+    game in ``record_path``, as :func:`reviewed` would have made it, so that ``thirtyone stats``
+    with that budget does not make it again: the review opened with ``r`` after the game.
+    A folder that cannot be written keeps nothing (:func:`reviewed` makes it then)."""
+    budget = ReviewBudget(worlds=worlds, seconds=seconds, seed=seed, rollouts=rollouts)
+    return _kept(review_path(record_path), {"format": REVIEW_FORMAT, "version": REVIEW_VERSION, **budget}, review)
+
+
+def _kept(path: Path, made_by: Mapping[str, Any], review: Review) -> Reviewed:
+    """Your seat's summary of ``review``, written to ``path`` with what made it."""
+    summary = next(summary for summary in review.summaries if summary.seat == YOU)
     found = Reviewed(summary.decisions, summary.accurate, dict(zip(MARKS, summary.marks, strict=True)), summary.given)
-    data = {"format": _CACHE_FORMAT, "review": made_by, "summary": _to_json(found)}
+    data = {"format": _CACHE_FORMAT, "review": dict(made_by), "summary": _to_json(found)}
     with contextlib.suppress(OSError):  # a folder that cannot be written: reviewed again next time
         write_whole(path, json.dumps(data, indent=1) + "\n")
     return found

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import MutableMapping
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Group
 from rich.console import RenderableType
@@ -42,6 +43,8 @@ from thirtyone.record import GameRecord
 from thirtyone.tui.controls import KEY_NAMES
 from thirtyone.tui.controls import WAYS_OUT
 from thirtyone.tui.controls import key_name
+from thirtyone.tui.history import YOU
+from thirtyone.tui.history import keep_review
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.review import about_lines
 from thirtyone.tui.review import progress_label
@@ -92,6 +95,8 @@ class ReviewJob:
         self.preparation = preparation
         self.total: int | None = None
         self.done = 0
+        self.rollouts: Rollouts = "auto"
+        """The expert's rollouts the review was made with (``auto`` where the judge valued it)."""
         self._stop = threading.Event()
 
     @property
@@ -116,8 +121,8 @@ class ReviewJob:
             while not self.preparation.wait(POLL_SECONDS):  # the simulator is compiled in a process of its own
                 if self.cancelled:
                     return None
-            rollouts: Rollouts = "auto" if self.preparation.usable else "engine"
-            reviewer.rollouts = rollouts
+            self.rollouts = "auto" if self.preparation.usable else "engine"
+            reviewer.rollouts = self.rollouts
         self.total = reviewer.total
         for _ in reviewer.decisions():
             self.done += 1
@@ -154,8 +159,11 @@ class ReviewScreen(ModalScreen[None]):
         preparation: Preparation,
         reviews: MutableMapping[int, Review],
         t: Messages = ENGLISH,
+        kept: Path | None = None,
     ) -> None:
         super().__init__()
+        self.kept = kept
+        """The game's file in your history (``None``: not kept), beside which your review is kept."""
         self.record = record
         self.names = tuple(names)
         self.seat = seat
@@ -219,6 +227,9 @@ class ReviewScreen(ModalScreen[None]):
             return
         if review is not None:
             self.reviews[job.seat] = review
+            if job.seat == YOU and self.kept is not None:  # thirtyone stats reads it, never makes it again
+                seed, rollouts = REVIEW_SEED, job.rollouts
+                keep_review(self.kept, review, worlds=self.worlds, seconds=None, seed=seed, rollouts=rollouts)
         if job is self.job:
             self._finish()
 
