@@ -85,6 +85,17 @@ def test_a_last_turn_after_a_knock_is_valued_exactly() -> None:
     assert all(estimate.worlds == exact.worlds for estimate in analysis.estimates)
 
 
+def test_a_last_turn_counted_over_sampled_deals_says_how_many() -> None:
+    """R6.2 at four seats: too many deals to count them all, so a fixed-seed sample of them (the
+    same values for the same view), and the hint says over how many deals."""
+    view = to_move(played("scat", 4, 0, 2))
+    turn = last_turn(view)
+    assert not turn.exact
+    hint = judge_hint(view)
+    assert hint.deals == turn.worlds
+    assert dict(hint.moves) == {str(move.action): round(move.value, 3) for move in turn.moves}
+
+
 def test_the_reads_say_an_opponent_who_took_an_ace_collects_its_suit() -> None:
     """Seat 2 took A♥ from the pile: the belief's worlds give it hearts, and the hint says so, as
     the expert's hint said what it believed (at least :data:`READ_SHOWN` sure)."""
