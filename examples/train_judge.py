@@ -12,9 +12,16 @@ seat played by the learning policy, a checkpoint after every iteration, resumabl
     # a best response to a frozen player (seat 0 learns, the others are the target):
     nice python examples/train_judge.py --tables scat:4 --target heuristic --out runs/br-heuristic
     python examples/train_judge.py --plot runs/judge-mini/curve.json --chart docs/charts/judge-mini
+    # the same run on a Ray cluster (pip install -e '.[train,distributed]' on every node): 8 actors
+    # play the tables, this process learns (--ray-address auto: the cluster `ray start` began here,
+    # HOST:PORT another's head, local: a Ray started for the run)
+    nice python examples/train_judge.py --tables scat,widow,schwimmen:2-9 --imitation 20 --out runs/judge \
+        --ray-address auto --actors 8
 
 A run killed mid-way goes on from its last iteration when started again with the same settings
-and ``--out``. The weights (``judge.npz``) play with numpy alone.
+and ``--out`` (on Ray: exactly so with the same ``--actors``). The weights (``judge.npz``) play
+with numpy alone. Bad settings, or a Ray address that cannot be reached, are one line on stderr
+and exit status 2, the folder's checkpoint kept.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
@@ -112,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", default="", help="start from these weights (a judge.npz of another run)")
     parser.add_argument("--method", default="mmd", help="mmd (magnetic mirror descent) or dmc (deep Monte-Carlo)")
     parser.add_argument("--explore", type=float, default=0.0, help="dmc: the share of moves played at random")
+    parser.add_argument("--ray-address", help="self-play on this Ray cluster: auto, HOST:PORT or local")
+    parser.add_argument("--actors", type=int, default=2, help="with --ray-address: the Ray actors that play")
     parser.add_argument("--yardstick", help="folder of the mini game's tree: measure NashConv there")
     parser.add_argument("--evaluate-every", type=int, default=5)
     parser.add_argument("--plot", nargs="+", help="draw these curve.json files instead of training (with --chart)")
@@ -153,7 +163,19 @@ def main(argv: list[str] | None = None) -> int:
         shown = " ".join(f"{name}={value:.4g}" for name, value in figures.items())
         print(f"[{time.perf_counter() - started:7.0f} s] {shown}", flush=True)
 
-    train(config, args.out, evaluate=evaluate, evaluate_every=args.evaluate_every, report=report)
+    from thirtyone.errors import ThirtyOneError
+
+    options: dict[str, Any] = {"evaluate": evaluate, "evaluate_every": args.evaluate_every, "report": report}
+    try:
+        if args.ray_address is None:
+            train(config, args.out, **options)
+        else:
+            from thirtyone.agents.selfplay_ray import train_on_ray
+
+            train_on_ray(config, args.out, args.ray_address, args.actors, **options)
+    except ThirtyOneError as error:
+        print(f"train_judge.py: error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -738,19 +738,22 @@ def train(
     evaluate: Callable[[JudgeNet], dict[str, float]] | None = None,
     evaluate_every: int = 10,
     report: Callable[[dict[str, float]], None] | None = None,
+    trainer: Trainer | None = None,
 ) -> JudgeNet:
     """Train for ``config.iterations`` iterations in folder ``out``: after each one the checkpoint
     (``checkpoint.pkl``), the weights (``judge.npz``) and the curve (``curve.json``) are written
     there (each replaced whole); a folder that holds a checkpoint of the same config goes on from
     it. ``evaluate`` (the current weights -> figures, such as the mini game's NashConv) runs every
-    ``evaluate_every`` iterations and at the end; its figures join the curve.
+    ``evaluate_every`` iterations and at the end; its figures join the curve. ``trainer`` (a
+    :class:`Trainer` of ``config``, such as :mod:`thirtyone.agents.selfplay_ray`'s) plays and learns
+    in place of a new one.
 
     Raises:
         ArgumentError: for bad settings, or a checkpoint of another config in ``out``.
     """
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(config)
+    trainer = Trainer(config) if trainer is None else trainer
     checkpoint = folder / "checkpoint.pkl"
     if checkpoint.exists():
         with open(checkpoint, "rb") as file:
