@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent))  # tests/support and the helpers, on every xdist worker too
 
 # No time limit on an example: a loaded CI machine made slow examples fail on their speed, and
 # speed is measured in benchmarks/, not asserted in tests.
@@ -29,8 +29,8 @@ def _history_elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server whose bots play at once, one for each browser test module
-    (see test_web_e2e.running_server)."""
-    from test_web_e2e import running_server  # only the browser tests start one
+    (see support.web.running_server)."""
+    from support.web import running_server  # only the browser tests start one
 
     with running_server(tmp_path_factory.mktemp(request.module.__name__)) as base:
         yield base
@@ -41,8 +41,8 @@ def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright, one for each browser test module."""
     from playwright.sync_api import sync_playwright  # only the browser tests need Playwright
 
-    from test_web_e2e import ARGS
-    from test_web_e2e import CHROMIUM
+    from support.web import ARGS
+    from support.web import CHROMIUM
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)

@@ -11,49 +11,28 @@ axe-core must be installed too."""
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import SHOWDOWN_OPEN
-from test_web_e2e import WAIT_MS
-from test_web_e2e import _create
-from test_web_e2e import _legal
-from test_web_e2e import _seated
-from test_web_e2e import new_page
-from test_web_e2e import wait_until
+from support.axe import violations
+from support.web import CHROMIUM
+from support.web import SHOWDOWN_OPEN
+from support.web import WAIT_MS
+from support.web import create_table
+from support.web import new_page
+from support.web import offered_actions
+from support.web import seated_page
+from support.web import wait_until
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
 from playwright.sync_api import Page
 from playwright.sync_api import expect
 
-AXE = Path(__file__).parents[1] / "node_modules" / "axe-core" / "axe.min.js"
-"""axe-core's browser script, as ``npm ci`` installs it (package.json pins its version)."""
 LANGUAGES = ["en", "de", "ur"]
-
-
-def violations(page: Page) -> list[dict[str, Any]]:
-    """What axe-core finds wrong in ``page`` as it is now: each violated rule's id, impact and
-    (at most four of) the elements that violate it, with axe's reason."""
-    if not AXE.exists():
-        if os.environ.get("THIRTYONE_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{AXE} is missing: run npm ci")
-        pytest.skip("needs axe-core: npm ci")
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")  # evaluated, not a script tag: the CSP allows it
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations.map((rule) => ({"
-        " id: rule.id, impact: rule.impact,"
-        " nodes: rule.nodes.slice(0, 4).map((node) => [node.target.join(' '), node.failureSummary]) }))"
-    )
-    return list(found)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -72,10 +51,10 @@ def test_the_lobby_has_no_accessibility_violation(server: str, browser: Browser,
 def test_your_turn_and_the_showdown_have_no_accessibility_violation(
     server: str, browser: Browser, lang: str, size: tuple[int, int]
 ) -> None:
-    created = _create(server, "scat", ["human", "easy"], lives=3)
+    created = create_table(server, "scat", ["human", "easy"], lives=3)
     width, height = size
     phone = {"is_mobile": True, "has_touch": True} if width < 600 else {}
-    page = _seated(browser, server, created, locale=lang, viewport={"width": width, "height": height}, **phone)
+    page = seated_page(browser, server, created, locale=lang, viewport={"width": width, "height": height}, **phone)
     try:
         expect(page.locator("#actions button").first).to_be_visible()
         assert violations(page) == []  # the piles named by what they show first; a phone's moves by their names
@@ -96,7 +75,7 @@ def play_round_by_keys(page: Page) -> list[str]:
         if not page.locator("#actions-section:not([hidden]) #actions button").count():
             page.wait_for_timeout(25)  # the bot's turn
             continue
-        legal = _legal(page)
+        legal = offered_actions(page)
         turn = (
             ["k"] if "knock" in legal else ["s", "1"] if "draw stock" in legal else ["h"] if "keep" in legal else ["."]
         )
@@ -110,8 +89,8 @@ def play_round_by_keys(page: Page) -> list[str]:
 
 @pytest.mark.parametrize(("preset", "keys"), [("scat", "S: draw from the stock"), ("schwimmen", "A: swap all three")])
 def test_a_whole_round_is_played_by_the_keyboard_alone(server: str, browser: Browser, preset: str, keys: str) -> None:
-    created = _create(server, preset, ["human", "easy"], lives=3)
-    page = _seated(browser, server, created)
+    created = create_table(server, preset, ["human", "easy"], lives=3)
+    page = seated_page(browser, server, created)
     try:
         expect(page.locator("#howto")).to_contain_text(keys)  # "How to play" says the keys
         page.locator("body").focus()

@@ -14,13 +14,13 @@ import time
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import _create
-from test_web_e2e import _seated
-from test_web_e2e import close_showdown
-from test_web_e2e import new_page
+from support.web import CHROMIUM
+from support.web import close_showdown
+from support.web import create_table
+from support.web import new_page
+from support.web import seated_page
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -51,8 +51,8 @@ def _swap_turn_with_knock(page: Page) -> None:
 def test_a_swaps_instructions_are_words_and_hint_stays_in_the_row_of_the_moves(
     server: str, browser: Browser, lang: str
 ) -> None:
-    created = _create(server, "schwimmen", ["human", "easy"], lives=3)
-    page = _seated(browser, server, created, locale=lang, viewport=LAPTOP)
+    created = create_table(server, "schwimmen", ["human", "easy"], lives=3)
+    page = seated_page(browser, server, created, locale=lang, viewport=LAPTOP)
     try:
         _swap_turn_with_knock(page)
         note = page.locator("#actions button.exchange")
@@ -100,8 +100,8 @@ FOLLOWED = """async () => {
 
 
 def test_a_bubble_and_a_flying_card_stay_with_their_seat_when_the_seats_move(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy"], lives=3)
-    page = _seated(browser, server, created, viewport=LAPTOP)
+    created = create_table(server, "scat", ["human", "easy"], lives=3)
+    page = seated_page(browser, server, created, viewport=LAPTOP)
     try:
         expect(page.locator(".seat[data-seat='1'] .plate")).to_be_visible()
         followed = page.evaluate(FOLLOWED)

@@ -14,14 +14,11 @@ that fails instead."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
-import importlib.util
 import json
 import os
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,7 +31,24 @@ from typing import Any
 
 import pytest
 
-from test_server_support import SEED
+from support.processes import free_port
+from support.web import CHROMIUM
+from support.web import PHONE
+from support.web import SHOWDOWN_OPEN
+from support.web import ask_hint
+from support.web import create_table
+from support.web import get_json
+from support.web import join_by_ui
+from support.web import my_turn
+from support.web import new_page
+from support.web import offered_actions
+from support.web import play_one
+from support.web import post_json
+from support.web import running_server
+from support.web import seated_page
+from support.web import two_people
+from support.web import wait_until
+from support.web import watched
 from thirtyone.actions import parse_action
 from thirtyone.cards import format_cards
 from thirtyone.cards import parse_cards
@@ -44,205 +58,16 @@ from thirtyone.record import GameRecord
 from thirtyone.record import deal_commitment
 from thirtyone.server.serialize import action_json
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 20_000  # the longest any one UI change may take
-HINT_WAIT_S = 60
-"""The test servers' ``--hint-wait``: a server's first hint loads the expert's compiled kernels on
-its hint worker (compiles them, in a fresh clone), which on a loaded machine outlasts the default."""
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
+    pytest.skip("needs chromium", allow_module_level=True)
+
+from playwright.sync_api import Browser
+from playwright.sync_api import Page
+from playwright.sync_api import expect
+
 _CARD_LABEL = re.compile(
     r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of (clubs|diamonds|hearts|spades)$"
 )
-
-_MISSING = not CHROMIUM.exists() or importlib.util.find_spec("playwright") is None
-if _MISSING and os.environ.get("THIRTYONE_REQUIRE_BROWSER") != "1":
-    pytest.skip(
-        "needs /usr/bin/chromium and playwright (THIRTYONE_REQUIRE_BROWSER=1 requires them)", allow_module_level=True
-    )
-
-from playwright.sync_api import Browser  # noqa: E402
-from playwright.sync_api import Page  # noqa: E402
-from playwright.sync_api import expect  # noqa: E402
-
-expect.set_options(timeout=WAIT_MS)  # a loaded machine (two browsers, bots, the server) may be slow
-
-# ---------------------------------------------------------------------------------------------- fixtures
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return json.loads(response.read())
-
-
-def _post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.loads(response.read())
-
-
-@contextlib.contextmanager
-def running_server(folder: Path, *options: str, port: int | None = None, pinned: str | None = None) -> Iterator[str]:
-    """A real server on ``port`` (default: a free one) with an SQLite file in ``folder``, bots
-    that play at once and its randomness seeded (``--seed``: its tables' chains, first dealers and
-    bots' seeds are the same every run; ``options``: more ``thirtyone serve`` options); yields its
-    base URL. With
-    ``pinned`` (64 hex digits) its deals are pinned (tests/web_pinned.py)."""
-    port = port or _free_port()
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            *(("-m", "thirtyone") if pinned is None else (str(Path(__file__).with_name("web_pinned.py")), pinned)),
-            *("serve", "--port", str(port), "--bot-delay", "0"),
-            *("--showdown-timeout", "0"),  # the bots wait for no showdown to be closed (options may ask for it)
-            *("--hint-wait", str(HINT_WAIT_S)),
-            *("--seed", str(SEED)),  # as every test server's: options may give another
-            *("--log-level", "warning", "--database-url", f"sqlite:///{folder / 'web.db'}"),
-            *(
-                "--table-burst",
-                "1000",
-                "--requests-per-second",
-                "1000",
-                "--connections-per-second",
-                "1000",
-            ),  # every page and test here is 127.0.0.1 (options may ask for the server's own limits)
-            *options,
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=(folder / "server.log").open("w"),
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            try:
-                if _get(f"{base}/api/health")["ok"]:
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: {(folder / 'server.log').read_text()}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_until(page: Page, expression: str, seconds: float = WAIT_MS / 1000) -> None:
-    """Wait up to ``seconds`` until ``expression`` is true in ``page`` (polled with ``evaluate``,
-    which the pages' Content-Security-Policy allows; Playwright's ``wait_for_function`` evaluates a
-    string, which it forbids, as it should: no ``eval``)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {expression}")
-        page.wait_for_timeout(25)
-
-
-def watched(page: Page, console: list[str]) -> Page:
-    """``page``, its script errors and console errors (a Content-Security-Policy refusal is one)
-    collected in ``console``."""
-    page.on("pageerror", lambda error: console.append(f"script error: {error}"))
-    page.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
-    return page
-
-
-def new_page(browser: Browser, **options: Any) -> Page:
-    page = browser.new_context(**options).new_page()
-    page.set_default_timeout(WAIT_MS)
-    return page
-
-
-def join_by_ui(page: Page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/t/{code}")
-    page.fill("#join-name", name)
-    page.click("#join-form button[type=submit]")
-    expect(page.locator("#join")).to_be_hidden()
-    expect(page.locator("body")).to_have_attribute("data-role", "player")
-
-
-SHOWDOWN_OPEN = "document.getElementById('showdown-foot')?.hidden === false"
-"""Whether the page shows a round's showdown that its person is to close (the next round waits)."""
-
-
-HINT_ANSWERED = (
-    "(() => { const hint = document.getElementById('hint-text').textContent;"
-    " const alert = document.getElementById('alert');"
-    " return (hint !== '' && !hint.endsWith('…')) || (!alert.hidden && alert.textContent !== ''); })()"
-)
-"""Whether the hint asked for is answered: its words (not the "thinking…" line), or an alert."""
-
-
-def ask_hint(page: Page, tries: int = 3) -> None:
-    """Press ``?`` for the expert's hint, and again a moment later when an alert answered instead
-    ("busy": the hint worker is taken by hints other tests asked), as a person would."""
-    for _ in range(tries):
-        page.keyboard.press("?")
-        wait_until(page, HINT_ANSWERED, HINT_WAIT_S + 5)
-        if page.evaluate("document.getElementById('alert').hidden"):
-            return
-        page.wait_for_timeout(1000)
-    raise AssertionError(f"no hint: {page.locator('#alert').text_content()}")
-
-
-def close_showdown(page: Page) -> bool:
-    """Close the showdown if the page shows one (its button, clicked in the page: it may close by
-    itself meanwhile, when the next round began without this person). Returns whether it did."""
-    return bool(
-        page.evaluate(
-            "() => { const open = " + SHOWDOWN_OPEN + "; if (open) document.getElementById('showdown-close').click();"
-            " return open; }"
-        )
-    )
-
-
-def play_one(page: Page) -> bool:
-    """Close the showdown if the page shows one, else click one action button if it shows any (knock
-    first, to keep games short) and wait for the next state, or for the showdown of the round it
-    ended. Returns whether it did either."""
-    if close_showdown(page):
-        return True
-    buttons = page.locator("#actions-section:not([hidden]) #actions button:not([disabled])")
-    if buttons.count() == 0:
-        return False
-    seq = page.get_attribute("body", "data-seq")
-    knock = page.locator("#actions button[data-action=knock]")
-    (knock if knock.count() else buttons.first).click()
-    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
-    return True
-
-
-def my_turn(page: Page) -> None:
-    """Wait for a turn of this page's person (closing the showdowns on the way: each holds the next
-    round until its person closes it)."""
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not page.locator("#actions button").first.is_visible():
-        assert time.monotonic() < deadline, "no turn came"
-        if not close_showdown(page):
-            page.wait_for_timeout(25)
 
 
 # ---------------------------------------------------------------------------------------------- a whole game
@@ -298,7 +123,7 @@ def game(server: str, browser: Browser) -> Iterator[Game]:
 def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(game: Game, server: str, tmp_path: Path) -> None:
     assert game.clicks >= 2
     assert game.alerts == []
-    table = _get(f"{server}/api/tables/{game.code}")["table"]
+    table = get_json(f"{server}/api/tables/{game.code}")["table"]
     assert table["status"] == "finished"
     winner = table["seats"][table["winner"]]
     winner_name = winner["name"] or f"Bot {table['winner'] + 1} (easy)"
@@ -355,7 +180,7 @@ def test_each_rounds_deal_is_verified_in_the_browser(game: Game, server: str, tm
 
 
 def test_the_replay_page_steps_through_the_finished_game(game: Game, server: str, browser: Browser) -> None:
-    record = _get(f"{server}/api/tables/{game.code}/record.json")
+    record = get_json(f"{server}/api/tables/{game.code}/record.json")
     steps = len(record["steps"])
     page = new_page(browser)
     try:
@@ -389,7 +214,7 @@ def _table(server: str, seats: list[str], **options: Any) -> str:
         "options": options,
         "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
     }
-    return str(_post(f"{server}/api/tables", body)["code"])
+    return str(post_json(f"{server}/api/tables", body)["code"])
 
 
 def _hand(page: Page) -> list[str]:
@@ -520,7 +345,7 @@ def test_keyboard_only_play_and_the_aria_live_region_reads_it(server: str, brows
 
 
 def test_the_browser_deals_exactly_as_the_record_does(game: Game, server: str) -> None:
-    deals = _get(f"{server}/api/tables/{game.code}/deals")
+    deals = get_json(f"{server}/api/tables/{game.code}/deals")
     deal = deals["deals"][0]
     deal_in_page = (
         "([salt, round, seeds]) => import('/static/js/fairness.js').then((m) => m.dealDeck(salt, round, seeds, 52))"
@@ -588,7 +413,7 @@ def test_every_kind_of_action_is_shown_in_words_from_its_data(game: Game) -> Non
 
 def test_the_turn_timer_counts_down_and_plays_for_an_absent_player(browser: Browser, tmp_path: Path) -> None:
     with running_server(tmp_path, "--turn-timer", "3") as base:
-        created = _post(
+        created = post_json(
             f"{base}/api/tables",
             {"preset": "scat", "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}], "name": "Ann"},
         )
@@ -616,45 +441,14 @@ def test_the_turn_timer_counts_down_and_plays_for_an_absent_player(browser: Brow
 
 # ---------------------------------------------------------------------------------------------- what a new user found
 
-PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touch": True}
-
-
-def _seated(browser: Browser, base: str, created: dict[str, Any], **options: Any) -> Page:
-    """A page holding the seat of ``created`` (the answer of POST /api/tables with a name)."""
-    page = new_page(browser, **options)
-    page.goto(f"{base}/")
-    page.evaluate(
-        "([key, token]) => localStorage.setItem(key, token)", [f"thirtyone.token.{created['code']}", created["token"]]
-    )
-    page.goto(f"{base}/t/{created['code']}")
-    expect(page.locator("body")).to_have_attribute("data-role", "player")
-    return page
-
-
-def _create(base: str, preset: str, seats: list[str], **options: Any) -> dict[str, Any]:
-    body = {
-        "preset": preset,
-        "options": options,
-        "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
-        "name": "Ann",
-    }
-    return dict(_post(f"{base}/api/tables", body))
-
-
-def _legal(page: Page) -> list[str]:
-    return [
-        str(page.locator("#actions button[data-action]").nth(i).get_attribute("data-action"))
-        for i in range(page.locator("#actions button[data-action]").count())
-    ]
-
 
 def test_on_a_phone_your_hand_and_moves_are_on_screen_and_the_winner_shows_at_the_end(
     server: str, browser: Browser
 ) -> None:
     # two lives: with one, a dealt 31 (R5.2) or the bot's 31 before your first turn (R5.1) ends the game
     # with no turn of yours to check (one game in 400)
-    created = _create(server, "scat", ["human", "easy"], lives=2, grace_life=False)
-    page = _seated(browser, server, created, **PHONE)
+    created = create_table(server, "scat", ["human", "easy"], lives=2, grace_life=False)
+    page = seated_page(browser, server, created, **PHONE)
     try:
         deadline = time.monotonic() + 60
         checked = False
@@ -677,7 +471,7 @@ def test_on_a_phone_your_hand_and_moves_are_on_screen_and_the_winner_shows_at_th
             play_one(page)
         assert checked
         expect(page.locator("#over")).to_be_in_viewport(ratio=1)
-        winner = _get(f"{server}/api/tables/{created['code']}")["table"]["winner"]
+        winner = get_json(f"{server}/api/tables/{created['code']}")["table"]["winner"]
         who = page.locator(f".seat[data-seat='{winner}'] h3").inner_text().strip()
         expect(page.locator("#winner")).to_have_text("You win the game!" if winner == 0 else f"{who} wins the game!")
         expect(page.locator("#result")).to_be_visible()
@@ -687,7 +481,7 @@ def test_on_a_phone_your_hand_and_moves_are_on_screen_and_the_winner_shows_at_th
 
 
 def test_the_move_that_ends_a_round_is_logged_before_the_result(game: Game, server: str) -> None:
-    record = _get(f"{server}/api/tables/{game.code}/record.json")
+    record = get_json(f"{server}/api/tables/{game.code}/record.json")
     last, step = record["rounds"][-1], record["steps"][-1]
     if not last["actions"]:  # pragma: no cover - a 31 dealt: the round had no move
         pytest.skip("the last round ended on the deal")
@@ -704,8 +498,8 @@ def test_the_move_that_ends_a_round_is_logged_before_the_result(game: Game, serv
 
 
 def test_a_table_closed_by_its_host_offers_no_moves_and_links_its_record(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy"])
-    page = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "easy"])
+    page = seated_page(browser, server, created)
     try:
         my_turn(page)
         request = urllib.request.Request(
@@ -732,10 +526,10 @@ def test_a_table_closed_by_its_host_offers_no_moves_and_links_its_record(server:
 
 
 def test_a_server_going_down_is_shown_and_the_page_reconnects(browser: Browser, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     with running_server(tmp_path, "--turn-timer", "60", port=port) as base:
-        created = _create(base, "scat", ["human", "easy"])
-        page = _seated(browser, base, created)
+        created = create_table(base, "scat", ["human", "easy"])
+        page = seated_page(browser, base, created)
         my_turn(page)
         expect(page.locator("#timer")).to_be_visible()
         expect(page.locator("#conn")).to_be_hidden()
@@ -758,11 +552,11 @@ def test_a_server_going_down_is_shown_and_the_page_reconnects(browser: Browser, 
 
 
 def test_a_taken_card_explains_r4_2_and_four_cards_have_no_dangling_value(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy"], min_knock_value=30)
-    page = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "easy"], min_knock_value=30)
+    page = seated_page(browser, server, created)
     try:
         my_turn(page)
-        legal = _legal(page)
+        legal = offered_actions(page)
         note = page.locator("#knock-note")
         if "knock" in legal:  # a dealt hand of 30 may knock
             expect(note).to_be_hidden()
@@ -785,8 +579,8 @@ def test_a_taken_card_explains_r4_2_and_four_cards_have_no_dangling_value(server
 
 
 def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser: Browser) -> None:
-    created = _create(server, "widow", ["human", "easy"], exchange="any")
-    page = _seated(browser, server, created)
+    created = create_table(server, "widow", ["human", "easy"], exchange="any")
+    page = seated_page(browser, server, created)
     try:
         deadline = time.monotonic() + 30
         while not page.locator("#hand button[aria-pressed]").count():  # a turn with the widow face up
@@ -795,7 +589,7 @@ def test_exchange_any_is_picked_then_confirmed_by_keyboard(server: str, browser:
                 play_one(page)
             else:
                 page.wait_for_timeout(50)
-        assert not [a for a in _legal(page) if " for " in a], "exchanges are picked, not one button each"
+        assert not [a for a in offered_actions(page) if " for " in a], "exchanges are picked, not one button each"
         confirm = page.locator("#actions button.exchange")
         expect(confirm).to_be_disabled()
         gives = page.locator("#hand button[aria-pressed]")
@@ -832,7 +626,7 @@ def test_an_unknown_code_and_an_unfinished_replay_are_no_dead_ends(server: str, 
         expect(page.locator("h2")).to_contain_text("No table has the code ZZZZZZ")
         page.click("a[href='/']")
         expect(page.locator("#create")).to_be_visible()
-        playing = _create(server, "scat", ["human", "easy"])["code"]  # a game being played: no replay yet
+        playing = create_table(server, "scat", ["human", "easy"])["code"]  # a game being played: no replay yet
         page.goto(f"{server}/r/{playing}")
         expect(page.locator("#waiting")).to_be_visible()
         expect(page.locator("#waiting")).to_contain_text("once the game is over")
@@ -875,14 +669,14 @@ def test_the_lobby_offers_only_the_options_of_the_chosen_mode_and_checks_lives(s
 
 
 def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server: str) -> None:
-    created = _create(server, "scat", ["human", "easy"], lives=3)
-    page = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "easy"], lives=3)
+    page = seated_page(browser, server, created)
     view: dict[str, Any] = {}
     for _ in range(20):  # play until the round being played has moves in it
         # read on my turn, when nothing moves: just after my knock the bot's last turn may end the round
         # while the page below opens, and that round is then only in the catch-up, which comes later
         my_turn(page)
-        view = _get(f"{server}/api/tables/{created['code']}")["view"]
+        view = get_json(f"{server}/api/tables/{created['code']}")["view"]
         if any(event["type"] == "acted" for event in view["history"]):
             break
         play_one(page)
@@ -890,7 +684,7 @@ def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server:
     who = "You" if first["seat"] == 0 else "Bea"
     verb = {"draw": "drew" if first["action"] == "draw stock" else "took", "discard": "discarded"}
     words = f"{who} {verb.get(first['action'].split()[0], 'knocked')}"
-    again = _seated(browser, server, created)  # the same seat, opened anew
+    again = seated_page(browser, server, created)  # the same seat, opened anew
     expect(again.locator("#log li").first).to_be_visible()
     texts = again.locator("#log li").all_inner_texts()
     assert any(text.startswith(words) for text in texts), (words, texts)
@@ -898,32 +692,18 @@ def test_a_page_opened_mid_round_logs_the_round_so_far(browser: Browser, server:
     page.context.close()
 
 
-def _two_people(browser: Browser, base: str) -> tuple[dict[str, Any], Page, Page]:
-    """Ann (created through the API, her host token kept as the lobby keeps it) and Ben (joined by
-    the page), at a scat table of two; returns the creation answer and both pages."""
-    created = _create(base, "scat", ["human", "human"], lives=3)
-    ann = _seated(browser, base, created)
-    ann.evaluate(
-        "([key, token]) => localStorage.setItem(key, token)",
-        [f"thirtyone.host.{created['code']}", created["host_token"]],
-    )
-    ben = new_page(browser)
-    join_by_ui(ben, base, created["code"], "Ben")
-    return created, ann, ben
-
-
 def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, server: str) -> None:
-    created, ann, ben = _two_people(browser, server)
+    created, ann, ben = two_people(browser, server)
     # who is to move, from the server (two people: nothing moves before a click); Ann's page may not show
     # its turn yet when Ben's join has just started the game
-    seat = _get(f"{server}/api/tables/{created['code']}")["view"]["current_seat"]
+    seat = get_json(f"{server}/api/tables/{created['code']}")["view"]["current_seat"]
     mover, other = (ann, ben) if seat == 0 else (ben, ann)
     my_turn(mover)
     mover.locator('#actions button[data-action="draw stock"]').dblclick()
     wait_until(mover, "document.body.dataset.seq === '1'")
     mover.wait_for_timeout(500)  # a second send would be answered within this
     assert mover.locator("#alert").inner_text().strip() == ""
-    assert _get(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
+    assert get_json(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
     # the other player sees the mover holding four cards until the discard (R4.1)
     wait_until(other, "document.body.dataset.seq === '1'")
     expect(other.locator(f"li[data-seat='{seat}'] .seat-cards")).to_have_attribute(
@@ -936,8 +716,8 @@ def test_a_double_tap_plays_once_and_says_nothing_technical(browser: Browser, se
 def test_a_double_tap_plays_once_though_the_next_moves_are_drawn_between_its_taps(
     browser: Browser, server: str
 ) -> None:
-    created, ann, ben = _two_people(browser, server)
-    seat = _get(f"{server}/api/tables/{created['code']}")["view"]["current_seat"]
+    created, ann, ben = two_people(browser, server)
+    seat = get_json(f"{server}/api/tables/{created['code']}")["view"]["current_seat"]
     mover = ann if seat == 0 else ben
     my_turn(mover)
     box = mover.locator('#actions button[data-action="draw stock"]').bounding_box()
@@ -950,14 +730,14 @@ def test_a_double_tap_plays_once_though_the_next_moves_are_drawn_between_its_tap
     mover.mouse.down(click_count=2)  # the second tap of the double tap, at the same point
     mover.mouse.up(click_count=2)
     mover.wait_for_timeout(500)  # a second move would be answered within this
-    assert _get(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
+    assert get_json(f"{server}/api/tables/{created['code']}")["table"]["seq"] == 1
     expect(mover.locator("#actions button[data-action^='discard']").first).to_be_visible()  # still to discard
     ann.context.close()
     ben.context.close()
 
 
 def test_the_host_closes_the_table_from_the_page(browser: Browser, server: str) -> None:
-    created, ann, ben = _two_people(browser, server)
+    created, ann, ben = two_people(browser, server)
     expect(ben.locator("#host")).to_be_hidden()  # only the host has the button
     ann.click("#tab-table")  # the side panel's "Table" tab: invite, the host's tools, the fair deal
     ann.once("dialog", lambda dialog: dialog.accept())
@@ -965,16 +745,16 @@ def test_the_host_closes_the_table_from_the_page(browser: Browser, server: str) 
     expect(ann.locator("#over-heading")).to_have_text("Table closed")
     expect(ben.locator("#over-heading")).to_have_text("Table closed")
     expect(ann.locator("#host")).to_be_hidden()
-    assert _get(f"{server}/api/tables/{created['code']}")["table"]["status"] == "closed"
+    assert get_json(f"{server}/api/tables/{created['code']}")["table"]["status"] == "closed"
     ann.context.close()
     ben.context.close()
 
 
 def test_the_page_opens_with_the_first_move_focused_on_your_turn(browser: Browser, server: str) -> None:
-    created = _create(server, "scat", ["human", "easy"], lives=3)
-    page = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "easy"], lives=3)
+    page = seated_page(browser, server, created)
     my_turn(page)
-    again = _seated(browser, server, created)
+    again = seated_page(browser, server, created)
     my_turn(again)
     wait_until(again, "document.activeElement && document.activeElement.closest('#actions') !== null")
     seq = again.get_attribute("body", "data-seq")  # not always 0: the bot may have moved first
@@ -1004,9 +784,9 @@ def test_the_rules_are_said_in_the_readers_words_at_the_table_and_in_the_lobby(
         "name": "Ann",
         "public": True,
     }
-    created = _post(f"{server}/api/tables", body)
+    created = post_json(f"{server}/api/tables", body)
     assert created["table"]["differs"] == {"lives": 2, "min_knock_value": 20}
-    page = _seated(browser, server, created, locale=locale)
+    page = seated_page(browser, server, created, locale=locale)
     try:
         expect(page.locator("#describe")).to_have_text(said)
         page.goto(f"{server}/")

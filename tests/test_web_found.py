@@ -19,19 +19,22 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import _create
-from test_web_e2e import _get
-from test_web_e2e import _seated
-from test_web_e2e import _two_people
-from test_web_e2e import ask_hint
-from test_web_e2e import join_by_ui
-from test_web_e2e import my_turn
-from test_web_e2e import new_page
-from test_web_e2e import play_one
-from test_web_e2e import wait_until
+from support.web import CHROMIUM
+from support.web import ask_hint
+from support.web import create_table
+from support.web import get_json
+from support.web import join_by_ui
+from support.web import my_turn
+from support.web import new_page
+from support.web import play_one
+from support.web import seated_page
+from support.web import two_people
+from support.web import wait_until
+from support.web_layout import BOX
+from support.web_layout import assert_lives_read
+from support.web_layout import inside
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -58,24 +61,11 @@ def posts(page: Page, pattern: str) -> list[str]:
     return sent
 
 
-def inside(inner: dict[str, float], outer: dict[str, float], slack: float = 0.5) -> bool:
-    """Whether a box lies within another, give or take `slack` pixels on each side."""
-    return (
-        inner["x"] >= outer["x"] - slack
-        and inner["x"] + inner["w"] <= outer["x"] + outer["w"] + slack
-        and inner["y"] >= outer["y"] - slack
-        and inner["y"] + inner["h"] <= outer["y"] + outer["h"] + slack
-    )
-
-
-BOX = "(n) => { const r = n.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
-
-
 # ---------------------------------------------------------------------------------------------- the lobby
 
 
 def test_a_pasted_share_link_opens_its_table(server: str, browser: Browser) -> None:
-    code = _create(server, "scat", ["human", "human"])["code"]
+    code = create_table(server, "scat", ["human", "human"])["code"]
     page = new_page(browser, **PHONE)
     try:
         page.goto(f"{server}/")
@@ -101,7 +91,7 @@ def test_a_double_click_creates_one_table_and_a_double_join_takes_one_seat(serve
         assert len(created) == 1
     finally:
         page.context.close()
-    code = _create(server, "scat", ["human", "human"])["code"]
+    code = create_table(server, "scat", ["human", "human"])["code"]
     pat = new_page(browser)
     try:
         joins = posts(pat, r"/join$")
@@ -126,8 +116,8 @@ def test_an_emoji_name_has_its_avatar_and_twenty_emoji_are_twenty_characters(ser
         assert page.evaluate("Array.from(document.getElementById('name').value).length") == 20  # as the server counts
     finally:
         page.context.close()
-    created = _create(server, "scat", ["human", "human"])
-    ann = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "human"])
+    ann = seated_page(browser, server, created)
     pat = new_page(browser)
     try:
         join_by_ui(pat, server, created["code"], "🎲" * 19 + "x")
@@ -148,8 +138,8 @@ def test_an_emoji_name_has_its_avatar_and_twenty_emoji_are_twenty_characters(ser
     [("phone", 9, 3), ("phone", 5, 3), ("phone", 4, 20), ("desktop", 9, 20), ("desktop", 6, 3)],
 )
 def test_every_seats_lives_can_be_read(server: str, browser: Browser, size: str, seats: int, lives: int) -> None:
-    created = _create(server, "scat", ["human"] + ["easy"] * (seats - 1), lives=lives)
-    page = _seated(browser, server, created, **(PHONE if size == "phone" else DESKTOP))
+    created = create_table(server, "scat", ["human"] + ["easy"] * (seats - 1), lives=lives)
+    page = seated_page(browser, server, created, **(PHONE if size == "phone" else DESKTOP))
     try:
         my_turn(page)
         assert_lives_read(page, seats, lives)
@@ -158,28 +148,10 @@ def test_every_seats_lives_can_be_read(server: str, browser: Browser, size: str,
         page.context.close()
 
 
-def assert_lives_read(page: Page, seats: int, lives: int, where: str = "") -> None:
-    """Every one of ``seats`` plates shows its lives whole, at the start of a game of ``lives``: no
-    penny or number cut or squeezed in its box, the dole on every plate, twenty as a number."""
-    plates = page.locator(".seat .lives[role=img]")
-    expect(plates).to_have_count(seats)
-    for i in range(seats):
-        lives_node = plates.nth(i)
-        said = f"{where} {lives_node.inner_html()}"
-        assert lives_node.evaluate("(n) => n.scrollWidth <= n.clientWidth + 1"), said
-        outer = lives_node.evaluate(BOX)
-        for child in lives_node.locator(":scope > *").all():
-            assert inside(child.evaluate(BOX), outer), said
-            assert child.evaluate("(n) => n.getBoundingClientRect().width >= n.scrollWidth - 1"), said  # not squeezed
-        assert lives_node.locator(".grace").count() == 1, said  # the dole is on every plate
-        if lives > 5:
-            assert str(lives) in lives_node.inner_text(), said  # the number, not five pennies of twenty
-
-
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_the_table_code_shows_whole_on_a_phone_in_every_language(server: str, browser: Browser, lang: str) -> None:
-    created = _create(server, "scat", ["human", "easy", "easy", "easy"])
-    page = _seated(browser, server, created, **PHONE)
+    created = create_table(server, "scat", ["human", "easy", "easy", "easy"])
+    page = seated_page(browser, server, created, **PHONE)
     try:
         page.goto(f"{server}/t/{created['code']}?lang={lang}")
         expect(page.locator("body")).to_have_attribute("data-role", "player")
@@ -216,7 +188,7 @@ def _mover(*pages: Page) -> Page:
 
 
 def test_a_table_closed_in_round_1_shows_no_empty_result_and_no_stale_alert(server: str, browser: Browser) -> None:
-    _, ann, ben = _two_people(browser, server)
+    _, ann, ben = two_people(browser, server)
     try:
         waiting = ben if _mover(ann, ben) is ann else ann
         waiting.keyboard.press("?")  # a hint asked out of turn: an alert
@@ -235,8 +207,8 @@ def test_a_table_closed_in_round_1_shows_no_empty_result_and_no_stale_alert(serv
 
 
 def test_a_refused_chat_line_stays_in_its_box_and_is_said_as_a_sentence(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy"])
-    page = _seated(browser, server, created, **PHONE)
+    created = create_table(server, "scat", ["human", "easy"])
+    page = seated_page(browser, server, created, **PHONE)
     try:
         page.click("#panel-chat")
         page.fill("#chat-text", "look \u202ehere")  # a direction override: refused
@@ -254,7 +226,7 @@ def test_a_refused_chat_line_stays_in_its_box_and_is_said_as_a_sentence(server: 
 
 
 def test_the_hint_does_not_say_probably_of_a_sure_read(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy", "easy"])
+    created = create_table(server, "scat", ["human", "easy", "easy"])
     page = new_page(browser)
 
     def route(socket: Any) -> None:
@@ -298,8 +270,8 @@ def _to_round_2(page: Page, seconds: float = 60) -> None:
 
 
 def test_a_new_round_is_dealt_once_as_its_hand_first_shows(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
+    page = seated_page(browser, server, created)
     try:
         page.evaluate(
             """() => {
@@ -331,15 +303,15 @@ def test_a_new_round_is_dealt_once_as_its_hand_first_shows(server: str, browser:
 
 def test_the_final_standings_open_at_their_last_rounds(server: str, browser: Browser) -> None:
     # 20 lives: at least 10 rounds (a round costs a seat at most 2), more than a phone shows at once
-    created = _create(server, "scat", ["human", "easy"], lives=20, grace_life=False)
-    page = _seated(browser, server, created, **PHONE)
+    created = create_table(server, "scat", ["human", "easy"], lives=20, grace_life=False)
+    page = seated_page(browser, server, created, **PHONE)
     try:
         deadline = time.monotonic() + 400
         while not page.locator("#over").is_visible():
             assert time.monotonic() < deadline, "the game did not end in time"
             if not play_one(page):
                 page.wait_for_timeout(50)
-        rounds = _get(f"{server}/api/tables/{created['code']}")["table"]
+        rounds = get_json(f"{server}/api/tables/{created['code']}")["table"]
         assert rounds["status"] == "finished"
         for size in ("phone", "desktop"):
             if size == "desktop":

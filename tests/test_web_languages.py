@@ -22,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import PHONE
-from test_web_e2e import _post
-from test_web_e2e import _seated
-from test_web_e2e import my_turn
-from test_web_e2e import new_page
-from test_web_e2e import play_one
+from support.web import CHROMIUM
+from support.web import PHONE
+from support.web import my_turn
+from support.web import new_page
+from support.web import play_one
+from support.web import post_json
+from support.web import seated_page
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -121,7 +121,7 @@ def _table(base: str, **options: Any) -> dict[str, Any]:
         "options": options,
         "seats": [{"type": "human"}, {"type": "bot", "level": "easy"}],
     }
-    return dict(_post(f"{base}/api/tables", body))
+    return dict(post_json(f"{base}/api/tables", body))
 
 
 def _english_words(lang: str) -> set[str]:
@@ -249,7 +249,7 @@ def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang
     finally:
         lobby.context.close()
     created = _table(server, lives=3, grace_life=False)  # no round can end it: a showdown first
-    page = _seated(browser, server, created, **options)
+    page = seated_page(browser, server, created, **options)
     try:
         my_turn(page)
         expect(page.locator("#status")).not_to_be_empty()
@@ -285,7 +285,7 @@ def test_a_round_and_a_game_in_each_language(server: str, browser: Browser, lang
 
 def test_the_switch_is_remembered_and_each_reader_has_their_own_language(server: str, browser: Browser) -> None:
     created = _table(server)
-    player = _seated(browser, server, created, locale="de")
+    player = seated_page(browser, server, created, locale="de")
     watcher = new_page(browser, locale="ko")
     try:
         expect(player.locator("html")).to_have_attribute("lang", "de")
@@ -339,7 +339,9 @@ def test_your_own_moves_are_conjugated_for_you(
     server: str, browser: Browser, lang: str, own: str, not_own: str
 ) -> None:
     """The log says "Du ziehst vom Talon" of your moves; "Ada: zieht vom Talon" stays for the others."""
-    page = _seated(browser, server, _table(server, lives=9), **SIZES["laptop"], locale=lang, reduced_motion="reduce")
+    page = seated_page(
+        browser, server, _table(server, lives=9), **SIZES["laptop"], locale=lang, reduced_motion="reduce"
+    )
     try:
         for _ in range(2):
             my_turn(page)

@@ -16,22 +16,22 @@ from collections.abc import Iterator
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import close_showdown
-from test_web_e2e import my_turn
-from test_web_e2e import new_page
-from test_web_e2e import running_server
-from test_web_found import assert_lives_read
-from test_web_found import inside
-from test_web_showdown import KEY
-from test_web_showdown import SIZES
-from test_web_showdown import assert_apart
-from test_web_showdown import boxes
-from test_web_showdown import play_a_turn
-from test_web_showdown import seat_people
-from test_web_showdown import settle
+from support.web import CHROMIUM
+from support.web import KEY
+from support.web import SIZES
+from support.web import close_showdown
+from support.web import my_turn
+from support.web import new_page
+from support.web import play_a_turn
+from support.web import running_server
+from support.web import seat_people
+from support.web_layout import assert_apart
+from support.web_layout import assert_lives_read
+from support.web_layout import boxes
+from support.web_layout import inside
+from support.web_layout import settle
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser

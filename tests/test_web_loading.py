@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import WAIT_MS
-from test_web_e2e import _post
-from test_web_e2e import running_server
+from support.web import CHROMIUM
+from support.web import WAIT_MS
+from support.web import post_json
+from support.web import running_server
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -42,7 +42,9 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_one_table_opened_in_five_browsers_at_once_from_one_address_loads_everywhere(
     limited: str, browser: Browser
 ) -> None:
-    code = _post(f"{limited}/api/tables", {"seats": [{"type": "human"}, {"type": "human"}, {"type": "bot"}]})["code"]
+    code = post_json(f"{limited}/api/tables", {"seats": [{"type": "human"}, {"type": "human"}, {"type": "bot"}]})[
+        "code"
+    ]
     pages: list[Page] = []
     for _ in range(5):
         page = browser.new_context().new_page()

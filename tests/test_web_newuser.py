@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import _create
-from test_web_e2e import ask_hint
-from test_web_e2e import my_turn
-from test_web_e2e import new_page
+from support.web import CHROMIUM
+from support.web import ask_hint
+from support.web import create_table
+from support.web import my_turn
+from support.web import new_page
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -56,7 +56,7 @@ def test_a_rough_hint_whose_first_move_scores_lower_says_both(server: str, brows
     """The server's hint as a cold worker gives it (three deals, the expert's move first though
     another scores higher): the page says the higher value is within the noise, and that the
     values are rough, as the terminal does."""
-    created = _create(server, "scat", ["human", "easy", "easy"])
+    created = create_table(server, "scat", ["human", "easy", "easy"])
     page = seated(browser, server, created)
 
     def route(socket: Any) -> None:
@@ -86,7 +86,7 @@ def test_a_rough_hint_whose_first_move_scores_lower_says_both(server: str, brows
 
 
 def test_a_sure_hint_says_neither(server: str, browser: Browser) -> None:
-    created = _create(server, "scat", ["human", "easy", "easy"])
+    created = create_table(server, "scat", ["human", "easy", "easy"])
     page = seated(browser, server, created)
     try:
         page.goto(f"{server}/t/{created['code']}")
@@ -108,7 +108,7 @@ def test_a_fifth_tab_on_a_seat_is_refused_once_readably_and_comes_in_when_a_plac
     """Issue: a seat open in 4 places refused a 5th tab, which reconnected three times a second
     forever under a "Connection lost — reconnecting…" that covered the refusal, with `scat` for
     a header and a Hint button, and kept the refusal once a place was free."""
-    created = _create(server, "scat", ["human", "easy"])
+    created = create_table(server, "scat", ["human", "easy"])
     pages = [seated(browser, server, created) for _ in range(5)]
     try:
         for page in pages[:4]:
@@ -158,7 +158,7 @@ def test_a_name_longer_than_twenty_characters_is_cut_and_said_so(server: str, br
 
 def test_the_live_region_says_each_sentence_with_one_full_stop(server: str, browser: Browser) -> None:
     """Issue: the end of a game was read "You lose 2 lives (R6.5).. Game over"."""
-    created = _create(server, "scat", ["human", "easy"])
+    created = create_table(server, "scat", ["human", "easy"])
     page = seated(browser, server, created)
     try:
         page.goto(f"{server}/t/{created['code']}")

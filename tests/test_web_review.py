@@ -22,16 +22,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from test_server_review import FAST
-from test_server_review import finished_game
-from test_server_support import make_app
-from test_web_access import violations
-from test_web_e2e import CHROMIUM
-from test_web_e2e import _get
-from test_web_e2e import new_page
-from test_web_e2e import running_server
+from support.axe import violations
+from support.server import FAST
+from support.server import finished_game
+from support.server import make_app
+from support.web import CHROMIUM
+from support.web import get_json
+from support.web import new_page
+from support.web import running_server
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -66,7 +66,7 @@ def _open(browser: Browser, base: str, code: str, size: tuple[int, int], seat: i
 
 
 def _review(base: str, code: str) -> dict[str, Any]:
-    answer = _get(f"{base}/api/tables/{code}/review")
+    answer = get_json(f"{base}/api/tables/{code}/review")
     assert answer["status"] == "ready", answer
     return dict(answer["review"])
 
@@ -103,7 +103,7 @@ def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_brows
         expect(page.locator("#review-status")).to_contain_text("The review is being prepared")
         expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
         review = _review(base, code)
-        record = _get(f"{base}/api/tables/{code}/record.json")
+        record = get_json(f"{base}/api/tables/{code}/record.json")
         expect(page.locator("#describe")).to_have_text("Scat, 2 lives")  # as the table says it, not "scat, lives=2"
         expect(page.locator("#review-about")).to_contain_text("can be more than the lives a player had")
         options = page.locator("#review-seat option")
@@ -181,7 +181,7 @@ def test_on_a_phone_the_strip_fits_and_a_tap_goes_to_the_position(
         assert box["x"] >= 0
         assert box["x"] + box["width"] <= 390
         mark.tap()
-        steps = len(_get(f"{base}/api/tables/{code}/record.json")["steps"])
+        steps = len(get_json(f"{base}/api/tables/{code}/record.json")["steps"])
         expect(page.locator("#position")).to_contain_text(f"Step {last['step'] + 1} of {steps}")
         expect(page.locator("#review-now")).to_contain_text("The expert's values:")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -260,7 +260,7 @@ def test_issue43_the_page_says_what_a_costly_move_gave_away_and_why_as_the_termi
     page = _open(browser, base, code, SIZES[0], seat=1)
     try:
         expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
-        record = _get(f"{base}/api/tables/{code}/record.json")
+        record = get_json(f"{base}/api/tables/{code}/record.json")
         planted, decision = _planted(_review(base, code), seat=1)
         page.route(
             f"**/api/tables/{code}/review", lambda route: route.fulfill(json={"status": "ready", "review": planted})

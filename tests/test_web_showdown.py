@@ -10,8 +10,6 @@ Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWS
 
 from __future__ import annotations
 
-import itertools
-import json
 import time
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -20,29 +18,27 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import WAIT_MS
-from test_web_e2e import _get
-from test_web_e2e import _post
-from test_web_e2e import new_page
-from test_web_e2e import running_server
-from test_web_e2e import wait_until
+from support.web import CHROMIUM
+from support.web import KEY
+from support.web import SHOWDOWN_OPEN
+from support.web import SIZES
+from support.web import WAIT_MS
+from support.web import get_json
+from support.web import play_a_turn
+from support.web import press
+from support.web import running_server
+from support.web import seat_people
+from support.web import wait_until
+from support.web_layout import assert_apart
+from support.web_layout import boxes
+from support.web_layout import settle
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
-from playwright.sync_api import Locator
 from playwright.sync_api import Page
 from playwright.sync_api import expect
-
-KEY = "5a" * 32
-"""The salt chain every table of the pinned server deals from (tests/web_pinned.py)."""
-SEEDS = ("00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100")
-"""The people's client seeds, by person: with KEY and the bots' play, every game here is one game."""
-SIZES = {"laptop": (1280, 800), "desktop": (1920, 1080), "phone": (390, 844)}
-SHOWDOWN_OPEN = "document.getElementById('showdown-foot')?.hidden === false"
-BOX = "(n) => { const r = n.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
 
 
 @pytest.fixture(scope="module")
@@ -50,43 +46,6 @@ def pinned(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A pinned server whose bots wait for the showdown to be read (at most 20 s, the default)."""
     with running_server(tmp_path_factory.mktemp("pinned"), "--showdown-timeout", "20", pinned=KEY) as base:
         yield base
-
-
-def seat_people(
-    browser: Browser,
-    base: str,
-    seats: list[str],
-    people: int = 1,
-    viewport: tuple[int, int] = SIZES["laptop"],
-    lang: str = "en",
-    **options: Any,
-) -> tuple[str, list[Page]]:
-    """A table of ``seats`` ("human" or a bot level) whose first ``people`` human seats are taken
-    by pages, each joined with its pinned seed (the last join starts the game); returns the code
-    and the pages, in seat order."""
-    created = _post(
-        f"{base}/api/tables",
-        {
-            "preset": options.pop("preset", "scat"),
-            "options": options,
-            "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
-        },
-    )
-    code = created["code"]
-    pages = []
-    for person, name in zip(range(people), ("Ann", "Ben", "Cleo"), strict=False):
-        joined = _post(f"{base}/api/tables/{code}/join", {"name": name, "seed": SEEDS[person]})
-        page = new_page(browser, viewport={"width": viewport[0], "height": viewport[1]})
-        page.goto(f"{base}/")
-        page.evaluate(
-            "([key, token, lang]) => { localStorage.setItem(key, token);"
-            " localStorage.setItem('thirtyone.lang', lang); }",
-            [f"thirtyone.token.{code}", joined["token"], lang],
-        )
-        page.goto(f"{base}/t/{code}")
-        expect(page.locator("body")).to_have_attribute("data-role", "player")
-        pages.append(page)
-    return code, pages
 
 
 def hand(page: Page) -> list[str]:
@@ -101,62 +60,6 @@ def play_to_showdown(page: Page, knock: bool = False) -> None:
         play_a_turn(page, knock)
 
 
-def play_a_turn(page: Page, knock: bool = True) -> None:
-    """One move of this page's person if it is their turn: knock if ``knock`` and the rules let,
-    else draw from the stock, or discard the first card; then wait for the next state (or the
-    showdown that move led to)."""
-    moves = "#actions-section:not([hidden]) #actions button"
-    knocks = page.locator(f"{moves}[data-action=knock]")
-    draw = page.locator(f"{moves}[data-action='draw stock']")
-    discard = page.locator(f"{moves}[data-action^='discard ']")
-    press(page, knocks if knock and knocks.count() else draw if draw.count() else discard.first)
-
-
-def press(page: Page, button: Locator) -> str | None:
-    """Click ``button`` when it shows and wait for the next state or a showdown; the seq before the
-    click, or ``None`` (after a short wait) when the button is not there."""
-    if not button.count():
-        page.wait_for_timeout(25)
-        return None
-    seq = page.get_attribute("body", "data-seq")
-    button.click()
-    wait_until(page, f"document.body.dataset.seq !== {json.dumps(seq)} || {SHOWDOWN_OPEN}")
-    return seq
-
-
-def settle(page: Page) -> None:
-    """Wait for the page to be laid out anew (after a resize: its ResizeObserver, then a frame)."""
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
-def boxes(page: Page, selector: str) -> list[dict[str, float]]:
-    """The boxes of what ``selector`` finds and the page shows (not hidden, not of no size)."""
-    return list(
-        page.evaluate(
-            f"(s) => [...document.querySelectorAll(s)].filter((n) => n.getClientRects().length && n.checkVisibility())"
-            f".map({BOX})",
-            selector,
-        )
-    )
-
-
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["w"] - 0.5
-        and b["x"] < a["x"] + a["w"] - 0.5
-        and a["y"] < b["y"] + b["h"] - 0.5
-        and b["y"] < a["y"] + a["h"] - 0.5
-    )
-
-
-def assert_apart(groups: dict[str, list[dict[str, float]]], where: str) -> None:
-    """No box of one group lies over a box of another."""
-    for (one, first), (other, second) in itertools.combinations(groups.items(), 2):
-        for a in first:
-            for b in second:
-                assert not overlap(a, b), f"{where}: a {one} and a {other} overlap: {a} {b}"
-
-
 # ---------------------------------------------------------------------------------------------- the showdown
 
 
@@ -167,7 +70,7 @@ def test_the_showdown_stays_until_its_person_closes_it_and_the_table_waits_behin
     try:
         while True:  # a knock's showdown (every hand shown, R5.1) after which a bot moves first: it waits
             play_to_showdown(page)
-            view = _get(f"{pinned}/api/tables/{code}")["view"]
+            view = get_json(f"{pinned}/api/tables/{code}")["view"]
             if view["current_seat"] != 0 and not view["last_result"]["blitz"]:
                 break
             page.click("#showdown-close")
@@ -179,7 +82,7 @@ def test_the_showdown_stays_until_its_person_closes_it_and_the_table_waits_behin
         expect(page.locator("#showdown-close")).to_be_focused()  # the next thing to do
         expect(page.locator(".seat-cards.shown")).to_have_count(3)  # every hand, face up at its seat
         # the table stays as the round left it: the next round is dealt, but not shown, and the bots wait
-        table = _get(f"{pinned}/api/tables/{code}")
+        table = get_json(f"{pinned}/api/tables/{code}")
         assert table["view"]["round"] == ended + 1
         assert table["table"]["showdown"]["waiting"] == [0]
         assert hand(page) == mine
@@ -231,7 +134,7 @@ def test_the_page_says_whom_the_table_waits_for_and_escape_closes_the_showdown(p
         ann.click("#showdown-close")
         expect(ann.locator("#result")).to_be_hidden()
         expect(ben.locator("#showdown-waiting")).to_be_hidden()  # Ben reads; nobody else is left
-        seat = _get(f"{pinned}/api/tables/{code}")["view"]["current_seat"]
+        seat = get_json(f"{pinned}/api/tables/{code}")["view"]["current_seat"]
         if seat != 0:  # not Ann's turn: her table waits, and says for whom
             expect(ann.locator("#status")).to_contain_text("waiting for Ben to read the last round")
         ben.keyboard.press("Escape")
@@ -252,7 +155,7 @@ def test_a_showdown_the_next_round_overtakes_closes_by_itself(browser: Browser, 
                 for page in (ann, ben):
                     if not page.evaluate(SHOWDOWN_OPEN):
                         play_a_turn(page)
-            ended = int(_get(f"{base}/api/tables/{code}")["view"]["last_result"]["round"])
+            ended = int(get_json(f"{base}/api/tables/{code}")["view"]["last_result"]["round"])
             ann.click("#showdown-close")
             for _ in range(WAIT_MS // 25):  # Ann plays her turns of the next round; the bot plays after the timeout
                 if not ben.evaluate(SHOWDOWN_OPEN):
@@ -277,7 +180,7 @@ def test_the_deals_a_31_hid_are_verified_at_the_games_end(browser: Browser, tmp_
     with running_server(tmp_path, "--showdown-timeout", "20", pinned=BLITZ_KEY) as base:
         code, (page,) = seat_people(browser, base, ["human", "easy", "easy"], lives=2)
         try:
-            rounds = _get(f"{base}/api/tables/{code}/deals")["deals"]
+            rounds = get_json(f"{base}/api/tables/{code}/deals")["deals"]
             assert rounds[0]["salt"] is None  # round 1 ended on the deal with a 31: its salt waits
             play_to_showdown(page)  # round 2 ends: its deal waits for the game's end too
             verify = page.locator("#verify")
@@ -337,7 +240,7 @@ def play_until_my_discard_ends_a_round(
             button = page.locator(f"{moves}[data-action='discard {best}']")
         seq = press(page, button)
         if seq is not None and page.evaluate(SHOWDOWN_OPEN) and page.get_attribute("body", "data-seq") == seq:
-            result = _get(f"{base}/api/tables/{code}")["view"]["last_result"]
+            result = get_json(f"{base}/api/tables/{code}")["view"]["last_result"]
             if wanted(result):
                 return dict(result)
     raise AssertionError("no round ended on my discard as wanted")
@@ -365,7 +268,7 @@ def test_the_hand_that_ended_the_round_with_a_discard_is_the_one_shown(pinned: s
             page, pinned, code, lambda result: result["end"] == "knock" and result["knocker"] not in (None, 0)
         )
         mine = sorted(result["hands"][0])
-        after = _get(f"{pinned}/api/tables/{code}")["view"]["seats"]  # the next round's: the lives the result left
+        after = get_json(f"{pinned}/api/tables/{code}")["view"]["seats"]  # the next round's: the lives the result left
         for _ in range(2):  # at once, and a while later (the flights have landed)
             assert_the_hand_shown(page, result)
             for seat in range(3):
@@ -403,7 +306,7 @@ def test_the_knocks_tag_lies_in_its_plate_over_nothing_else(pinned: str, browser
     try:
         while True:
             play_to_showdown(page)
-            result = _get(f"{pinned}/api/tables/{code}")["view"]["last_result"]
+            result = get_json(f"{pinned}/api/tables/{code}")["view"]["last_result"]
             if result["end"] == "knock" and result["knocker"] not in (None, 0):
                 break
             page.click("#showdown-close")

@@ -22,21 +22,22 @@ from typing import Any
 
 import pytest
 
-from test_web_e2e import CHROMIUM
-from test_web_e2e import PHONE
-from test_web_e2e import SHOWDOWN_OPEN
-from test_web_e2e import _create
-from test_web_e2e import _get
-from test_web_e2e import _post
-from test_web_e2e import _seated
-from test_web_e2e import join_by_ui
-from test_web_e2e import my_turn
-from test_web_e2e import new_page
-from test_web_e2e import play_one
-from test_web_e2e import running_server
-from test_web_e2e import wait_until
+from support.web import CHROMIUM
+from support.web import PHONE
+from support.web import SHOWDOWN_OPEN
+from support.web import create_table
+from support.web import get_json
+from support.web import join_by_ui
+from support.web import my_turn
+from support.web import new_page
+from support.web import play_one
+from support.web import post_json
+from support.web import running_server
+from support.web import seated_page
+from support.web import wait_until
+from support.web_layout import overlap
 
-if not CHROMIUM.exists():  # pragma: no cover - test_web_e2e skipped the module already
+if not CHROMIUM.exists():  # pragma: no cover - support.web skipped the module already
     pytest.skip("needs chromium", allow_module_level=True)
 
 from playwright.sync_api import Browser
@@ -60,7 +61,7 @@ def _table(base: str, preset: str, seats: list[str], *, name: str | None = "Ann"
     for key in ("public", "hints"):
         if key in options:
             body[key] = options.pop(key)
-    return dict(_post(f"{base}/api/tables", body))
+    return dict(post_json(f"{base}/api/tables", body))
 
 
 def play_through(pages: list[Page], seconds: float = 150) -> int:
@@ -80,7 +81,7 @@ def play_through(pages: list[Page], seconds: float = 150) -> int:
 
 def people(browser: Browser, base: str, created: dict[str, Any], names: list[str], **options: Any) -> list[Page]:
     """The creator's page and one page for each other person, joined by the page's form."""
-    pages = [_seated(browser, base, created, **options)]
+    pages = [seated_page(browser, base, created, **options)]
     for who in names:
         page = new_page(browser, **options)
         join_by_ui(page, base, created["code"], who)
@@ -95,15 +96,6 @@ def boxes(page: Page, selector: str) -> list[dict[str, float]]:
             ".map((n) => { const r = n.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })",
             selector,
         )
-    )
-
-
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["x"] < b["x"] + b["w"] - 0.5
-        and b["x"] < a["x"] + a["w"] - 0.5
-        and a["y"] < b["y"] + b["h"] - 0.5
-        and b["y"] < a["y"] + a["h"] - 0.5
     )
 
 
@@ -132,7 +124,7 @@ def test_a_whole_game_of_each_preset_with_people_and_bots(
             with urllib.request.urlopen(f"{server}/api/tables/{created['code']}/record") as response:
                 record = GameRecord.loads(response.read().decode("utf-8"))
             assert [(len(r.actions), r.result and r.result.end) for r in record.rounds] == [(0, "dealt_blitz")]
-        table = _get(f"{server}/api/tables/{created['code']}")["table"]
+        table = get_json(f"{server}/api/tables/{created['code']}")["table"]
         assert table["status"] == "finished"
         for page in pages:
             expect(page.locator("#over")).to_be_visible()
@@ -151,7 +143,7 @@ def test_a_whole_game_of_each_preset_with_people_and_bots(
 def test_the_join_that_takes_the_last_seat_logs_the_deal_once(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "human", "easy"])
     ben = new_page(browser)
-    ann = _seated(browser, server, created)
+    ann = seated_page(browser, server, created)
     try:
         join_by_ui(ben, server, created["code"], "Ben")  # the last seat: the game starts as Ben joins
         expect(ben.locator("#log li").first).to_be_visible()
@@ -263,10 +255,10 @@ def test_the_widest_names_stay_inside_their_seat_plates(server: str, browser: Br
     name is the plate's title (shown on hover)."""
     created = _table(server, "scat", ["human"] * 4 + ["easy"])
     for wide in WIDE_NAMES:
-        _post(f"{server}/api/tables/{created['code']}/join", {"name": wide})
+        post_json(f"{server}/api/tables/{created['code']}/join", {"name": wide})
     try:
         for size, options in {"laptop": {"viewport": {"width": 1280, "height": 800}}, "phone": PHONE}.items():
-            page = _seated(browser, server, created, **options)
+            page = seated_page(browser, server, created, **options)
             try:
                 expect(page.locator(".seat .lives[role=img]")).to_have_count(5)  # dealt: the plates as played
                 seats = page.locator(".seat")
@@ -294,7 +286,7 @@ def test_the_widest_names_stay_inside_their_seat_plates(server: str, browser: Br
 
 def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["easy", "human", "easy", "easy"])  # Ann takes seat 1
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         expect(page.locator(".seat.me")).to_have_attribute("data-seat", "1")
         centre = {s: page.locator(f".seat[data-seat='{s}']").bounding_box() for s in range(4)}
@@ -330,7 +322,7 @@ def test_closing_the_showdown_by_keyboard_gives_the_focus_back_to_the_table(tmp_
 
 def _focus_after_the_showdown(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         deadline = time.monotonic() + 120
         knock = page.locator("#actions-section:not([hidden]) #actions button[data-action=knock]:not([disabled])")
@@ -356,7 +348,7 @@ def _focus_after_the_showdown(server: str, browser: Browser) -> None:
 def test_knock_is_never_the_default_or_the_most_prominent_move(server: str, browser: Browser) -> None:
     # knock_from_round=1: knocking is legal on every turn, also when the deal makes you first (R6.3)
     created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         knock = page.locator("#actions button[data-action=knock]")
         for _ in range(60):  # a turn of mine before anyone knocked (the bot, moving first, may have: R6.1)
@@ -409,7 +401,7 @@ def test_the_deck_is_drawn_with_court_cards_and_a_four_colour_option(server: str
 
 def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         my_turn(page)
         expect(page.locator("#hand .card")).to_have_count(3)
@@ -472,7 +464,7 @@ def test_the_click_after_a_drag_is_not_a_tap_even_when_it_comes_late(server: str
     that release comes after the page's timers have run (a loaded machine: it discarded the card,
     and made a test of the drag fail by chance). The next real tap on a card plays it."""
     created = _table(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         _, card = _drawn_from_stock(page)
         seq = page.get_attribute("body", "data-seq")
@@ -491,7 +483,7 @@ def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: 
     """A message that draws the table anew while a card is dragged (a player joins, the connection
     comes back) leaves the card under the pointer: dropped on the pile, it is discarded."""
     created = _table(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         new, card = _drawn_from_stock(page)
         start, pile = new.bounding_box(), page.locator("#discard").bounding_box()
@@ -518,7 +510,7 @@ def _pretty(card: str) -> str:
 
 def test_the_four_colour_deck_is_switched_on_at_the_table(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     colour = "[...document.querySelectorAll('#hand .card-face .index text')].map((t) => t.getAttribute('fill'))"
     try:
         my_turn(page)
@@ -553,7 +545,7 @@ def test_cards_fly_unless_motion_is_reduced_and_nothing_waits_for_them(
     server: str, browser: Browser, motion: str
 ) -> None:
     created = _table(server, "scat", ["human", "easy", "easy"], lives=5)
-    page = _seated(browser, server, created, reduced_motion=motion)
+    page = seated_page(browser, server, created, reduced_motion=motion)
     try:
         _watch_motion(page)
         for _ in range(3):
@@ -578,7 +570,7 @@ def test_sounds_are_off_by_default_and_turned_on_on_the_page(server: str, browse
     # nobody knocks before everyone has had a turn (R6.3): the discard never ends a round the bot
     # knocked at once, whatever the deal (its showdown held the next state, and its sound, back)
     created = _table(server, "scat", ["human", "easy"], lives=5, knock_from_round=2)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
         my_turn(page)
@@ -619,7 +611,7 @@ def test_a_rematch_is_accepted_by_everyone_with_the_same_seats(server: str, brow
         for page in (ann, ben):
             expect(page.locator("body")).to_have_attribute("data-status", "playing")
             expect(page.locator("body")).to_have_attribute("data-role", "player")
-        table = _get(f"{server}/api/tables/{new}")["table"]
+        table = get_json(f"{server}/api/tables/{new}")["table"]
         assert [(s["kind"], s["name"], s["level"]) for s in table["seats"]] == [
             ("human", "Ann", None),
             ("human", "Ben", None),
@@ -755,14 +747,14 @@ def test_the_host_switches_hints_off(server: str, browser: Browser) -> None:
         expect(page.locator("#alert")).to_contain_text("turned hints off")
         expect(page.locator("#hint-text")).to_be_empty()
         code = page.url.rsplit("/", 1)[1]
-        assert _get(f"{server}/api/tables/{code}")["table"]["hints"] is False
+        assert get_json(f"{server}/api/tables/{code}")["table"]["hints"] is False
     finally:
         page.context.close()
 
 
 def test_a_reload_shows_the_same_log_and_scores(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], lives=4)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         deadline = time.monotonic() + 60
         while page.locator("#scores tbody tr:first-child td").count() < 2:  # two rounds scored (a cell each)
@@ -787,7 +779,7 @@ def test_a_reload_shows_the_same_log_and_scores(server: str, browser: Browser) -
 
 def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "human"], lives=5)
-    page = _seated(browser, server, created, viewport={"width": 375, "height": 667})
+    page = seated_page(browser, server, created, viewport={"width": 375, "height": 667})
     try:
         expect(page.locator("#status")).to_contain_text("Share the link")
         expect(page.locator("#status")).to_be_visible()  # said in the middle of the felt
@@ -803,7 +795,7 @@ def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: 
 def test_a_personal_rejoin_link_opens_the_seat_in_a_fresh_browser(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "easy"], lives=5)
     other = _table(server, "scat", ["human", "easy"], lives=5)
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         # read on my turn, when nothing moves: the state may not be drawn yet (seated shows at the welcome), and
         # the bot's 31 may end the round and deal anew (R5.1)
@@ -871,7 +863,7 @@ def test_copy_link_says_it_copied(server: str, browser: Browser) -> None:
 
 def test_the_host_gives_a_free_seat_to_a_bot_from_the_page(server: str, browser: Browser) -> None:
     created = _table(server, "scat", ["human", "human", "human"])
-    page = _seated(browser, server, created)
+    page = seated_page(browser, server, created)
     try:
         page.evaluate(
             "([k, t]) => localStorage.setItem(k, t)", [f"thirtyone.host.{created['code']}", created["host_token"]]
@@ -889,7 +881,7 @@ def test_the_host_gives_a_free_seat_to_a_bot_from_the_page(server: str, browser:
 
 def test_the_how_to_play_panel_speaks_plain_words(server: str, browser: Browser) -> None:
     created = _table(server, "schwimmen", ["human", "easy"])
-    page = _seated(browser, server, created, **PHONE)
+    page = seated_page(browser, server, created, **PHONE)
     try:
         page.click("#panel-log")
         page.click("#tab-rules")
@@ -971,7 +963,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
         finally:
             lobby.context.close()
         created = _table(base, "scat", ["human", "easy", "medium", "easy", "hard"], lives=1)
-        page = _seated(browser, base, created, **size)
+        page = seated_page(browser, base, created, **size)
         try:
             my_turn(page)
             pause(page, 1500)
@@ -992,7 +984,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
         finally:
             page.context.close()
         phone = _table(base, "widow", ["human", "easy", "easy", "easy"], lives=3)
-        mobile = _seated(browser, base, phone, **PHONE)
+        mobile = seated_page(browser, base, phone, **PHONE)
         try:
             my_turn(mobile)
             pause(mobile, 1500)
@@ -1007,8 +999,8 @@ def test_a_bot_to_move_is_shown_thinking(browser: Browser, tmp_path: Path) -> No
     """While a bot thinks (its delay, its search, a fresh server's first hard move), the status says
     so in words, not only "to move" (issue 40 item 12)."""
     with running_server(tmp_path, "--bot-delay", "3") as base:
-        created = _create(base, "scat", ["human", "easy"])
-        page = _seated(browser, base, created)
+        created = create_table(base, "scat", ["human", "easy"])
+        page = seated_page(browser, base, created)
         try:
             status = page.locator("#status")
             deadline = time.monotonic() + 60
@@ -1016,7 +1008,7 @@ def test_a_bot_to_move_is_shown_thinking(browser: Browser, tmp_path: Path) -> No
                 assert time.monotonic() < deadline, status.inner_text()
                 if not play_one(page):
                     page.wait_for_timeout(50)
-            bot = _get(f"{base}/api/tables/{created['code']}")["table"]["seats"][1]["name"]
+            bot = get_json(f"{base}/api/tables/{created['code']}")["table"]["seats"][1]["name"]
             assert f"{bot} is thinking…" in status.inner_text()
         finally:
             page.context.close()
