@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -97,3 +98,43 @@ def test_the_pages_modules_import_in_one_direction(tmp_path: Path) -> None:
     (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
     (tmp_path / "b.js").write_text('import {\n  a,\n} from "./a.js";\nexport const b = 2;\n')
     assert js_circle(tmp_path) == ["a.js", "b.js", "a.js"]  # the check sees one
+
+
+def importers_of_test_modules(folder: Path) -> list[str]:
+    """Where a module under ``folder`` imports a test module (``test_*``, ``core.test_*``), as ``"path: module"``:
+    what tests share lives in tests/support/ (and the core's deals in tests/helpers.py), so that
+    editing one test module breaks no other. tests/data/ is left out: its scripts made its files
+    with the code of their own commit."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        if "data" in path.relative_to(folder).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module is not None:
+                modules = [node.module]
+            else:
+                continue
+            found += [
+                f"{path.relative_to(folder)}: {name}"
+                for name in modules
+                if any(part.startswith("test_") for part in name.split("."))
+            ]
+    return found
+
+
+def test_no_test_module_imports_another(tmp_path: Path) -> None:
+    assert importers_of_test_modules(ROOT / "tests") == []
+    (tmp_path / "support").mkdir()
+    (tmp_path / "support" / "web.py").write_text("from support.server import SEED\n")
+    (tmp_path / "test_a.py").write_text("from support.web import SEED\n")
+    (tmp_path / "test_b.py").write_text("def test_b():\n    from test_a import SEED\n")
+    (tmp_path / "conftest.py").write_text("import test_b\n")
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "test_c.py").write_text("from core.test_d import d\n")
+    assert importers_of_test_modules(tmp_path) == [  # the check sees them
+        "conftest.py: test_b",
+        "core/test_c.py: core.test_d",
+        "test_b.py: test_a",
+    ]

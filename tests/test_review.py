@@ -17,15 +17,18 @@ import pytest
 from rich.text import Text
 
 from cli_helpers import cli_error_line
-from core.test_record import as_version
 from helpers import FallbackChance
+from helpers import as_version
 from helpers import deck_order
+from support.review import BUDGET
+from support.review import random_game
+from support.review import review_cli
+from support.review import scat2_last_turn
 from thirtyone import Discard
 from thirtyone import Draw
 from thirtyone import Game
 from thirtyone import Knock
 from thirtyone import Rules
-from thirtyone.bots import make_bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.review import COSTLIEST
 from thirtyone.bots.review import FLOOR
@@ -52,31 +55,8 @@ from thirtyone.tui.words import value_text
 from thirtyone.views import Phase
 
 DATA = Path(__file__).parent / "data"
-BUDGET: dict[str, Any] = {"worlds": 20, "rollouts": "engine", "valuer": "expert"}
 CLI_BUDGET = ["--valuer", "expert", "--budget", "20:engine"]
 """The expert's review (the judge's: tests/test_review_judge.py)."""
-
-
-def random_game(rules: Rules, players: int, seed: int, actions: int | None = None) -> Game:
-    """A game of ``random`` bots, its first ``actions`` actions only when given."""
-    game = Game(rules, players, seed=seed)
-    bot = make_bot("random", seed)
-    while not game.is_over and (actions is None or _acted(game) < actions):
-        seat = game.current_seat
-        assert seat is not None
-        view = game.view(seat)
-        game.apply(bot.choose(view, view.legal_actions))
-    return game
-
-
-def _acted(game: Game) -> int:
-    return sum(len(log.actions) for log in game.round_logs)
-
-
-def review_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(["review", *args])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.fixture(scope="module")
@@ -595,17 +575,6 @@ def test_a_missing_file_or_empty_path_is_one_line(capsys: pytest.CaptureFixture[
 
 
 # ---------------------------------------------------------------------------------------------- issue 43's words
-
-
-def scat2_last_turn(*after: str) -> Game:
-    """Issue 43's position: two players, scat, seat 1 (Ada) knocked; seat 0 (Ben) holds A♠ K♠ 7♠
-    with Q♠ on the pile, its last turn; then ``after`` played."""
-    rules = Rules.preset("scat")
-    deck = deck_order(rules, 2, 0, {0: "As Ks 7s"}, upcard="Qs")
-    game = Game(rules, 2, chance=FallbackChance(0, [deck], [], 0))
-    for action in ("knock", *after):
-        game.apply(action)
-    return game
 
 
 @pytest.fixture(scope="module")

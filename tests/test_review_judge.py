@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from rich.text import Text
 
+from support.review import BUDGET
+from support.review import random_game
+from support.review import review_cli
+from support.review import scat2_last_turn
 from support.tui import REVIEW_WORLDS
 from support.tui import make_app
 from support.tui import settle
 from support.tui import to_game_over
-from test_review import BUDGET
-from test_review import random_game
-from test_review import review_cli
-from test_review import scat2_last_turn
 from thirtyone import Draw
 from thirtyone import Game
 from thirtyone import Rules

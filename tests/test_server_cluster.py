@@ -14,12 +14,9 @@ import contextlib
 import json
 import os
 import re
-import secrets
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator
 from collections.abc import Callable
@@ -34,7 +31,14 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy import inspect
 from sqlalchemy import text
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect
 
+from support.postgres import LEASE
+from support.postgres import RENEW
+from support.postgres import new_database  # noqa: F401 - fixtures
+from support.postgres import postgres  # noqa: F401
+from support.postgres import rows
 from support.processes import free_port
 from support.server import SEED
 from support.server import Dealt
@@ -54,118 +58,9 @@ from thirtyone.server.serialize import spectator_view_json
 from thirtyone.server.serialize import view_json
 from thirtyone.server.store import Store
 
-REQUIRED = os.environ.get("THIRTYONE_REQUIRE_POSTGRES") == "1"
-GIVEN_URL = os.environ.get("THIRTYONE_TEST_POSTGRES_URL")
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-def _postgres_bin() -> Path | None:
-    """The folder of PostgreSQL's server programs (initdb, pg_ctl): on the PATH, or Debian's newest."""
-    found = shutil.which("pg_ctl")
-    if found is not None and shutil.which("initdb") is not None:
-        return Path(found).parent
-    versions = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda path: int(re.sub(r"\D", "", path.parts[-3]) or 0)
-    )
-    return versions[-1].parent if versions else None
-
-
-BIN = _postgres_bin()
-try:
-    import psycopg
-    from websockets.asyncio.client import ClientConnection
-    from websockets.asyncio.client import connect
-except ImportError as error:  # pragma: no cover - the server extra and the dev dependencies have them
-    if REQUIRED:
-        raise
-    pytest.skip(f"PostgreSQL tests need psycopg and websockets: {error}", allow_module_level=True)
-if GIVEN_URL is None and BIN is None and not REQUIRED:
-    pytest.skip(
-        "no PostgreSQL (initdb/pg_ctl) found: apt-get install postgresql, or set THIRTYONE_TEST_POSTGRES_URL",
-        allow_module_level=True,
-    )
-
-LEASE = 2.0
-"""The processes' lease (seconds): short, so that a killed process's tables are taken over soon."""
-RENEW = 0.3
 WAIT = 20.0
 """Seconds to wait for anything before failing (a takeover needs up to LEASE + RENEW)."""
-
-# ---------------------------------------------------------------------------------------------- PostgreSQL
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """``command`` as run by the ``postgres`` user when we are root (PostgreSQL refuses to run as root)."""
-    if os.geteuid() != 0:
-        return command
-    runuser = shutil.which("runuser")
-    if runuser is None:
-        pytest.fail("running as root needs runuser (util-linux) to start PostgreSQL as the postgres user")
-    return [runuser, "-u", "postgres", "--", *command]
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[str]:
-    """The URL of a PostgreSQL server's ``postgres`` database, as a superuser: the given one, or a
-    throwaway cluster (deleted afterwards)."""
-    if GIVEN_URL is not None:
-        yield GIVEN_URL
-        return
-    if BIN is None:
-        pytest.fail("THIRTYONE_REQUIRE_POSTGRES=1 but no PostgreSQL found: apt-get install -y postgresql")
-    folder = Path(tempfile.mkdtemp(prefix="thirtyone-pg-"))
-    if os.geteuid() == 0:
-        import pwd
-
-        try:
-            user = pwd.getpwnam("postgres")
-        except KeyError:
-            shutil.rmtree(folder)
-            pytest.fail("running as root needs the postgres system user (apt-get install -y postgresql makes it)")
-        os.chown(folder, user.pw_uid, user.pw_gid)
-    data, port = folder / "data", free_port()
-    subprocess.run(
-        _as_postgres(
-            [str(BIN / "initdb"), "-D", str(data), "-U", "thirtyone", "-A", "trust", "-E", "UTF8", "--no-sync"]
-        ),
-        check=True,
-        capture_output=True,
-    )
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c max_connections=200"
-    pg_ctl = [str(BIN / "pg_ctl"), "-D", str(data)]
-    started = subprocess.run(
-        _as_postgres([*pg_ctl, "-l", str(folder / "log"), "-w", "-t", "60", "-o", options, "start"]),
-        capture_output=True,
-        text=True,
-    )
-    try:
-        if started.returncode != 0:
-            log = (folder / "log").read_text() if (folder / "log").exists() else ""
-            pytest.fail(f"PostgreSQL did not start: {started.stderr}{log}")
-        yield f"postgresql://thirtyone@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(_as_postgres([*pg_ctl, "-m", "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def new_database(postgres: str) -> Callable[[], str]:
-    """Makes a new empty database on the server and gives its URL."""
-
-    def make() -> str:
-        name = f"thirtyone_{secrets.token_hex(6)}"
-        with psycopg.connect(postgres, autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name}")
-        return normalize_url(postgres).set(database=name).render_as_string(hide_password=False)
-
-    return make
-
-
-def rows(url: str, query: str, **params: Any) -> list[tuple[Any, ...]]:
-    """Rows of ``query`` on the PostgreSQL database ``url``."""
-    plain = normalize_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(plain) as connection:
-        return list(connection.execute(query, params))
 
 
 # ---------------------------------------------------------------------------------------------- server processes
@@ -279,7 +174,8 @@ def running(url: str, folder: Path, count: int, bot_delay: float = 0.0) -> Itera
 
 @pytest.fixture(scope="module")
 def pair(
-    new_database: Callable[[], str], tmp_path_factory: pytest.TempPathFactory
+    new_database: Callable[[], str],  # noqa: F811 - the fixture
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[str, Server, Server]]:
     """Two server processes A and B on one new database (bots play at once)."""
     url = new_database()
@@ -531,7 +427,8 @@ async def test_notifications_missed_while_the_listener_was_down_are_caught_up(pa
 
 
 async def test_a_killed_process_tables_are_taken_over_when_its_lease_expires(
-    new_database: Callable[[], str], tmp_path: Path
+    new_database: Callable[[], str],  # noqa: F811 - the fixture
+    tmp_path: Path,
 ) -> None:
     """One process holds the lease; Ann plays through the other; the holder is killed (SIGKILL)
     mid-game; once its lease expires the other takes it and the bots go on; nothing acknowledged
@@ -567,7 +464,7 @@ async def test_a_killed_process_tables_are_taken_over_when_its_lease_expires(
     assert set(first.bot_plays(code)).isdisjoint(taken_over)
 
 
-def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]) -> None:
+def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]) -> None:  # noqa: F811 - the fixture
     """The server works on PostgreSQL at all: create, join, play a round (in-process test client)."""
     from fastapi.testclient import TestClient
 
@@ -604,7 +501,9 @@ def test_one_process_on_postgresql_plays_a_round(new_database: Callable[[], str]
 
 @pytest.mark.parametrize("kind", ["postgresql", "sqlite"])
 def test_the_leases_migration_runs_and_a_second_upgrade_changes_nothing(
-    kind: str, new_database: Callable[[], str], tmp_path: Path
+    kind: str,
+    new_database: Callable[[], str],  # noqa: F811 - the fixture
+    tmp_path: Path,
 ) -> None:
     url = new_database() if kind == "postgresql" else f"sqlite:///{tmp_path / 't.db'}"
     engine = open_database(url)
@@ -626,7 +525,9 @@ def test_the_leases_migration_runs_and_a_second_upgrade_changes_nothing(
 
 @pytest.mark.parametrize("kind", ["postgresql", "sqlite"])
 def test_the_reviews_migration_keeps_a_finished_games_review_once(
-    kind: str, new_database: Callable[[], str], tmp_path: Path
+    kind: str,
+    new_database: Callable[[], str],  # noqa: F811 - the fixture
+    tmp_path: Path,
 ) -> None:
     """0004 -> 0005 on a database holding a finished table: its review is none yet, then one is
     kept, once (a second, another process's, is not kept); 0005 -> 0004 drops the column."""

@@ -13,8 +13,8 @@ import pytest
 import uvicorn
 
 from cli_helpers import cli_error_line
-from test_server_cluster import new_database  # noqa: F401 - fixtures
-from test_server_cluster import postgres  # noqa: F401
+from support.postgres import new_database  # noqa: F401 - fixtures
+from support.postgres import postgres  # noqa: F401
 from thirtyone.server import db
 from thirtyone.server.db import normalize_url
 

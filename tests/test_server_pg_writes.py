@@ -18,16 +18,16 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from support.postgres import LEASE
+from support.postgres import RENEW
+from support.postgres import new_database  # noqa: F401 - fixtures
+from support.postgres import postgres  # noqa: F401
+from support.postgres import rows
 from support.server import basic_choice
 from support.server import create
 from support.server import hello
 from support.server import join
-from test_server_cluster import LEASE
-from test_server_cluster import RENEW
-from test_server_cluster import new_database  # noqa: F401 - fixtures
-from test_server_cluster import postgres  # noqa: F401
-from test_server_cluster import rows
-from test_server_store import playing_tables
+from support.server import playing_tables
 from thirtyone.server import ServerSettings
 from thirtyone.server.appends import AppendJob
 from thirtyone.server.cluster import Cluster

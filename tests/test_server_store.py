@@ -18,6 +18,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from support.server import db_rows
+from support.server import playing_tables
 from thirtyone.server.db import open_database
 from thirtyone.server.history import ActionData
 from thirtyone.server.store import OPEN
@@ -59,19 +60,6 @@ def test_every_field_of_a_table_and_its_seats_is_stored_and_read_back(store: Sto
     assert loaded.table.seen_at is not None  # a person is there when it is made
     assert dataclasses.replace(loaded.table, seen_at=None) == dataclasses.replace(table, rematch_of=None)
     assert (loaded.deals, loaded.actions) == ([], [])
-
-
-def playing_tables(store: Store, count: int, last_first: bool = False) -> list[str]:
-    """``count`` tables of two people being played, T00000 on; made in that order, or the last first."""
-    codes = []
-    for index in reversed(range(count)) if last_first else range(count):
-        code = f"T{index:05d}"
-        seats = [SeatData(0, "human", None, None), SeatData(1, "human", None, None)]
-        store.create(TableData(code, OPEN, "scat", {}, 2, "0" * 64, seats, datetime.now(UTC)))
-        store.join(code, 0, "Ann", "1" * 64)
-        store.join(code, 1, "Ben", "2" * 64, (0, [], [None, None]))
-        codes.append(code)
-    return sorted(codes)
 
 
 @pytest.fixture

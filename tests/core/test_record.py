@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from helpers import as_version
 from thirtyone import Discard
 from thirtyone import Draw
 from thirtyone import Game
@@ -789,12 +790,6 @@ def test_commitments_need_version_2_or_later(finished: Game) -> None:
     message = record_error(as_version(text, 1))
     assert message == "round 1: commitment and salt are keys of version 2 and later; write version = 3"
     assert GameRecord.loads(as_version(text, 2)) == committed
-
-
-def as_version(text: str, version: int) -> str:
-    """A version-3 record as an older thirtyone wrote it: losses without their kind and seats."""
-    text = re.sub(r"kind = \"[a-z_]+\", (seats = \[[0-9, ]*\], )?", "", text)
-    return text.replace("version = 3\n", f"version = {version}\n")
 
 
 def test_older_versions_are_read_and_their_loss_kinds_worked_out() -> None:

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,10 @@ from thirtyone.server.fair import reshuffle_order
 from thirtyone.server.history import ActionData
 from thirtyone.server.history import TableHistory
 from thirtyone.server.randomness import Randomness
+from thirtyone.server.store import OPEN
+from thirtyone.server.store import SeatData
+from thirtyone.server.store import Store
+from thirtyone.server.store import TableData
 from thirtyone.views import Phase
 from thirtyone.views import PlayerView
 from thirtyone.views import SeatStatus
@@ -415,3 +421,16 @@ def uvicorn_stand_in(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 def serve(tmp_path: Path, *args: str) -> list[str]:
     """The arguments of ``thirtyone serve`` on port 48031 and an SQLite file in ``tmp_path``, and ``args``."""
     return ["serve", "--port", "48031", "--database-url", f"sqlite:///{tmp_path}/t.db", *args]
+
+
+def playing_tables(store: Store, count: int, last_first: bool = False) -> list[str]:
+    """``count`` tables of two people being played, T00000 on; made in that order, or the last first."""
+    codes = []
+    for index in reversed(range(count)) if last_first else range(count):
+        code = f"T{index:05d}"
+        seats = [SeatData(0, "human", None, None), SeatData(1, "human", None, None)]
+        store.create(TableData(code, OPEN, "scat", {}, 2, "0" * 64, seats, datetime.now(UTC)))
+        store.join(code, 0, "Ann", "1" * 64)
+        store.join(code, 1, "Ben", "2" * 64, (0, [], [None, None]))
+        codes.append(code)
+    return sorted(codes)
