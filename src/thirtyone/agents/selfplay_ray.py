@@ -103,6 +103,12 @@ def connect(address: str, actors: int) -> tuple[Any, bool]:
     return ray, True
 
 
+def _writable(value: Any) -> Any:
+    """A copy of ``value`` whose arrays can be written: Ray hands numpy arrays over read-only, and
+    play writes the tables' (and PyTorch warns of a tensor made from a read-only array)."""
+    return pickle.loads(pickle.dumps(value))
+
+
 class _Actor:
     """Plays a run of the tables (a Ray actor): its tables and random source live here."""
 
@@ -115,14 +121,14 @@ class _Actor:
 
     def take(self, tables: list[Tables], rng: Mapping[str, Any]) -> None:
         """Play on from ``tables`` and the random source's state ``rng`` (a resumed run)."""
-        self.tables = pickle.loads(pickle.dumps(tables))  # Ray hands arrays over read-only; play writes them
+        self.tables = _writable(tables)
         self.rng.bit_generator.state = rng
 
     def play(self, net: JudgeNet | None, share: int) -> Batch:
         """``share`` decisions of each table with the policy of ``net``'s weights (``None``: the heuristic)."""
         policy = None
         if net is not None:
-            self.model.take(net)
+            self.model.take(_writable(net))
             policy = network_policy(self.model, self.config.method, self.rng)
         return play_tables(self.tables, policy, share, self.config.explore, self.rng)
 
