@@ -10,6 +10,10 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/support and the helpers, on every xdist worker too
 
+collect_ignore = ["data"]
+"""tests/data/ holds what tests read, and the scripts that made it with the code of their own commit
+(server-0004/make.py imports that commit's test_server_support): nothing to collect, no doctest."""
+
 # No time limit on an example: a loaded CI machine made slow examples fail on their speed, and
 # speed is measured in benchmarks/, not asserted in tests.
 settings.register_profile("thirtyone", deadline=None)
