@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 from importlib.util import module_from_spec
 from importlib.util import spec_from_file_location
 from pathlib import Path
@@ -77,12 +79,14 @@ def test_a_ray_run_killed_after_an_iteration_resumes_as_if_never_stopped(local_r
         assert row_whole["decisions"] == row_cut["decisions"]
 
 
-def test_the_actors_play_as_the_trainer_would_joined_in_actor_order(local_ray):
+@pytest.mark.parametrize("method", [{"method": "mmd"}, {"method": "dmc", "explore": 0.3}])
+def test_the_actors_play_as_the_trainer_would_joined_in_actor_order(local_ray, method):
     """Two actors, a table each: the learner's batch is actor 0's decisions then actor 1's, each
-    played with the trainer's policy and the actor's source seeded from (seed, actors, actor, 0)."""
+    played with the trainer's policy (sampled, or greedy with exploration) and the actor's source
+    seeded from (seed, actors, actor, 0)."""
     from thirtyone.agents.selfplay_ray import RayTrainer
 
-    config = TrainConfig(iterations=1, **TINY)
+    config = TrainConfig(iterations=1, **method, **TINY)
     trainer = RayTrainer(config, local_ray, 2)
     try:
         batch = trainer.play()
@@ -92,7 +96,7 @@ def test_the_actors_play_as_the_trainer_would_joined_in_actor_order(local_ray):
     sources = [np.random.default_rng([config.seed, 2, actor, 0]) for actor in range(2)]
     expected = Batch.join(
         [
-            play_tables([tables], network_policy(alone.model, "mmd", rng), alone.share, 0.0, rng)
+            play_tables([tables], network_policy(alone.model, config.method, rng), alone.share, config.explore, rng)
             for tables, rng in zip(alone.tables, sources, strict=True)
         ]
     )
@@ -123,3 +127,19 @@ def test_more_actors_than_tables_are_refused_before_ray_starts(tmp_path):
     with pytest.raises(ArgumentError, match=r"actors is 1 to the number of tables \(2\), not 3"):
         train_on_ray(TrainConfig(**TINY), tmp_path, "127.0.0.1:1", 3)
     assert not (tmp_path / "checkpoint.pkl").exists()
+
+
+def test_a_run_without_a_ray_address_imports_nothing_of_ray(tmp_path):
+    """The single-process path stays as it was: Ray is never imported (checked in a fresh process)."""
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = ['train_judge.py', '--tables', 'mini:2', '--iterations', '1', '--decisions', '40', "
+        f"'--games', '2', '--hidden', '8', '--out', {str(tmp_path)!r}]\n"
+        "try:\n"
+        f"    runpy.run_path({str(Path(__file__).parents[1] / 'examples' / 'train_judge.py')!r}, run_name='__main__')\n"
+        "except SystemExit as end:\n"
+        "    assert end.code == 0, end.code\n"
+        "assert 'ray' not in sys.modules, 'ray was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=600)
+    assert (tmp_path / "judge.npz").exists()
