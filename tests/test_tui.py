@@ -22,6 +22,7 @@ from support.tui import HINT_WORLDS
 from support.tui import SIZE
 from support.tui import ada_moves_first
 from support.tui import assert_replays
+from support.tui import knock_to_showdown
 from support.tui import make_app
 from support.tui import offered_keys
 from support.tui import plain
@@ -454,11 +455,7 @@ async def test_grace_life_label_and_knocker_shown() -> None:
 async def test_showdown_lists_every_hand_and_every_loss() -> None:
     app = make_app("scat", 4, 21)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            if isinstance(app.screen, RoundEndScreen):
-                break
-            await to_my_move(app, pilot)
-            await pilot.press("k")
+        await knock_to_showdown(app, pilot)
         screen = app.screen
         assert isinstance(screen, RoundEndScreen)
         result = screen.result
@@ -1886,11 +1883,7 @@ async def test_the_key_line_offers_the_standings_and_another_game_at_the_end() -
 async def test_f_switches_the_bots_speed_while_the_showdown_shows() -> None:
     app = make_app("scat", 4, 21)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            if isinstance(app.screen, RoundEndScreen):
-                break
-            await to_my_move(app, pilot)
-            await pilot.press("k")
+        await knock_to_showdown(app, pilot)
         assert isinstance(app.screen, RoundEndScreen)
         assert app.pacing.fast
         await pilot.press("f")

@@ -170,6 +170,17 @@ async def play_until(
     raise AssertionError(f"not reached in {tries} moves of the person")
 
 
+async def knock_to_showdown(app: ThirtyOneApp, pilot: Pilot[None], tries: int = 100) -> RoundEndScreen:
+    """Knock (``k``) at every move of the person until a showdown shows, at most ``tries`` moves;
+    returns its screen. Raises AssertionError if none comes."""
+    for _ in range(tries):
+        if isinstance(app.screen, RoundEndScreen):
+            return app.screen
+        await to_my_move(app, pilot)
+        await pilot.press("k")
+    raise AssertionError(f"no showdown in {tries} moves of the person")
+
+
 async def to_widow(app: ThirtyOneApp, pilot: Pilot[None]) -> PlayerView:
     """Play on until the person is to move with a widow on the table (a widow preset); returns that view."""
     return await play_until(app, pilot, lambda view: view.widow is not None)
