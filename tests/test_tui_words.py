@@ -217,9 +217,7 @@ def test_second_knock_and_turn_refusals_name_the_players() -> None:
     with pytest.raises(IllegalActionError) as refused:
         game.apply("knock")
     names = tuple("you" if seat == game.current_seat else name for seat, name in enumerate(("Ann", "Ada", "Bea")))
-    assert refusal_text(refused.value, names) == (
-        f"R6.1: {names[first]} has already knocked; only one knock per round"
-    )
+    assert refusal_text(refused.value, names) == (f"R6.1: {names[first]} has already knocked; only one knock per round")
     other = next(seat for seat in range(3) if seat != game.current_seat)
     with pytest.raises(IllegalActionError) as wrong:
         game.apply("draw stock", seat=other)

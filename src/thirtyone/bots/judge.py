@@ -128,7 +128,7 @@ class JudgeBot(SeededBot):
         :data:`VALUE_ERROR_BAR` or was never measured.
 
         >>> JudgeBot().cannot_value(Rules.preset("scat"), 4)  # doctest: +ELLIPSIS
-        "the judge's values are ... lives from the exact ones on last turns (...; 0.05 at most): the expert values this table"
+        "the judge's values are ... lives from the exact ones on last turns (...): the expert values this table"
         """
         why = self.cannot_play(rules, players)
         if why is not None:

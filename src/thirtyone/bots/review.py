@@ -93,7 +93,6 @@ from thirtyone.bots.basic import after_exchange
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.hands import best_discard
-from thirtyone.bots.judge import JudgeBot
 from thirtyone.bots.levels import MAX_EXPERT_SECONDS
 from thirtyone.bots.levels import MAX_EXPERT_WORLDS
 from thirtyone.bots.work import judge_analysis
@@ -103,7 +102,6 @@ from thirtyone.cards import format_cards
 from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import SeatError
-from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
@@ -202,6 +200,9 @@ def judge_error(rules: Rules, players: int) -> float:
         JudgeWeightsError: where the judge cannot value that table
             (:meth:`JudgeBot.cannot_value <thirtyone.bots.judge.JudgeBot.cannot_value>`).
     """
+    from thirtyone.bots.judge import JudgeBot  # loads numpy: only when a review asks the judge
+    from thirtyone.judge.network import JudgeWeightsError
+
     judge = JudgeBot()
     why = judge.cannot_value(rules, players)
     if why is not None:
@@ -587,6 +588,8 @@ class Reviewer:
         self.rollouts = rollouts
         if valuer not in VALUERS:
             raise ArgumentError(f"the review's valuer is {' or '.join(VALUERS)}, not {valuer!r}")
+        from thirtyone.bots.judge import JudgeBot
+
         self._judge = JudgeBot()
         self.fallback = self._judge.cannot_value(record.rules, record.players) if valuer == "judge" else None
         """Why the judge does not value this review though asked to (``None``: it does, or was not asked)."""

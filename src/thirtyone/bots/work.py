@@ -16,6 +16,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 from thirtyone.action_ids import action_id
@@ -25,8 +26,6 @@ from thirtyone.bots.expert import Estimate
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.expert import belief_reads
-from thirtyone.bots.judge import JudgeBot
-from thirtyone.bots.judge import Valued
 from thirtyone.bots.making import make_bot
 from thirtyone.bots.prepare import warming
 from thirtyone.bots.turn import BotFailure
@@ -35,6 +34,10 @@ from thirtyone.cards import SUITS
 from thirtyone.rules import Rules
 from thirtyone.views import Phase
 from thirtyone.views import PlayerView
+
+if TYPE_CHECKING:  # the judge loads numpy: imported where a judge is asked (`import thirtyone.bots` stays light)
+    from thirtyone.bots.judge import JudgeBot
+    from thirtyone.bots.judge import Valued
 
 __all__ = [
     "Hint",
@@ -135,14 +138,21 @@ def judge_refuses(rules: Rules, players: int) -> str | None:
     >>> judge_refuses(Rules.preset("namu"), 4)
     "the judge's weights were made for scat, schwimmen, widow, not namu (give another bot for these rules)"
     """
-    return JudgeBot().cannot_value(rules, players)
+    return _judge().cannot_value(rules, players)
+
+
+def _judge() -> JudgeBot:
+    """A judge with the shipped weights (its module, which loads numpy, imported on first use)."""
+    from thirtyone.bots.judge import JudgeBot
+
+    return JudgeBot()
 
 
 def _judged(view: PlayerView) -> tuple[Valued, tuple[OpponentRead, ...]]:
     """The judge's values of ``view``'s legal moves and what :data:`~thirtyone.bots.expert.READ_WORLDS`
     worlds of the belief, drawn with :data:`READ_SEED`, say of each opponent
     (:func:`~thirtyone.bots.expert.belief_reads`, as the expert reads on a last turn)."""
-    return JudgeBot().values(view), belief_reads(view, random.Random(READ_SEED))
+    return _judge().values(view), belief_reads(view, random.Random(READ_SEED))
 
 
 def judge_analysis(view: PlayerView) -> Analysis:
