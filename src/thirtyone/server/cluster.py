@@ -18,11 +18,12 @@ What keeps them one authority:
   notifications may have been missed meanwhile.
 * **One process runs a table's bots and turn timer: the holder of its lease** (a row of
   ``leases``: table code, owner — the store's random process id — and expiry, by the database's
-  clock). Every ``lease_renew`` seconds, and at once when a runner finds a bot or timer to run
-  without the lease, the process takes or renews the lease of each table it serves that is being
-  played, all in one statement (``INSERT … SELECT … FROM unnest(codes) ON CONFLICT DO UPDATE …
-  WHERE owner = me OR expires_at < now()``): so a lease that is free, expired or its own. However
-  many tables, a renewal is one round trip and one commit. A process that stops
+  clock). Every ``lease_renew`` seconds the process takes or renews the lease of each table it
+  serves that is being played, all in one statement (``INSERT … SELECT … FROM unnest(codes) ON
+  CONFLICT DO UPDATE … WHERE owner = me OR expires_at < now()``): so a lease that is free, expired
+  or its own. However many tables, a renewal is one round trip and one commit. When a runner finds
+  a bot or timer to run without the lease, the process takes at once the leases it lacks, and only
+  those (:meth:`Cluster.renew` with ``lacking``). A process that stops
   gives its leases back; one that is killed keeps them until they expire (``lease_seconds``),
   then another process that serves the table takes it over, catches up and plays on. Were two
   processes ever to think they hold a lease (a process paused longer than the lease), the
