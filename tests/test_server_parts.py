@@ -244,9 +244,16 @@ def test_views_as_json_hold_what_the_seat_may_know_and_read_back() -> None:
         "received": [drawn["received"][0]],
         "private": True,
         "revealed": [],
+        "said": [  # the narrator's phrase for this seat: its own draw, the card named (thirtyone.narration)
+            {
+                "key": "acted.draw_stock_seen_you",
+                "values": {"cards": {"cards": drawn["received"]}, "who": {"seats": [seat]}},
+            }
+        ],
     }
     other = json.loads(json.dumps(view_json(game.view((seat + 1) % 3))))
     assert other["history"][-1]["received"] is None  # another's stock draw is hidden
+    assert drawn["received"][0] not in json.dumps(other["history"][-1]["said"])  # and not said
     assert other["legal_actions"] == []
     assert other["hand"] == [str(card) for card in game.hand((seat + 1) % 3)]
     assert view_from_json(data, game.rules) == dataclasses.replace(game.view(seat), history=(), last_result=None)
