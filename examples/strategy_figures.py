@@ -49,7 +49,6 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from dataclasses import dataclass
-from dataclasses import replace
 from itertools import combinations
 from itertools import islice
 from typing import Any
@@ -65,6 +64,7 @@ from thirtyone.actions import Draw
 from thirtyone.actions import Knock
 from thirtyone.arena.odds_measures import Mean
 from thirtyone.arena.odds_play import WORLDS
+from thirtyone.arena.odds_play import play_both
 from thirtyone.bots.hands import best_discard
 from thirtyone.bots.hands import best_with
 from thirtyone.bots.hands import half_value
@@ -133,29 +133,16 @@ def pairs_of_play(rules: Rules, players: int, seed: int, pick: Pick) -> Iterator
 
 
 def play_out(pairs: list[Pair], seed: int) -> tuple[FloatArray, FloatArray]:
-    """Each pair played out both ways in :data:`WORLDS` stock orders: ``(saved, value)``, one mean
-    a pair: the lives the seat loses after ``other`` less after ``move``, and the gain in value
-    (the others' average loss minus the seat's) of ``move`` over ``other``."""
-    from thirtyone import sim
-
-    rng = random.Random(seed)
-    positions: list[Position] = []
-    actions: list[Action] = []
-    worlds: list[int] = []
-    for number, pair in enumerate(pairs):
-        for world in range(WORLDS):
-            stock = list(pair.position.stock)
-            rng.shuffle(stock)
-            shuffled = replace(pair.position, stock=tuple(stock))
-            positions += [shuffled, shuffled]
-            actions += [pair.move, pair.other]
-            worlds += [number * WORLDS + world] * 2
-    lost = sim.rollout(positions, actions, seed=seed, worlds=worlds).lost.astype(np.float64)
-    seats = np.repeat([pair.seat for pair in pairs], 2 * WORLDS)
-    own = lost[np.arange(len(positions)), seats]
-    others = (lost.sum(axis=1) - own) / (lost.shape[1] - 1)
-    own = own.reshape(len(pairs), WORLDS, 2).mean(axis=1)
-    value = (others - lost[np.arange(len(positions)), seats]).reshape(len(pairs), WORLDS, 2).mean(axis=1)
+    """Each pair played out both ways in :data:`WORLDS` stock orders (:func:`odds_play.play_both
+    <thirtyone.arena.odds_play.play_both>`): ``(saved, value)``, one mean a pair: the lives the seat
+    loses after ``other`` less after ``move``, and the gain in value (the others' average loss minus
+    the seat's) of ``move`` over ``other``."""
+    lost = play_both([(pair.position, pair.move, pair.other) for pair in pairs], seed).astype(np.float64)
+    seats = np.array([pair.seat for pair in pairs], dtype=np.int64)
+    own = lost[np.arange(len(pairs)), :, :, seats]  # [pairs, WORLDS, 2]
+    others = (lost.sum(axis=3) - own) / (lost.shape[3] - 1)
+    value = (others - own).mean(axis=1)
+    own = own.mean(axis=1)
     return own[:, 1] - own[:, 0], value[:, 0] - value[:, 1]
 
 

@@ -293,29 +293,37 @@ def draw_positions(rules: Rules, players: int, seeds: Iterator[int]) -> Iterator
             return
 
 
-def value_draws(decisions: Sequence[Decision], seed: int) -> tuple[FloatArray, FloatArray]:
-    """The lives each decision's seat lost this round after its hidden and after its visible move
-    (``(hidden, visible)``, one mean a decision), each played out by :func:`thirtyone.sim.rollout`
-    with the heuristic in every seat in :data:`WORLDS` stock orders shuffled from ``seed`` (nobody
-    knows the stock's order); both moves of a world meet the same stock and reshuffles."""
+def play_both(items: Sequence[tuple[Position, Action, Action]], seed: int) -> IntArray:
+    """Each ``(position, first, second)`` played out after each of its two moves by
+    :func:`thirtyone.sim.rollout` with the heuristic in every seat, in :data:`WORLDS` stock orders
+    shuffled from ``seed`` (nobody knows the stock's order; both moves of a world meet the same
+    stock and reshuffles): the lives every seat lost this round, ``[len(items), WORLDS, 2, players]``."""
     from thirtyone import sim
 
     rng = random.Random(seed)
     positions: list[Position] = []
     actions: list[Action] = []
     worlds: list[int] = []
-    for number, decision in enumerate(decisions):
+    for number, (position, first, second) in enumerate(items):
         for world in range(WORLDS):
-            stock = list(decision.position.stock)
+            stock = list(position.stock)
             rng.shuffle(stock)
-            shuffled = replace(decision.position, stock=tuple(stock))
+            shuffled = replace(position, stock=tuple(stock))
             positions += [shuffled, shuffled]
-            actions += [decision.hidden, decision.visible]
+            actions += [first, second]
             worlds += [number * WORLDS + world] * 2
-    batch = sim.rollout(positions, actions, seed=seed, worlds=worlds)
-    seats = np.repeat([decision.seat for decision in decisions], 2 * WORLDS)
-    lost = batch.lost[np.arange(len(positions)), seats].astype(np.float64).reshape(len(decisions), WORLDS, 2)
-    return lost[:, :, 0].mean(axis=1), lost[:, :, 1].mean(axis=1)
+    lost = np.asarray(sim.rollout(positions, actions, seed=seed, worlds=worlds).lost, dtype=np.int64)
+    shaped: IntArray = lost.reshape(len(items), WORLDS, 2, lost.shape[1])
+    return shaped
+
+
+def value_draws(decisions: Sequence[Decision], seed: int) -> tuple[FloatArray, FloatArray]:
+    """The lives each decision's seat lost this round after its hidden and after its visible move
+    (``(hidden, visible)``, one mean a decision), each played out by :func:`play_both`."""
+    lost = play_both([(d.position, d.hidden, d.visible) for d in decisions], seed)
+    seats = np.array([decision.seat for decision in decisions], dtype=np.int64)
+    own = lost[np.arange(len(decisions)), :, :, seats].astype(np.float64)  # [decisions, WORLDS, 2]
+    return own[:, :, 0].mean(axis=1), own[:, :, 1].mean(axis=1)
 
 
 def _no_means() -> tuple[Mean, ...]:
