@@ -41,6 +41,16 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    """A local Ray of 2 CPUs (no dashboard) for each module that runs on Ray (the arena's backend, the
+    judge's trainer); skips without Ray."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright, one for each browser test module."""
     from playwright.sync_api import sync_playwright  # only the browser tests need Playwright

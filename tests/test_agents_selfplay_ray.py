@@ -30,14 +30,6 @@ from thirtyone.judge.network import JudgeNet
 TINY: dict[str, Any] = {"tables": [("mini", 2), ("scat", 3)], "decisions": 120, "games": 4, "hidden": (8,), "batch": 64}
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
 def _example() -> Any:
     spec = spec_from_file_location("train_judge", Path(__file__).parents[1] / "examples" / "train_judge.py")
     assert spec is not None

@@ -616,14 +616,6 @@ def test_rule_options_reach_the_games(capsys):
 # ---------------------------------------------------------------------------------------- ray
 
 
-@pytest.fixture(scope="module")
-def local_ray():
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
 def test_ray_backend_gives_the_local_results(local_ray, tmp_path, capsys):
     args = ["--bots", "basic,random", "--players", "4", "--games", "48", "--seed", "6"]
     assert arena(tmp_path, *args, "--backend", "ray", name="ray")[0] == 0
