@@ -122,9 +122,18 @@ class JudgeBot(SeededBot):
         why = self.judge_for(rules, players).fits(rules, players)
         return None if why is None else f"the judge's weights were {why} (give another bot for these rules)"
 
+    def value_error(self, rules: Rules, players: int) -> float | None:
+        """The measured error of the values of the network that plays this table, in lives (the root
+        mean square error of the gap between two moves' values against exact last turns, kept in
+        its weights' ``meta["value_check"]``), or ``None`` where it was never measured."""
+        check = self.judge_for(rules, players).meta.get("value_check")
+        if not isinstance(check, dict) or not isinstance(check.get("gap_rmse"), int | float):
+            return None
+        return float(check["gap_rmse"])
+
     def cannot_value(self, rules: Rules, players: int) -> str | None:
         """Why the network's values are not shown at this table (``None``: they may be): it cannot
-        play it (:meth:`cannot_play`), or its values' measured error is above
+        play it (:meth:`cannot_play`), or its values' measured error (:meth:`value_error`) is above
         :data:`VALUE_ERROR_BAR` or was never measured.
 
         >>> JudgeBot().cannot_value(Rules.preset("scat"), 4)  # doctest: +ELLIPSIS
@@ -133,13 +142,14 @@ class JudgeBot(SeededBot):
         why = self.cannot_play(rules, players)
         if why is not None:
             return why
-        check = self.judge_for(rules, players).meta.get("value_check")
-        if not isinstance(check, dict) or not isinstance(check.get("gap_rmse"), int | float):
+        error = self.value_error(rules, players)
+        if error is None:
             return "the judge's values were never checked against exact ones: the expert values this table"
-        if check["gap_rmse"] > VALUE_ERROR_BAR:
+        if error > VALUE_ERROR_BAR:
+            positions = self.judge_for(rules, players).meta["value_check"].get("positions", "?")
             return (
-                f"the judge's values are {check['gap_rmse']:.2f} lives from the exact ones on last turns "
-                f"(root mean square, {check.get('positions', '?')} positions; {VALUE_ERROR_BAR} at most): "
+                f"the judge's values are {error:.2f} lives from the exact ones on last turns "
+                f"(root mean square, {positions} positions; {VALUE_ERROR_BAR} at most): "
                 "the expert values this table"
             )
         return None

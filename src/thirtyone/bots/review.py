@@ -103,7 +103,6 @@ from thirtyone.checks import whole_number
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import SeatError
 from thirtyone.record import GameRecord
-from thirtyone.rules import Rules
 from thirtyone.scoring import HandValue
 from thirtyone.scoring import hand_value
 from thirtyone.scoring import value_from_half
@@ -116,7 +115,6 @@ __all__ = [
     "DEFAULT_WORLDS",
     "VALUERS",
     "SOURCES",
-    "judge_error",
     "NOISE",
     "FLOOR",
     "THRESHOLDS",
@@ -188,26 +186,6 @@ def decision_seed(seed: int, step: int) -> int:
     (7, 2000013)
     """
     return seed * 1_000_003 + step
-
-
-def judge_error(rules: Rules, players: int) -> float:
-    """The measured error of the judge's network's values at a ``players``-seat table of
-    ``rules``, in lives: the root mean square error of the difference of two moves' values against
-    exact last turns, kept in its weights (``meta["value_check"]["gap_rmse"]``, with the command
-    that measured it: ``python examples/judge_strength.py --set values --stamp``).
-
-    Raises:
-        JudgeWeightsError: where the judge cannot value that table
-            (:meth:`JudgeBot.cannot_value <thirtyone.bots.judge.JudgeBot.cannot_value>`).
-    """
-    from thirtyone.bots.judge import JudgeBot  # loads numpy: only when a review asks the judge
-    from thirtyone.judge.network import JudgeWeightsError
-
-    judge = JudgeBot()
-    why = judge.cannot_value(rules, players)
-    if why is not None:
-        raise JudgeWeightsError(why)
-    return float(judge.judge_for(rules, players).meta["value_check"]["gap_rmse"])
 
 
 def mark_of(given: float) -> str | None:
@@ -474,7 +452,8 @@ class Review:
     ``rounds_played``: for each seat of the record, the rounds it held cards in, the ``valuer``
     that valued the decisions (one of :data:`VALUERS`), ``fallback``: why the judge did not, where
     it was asked to (``None`` elsewhere), and ``judge_error``: the measured error of the network's
-    values where the judge valued (lives; :func:`judge_error`)."""
+    values where the judge valued (lives; :meth:`JudgeBot.value_error
+    <thirtyone.bots.judge.JudgeBot.value_error>`)."""
 
     names: tuple[str, ...]
     seats: tuple[int, ...]
@@ -595,7 +574,7 @@ class Reviewer:
         """Why the judge does not value this review though asked to (``None``: it does, or was not asked)."""
         self.valuer = "expert" if valuer == "expert" or self.fallback is not None else "judge"
         """What values the decisions: ``judge`` or ``expert``."""
-        self.judge_error = judge_error(record.rules, record.players) if self.valuer == "judge" else None
+        self.judge_error = self._judge.value_error(record.rules, record.players) if self.valuer == "judge" else None
         """The measured error of the network's values where the judge values (lives), else ``None``."""
         self.total = sum(1 for _ in _moments(record, self.seats))
         """The decisions to value."""
