@@ -18,8 +18,8 @@ PACKAGE = SRC / "thirtyone"
 
 CORE = (
     "__init__", "action_ids", "actions", "cards", "chance", "checks", "engine", "errors", "events", "fairness",
-    "narration", "position", "record", "refusals", "rules", "scoring", "settlement", "strategy", "text", "totals",
-    "views",
+    "narration", "position", "record", "refusals", "rules", "scoring", "settlement", "strategy", "table_loop", "text",
+    "totals", "views",
 )  # fmt: skip
 """The core's modules (thirtyone/<name>.py) and packages (thirtyone/<name>/)."""
 
