@@ -43,7 +43,7 @@ def test_lang_and_the_environment_choose_the_screens_language_quietly(
 ) -> None:
     app = play_command(monkeypatch, args, env)
     assert app.settings.lang == lang
-    assert app.t.lang == lang
+    assert app.translate.lang == lang
     assert app.settings.notice is None
     assert capsys.readouterr().err == ""
 

@@ -122,7 +122,7 @@ async def test_a_whole_game_in_each_language_at_80x24(lang: str, preset: str, se
     async with app.run_test(size=SIZE) as pilot:
         seen = await play_a_game(app, pilot, lang, seed)
         assert app.game.is_over
-        assert app.t.lang == lang
+        assert app.translate.lang == lang
         names = app.session.names
         assert all(names[standing.seat] in seen[-1] for standing in app.game.standings)
         log = "\n".join(app.log_lines)
@@ -264,6 +264,6 @@ async def test_a_long_discard_pile_is_counted_in_words_at_80x24(lang: str) -> No
             view = game.view(seat)
             panel.show(view, app.controls)
             first = panel.content.plain.splitlines()[0]  # type: ignore[union-attr]
-            count = say_plural(app.t, "tui.table.in_pile", view.discard_size).plain
+            count = say_plural(app.translate, "tui.table.in_pile", view.discard_size).plain
             assert first.endswith(count), f"{lang}: {first!r}"
             assert cell_len(first) <= panel.content_size.width

@@ -234,7 +234,7 @@ async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang
         lines = body_lines(screen, 76)  # the review's body at 80 columns
         wide = body_lines(screen, 160)
     assert not [line for line in lines if VALUE_ALONE.match(line)], "\n".join(lines)
-    given = app.t("review.column.given")
+    given = app.translate("review.column.given")
     assert any(given in line for line in wide)  # wide enough: the six columns
     if lang == "cs":
         assert not any(given in line for line in lines)  # the lives given away under the hand

@@ -119,15 +119,18 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def __init__(self, settings: PlaySettings, *, preparation: Preparation | None = None) -> None:
         super().__init__()
         self.settings = settings
-        self.t = messages(settings.lang)
-        """The language of every screen (``settings.lang``)."""
+        self.translate = messages(settings.lang)
+        """Translates a message key into the language of every screen (``settings.lang``):
+        ``translate("tui.quit.ask")`` is the line, ``translate.plural``/``number``/``list`` write
+        counts, numbers and lists its way (:class:`~thirtyone.i18n.Messages`); the panels and
+        screens are given it as their ``t``."""
         self.preparation = simulator_preparation(settings.rules) if preparation is None else preparation
         """Prepares the expert's compiled simulator from the moment the app opens; until it is
         usable the expert searches on the engine."""
         self.session = PlaySession(settings, simulator_ready=lambda: self.preparation.usable)
-        self.controls = Controls(self.t)
-        self.narrator = Narrator(self.session.names, settings.rules, HUMAN, self.t)
-        self.records = Autosave(self.session, self.t)
+        self.controls = Controls(self.translate)
+        self.narrator = Narrator(self.session.names, settings.rules, HUMAN, self.translate)
+        self.records = Autosave(self.session, self.translate)
         self.history = History(settings.history)
         """Keeps each finished game for ``thirtyone stats`` (:mod:`~thirtyone.tui.history`)."""
         self.pacing = BotPacing(
@@ -143,13 +146,13 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
             self,
             self.session,
             self.preparation,
-            self.t,
+            self.translate,
             width=self._width,
             show=self._hint_changed,
             tell=lambda line: self.set_feedback(line, until_turn=True),
             status=self._refresh_status,
         )
-        self.keys = Keys(self, self.session, self.controls, self.hints, self.pacing, self.t)
+        self.keys = Keys(self, self.session, self.controls, self.hints, self.pacing, self.translate)
         self.status = Status(self.session, self.controls, self.hints)
         self.log_lines: list[str] = []
         self.feedback = Text("")
@@ -186,12 +189,12 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def compose(self) -> ComposeResult:
         """The title line, the players and the table, the log, the status line and the keys (and
         the notice for a terminal too small, hidden until then)."""
-        yield TooSmall(self.t)
+        yield TooSmall(self.translate)
         with Vertical(id="game", classes="game"):
             yield Static(id="title")
             with Horizontal(id="top"):
-                yield SeatsPanel(id="seats", t=self.t)
-                yield TablePanel(id="table", t=self.t)
+                yield SeatsPanel(id="seats", t=self.translate)
+                yield TablePanel(id="table", t=self.translate)
             yield GameLog(id="log")
             yield Static(id="status")
             yield Static(id="message")
@@ -200,16 +203,16 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def on_mount(self) -> None:
         """Lay out the table for the number of players and start playing (in Khmer, with Rich
         counting cells as ``wcwidth`` terminals do: :func:`~thirtyone.tui.cells.count_spacing_signs`)."""
-        if self.t.lang == "km":
+        if self.translate.lang == "km":
             self._widths.enter_context(count_spacing_signs())
         self._event_loop = asyncio.get_running_loop()
         self.preparation.start()
         self.hints.watch()
         self._set_top_height(self.settings.players)
-        self.title = self.t("app.name")
-        self.query_one("#seats").border_title = self.t("table.players")
-        self.query_one("#table").border_title = self.t("table.table_tab")
-        self.query_one("#log").border_title = self.t("table.log")
+        self.title = self.translate("app.name")
+        self.query_one("#seats").border_title = self.translate("table.players")
+        self.query_one("#table").border_title = self.translate("table.table_tab")
+        self.query_one("#log").border_title = self.translate("table.log")
         self._check_size(*self.size)
         if self.settings.notice:  # the language asked for is not the game's: said before anything else
             self.set_feedback(self.settings.notice)
@@ -233,7 +236,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
             for line in self.narrator.describe(event):
                 self.write_log(line)
         if not self.settings.notice:
-            self.set_feedback(self.t("tui.resumed", round=self.game.round))
+            self.set_feedback(self.translate("tui.resumed", round=self.game.round))
 
     def on_resize(self, event: events.Resize) -> None:
         """Show the notice below 80×24 (and the table again above); fit the title and the
@@ -256,7 +259,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def _set_widths(self, width: int) -> None:
         """The players panel as wide as its rows need (border and padding: 4 columns), leaving
         the table at least :data:`MIN_TABLE`; the table takes the rest."""
-        need = SeatsPanel.natural_width(self.session.names, self.settings.rules, self.t) + 4
+        need = SeatsPanel.natural_width(self.session.names, self.settings.rules, self.translate) + 4
         self.query_one("#seats").styles.width = max(min(need, width - MIN_TABLE), 20)
 
     def _set_top_height(self, lines: int) -> None:
@@ -307,9 +310,9 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self.waiting_for = "broken"
         name = self.session.names[failure.seat]
         if failure.error is not None:
-            text = self.t("tui.bot_failed", name=name, error=error_line(failure.error))
+            text = self.translate("tui.bot_failed", name=name, error=error_line(failure.error))
         else:
-            text = self.t("tui.bot_illegal", name=name, action=failure.action or "?")
+            text = self.translate("tui.bot_illegal", name=name, action=failure.action or "?")
         self.set_feedback(text, error=True)
         self._part("#status").update(self.status.status_text(self.session.view(), self.waiting_for, self._width()))
 
@@ -325,7 +328,14 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self._showdown_keys = LAST_SHOWDOWN if last else SHOWDOWN
         self.refresh_table(keys=False)
         screen = RoundEndScreen(
-            result, lines, self.session.names, self.settings.rules, viewer=HUMAN, last=last, before=before, t=self.t
+            result,
+            lines,
+            self.session.names,
+            self.settings.rules,
+            viewer=HUMAN,
+            last=last,
+            before=before,
+            t=self.translate,
         )
         self.push_screen(screen, callback=lambda _: self._after_showdown())
 
@@ -347,7 +357,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         record = self.records.record()
         kept = self.history.keep(record, self.session.game_number, seed=self.session.game_seed)
         if self.history.failure is not None:  # said under the record's line
-            note = "\n".join(filter(None, [note, self.t("tui.history.failed", reason=self.history.failure)]))
+            note = "\n".join(filter(None, [note, self.translate("tui.history.failed", reason=self.history.failure)]))
         reviews: dict[int, Review] = {}  # each seat's, once made: kept while the standings show
 
         def review() -> ReviewScreen:
@@ -358,7 +368,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
                 worlds=self.settings.review_worlds,
                 preparation=self.preparation,
                 reviews=reviews,
-                t=self.t,
+                t=self.translate,
                 kept=kept,  # your review, once made, is kept beside the game for thirtyone stats
             )
 
@@ -371,7 +381,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
             seed=self.session.game_seed,
             again=self.settings.deal_again(self.session.game_seed),
             review=review,
-            t=self.t,
+            t=self.translate,
         )
         self.push_screen(screen, callback=lambda _: self.new_game())  # closed by n: another game
 
@@ -380,7 +390,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         self.pacing.reset()
         self.session.new_game()
         self.controls.clear()
-        self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN, self.t)
+        self.narrator = Narrator(self.session.names, self.settings.rules, HUMAN, self.translate)
         self.log_lines.clear()
         self.query_one(GameLog).clear_entries()
         self.set_feedback("")
@@ -408,7 +418,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
                 return
             if key == "q" and not self._quit_asked and self.mid_round:  # a slip of a finger: ask
                 self._quit_asked = True
-                self.set_feedback(self.t("tui.quit.ask"))
+                self.set_feedback(self.translate("tui.quit.ask"))
                 return
             self.action_quit_game()
             return
