@@ -84,7 +84,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from thirtyone.server.db import normalize_url
+from thirtyone.server.db_open import normalize_url
 
 STARTUP_SECONDS = 60.0
 """How long the server may take to answer GET /api/health."""

@@ -129,10 +129,10 @@ def install(path: str) -> None:
     probe = Probe(path)
     gc.callbacks.append(probe.on_gc)
 
+    from thirtyone.server import db_store
     from thirtyone.server import service
-    from thirtyone.server import store
 
-    original_batch = store.Store.append_batch
+    original_batch = db_store.Store.append_batch
 
     def append_batch(self: Any, jobs: Any) -> Any:
         started = time.perf_counter()
@@ -142,11 +142,11 @@ def install(path: str) -> None:
             with probe._lock:
                 probe.commits.append((len(jobs), (time.perf_counter() - started) * 1000, 0.0))
 
-    store.Store.append_batch = append_batch  # type: ignore[method-assign]
+    db_store.Store.append_batch = append_batch  # type: ignore[method-assign]
 
-    from thirtyone.server import database
+    from thirtyone.server import db_threads
 
-    original_write = database.Database.write
+    original_write = db_threads.Database.write
 
     async def write(self: Any, function: Any, *args: Any, **kwargs: Any) -> Any:
         name = getattr(function, "__name__", "?")
@@ -161,12 +161,12 @@ def install(path: str) -> None:
 
         return await original_write(self, timed, *args, **kwargs)
 
-    database.Database.write = write  # type: ignore[method-assign]
+    db_threads.Database.write = write  # type: ignore[method-assign]
 
     from thirtyone.server import runner
 
     appends: dict[int, float] = {}
-    original_append = database.Database.append
+    original_append = db_threads.Database.append
 
     async def append(self: Any, *args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
@@ -176,7 +176,7 @@ def install(path: str) -> None:
             task = asyncio.current_task()
             appends[id(task)] = (time.perf_counter() - started) * 1000
 
-    database.Database.append = append  # type: ignore[method-assign]
+    db_threads.Database.append = append  # type: ignore[method-assign]
     original_act = runner.TableRunner.act
 
     async def act(self: Any, *args: Any, **kwargs: Any) -> Any:

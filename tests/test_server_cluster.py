@@ -50,13 +50,13 @@ from support.server import make_app
 from support.server import waits_for_person
 from thirtyone.rules import Rules
 from thirtyone.server.cluster import LISTENER_NAME
-from thirtyone.server.db import HEAD
-from thirtyone.server.db import migrate
-from thirtyone.server.db import normalize_url
-from thirtyone.server.db import open_database
+from thirtyone.server.db_open import HEAD
+from thirtyone.server.db_open import migrate
+from thirtyone.server.db_open import normalize_url
+from thirtyone.server.db_open import open_database
+from thirtyone.server.db_store import Store
 from thirtyone.server.serialize import spectator_view_json
 from thirtyone.server.serialize import view_json
-from thirtyone.server.store import Store
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 WAIT = 20.0
@@ -534,12 +534,12 @@ def test_the_reviews_migration_keeps_a_finished_games_review_once(
     from alembic import command
     from alembic.config import Config
 
-    import thirtyone.server.db as db
+    from thirtyone.server import db_open
 
     url = new_database() if kind == "postgresql" else f"sqlite:///{tmp_path / 't.db'}"
     engine = create_engine(normalize_url(url))
     config = Config()
-    config.set_main_option("script_location", str(db._MIGRATIONS))
+    config.set_main_option("script_location", str(db_open._MIGRATIONS))
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection

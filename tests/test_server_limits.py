@@ -41,13 +41,13 @@ from thirtyone.server import messages as messages_module
 from thirtyone.server import service as service_module
 from thirtyone.server.app import CONTENT_SECURITY_POLICY
 from thirtyone.server.app import LIMIT_CLOSE
+from thirtyone.server.db_store import Store
 from thirtyone.server.limits import Admission
 from thirtyone.server.limits import Buckets
 from thirtyone.server.limits import address_key
 from thirtyone.server.pages import STATIC
 from thirtyone.server.randomness import Randomness
 from thirtyone.server.service import TableService
-from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- helpers
 

@@ -15,8 +15,8 @@ import uvicorn
 from cli_helpers import cli_error_line
 from support.postgres import new_database  # noqa: F401 - fixtures
 from support.postgres import postgres  # noqa: F401
-from thirtyone.server import db
-from thirtyone.server.db import normalize_url
+from thirtyone.server import db_open
+from thirtyone.server.db_open import normalize_url
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_a_database_server_that_never_answers_is_given_up(
 ) -> None:
     """Without ``connect_timeout`` libpq would wait for ever: the server gives up after
     CONNECT_TIMEOUT seconds (2 here) with one line."""
-    monkeypatch.setattr(db, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(db_open, "CONNECT_TIMEOUT", 2)
     line = cli_error_line(capsys, serve(f"postgresql://thirtyone@127.0.0.1:{silent_port}/thirtyone"))
     assert "cannot open the database" in line
     assert "timeout" in line.lower()

@@ -31,13 +31,13 @@ from support.server import playing_tables
 from thirtyone.server import ServerSettings
 from thirtyone.server.appends import AppendJob
 from thirtyone.server.cluster import Cluster
-from thirtyone.server.database import Database
-from thirtyone.server.db import normalize_url
-from thirtyone.server.db import open_database
+from thirtyone.server.db_open import normalize_url
+from thirtyone.server.db_open import open_database
+from thirtyone.server.db_store import PLAYING
+from thirtyone.server.db_store import StaleError
+from thirtyone.server.db_store import Store
+from thirtyone.server.db_threads import Database
 from thirtyone.server.history import ActionData
-from thirtyone.server.store import PLAYING
-from thirtyone.server.store import StaleError
-from thirtyone.server.store import Store
 
 
 @pytest.fixture

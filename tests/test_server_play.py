@@ -53,12 +53,12 @@ from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server import autoplay as autoplay_module
 from thirtyone.server.autoplay import TIMER_FOLLOW_UP
+from thirtyone.server.db_store import Store
 from thirtyone.server.serialize import event_json
 from thirtyone.server.serialize import legal_json
 from thirtyone.server.serialize import result_json
 from thirtyone.server.serialize import spectator_view_json
 from thirtyone.server.serialize import view_json
-from thirtyone.server.store import Store
 
 # ---------------------------------------------------------------------------------------------- a whole game
 

@@ -37,11 +37,11 @@ from thirtyone.fairness import salt_matches
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.server import messages
-from thirtyone.server.store import CLOSED
-from thirtyone.server.store import FINISHED
-from thirtyone.server.store import PLAYING
-from thirtyone.server.store import SeatData
-from thirtyone.server.store import TableData
+from thirtyone.server.db_store import CLOSED
+from thirtyone.server.db_store import FINISHED
+from thirtyone.server.db_store import PLAYING
+from thirtyone.server.db_store import SeatData
+from thirtyone.server.db_store import TableData
 
 BLITZ_KEY = f"{548:064x}"
 """A chain key whose round 1 deals a 31 to one of two players without seeds, whoever deals (R5.2),

@@ -19,13 +19,13 @@ from sqlalchemy.exc import OperationalError
 
 from support.server import db_rows
 from support.server import playing_tables
-from thirtyone.server.db import open_database
+from thirtyone.server.db_open import open_database
+from thirtyone.server.db_store import OPEN
+from thirtyone.server.db_store import SeatData
+from thirtyone.server.db_store import StaleError
+from thirtyone.server.db_store import Store
+from thirtyone.server.db_store import TableData
 from thirtyone.server.history import ActionData
-from thirtyone.server.store import OPEN
-from thirtyone.server.store import SeatData
-from thirtyone.server.store import StaleError
-from thirtyone.server.store import Store
-from thirtyone.server.store import TableData
 
 
 def test_every_field_of_a_table_and_its_seats_is_stored_and_read_back(store: Store) -> None:

@@ -44,12 +44,12 @@ from thirtyone.server.autoplay import Autoplay
 from thirtyone.server.autoplay import default_action
 from thirtyone.server.autoplay import timeouts_in_a_row
 from thirtyone.server.connections import Connections
+from thirtyone.server.db_store import PLAYING
+from thirtyone.server.db_store import SeatData
+from thirtyone.server.db_store import TableData
 from thirtyone.server.errors import InputError
 from thirtyone.server.history import ActionData
 from thirtyone.server.history import TableHistory
-from thirtyone.server.store import PLAYING
-from thirtyone.server.store import SeatData
-from thirtyone.server.store import TableData
 
 NOW = 1_700_000_000.0
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from support.processes import free_port
-from thirtyone.server.db import normalize_url
+from thirtyone.server.db_open import normalize_url
 
 REQUIRED = os.environ.get("THIRTYONE_REQUIRE_POSTGRES") == "1"
 GIVEN_URL = os.environ.get("THIRTYONE_TEST_POSTGRES_URL")

@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
 
         from thirtyone.server import ServerSettings
         from thirtyone.server import create_app
-        from thirtyone.server.db import describe_url
+        from thirtyone.server.db_open import describe_url
         from thirtyone.server.door import paced_protocols
         from thirtyone.server.errors import InputError
         from thirtyone.server.errors import SettingError

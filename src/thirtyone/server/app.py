@@ -53,7 +53,8 @@ from thirtyone.server import routes_tables
 from thirtyone.server.config import DEFAULT_BOT_DELAY
 from thirtyone.server.config import DEFAULT_DATABASE_URL
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.db import open_database
+from thirtyone.server.db_open import open_database
+from thirtyone.server.db_store import Store
 from thirtyone.server.errors import InputError
 from thirtyone.server.errors import NotFoundError
 from thirtyone.server.errors import ServerError
@@ -65,7 +66,6 @@ from thirtyone.server.middleware import SecurityHeaders
 from thirtyone.server.routes_socket import LIMIT_CLOSE
 from thirtyone.server.routes_socket import Sockets
 from thirtyone.server.service import TableService
-from thirtyone.server.store import Store
 
 __all__ = ["create_app", "SECURITY_HEADERS", "CONTENT_SECURITY_POLICY", "LIMIT_CLOSE"]
 

@@ -132,7 +132,7 @@ class ActionWriter:
         self._queue_lock = threading.Lock()
 
     def append(self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None) -> None:
-        """Store one action (:meth:`Store.append <thirtyone.server.store.Store.append>`).
+        """Store one action (:meth:`Store.append <thirtyone.server.db_store.Store.append>`).
 
         Raises:
             StaleError: when the table's ``seq`` is not ``action.seq - 1`` (another writer was first).
@@ -147,7 +147,7 @@ class ActionWriter:
 
     def append_batch(self, jobs: Sequence[AppendJob]) -> list[Exception | None]:
         """Store several actions at once (:meth:`Store.append_batch
-        <thirtyone.server.store.Store.append_batch>`); each one's error, or ``None``, in order."""
+        <thirtyone.server.db_store.Store.append_batch>`); each one's error, or ``None``, in order."""
         batch = [_Append(code, action, deals, finished) for code, action, deals, finished in jobs]
         with self._first:
             # one lock order for every writer (PostgreSQL: no deadlock between two processes' batches)

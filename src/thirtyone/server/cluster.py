@@ -3,7 +3,7 @@
 A player may reach any process (behind a load balancer, say); every process can serve every table.
 What keeps them one authority:
 
-* **Every write is a compare-and-set** (:meth:`Store.append <thirtyone.server.store.Store.append>`
+* **Every write is a compare-and-set** (:meth:`Store.append <thirtyone.server.db_store.Store.append>`
   stores action N+1 only while the table is at seq N; joins take only a free seat; a close is of
   the table at a given seq). Of two processes that race, one stores and the other gets
   ``StaleError``, reloads, and its client gets ``stale`` with the current state. So an action is
@@ -43,11 +43,11 @@ import threading
 from collections.abc import Mapping
 
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.database import Database
+from thirtyone.server.db_store import CHANNEL
+from thirtyone.server.db_store import PLAYING
+from thirtyone.server.db_threads import Database
 from thirtyone.server.errors import ServerError
 from thirtyone.server.runner import TableRunner
-from thirtyone.server.store import CHANNEL
-from thirtyone.server.store import PLAYING
 
 __all__ = ["Cluster", "RECONNECT_SECONDS", "LISTENER_NAME"]
 

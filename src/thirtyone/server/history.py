@@ -1,5 +1,5 @@
 """What a table stores beside its game: its deals and its actions as stored, one append per deal
-and per action — the database's rows (:mod:`thirtyone.server.store`). The rounds themselves (each
+and per action — the database's rows (:mod:`thirtyone.server.db_store`). The rounds themselves (each
 dealer, reshuffle, action and result) are the game's own history, which grows with it
 (:attr:`Game.round_logs <thirtyone.engine.Game.round_logs>`); the server keeps no copy of them.
 The table's record joins the two (:meth:`TableHistory.record`): the game's record

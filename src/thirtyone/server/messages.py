@@ -3,7 +3,7 @@ messages of ``docs/server-protocol.md`` (``welcome``, ``table``, ``ack``, ``deal
 ``reveal``, ``history``, ``chat``, ``rematch``; ``state`` is :mod:`thirtyone.server.state_json`'s),
 the TABLE object and the deals list of ``GET /api/tables/{code}/deals``.
 
-Pure functions over plain values (:class:`~thirtyone.server.store.TableData`, the table's
+Pure functions over plain values (:class:`~thirtyone.server.db_store.TableData`, the table's
 :class:`~thirtyone.server.history.TableHistory`, the engine's :class:`~thirtyone.engine.Game`):
 no I/O, no clock, no asyncio. Who gets which message, and when, is
 :mod:`thirtyone.server.broadcast`'s.

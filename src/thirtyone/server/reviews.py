@@ -17,7 +17,7 @@ nor on the hint or bot workers, so that a review never delays an action, a bot's
 A table has at most one review being made in this process; a request while it is made gets
 ``pending`` at once. When the pool is full the request is ``pending`` too and the next one tries
 again. On PostgreSQL two processes may make the same review; the first one kept stays
-(:meth:`Store.keep_review <thirtyone.server.store.Store.keep_review>`).
+(:meth:`Store.keep_review <thirtyone.server.db_store.Store.keep_review>`).
 
 **The budget.** The judge needs none: its review is the same for every request and every process,
 a 10-round four-player ``scat`` game (164 decisions, every seat) in 0.76 s of one core
@@ -50,12 +50,12 @@ from thirtyone.bots.review import review_record
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.database import Database
+from thirtyone.server.db_store import Store
+from thirtyone.server.db_threads import Database
 from thirtyone.server.errors import ServerError
 from thirtyone.server.errors import UnavailableError
 from thirtyone.server.serialize import JSON
 from thirtyone.server.serialize import action_json
-from thirtyone.server.store import Store
 from thirtyone.server.workers import PoolBrokenError
 from thirtyone.server.workers import PoolBusyError
 from thirtyone.server.workers import WorkerPool

@@ -143,7 +143,7 @@ class TableData:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A table as read (:meth:`Store.load <thirtyone.server.store.Store.load>`): what is stored of
+    """A table as read (:meth:`Store.load <thirtyone.server.db_store.Store.load>`): what is stored of
     it (``table``), and its ``deals`` and ``actions`` in order (those after the round and seq
     asked for)."""
 

@@ -48,7 +48,7 @@ from thirtyone.server.broadcast import Broadcaster
 from thirtyone.server.config import ServerSettings
 from thirtyone.server.connections import Connection
 from thirtyone.server.connections import Connections
-from thirtyone.server.database import Database
+from thirtyone.server.db_threads import Database
 from thirtyone.server.errors import AuthError
 from thirtyone.server.errors import ConflictError
 from thirtyone.server.errors import InputError

@@ -21,7 +21,8 @@ from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.autoplay import Autoplay
 from thirtyone.server.broadcast import Broadcaster
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.database import Database
+from thirtyone.server.db_store import Store
+from thirtyone.server.db_threads import Database
 from thirtyone.server.errors import AuthError
 from thirtyone.server.errors import ConflictError
 from thirtyone.server.errors import InputError
@@ -38,7 +39,6 @@ from thirtyone.server.rows import OPEN
 from thirtyone.server.rows import PLAYING
 from thirtyone.server.rows import StaleError
 from thirtyone.server.rows import TableData
-from thirtyone.server.store import Store
 from thirtyone.server.table import Move
 from thirtyone.server.table import Table
 

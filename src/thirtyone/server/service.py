@@ -44,7 +44,14 @@ from thirtyone.rules import Rules
 from thirtyone.server.autoplay import BOT_LEVELS
 from thirtyone.server.cluster import Cluster
 from thirtyone.server.config import ServerSettings
-from thirtyone.server.database import Database
+from thirtyone.server.db_store import CLOSED
+from thirtyone.server.db_store import FINISHED
+from thirtyone.server.db_store import OPEN
+from thirtyone.server.db_store import PLAYING
+from thirtyone.server.db_store import SeatData
+from thirtyone.server.db_store import Store
+from thirtyone.server.db_store import TableData
+from thirtyone.server.db_threads import Database
 from thirtyone.server.errors import ConflictError
 from thirtyone.server.errors import InputError
 from thirtyone.server.errors import LimitError
@@ -68,13 +75,6 @@ from thirtyone.server.reviews import Reviews
 from thirtyone.server.rows import new_table
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
-from thirtyone.server.store import CLOSED
-from thirtyone.server.store import FINISHED
-from thirtyone.server.store import OPEN
-from thirtyone.server.store import PLAYING
-from thirtyone.server.store import SeatData
-from thirtyone.server.store import Store
-from thirtyone.server.store import TableData
 from thirtyone.server.workers import WorkerPool
 
 __all__ = [

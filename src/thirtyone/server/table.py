@@ -1,4 +1,4 @@
-"""A table's state: what is stored of it (:class:`~thirtyone.server.store.TableData`, its row and
+"""A table's state: what is stored of it (:class:`~thirtyone.server.db_store.TableData`, its row and
 seats), its history (:class:`~thirtyone.server.history.TableHistory`) and its game, which takes
 every chance step explicitly (``Game(..., explicit_chance=True)``: the first dealer, each deal from
 the table's salt chain and the seats' seeds, each reshuffle from the round's salt, :mod:`fair`).

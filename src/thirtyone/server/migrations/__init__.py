@@ -1,1 +1,1 @@
-"""Alembic migrations of the server's database (run by :func:`thirtyone.server.db.migrate`)."""
+"""Alembic migrations of the server's database (run by :func:`thirtyone.server.db_open.migrate`)."""

@@ -1,4 +1,4 @@
-"""The event loop's way to the database: the :class:`~thirtyone.server.store.Store`'s methods on
+"""The event loop's way to the database: the :class:`~thirtyone.server.db_store.Store`'s methods on
 threads of their own, so that nothing else the server runs on threads (bots, hints) can make a
 write wait, and a write never makes the loop wait.
 
@@ -11,7 +11,7 @@ write wait, and a write never makes the loop wait.
   together: every action that arrives while their thread is busy waits on the event loop, and the next batch
   takes them all, in one transaction with one commit (one wait for the disk), each with its own
   compare-and-set and its own answer (:meth:`Store.append_batch
-  <thirtyone.server.store.Store.append_batch>`). However many actions come at once, none waits for
+  <thirtyone.server.db_store.Store.append_batch>`). However many actions come at once, none waits for
   a free thread and the batch grows with the load. (Before, each action held a thread of asyncio's
   small default pool while it waited for the write lock, shared with the bots and hints: under
   load the pool was full and every other database call queued behind it.)
@@ -20,7 +20,7 @@ On SQLite the write-ahead log is checkpointed every :data:`CHECKPOINT_SECONDS` o
 (:meth:`start`), so that no commit has to do it.
 
 Every failure of the database is a :class:`~thirtyone.server.errors.DatabaseError` ("nothing was
-changed, try again"); a :class:`~thirtyone.server.store.StaleError` passes through.
+changed, try again"); a :class:`~thirtyone.server.db_store.StaleError` passes through.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from typing import TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from thirtyone.server.db_store import Store
 from thirtyone.server.errors import DatabaseError
 from thirtyone.server.fair import Deal
 from thirtyone.server.history import ActionData
-from thirtyone.server.store import Store
 
 __all__ = ["Database", "database_error", "CHECKPOINT_SECONDS"]
 
@@ -136,7 +136,7 @@ class Database:
     async def append(
         self, code: str, action: ActionData, deals: Sequence[Deal], finished: tuple[int, str] | None = None
     ) -> None:
-        """Store one action (as :meth:`Store.append <thirtyone.server.store.Store.append>`), in the
+        """Store one action (as :meth:`Store.append <thirtyone.server.db_store.Store.append>`), in the
         next batch of actions.
 
         Raises:

@@ -4,7 +4,7 @@ migrations (run on start).
 ``sqlite:///PATH`` (the default, ``sqlite:///thirtyone.db``) is an embedded file; its journal is
 write-ahead (WAL) with full synchronisation, so an action once committed survives a killed server.
 The write-ahead log is copied back into the file by the server's own checkpoints, every second on
-a reader thread (:meth:`Store.checkpoint <thirtyone.server.store.Store.checkpoint>`), rather than
+a reader thread (:meth:`Store.checkpoint <thirtyone.server.db_store.Store.checkpoint>`), rather than
 by the commit that happens to fill it (which then waited for the copy and its disk sync: a stall
 of every table's writes); SQLite's own is kept for :data:`AUTOCHECKPOINT_PAGES` as a safety net.
 ``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``); a server that does not

@@ -11,7 +11,7 @@ On PostgreSQL (``shared``: several server processes may use the database, see
 PROCESS'`` (``pg_notify`` in the writing transaction, so it is sent only if the change commits), and
 the ``leases`` table says which process runs each table's bots and timer.
 
-The server, on its event loop, calls these methods through :class:`~thirtyone.server.database.Database`
+The server, on its event loop, calls these methods through :class:`~thirtyone.server.db_threads.Database`
 (its own threads: reads on a few, writes on one, so that nothing else waits for them, and a
 database failure turned into :class:`~thirtyone.server.errors.DatabaseError`).
 """
