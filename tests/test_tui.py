@@ -61,6 +61,7 @@ from thirtyone.tui.autosave import Autosave
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.controls import Press
 from thirtyone.tui.keys import LAST_SHOWDOWN
+from thirtyone.tui.keys import WaitingFor
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.prepare import load_simulator
 from thirtyone.tui.prepare import simulator_preparation
@@ -303,7 +304,7 @@ async def test_a_bot_that_fails_stops_the_game_with_its_name_and_error(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.pause()
-        assert app.waiting_for == "broken"
+        assert app.waiting_for == WaitingFor.BROKEN
         assert said in app.feedback.plain
         assert said.split(":")[0] in screen_text(app)
         assert "The game cannot go on: press q to quit." in screen_text(app)
@@ -524,7 +525,7 @@ async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
     app = ThirtyOneApp(settings, preparation=ready_preparation())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.waiting_for == "bots"
+        assert app.waiting_for == WaitingFor.BOTS
         assert len(app.game.round_logs[0].actions) == 0
         assert "Ada (basic) is to move" in screen_text(app)
         await pilot.press("s")  # not my turn: the screen answers at once
@@ -875,7 +876,7 @@ async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes
     app = make_app("scat", 3, seed, fast=False, delay=0.3)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.waiting_for == "bots"
+        assert app.waiting_for == WaitingFor.BOTS
         await pilot.press("?")
         assert app.feedback.plain.startswith("Hints are for your own move")
         for _ in range(200):  # Ada's and Bea's turns, a pause each
@@ -892,7 +893,7 @@ async def test_hint_out_of_turn_and_before_looking_explains() -> None:
     app = make_app("scat", 3, seed, fast=False, delay=5.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.waiting_for == "bots"
+        assert app.waiting_for == WaitingFor.BOTS
         assert "?" not in app.query_one(KeyBar).keys
         await pilot.press("?")
         assert app.feedback.plain == "Hints are for your own move: ask with ? when it is your turn (Ada is to move)."
@@ -2096,7 +2097,7 @@ async def test_item12_a_bots_error_is_shown_escaped_never_written_to_the_termina
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.pause()
-        assert app.waiting_for == "broken"
+        assert app.waiting_for == WaitingFor.BROKEN
         said = app.feedback.plain
         assert "RuntimeError: \\x1b]0;PWNED\\x07\\x1b[2J\\u202eabc" in said
         for char in "\x1b\x07\u202e":

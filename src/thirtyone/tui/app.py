@@ -65,6 +65,7 @@ from thirtyone.tui.keys import SHOWDOWN
 from thirtyone.tui.keys import STANDINGS
 from thirtyone.tui.keys import Keys
 from thirtyone.tui.keys import ScreenKeys
+from thirtyone.tui.keys import WaitingFor
 from thirtyone.tui.pacing import BotPacing
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.prepare import simulator_preparation
@@ -106,8 +107,8 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     ``session`` holds the current game (``app.game``); ``log_lines`` the log of this game as
     plain text; ``records`` the saved records (``records.notes``: what the command line prints
     after the app closes; ``records.error``: why a record could not be saved); ``waiting_for``
-    what play waits for: ``"you"``, ``"bots"``, ``"showdown"``, ``"over"`` (the final standings)
-    or ``"broken"`` (a bot failed).
+    what play waits for (:class:`~thirtyone.tui.keys.WaitingFor`: the person, the bots, the
+    showdown closed, another game from the final standings, or nothing once a bot failed).
     """
 
     CSS_PATH = "thirtyone.tcss"
@@ -140,7 +141,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
             fast=settings.fast,
             show=self.advance,
             fail=self.bot_failed,
-            waiting=lambda: self.waiting_for == "bots",
+            waiting=lambda: self.waiting_for == WaitingFor.BOTS,
         )
         self.hints = Hints(
             self,
@@ -162,7 +163,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         last, cut to the lines the screen has room for."""
         self._latest = "hint"  # which of the hint and the feedback came last
         self._said_wait = False  # the feedback is said until the person's turn comes ("Wait: …")
-        self.waiting_for: str = "start"
+        self.waiting_for: WaitingFor = WaitingFor.START
         self._showdown_keys = SHOWDOWN  # the open showdown's: the same words on its screen and in the key line
         self._event_loop: asyncio.AbstractEventLoop | None = None
         self._widths = contextlib.ExitStack()  # Rich's cell counts for the script, until the app ends
@@ -247,7 +248,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
 
     def redraw(self) -> None:
         """Draw the table again as it stands (under a screen between rounds, with its key)."""
-        if self.is_running and self.waiting_for != "start":
+        if self.is_running and self.waiting_for != WaitingFor.START:
             self.refresh_table(keys=len(self.screen_stack) == 1)
 
     def _check_size(self, width: int, height: int) -> None:
@@ -295,11 +296,11 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
                 return
             self.refresh_table()
             if self.session.human_to_move:
-                self.waiting_for = "you"
+                self.waiting_for = WaitingFor.YOU
                 if self._said_wait:
                     self.set_feedback("")  # the wait is over
                 return
-            self.waiting_for = "bots"
+            self.waiting_for = WaitingFor.BOTS
             if not self.pacing.play():
                 return
 
@@ -307,7 +308,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         """Stop play and say which bot failed and how: what it raised (escaped: a plugin's
         words), or the move it chose that the rules do not allow now; the record keeps every
         move before."""
-        self.waiting_for = "broken"
+        self.waiting_for = WaitingFor.BROKEN
         name = self.session.names[failure.seat]
         if failure.error is not None:
             text = self.translate("tui.bot_failed", name=name, error=error_line(failure.error))
@@ -320,7 +321,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         """Show the showdown until the person closes it; then take the next deal and go on.
         Behind it the table stays as the round left it. ``before``: each seat's remaining losses
         before the round."""
-        self.waiting_for = "showdown"
+        self.waiting_for = WaitingFor.SHOWDOWN
         if self._said_wait:
             self.set_feedback("")  # the bots' turns it answered are over
         final = self.game.last_result  # every hand; ``result`` is as the person sees it (after a 31, R5.1)
@@ -349,7 +350,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
         """Save the record (with ``--record``) and show the final standings, with the game's seed
         and the review of the game (``r``: :class:`~thirtyone.tui.review_screen.ReviewScreen`, the
         person's seat first); the table behind them stays as the last round left it."""
-        self.waiting_for = "over"
+        self.waiting_for = WaitingFor.OVER
         self.set_feedback("")  # a "Wait: …" from the last turns is over
         self.refresh_table(keys=False)
         note = self.records.save()
@@ -441,7 +442,7 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
     def mid_round(self) -> bool:
         """True while a round is under way on the table (no screen between rounds on it): ``q``
         then asks before quitting (``q`` again quits; ctrl+q and ctrl+c quit at once)."""
-        return len(self.screen_stack) == 1 and self.waiting_for in ("you", "bots")
+        return len(self.screen_stack) == 1 and self.waiting_for.someone_to_move
 
     def action_quit_game(self) -> None:
         """Quit at any time (``q``, ctrl+q, ctrl+c); the game record is saved first with
@@ -548,9 +549,9 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
 
     def _between(self) -> ScreenKeys | None:
         """The keys of the screen between rounds on top of the table, if one is."""
-        if self.waiting_for == "showdown":
+        if self.waiting_for == WaitingFor.SHOWDOWN:
             return self._showdown_keys
-        return STANDINGS if self.waiting_for == "over" else None
+        return STANDINGS if self.waiting_for == WaitingFor.OVER else None
 
     def refresh_table(self, *, keys: bool = True) -> None:
         """Redraw the title, players, table, status line, message and key line from the person's
@@ -571,6 +572,6 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
 
     def _refresh_status(self) -> None:
         """Draw the status line again (while someone is to move)."""
-        if self.waiting_for in ("you", "bots"):
+        if self.waiting_for.someone_to_move:
             view = self.session.view()
             self._part("#status").update(self.status.status_text(view, self.waiting_for, self._width()))

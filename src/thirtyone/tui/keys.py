@@ -17,6 +17,7 @@ screen, each in its turn after the keys typed before it (the app's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 from typing import Protocol
 
@@ -64,11 +65,36 @@ STANDINGS = ScreenKeys("n", "tui.key.another", "tui.do.another_game", ((REVIEW_K
 """The final standings: ``n`` deals another game; ``r`` shows the review of the game just played."""
 
 
-class Table(Protocol):
-    """What the keys act on: the app's table screen. ``waiting_for`` is what play waits for
-    (``"you"``, ``"bots"``, ``"showdown"``, ``"over"``, ``"broken"``)."""
+class WaitingFor(StrEnum):
+    """What play on the table waits for (the app's ``waiting_for``).
 
-    waiting_for: str
+    >>> WaitingFor.BOTS.someone_to_move, WaitingFor.SHOWDOWN.someone_to_move
+    (True, False)
+    """
+
+    START = "start"
+    """The app has not shown the first deal yet."""
+    YOU = "you"
+    """The person's move."""
+    BOTS = "bots"
+    """A bot's move (paced, or at once with ``f``)."""
+    SHOWDOWN = "showdown"
+    """The person closing the showdown of a round (``enter``)."""
+    OVER = "over"
+    """The final standings: the game is over (``n`` deals another)."""
+    BROKEN = "broken"
+    """Nothing: a bot failed, and nobody moves any more."""
+
+    @property
+    def someone_to_move(self) -> bool:
+        """True while a round is under way: the person or a bot is to move."""
+        return self in (WaitingFor.YOU, WaitingFor.BOTS)
+
+
+class Table(Protocol):
+    """What the keys act on: the app's table screen, ``waiting_for`` what its play waits for."""
+
+    waiting_for: WaitingFor
 
     @property
     def too_small(self) -> bool:
@@ -115,7 +141,7 @@ class Keys:
         if key == "f":
             fast = self.pacing.toggle()
             table.set_feedback(t("tui.fast_on" if fast else "tui.fast_off"))
-            if table.waiting_for == "bots":
+            if table.waiting_for == WaitingFor.BOTS:
                 table.advance()
             else:
                 table.redraw()  # the key line says what f does now
@@ -153,7 +179,7 @@ class Keys:
         """A game key while a bot is to move: say whom the game waits for (until the person's turn)."""
         game_key = key in KEY_NAMES or (len(key) == 1 and key.isalnum())
         seat = self.session.game.current_seat
-        if game_key and self.table.waiting_for == "bots" and seat is not None:
+        if game_key and self.table.waiting_for == WaitingFor.BOTS and seat is not None:
             self.table.set_feedback(self.t("tui.wait", who=self.session.names[seat]), until_turn=True)
 
     def line(self, view: PlayerView, between: ScreenKeys | None = None) -> list[KeyHint]:

@@ -21,6 +21,7 @@ from thirtyone.scoring import format_value
 from thirtyone.tui.cells import cells
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.hints import Hints
+from thirtyone.tui.keys import WaitingFor
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.words import cards_text
 from thirtyone.tui.words import say
@@ -83,13 +84,13 @@ class Status:
             words.append(t("rules.option_value", option=t(f"option.{name}"), value=shown))
         return words
 
-    def status_text(self, view: PlayerView, waiting_for: str, width: int) -> Text:
+    def status_text(self, view: PlayerView, waiting_for: WaitingFor, width: int) -> Text:
         """Whose turn it is, and what the person can do now, built from the legal actions: a
         knock makes it the last turn; then, while someone is to move and an expert is in play,
         how it stands (getting ready: searching on the engine meanwhile; then ready), on the same
         line when it fits and else on a line of its own. Never wider than ``width`` cells when it
         can be said shorter (else it wraps onto a second line, between words). ``waiting_for``
-        is what play waits for (see :class:`~thirtyone.tui.keys.Table`)."""
+        is what play waits for (:class:`~thirtyone.tui.keys.WaitingFor`)."""
         for short, short_note in ((False, False), (True, False), (True, True)):
             text = self._status(view, waiting_for, short=short)
             note = self._note(waiting_for, short=short_note)
@@ -105,19 +106,19 @@ class Status:
             note = self._note(waiting_for, short=True)
         return Text("\n").join([text, note])
 
-    def _note(self, waiting_for: str, *, short: bool) -> Text:
+    def _note(self, waiting_for: WaitingFor, *, short: bool) -> Text:
         """The expert's state, while someone is to move."""
-        return self.hints.note(short=short) if waiting_for in ("you", "bots") else Text("")
+        return self.hints.note(short=short) if waiting_for.someone_to_move else Text("")
 
-    def _status(self, view: PlayerView, waiting_for: str, *, short: bool) -> Text:
+    def _status(self, view: PlayerView, waiting_for: WaitingFor, *, short: bool) -> Text:
         t = self.t
         names = self.session.names
         knocked = short_name(names[view.knocker]) if view.knocker is not None else None
         last = t("tui.status.last_turn", who=knocked) if knocked is not None else ""
-        if waiting_for == "broken":  # a bot failed: nobody is to move any more
+        if waiting_for == WaitingFor.BROKEN:  # a bot failed: nobody is to move any more
             return Text(t("tui.status.stopped"))
         if view.phase in (Phase.CHANCE, Phase.OVER):  # a round has ended: the next deal waits, or the game is over
-            if waiting_for == "showdown":
+            if waiting_for == WaitingFor.SHOWDOWN:
                 result = view.last_result
                 blitz = result is not None and result.end in ("blitz", "dealt_blitz")  # no showdown after a 31
                 key = "tui.status.round_over" if blitz else "tui.status.showdown"
