@@ -26,6 +26,7 @@ from thirtyone.arena.schedule import seating
 from thirtyone.bots import make_bot
 from thirtyone.bots.base import Bot
 from thirtyone.bots.levels import SIM_BOTS
+from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import play_turn
 from thirtyone.engine import Game
 from thirtyone.events import Acted
@@ -33,6 +34,7 @@ from thirtyone.events import RoundEnded
 from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
+from thirtyone.table_loop import play_out
 from thirtyone.text import error_line
 
 __all__ = [
@@ -239,11 +241,12 @@ def play_safely(
     if timing is not None:
         timing.decisions[:], timing.seconds[:] = [0] * len(names), [0.0] * len(names)
     round_number, decision = game.round, 0
-    while not game.is_over:
+
+    def move(game: Game, seat: int) -> BotFailure | None:
+        """The seat's move, timed: the simulator's random policy, or the bot's turn."""
+        nonlocal round_number, decision
         if game.round != round_number:
             round_number, decision = game.round, 0
-        seat = game.current_seat
-        assert seat is not None
         player = players[seat]
         started = process_time()
         failed = None
@@ -255,9 +258,12 @@ def play_safely(
         if timing is not None:
             timing.seconds[seat] += process_time() - started
             timing.decisions[seat] += 1
-        if failed is not None:
-            return game, _failure(game, names, seat, failed.action, failed.reason, event)
         decision += 1
+        return failed
+
+    failed = play_out(game, [move] * len(names))
+    if failed is not None:
+        return game, _failure(game, names, failed.seat, failed.action, failed.reason, event)
     return game, None
 
 

@@ -24,6 +24,8 @@ from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import Rules
+from thirtyone.table_loop import Mover
+from thirtyone.table_loop import play_out
 from thirtyone.totals import GameTotals
 from thirtyone.views import PlayerView
 
@@ -63,11 +65,19 @@ def play_game(rules: Rules, bots: Sequence[Bot], seed: int | None = None) -> Gam
                 f'bots[{index}] is {bot!r}, not a bot (a name and a choose method): pass make_bot("basic") or such'
             )
     game = Game(rules, len(bots), seed=seed)
-    while (seat := game.current_seat) is not None:  # None once the game is over (chance is taken at once)
-        failure = play_turn(game, bots[seat])
-        if failure is not None:
-            raise BotError(str(failure)) from failure.error
+    failure = play_out(game, [_turns(bot) for bot in bots])
+    if failure is not None:
+        raise BotError(str(failure)) from failure.error
     return game
+
+
+def _turns(bot: Bot) -> Mover[BotFailure]:
+    """The table loop's mover of ``bot``'s seat: each move the bot's turn (:func:`play_turn`)."""
+
+    def move(game: Game, seat: int) -> BotFailure | None:
+        return play_turn(game, bot)
+
+    return move
 
 
 def bot_action(bot: Bot, view: PlayerView) -> Action:
