@@ -1,11 +1,13 @@
 """The store's writes on PostgreSQL, counted: a renewal of many leases is one statement, the
 actions of many tables that arrive together share one commit (each with its own compare-and-set),
 and a database that goes away answers each waiting action with its error, nothing stored, until it
-is back. A throwaway PostgreSQL as tests/test_server_cluster.py makes it (skipped without one,
+is back; every connection sends TCP keepalives, so that one to a database lost half-open fails in
+seconds. A throwaway PostgreSQL as tests/test_server_cluster.py makes it (skipped without one,
 unless ``THIRTYONE_REQUIRE_POSTGRES=1``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import threading
@@ -30,7 +32,9 @@ from support.server import join
 from support.server import playing_tables
 from thirtyone.server import ServerSettings
 from thirtyone.server.appends import AppendJob
+from thirtyone.server.cluster import LISTENER_NAME
 from thirtyone.server.cluster import Cluster
+from thirtyone.server.db_open import KEEPALIVES
 from thirtyone.server.db_open import normalize_url
 from thirtyone.server.db_open import open_database
 from thirtyone.server.db_store import PLAYING
@@ -274,3 +278,50 @@ def test_marking_tables_seen_locks_them_in_the_order_a_batch_of_actions_does(sto
         holder.rollback()
         sweep.join(10)
     assert locked == {"T00000": True, "T00002": False}
+
+
+KEPT_ALIVE = {name: str(value) for name, value in KEEPALIVES.items()}
+"""libpq's keepalive options as a connection reports them (``ConnectionInfo.get_parameters()``)."""
+
+
+def test_the_pools_connections_send_tcp_keepalives_unless_the_url_says_otherwise(url: str) -> None:
+    """Without keepalives a connection to a database lost half-open (its host gone without closing
+    it) waits for the system's default, over two hours: every connection of the pool carries
+    libpq's (KEEPALIVES), and an option the URL's query sets stays the URL's."""
+    for given, wanted in ((url, KEPT_ALIVE), (f"{url}?keepalives_idle=30", {**KEPT_ALIVE, "keepalives_idle": "30"})):
+        engine = open_database(given)
+        try:
+            with engine.connect() as connection:
+                dbapi: Any = connection.connection.dbapi_connection
+                parameters = dbapi.info.get_parameters()
+        finally:
+            engine.dispose()
+        assert {name: parameters.get(name) for name in KEEPALIVES} == wanted
+
+
+async def test_the_listening_connection_sends_tcp_keepalives(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cluster's listener waits on its connection for notifications, so a half-open one would
+    hear none for hours: it carries the same keepalives as the pool's."""
+    import psycopg
+
+    listeners: list[psycopg.Connection[Any]] = []
+    listening = threading.Event()
+    connect = psycopg.connect
+
+    def recorded(*args: Any, **kwargs: Any) -> psycopg.Connection[Any]:
+        connection = connect(*args, **kwargs)
+        if kwargs.get("application_name") == LISTENER_NAME:
+            listeners.append(connection)
+            listening.set()
+        return connection
+
+    monkeypatch.setattr(psycopg, "connect", recorded)
+    cluster = Cluster(Database(store), ServerSettings(lease_seconds=LEASE, lease_renew=RENEW), {})
+    await cluster.start()
+    try:
+        assert await asyncio.to_thread(listening.wait, 30), "the listener never connected"
+        parameters = listeners[0].info.get_parameters()
+    finally:
+        await cluster.stop()
+        cluster.db.close()
+    assert {name: parameters.get(name) for name in KEEPALIVES} == KEPT_ALIVE

@@ -43,6 +43,7 @@ import threading
 from collections.abc import Mapping
 
 from thirtyone.server.config import ServerSettings
+from thirtyone.server.db_open import keepalives
 from thirtyone.server.db_store import CHANNEL
 from thirtyone.server.db_store import PLAYING
 from thirtyone.server.db_threads import Database
@@ -198,8 +199,10 @@ class Cluster:
         """The listening thread: LISTEN on a dedicated connection, hand each notification's payload
         to the event loop; open the connection again whenever it drops."""
         import psycopg  # only here: an SQLite server needs no PostgreSQL driver
+        from psycopg.conninfo import make_conninfo
 
         url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        url = make_conninfo(url, **keepalives(self.store.engine.url))  # a listener cut off half-open is noticed
         while not self._stopping.is_set():
             try:
                 connection = psycopg.connect(url, autocommit=True, connect_timeout=5, application_name=LISTENER_NAME)

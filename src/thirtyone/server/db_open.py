@@ -9,7 +9,10 @@ by the commit that happens to fill it (which then waited for the copy and its di
 of every table's writes); SQLite's own is kept for :data:`AUTOCHECKPOINT_PAGES` as a safety net.
 ``postgresql://…`` URLs are served by psycopg 3 (``postgresql+psycopg://``); a server that does not
 answer is given up after :data:`CONNECT_TIMEOUT` seconds (``?connect_timeout=N`` in the URL says
-otherwise), and a role that may not create tables in the database is told what to grant.
+otherwise), and a role that may not create tables in the database is told what to grant. Every
+PostgreSQL connection sends TCP keepalives (:data:`KEEPALIVES`, :func:`keepalives`), so that one
+to a database lost without a word (a host that went down, a cut network) fails within seconds
+instead of hours later.
 """
 
 from __future__ import annotations
@@ -31,7 +34,16 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from thirtyone.server.errors import DatabaseError
 
-__all__ = ["open_database", "migrate", "describe_url", "normalize_url", "HEAD", "CONNECT_TIMEOUT"]
+__all__ = [
+    "open_database",
+    "migrate",
+    "describe_url",
+    "normalize_url",
+    "keepalives",
+    "HEAD",
+    "CONNECT_TIMEOUT",
+    "KEEPALIVES",
+]
 
 HEAD = "0005"
 """The newest migration."""
@@ -41,6 +53,15 @@ server's own checkpoints not keep up."""
 CONNECT_TIMEOUT = 10
 """Seconds a new PostgreSQL connection may take before it fails (libpq's ``connect_timeout``): a
 server that does not answer (a dropped packet, a host that is down) is an error, not a wait without end."""
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 1, "keepalives_count": 5}
+"""libpq's TCP keepalives on every PostgreSQL connection (the pool's and the cluster's listener):
+a connection silent for ``keepalives_idle`` seconds is probed every ``keepalives_interval``
+seconds, and after ``keepalives_count`` probes unanswered it is closed as broken, 10 s in all
+(the default ``lease_seconds``). Without them a connection whose database vanished without
+closing it (half-open) waits for the system's default, over two hours: the listener hears no
+notification, and a statement sent before the database vanished waits for its answer, holding
+its thread. A database that is merely busy still answers the probes (its kernel does), and a
+connection in use sends none (docs/server-cluster.md, "Connections to the database")."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _INSUFFICIENT_PRIVILEGE = "42501"
 """PostgreSQL's SQLSTATE for a role lacking a right (to create a table, say)."""
@@ -69,6 +90,12 @@ def describe_url(url: str | URL) -> str:
     """The URL as it may be shown: without its password."""
     parsed = url if isinstance(url, URL) else normalize_url(url)
     return parsed.render_as_string(hide_password=True)
+
+
+def keepalives(url: URL) -> dict[str, int]:
+    """The options of :data:`KEEPALIVES` that ``url`` (a PostgreSQL URL) does not set in its query:
+    ``?keepalives_idle=N`` and the like there say otherwise."""
+    return {name: value for name, value in KEEPALIVES.items() if name not in url.query}
 
 
 def open_database(url: str) -> Engine:
@@ -100,8 +127,9 @@ def open_database(url: str) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_pre_ping"] = True
+        kwargs["connect_args"] = keepalives(parsed)
         if "connect_timeout" not in parsed.query:
-            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+            kwargs["connect_args"]["connect_timeout"] = CONNECT_TIMEOUT
     try:
         engine = create_engine(parsed, **kwargs)
     except (NoSuchModuleError, ImportError) as error:
