@@ -290,9 +290,10 @@ class VectorEnv:
     def _kernel_state(self) -> _KernelState:
         """The arguments both kernels (:func:`~thirtyone.sim.steps.reset_kernel`,
         :func:`~thirtyone.sim.steps.step_kernel`) start with, in their order: the rules' tables
-        (``c``, ``fp``, ``t``), the env's parameters (``vp``, ``sp``, ``aid``, ``lay``), and every
-        env's state (``ws`` ``[N, N_W]``, ``xs`` ``[N, N_X]``, ``seeds``, ``base`` and ``pending``
-        ``[N, players]``), which the kernels update in place."""
+        (``const``, ``floats``, ``values``), the env's parameters (``env_params``, ``seat_policies``,
+        ``action_table``, ``layout``), and every env's state (``work_rows`` ``[N, N_W]``, ``extras``
+        ``[N, N_X]``, ``seeds``, ``base`` and ``pending`` ``[N, players]``), which the kernels
+        update in place."""
         prepared = self._prepared
         return (
             prepared.const,

@@ -110,8 +110,9 @@ class _Prepared:
 
     def kernel_start(self) -> tuple[IntArray, FloatArray, npt.NDArray[np.int8], IntArray, IntArray]:
         """The arguments the playing kernels (rounds, games, rollouts) start with: the rules'
-        constants ``c``, the heuristic's floats ``fp``, the hand values ``t``, a fresh work vector
-        ``w`` (``int64 [N_W]``) and each seat's policy code ``int64 [players]``."""
+        constants ``const``, the heuristic's floats ``floats``, the hand values ``values`` (named so
+        in :mod:`thirtyone.sim.kernels`), a fresh work vector ``w`` (``int64 [N_W]``) and each
+        seat's policy code ``int64 [players]``."""
         return self.const, self.floats, self.table, self.work(), self.policies
 
     def round_outputs(self, count: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8]]:

@@ -14,9 +14,28 @@ to discard), the stock (top card first, read from a pointer: a fresh deck is shu
 as the round reads it, see :func:`_step`), the discard pile (bottom first), the
 widow, each seat's publicly known cards as a bit mask, looked flags, remaining losses (R2.4), seats
 in, the next seat in, and the round's result (lives lost, loss code, blitz and elimination flags).
-The rules and the policies' tables are one constant ``int64`` vector ``c`` (offsets ``C_*``), the
-hand values (half points) an ``int8`` table ``t`` indexed ``a * 2704 + b * 52 + c``, and the
-heuristic's float constants ``fp``.
+The rules and the policies' tables are one constant ``int64`` vector ``const`` (offsets ``C_*``),
+the hand values (half points) an ``int8`` table ``values`` indexed ``a * 2704 + b * 52 + c``, and
+the heuristic's float constants ``floats``.
+
+Names. Every kernel and helper gives the same array the same name:
+
+- ``w``: the work vector, ``int64 [N_W]`` (the one short name: nearly every line reads it);
+  scalars at ``S_*``, per-seat blocks at ``W_* + seat``; cards are indexes 0–51 (-1: none), card
+  sets bit masks (bit ``card``), values half points.
+- ``const``: ``int64 [N_C]``: the rule parameters at ``R_*``
+  (:func:`thirtyone.sim.params.rule_params`), card points at ``C_PTS + card`` (R1.2), the basic
+  policy's knock bars at ``C_BBARS + own turn``, the heuristic's at ``C_HBARS`` (lowest at
+  ``C_HMIN``) and its blind-widow bars at ``C_BLIND + seats in``; bars in half points.
+- ``floats``: ``float64 [N_FP]``, the heuristic's float constants at ``F_*`` in half points
+  (:func:`thirtyone.sim.params.float_params`).
+- ``values``: ``int8 [140608]``, the half points of cards ``a, b, c`` at ``a * 2704 + b * 52 + c``
+  (-1: not a hand; :func:`thirtyone.sim.params.value_table`).
+- ``policies``: ``int64 [players]``, each seat's policy code (``P_*``).
+- ``deal_key``, ``reshuffle_key``, ``policy_key``: the round's ``uint64`` keys
+  (:mod:`thirtyone.sim.rng`, ``TAG_DEAL``, ``TAG_RESHUFFLE``, ``TAG_POLICY``): the deck's order,
+  each reshuffled stock's (R4.3), the ``random`` policy's picks.
+- ``s``: a seat; ``h``: where its hand begins in ``w`` (``W_HANDS + 4 * s``).
 
 Speed (4-player ``scat``, ``basic``, one core, measured step by step). A first version passed some
 twenty arrays between the helpers and played 175,000 rounds/s; its profile was dominated by numba's
@@ -335,7 +354,7 @@ def _shuffle(w: Array, at: int, m: int, key: Array) -> None:
 
 
 @_jit
-def _step(w: Array, dkey: Array) -> None:
+def _step(w: Array, deal_key: Array) -> None:
     """One more step of the stock's lazy shuffle: position ``w[S_GEN]`` of the stock becomes final.
 
     A fresh deck is shuffled only as far as the round reads it (forward Fisher–Yates fixes the
@@ -343,7 +362,7 @@ def _step(w: Array, dkey: Array) -> None:
     i = w[S_GEN]
     m = w[S_SIZE]
     if i < m - 1:
-        j = i + _bounded(_splitmix64(dkey ^ _SMALL[i]), m - i)
+        j = i + _bounded(_splitmix64(deal_key ^ _SMALL[i]), m - i)
         tmp = w[W_STOCK + i]
         w[W_STOCK + i] = w[W_STOCK + j]
         w[W_STOCK + j] = tmp
@@ -351,11 +370,11 @@ def _step(w: Array, dkey: Array) -> None:
 
 
 @_jit
-def _draw_top(w: Array, dkey: Array) -> Int:
+def _draw_top(w: Array, deal_key: Array) -> Int:
     """Take the stock's top card (``self._stock.pop()``)."""
     at = w[S_SP]
     while w[S_GEN] <= at:
-        _step(w, dkey)
+        _step(w, deal_key)
     w[S_SP] = at + 1
     w[S_NS] -= 1
     return w[W_STOCK + at]
@@ -365,15 +384,15 @@ def _draw_top(w: Array, dkey: Array) -> Int:
 
 
 @_jit
-def _v3(t: Array, a: int, b: int, c: int) -> Int:
+def _v3(values: Array, a: int, b: int, c: int) -> Int:
     """Half points of three cards (any order): ``half_points(rules)[a * 2704 + b * 52 + c]``."""
-    return np.int64(t[a * 2704 + b * 52 + c])
+    return np.int64(values[a * 2704 + b * 52 + c])
 
 
 @_jit
-def _hand_value(t: Array, w: Array, s: int) -> Int:
+def _hand_value(values: Array, w: Array, s: int) -> Int:
     h = W_HANDS + 4 * s
-    return _v3(t, w[h], w[h + 1], w[h + 2])
+    return _v3(values, w[h], w[h + 1], w[h + 2])
 
 
 @_jit
@@ -402,17 +421,17 @@ def _others(k: int) -> tuple[int, int]:
 
 
 @_jit
-def _knock_ok(c: Array, w: Array, value: int) -> bool:
+def _knock_ok(const: Array, w: Array, value: int) -> bool:
     """``Game._knock_refusal() is None`` (R6.1, R6.3, R6.4) for a hand worth ``value``."""
     if w[S_KNOCKER] >= 0:
         return False
-    if c[R_KNOCK2] != 0 and w[S_TURNS] < w[S_NACT]:
+    if const[R_KNOCK2] != 0 and w[S_TURNS] < w[S_NACT]:
         return False
-    return not (c[R_MINK] > 0 and value < c[R_MINK])
+    return not (const[R_MINK] > 0 and value < const[R_MINK])
 
 
 @_jit
-def _legal(c: Array, t: Array, w: Array) -> int:
+def _legal(const: Array, values: Array, w: Array) -> int:
     """``Game.legal_actions()`` as action codes at ``w[W_LEGAL:]``, in the engine's order; returns how many."""
     s = w[S_SEAT]
     h = W_HANDS + 4 * s
@@ -426,7 +445,7 @@ def _legal(c: Array, t: Array, w: Array) -> int:
                 n += 1
         return n - W_LEGAL
     if ph == PH_TURN:
-        if c[R_DRAW] != 0:
+        if const[R_DRAW] != 0:
             if w[S_NS] > 0 or w[S_NP] > 1:
                 w[n] = A_STOCK
                 n += 1
@@ -441,14 +460,14 @@ def _legal(c: Array, t: Array, w: Array) -> int:
             for i in range(9):
                 w[n] = A_EX1 + i
                 n += 1
-            if c[R_EXANY] != 0:
+            if const[R_EXANY] != 0:
                 for i in range(9):
                     w[n] = A_EX2 + i
                     n += 1
             w[n] = A_ALL
             w[n + 1] = A_PASS
             n += 2
-        if _knock_ok(c, w, _v3(t, w[h], w[h + 1], w[h + 2])):
+        if _knock_ok(const, w, _v3(values, w[h], w[h + 1], w[h + 2])):
             w[n] = A_KNOCK
             n += 1
         return n - W_LEGAL
@@ -465,7 +484,7 @@ def _legal(c: Array, t: Array, w: Array) -> int:
 
 
 @_inline
-def _best_discard(c: Array, t: Array, w: Array, h: int, taken: int) -> int:
+def _best_discard(const: Array, values: Array, w: Array, h: int, taken: int) -> int:
     """``thirtyone.bots.hands.best_discard``: the card whose discard keeps the best value; ties
     throw the card of fewest points, then the highest card index."""
     best_v = -1
@@ -476,8 +495,8 @@ def _best_discard(c: Array, t: Array, w: Array, h: int, taken: int) -> int:
         if card == taken:
             continue
         i, j, m = _without(k)
-        v = _v3(t, w[h + i], w[h + j], w[h + m])
-        p = -c[C_PTS + card]
+        v = _v3(values, w[h + i], w[h + j], w[h + m])
+        p = -const[C_PTS + card]
         if best_c < 0 or v > best_v or (v == best_v and (p > best_p or (p == best_p and card > best_c))):
             best_v = v
             best_p = p
@@ -486,7 +505,7 @@ def _best_discard(c: Array, t: Array, w: Array, h: int, taken: int) -> int:
 
 
 @_inline
-def _basic(c: Array, t: Array, w: Array) -> int:
+def _basic(const: Array, values: Array, w: Array) -> int:
     """``thirtyone.bots.basic.BasicBot.choose``."""
     s = w[S_SEAT]
     h = W_HANDS + 4 * s
@@ -494,20 +513,24 @@ def _basic(c: Array, t: Array, w: Array) -> int:
     if ph == PH_LOOK:
         return A_LOOK
     if ph == PH_DISCARD:
-        return A_DISCARD + _best_discard(c, t, w, h, w[S_TAKEN])
+        return A_DISCARD + _best_discard(const, values, w, h, w[S_TAKEN])
     a = w[h]
     b = w[h + 1]
     d = w[h + 2]
-    value = _v3(t, a, b, d)
+    value = _v3(values, a, b, d)
     if ph == PH_DEALER:
         return A_KEEP if value >= 32 else A_TAKE
-    if value >= c[C_BBARS] and _knock_ok(c, w, value) and value >= c[C_BBARS + min(w[S_TURNS] // w[S_NACT], 9)]:
+    if (
+        value >= const[C_BBARS]
+        and _knock_ok(const, w, value)
+        and value >= const[C_BBARS + min(w[S_TURNS] // w[S_NACT], 9)]
+    ):
         return A_KNOCK  # (the bars never fall below bars[0]: the division only for hands that may knock)
-    if c[R_DRAW] != 0:
+    if const[R_DRAW] != 0:
         n_pile = w[S_NP]
         if n_pile > 0:
             top = w[W_PILE + n_pile - 1]
-            if max(_v3(t, a, b, top), _v3(t, a, d, top), _v3(t, b, d, top)) > value:
+            if max(_v3(values, a, b, top), _v3(values, a, d, top), _v3(values, b, d, top)) > value:
                 return A_PILE
         return A_STOCK if w[S_NS] > 0 or n_pile > 1 else A_PILE
     if w[S_WUP] == 0:  # R7.2: the face-down widow
@@ -517,57 +540,57 @@ def _basic(c: Array, t: Array, w: Array) -> int:
     for i in range(3):
         x, y = _others(i)
         for j in range(3):
-            v = _v3(t, w[h + x], w[h + y], w[W_WIDOW + j])
+            v = _v3(values, w[h + x], w[h + y], w[W_WIDOW + j])
             if v > best:
                 best = v
                 act = A_EX1 + 3 * i + j
-    if c[R_EXANY] != 0:
+    if const[R_EXANY] != 0:
         for i in range(3):
             for j in range(3):
                 x, y = _others(j)
-                v = _v3(t, w[h + i], w[W_WIDOW + x], w[W_WIDOW + y])
+                v = _v3(values, w[h + i], w[W_WIDOW + x], w[W_WIDOW + y])
                 if v > best:
                     best = v
                     act = A_EX2 + 3 * i + j
-    if _v3(t, w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2]) > best:
+    if _v3(values, w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2]) > best:
         act = A_ALL
     return act
 
 
 @_jit
-def _feed(c: Array, w: Array, card: int) -> Int:
+def _feed(const: Array, w: Array, card: int) -> Int:
     """``heuristic._feed``: half points ``card`` adds to the next player's known cards of its suit."""
     suit = card & 3
     if w[W_SCNT + suit] == 0:
         return 0
-    return 2 * (c[C_PTS + card] + w[W_SSUM + suit])
+    return 2 * (const[C_PTS + card] + w[W_SSUM + suit])
 
 
 @_jit
-def _leftover(c: Array, fp: Array, t: Array, w: Array, w0: int, w1: int, w2: int) -> float:
+def _leftover(const: Array, floats: Array, values: Array, w: Array, w0: int, w1: int, w2: int) -> float:
     """``heuristic._leftover``: what a widow left behind offers the next player."""
-    if _v3(t, w0, w1, w2) >= 62:
+    if _v3(values, w0, w1, w2) >= 62:
         return 1000.0
-    fed = max(_feed(c, w, w0), _feed(c, w, w1), _feed(c, w, w2))
-    return fp[F_FEED2 + w[S_NACT]] if fed >= 50 else 0.0
+    fed = max(_feed(const, w, w0), _feed(const, w, w1), _feed(const, w, w2))
+    return floats[F_FEED2 + w[S_NACT]] if fed >= 50 else 0.0
 
 
 @_jit
-def _widow_blitz(c: Array, t: Array, w: Array, h: int) -> bool:
+def _widow_blitz(const: Array, values: Array, w: Array, h: int) -> bool:
     """``heuristic._widow_blitz``: an exchange with the face-up widow makes a blitz (R5.1)."""
     for i in range(3):
         x, y = _others(i)
         for j in range(3):
             u, v = _others(j)
-            if _v3(t, w[h + x], w[h + y], w[W_WIDOW + j]) >= 62:
+            if _v3(values, w[h + x], w[h + y], w[W_WIDOW + j]) >= 62:
                 return True
-            if c[R_EXANY] != 0 and _v3(t, w[h + i], w[W_WIDOW + u], w[W_WIDOW + v]) >= 62:
+            if const[R_EXANY] != 0 and _v3(values, w[h + i], w[W_WIDOW + u], w[W_WIDOW + v]) >= 62:
                 return True
-    return bool(_v3(t, w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2]) >= 62)
+    return bool(_v3(values, w[W_WIDOW], w[W_WIDOW + 1], w[W_WIDOW + 2]) >= 62)
 
 
 @_jit
-def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
+def _heuristic(const: Array, floats: Array, values: Array, w: Array) -> int:
     """``thirtyone.bots.heuristic.heuristic_action`` of ``Situation.from_game`` (``rollout_action``):
     the one policy, compiled; the tests ask both at every decision of many games."""
     s = w[S_SEAT]
@@ -579,7 +602,7 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
     b = w[h + 1]
     d = w[h + 2]
     if ph == PH_DEALER:
-        return A_KEEP if _v3(t, a, b, d) >= c[C_BLIND + w[S_NACT]] else A_TAKE
+        return A_KEEP if _v3(values, a, b, d) >= const[C_BLIND + w[S_NACT]] else A_TAKE
     collector = w[W_KNOWN + w[W_NXT + s]]
     for suit in range(4):
         w[W_SSUM + suit] = 0
@@ -587,7 +610,7 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
     while collector != 0:  # each known card of the next player (a few at most)
         low = collector & -collector
         card = _BIT_INDEX[(np.uint64(low) * _U_DEBRUIJN) >> _U58]
-        w[W_SSUM + (card & 3)] += c[C_PTS + card]
+        w[W_SSUM + (card & 3)] += const[C_PTS + card]
         w[W_SCNT + (card & 3)] += 1
         collector ^= low
     if ph == PH_DISCARD:  # heuristic._discard
@@ -600,37 +623,37 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
             if card == taken:
                 continue
             i, j, m = _without(k)
-            kept = _v3(t, w[h + i], w[h + j], w[h + m])
-            fed = _feed(c, w, card)
+            kept = _v3(values, w[h + i], w[h + j], w[h + m])
+            fed = _feed(const, w, card)
             if fed >= 62:
                 score = kept - 1000.0
             elif fed > 0:
-                score = kept - fp[F_FEED2 + w[S_NACT]]
+                score = kept - floats[F_FEED2 + w[S_NACT]]
             else:
                 score = kept - 0.0
-            p = -c[C_PTS + card]
+            p = -const[C_PTS + card]
             if best_c < 0 or score > best_s or (score == best_s and (p > best_p or (p == best_p and card > best_c))):
                 best_s = score
                 best_p = p
                 best_c = card
         return A_DISCARD + best_c
-    value = _v3(t, a, b, d)
+    value = _v3(values, a, b, d)
     nact = w[S_NACT]
     n_pile = w[S_NP]
     taking = -1
-    if c[R_DRAW] != 0 and n_pile > 0:
+    if const[R_DRAW] != 0 and n_pile > 0:
         top = w[W_PILE + n_pile - 1]
-        taking = max(_v3(t, a, b, top), _v3(t, a, d, top), _v3(t, b, d, top))
+        taking = max(_v3(values, a, b, top), _v3(values, a, d, top), _v3(values, b, d, top))
         if taking >= 62:  # a pile card that makes 31 is taken, never knocked past (R5.1)
             return A_PILE
-    blitz = c[R_DRAW] == 0 and w[S_WUP] != 0 and _widow_blitz(c, t, w, h)  # ... nor a widow's 31
-    if not blitz and _knock_ok(c, w, value):
-        own = min(w[S_TURNS] // nact, 9) if value >= c[C_HMIN] else 0
+    blitz = const[R_DRAW] == 0 and w[S_WUP] != 0 and _widow_blitz(const, values, w, h)  # ... nor a widow's 31
+    if not blitz and _knock_ok(const, w, value):
+        own = min(w[S_TURNS] // nact, 9) if value >= const[C_HMIN] else 0
         offset = (s - w[S_DEALER]) % w[S_PLAYERS]
-        low = 1 if w[W_REM + s] <= c[R_PENLIVES] else 0
-        if value >= c[C_HBARS + ((own * 10 + nact) * 9 + offset) * 2 + low]:
+        low = 1 if w[W_REM + s] <= const[R_PENLIVES] else 0
+        if value >= const[C_HBARS + ((own * 10 + nact) * 9 + offset) * 2 + low]:
             return A_KNOCK
-    if c[R_DRAW] != 0:
+    if const[R_DRAW] != 0:
         if not (w[S_NS] > 0 or n_pile > 1):
             return A_PILE
         if n_pile == 0:
@@ -643,41 +666,41 @@ def _heuristic(c: Array, fp: Array, t: Array, w: Array) -> int:
         ab = a * 2704 + b * 52
         ad = a * 2704 + d * 52
         bd = b * 2704 + d * 52
-        for card in range(c[R_DECKLO], 52):  # heuristic.stock_draw_value, branch-free
+        for card in range(const[R_DECKLO], 52):  # heuristic.stock_draw_value, branch-free
             unseen = 1 - ((seen >> card) & 1)
-            best = max(value, np.int64(t[ab + card]), np.int64(t[ad + card]), np.int64(t[bd + card]))
+            best = max(value, np.int64(values[ab + card]), np.int64(values[ad + card]), np.int64(values[bd + card]))
             total += unseen * best
             count += unseen
         expected = total / count if count > 0 else float(value)
         return A_PILE if taking >= expected else A_STOCK
     # heuristic._widow_choice
     if w[S_WUP] == 0:
-        return A_ALL if value < c[C_BLIND + w[S_NACT]] else A_PASS
+        return A_ALL if value < const[C_BLIND + w[S_NACT]] else A_PASS
     w0 = w[W_WIDOW]
     w1 = w[W_WIDOW + 1]
     w2 = w[W_WIDOW + 2]
-    best_score = value - _leftover(c, fp, t, w, w0, w1, w2)
+    best_score = value - _leftover(const, floats, values, w, w0, w1, w2)
     act = A_PASS
     for i in range(3):
         x, y = _others(i)
         for j in range(3):
             u, v = _others(j)
-            kept = _v3(t, w[h + x], w[h + y], w[W_WIDOW + j])
-            score = kept - _leftover(c, fp, t, w, w[W_WIDOW + u], w[W_WIDOW + v], w[h + i])
+            kept = _v3(values, w[h + x], w[h + y], w[W_WIDOW + j])
+            score = kept - _leftover(const, floats, values, w, w[W_WIDOW + u], w[W_WIDOW + v], w[h + i])
             if score > best_score:
                 best_score = score
                 act = A_EX1 + 3 * i + j
-    if c[R_EXANY] != 0:
+    if const[R_EXANY] != 0:
         for i in range(3):
             x, y = _others(i)
             for j in range(3):
                 u, v = _others(j)
-                kept = _v3(t, w[h + i], w[W_WIDOW + u], w[W_WIDOW + v])
-                score = kept - _leftover(c, fp, t, w, w[W_WIDOW + j], w[h + x], w[h + y])
+                kept = _v3(values, w[h + i], w[W_WIDOW + u], w[W_WIDOW + v])
+                score = kept - _leftover(const, floats, values, w, w[W_WIDOW + j], w[h + x], w[h + y])
                 if score > best_score:
                     best_score = score
                     act = A_EX2 + 3 * i + j
-    if _v3(t, w0, w1, w2) - _leftover(c, fp, t, w, a, b, d) > best_score:
+    if _v3(values, w0, w1, w2) - _leftover(const, floats, values, w, a, b, d) > best_score:
         act = A_ALL
     return act
 
@@ -723,14 +746,14 @@ def _blitz(w: Array, s: int) -> None:
 
 
 @_jit
-def _showdown(c: Array, t: Array, w: Array, end: int, knocker: int) -> None:
+def _showdown(const: Array, values: Array, w: Array, end: int, knocker: int) -> None:
     """``Game._showdown`` (R6.5): the lowest hand loses, with the knocker rules of ``knock_penalty``."""
     players = w[S_PLAYERS]
     low = 1000
     high = -1
     for s in range(players):
         if w[W_ACT + s] != 0:
-            v = _hand_value(t, w, s)
+            v = _hand_value(values, w, s)
             w[W_VALS + s] = v
             low = min(low, v)
             high = max(high, v)
@@ -747,16 +770,16 @@ def _showdown(c: Array, t: Array, w: Array, end: int, knocker: int) -> None:
                 w[W_LOST + s] = 1
                 w[W_RULE + s] = code
     else:  # the knocker holds the lowest hand, alone or tied (KNOCK_PENALTIES, via the rule parameters)
-        lives = c[R_KALONE] if lowest == 1 else c[R_KTIED]
+        lives = const[R_KALONE] if lowest == 1 else const[R_KTIED]
         for s in range(players):
             if w[W_ACT + s] != 0 and w[W_VALS + s] == low and s != knocker:
                 w[W_LOST + s] = 1
                 w[W_RULE + s] = L_SAVED if lives == 0 else L_LOW
         if lives > 0:
             w[W_LOST + knocker] = lives
-            w[W_RULE + knocker] = c[R_KALONE_CODE] if lowest == 1 else c[R_KTIED_CODE]
-    if knocker >= 0 and c[R_KNOTHI] > 0 and w[W_VALS + knocker] < high:
-        w[W_LOST + knocker] = c[R_KNOTHI]
+            w[W_RULE + knocker] = const[R_KALONE_CODE] if lowest == 1 else const[R_KTIED_CODE]
+    if knocker >= 0 and const[R_KNOTHI] > 0 and w[W_VALS + knocker] < high:
+        w[W_LOST + knocker] = const[R_KNOTHI]
         w[W_RULE + knocker] = L_RISKY
     _end_round(w, end, knocker)
 
@@ -765,19 +788,19 @@ def _showdown(c: Array, t: Array, w: Array, end: int, knocker: int) -> None:
 
 
 @_inline
-def _finish_turn(c: Array, t: Array, w: Array, s: int) -> None:
+def _finish_turn(const: Array, values: Array, w: Array, s: int) -> None:
     """``Game._finish_turn``: final turns after a knock (R6.2), an empty stock (R4.3), the turn limit (R6.7)."""
     w[S_TURNS] += 1
     if w[S_KNOCKER] >= 0 and s != w[S_KNOCKER]:
         w[S_FINAL] -= 1
         if w[S_FINAL] == 0:
-            _showdown(c, t, w, E_KNOCK, w[S_KNOCKER])
+            _showdown(const, values, w, E_KNOCK, w[S_KNOCKER])
             return
-    if c[R_STOCKSD] != 0 and w[S_NS] == 0:
-        _showdown(c, t, w, E_STOCK, -1)
+    if const[R_STOCKSD] != 0 and w[S_NS] == 0:
+        _showdown(const, values, w, E_STOCK, -1)
         return
-    if w[S_TURNS] >= c[R_MAXT]:
-        _showdown(c, t, w, E_MAXT, -1)
+    if w[S_TURNS] >= const[R_MAXT]:
+        _showdown(const, values, w, E_MAXT, -1)
         return
     w[S_PHASE] = PH_TURN
     w[S_TAKEN] = -1
@@ -796,7 +819,7 @@ def _swap(w: Array, h: int, hi: int, wi: int) -> None:
 
 
 @_inline
-def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> None:
+def _apply(const: Array, values: Array, w: Array, act: int, reshuffle_key: Array, deal_key: Array) -> None:
     """``Game.apply`` of a legal action code for the seat to move. The moves that end a turn end
     in one place: R5.4's blitz check (after a discard or an exchange), then ``Game._finish_turn``."""
     s = w[S_SEAT]
@@ -810,7 +833,7 @@ def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> 
             for k in range(m):
                 w[W_STOCK + k] = w[W_PILE + k]
             w[S_RESH] += 1
-            _shuffle(w, W_STOCK, m, _derive(skey, np.uint64(w[S_RESH])))  # the new stock, top first
+            _shuffle(w, W_STOCK, m, _derive(reshuffle_key, np.uint64(w[S_RESH])))  # the new stock, top first
             w[S_NS] = m
             w[S_SP] = 0
             w[S_GEN] = m
@@ -818,7 +841,7 @@ def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> 
             w[W_PILE] = w[W_PILE + m]
             w[S_NP] = 1
             w[S_PMASK] = 1 << w[W_PILE]
-        w[h + 3] = _draw_top(w, dkey)
+        w[h + 3] = _draw_top(w, deal_key)
         w[S_TAKEN] = -1
         w[S_PHASE] = PH_DISCARD
     elif act == A_PILE:
@@ -870,18 +893,18 @@ def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> 
         if w[S_KNOCKER] < 0:
             w[S_PASSES] += 1
             if w[S_PASSES] == w[S_NACT]:  # R7.3
-                if c[R_NEWW] != 0 and w[S_NS] >= 3:  # Game._new_widow
+                if const[R_NEWW] != 0 and w[S_NS] >= 3:  # Game._new_widow
                     for k in range(3):
                         w[W_PILE + w[S_NP] + k] = w[W_WIDOW + k]
                         w[S_PMASK] |= 1 << w[W_WIDOW + k]
                     w[S_NP] += 3
                     for k in range(3):
-                        w[W_WIDOW + k] = _draw_top(w, dkey)
+                        w[W_WIDOW + k] = _draw_top(w, deal_key)
                     w[S_PASSES] = 0
                     w[S_NEWW] += 1
                 else:
                     w[S_TURNS] += 1
-                    _showdown(c, t, w, E_ALLPASS, -1)
+                    _showdown(const, values, w, E_ALLPASS, -1)
                     finish = False
     elif act == A_ALL:  # Game._do_exchange_all
         face_down = w[S_WUP] == 0
@@ -900,7 +923,7 @@ def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> 
                 card = w[W_WIDOW + k]
                 w[W_WIDOW + k] = w[h + k]
                 w[h + k] = card
-        if act == A_TAKE and _hand_value(t, w, s) >= 62:
+        if act == A_TAKE and _hand_value(values, w, s) >= 62:
             _blitz(w, s)
         else:
             w[S_PHASE] = PH_TURN
@@ -917,14 +940,14 @@ def _apply(c: Array, t: Array, w: Array, act: int, skey: Array, dkey: Array) -> 
     else:  # A_THROW
         for other in range(w[S_PLAYERS]):
             w[W_LOOKED + other] = 1
-        _showdown(c, t, w, E_THROW, s)
+        _showdown(const, values, w, E_THROW, s)
     if check:
-        if _hand_value(t, w, s) >= 62:  # R5.4
+        if _hand_value(values, w, s) >= 62:  # R5.4
             _blitz(w, s)
         else:
             finish = True
     if finish:
-        _finish_turn(c, t, w, s)
+        _finish_turn(const, values, w, s)
 
 
 # ------------------------------------------------------------------------------------ rounds
@@ -963,17 +986,17 @@ def _begin(w: Array) -> None:
 
 
 @_jit
-def _deal(c: Array, t: Array, w: Array, dealer: int, dkey: Array) -> None:
+def _deal(const: Array, values: Array, w: Array, dealer: int, deal_key: Array) -> None:
     """``Game._deal`` from the deck at ``w[W_STOCK:]`` (top card first; shuffled as far as
-    ``w[S_GEN]``, the rest with ``dkey`` as it is read), then ``Game._dealt_blitz`` (R5.2, R5.5).
+    ``w[S_GEN]``, the rest with ``deal_key`` as it is read), then ``Game._dealt_blitz`` (R5.2, R5.5).
     What is not dealt stays there as the stock, read from ``w[S_SP]``."""
     _begin(w)
     players = w[S_PLAYERS]
     w[S_DEALER] = dealer
     first = w[W_NXT + dealer]
-    dealt = 3 * w[S_NACT] + (1 if c[R_DRAW] != 0 else 3)
+    dealt = 3 * w[S_NACT] + (1 if const[R_DRAW] != 0 else 3)
     while w[S_GEN] < dealt:
-        _step(w, dkey)
+        _step(w, deal_key)
     at = W_STOCK
     for i in range(3):
         s = first
@@ -985,12 +1008,12 @@ def _deal(c: Array, t: Array, w: Array, dealer: int, dkey: Array) -> None:
         h = W_HANDS + 4 * s
         w[h + 3] = -1
         w[W_KNOWN + s] = 0
-        w[W_LOOKED + s] = 0 if c[R_THROW] != 0 else 1
+        w[W_LOOKED + s] = 0 if const[R_THROW] != 0 else 1
         if w[W_ACT + s] == 0:
             w[h] = -1
             w[h + 1] = -1
             w[h + 2] = -1
-    if c[R_DRAW] != 0:
+    if const[R_DRAW] != 0:
         w[W_PILE] = w[at]
         w[S_NP] = 1
         w[S_PMASK] = 1 << w[at]
@@ -1007,11 +1030,11 @@ def _deal(c: Array, t: Array, w: Array, dealer: int, dkey: Array) -> None:
     best = -1
     for s in range(players):
         if w[W_ACT + s] != 0:
-            best = max(best, _hand_value(t, w, s))
+            best = max(best, _hand_value(values, w, s))
     if best >= 62:
         for s in range(players):
             if w[W_ACT + s] != 0:
-                v = _hand_value(t, w, s)
+                v = _hand_value(values, w, s)
                 if v == best:
                     w[W_BLITZ + s] = 1
                 else:
@@ -1019,10 +1042,10 @@ def _deal(c: Array, t: Array, w: Array, dealer: int, dkey: Array) -> None:
                     w[W_RULE + s] = L_R55 if v >= 62 else L_R52
         _end_round(w, E_DEALT, -1)
         return
-    if c[R_THROW] != 0:
+    if const[R_THROW] != 0:
         w[S_PHASE] = PH_LOOK
         w[S_SEAT] = first
-    elif c[R_DHAND] != 0:
+    elif const[R_DHAND] != 0:
         w[S_PHASE] = PH_DEALER
         w[S_SEAT] = dealer
     else:
@@ -1032,13 +1055,21 @@ def _deal(c: Array, t: Array, w: Array, dealer: int, dkey: Array) -> None:
 
 @_jit
 def _play(
-    c: Array, fp: Array, t: Array, w: Array, policies: Array, pkey: Array, skey: Array, dkey: Array, first: int
+    const: Array,
+    floats: Array,
+    values: Array,
+    w: Array,
+    policies: Array,
+    policy_key: Array,
+    reshuffle_key: Array,
+    deal_key: Array,
+    first: int,
 ) -> None:
     """Play the round to its end, each seat with its policy; ``first`` (an action code, or -1) is
     applied first. It must be legal: otherwise ``w[S_ERROR]`` is set and nothing is played."""
     act = first
     if first >= 0 and w[S_PHASE] != PH_DONE:
-        n = _legal(c, t, w)
+        n = _legal(const, values, w)
         ok = False
         for k in range(n):
             if w[W_LEGAL + k] == first:
@@ -1050,22 +1081,22 @@ def _play(
         if act < 0:
             policy = policies[w[S_SEAT]]
             if policy == P_BASIC:
-                act = _basic(c, t, w)
+                act = _basic(const, values, w)
             elif policy == P_RANDOM:
-                n = _legal(c, t, w)
-                act = w[W_LEGAL + _bounded(_derive(pkey, np.uint64(w[S_ACTIONS])), n)]
+                n = _legal(const, values, w)
+                act = w[W_LEGAL + _bounded(_derive(policy_key, np.uint64(w[S_ACTIONS])), n)]
             else:
-                act = _heuristic(c, fp, t, w)
-        _apply(c, t, w, act, skey, dkey)
+                act = _heuristic(const, floats, values, w)
+        _apply(const, values, w, act, reshuffle_key, deal_key)
         act = -1
 
 
 @_jit
-def _full_deck(c: Array, w: Array) -> None:
+def _full_deck(const: Array, w: Array) -> None:
     """The deck in index order at ``w[W_STOCK:]``, to be shuffled as it is dealt and drawn
     (``counter_shuffle(full_deck, dkey)`` in the end, see :func:`_step`)."""
-    size = c[R_DECK]
-    low = c[R_DECKLO]
+    size = const[R_DECK]
+    low = const[R_DECKLO]
     for k in range(size):
         w[W_STOCK + k] = low + k
     w[S_GEN] = 0
@@ -1073,7 +1104,7 @@ def _full_deck(c: Array, w: Array) -> None:
 
 
 @_jit
-def _write_round(t: Array, w: Array, row: int, out: Array, seats: Array) -> None:
+def _write_round(values: Array, w: Array, row: int, out: Array, seats: Array) -> None:
     """Row ``row`` of the outputs: ``out[row]`` = end, knocker, seat that knocked, turns, R2.6,
     reshuffles, new widows, actions; ``seats[row, k, s]`` = lives lost, loss code, remaining,
     eliminated, blitz, hand value (-1 for a seat out)."""
@@ -1091,7 +1122,7 @@ def _write_round(t: Array, w: Array, row: int, out: Array, seats: Array) -> None
         seats[row, 2, s] = w[W_REM + s]
         seats[row, 3, s] = w[W_ELIM + s]
         seats[row, 4, s] = w[W_BLITZ + s]
-        seats[row, 5, s] = _hand_value(t, w, s) if w[W_ACT + s] != 0 else -1
+        seats[row, 5, s] = _hand_value(values, w, s) if w[W_ACT + s] != 0 else -1
 
 
 # ------------------------------------------------------------------------------------ entry points
@@ -1099,9 +1130,9 @@ def _write_round(t: Array, w: Array, row: int, out: Array, seats: Array) -> None
 
 @_jit
 def play_rounds_kernel(
-    c: Array,
-    fp: Array,
-    t: Array,
+    const: Array,
+    floats: Array,
+    values: Array,
     w: Array,
     policies: Array,
     seed: Array,
@@ -1114,37 +1145,52 @@ def play_rounds_kernel(
 ) -> None:
     """Play the rounds of rows ``base … base + len(out) - 1`` of the batch keyed by ``seed``.
 
-    ``decks[rows, deck]`` gives each row's deck order (top first), or has no rows: then row ``i`` is
-    dealt ``counter_shuffle(full_deck, derive(round_key(seed, i), TAG_DEAL))``. ``dealers`` and
-    ``lives`` (remaining losses, ``[rows, P]``) have a row per round or one row for all. Results go
-    to ``out[rows, 8]`` and ``seats[rows, 6, P]`` (see ``_write_round``).
+    Arrays (``const``, ``floats``, ``values``, ``w``, ``policies``: see the module; ``P`` seats):
+
+    - ``seed``: ``uint64``, the batch's key; row ``i``'s round key is ``derive(seed, base + i)``.
+    - ``decks``: ``uint8 [rows, deck]``, each row's deck order (card indexes, top first), or no
+      rows: then row ``i`` is dealt ``counter_shuffle(full_deck, derive(round_key, TAG_DEAL))``.
+    - ``dealers``: ``int64 [rows]`` or ``[1]`` (one for all), the dealer's seat.
+    - ``lives``: ``int64 [rows, P]`` or ``[1, P]``, each seat's remaining losses (R2.4).
+    - ``out``: ``int32 [rows, 9]``, written (columns 0–7, see ``_write_round``).
+    - ``seats``: ``int8 [rows, 6, P]``, written (see ``_write_round``).
     """
     players = policies.shape[0]
     w[S_PLAYERS] = players
     given = decks.shape[0] > 0
     for row in range(out.shape[0]):
         key = _derive(seed, np.uint64(base + row))
-        dkey = _derive(key, _U_TAG_DEAL)
+        deal_key = _derive(key, _U_TAG_DEAL)
         if given:
-            for k in range(c[R_DECK]):
+            for k in range(const[R_DECK]):
                 w[W_STOCK + k] = decks[row, k]
-            w[S_GEN] = c[R_DECK]
-            w[S_SIZE] = c[R_DECK]
+            w[S_GEN] = const[R_DECK]
+            w[S_SIZE] = const[R_DECK]
         else:
-            _full_deck(c, w)
+            _full_deck(const, w)
         at = row if lives.shape[0] > 1 else 0
         for s in range(players):
             w[W_REM + s] = lives[at, s]
-        _deal(c, t, w, dealers[row if dealers.shape[0] > 1 else 0], dkey)
-        _play(c, fp, t, w, policies, _derive(key, _U_TAG_POLICY), _derive(key, _U_TAG_RESHUFFLE), dkey, -1)
-        _write_round(t, w, row, out, seats)
+        _deal(const, values, w, dealers[row if dealers.shape[0] > 1 else 0], deal_key)
+        _play(
+            const,
+            floats,
+            values,
+            w,
+            policies,
+            _derive(key, _U_TAG_POLICY),
+            _derive(key, _U_TAG_RESHUFFLE),
+            deal_key,
+            -1,
+        )
+        _write_round(values, w, row, out, seats)
 
 
 @_jit
 def play_games_kernel(
-    c: Array,
-    fp: Array,
-    t: Array,
+    const: Array,
+    floats: Array,
+    values: Array,
     w: Array,
     policies: Array,
     seeds: Array,
@@ -1154,17 +1200,26 @@ def play_games_kernel(
     ends: Array,
 ) -> None:
     """Play one whole game per seed (R2.5: until one seat is left), dealt as
-    :class:`thirtyone.sim.rng.CounterChance` deals it, and total each game's results:
-    ``out[g]`` = winner, rounds, blitzes, turns, actions, reshuffles, error; ``seats[g, k, s]`` =
-    place, lives lost, knocks, knocks whose showdown cost the knocker lives, rounds dealt in; ``by_rule[g, code]``
-    lives lost by loss code; ``ends[g, code]`` rounds by end code."""
+    :class:`thirtyone.sim.rng.CounterChance` deals it, and total each game's results.
+
+    Arrays (``const``, ``floats``, ``values``, ``w``, ``policies``: see the module; ``P`` seats;
+    the outputs zeroed by the caller, added to):
+
+    - ``seeds``: ``uint64 [games]``, each game's seed.
+    - ``out``: ``int64 [games, 7]``, ``out[g]`` = winner's seat, rounds, blitzes, turns, actions,
+      reshuffles, error (``ERR_ROUND_CAP``).
+    - ``seats``: ``int32 [games, 5, P]``, ``seats[g, k, s]`` = place (1 best), lives lost, knocks,
+      knocks whose showdown cost the knocker lives, rounds dealt in.
+    - ``by_rule``: ``int32 [games, loss codes]``, lives lost by loss code (``L_*``).
+    - ``ends``: ``int32 [games, end codes]``, rounds by end code (``E_*``).
+    """
     players = policies.shape[0]
     w[S_PLAYERS] = players
     for g in range(seeds.shape[0]):
         gkey = _splitmix64(seeds[g])
         dealer = _bounded(_derive(gkey, _U_TAG_DEALER), players)
         for s in range(players):
-            w[W_REM + s] = c[R_FULL]
+            w[W_REM + s] = const[R_FULL]
             w[W_OUTAT + s] = MAX_GAME_ROUNDS + 1
         rounds = 0
         left = players
@@ -1174,10 +1229,20 @@ def play_games_kernel(
                 out[g, 6] = ERR_ROUND_CAP
                 break
             key = _derive(gkey, np.uint64(rounds))
-            dkey = _derive(key, _U_TAG_DEAL)
-            _full_deck(c, w)
-            _deal(c, t, w, dealer, dkey)
-            _play(c, fp, t, w, policies, _derive(key, _U_TAG_POLICY), _derive(key, _U_TAG_RESHUFFLE), dkey, -1)
+            deal_key = _derive(key, _U_TAG_DEAL)
+            _full_deck(const, w)
+            _deal(const, values, w, dealer, deal_key)
+            _play(
+                const,
+                floats,
+                values,
+                w,
+                policies,
+                _derive(key, _U_TAG_POLICY),
+                _derive(key, _U_TAG_RESHUFFLE),
+                deal_key,
+                -1,
+            )
             end = w[S_END]
             ends[g, end] += 1
             out[g, 3] += w[S_TURNS]
@@ -1241,11 +1306,18 @@ def _load(w: Array, states: Array, row: int, players: int) -> None:
 
 
 @_jit
-def first_legal_kernel(c: Array, t: Array, w: Array, players: int, states: Array, first: Array, ok: Array) -> None:
-    """``ok[row]`` = 1 when action code ``first[row]`` is legal in position ``states[row]``."""
+def first_legal_kernel(
+    const: Array, values: Array, w: Array, players: int, states: Array, first: Array, ok: Array
+) -> None:
+    """``ok[row]`` = 1 when action code ``first[row]`` is legal in position ``states[row]``.
+
+    Arrays (``const``, ``values``, ``w``: see the module): ``states``: ``int64 [rows, N_W]``, each
+    position's work vector (:func:`thirtyone.sim.api.positions_to_states`); ``first``: ``int64
+    [rows]``, action codes (``A_*``); ``ok``: ``int64 [rows]``, written (1 legal, 0 not).
+    """
     for row in range(states.shape[0]):
         _load(w, states, row, players)
-        n = _legal(c, t, w)
+        n = _legal(const, values, w)
         ok[row] = 0
         for k in range(n):
             if w[W_LEGAL + k] == first[row]:
@@ -1254,9 +1326,9 @@ def first_legal_kernel(c: Array, t: Array, w: Array, players: int, states: Array
 
 @_jit
 def rollout_kernel(
-    c: Array,
-    fp: Array,
-    t: Array,
+    const: Array,
+    floats: Array,
+    values: Array,
     w: Array,
     policies: Array,
     keys: Array,
@@ -1266,17 +1338,36 @@ def rollout_kernel(
     seats: Array,
 ) -> None:
     """Play rows of mid-round positions to the end of their round (``Game.from_position(...,
-    rounds=1)``), each after its first action (an action code). ``states[row]`` is the work vector
-    of the position (see :func:`thirtyone.sim.api.positions_to_states`); ``keys[row]`` the row's
-    round key. Results as for :func:`play_rounds_kernel`; ``out[row, 8]`` is an error code."""
+    rounds=1)``), each after its first action (an action code).
+
+    Arrays (``const``, ``floats``, ``values``, ``w``, ``policies``: see the module; ``P`` seats):
+
+    - ``keys``: ``uint64 [rows]``, each row's round key (its deal key too: the stock's rest is
+      shuffled with it as it is read).
+    - ``states``: ``int64 [rows, N_W]``, each position's work vector
+      (:func:`thirtyone.sim.api.positions_to_states`).
+    - ``first``: ``int64 [rows]``, each row's first action code (``A_*``).
+    - ``out``: ``int32 [rows, 9]`` and ``seats``: ``int8 [rows, 6, P]``, written as by
+      :func:`play_rounds_kernel`; ``out[row, 8]`` is an error code (``ERR_ILLEGAL_FIRST``).
+    """
     players = policies.shape[0]
     for row in range(keys.shape[0]):
         _load(w, states, row, players)
         key = keys[row]
-        _play(c, fp, t, w, policies, _derive(key, _U_TAG_POLICY), _derive(key, _U_TAG_RESHUFFLE), key, first[row])
+        _play(
+            const,
+            floats,
+            values,
+            w,
+            policies,
+            _derive(key, _U_TAG_POLICY),
+            _derive(key, _U_TAG_RESHUFFLE),
+            key,
+            first[row],
+        )
         out[row, 8] = w[S_ERROR]
         if w[S_ERROR] == 0:
-            _write_round(t, w, row, out, seats)
+            _write_round(values, w, row, out, seats)
 
 
 @_jit

@@ -144,11 +144,12 @@ def rule_params(rules: Rules) -> npt.NDArray[np.int64]:
 
 
 def float_params(rules: Rules) -> npt.NDArray[np.float64]:
-    """The heuristic's float constants: ``fp[F_FEED2 + n]`` = ``2 * feed_cost`` with ``n`` seats in, shape ``[10]``."""
-    fp = np.zeros(N_FP, dtype=np.float64)
+    """The heuristic's float constants (half points): ``floats[F_FEED2 + n]`` = ``2 * feed_cost``
+    with ``n`` seats in, shape ``[N_FP]``."""
+    floats = np.zeros(N_FP, dtype=np.float64)
     for active in range(2, 10):
-        fp[F_FEED2 + active] = 2 * style_for(rules, active).feed_cost
-    return fp
+        floats[F_FEED2 + active] = 2 * style_for(rules, active).feed_cost
+    return floats
 
 
 def heuristic_blind(rules: Rules) -> npt.NDArray[np.int64]:
