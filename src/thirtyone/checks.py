@@ -1,6 +1,7 @@
 """Small checks of input shared by the library: what counts as a whole number, what text shows
-as it is written (a player's name), how text from outside is shown without being acted on, and how
-a message names a bad value.
+as it is written (a player's name), how text from outside is shown without being acted on, how
+a message names a bad value, and whether a Ray cluster's address answers (the arena's and the
+self-play's, :func:`check_ray_address`).
 
 A whole number is an ``int`` or any integer type that says it is one (``numpy.int64`` from
 :mod:`thirtyone.sim`'s arrays, ``operator.index``), but never a ``bool``, a float or text.
@@ -21,9 +22,10 @@ from __future__ import annotations
 
 import json
 import operator
+import socket
 import unicodedata
 
-__all__ = ["JOINERS", "escaped", "escaped_json", "printable", "shows", "shown", "whole_number"]
+__all__ = ["JOINERS", "check_ray_address", "escaped", "escaped_json", "printable", "shows", "shown", "whole_number"]
 
 JOINERS = "\u200c\u200d"
 """The zero-width non-joiner and joiner: invisible, but they shape what they stand between — the
@@ -101,3 +103,37 @@ def escaped_json(data: object, *, indent: int | None = None) -> str:
         return text
     # outside strings JSON has only printable characters and the indent's line breaks
     return "".join(char if char == "\n" or printable(char) else json.dumps(char)[1:-1] for char in text)
+
+
+def check_ray_address(address: str, option: str, error: type[Exception], timeout: float = 5.0) -> None:
+    """Fail fast (Ray itself retries for minutes) when the Ray cluster at ``address``, ``host:port``
+    or ``ray://host:port`` (an IPv6 host in brackets), does not answer within ``timeout`` seconds;
+    ``auto``, ``local`` and an address without a port are Ray's to find. ``option`` names where the
+    address was given (``--address``), for the message.
+
+    Raises:
+        error: (the caller's class, with the message) when the port is not a number, or when
+            nothing answers at ``host:port`` (naming the system's reason).
+
+    >>> check_ray_address("auto", "--address", ValueError)
+    >>> check_ray_address("10.0.0.5:head", "--address", ValueError)
+    Traceback (most recent call last):
+    ValueError: --address '10.0.0.5:head': give host:port (or ray://host:port), e.g. 10.0.0.5:6379
+    """
+    target = address.removeprefix("ray://")
+    if address in ("auto", "local") or ":" not in target:
+        return
+    host, _, port_text = target.rpartition(":")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise error(f"{option} {address!r}: give host:port (or ray://host:port), e.g. 10.0.0.5:6379") from None
+    try:
+        with socket.create_connection((host.strip("[]"), port), timeout=timeout):
+            pass
+    except OSError as failure:
+        reason = failure.strerror or type(failure).__name__
+        raise error(
+            f"cannot reach a Ray cluster at {address} ({reason}): start one there with `ray start --head` "
+            f"or give another {option}"
+        ) from None

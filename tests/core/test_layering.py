@@ -32,7 +32,8 @@ def core_files(name: str) -> list[Path]:
 
 STANDARD_LIBRARY = {
     "__future__", "base64", "binascii", "collections", "copy", "dataclasses", "datetime", "enum", "fractions", "json",
-    "functools", "hashlib", "hmac", "itertools", "operator", "random", "re", "tomllib", "typing", "unicodedata",
+    "functools", "hashlib", "hmac", "itertools", "operator", "random", "re", "socket", "tomllib", "typing",
+    "unicodedata",
 }  # fmt: skip
 """The standard-library modules the core may use (a new one is a deliberate choice: add it here)."""
 

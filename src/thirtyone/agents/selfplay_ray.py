@@ -24,7 +24,6 @@ import itertools
 import logging
 import os
 import pickle
-import socket
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +40,7 @@ from thirtyone.agents.selfplay import VectorTables
 from thirtyone.agents.selfplay import network_policy
 from thirtyone.agents.selfplay import play_tables
 from thirtyone.agents.selfplay import train
+from thirtyone.checks import check_ray_address
 from thirtyone.errors import ArgumentError
 from thirtyone.errors import ThirtyOneError
 from thirtyone.judge.network import JudgeNet
@@ -53,27 +53,6 @@ Tables = EngineTables | VectorTables
 
 class RayClusterError(ThirtyOneError):
     """Ray is missing, its address cannot be reached, or the cluster failed during a run."""
-
-
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail at once (Ray itself retries for minutes) when ``host:port`` does not answer."""
-    target = address.removeprefix("ray://")
-    if address in ("auto", "local") or ":" not in target:
-        return
-    host, _, port_text = target.rpartition(":")
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise RayClusterError(f"Ray address {address!r}: give auto, local or host:port, e.g. 10.0.0.5:6379") from None
-    try:
-        with socket.create_connection((host.strip("[]"), port), timeout=timeout):
-            pass
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise RayClusterError(
-            f"cannot reach a Ray cluster at {address} ({reason}): start one there with `ray start --head` "
-            "or give another --ray-address"
-        ) from None
 
 
 def connect(address: str, actors: int) -> tuple[Any, bool]:
@@ -89,7 +68,7 @@ def connect(address: str, actors: int) -> tuple[Any, bool]:
         import ray
     except ImportError:
         raise RayClusterError("training on Ray needs Ray: pip install 'thirtyone[distributed]'") from None
-    _check_reachable(address)
+    check_ray_address(address, "--ray-address", RayClusterError)
     if ray.is_initialized():
         return ray, False
     try:

@@ -21,7 +21,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import socket
 from collections.abc import Callable
 from collections.abc import Sequence
 from types import TracebackType
@@ -33,6 +32,7 @@ from thirtyone.arena.play import Task
 from thirtyone.arena.play import play_game_safely
 from thirtyone.arena.play import play_task
 from thirtyone.arena.schedule import ArenaError
+from thirtyone.checks import check_ray_address
 from thirtyone.text import error_line
 
 __all__ = ["Backend", "BackendError", "LocalBackend", "RayBackend", "MAX_JOBS", "make_backend", "worker_count"]
@@ -186,28 +186,6 @@ class LocalBackend(_Managed):
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail fast (Ray itself retries for minutes) when ``host:port`` or ``ray://host:port`` does not answer."""
-    target = address.removeprefix("ray://")
-    if address in ("auto", "local") or ":" not in target:
-        return
-    host, _, port_text = target.rpartition(":")
-    host = host.strip("[]")
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise ArenaError(f"--address {address!r}: give host:port (or ray://host:port), e.g. 10.0.0.5:6379") from None
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise ArenaError(
-            f"cannot reach a Ray cluster at {address} ({reason}): start one there with `ray start --head` "
-            "or fix --address"
-        ) from None
-
-
 class RayBackend(_Managed):
     """Tasks on Ray: the cluster at ``address`` (``host:port``, ``ray://host:port`` or ``auto``),
     or, without one, a local Ray started for the run and stopped after it. In a process that has
@@ -238,7 +216,7 @@ class RayBackend(_Managed):
                 "the ray backend needs Ray: pip install 'thirtyone[distributed]' (or use --backend local)"
             ) from None
         if self.address is not None:
-            _check_reachable(self.address)
+            check_ray_address(self.address, "--address", ArenaError)
         if not ray.is_initialized():
             try:
                 if self.address is None:
