@@ -1,6 +1,6 @@
 // What the table says, from the game's data in the reader's language: events, results, hints,
 // bubbles, the hand's value, why a knock is refused, the rules' names (never from the server's
-// sentences, DESIGN.md).
+// sentences: docs/architecture.md, "One narrator").
 import { actionWords, points, pointsWords, pretty, prettyCards, saidWords } from "./common.js";
 import { has, lang, list, num, t, tn } from "./i18n.js";
 import { legalMove, myTurn, name, state } from "./state.js";
