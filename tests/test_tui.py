@@ -20,8 +20,10 @@ from textual.pilot import Pilot
 
 from support.tui import HINT_WORLDS
 from support.tui import SIZE
+from support.tui import UNENDING_PAUSE
 from support.tui import ada_moves_first
 from support.tui import assert_replays
+from support.tui import end_bot_pause
 from support.tui import knock_to_showdown
 from support.tui import make_app
 from support.tui import offered_keys
@@ -521,8 +523,9 @@ def test_controls_offer_only_legal_moves() -> None:
 async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
     rules = Rules.preset("scat")
     seed = ada_moves_first(4)
-    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False, delay=2.0)  # wide gaps, even when loaded
+    settings = PlaySettings.create(rules, 4, "basic", seed=seed, fast=False)
     app = ThirtyOneApp(settings, preparation=ready_preparation())
+    app.pacing.delay = UNENDING_PAUSE  # each pause ends when the test says
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.waiting_for == WaitingFor.BOTS
@@ -532,10 +535,8 @@ async def test_bots_are_paced_per_turn_and_the_screen_stays_live() -> None:
         assert "Wait: Ada (basic) is to move" in app.feedback.plain
         await pilot.press("space")  # a named key too
         assert "Wait: Ada (basic) is to move" in app.feedback.plain
-        for _ in range(400):  # Ada's whole turn comes after one pause: the draw and the discard together
-            await pilot.pause(0.05)
-            if app.game.round_logs[0].actions:
-                break
+        assert not app.game.round_logs[0].actions  # Ada's pause runs
+        await end_bot_pause(app, pilot)  # Ada's whole turn comes after one pause: the draw and the discard together
         actions = app.game.round_logs[0].actions
         assert actions
         assert all(seat == 1 for seat, _ in actions)
@@ -873,16 +874,16 @@ async def test_hint_thinks_without_blocking_and_a_stale_hint_is_thrown_away(monk
 
 async def test_the_out_of_turn_hint_explanation_goes_when_the_persons_turn_comes() -> None:
     seed = ada_moves_first(3)
-    app = make_app("scat", 3, seed, fast=False, delay=0.3)
+    app = make_app("scat", 3, seed, fast=False)
+    app.pacing.delay = UNENDING_PAUSE  # each pause ends when the test says
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.waiting_for == WaitingFor.BOTS
         await pilot.press("?")
         assert app.feedback.plain.startswith("Hints are for your own move")
-        for _ in range(200):  # Ada's and Bea's turns, a pause each
-            if app.session.human_to_move:
-                break
-            await pilot.pause(0.05)
+        await end_bot_pause(app, pilot)  # Ada's turn: the explanation stays while Bea is to move
+        assert app.feedback.plain.startswith("Hints are for your own move")
+        await end_bot_pause(app, pilot)  # Bea's
         assert app.session.human_to_move
         assert app.feedback.plain == ""
         assert "Hints are for your own move" not in screen_text(app)
@@ -935,7 +936,7 @@ async def test_a_thinking_bot_leaves_the_screen_live_and_shows_its_turn_at_once(
         return legal[0]
 
     monkeypatch.setattr(ExpertBot, "choose", slow_choose)
-    app = make_app("scat", 3, seed, bots="hard,basic", fast=False, delay=2.0)  # Bea waits 2 s: a wide gap
+    app = make_app("scat", 3, seed, bots="hard,basic", fast=False, delay=2.0)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.pacing.thinking
@@ -945,10 +946,9 @@ async def test_a_thinking_bot_leaves_the_screen_live_and_shows_its_turn_at_once(
         assert app.feedback.plain.startswith("Wait: Ada (expert) is to move")
         assert not app.game.round_logs[0].actions
         gate.set()
-        while not any(line.startswith("Ada ") for line in app.log_lines):
-            await pilot.pause(0.02)
+        await settle(app, pilot)  # Ada's choices, then the rest of her pause (then Bea's pause runs)
         assert len(chosen) == 2  # the discard was chosen before anything was shown
-        assert [seat for seat, _ in app.game.round_logs[0].actions] == [1, 1]
+        assert [seat for seat, _ in app.game.round_logs[0].actions][:2] == [1, 1]  # Bea's turn may follow
         ada = [line for line in app.log_lines if line.startswith("Ada ")]
         assert ada[0] == "Ada drew from the stock"  # the draw and the discard shown together
         assert ada[1].startswith("Ada discarded ")

@@ -6,6 +6,7 @@ standings; at 80×24 and 120×40 everything shows, and a screenshot is taken of 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import threading
@@ -30,6 +31,9 @@ from thirtyone.tui.app import ThirtyOneApp
 from thirtyone.tui.review_screen import ReviewScreen
 from thirtyone.tui.screens import GameOverScreen
 
+THREAD_WAIT = 30.0
+"""The most seconds a test waits for the review's thread to reach a point (it takes a moment: the
+bound only keeps a broken review from hanging the suite)."""
 ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s.*?(inaccuracy|mistake|blunder)\b")
 """A row of the decisions' table with a mark: its round, turn and mark."""
 
@@ -152,8 +156,10 @@ async def test_tab_and_the_arrows_switch_seats_and_a_review_made_is_kept() -> No
 
 @pytest.fixture
 def slow_review(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
-    """Reviews that wait a moment after each decision, and say when they have begun and ended."""
-    said = {"begun": threading.Event(), "ended": threading.Event()}
+    """Reviews that say when they have begun (their first decision valued) and ended, and value
+    each next decision only once the test lets them go on (``go``): a review is never done before
+    the test stops it, however fast the machine."""
+    said = {"begun": threading.Event(), "go": threading.Event(), "ended": threading.Event()}
 
     class Slow(ExpertReviewer):
         def decisions(self) -> Iterator[Decision]:
@@ -161,7 +167,8 @@ def slow_review(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
                 for decision in super().decisions():
                     said["begun"].set()
                     yield decision
-                    threading.Event().wait(0.05)
+                    if not said["go"].wait(THREAD_WAIT):
+                        return
             finally:
                 said["ended"].set()
 
@@ -178,10 +185,7 @@ async def test_esc_stops_a_review_being_made(slow_review: dict[str, threading.Ev
         assert isinstance(screen, ReviewScreen)
         job = screen.job
         assert job is not None
-        for _ in range(200):
-            if slow_review["begun"].is_set():
-                break
-            await pilot.pause(0.02)
+        assert await asyncio.to_thread(slow_review["begun"].wait, THREAD_WAIT)
         text = screen_text(app)
         assert "Reviewing" in text
         assert " esc  cancel" in text
@@ -190,7 +194,8 @@ async def test_esc_stops_a_review_being_made(slow_review: dict[str, threading.Ev
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
         assert job.cancelled
-        assert slow_review["ended"].wait(10)  # the thread stopped after the decision it was valuing
+        slow_review["go"].set()
+        assert slow_review["ended"].wait(THREAD_WAIT)  # the thread stopped after the decision it was valuing
         assert job.total is not None
         assert job.done < job.total
         assert screen.reviews == {}  # nothing half-made is kept

@@ -1,7 +1,7 @@
 """The terminal game under Textual's pilot: an app of given settings whose expert is ready at once,
-waiting for its bots and hints, what the screen shows as text, the keys the key line offers, and
-playing on to a given moment (the person's move, a widow on the table, the final standings), and
-``thirtyone play`` up to the app it would run."""
+waiting for its bots and hints, ending a paced bot's pause, what the screen shows as text, the keys
+the key line offers, and playing on to a given moment (the person's move, a widow on the table,
+the final standings), and ``thirtyone play`` up to the app it would run."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from thirtyone.events import RoundEnded
 from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
 from thirtyone.tui.app import ThirtyOneApp
+from thirtyone.tui.keys import WaitingFor
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.review_screen import ReviewScreen
 from thirtyone.tui.screens import GameOverScreen
@@ -96,6 +97,25 @@ async def settle(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
     raise AssertionError("a bot never stopped thinking")
+
+
+UNENDING_PAUSE = 3600.0
+"""A paced bot's pause in seconds (``app.pacing.delay``, longer than ``--delay`` allows) that never
+ends by itself in a test: the test ends each pause when it chooses, with :func:`end_bot_pause`, so
+that no machine is too slow for it."""
+
+
+async def end_bot_pause(app: ThirtyOneApp, pilot: Pilot[None]) -> None:
+    """End the pause of the paced bot to move now, as its timer does once the app's ``delay`` has
+    passed (:meth:`~thirtyone.tui.pacing.BotPacing.end_pause`): the bot plays its whole turn, the
+    app shows it, and the next bot's pause begins. Raises AssertionError when no bot is paced, or
+    the bot to move searches (its pause ends with ``f``)."""
+    assert app.waiting_for == WaitingFor.BOTS, app.waiting_for
+    assert not app.pacing.fast, "fast bots have no pause"
+    assert not app.session.bot_thinks(), "a searching bot's pause ends with f"
+    app.pacing.cancel()
+    app.pacing.end_pause()
+    await pilot.pause()
 
 
 _ROW = re.compile(r'<text [^>]*\bx="([\d.]+)"[^>]*clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>')

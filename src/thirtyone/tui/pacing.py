@@ -90,11 +90,14 @@ class BotPacing:
                 self._start_thinking()
             return False
         if not self.fast and not session.turn_continues():
-            self._timer = self.app.set_timer(self.delay, self._tick)
+            self._timer = self.app.set_timer(self.delay, self.end_pause)
             return False
         return self._play_turn()
 
-    def _tick(self) -> None:
+    def end_pause(self) -> None:
+        """End the pause of the bot to move (its timer does once ``delay`` has passed; a test
+        that chooses its pace, after :meth:`cancel`): play its whole turn and show it, while the
+        bots are still to move on the screen."""
         self._timer = None
         if self._waiting() and self._play_turn():
             self._show()
