@@ -1,7 +1,8 @@
 """A play session without a screen: the games one person plays in seat 0 against bots.
 
-The terminal app drives it; tests and other faces can too. The game takes its chance steps one
-at a time (``Game(..., explicit_chance=True)``): the move that ends a round leaves the table as
+The terminal app drives it (its pace is the app's: :mod:`thirtyone.tui.pacing`); tests and other
+faces can too. Moves and deals go through the one table loop (:mod:`thirtyone.table_loop`), and
+the game takes its chance steps one at a time (``Game(..., explicit_chance=True)``): the move that ends a round leaves the table as
 the round ended, and the next deal waits until :meth:`PlaySession.deal_next` takes it (the app
 does when the person closes the showdown); a round ended on its deal (a 31, R5.2) waits in the
 same way. The first dealer, the first deal and every reshuffle nobody needs to see are taken at
@@ -57,6 +58,7 @@ from thirtyone.bots.base import Bot
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import choose
+from thirtyone.chance import ChanceStep
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.events import Acted
@@ -64,6 +66,10 @@ from thirtyone.events import Event
 from thirtyone.events import RoundEnded
 from thirtyone.events import RoundStarted
 from thirtyone.record import GameRecord
+from thirtyone.table_loop import WAIT
+from thirtyone.table_loop import Wait
+from thirtyone.table_loop import next_seat
+from thirtyone.table_loop import play
 from thirtyone.text import refusal
 from thirtyone.tui.settings import PlayError
 from thirtyone.tui.settings import PlaySettings
@@ -78,6 +84,13 @@ HUMAN = 0
 SEED_RANGE = 1_000_000
 """A session started without a seed plays its first game with a seed picked from
 ``0 … SEED_RANGE - 1``: short enough to read off the screen and type as ``--seed``."""
+
+
+def _unseen(step: ChanceStep) -> Wait | None:
+    """A session's dealer (:mod:`thirtyone.table_loop`): the chance steps nobody needs to see — the
+    first dealer, the first deal, a reshuffle (R3.1, R3.2, R4.3) — from the game's seed at once; a
+    deal after a round's end waits (:attr:`PlaySession.round_over`)."""
+    return WAIT if step.kind == "deal" and step.round > 1 else None
 
 
 class StaleMoveError(ThirtyOneError):
@@ -183,7 +196,7 @@ class PlaySession:
         """True while the table shows a round that has ended: its next deal waits for
         :meth:`deal_next`, or the game is over."""
         step = self.game.chance_step
-        return self.game.is_over or (step is not None and step.kind == "deal" and step.round > 1)
+        return self.game.is_over or (step is not None and _unseen(step) is WAIT)
 
     def deal_next(self) -> None:
         """Take the next round's deal, which waits while a round's end shows.
@@ -196,10 +209,8 @@ class PlaySession:
         self._take_unseen()
 
     def _take_unseen(self) -> None:
-        """Take the chance steps nobody needs to see: the first dealer, the first deal, a reshuffle
-        (R3.1, R3.2, R4.3); a deal after a round's end waits (:attr:`round_over`)."""
-        while self.game.is_chance() and not self.round_over:
-            self.game.deal()
+        """Take the chance steps nobody needs to see (:func:`_unseen`)."""
+        next_seat(self.game, _unseen)
 
     def view(self) -> PlayerView:
         """What the person (seat 0) may know now. While a round's end shows, the table as the
@@ -259,8 +270,7 @@ class PlaySession:
         self._apply(action, HUMAN)
 
     def _apply(self, action: Action, seat: int) -> None:
-        self.game.apply(action, seat=seat)
-        self._take_unseen()
+        play(self.game, action, seat, _unseen)
 
     def turn_continues(self) -> bool:
         """True when the seat to move made the last move of this round: its turn goes on (a
