@@ -31,6 +31,12 @@ Prints:
   the new seq: p50, p90, p99, max (ms); with ``--bots``, the bot moves' lag (p50, p99, max, ms);
 - the server's RSS before the tables were created and after the run with them loaded, and so MB a
   table; the servers' CPU (user + system, % of one core), their bot workers' and the clients';
+- on PostgreSQL, the write-ahead log written in the measured window: the rise of ``pg_stat_wal``'s
+  ``wal_records``, ``wal_bytes``, ``wal_write`` (WAL buffers written out) and ``wal_sync`` (WAL
+  flushes to disk: every commit waits for one, or shares one), and bytes and flushes an
+  acknowledged action. These are the whole PostgreSQL cluster's counters (any other database's
+  writes count too; PostgreSQL 14 or newer) as its processes last reported them (up to a second
+  behind); ``wal_sync`` is 0 where ``fsync`` is off;
 - the machine's load average (``os.getloadavg``) before and after.
 
 Then, while the clients still play, the server is killed with SIGKILL (with ``--servers``, one of
@@ -108,6 +114,8 @@ UNLIMITED = [
     *("--address-messages-per-second", "1000000", "--max-tables", "1000000"),
 ]
 """The per-address limits raised: every scripted player comes from 127.0.0.1."""
+WAL_COUNTERS = ("wal_records", "wal_bytes", "wal_write", "wal_sync")
+"""What is read of PostgreSQL's ``pg_stat_wal`` at the start and the end of the measured window."""
 
 console = Console()
 
@@ -502,6 +510,21 @@ def lost_acks(database_url: str, acks: list[tuple[str, int, str]]) -> tuple[int,
     return sum(1 for code, seq, action in acks if stored.get((code, seq)) != action), len(codes)
 
 
+def wal_counters(database_url: str) -> dict[str, float] | None:
+    """PostgreSQL's write-ahead log counters now (:data:`WAL_COUNTERS` of ``pg_stat_wal``, the
+    whole cluster's); ``None`` on SQLite."""
+    url = normalize_url(database_url)
+    if url.get_backend_name() != "postgresql":
+        return None
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            row = connection.execute(text(f"SELECT {', '.join(WAL_COUNTERS)} FROM pg_stat_wal")).one()
+    finally:
+        engine.dispose()
+    return {name: float(value) for name, value in zip(WAL_COUNTERS, row, strict=True)}
+
+
 def unresumed(port: int, last: dict[str, int]) -> list[str]:
     """Tables whose GET /api/tables/{code} fails or is behind the last seq their clients got."""
     bad = []
@@ -564,7 +587,8 @@ def parse_args() -> argparse.Namespace:
 class Run:
     """What the main process measured around the clients' play: the servers' CPU and their
     workers' (seconds within the window), the first server's RSS, the load average before and
-    after, and when the first server was killed (wall time; ``None``: stopped, not killed)."""
+    after, when the first server was killed (wall time; ``None``: stopped, not killed), and the
+    rise of PostgreSQL's WAL counters within the window (``None`` on SQLite)."""
 
     results: list[ClientResult]
     wall: float
@@ -573,6 +597,7 @@ class Run:
     rss: tuple[float, float, float]
     load: tuple[float, float]
     killed_at: float | None
+    wal: dict[str, float] | None
 
 
 def load_and_kill(args: argparse.Namespace, database_url: str, ports: list[int]) -> Run:
@@ -606,6 +631,7 @@ def load_and_kill(args: argparse.Namespace, database_url: str, ports: list[int])
                 if not all(process.is_alive() for process in processes):
                     raise SystemExit("bench_server: a client process failed while opening its tables")
         rss_loaded = rss_mb(pids[0])
+        wal_start = wal_counters(database_url)
         cpu_start, wall_start = sum(cpu_seconds(pid) for pid in pids), time.perf_counter()
         workers_start = children_cpu(pids)
         start.set()
@@ -615,6 +641,8 @@ def load_and_kill(args: argparse.Namespace, database_url: str, ports: list[int])
         workers_end = children_cpu(pids)
         workers_cpu = sum(seconds - workers_start.get(pid, 0.0) for pid, seconds in workers_end.items())
         rss_after = rss_mb(pids[0])
+        wal_end = wal_counters(database_url)
+        wal = None if wal_start is None or wal_end is None else {k: wal_end[k] - wal_start[k] for k in WAL_COUNTERS}
         killed_at = None
         if args.profile:
             servers[0].send_signal(signal.SIGINT)
@@ -634,7 +662,8 @@ def load_and_kill(args: argparse.Namespace, database_url: str, ports: list[int])
         except queue.Empty:
             raise SystemExit("bench_server: a client process gave no result (see its error above)") from None
         load = (load_before[0], os.getloadavg()[0])
-        return Run(results, wall, server_cpu, workers_cpu, (rss_before, rss_loaded, rss_after), load, killed_at)
+        rss = (rss_before, rss_loaded, rss_after)
+        return Run(results, wall, server_cpu, workers_cpu, rss, load, killed_at, wal)
     finally:
         for server in servers:
             if server.poll() is None:
@@ -740,6 +769,14 @@ def report(args: argparse.Namespace, database_url: str, run: Run, lost: tuple[in
     summary.add_row("their workers' CPU (bots, hints)", f"{100 * run.workers_cpu / wall:.0f} % of a core")
     clients = f"{args.client_processes} process{'es' if args.client_processes > 1 else ''}"
     summary.add_row("client CPU", f"{100 * sum(r.cpu for r in results) / wall:.0f} % of a core ({clients})")
+    if run.wal is not None:
+        wal, acked = run.wal, max(1, sum(r.acks_in_window for r in results))
+        written = f"{wal['wal_records']:,.0f} records, {wal['wal_bytes'] / 1e6:,.2f} MB"
+        summary.add_row("PostgreSQL WAL in the window (whole cluster)", written)
+        flushes = f"{wal['wal_write']:,.0f} / {wal['wal_sync']:,.0f} ({wal['wal_sync'] / wall:,.0f}/s)"
+        summary.add_row("WAL writes / flushes (wal_write / wal_sync)", flushes)
+        each = f"{wal['wal_bytes'] / acked:,.0f} bytes / {wal['wal_sync'] / acked:.2f} flushes"
+        summary.add_row("WAL an acknowledged action", each)
     summary.add_row("load average before / after (1 min)", f"{run.load[0]:.2f} / {run.load[1]:.2f}")
     summary.add_row("cores", str(os.cpu_count()))
     if run.killed_at is not None and args.servers > 1:

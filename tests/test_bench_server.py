@@ -87,7 +87,7 @@ def test_the_tables_of_the_killed_server_are_told_apart(bench: ModuleType) -> No
         ("DDDDDD", 3, 101.0, 1),  # opened after the kill: not in play at it
     ]
     result = bench.ClientResult(arrivals=arrivals)
-    run = bench.Run([result], 60.0, 1.0, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 100.0)
+    run = bench.Run([result], 60.0, 1.0, 0.0, (0.0, 0.0, 0.0), (0.0, 0.0), 100.0, None)
     assert bench.went_on(run, servers=2, people=1) == {True: [12.5, None], False: [0.25]}
     assert bench.went_on(run, servers=2, people=4) == {True: [12.5, 0.25, None], False: []}
 
