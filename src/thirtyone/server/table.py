@@ -6,12 +6,13 @@ The game's own history holds the rounds; the table's history, what is stored bes
 and its actions as stored).
 
 A change is worked out first, as a :class:`Move`, on a copy of the game (``Game.copy()``): the
-action checked by the engine and played, its chance steps dealt, the deals and the rounds it ended
-listed, and the record written if the game ended. Nothing of the table changes until the move is
-stored and :meth:`Table.keep` makes the copy the table's game: a failed write leaves the table as
-it was. The game is built from the database only when the table is opened (:meth:`Table.opened`,
-a restarted server, or a table this process had not served): from the stored deals and actions,
-through the same moves. What another process stores is taken as moves too (:meth:`Table.replay`).
+action checked by the engine and played, its chance steps dealt (both through the one table loop,
+:mod:`thirtyone.table_loop`, with the table's dealer), the deals and the rounds it ended listed, and
+the record written if the game ended. Nothing of the table changes until the move is stored and
+:meth:`Table.keep` makes the copy the table's game: a failed write leaves the table as it was. The
+game is built from the database only when the table is opened (:meth:`Table.opened`, a restarted
+server, or a table this process had not served): from the stored deals and actions, through the same
+moves. What another process stores is taken as moves too (:meth:`Table.replay`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from dataclasses import field
 from thirtyone.actions import Action
 from thirtyone.bots import BOT_NAMES
 from thirtyone.cards import Card
+from thirtyone.chance import ChanceStep
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
+from thirtyone.events import RoundEnded
 from thirtyone.fairness import SaltChain
 from thirtyone.record import Fairness
 from thirtyone.refusals import IllegalActionError
@@ -41,9 +44,19 @@ from thirtyone.server.history import TableHistory
 from thirtyone.server.rows import FINISHED
 from thirtyone.server.rows import TableData
 from thirtyone.server.serialize import refusal_json
+from thirtyone.table_loop import WAIT
+from thirtyone.table_loop import Dealer
+from thirtyone.table_loop import Wait
+from thirtyone.table_loop import next_seat
+from thirtyone.table_loop import play
 from thirtyone.text import refusal_words
 
 __all__ = ["Move", "Table"]
+
+
+def _rounds_ended(game: Game, start: int) -> list[int]:
+    """The numbers of the rounds ``game`` ended since its event ``start``, in order."""
+    return [event.result.round for event in game.events[start:] if isinstance(event, RoundEnded)]
 
 
 class _DealtByTheTable:
@@ -279,12 +292,11 @@ class Table:
         """``stored`` (or ``action``, its parsed form) played on ``game`` (a copy of it unless
         ``copy`` is false), its chance steps dealt from ``given`` or, with ``make``, made anew."""
         twin = game.copy() if copy else game
-        before = twin.last_result
-        twin.apply(stored.action if action is None else action, seat=stored.seat)
         move = Move(twin, stored)
-        if twin.last_result is not before and twin.last_result is not None:
-            move.ended.append(twin.last_result.round)
-        self._deal(move, stored.seq, given, make)
+        start = len(twin.events)
+        dealer = self._dealer(move, stored.seq, given, make)
+        play(twin, stored.action if action is None else action, stored.seat, dealer)
+        move.ended += _rounds_ended(twin, start)
         return move
 
     def _deal(
@@ -295,30 +307,40 @@ class Table:
         make: bool,
         seeds: Sequence[str | None] | None = None,
     ) -> None:
-        """Take the chance steps ``move``'s game waits for: each deal from ``given`` or, with
-        ``make``, :func:`~thirtyone.server.fair.deal_for` (else it stops there), each reshuffle
-        from its round's salt; the move lists each deal and each round they ended."""
+        """Take the chance steps ``move``'s game waits for (:meth:`_dealer`); the move lists each
+        deal and each round they ended."""
         game = move.game
-        while game.is_chance():
-            step = game.chance_step
-            assert step is not None
+        start = len(game.events)
+        next_seat(game, self._dealer(move, seq, given, make, seeds))
+        move.ended += _rounds_ended(game, start)
+
+    def _dealer(
+        self,
+        move: Move,
+        seq: int,
+        given: Mapping[int, Deal],
+        make: bool,
+        seeds: Sequence[str | None] | None = None,
+    ) -> Dealer:
+        """The dealer (:mod:`thirtyone.table_loop`) of ``move``'s game after ``seq`` stored actions:
+        each deal from ``given`` or, with ``make``, :func:`~thirtyone.server.fair.deal_for` (else it
+        waits there), listed in the move; each reshuffle from its round's salt."""
+
+        def deal(step: ChanceStep) -> Sequence[Card] | Wait:
             assert step.kind != "dealer"  # the first dealer is dealt at the start
-            before = game.last_result
             if step.kind == "reshuffle":
-                order = reshuffle_order(step, self._deal_of(step.round, move))
-                game.deal(order)
-            else:
-                deal = given.get(step.round)
-                if deal is None:
-                    if not make:
-                        return
-                    deal = deal_for(
-                        step, seq, self.salt_chain(), self.seeds() if seeds is None else seeds, self.settings.randomness
-                    )
-                game.deal(deal.deck)
-                move.deals.append(deal)
-            if game.last_result is not before and game.last_result is not None:
-                move.ended.append(game.last_result.round)
+                return reshuffle_order(step, self._deal_of(step.round, move))
+            dealt = given.get(step.round)
+            if dealt is None:
+                if not make:
+                    return WAIT
+                dealt = deal_for(
+                    step, seq, self.salt_chain(), self.seeds() if seeds is None else seeds, self.settings.randomness
+                )
+            move.deals.append(dealt)
+            return dealt.deck
+
+        return deal
 
     def _deal_of(self, number: int, move: Move) -> Deal:
         """Round ``number``'s deal: in the history, or dealt by ``move``."""
