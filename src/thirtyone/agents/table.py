@@ -11,6 +11,10 @@ Rewards (in lives; every environment pays these)
     no +1. A step that ends no round pays 0. Rounds that end before the first move (a 31
     on the deal, R5.2) are paid with the first step.
 
+Moves
+    A step is a move of the one table loop (:func:`thirtyone.table_loop.play`): the action
+    applied, then the chance steps it leads to; what the table adds is its own, the rewards.
+
 Chance
     The game is dealt by :class:`~thirtyone.sim.rng.CounterChance` from its seed, as
     :func:`thirtyone.sim.play_games` deals it, so the compiled vector env
@@ -50,6 +54,7 @@ from thirtyone.events import GameOver
 from thirtyone.events import RoundEnded
 from thirtyone.sim.rng import MASK64
 from thirtyone.sim.rng import CounterChance
+from thirtyone.table_loop import play
 from thirtyone.text import refusal
 from thirtyone.views import PlayerView
 
@@ -221,7 +226,7 @@ class Table:
         if self.done:
             raise refusal("game_over")
         game = self.game
-        game.apply(action_from_id(game, number))  # the engine refuses an illegal one, changing nothing
+        play(game, action_from_id(game, number))  # the engine refuses an illegal one, changing nothing
         rewards = list(self.pending)
         self.pending = (0.0,) * self.config.players
         before = [left > 0 for left in self.ledger.remaining]
