@@ -50,20 +50,6 @@ from thirtyone.record import GameRecord
 SIZES = {"laptop": (1280, 800), "desktop": (1920, 1080), "phone": (375, 667)}
 
 
-def _table(base: str, preset: str, seats: list[str], *, name: str | None = "Ann", **options: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "preset": preset,
-        "options": options,
-        "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
-    }
-    if name is not None:
-        body["name"] = name
-    for key in ("public", "hints"):
-        if key in options:
-            body[key] = options.pop(key)
-    return dict(post_json(f"{base}/api/tables", body))
-
-
 def play_through(pages: list[Page], seconds: float = 150) -> int:
     """The people click their moves (knock first, to keep it short) until every page shows the end."""
     clicks = 0
@@ -114,7 +100,7 @@ def boxes(page: Page, selector: str) -> list[dict[str, float]]:
 def test_a_whole_game_of_each_preset_with_people_and_bots(
     server: str, browser: Browser, preset: str, seats: list[str], options: dict[str, Any]
 ) -> None:
-    created = _table(server, preset, seats, **options)
+    created = create_table(server, preset, seats, **options)
     others = ["Ben", "Cleo", "Dan", "Eve"][: seats.count("human") - 1]
     pages = people(browser, server, created, others)
     try:
@@ -141,7 +127,7 @@ def test_a_whole_game_of_each_preset_with_people_and_bots(
 
 
 def test_the_join_that_takes_the_last_seat_logs_the_deal_once(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human", "easy"])
+    created = create_table(server, "scat", ["human", "human", "easy"])
     ben = new_page(browser)
     ann = seated_page(browser, server, created)
     try:
@@ -183,7 +169,7 @@ def test_the_seats_fit_around_the_felt_at_every_size_and_seat_count(server: str,
         if size == "phone":
             options.update(is_mobile=True, has_touch=True)
         counts = range(2, 10)
-        tables = [_table(server, "scat", ["human"] + ["easy"] * (count - 1), lives=3) for count in counts]
+        tables = [create_table(server, "scat", ["human"] + ["easy"] * (count - 1), lives=3) for count in counts]
         page = new_page(browser, **options)
         try:
             page.goto(f"{server}/")
@@ -253,7 +239,7 @@ def test_the_widest_names_stay_inside_their_seat_plates(server: str, browser: Br
     twenty Ms) sit with Ann and a bot: at 1280x800 and on a phone, each name stays inside its
     seat's plate (cut with an ellipsis where it is wider), the plate inside its seat, and the whole
     name is the plate's title (shown on hover)."""
-    created = _table(server, "scat", ["human"] * 4 + ["easy"])
+    created = create_table(server, "scat", ["human"] * 4 + ["easy"])
     for wide in WIDE_NAMES:
         post_json(f"{server}/api/tables/{created['code']}/join", {"name": wide})
     try:
@@ -285,7 +271,7 @@ def test_the_widest_names_stay_inside_their_seat_plates(server: str, browser: Br
 
 
 def test_the_others_sit_clockwise_from_you(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["easy", "human", "easy", "easy"])  # Ann takes seat 1
+    created = create_table(server, "scat", ["easy", "human", "easy", "easy"])  # Ann takes seat 1
     page = seated_page(browser, server, created)
     try:
         expect(page.locator(".seat.me")).to_have_attribute("data-seat", "1")
@@ -321,7 +307,7 @@ def test_closing_the_showdown_by_keyboard_gives_the_focus_back_to_the_table(tmp_
 
 
 def _focus_after_the_showdown(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
+    created = create_table(server, "scat", ["human", "easy"], knock_from_round=1)
     page = seated_page(browser, server, created)
     try:
         deadline = time.monotonic() + 120
@@ -347,7 +333,7 @@ def _focus_after_the_showdown(server: str, browser: Browser) -> None:
 
 def test_knock_is_never_the_default_or_the_most_prominent_move(server: str, browser: Browser) -> None:
     # knock_from_round=1: knocking is legal on every turn, also when the deal makes you first (R6.3)
-    created = _table(server, "scat", ["human", "easy"], knock_from_round=1)
+    created = create_table(server, "scat", ["human", "easy"], knock_from_round=1)
     page = seated_page(browser, server, created)
     try:
         knock = page.locator("#actions button[data-action=knock]")
@@ -400,7 +386,7 @@ def test_the_deck_is_drawn_with_court_cards_and_a_four_colour_option(server: str
 
 
 def test_your_hand_is_fanned_the_drawn_card_marked_and_dragged_to_the_pile(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
     page = seated_page(browser, server, created)
     try:
         my_turn(page)
@@ -463,7 +449,7 @@ def test_the_click_after_a_drag_is_not_a_tap_even_when_it_comes_late(server: str
     """A card dragged and let go off the pile stays in the hand, even when the browser's click for
     that release comes after the page's timers have run (a loaded machine: it discarded the card,
     and made a test of the drag fail by chance). The next real tap on a card plays it."""
-    created = _table(server, "scat", ["human", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
     page = seated_page(browser, server, created)
     try:
         _, card = _drawn_from_stock(page)
@@ -482,7 +468,7 @@ def test_the_click_after_a_drag_is_not_a_tap_even_when_it_comes_late(server: str
 def test_a_card_held_in_a_drag_stays_held_when_the_table_is_drawn_again(server: str, browser: Browser) -> None:
     """A message that draws the table anew while a card is dragged (a player joins, the connection
     comes back) leaves the card under the pointer: dropped on the pile, it is discarded."""
-    created = _table(server, "scat", ["human", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
     page = seated_page(browser, server, created)
     try:
         new, card = _drawn_from_stock(page)
@@ -509,7 +495,7 @@ def _pretty(card: str) -> str:
 
 
 def test_the_four_colour_deck_is_switched_on_at_the_table(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
     page = seated_page(browser, server, created)
     colour = "[...document.querySelectorAll('#hand .card-face .index text')].map((t) => t.getAttribute('fill'))"
     try:
@@ -544,7 +530,7 @@ def _watch_motion(page: Page) -> None:
 def test_cards_fly_unless_motion_is_reduced_and_nothing_waits_for_them(
     server: str, browser: Browser, motion: str
 ) -> None:
-    created = _table(server, "scat", ["human", "easy", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy", "easy"], lives=5)
     page = seated_page(browser, server, created, reduced_motion=motion)
     try:
         _watch_motion(page)
@@ -569,7 +555,7 @@ def test_cards_fly_unless_motion_is_reduced_and_nothing_waits_for_them(
 def test_sounds_are_off_by_default_and_turned_on_on_the_page(server: str, browser: Browser) -> None:
     # nobody knocks before everyone has had a turn (R6.3): the discard never ends a round the bot
     # knocked at once, whatever the deal (its showdown held the next state, and its sound, back)
-    created = _table(server, "scat", ["human", "easy"], lives=5, knock_from_round=2)
+    created = create_table(server, "scat", ["human", "easy"], lives=5, knock_from_round=2)
     page = seated_page(browser, server, created)
     try:
         expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
@@ -591,7 +577,7 @@ def test_sounds_are_off_by_default_and_turned_on_on_the_page(server: str, browse
 
 
 def test_a_rematch_is_accepted_by_everyone_with_the_same_seats(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human", "medium"], lives=1, grace_life=False)
+    created = create_table(server, "scat", ["human", "human", "medium"], lives=1, grace_life=False)
     ann, ben = people(browser, server, created, ["Ben"])
     watcher = new_page(browser)
     try:
@@ -626,7 +612,7 @@ def test_a_rematch_is_accepted_by_everyone_with_the_same_seats(server: str, brow
 
 
 def test_the_chat_is_plain_text_limited_and_mutable(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human"], lives=5)
+    created = create_table(server, "scat", ["human", "human"], lives=5)
     ann, ben = people(browser, server, created, ["Ben"])
     try:
         for page in (ann, ben):
@@ -694,7 +680,7 @@ def test_a_private_table_is_not_in_the_lobby_and_is_joined_by_its_code(server: s
         page.click("#create")
         page.wait_for_url("**/t/*")
         private = page.url.rsplit("/", 1)[1]
-        listed = _table(server, "scat", ["human", "human"], public=True)["code"]
+        listed = create_table(server, "scat", ["human", "human"], public=True)["code"]
         other = new_page(browser)
         try:
             other.goto(f"{server}/")
@@ -719,7 +705,7 @@ def test_a_private_table_is_not_in_the_lobby_and_is_joined_by_its_code(server: s
 
 
 def test_names_that_impersonate_are_refused_on_the_page(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human", "easy"])
+    created = create_table(server, "scat", ["human", "human", "easy"])
     page = new_page(browser)
     try:
         page.goto(f"{server}/t/{created['code']}")
@@ -753,7 +739,7 @@ def test_the_host_switches_hints_off(server: str, browser: Browser) -> None:
 
 
 def test_a_reload_shows_the_same_log_and_scores(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"], lives=4)
+    created = create_table(server, "scat", ["human", "easy"], lives=4)
     page = seated_page(browser, server, created)
     try:
         deadline = time.monotonic() + 60
@@ -778,7 +764,7 @@ def test_a_reload_shows_the_same_log_and_scores(server: str, browser: Browser) -
 
 
 def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human"], lives=5)
+    created = create_table(server, "scat", ["human", "human"], lives=5)
     page = seated_page(browser, server, created, viewport={"width": 375, "height": 667})
     try:
         expect(page.locator("#status")).to_contain_text("Share the link")
@@ -793,8 +779,8 @@ def test_a_host_on_a_phone_is_shown_how_to_invite_while_the_table_waits(server: 
 
 
 def test_a_personal_rejoin_link_opens_the_seat_in_a_fresh_browser(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"], lives=5)
-    other = _table(server, "scat", ["human", "easy"], lives=5)
+    created = create_table(server, "scat", ["human", "easy"], lives=5)
+    other = create_table(server, "scat", ["human", "easy"], lives=5)
     page = seated_page(browser, server, created)
     try:
         # read on my turn, when nothing moves: the state may not be drawn yet (seated shows at the welcome), and
@@ -839,7 +825,7 @@ def test_a_personal_rejoin_link_opens_the_seat_in_a_fresh_browser(server: str, b
 
 
 def test_copy_link_says_it_copied(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human"])
+    created = create_table(server, "scat", ["human", "human"])
     page = new_page(browser, permissions=["clipboard-read", "clipboard-write"])
     try:
         page.goto(f"{server}/")
@@ -862,7 +848,7 @@ def test_copy_link_says_it_copied(server: str, browser: Browser) -> None:
 
 
 def test_the_host_gives_a_free_seat_to_a_bot_from_the_page(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "human", "human"])
+    created = create_table(server, "scat", ["human", "human", "human"])
     page = seated_page(browser, server, created)
     try:
         page.evaluate(
@@ -880,7 +866,7 @@ def test_the_host_gives_a_free_seat_to_a_bot_from_the_page(server: str, browser:
 
 
 def test_the_how_to_play_panel_speaks_plain_words(server: str, browser: Browser) -> None:
-    created = _table(server, "schwimmen", ["human", "easy"])
+    created = create_table(server, "schwimmen", ["human", "easy"])
     page = seated_page(browser, server, created, **PHONE)
     try:
         page.click("#panel-log")
@@ -900,7 +886,7 @@ def test_the_how_to_play_panel_speaks_plain_words(server: str, browser: Browser)
 
 
 def test_the_table_page_weighs_under_400_kb_and_loads_nothing_from_elsewhere(server: str, browser: Browser) -> None:
-    created = _table(server, "scat", ["human", "easy"])
+    created = create_table(server, "scat", ["human", "easy"])
     page = new_page(browser)
     sizes: dict[str, int] = {}
 
@@ -955,14 +941,14 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
     with running_server(tmp_path, "--bot-delay", delay, "--showdown-timeout", "20") as base:  # the bots wait for it
         lobby = new_page(browser, **size)
         try:
-            _table(base, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
+            create_table(base, "schwimmen", ["human", "human", "easy"], public=True, name="Mia")
             lobby.goto(f"{base}/")
             lobby.fill("#name", "Ann")
             expect(lobby.locator("#open-tables li").first).to_be_visible()
             lobby.screenshot(path=str(folder / "lobby.png"))
         finally:
             lobby.context.close()
-        created = _table(base, "scat", ["human", "easy", "medium", "easy", "hard"], lives=1)
+        created = create_table(base, "scat", ["human", "easy", "medium", "easy", "hard"], lives=1)
         page = seated_page(browser, base, created, **size)
         try:
             my_turn(page)
@@ -983,7 +969,7 @@ def test_screenshots_of_the_main_moments(browser: Browser, tmp_path: Path) -> No
             assert shown
         finally:
             page.context.close()
-        phone = _table(base, "widow", ["human", "easy", "easy", "easy"], lives=3)
+        phone = create_table(base, "widow", ["human", "easy", "easy", "easy"], lives=3)
         mobile = seated_page(browser, base, phone, **PHONE)
         try:
             my_turn(mobile)

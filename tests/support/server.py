@@ -132,8 +132,7 @@ def nothing_more(ws: Any, wait: float = 0.2) -> None:
         receive(ws, wait)
 
 
-def create(
-    client: TestClient,
+def table_body(
     seats: list[str],
     *,
     preset: str = "scat",
@@ -142,19 +141,23 @@ def create(
     hints: bool | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    """Create a table with seats given as ``"human"`` or bot levels (``"easy"``); returns the answer."""
+    """The body of ``POST /api/tables`` for a table with seats given as ``"human"`` or bot levels
+    (``"easy"``), the rule ``options`` over the preset's; ``name``, ``public`` and ``hints`` only
+    when given."""
     body: dict[str, Any] = {
         "preset": preset,
         "options": options,
         "seats": [{"type": "human"} if seat == "human" else {"type": "bot", "level": seat} for seat in seats],
     }
-    if name is not None:
-        body["name"] = name
-    if public is not None:
-        body["public"] = public
-    if hints is not None:
-        body["hints"] = hints
-    response = client.post("/api/tables", json=body)
+    for key, value in (("name", name), ("public", public), ("hints", hints)):
+        if value is not None:
+            body[key] = value
+    return body
+
+
+def create(client: TestClient, seats: list[str], **settings: Any) -> dict[str, Any]:
+    """Create a table (``settings`` as :func:`table_body` takes them); returns the answer."""
+    response = client.post("/api/tables", json=table_body(seats, **settings))
     assert response.status_code == 201, response.text
     return dict(response.json())
 

@@ -24,6 +24,7 @@ import pytest
 
 from support.processes import free_port
 from support.server import SEED
+from support.server import table_body
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -233,14 +234,12 @@ def seated_page(browser: Browser, base: str, created: dict[str, Any], **options:
     return page
 
 
-def create_table(base: str, preset: str, seats: list[str], **options: Any) -> dict[str, Any]:
-    body = {
-        "preset": preset,
-        "options": options,
-        "seats": [{"type": "human"} if s == "human" else {"type": "bot", "level": s} for s in seats],
-        "name": "Ann",
-    }
-    return dict(post_json(f"{base}/api/tables", body))
+def create_table(
+    base: str, preset: str, seats: list[str], *, name: str | None = "Ann", **settings: Any
+) -> dict[str, Any]:
+    """Create a table on the server at ``base``, its host Ann (``settings`` as
+    :func:`support.server.table_body` takes them); returns the answer."""
+    return dict(post_json(f"{base}/api/tables", table_body(seats, preset=preset, name=name, **settings)))
 
 
 def offered_actions(page: Page) -> list[str]:
