@@ -37,6 +37,7 @@ from thirtyone.refusals import IllegalActionError
 from thirtyone.tui.autosave import recorded
 from thirtyone.tui.controls import Controls
 from thirtyone.tui.hints import Hints
+from thirtyone.tui.keys import WaitingFor
 from thirtyone.tui.prepare import Preparation
 from thirtyone.tui.session import HUMAN
 from thirtyone.tui.session import BotTurn
@@ -295,11 +296,11 @@ def test_the_experts_state_goes_on_a_line_of_its_own_when_the_status_line_has_no
     hints, _, _ = hints_of(session, ready=False)
     hints.expert_used = True
     status = Status(session, Controls(), hints)
-    line = status.status_text(session.view(), "you", 40).plain
+    line = status.status_text(session.view(), WaitingFor.YOU, 40).plain
     first, second = line.split("\n")
     assert first.startswith("Your turn")
     assert second.startswith("Expert getting ready")
-    assert status.status_text(session.view(), "showdown", 40).plain.count("Expert") == 0  # nobody is to move
+    assert status.status_text(session.view(), WaitingFor.SHOWDOWN, 40).plain.count("Expert") == 0  # nobody is to move
 
 
 def test_off_thread_hands_back_what_the_work_raised() -> None:
