@@ -79,6 +79,7 @@ __all__ = [
     "VectorTables",
     "SIM_TARGETS",
     "Trainer",
+    "masked_log_softmax",
     "network_policy",
     "play_tables",
     "target_player",
@@ -435,7 +436,8 @@ class TorchJudge(nn.Module):
         return JudgeNet(layers(self.policy), layers(self.value), dict(meta))
 
 
-def _masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+def masked_log_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities of ``logits [n, 79]`` over the legal ids of ``mask`` (``-inf`` elsewhere)."""
     return torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=-1).masked_fill(~mask, -math.inf)
 
 
@@ -454,7 +456,7 @@ def network_policy(model: TorchJudge, method: str, rng: np.random.Generator) -> 
             return actions, certain
         with torch.no_grad():
             logits = model.policy(torch.from_numpy(x))
-            logp = _masked_log_softmax(logits, torch.from_numpy(mask != 0)).numpy()
+            logp = masked_log_softmax(logits, torch.from_numpy(mask != 0)).numpy()
         probs = np.exp(logp.astype(np.float64))
         probs /= probs.sum(axis=1, keepdims=True)
         cumulative = probs.cumsum(axis=1)
@@ -535,7 +537,7 @@ class Trainer:
                 value_loss += loss.item() * len(rows)
         with torch.no_grad():
             q = self.model.value(x)
-            magnet = _masked_log_softmax(self.magnet.policy(x), mask)
+            magnet = masked_log_softmax(self.magnet.policy(x), mask)
             old = torch.from_numpy(batch.logp)
             scale = config.eta * config.alpha
             z = (old.masked_fill(~mask, 0.0) + scale * magnet.masked_fill(~mask, 0.0) + config.eta * q) / (1.0 + scale)
@@ -548,7 +550,7 @@ class Trainer:
         policy_loss = 0.0
         for _ in range(config.epochs):
             for rows in torch.split(torch.randperm(n), config.batch):
-                logp = _masked_log_softmax(self.model.policy(x[rows]), mask[rows]).masked_fill(~mask[rows], 0.0)
+                logp = masked_log_softmax(self.model.policy(x[rows]), mask[rows]).masked_fill(~mask[rows], 0.0)
                 loss = -(target[rows] * logp).sum(dim=1).mean()
                 self.policy_opt.zero_grad()
                 torch.autograd.backward(loss)

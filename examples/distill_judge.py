@@ -1,0 +1,90 @@
+"""Distil the expert into the judge (thirtyone.agents.distill): write the expert's values of every
+legal move in chunks, then fit the judge's networks to them.
+
+    # the expert's values: 20 games a chunk, 64 worlds a decision, chunks 0-49 of each table
+    nice python examples/distill_judge.py generate --tables scat:2,4 --chunks 50 --games 20 \
+        --worlds 64 --out runs/distill
+    # fit the shipped judge's networks to them (10% held out and measured each epoch)
+    python examples/distill_judge.py fit --data runs/distill --init src/thirtyone/judge/data/judge.npz \
+        --epochs 20 --out runs/judge-distilled.npz
+
+``generate`` keeps the chunks already written (run it again after a kill, or with more
+``--chunks``, and it goes on); ``fit`` prints the held-out figures of every epoch and writes the
+weights and ``OUT.curve.json`` beside them. Needs the ``train`` extra (PyTorch) to fit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def parse_tables(text: str) -> list[tuple[str, int]]:
+    """``scat:2,4;widow:3`` as ``[("scat", 2), ("scat", 4), ("widow", 3)]``."""
+    tables = []
+    for part in text.split(";"):
+        preset, _, sizes = part.partition(":")
+        tables += [(preset.strip(), int(size)) for size in sizes.split(",")]
+    return tables
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    generate = commands.add_parser("generate", help="write chunks of the expert's values")
+    generate.add_argument("--tables", default="scat:2,4", help="preset:sizes;preset:sizes (default scat:2,4)")
+    generate.add_argument("--chunks", type=int, default=10, help="chunks of each table (default 10)")
+    generate.add_argument("--games", type=int, default=20, help="games a chunk (default 20)")
+    generate.add_argument("--worlds", type=int, default=64, help="the expert's worlds a decision (default 64)")
+    generate.add_argument("--explore", type=float, default=0.05, help="share of moves drawn at random")
+    generate.add_argument("--seed", type=int, default=1)
+    generate.add_argument("--out", default="runs/distill", help="folder of the chunks")
+    fitting = commands.add_parser("fit", help="fit the judge's networks to the chunks")
+    fitting.add_argument("--data", default="runs/distill", help="folder of the chunks")
+    fitting.add_argument("--init", default="", help="start from these weights (default: new ones)")
+    fitting.add_argument("--hidden", default="256,256", help="hidden layers of new networks")
+    fitting.add_argument("--epochs", type=int, default=20)
+    fitting.add_argument("--lr", type=float, default=1e-3)
+    fitting.add_argument("--batch", type=int, default=512)
+    fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument("--out", default="runs/judge-distilled.npz", help="the weights to write")
+    args = parser.parse_args()
+
+    from thirtyone.agents import distill
+    from thirtyone.errors import ThirtyOneError
+
+    try:
+        if args.command == "generate":
+            started = time.perf_counter()
+            tables = parse_tables(args.tables)
+            for number in range(args.chunks):  # a chunk of every table, then the next: all grow together
+                paths = distill.write_chunks(
+                    args.out, tables, number + 1, args.games, args.worlds, args.seed, args.explore
+                )
+                print(f"[{time.perf_counter() - started:7.0f} s] {len(paths)} chunks in {args.out}", flush=True)
+            return 0
+        from thirtyone.judge.network import JudgeNet
+
+        targets = distill.read_chunks(args.data)
+        init = JudgeNet.load(args.init) if args.init else None
+        hidden = tuple(int(n) for n in args.hidden.split(","))
+        net, curve = distill.fit(
+            targets, init=init, hidden=hidden, epochs=args.epochs, lr=args.lr, batch=args.batch, seed=args.seed
+        )
+        for figures in curve:
+            print(" ".join(f"{name}={value:.4g}" for name, value in figures.items()), flush=True)
+        net.meta["command"] = " ".join(["python", *sys.argv])
+        net.save(args.out)
+        Path(args.out).with_suffix(".curve.json").write_text(json.dumps(curve, indent=1))
+        print(f"{len(targets)} decisions; weights in {args.out}")
+    except (ThirtyOneError, ValueError) as error:
+        print(f"distill_judge.py: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

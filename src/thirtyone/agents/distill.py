@@ -1,0 +1,281 @@
+"""Distilling the expert into the judge: the network learns the expert's value of every legal move.
+
+The self-play trainer (:mod:`thirtyone.agents.selfplay`) learns a move's value from the one round
+that followed it: a target whose noise (about a life) is twenty times the review's inaccuracy bar,
+so that millions of decisions left the values 0.4–1.4 lives from exact ones (docs/judge.md). The
+expert (:mod:`thirtyone.bots.expert`) answers the same question for every legal move at once, as the
+mean over ``worlds`` sampled deals of the round played out: its values carry about
+``1 / sqrt(worlds)`` of that noise. Learning them is *search distillation* (the expert iteration of
+Anthony et al., "Thinking Fast and Slow with Deep Learning and Tree Search", NeurIPS 2017; the
+search targets of Silver et al.'s AlphaZero): the network answers in a fraction of a millisecond what
+the search answers in tens of milliseconds.
+
+- :func:`expert_targets` plays games with the expert in every seat (a share ``explore`` of its
+  moves drawn at random, so that moves it would not play are seen too) and keeps, at each decision
+  with a choice, the judge's input, the legal ids, the expert's value of each (lives this round: the
+  others' average loss minus the seat's own, R2.3; exact on a last turn after a knock, R6.2) and its
+  move.
+- :func:`write_chunks` writes them as numbered files a run adds to and never rewrites (a killed
+  run goes on from the next chunk); :func:`read_chunks` reads a folder of them back.
+- :func:`fit` (PyTorch, the ``train`` extra) fits the judge's value network to the values (squared
+  error on the legal ids) and its policy to the expert's moves (cross-entropy), and returns numpy
+  weights.
+
+>>> targets = expert_targets("scat", 2, games=1, seed=3, worlds=2)
+>>> targets.x.shape[1] == INPUT_SIZE, targets.values.shape[1], len(targets) == targets.best.shape[0]
+(True, 79, True)
+>>> bool(targets.mask[np.arange(len(targets)), targets.best].all())  # the expert's move is legal
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from thirtyone.action_ids import NUM_ACTIONS
+from thirtyone.action_ids import action_id
+from thirtyone.actions import Look
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.engine import Game
+from thirtyone.errors import ArgumentError
+from thirtyone.judge.network import INPUT_SIZE
+from thirtyone.judge.network import JudgeNet
+from thirtyone.judge.network import judge_inputs
+from thirtyone.judge.observation import encode
+from thirtyone.rules import Rules
+from thirtyone.sim.rng import derive
+from thirtyone.views import Phase
+
+__all__ = ["Targets", "expert_targets", "write_chunks", "read_chunks", "fit"]
+
+_FIELDS = ("x", "mask", "values", "best", "players")
+
+
+@dataclass
+class Targets:
+    """Decisions valued by the expert: judge inputs ``x [n, INPUT_SIZE]`` (float16), legal masks
+    ``mask [n, 79]``, the expert's values ``values [n, 79]`` (lives; 0 where illegal), its move
+    ``best [n]`` (an action id) and the table's ``players [n]``."""
+
+    x: npt.NDArray[np.float16]
+    mask: npt.NDArray[np.bool_]
+    values: npt.NDArray[np.float32]
+    best: npt.NDArray[np.int64]
+    players: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.best.shape[0])
+
+    @classmethod
+    def join(cls, parts: Sequence[Targets]) -> Targets:
+        """The decisions of ``parts`` together, in order."""
+        return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in _FIELDS))
+
+    def save(self, path: Path) -> None:
+        """Write the decisions to ``path`` (``.npz``), whole or not at all (a temporary file renamed)."""
+        partial = path.with_name(path.name + ".partial.npz")
+        np.savez_compressed(partial, **{name: getattr(self, name) for name in _FIELDS})
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Targets:
+        """The decisions :meth:`save` wrote to ``path``.
+
+        Raises:
+            ArgumentError: for a file that is not such decisions (named).
+        """
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(*(data[name] for name in _FIELDS))
+        except (OSError, KeyError, ValueError) as error:
+            raise ArgumentError(f"{path}: not a file of the expert's values ({error})") from None
+
+
+def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int, explore: float = 0.05) -> Targets:
+    """Play ``games`` games of ``preset`` at ``players`` seats with ``expert:WORLDS`` (no time cap:
+    the same values for a seed on any machine) in every seat, a share ``explore`` of its moves drawn
+    uniformly instead, and keep every decision with a choice (see the module). The same arguments
+    give the same decisions.
+
+    Raises:
+        ArgumentError: for fewer than 1 game or world, or ``explore`` outside [0, 1).
+        RulesError: for a preset that cannot be dealt to ``players``.
+    """
+    if games < 1 or worlds < 1:
+        raise ArgumentError(f"give at least 1 game and 1 world, not games={games!r}, worlds={worlds!r}")
+    if not 0.0 <= explore < 1.0:
+        raise ArgumentError(f"explore is a share from 0 to below 1, not {explore!r}")
+    rules = Rules.preset(preset)
+    expert = ExpertBot(derive(seed, 1), worlds=worlds, seconds=None)
+    chooser = random.Random(derive(seed, 2))
+    rows: list[tuple[npt.NDArray[np.float32], dict[int, float], int]] = []
+    for number in range(games):
+        game = Game(rules, players, seed=derive(seed, 100 + number))
+        while (seat := game.current_seat) is not None:
+            view = game.view(seat)
+            legal = view.legal_actions
+            if view.phase is Phase.LOOK or len(legal) == 1:
+                game.apply(Look() if view.phase is Phase.LOOK else legal[0])  # as the expert plays them
+                continue
+            analysis = expert.analyse(view)
+            valued = {action_id(view, estimate.action): estimate.mean for estimate in analysis.estimates}
+            rows.append((encode(view), valued, action_id(view, analysis.best)))
+            game.apply(chooser.choice(legal) if chooser.random() < explore else analysis.best)
+    count = len(rows)
+    x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
+    mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
+    values = np.zeros((count, NUM_ACTIONS), dtype=np.float32)
+    for index, (_obs, valued, _best) in enumerate(rows):
+        ids = list(valued)
+        mask[index, ids] = True
+        values[index, ids] = [valued[number] for number in ids]
+    best = np.array([row[2] for row in rows], dtype=np.int64)
+    return Targets(x.astype(np.float16), mask, values, best, np.full(count, players, dtype=np.int64))
+
+
+def write_chunks(
+    folder: str | Path,
+    tables: Sequence[tuple[str, int]],
+    chunks: int,
+    games: int,
+    worlds: int,
+    seed: int = 1,
+    explore: float = 0.05,
+) -> list[Path]:
+    """Write ``chunks`` chunks of :func:`expert_targets` (``games`` games each) for every table
+    ``(preset, players)`` into ``folder``, as ``PRESET-PLAYERS-worldsW-NNNN.npz``; a chunk already
+    there is kept (a killed run goes on where it stopped; chunk ``n`` of a table always holds the
+    same games for a seed). Returns the chunks' paths, written or kept, in order.
+
+    Raises:
+        ArgumentError: as :func:`expert_targets`, or for fewer than 1 chunk.
+    """
+    if chunks < 1:
+        raise ArgumentError(f"give at least 1 chunk, not {chunks!r}")
+    where = Path(folder)
+    where.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number in range(chunks):
+        for table, (preset, players) in enumerate(tables):
+            path = where / f"{preset}-{players}-worlds{worlds}-{number:04d}.npz"
+            if not path.exists():
+                chunk_seed = derive(derive(seed, table), number)
+                expert_targets(preset, players, games, chunk_seed, worlds, explore).save(path)
+            paths.append(path)
+    return paths
+
+
+def read_chunks(folder: str | Path) -> Targets:
+    """Every chunk :func:`write_chunks` wrote into ``folder``, joined in the order of their names.
+
+    Raises:
+        ArgumentError: for a folder without chunks, or a file that is not one.
+    """
+    paths = sorted(path for path in Path(folder).glob("*.npz") if not path.name.endswith(".partial.npz"))
+    if not paths:
+        raise ArgumentError(f"{folder}: no chunks of the expert's values (write_chunks writes them)")
+    return Targets.join([Targets.load(path) for path in paths])
+
+
+def fit(
+    targets: Targets,
+    *,
+    init: JudgeNet | None = None,
+    presets: Sequence[str] = ("scat", "widow", "schwimmen"),
+    hidden: Sequence[int] = (256, 256),
+    epochs: int = 10,
+    lr: float = 1e-3,
+    batch: int = 512,
+    held_out: float = 0.1,
+    seed: int = 1,
+) -> tuple[JudgeNet, list[dict[str, float]]]:
+    """Fit the judge's networks (from ``init``'s weights, or new ones of ``hidden`` layers, made for
+    ``presets`` and the table sizes of ``targets``) to
+    ``targets``: the values by squared error on the legal ids, the policy by cross-entropy on the
+    expert's move. A share ``held_out`` of the decisions (drawn with ``seed``) is kept out and
+    measured after each epoch: the curve's entries give ``value_rmse`` (lives, every legal move),
+    ``value_agrees`` and ``policy_agrees`` (the share of held-out decisions where the values' best
+    move, and the policy's, is the expert's move) and the training losses.
+
+    Raises:
+        ArgumentError: for fewer than 10 decisions, or settings out of range.
+        ImportError: without PyTorch (the ``train`` extra).
+    """
+    import torch
+
+    from thirtyone.agents.selfplay import TorchJudge
+    from thirtyone.agents.selfplay import masked_log_softmax
+
+    if len(targets) < 10:
+        raise ArgumentError(f"give at least 10 decisions to fit, not {len(targets)}")
+    if epochs < 1 or batch < 1 or not 0.0 <= held_out < 1.0 or not lr > 0:
+        raise ArgumentError(f"bad settings: epochs={epochs}, batch={batch}, held_out={held_out}, lr={lr}")
+    torch.manual_seed(seed)
+    order = np.random.default_rng(seed).permutation(len(targets))
+    cut = round(held_out * len(targets))
+    test, train = order[:cut], order[cut:]
+    x = torch.from_numpy(targets.x.astype(np.float32))
+    mask = torch.from_numpy(targets.mask)
+    values = torch.from_numpy(targets.values)
+    best = torch.from_numpy(targets.best)
+    model = TorchJudge(hidden if init is None else [weights.shape[1] for weights, _ in init.value[:-1]])
+    if init is not None:
+        model.take(init)
+    value_opt = torch.optim.Adam(model.value.parameters(), lr=lr)
+    policy_opt = torch.optim.Adam(model.policy.parameters(), lr=lr)
+    curve: list[dict[str, float]] = []
+    for epoch in range(1, epochs + 1):
+        value_loss = policy_loss = 0.0
+        shuffled = train[np.random.default_rng(seed + epoch).permutation(len(train))]
+        for rows in torch.split(torch.from_numpy(shuffled), batch):
+            legal = mask[rows]
+            error = (model.value(x[rows]) - values[rows]).masked_fill(~legal, 0.0)
+            loss = (error**2).sum() / legal.sum()
+            value_opt.zero_grad()
+            torch.autograd.backward(loss)
+            value_opt.step()
+            value_loss += loss.item() * len(rows)
+            logp = masked_log_softmax(model.policy(x[rows]), legal)
+            loss = -logp.gather(1, best[rows, None]).mean()
+            policy_opt.zero_grad()
+            torch.autograd.backward(loss)
+            policy_opt.step()
+            policy_loss += loss.item() * len(rows)
+        figures = {"epoch": float(epoch), "value_loss": value_loss / len(train)}
+        figures["policy_loss"] = policy_loss / len(train)
+        if cut:
+            figures.update(_measure(model, x[test], mask[test], values[test], best[test]))
+        curve.append(figures)
+    meta: dict[str, Any] = {
+        "presets": sorted(presets),
+        "players": sorted({int(n) for n in targets.players}),
+        "distilled": {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch},
+    }
+    if init is not None:
+        meta = {**init.meta, "distilled": meta["distilled"]}
+        meta.pop("path", None)
+        meta.pop("value_check", None)  # the values changed: check them again
+    return model.export(meta), curve
+
+
+def _measure(model: Any, x: Any, mask: Any, values: Any, best: Any) -> dict[str, float]:
+    import torch
+
+    with torch.no_grad():
+        q = model.value(x)
+        error = (q - values).masked_fill(~mask, 0.0)
+        rmse = float(torch.sqrt((error**2).sum() / mask.sum()))
+        value_best = q.masked_fill(~mask, -torch.inf).argmax(dim=1)
+        policy_best = model.policy(x).masked_fill(~mask, -torch.inf).argmax(dim=1)
+    return {
+        "value_rmse": rmse,
+        "value_agrees": float((value_best == best).float().mean()),
+        "policy_agrees": float((policy_best == best).float().mean()),
+    }

@@ -1,0 +1,107 @@
+"""The expert distilled into the judge (thirtyone.agents.distill): the expert's values kept as it
+gives them, chunks a killed run goes on from, and a fit that learns them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba")
+
+from thirtyone.action_ids import action_id
+from thirtyone.agents import distill
+from thirtyone.bots.expert import ExpertBot
+from thirtyone.engine import Game
+from thirtyone.errors import ArgumentError
+from thirtyone.judge.network import JudgeNet
+from thirtyone.judge.network import judge_inputs
+from thirtyone.judge.observation import encode
+from thirtyone.rules import Rules
+from thirtyone.sim.rng import derive
+
+
+def test_the_first_decision_holds_the_experts_own_values_and_move():
+    targets = distill.expert_targets("scat", 3, games=1, seed=7, worlds=8, explore=0.0)
+    game = Game(Rules.preset("scat"), 3, seed=derive(7, 100))
+    view = game.view(game.current_seat)
+    analysis = ExpertBot(derive(7, 1), worlds=8, seconds=None).analyse(view)
+    ids = sorted(action_id(view, estimate.action) for estimate in analysis.estimates)
+    assert list(np.flatnonzero(targets.mask[0])) == ids
+    for estimate in analysis.estimates:
+        assert targets.values[0, action_id(view, estimate.action)] == pytest.approx(estimate.mean, abs=1e-6)
+    assert targets.best[0] == action_id(view, analysis.best)
+    expected = judge_inputs(encode(view)[None, :], 3, Rules.preset("scat"))[0]
+    assert np.array_equal(targets.x[0], expected.astype(np.float16))
+    assert set(targets.players) == {3}
+
+
+def test_every_kept_decision_has_a_choice_and_the_experts_move_is_legal():
+    targets = distill.expert_targets("schwimmen", 2, games=1, seed=2, worlds=4)
+    assert len(targets) > 5
+    assert (targets.mask.sum(axis=1) >= 2).all()
+    assert targets.mask[np.arange(len(targets)), targets.best].all()
+    assert (targets.values[~targets.mask] == 0).all()
+
+
+def test_the_same_seed_gives_the_same_decisions_and_another_seed_others():
+    first = distill.expert_targets("scat", 2, games=1, seed=4, worlds=4)
+    again = distill.expert_targets("scat", 2, games=1, seed=4, worlds=4)
+    other = distill.expert_targets("scat", 2, games=1, seed=5, worlds=4)
+    assert np.array_equal(first.values, again.values)
+    assert np.array_equal(first.best, again.best)
+    assert first.x.shape != other.x.shape or not np.array_equal(first.x, other.x)
+
+
+def test_a_killed_run_goes_on_from_the_chunks_it_wrote(tmp_path):
+    tables = [("scat", 2)]
+    [first] = distill.write_chunks(tmp_path, tables, chunks=1, games=1, worlds=2, seed=3)
+    written = first.read_bytes()
+    paths = distill.write_chunks(tmp_path, tables, chunks=2, games=1, worlds=2, seed=3)
+    assert paths[0] == first
+    assert first.read_bytes() == written
+    assert paths[1].name == "scat-2-worlds2-0001.npz"
+    assert paths[1].exists()
+    assert not list(tmp_path.glob("*.partial.npz"))
+    joined = distill.read_chunks(tmp_path)
+    assert len(joined) == len(distill.Targets.load(paths[0])) + len(distill.Targets.load(paths[1]))
+
+
+def test_bad_settings_and_files_are_refused_in_one_line(tmp_path):
+    with pytest.raises(ArgumentError, match="at least 1 game"):
+        distill.expert_targets("scat", 2, games=0, seed=1, worlds=4)
+    with pytest.raises(ArgumentError, match="explore"):
+        distill.expert_targets("scat", 2, games=1, seed=1, worlds=4, explore=1.0)
+    with pytest.raises(ArgumentError, match="no chunks"):
+        distill.read_chunks(tmp_path)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ArgumentError, match=r"junk\.npz: not a file of the expert.s values"):
+        distill.read_chunks(tmp_path)
+
+
+def test_the_fit_learns_the_values_and_the_move_and_exports_weights_that_play():
+    targets = distill.expert_targets("scat", 2, games=2, seed=11, worlds=2)
+    start = JudgeNet.initial(hidden=(32,), seed=1)
+    net, curve = distill.fit(targets, init=start, epochs=20, lr=3e-3, batch=64, held_out=0.0)
+    assert curve[-1]["value_loss"] < 0.5 * curve[0]["value_loss"]
+    assert curve[-1]["policy_loss"] < curve[0]["policy_loss"]
+    assert net.meta["distilled"]["decisions"] == len(targets)
+    assert "value_check" not in net.meta
+    game = Game(Rules.preset("scat"), 2, seed=derive(11, 100))
+    view = game.view(game.current_seat)
+    judged = net.judge(view)
+    assert set(judged.values) == {action_id(view, action) for action in view.legal_actions}
+
+
+def test_the_held_out_decisions_are_measured_each_epoch():
+    targets = distill.expert_targets("scat", 2, games=2, seed=12, worlds=4)
+    _net, curve = distill.fit(targets, hidden=(16,), epochs=2, held_out=0.3, presets=("scat",))
+    assert [figures["epoch"] for figures in curve] == [1.0, 2.0]
+    for figures in curve:
+        assert figures["value_rmse"] > 0
+        assert 0 <= figures["value_agrees"] <= 1
+        assert 0 <= figures["policy_agrees"] <= 1
+    with pytest.raises(ArgumentError, match="at least 10 decisions"):
+        distill.fit(
+            distill.Targets(targets.x[:3], targets.mask[:3], targets.values[:3], targets.best[:3], targets.players[:3])
+        )
