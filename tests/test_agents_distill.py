@@ -12,8 +12,11 @@ pytest.importorskip("numba")
 from thirtyone.action_ids import action_id
 from thirtyone.agents import distill
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
+from thirtyone.judge.lastturn import is_last_turn
+from thirtyone.judge.lastturn import last_turn
 from thirtyone.judge.network import JudgeNet
 from thirtyone.judge.network import judge_inputs
 from thirtyone.judge.observation import encode
@@ -105,3 +108,16 @@ def test_the_held_out_decisions_are_measured_each_epoch():
         distill.fit(
             distill.Targets(targets.x[:3], targets.mask[:3], targets.values[:3], targets.best[:3], targets.players[:3])
         )
+
+
+def test_r6_2_a_last_turn_after_a_knock_is_valued_exactly():
+    game = Game(Rules.preset("scat"), 3, seed=21)
+    while True:  # the heuristic's moves until a seat has its last turn after a knock
+        view = game.view(game.current_seat)
+        if is_last_turn(view):
+            break
+        game.apply(HeuristicBot(1).choose(view, view.legal_actions))
+    valued, chosen = distill._valued(ExpertBot(1, worlds=4, seconds=None), view)
+    turn = last_turn(view)
+    assert valued == {action_id(view, move.action): move.value for move in turn.moves}
+    assert chosen == turn.best.action

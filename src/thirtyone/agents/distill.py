@@ -41,10 +41,14 @@ import numpy.typing as npt
 
 from thirtyone.action_ids import NUM_ACTIONS
 from thirtyone.action_ids import action_id
+from thirtyone.actions import Action
 from thirtyone.actions import Look
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
+from thirtyone.judge.lastturn import NotALastTurnError
+from thirtyone.judge.lastturn import is_last_turn
+from thirtyone.judge.lastturn import last_turn
 from thirtyone.judge.network import INPUT_SIZE
 from thirtyone.judge.network import JudgeNet
 from thirtyone.judge.network import judge_inputs
@@ -52,6 +56,7 @@ from thirtyone.judge.observation import encode
 from thirtyone.rules import Rules
 from thirtyone.sim.rng import derive
 from thirtyone.views import Phase
+from thirtyone.views import PlayerView
 
 __all__ = ["Targets", "expert_targets", "write_chunks", "read_chunks", "fit"]
 
@@ -124,10 +129,9 @@ def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int
             if view.phase is Phase.LOOK or len(legal) == 1:
                 game.apply(Look() if view.phase is Phase.LOOK else legal[0])  # as the expert plays them
                 continue
-            analysis = expert.analyse(view)
-            valued = {action_id(view, estimate.action): estimate.mean for estimate in analysis.estimates}
-            rows.append((encode(view), valued, action_id(view, analysis.best)))
-            game.apply(chooser.choice(legal) if chooser.random() < explore else analysis.best)
+            valued, chosen = _valued(expert, view)
+            rows.append((encode(view), valued, action_id(view, chosen)))
+            game.apply(chooser.choice(legal) if chooser.random() < explore else chosen)
     count = len(rows)
     x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
     mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
@@ -138,6 +142,21 @@ def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int
         values[index, ids] = [valued[number] for number in ids]
     best = np.array([row[2] for row in rows], dtype=np.int64)
     return Targets(x.astype(np.float16), mask, values, best, np.full(count, players, dtype=np.int64))
+
+
+def _valued(expert: ExpertBot, view: PlayerView) -> tuple[dict[int, float], Action]:
+    """The expert's value of each legal move of ``view`` by action id, and its move: a last turn
+    after a knock counted exactly as the expert counts it (without the belief's reads of the
+    opponents, which only its explanations show), any other decision by its search."""
+    if is_last_turn(view):
+        try:
+            turn = last_turn(view)
+        except NotALastTurnError:
+            pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the search values it
+        else:
+            return {action_id(view, move.action): move.value for move in turn.moves}, turn.best.action
+    analysis = expert.analyse(view)
+    return {action_id(view, estimate.action): estimate.mean for estimate in analysis.estimates}, analysis.best
 
 
 def write_chunks(
