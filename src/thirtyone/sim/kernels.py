@@ -1060,13 +1060,16 @@ def _play(
     values: Array,
     w: Array,
     policies: Array,
-    policy_key: Array,
-    reshuffle_key: Array,
+    key: Array,
     deal_key: Array,
     first: int,
 ) -> None:
-    """Play the round to its end, each seat with its policy; ``first`` (an action code, or -1) is
-    applied first. It must be legal: otherwise ``w[S_ERROR]`` is set and nothing is played."""
+    """Play the round of round key ``key`` to its end, each seat with its policy (the ``random``
+    policy's picks and the reshuffles drawn from keys derived from ``key``); ``first`` (an action
+    code, or -1) is applied first. It must be legal: otherwise ``w[S_ERROR]`` is set and nothing is
+    played."""
+    policy_key = _derive(key, _U_TAG_POLICY)
+    reshuffle_key = _derive(key, _U_TAG_RESHUFFLE)
     act = first
     if first >= 0 and w[S_PHASE] != PH_DONE:
         n = _legal(const, values, w)
@@ -1172,17 +1175,7 @@ def play_rounds_kernel(
         for s in range(players):
             w[W_REM + s] = lives[at, s]
         _deal(const, values, w, dealers[row if dealers.shape[0] > 1 else 0], deal_key)
-        _play(
-            const,
-            floats,
-            values,
-            w,
-            policies,
-            _derive(key, _U_TAG_POLICY),
-            _derive(key, _U_TAG_RESHUFFLE),
-            deal_key,
-            -1,
-        )
+        _play(const, floats, values, w, policies, key, deal_key, -1)
         _write_round(values, w, row, out, seats)
 
 
@@ -1232,17 +1225,7 @@ def play_games_kernel(
             deal_key = _derive(key, _U_TAG_DEAL)
             _full_deck(const, w)
             _deal(const, values, w, dealer, deal_key)
-            _play(
-                const,
-                floats,
-                values,
-                w,
-                policies,
-                _derive(key, _U_TAG_POLICY),
-                _derive(key, _U_TAG_RESHUFFLE),
-                deal_key,
-                -1,
-            )
+            _play(const, floats, values, w, policies, key, deal_key, -1)
             end = w[S_END]
             ends[g, end] += 1
             out[g, 3] += w[S_TURNS]
@@ -1354,17 +1337,7 @@ def rollout_kernel(
     for row in range(keys.shape[0]):
         _load(w, states, row, players)
         key = keys[row]
-        _play(
-            const,
-            floats,
-            values,
-            w,
-            policies,
-            _derive(key, _U_TAG_POLICY),
-            _derive(key, _U_TAG_RESHUFFLE),
-            key,
-            first[row],
-        )
+        _play(const, floats, values, w, policies, key, key, first[row])
         out[row, 8] = w[S_ERROR]
         if w[S_ERROR] == 0:
             _write_round(values, w, row, out, seats)

@@ -456,28 +456,11 @@ def reset_kernel(
         w = work_rows[i]
         ended[i] = 0
         _begin_game(const, values, env_params, w, extras, seeds, base, before, pending, i)
-        _bots(
-            const,
-            floats,
-            values,
-            env_params,
-            seat_policies,
-            layout,
-            w,
-            extras,
-            seeds,
-            base,
-            before,
-            pending,
-            pending,
-            ended,
-            final,
-            i,
-        )
+        _bots(const, floats, values, env_params, seat_policies, layout, w, extras, seeds, base, before, pending,
+              pending, ended, final, i)  # fmt: skip
         ended[i] = 0
-        _outputs(
-            const, floats, values, env_params, action_table, layout, w, extras, obs, masks, agents, teacher, i, True
-        )
+        _outputs(const, floats, values, env_params, action_table, layout, w, extras, obs, masks, agents, teacher, i,
+                 True)  # fmt: skip
 
 
 @_jit
@@ -678,39 +661,9 @@ def step_kernel(
             _final(const, values, env_params, layout, w, extras, seeds, before, pending, final, i, end)
         if end != 0:
             _begin_game(const, values, env_params, w, extras, seeds, base, before, pending, i)
-        _bots(
-            const,
-            floats,
-            values,
-            env_params,
-            seat_policies,
-            layout,
-            w,
-            extras,
-            seeds,
-            base,
-            before,
-            rewards,
-            pending,
-            ended,
-            final,
-            i,
-        )
+        _bots(const, floats, values, env_params, seat_policies, layout, w, extras, seeds, base, before, rewards,
+              pending, ended, final, i)  # fmt: skip
         # a final observation rewrote the planes' masks: the next one is written whole
-        _outputs(
-            const,
-            floats,
-            values,
-            env_params,
-            action_table,
-            layout,
-            w,
-            extras,
-            obs,
-            masks,
-            agents,
-            teacher,
-            i,
-            kept >= 0 and ended[i] != 0,
-        )
+        _outputs(const, floats, values, env_params, action_table, layout, w, extras, obs, masks, agents, teacher, i,
+                 kept >= 0 and ended[i] != 0)  # fmt: skip
     return -1
