@@ -15,10 +15,8 @@ from thirtyone import ChanceStep
 from thirtyone import Game
 from thirtyone import IllegalActionError
 from thirtyone import Knock
-from thirtyone import Position
 from thirtyone import Rules
 from thirtyone import full_deck
-from thirtyone import parse_cards
 from thirtyone.table_loop import WAIT
 from thirtyone.table_loop import Mover
 from thirtyone.table_loop import Wait
@@ -149,24 +147,24 @@ def test_r3_1_the_dealer_gives_the_first_dealer_and_each_deal() -> None:
 
 
 def test_r4_3_a_reshuffle_is_the_dealers_and_the_draw_is_done_after_it() -> None:
-    hands = ("9s 8d 2h", "Ah Kh 2c", "As Ks 3d")
-    held = parse_cards(" ".join(hands))
-    pile = tuple(card for card in full_deck() if card not in held)
-    position = Position(
-        rules=SCAT, dealer=2, to_move=0, phase=Phase.TURN, hands=tuple(map(parse_cards, hands)), stock=(),
-        discard_pile=pile,
-    )  # fmt: skip
-    game = Game.from_position(position, seed=1, explicit_chance=True)
     given: list[ChanceStep] = []
 
-    def dealer(step: ChanceStep) -> list[Card]:
+    def dealer(step: ChanceStep) -> list[Card] | None:
+        if step.kind != "reshuffle":
+            return None
         given.append(step)
         return list(reversed(step.cards))
 
-    assert play(game, "draw stock", seat=0, deal=dealer) == 0
-    assert [step.kind for step in given] == ["reshuffle"]
-    assert game.hand(0)[-1] == pile[-2]
+    game = Game(SCAT, 2, seed=3, explicit_chance=True)
+    seat = next_seat(game, dealer)
+    while not given:  # draw from the stock and throw that card until the stock runs out
+        assert seat is not None
+        seat = play(game, "draw stock", seat, dealer)
+        if not given:
+            seat = play(game, f"discard {game.hand(seat)[-1]}", seat, dealer)
+    assert seat == game.current_seat
     assert game.phase is Phase.DISCARD
+    assert game.hand(seat)[-1] == given[0].cards[-1]  # the top of the new stock, drawn
 
 
 def test_an_outcome_the_game_refuses_leaves_the_step_due() -> None:

@@ -6,7 +6,7 @@ The game's own history holds the rounds; the table's history, what is stored bes
 and its actions as stored).
 
 A change is worked out first, as a :class:`Move`, on a copy of the game (``Game.copy()``): the
-action checked by the engine and played, its chance steps dealt (both through the one table loop,
+action checked by the engine and played, its chance steps dealt (through the one table loop,
 :mod:`thirtyone.table_loop`, with the table's dealer), the deals and the rounds it ended listed, and
 the record written if the game ended. Nothing of the table changes until the move is stored and
 :meth:`Table.keep` makes the copy the table's game: a failed write leaves the table as it was. The
@@ -45,18 +45,11 @@ from thirtyone.server.rows import FINISHED
 from thirtyone.server.rows import TableData
 from thirtyone.server.serialize import refusal_json
 from thirtyone.table_loop import WAIT
-from thirtyone.table_loop import Dealer
 from thirtyone.table_loop import Wait
 from thirtyone.table_loop import next_seat
-from thirtyone.table_loop import play
 from thirtyone.text import refusal_words
 
 __all__ = ["Move", "Table"]
-
-
-def _rounds_ended(game: Game, start: int) -> list[int]:
-    """The numbers of the rounds ``game`` ended since its event ``start``, in order."""
-    return [event.result.round for event in game.events[start:] if isinstance(event, RoundEnded)]
 
 
 class _DealtByTheTable:
@@ -292,11 +285,10 @@ class Table:
         """``stored`` (or ``action``, its parsed form) played on ``game`` (a copy of it unless
         ``copy`` is false), its chance steps dealt from ``given`` or, with ``make``, made anew."""
         twin = game.copy() if copy else game
-        move = Move(twin, stored)
         start = len(twin.events)
-        dealer = self._dealer(move, stored.seq, given, make)
-        play(twin, stored.action if action is None else action, stored.seat, dealer)
-        move.ended += _rounds_ended(twin, start)
+        twin.apply(stored.action if action is None else action, seat=stored.seat)
+        move = Move(twin, stored)
+        self._deal(move, stored.seq, given, make, since=start)
         return move
 
     def _deal(
@@ -306,25 +298,15 @@ class Table:
         given: Mapping[int, Deal],
         make: bool,
         seeds: Sequence[str | None] | None = None,
+        since: int | None = None,
     ) -> None:
-        """Take the chance steps ``move``'s game waits for (:meth:`_dealer`); the move lists each
-        deal and each round they ended."""
+        """Take the chance steps ``move``'s game waits for through the one table loop
+        (:func:`~thirtyone.table_loop.next_seat`) with the table's dealer: each deal from ``given``
+        or, with ``make``, :func:`~thirtyone.server.fair.deal_for` (else it waits there), each
+        reshuffle from its round's salt. The move lists each deal, and each round ended since the
+        game's event ``since`` (default: the rounds these deals ended)."""
         game = move.game
-        start = len(game.events)
-        next_seat(game, self._dealer(move, seq, given, make, seeds))
-        move.ended += _rounds_ended(game, start)
-
-    def _dealer(
-        self,
-        move: Move,
-        seq: int,
-        given: Mapping[int, Deal],
-        make: bool,
-        seeds: Sequence[str | None] | None = None,
-    ) -> Dealer:
-        """The dealer (:mod:`thirtyone.table_loop`) of ``move``'s game after ``seq`` stored actions:
-        each deal from ``given`` or, with ``make``, :func:`~thirtyone.server.fair.deal_for` (else it
-        waits there), listed in the move; each reshuffle from its round's salt."""
+        start = len(game.events) if since is None else since
 
         def deal(step: ChanceStep) -> Sequence[Card] | Wait:
             assert step.kind != "dealer"  # the first dealer is dealt at the start
@@ -340,7 +322,8 @@ class Table:
             move.deals.append(dealt)
             return dealt.deck
 
-        return deal
+        next_seat(game, deal)
+        move.ended += [event.result.round for event in game.events[start:] if isinstance(event, RoundEnded)]
 
     def _deal_of(self, number: int, move: Move) -> Deal:
         """Round ``number``'s deal: in the history, or dealt by ``move``."""
