@@ -1,12 +1,12 @@
 """A play session without a screen: the games one person plays in seat 0 against bots.
 
 The terminal app drives it (its pace is the app's: :mod:`thirtyone.tui.pacing`); tests and other
-faces can too. Moves and deals go through the one table loop (:mod:`thirtyone.table_loop`), and
-the game takes its chance steps one at a time (``Game(..., explicit_chance=True)``): the move that ends a round leaves the table as
-the round ended, and the next deal waits until :meth:`PlaySession.deal_next` takes it (the app
-does when the person closes the showdown); a round ended on its deal (a 31, R5.2) waits in the
-same way. The first dealer, the first deal and every reshuffle nobody needs to see are taken at
-once.
+faces can too. Moves and deals go through the one table loop (:mod:`thirtyone.table_loop`), and the
+game takes its chance steps one at a time (``Game(..., explicit_chance=True)``): the move that ends
+a round leaves the table as the round ended, and the next deal waits until
+:meth:`PlaySession.deal_next` takes it (the app does when the person closes the showdown); a round
+ended on its deal (a 31, R5.2) waits in the same way. The first dealer, the first deal and every
+reshuffle nobody needs to see are taken at once.
 
 >>> from thirtyone.rules import Rules
 >>> from thirtyone.tui.settings import PlaySettings
