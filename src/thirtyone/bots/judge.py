@@ -41,7 +41,7 @@ from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.rules import Rules
 from thirtyone.views import PlayerView
 
-__all__ = ["JudgeBot", "Valued", "SHIPPED", "VALUE_ERROR_BAR", "shipped_judge", "shipped_judges"]
+__all__ = ["JudgeBot", "Valued", "counted_values", "SHIPPED", "VALUE_ERROR_BAR", "shipped_judge", "shipped_judges"]
 
 _DATA = Path(__file__).resolve().parent.parent / "judge" / "data"
 
@@ -83,6 +83,27 @@ class Valued(NamedTuple):
     def best(self) -> LastTurnMove:
         """The move of the highest value."""
         return self.moves[0]
+
+
+def counted_values(view: PlayerView) -> Valued | None:
+    """The values of a last turn after a knock (R6.2) counted (:func:`~thirtyone.judge.lastturn.last_turn`),
+    best first (ties: the first legal move), ``exact`` or ``sampled`` (a fixed seed's deals): the
+    same for the same view whatever the seed, and needing no weights. ``None`` for any other
+    decision, or where a reshuffle (R4.3) or the turn limit (R6.7) could cut the last turn short.
+
+    >>> from thirtyone import Game
+    >>> counted_values(Game("scat", players=2, seed=4).view(1)) is None  # the first turn
+    True
+    """
+    if not is_last_turn(view):
+        return None
+    try:
+        turn = last_turn(view)
+    except NotALastTurnError:
+        return None
+    order = {action: number for number, action in enumerate(view.legal_actions)}
+    moves = sorted(turn.moves, key=lambda move: (-move.value, order[move.action]))
+    return Valued(tuple(moves), "exact" if turn.exact else "sampled", turn.worlds)
 
 
 class JudgeBot(SeededBot):
@@ -170,15 +191,10 @@ class JudgeBot(SeededBot):
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no move now")
+        counted = counted_values(view)
+        if counted is not None:
+            return counted
         order = {action: number for number, action in enumerate(legal)}
-        if is_last_turn(view):
-            try:
-                turn = last_turn(view)
-            except NotALastTurnError:
-                pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the network values it
-            else:
-                moves = sorted(turn.moves, key=lambda move: (-move.value, order[move.action]))
-                return Valued(tuple(moves), "exact" if turn.exact else "sampled", turn.worlds)
         judged = self.judge(view)
         valued = [
             LastTurnMove(action_from_id(view, number), value, 0.0, 0.0) for number, value in judged.values.items()
