@@ -30,6 +30,7 @@ from thirtyone import Game
 from thirtyone import Knock
 from thirtyone import Rules
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.review import BATCHES
 from thirtyone.bots.review import COSTLIEST
 from thirtyone.bots.review import FLOOR
 from thirtyone.bots.review import MARKS
@@ -149,11 +150,13 @@ def test_marks_follow_the_documented_thresholds(given: float, mark: str | None) 
 
 
 def crafted(decision: Decision, best: float, played: float, gap_stderr: float) -> Decision:
-    """``decision`` with two moves: the best, and the one played, ``gap_stderr`` apart in noise."""
+    """``decision`` with two moves: the best, and the one played, ``gap_stderr`` apart in noise (no
+    batches: tests/test_review_batches.py has those)."""
     other = next(move for move in decision.moves if move.action != decision.played)
     return dataclasses.replace(
         decision,
         moves=(Move(other.action, best, 0.1, 0.0, 20), Move(decision.played, played, 0.1, gap_stderr, 20)),
+        batches=(),
     )
 
 
@@ -331,14 +334,14 @@ def test_review_json_is_the_data_with_sentences(capsys: pytest.CaptureFixture[st
     data = json.loads(out)
     assert (data["format"], data["version"], data["file"]) == ("thirtyone-review", VERSION, str(simulated))
     assert (data["finished"], data["partial"], data["seats"]) == (True, False, [0, 1, 2])
-    assert data["budget"] == {"worlds": 20, "seconds": None, "seed": 0}
+    assert data["budget"] == {"worlds": 20, "seconds": None, "seed": 0, "batches": BATCHES}
     assert data["thresholds"] == THRESHOLDS
     assert data["noise"] == NOISE
     assert len(data["decisions"]) == data["total"] > 0
     for decision in data["decisions"]:
         assert decision["played"] in [move["action"] for move in decision["moves"]]
         assert decision["best"] == decision["moves"][0]["action"]
-        assert decision["mark"] == mark_of(decision["given"])
+        assert decision["mark"] == mark_of(min([decision["given"], *decision["batches"]]))
     costly = [entry for summary in data["summaries"] for entry in summary["costliest"]]
     assert costly
     for entry in costly:
@@ -375,7 +378,7 @@ def test_ctrl_c_keeps_the_decisions_valued_so_far(
 
     def interrupted(self: ExpertBot, *args: Any, **kwargs: Any) -> Any:
         calls["count"] += 1
-        if calls["count"] == 4:
+        if calls["count"] == 3 * BATCHES + 1:  # in the fourth decision: each is valued in BATCHES searches
             raise KeyboardInterrupt
         return analyse(self, *args, **kwargs)
 

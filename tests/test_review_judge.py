@@ -192,15 +192,17 @@ def test_the_reads_are_made_for_the_decisions_a_sentence_tells(judged: Review) -
 
 def test_the_json_says_the_valuer_and_each_decisions_source(judged: Review) -> None:
     data = judged.to_json()
-    assert (data["version"], data["valuer"], data["fallback"], data["judge_error"]) == (2, "judge", None, ERROR)
-    assert VERSION == 2
+    assert (data["version"], data["valuer"], data["fallback"], data["judge_error"]) == (3, "judge", None, ERROR)
+    assert VERSION == 3
     assert [decision["source"] for decision in data["decisions"]] == [d.source for d in judged.decisions]
 
 
 def test_the_expert_values_when_asked(played: GameRecord) -> None:
     review = review_record(played, [0], **BUDGET)
     assert (review.valuer, review.fallback) == ("expert", None)
-    assert {decision.source for decision in review.decisions} == {"expert"}
+    # the expert's searches, and its last turns after a knock counted (no seed to vary there)
+    assert {decision.source for decision in review.decisions} <= {"expert", "exact", "sampled"}
+    assert any(decision.source == "expert" for decision in review.decisions)
     lines = shown(review)
     assert "The expert tried 20 deals a decision (seed 0)." in lines
     assert FALLBACK_LINE not in lines
@@ -215,7 +217,9 @@ def test_rules_the_judge_was_not_trained_for_fall_back_to_the_expert_in_one_line
     assert review.fallback == JudgeBot().cannot_play(record.rules, 3) == JudgeBot().cannot_value(record.rules, 3)
     assert review.fallback is not None
     assert "namu" in review.fallback
-    assert {decision.source for decision in review.decisions} == {"expert"}
+    # the expert's searches, and its last turns after a knock counted (no seed to vary there)
+    assert {decision.source for decision in review.decisions} <= {"expert", "exact", "sampled"}
+    assert any(decision.source == "expert" for decision in review.decisions)
     lines = shown(review)
     assert lines.count(FALLBACK_LINE) == 1
     assert lines[lines.index(FALLBACK_LINE) + 1] == "The expert tried 4 deals a decision (seed 0)."

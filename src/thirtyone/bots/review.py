@@ -19,10 +19,16 @@ cards), as its *valuer* (:data:`VALUERS`) values it:
   any error the judge's values are shown with (the inaccuracy bar, 0.05 lives, is
   :data:`~thirtyone.bots.judge.VALUE_ERROR_BAR`), so no mark comes from that error alone.
 - ``expert``: :meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>` (the expert's
-  search, with the review's budget and seed; its last turns exact as above), at a table the judge
-  does not value (the review says it fell back, :attr:`Review.fallback`: the shipped weights' error
-  is measured at 1.68 lives, and ``python benchmarks/bench_review_error.py`` finds 0.78 lives
-  mid-round against the expert and 1.14 on exact last turns) or when asked.
+  search), at a table the judge does not value (the review says it fell back,
+  :attr:`Review.fallback`: the shipped weights' error is measured at 1.68 lives, and ``python
+  benchmarks/bench_review_error.py`` finds 0.78 lives mid-round against the expert and 1.14 on
+  exact last turns) or when asked. Its last turns are counted as above (no seed to vary); any
+  other decision is valued in :data:`BATCHES` independent batches, the review's budget split
+  between them, each seeded by :func:`decision_seed`: a move's value is the mean of the batches'
+  means and its standard error *their spread* (the one formula of a single search put it 1.4
+  times too low between seeds, 2 to 4 times in knock positions), and a move gives something away
+  and is marked only as far as every batch holds it (:attr:`Decision.given`,
+  :attr:`Decision.mark`).
 
 A *decision* is an action of a seat that had more than one legal action, but for looking at its
 cards or throwing them down unseen (R6.6: the expert weighs a hand only once it knows it). For each
@@ -50,10 +56,10 @@ that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben see
 collecting hearts: Knock gave away 0.31 lives; better: Draw from the stock", then its reasons:
 :mod:`thirtyone.tui.review`).
 
-The expert values decision ``step`` (the game's ``step``-th action, from 0) seeded with
-:func:`decision_seed` of the review's seed and ``step``, so its review is the same for a seed, a
-budget in worlds (no ``seconds``) and the same rollouts, whichever seats it reviews; the judge's
-review ignores the budget and the seed.
+The expert values decision ``step`` (the game's ``step``-th action, from 0) in batches seeded with
+:func:`decision_seed` of the review's seed, ``step`` and the batch, so its review is the same for a
+seed, a budget in worlds (no ``seconds``) and the same rollouts, whichever seats it reviews; the
+judge's review ignores the budget and the seed.
 
 >>> from thirtyone import Game
 >>> from thirtyone.record import GameRecord
@@ -74,10 +80,15 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
+import random
+import statistics
+from collections import Counter
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from typing import TYPE_CHECKING
 from typing import Any
 from typing import Final
 from typing import TypedDict
@@ -90,11 +101,14 @@ from thirtyone.actions import ExchangeAll
 from thirtyone.actions import Knock
 from thirtyone.actions import Pass
 from thirtyone.bots.basic import after_exchange
+from thirtyone.bots.expert import Analysis
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.expert import Rollouts
+from thirtyone.bots.expert import belief_reads
 from thirtyone.bots.hands import best_discard
 from thirtyone.bots.levels import MAX_EXPERT_SECONDS
 from thirtyone.bots.levels import MAX_EXPERT_WORLDS
+from thirtyone.bots.work import READ_SEED
 from thirtyone.bots.work import judge_analysis
 from thirtyone.bots.work import told_reads
 from thirtyone.cards import Card
@@ -109,10 +123,14 @@ from thirtyone.scoring import value_from_half
 from thirtyone.views import Phase
 from thirtyone.views import PlayerView
 
+if TYPE_CHECKING:
+    from thirtyone.bots.judge import Valued
+
 __all__ = [
     "FORMAT",
     "VERSION",
     "DEFAULT_WORLDS",
+    "BATCHES",
     "VALUERS",
     "SOURCES",
     "NOISE",
@@ -135,9 +153,12 @@ __all__ = [
 
 FORMAT: Final = "thirtyone-review"
 """The ``format`` of a review's JSON (:meth:`Review.to_json`)."""
-VERSION: Final = 2
+VERSION: Final = 3
 """The ``version`` of a review's JSON (2: valued by the judge where it can, ``valuer``, ``fallback``
-and each decision's ``source``)."""
+and each decision's ``source``; 3: the expert values a decision in :data:`BATCHES` independent
+batches, its standard errors measured from their spread, each decision's ``batches`` and the
+budget's ``batches``, and a last turn the expert's review counts has the ``source`` ``exact`` or
+``sampled``)."""
 VALUERS: Final = ("judge", "expert")
 """What may value a review's decisions (:class:`Reviewer`'s ``valuer``): the judge (falling back to
 the expert where its weights do not fit the record), or the expert."""
@@ -145,13 +166,22 @@ SOURCES: Final = ("network", "exact", "sampled", "expert")
 """Where a decision's values came from (:attr:`Decision.source`): the judge's network, a last turn
 counted exactly or over a fixed sample of deals, or the expert's search."""
 DEFAULT_WORLDS: Final = 300
-"""Worlds the expert samples per decision by default: deterministic for a seed, and a 10-round
-four-player game (164 decisions) in 15 to 19 s on one busy core, the target being 30 s
-(``benchmarks/bench_review.py``)."""
+"""Worlds the expert samples per decision by default (over all its :data:`BATCHES`): deterministic
+for a seed, and a 10-round four-player game (164 decisions) in 15 to 19 s on one busy core, the
+target being 30 s (``benchmarks/bench_review.py``)."""
+BATCHES: Final = 4
+"""The independent batches the expert values a decision in, the budget (worlds, or seconds)
+split evenly between them, each seeded by :func:`decision_seed`: a move's value is the mean of
+the batches' means and its standard error their spread (the standard deviation of the batch means
+over √BATCHES: the error a reader sees between seeds, which the worlds' own formula put 1.4 times
+too low, 2 to 4 times in knock positions, as the belief's pools are a sample too), and a move is
+marked only as severely as every batch holds (:attr:`Decision.mark`). Four: the fewest whose
+spread gives a standard error at all usable (3 degrees of freedom) while each batch keeps 75 of
+the default 300 worlds, its belief's pools 37 hands an opponent."""
 NOISE: Final = 2.0
-"""Standard errors (of the best value less the one played, paired over the same worlds) within
-which a move gives nothing away: about 95% of the moves as good as the best count so. The
-network's values have no sampling error: their measured error counts once."""
+"""Standard errors (of the best value less the one played, paired over the same worlds; the
+expert's measured from its batches' spread) within which a move gives nothing away. The network's
+values have no sampling error: their measured error counts once."""
 FLOOR: Final = 0.01
 """The lives below which a move's loss counts as none: on an exact last turn (noise 0) a move
 0.0004 lives below the best is as good as the best to any player."""
@@ -178,14 +208,16 @@ _KNOCKER_PAYS_TWO: Final = ("scat", "widow", "namu_risky")
 """The knock penalties (R6.5) under which a knocker can lose two lives at the showdown."""
 
 
-def decision_seed(seed: int, step: int) -> int:
-    """The seed of the expert that values decision ``step`` (the action's index in the game, from
-    0) of a review seeded ``seed``: ``seed · 1,000,003 + step``.
+def decision_seed(seed: int, step: int, batch: int = 0) -> int:
+    """The seed of the expert that values batch ``batch`` (from 0, below :data:`BATCHES`) of
+    decision ``step`` (the action's index in the game, from 0) of a review seeded ``seed``:
+    ``(seed · 1,000,003 + step) · BATCHES + batch``, a different seed for every batch of every
+    decision and review seed.
 
-    >>> decision_seed(0, 7), decision_seed(2, 7)
-    (7, 2000013)
+    >>> decision_seed(0, 7), decision_seed(0, 7, 3), decision_seed(2, 7)
+    (28, 31, 8000052)
     """
-    return seed * 1_000_003 + step
+    return (seed * 1_000_003 + step) * BATCHES + batch
 
 
 def mark_of(given: float) -> str | None:
@@ -255,8 +287,11 @@ class Decision:
     was at least half sure of: :func:`~thirtyone.bots.work.told_reads`; the judge's review reads
     only for the decisions its sentences tell, :attr:`SeatSummary.costliest`); and ``expert`` the move
     the valuer itself plays (the expert keeps to the heuristic's move unless another is better
-    by more than a standard error; the judge plays its best); ``source`` where the values came
-    from (one of :data:`SOURCES`)."""
+    by more than a standard error: the move it plays in most batches; the judge plays its best);
+    ``source`` where the values came from (one of :data:`SOURCES`); ``batches``, where the expert
+    valued in :data:`BATCHES` batches, the lives the move played is below the best (the best of
+    all batches together) in each batch, its mark held only where every batch holds it (empty
+    for values not sampled so)."""
 
     step: int
     turn: int
@@ -266,6 +301,7 @@ class Decision:
     reads: tuple[tuple[int, str, float], ...]
     expert: Action
     source: str = "expert"
+    batches: tuple[float, ...] = ()
 
     @property
     def round(self) -> int:
@@ -323,9 +359,11 @@ class Decision:
     @property
     def given(self) -> float:
         """What the move played gave away, in lives: its :attr:`loss`, or 0 within the
-        :attr:`noise` or below :data:`FLOOR`."""
+        :attr:`noise` or below :data:`FLOOR`, or where a batch puts it less than :data:`FLOOR`
+        below the best (the batches disagree that it gave anything away)."""
         loss = self.loss
-        return loss if loss > self.noise and loss >= FLOOR else 0.0
+        agreed = all(batch >= FLOOR for batch in self.batches)
+        return loss if loss > self.noise and loss >= FLOOR and agreed else 0.0
 
     @property
     def accurate(self) -> bool:
@@ -335,8 +373,11 @@ class Decision:
 
     @property
     def mark(self) -> str | None:
-        """``inaccuracy``, ``mistake``, ``blunder`` (:func:`mark_of` what it gave away) or ``None``."""
-        return mark_of(self.given)
+        """``inaccuracy``, ``mistake``, ``blunder`` (:func:`mark_of` what it gave away) or ``None``:
+        where the expert valued in batches, the mildest of that mark and each batch's (:func:`mark_of`
+        the lives the move is below the best in it), so a mark is shown only where every batch
+        holds it."""
+        return mark_of(min((self.given, *self.batches)))
 
     @property
     def reasons(self) -> tuple[Reason, ...]:
@@ -373,7 +414,10 @@ class Decision:
         ``played``, ``best`` and ``expert`` (notation), ``moves`` (:meth:`Move.to_json`, best
         first), ``loss``, ``noise``, ``stderr`` and ``given`` (lives, rounded to 4 places),
         ``accurate``, ``mark``, ``reasons`` (:meth:`Reason.to_json`), ``reads`` (``{seat, suit,
-        probability}``), the ``worlds`` tried and the ``source`` of the values (:data:`SOURCES`)."""
+        probability}``), the ``worlds`` tried (over every batch), the ``source`` of the values
+        (:data:`SOURCES`) and ``batches``, the lives the move played is below the best in each of
+        the expert's batches (rounded to 4 places; empty where the values were not sampled in
+        batches)."""
         view = self.view
         return {
             "step": self.step,
@@ -399,6 +443,7 @@ class Decision:
             "reads": [{"seat": seat, "suit": suit, "probability": chance} for seat, suit, chance in self.reads],
             "worlds": self.best.worlds,
             "source": self.source,
+            "batches": [round(batch, 4) for batch in self.batches],
         }
 
 
@@ -499,7 +544,8 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         """The review as plain data (JSON): ``format`` (:data:`FORMAT`), ``version``, ``names``,
         ``seats``, ``finished``, ``partial``, ``valuer`` (:data:`VALUERS`), ``fallback`` (why not
-        the judge, or ``None``), ``budget`` (the expert's: ``worlds``, ``seconds``, ``seed``),
+        the judge, or ``None``), ``budget`` (the expert's: ``worlds`` a decision over every batch,
+        ``seconds``, ``seed``, ``batches``: :data:`BATCHES`, fewer below as many worlds),
         ``noise`` (:data:`NOISE`), ``judge_error`` (the network's, or ``None``), ``floor``
         (:data:`FLOOR`), ``thresholds`` (:data:`THRESHOLDS`),
         ``total``, ``decisions`` (:meth:`Decision.to_json`) and ``summaries``
@@ -513,7 +559,12 @@ class Review:
             "partial": self.partial,
             "valuer": self.valuer,
             "fallback": self.fallback,
-            "budget": {"worlds": self.worlds, "seconds": self.seconds, "seed": self.seed},
+            "budget": {
+                "worlds": self.worlds,
+                "seconds": self.seconds,
+                "seed": self.seed,
+                "batches": len(_batch_worlds(self.worlds)),
+            },
             "noise": NOISE,
             "judge_error": self.judge_error,
             "floor": FLOOR,
@@ -533,10 +584,10 @@ class Reviewer:
     ``valuer`` (:data:`VALUERS`): ``judge`` values every decision with the judge where its weights
     fit the record's rules and table size, else with the expert (:attr:`valuer` says which,
     :attr:`fallback` why); ``expert`` with the expert. The budget is the expert's: ``worlds`` per
-    decision (1 to 1,000,000; deterministic for the ``seed``, a whole number), and with
-    ``seconds`` (more than 0, at most 3,600) at most that long each; ``rollouts`` as
-    :class:`~thirtyone.bots.expert.ExpertBot` takes them. The judge's review is the same under
-    any budget and seed.
+    decision (1 to 1,000,000, split over its :data:`BATCHES` batches; deterministic for the
+    ``seed``, a whole number), and with ``seconds`` (more than 0, at most 3,600) at most that long
+    each; ``rollouts`` as :class:`~thirtyone.bots.expert.ExpertBot` takes them. The judge's review
+    is the same under any budget and seed.
 
     Raises:
         RecordError: when the record does not replay (an action the rules forbid, a result that
@@ -595,15 +646,28 @@ class Reviewer:
             yield decision
 
     def _expert(self, step: int, turn: int, view: PlayerView, played: Action) -> Decision:
-        """The expert's valuation of one decision (seeded by :func:`decision_seed`)."""
-        bot = ExpertBot(
-            decision_seed(self.seed, step), worlds=self.worlds, seconds=self.seconds, rollouts=self.rollouts
-        )
-        analysis = bot.analyse(view)
-        order = view.legal_actions.index  # ties go to the first legal move, as the expert's best
-        estimates = sorted(analysis.estimates, key=lambda estimate: (-estimate.mean, order(estimate.action)))
-        moves = tuple(Move(e.action, e.mean, e.stderr, e.gap_stderr, e.worlds) for e in estimates)
-        return Decision(step, turn, view, played, moves, tuple(told_reads(analysis.reads)), analysis.best)
+        """The expert's valuation of one decision: a last turn after a knock counted
+        (:func:`~thirtyone.bots.judge.counted_values`: no seed to vary, the expert's own values
+        there; the reads drawn with :data:`~thirtyone.bots.work.READ_SEED`, as the hint's), any
+        other in :data:`BATCHES` independent batches (:meth:`_batch`, the budget split between
+        them), pooled (:func:`_pooled`)."""
+        from thirtyone.bots.judge import counted_values
+
+        counted = counted_values(view)
+        if counted is not None:
+            reads = belief_reads(view, random.Random(READ_SEED))  # as the judge's hint reads: the same under any seed
+            return _counted(step, turn, view, played, counted, tuple(told_reads(reads)))
+        sizes = _batch_worlds(self.worlds)
+        seconds = None if self.seconds is None else self.seconds / len(sizes)
+        batches = [
+            self._batch(decision_seed(self.seed, step, number), worlds, seconds, view)
+            for number, worlds in enumerate(sizes)
+        ]
+        return _pooled(step, turn, view, played, batches)
+
+    def _batch(self, seed: int, worlds: int, seconds: float | None, view: PlayerView) -> Analysis:
+        """One batch of the expert's valuation of ``view``: ``worlds`` worlds (at most ``seconds``) seeded ``seed``."""
+        return ExpertBot(seed, worlds=worlds, seconds=seconds, rollouts=self.rollouts).analyse(view)
 
     def _judged(self, step: int, turn: int, view: PlayerView, played: Action) -> Decision:
         """The judge's valuation of one decision (:meth:`JudgeBot.values
@@ -611,14 +675,13 @@ class Reviewer:
         measured error as their standard errors, a last turn's as counted; no reads yet
         (:meth:`review` makes those its sentences tell)."""
         valued = self._judge.values(view)
-        if valued.source == "network":
-            error = self.judge_error or 0.0
-            moves = tuple(
-                Move(m.action, m.value, error, error if number else 0.0, 0) for number, m in enumerate(valued.moves)
-            )
-        else:
-            moves = tuple(Move(m.action, m.value, m.stderr, m.gap_stderr, valued.worlds) for m in valued.moves)
-        return Decision(step, turn, view, played, moves, (), valued.best.action, valued.source)
+        if valued.source != "network":
+            return _counted(step, turn, view, played, valued, ())
+        error = self.judge_error or 0.0
+        moves = tuple(
+            Move(m.action, m.value, error, error if number else 0.0, 0) for number, m in enumerate(valued.moves)
+        )
+        return Decision(step, turn, view, played, moves, (), valued.moves[0].action, valued.source)
 
     def review(self) -> Review:
         """The review of the decisions valued so far. Where the judge valued, the reads of the
@@ -669,6 +732,54 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None, **budg
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def _counted(
+    step: int, turn: int, view: PlayerView, played: Action, valued: Valued, reads: tuple[tuple[int, str, float], ...]
+) -> Decision:
+    """The decision of a last turn after a knock, counted (``valued``: ``exact`` or ``sampled``)."""
+    moves = tuple(Move(m.action, m.value, m.stderr, m.gap_stderr, valued.worlds) for m in valued.moves)
+    return Decision(step, turn, view, played, moves, reads, valued.moves[0].action, valued.source)
+
+
+def _batch_worlds(worlds: int) -> tuple[int, ...]:
+    """The worlds of each of the expert's batches for ``worlds`` a decision: :data:`BATCHES` as
+    even as may be (fewer where there are fewer worlds).
+
+    >>> _batch_worlds(300), _batch_worlds(10), _batch_worlds(2)
+    ((75, 75, 75, 75), (3, 3, 2, 2), (1, 1))
+    """
+    count = min(BATCHES, worlds)
+    return tuple(worlds // count + (number < worlds % count) for number in range(count))
+
+
+def _pooled(step: int, turn: int, view: PlayerView, played: Action, batches: Sequence[Analysis]) -> Decision:
+    """The decision valued by the expert's ``batches`` together: each move's value the mean of
+    the batches' means, its standard error their standard deviation over √(batches) (a single
+    batch's own worlds' standard errors where there is one), the best the highest (ties: the
+    first legal move), each move's ``gap_stderr`` from the spread of the best less it in each
+    batch, :attr:`Decision.batches` the played move's gap in each, the expert's move the one it
+    plays in most batches (ties: the earliest batch's), the reads the first batch's."""
+    legal = view.legal_actions
+    found = [{e.action: e for e in batch.estimates} for batch in batches]
+    values = {a: [estimates[a].mean for estimates in found] for a in legal}
+    best = max(legal, key=lambda a: (statistics.fmean(values[a]), -legal.index(a)))
+    gaps = {a: [top - mine for top, mine in zip(values[best], values[a], strict=True)] for a in legal}
+    if len(batches) == 1:
+        errors = {a: (found[0][a].stderr, found[0][a].gap_stderr) for a in legal}
+    else:
+        root = math.sqrt(len(batches))
+        errors = {a: (statistics.stdev(values[a]) / root, statistics.stdev(gaps[a]) / root) for a in legal}
+    moves = sorted(
+        (
+            Move(a, statistics.fmean(values[a]), *errors[a], sum(estimates[a].worlds for estimates in found))
+            for a in legal
+        ),
+        key=lambda move: (-move.value, legal.index(move.action)),
+    )
+    expert = Counter(batch.best for batch in batches).most_common(1)[0][0]
+    reads = tuple(told_reads(batches[0].reads))
+    return Decision(step, turn, view, played, tuple(moves), reads, expert, "expert", tuple(gaps[played]))
 
 
 def _number(value: HandValue) -> int | float:
