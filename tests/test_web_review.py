@@ -1,11 +1,13 @@
-"""The expert's review on the replay page (``/r/CODE``, issue 32 item 2), in Debian's Chromium
-driven by Playwright against a real server (its review made by a real review worker process, at
-the server's budget): the page says the review is being prepared, then shows a seat chooser with
-this browser's seat first, a strip with one mark per decision of that seat coloured by its mark,
-the seat's summary and its costliest decisions; a mark (or a costly decision) is a button that
-takes the replay to the position before that decision and says the expert's values there; another
-seat shows its own strip. At 1280x800 and 390x844 (nothing wider than the screen); screenshots of
-both are written to the test's folder (``THIRTYONE_SCREENSHOTS=DIR`` copies them there).
+"""The review on the replay page (``/r/CODE``, issue 32 item 2), in Debian's Chromium driven by
+Playwright against a real server (its review made by a real review worker process, at the
+server's budget): the page says the review is being prepared, then shows a seat chooser with this
+browser's seat first, a strip with one mark per decision of that seat coloured by its mark, the
+seat's summary and its costliest decisions; a mark (or a costly decision) is a button that takes
+the replay to the position before that decision and says the moves' values there; another seat
+shows its own strip. Above it, what valued the review: the judge's line, or the one line that says
+the judge does not value this game and the expert's budget (issue 43). At 1280x800 and 390x844
+(nothing wider than the screen); screenshots of both are written to the test's folder
+(``THIRTYONE_SCREENSHOTS=DIR`` copies them there).
 
 Skipped when chromium or Playwright is missing, unless ``THIRTYONE_REQUIRE_BROWSER=1``."""
 
@@ -80,7 +82,7 @@ def _shot(page: Page, tmp_path: Path, name: str) -> None:
 
 
 def assert_the_played_move_is_labelled(page: Page, decision: dict[str, Any]) -> None:
-    """The expert's values at ``decision`` (shown) label the move that was played, where it stands
+    """The values at ``decision`` (shown) label the move that was played, where it stands
     among them ("played", and its mark), and no other move."""
     expect(page.locator("#review-now")).to_contain_text("(played")
     said = page.locator("#review-now .line").first.inner_text().split(": ", 1)[1].split(" · ")
@@ -133,7 +135,7 @@ def test_the_page_says_the_review_is_prepared_then_shows_the_strip_of_this_brows
         expect(page.locator(f"#review-strip .mark[data-step='{target['step']}']")).to_have_attribute(
             "aria-current", "step"
         )
-        expect(page.locator("#review-now")).to_contain_text("The expert's values:")
+        expect(page.locator("#review-now")).to_contain_text("The moves' values:")
         expect(page.locator("#review-now")).to_contain_text("▸\u00a0")
         assert_the_played_move_is_labelled(page, target)
         for decision in mine:  # every marked decision: its label beside the move that was played
@@ -183,7 +185,7 @@ def test_on_a_phone_the_strip_fits_and_a_tap_goes_to_the_position(
         mark.tap()
         steps = len(get_json(f"{base}/api/tables/{code}/record.json")["steps"])
         expect(page.locator("#position")).to_contain_text(f"Step {last['step'] + 1} of {steps}")
-        expect(page.locator("#review-now")).to_contain_text("The expert's values:")
+        expect(page.locator("#review-now")).to_contain_text("The moves' values:")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         _shot(page, tmp_path, "review-390x844.png")
     finally:
@@ -196,7 +198,7 @@ def test_the_review_is_in_the_pages_language(served: tuple[str, str], browser: B
     try:
         page.goto(f"{base}/r/{code}?lang=de")
         expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
-        expect(page.locator("#review-heading")).to_have_text("Die Analyse des Experten")
+        expect(page.locator("#review-heading")).to_have_text("Die Analyse des Spiels")
         expect(page.locator("#review-legend")).to_contain_text("grober Fehler")
         label = page.locator("#review-strip .mark").first.get_attribute("aria-label") or ""
         assert label.startswith("Runde 1, Zug ")
@@ -280,5 +282,46 @@ def test_issue43_the_page_says_what_a_costly_move_gave_away_and_why_as_the_termi
         expect(page.locator("#review-now .line")).to_have_count(2)
         expect(page.locator("#review-now .line").nth(1)).to_have_text(why)
         assert_the_played_move_is_labelled(page, decision)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("valuer", ["expert", "judge"])
+def test_issue43_the_page_says_what_valued_the_review(served: tuple[str, str], browser: Browser, valuer: str) -> None:
+    """Issue 43, item 3: the review says what valued it, above its legend: where the judge does
+    not value the game, one line says so (review.fallback) and the next the expert's budget
+    (review.budget_worlds: its deals a decision and seed); where the judge valued it, its line
+    with its values' measured error (review.budget_judge) and no fallback line. The legend then
+    says a value's meaning without naming a valuer it may not have (no "the expert's deals")."""
+    base, code = served
+    page = _open(browser, base, code, SIZES[0], seat=1)
+    try:
+        expect(page.locator("#review-body")).to_be_visible(timeout=REVIEW_MS)
+        review = _review(base, code)
+        if valuer == "judge":
+            review.update(valuer="judge", fallback=None, judge_error=0.0412)
+        else:
+            review.update(valuer="expert", fallback="the judge's values are not accurate enough yet")
+        page.route(
+            f"**/api/tables/{code}/review", lambda route: route.fulfill(json={"status": "ready", "review": review})
+        )
+        page.reload()
+        expect(page.locator("#review-body")).to_be_visible()
+        lines = page.locator("#review-about .line").all_inner_texts()
+        fallback = [line for line in lines if line.startswith("The judge does not value this game")]
+        judged = [line for line in lines if line.startswith("The judge valued every decision")]
+        expert = [line for line in lines if line.startswith("The expert tried")]
+        if valuer == "judge":
+            assert (len(fallback), len(expert), len(judged)) == (0, 0, 1), lines
+            assert "(±0.04 lives, measured)" in judged[0]
+        else:
+            assert (len(fallback), len(expert), len(judged)) == (1, 1, 0), lines
+            assert fallback[0].endswith("the expert valued it instead.")
+            worlds, seed = review["budget"]["worlds"], review["budget"]["seed"]
+            assert expert[0] == f"The expert tried {worlds} deals a decision (seed {seed}).", lines
+            assert lines.index(fallback[0]) + 1 == lines.index(expert[0])  # the budget right under why
+        legend = next(line for line in lines if line.startswith("value = "))
+        assert "the expert's deals (" not in legend
+        assert "as the line above says" in legend
     finally:
         page.context.close()

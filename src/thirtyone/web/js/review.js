@@ -1,10 +1,11 @@
-// The expert's review of a finished game on the replay page (GET /api/tables/CODE/review, made once
-// by the server): a seat chooser (the seat this browser held first), a strip with one mark per
+// The review of a finished game on the replay page (GET /api/tables/CODE/review, made once by the
+// server; by the judge, or by the expert where the judge does not value it, which the line above the
+// legend says): a seat chooser (the seat this browser held first), a strip with one mark per
 // decision of that seat, coloured by what it gave away (none, inaccuracy, mistake, blunder: the
 // server marks them by thirtyone.bots.review.THRESHOLDS), each a button that shows the position
 // before that decision, the seat's summary, its costliest decisions in a sentence each (a button
 // too: "… gave away 0.41 lives; better: …", and under it the rules that explain it), and the
-// expert's values at the position shown, with those rules: the terminal's words, from the same
+// moves' values at the position shown, with those rules: the terminal's words, from the same
 // catalog keys. While the server makes the review the page says so and asks again. Everything is
 // written from the review's data (a move's kind, source, card, give, take), never from notation.
 import { actionWords, api, h, points } from "./common.js";
@@ -129,7 +130,7 @@ export function reviewPanel(code, record, jump) {
     showing(shown);
   }
 
-  /** The replay shows step `step`: mark the decision made there, and say the expert's values. */
+  /** The replay shows step `step`: mark the decision made there, and say its moves' values. */
   function showing(step) {
     shown = step;
     if (!review) return;
@@ -143,7 +144,7 @@ export function reviewPanel(code, record, jump) {
       $("review-now").dataset.mark = "";
       return;
     }
-    // the move played is labelled where it stands among the expert's values, with its mark
+    // the move played is labelled where it stands among the values, with its mark
     const moves = decision.moves.map((move) => {
       const said = t("hint.move", { move: moveWords(move, step), value: value(move.value) });
       if (!move.chosen) return said;
