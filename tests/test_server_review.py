@@ -23,6 +23,7 @@ from support.server import create
 from support.server import db_rows
 from support.server import finished_game
 from support.server import make_app
+from thirtyone.bots.review import BATCHES
 from thirtyone.bots.review import MARKS
 from thirtyone.bots.review import THRESHOLDS
 from thirtyone.bots.review import mark_of
@@ -133,12 +134,12 @@ def test_the_review_is_every_seats_decisions_with_the_data_the_page_reads(
     assert data["names"] == list(record.seats)
     assert data["finished"]
     assert not data["partial"]
-    assert data["budget"] == {"worlds": WORLDS, "seconds": None, "seed": reviews.SEED}
+    assert data["budget"] == {"worlds": WORLDS, "seconds": None, "seed": reviews.SEED, "batches": BATCHES}
     assert data["thresholds"] == THRESHOLDS
     steps = client.get(f"/api/tables/{code}/record.json").json()["steps"]
     assert {decision["seat"] for decision in data["decisions"]} == {0, 1}
     for decision in data["decisions"]:
-        assert decision["mark"] == mark_of(decision["given"])
+        assert decision["mark"] == mark_of(min([decision["given"], *decision["batches"]]))  # held by every batch
         assert steps[decision["step"] + 1]["seat"] == decision["seat"]  # the step after it is its move
         chosen = [move for move in decision["moves"] if move["chosen"]]
         assert len(chosen) == 1
