@@ -2,6 +2,9 @@
 session and the server's table — play the same games through :mod:`thirtyone.table_loop` as they
 did through their own loops (issue 42): seeded games played through each one's public API give
 the digests recorded before the loop was written once (results, records, events and rewards).
+So do the three smaller loops: the record a terminal session saves while a round's end shows,
+the expert's first rounds of ``thirtyone analyze`` and the Gymnasium env's bots moving up to the
+agent's turn (truncation and the agent put out included).
 
 A digest that changes means a face now plays other games, other events or other records: find
 why before recording a new one.
@@ -13,10 +16,12 @@ import dataclasses
 import hashlib
 from datetime import UTC
 from datetime import datetime
+from typing import Any
 
 from thirtyone.agents.config import EnvConfig
 from thirtyone.agents.gymnasium import ThirtyOneEnv
 from thirtyone.agents.table import Table as AgentTable
+from thirtyone.arena.odds_play import expert_first_round
 from thirtyone.arena.play import Task
 from thirtyone.arena.play import play_task
 from thirtyone.bots.runner import simulate
@@ -29,6 +34,7 @@ from thirtyone.server.rows import PLAYING
 from thirtyone.server.rows import SeatData
 from thirtyone.server.rows import TableData
 from thirtyone.server.table import Table as ServerTable
+from thirtyone.tui.autosave import recorded
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlaySettings
 
@@ -95,6 +101,58 @@ def test_terminal_session_plays_the_same_game_and_events() -> None:
         lines += [repr(event) for event in session.next_events()]
     lines.append(record_of(session.game))
     assert digest(lines) == "c36d1b3b6026531a"
+
+
+def test_terminal_records_hold_the_same_deals_while_a_rounds_end_shows() -> None:
+    session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic,heuristic", seed=8, fast=True))
+    lines = []
+    while not session.game.is_over:
+        if session.round_over:
+            lines.append(record_of(recorded(session.game)))
+            assert session.game.chance_step is not None  # the session's own game still waits
+            session.deal_next()
+        elif session.human_to_move:
+            session.play(session.view().legal_actions[0])
+        else:
+            assert session.bot_move() is None
+    lines.append(record_of(recorded(session.game)))
+    assert len(lines) > 3
+    assert digest(lines) == "909bae230cb0cf48"
+
+
+def test_the_experts_first_rounds_knock_the_same() -> None:
+    knocks = [
+        expert_first_round(Rules.preset(preset), players, "expert:4", seed)
+        for preset, players in (("scat", 3), ("schwimmen", 4), ("widow", 2))
+        for seed in range(4)
+    ]
+    assert any(knock is None for knock in knocks)
+    assert digest([repr(knock) for knock in knocks]) == "05fdbbb72305eca4"
+
+
+def test_gymnasium_bots_move_up_to_the_agents_turn_the_same() -> None:
+    lines, ends = [], set()
+    tables: list[tuple[str, int, int, dict[str, Any]]] = [
+        ("scat", 4, 2, {"max_rounds": 2}),
+        ("scat", 4, 1, {"lives": 1}),
+        ("schwimmen", 2, 1, {}),
+    ]
+    for preset, players, seat, options in tables:
+        env = ThirtyOneEnv(preset, players, bots=["random", "basic", "heuristic"][: players - 1], seat=seat, **options)
+        for seed in range(6):
+            observation, info = env.reset(seed=seed)
+            lines.append(f"{info['seed']} {digest([observation.tobytes().hex()])}")
+            done = False
+            while not done:
+                mask = info["action_mask"]
+                action = [number for number, allowed in enumerate(mask) if allowed][-1]
+                observation, reward, terminated, truncated, info = env.step(action)
+                done = terminated or truncated
+                lines.append(f"{reward} {terminated} {truncated} {digest([observation.tobytes().hex()])}")
+            assert env.table is not None
+            ends.add("truncated" if truncated else "over" if env.table.game.is_over else "out")
+    assert ends == {"truncated", "over", "out"}
+    assert digest(lines) == "c53d959ea0dded4d"
 
 
 def test_server_table_deals_and_records_the_same_game() -> None:
