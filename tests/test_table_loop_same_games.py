@@ -104,7 +104,8 @@ def test_terminal_session_plays_the_same_game_and_events() -> None:
 
 
 def test_terminal_records_hold_the_same_deals_while_a_rounds_end_shows() -> None:
-    session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic,heuristic", seed=8, fast=True))
+    # seed 25: one round's next deal gives a 31 (R5.2), which ends that round at once: two deals are due
+    session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic,heuristic", seed=25, fast=True))
     lines = []
     while not session.game.is_over:
         if session.round_over:
@@ -117,7 +118,7 @@ def test_terminal_records_hold_the_same_deals_while_a_rounds_end_shows() -> None
             assert session.bot_move() is None
     lines.append(record_of(recorded(session.game)))
     assert len(lines) > 3
-    assert digest(lines) == "909bae230cb0cf48"
+    assert digest(lines) == "c4ed0ffc33af98be"
 
 
 def test_the_experts_first_rounds_knock_the_same() -> None:
