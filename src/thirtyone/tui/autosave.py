@@ -35,6 +35,7 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
+from thirtyone.table_loop import next_seat
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import PlayError
 
@@ -88,8 +89,7 @@ def recorded(game: Game) -> Game:
     if not game.is_chance():
         return game
     ahead = game.copy()
-    while ahead.is_chance():  # a 31 on that deal (R5.2) ends its round at once: the next deal is due
-        ahead.deal()
+    next_seat(ahead)  # every step due, with the game's own outcomes: a 31 on that deal (R5.2) makes the next due
     return ahead
 
 
