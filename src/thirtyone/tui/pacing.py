@@ -2,6 +2,9 @@
 
 Each bot turn shows whole after ``delay`` seconds (its draw and its discard together: the rest
 of a turn already begun plays on without another pause); with ``fast`` the bots play at once.
+The pause is the event loop's own (:meth:`asyncio.loop.call_later`), which keeps any delay from 0
+on: Textual's one-shot timer divides by zero for 0 seconds and never fires for one of a few
+nanoseconds, which froze ``--delay 0`` and ``--delay 1e-9``.
 A bot that searches (an expert) chooses on a thread of its own (:func:`~thirtyone.tui.threads.off_thread`),
 its thinking counted in the pause, so the screen never freezes; a choice made for a position
 that play has left meanwhile (another game) is thrown away. Every choice is the one bot turn's
@@ -16,7 +19,6 @@ from collections.abc import Callable
 from functools import partial
 
 from textual.app import App
-from textual.timer import Timer
 
 from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import choose
@@ -56,7 +58,7 @@ class BotPacing:
         self._show = show
         self._fail = fail
         self._waiting = waiting
-        self._timer: Timer | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._thinking: Position | None = None  # the position a bot is choosing its move for
 
     @property
@@ -72,7 +74,7 @@ class BotPacing:
     def cancel(self) -> None:
         """Stop the pause of a turn, if one runs (the screen moves on, or quits)."""
         if self._timer is not None:
-            self._timer.stop()
+            self._timer.cancel()
             self._timer = None
 
     def reset(self) -> None:
@@ -90,7 +92,8 @@ class BotPacing:
                 self._start_thinking()
             return False
         if not self.fast and not session.turn_continues():
-            self._timer = self.app.set_timer(self.delay, self.end_pause)
+            # handed to the app's messages once the pause is over, as Textual's own timers do
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self.app.call_next, self.end_pause)
             return False
         return self._play_turn()
 
