@@ -34,8 +34,11 @@ from thirtyone.arena.odds_cards import value_table
 from thirtyone.arena.odds_options import CHART_FILES
 from thirtyone.arena.odds_options import Sizes
 from thirtyone.arena.odds_play import KnockTable
+from thirtyone.arena.odds_play import expert_first_round
 from thirtyone.arena.odds_play import knocks_of_rounds
+from thirtyone.bots import make_bot
 from thirtyone.bots.heuristic import rollout_action
+from thirtyone.bots.runner import BotError
 from thirtyone.cards import full_deck
 from thirtyone.cli import main
 from thirtyone.engine import Game
@@ -163,6 +166,22 @@ def test_r6_2_the_knocks_turn_worked_out_from_the_rounds_counts_is_the_engines(p
         assert (turns.tolist() or [None])[0] == (None if knock is None else knock[1]), seed
         knocks += knock is not None
     assert knocks > 30
+
+
+def test_an_expert_that_fails_in_its_first_round_raises_bot_error_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stubborn:
+        name = "stubborn"
+
+        def choose(self, view: object, legal: object) -> str:
+            return "knock"
+
+    def made(name: str, seed: int) -> object:
+        return Stubborn() if seed == 5 else make_bot(name, seed)
+
+    monkeypatch.setattr("thirtyone.arena.odds_play.make_bot", made)
+    with pytest.raises(BotError, match=r"^bot stubborn in seat 1 chose 'knock' \(not an action\)") as raised:
+        expert_first_round(Rules.preset("scat"), 3, "expert:4", seed=3)  # seat 1's bot: seed 3 + 1 + 1
+    assert raised.value.__cause__ is None  # it chose, it did not raise
 
 
 @needs_sim
