@@ -47,11 +47,13 @@ from thirtyone.bots.hands import half_value
 from thirtyone.bots.hands import stock_draw_value
 from thirtyone.bots.heuristic import rollout_action
 from thirtyone.bots.runner import BotError
+from thirtyone.bots.turn import BotFailure
 from thirtyone.bots.turn import play_turn
 from thirtyone.engine import Game
 from thirtyone.position import Position
 from thirtyone.rules import Rules
 from thirtyone.scoring import half_points
+from thirtyone.table_loop import play_out
 from thirtyone.views import Phase
 
 __all__ = [
@@ -195,22 +197,29 @@ def expert_first_round(rules: Rules, players: int, expert: str, seed: int) -> tu
     bots = [make_bot(expert, seed + seat + 1) for seat in range(players)]
     game = Game(rules, players, chance=CounterChance(seed))
     log = game.round_logs[0]
-    knock: tuple[int, int] | None = None
-    while log.result is None:
-        seat = game.current_seat
-        assert seat is not None  # chance steps are taken by the game itself
+    knocks: list[tuple[int, int]] = []  # the knocker and its own turn
+
+    def move(game: Game, seat: int) -> BotFailure | bool | None:
+        """Every seat's mover in the table loop: the bot's turn, until the first round is over (True)."""
+        if log.result is not None:
+            return True
         turn = game.turn
         failure = play_turn(game, bots[seat])
-        if failure is not None:
-            raise BotError(str(failure)) from failure.error
-        if log.actions[-1] == (seat, Knock()):
-            knock = (seat, turn // players + 1)
-    if knock is None:
+        if failure is None and log.actions[-1] == (seat, Knock()):
+            knocks.append((seat, turn // players + 1))
+        return failure
+
+    stopped = play_out(game, [move] * players)
+    if isinstance(stopped, BotFailure):
+        raise BotError(str(stopped)) from stopped.error
+    result = log.result
+    assert result is not None  # the loop stops once the first round is over, or the game with it
+    if not knocks:
         return None
-    seat, own_turn = knock
-    hand = log.result.hands[seat]  # frozen since the knock (R6.1)
+    seat, own_turn = knocks[0]
+    hand = result.hands[seat]  # frozen since the knock (R6.1)
     assert hand is not None
-    return half_value(hand, rules), own_turn, log.result.lives_lost(seat)
+    return half_value(hand, rules), own_turn, result.lives_lost(seat)
 
 
 @dataclass(frozen=True)
