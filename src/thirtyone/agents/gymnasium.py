@@ -156,7 +156,9 @@ class ThirtyOneEnv(gymnasium.Env[Observation, np.int64]):
         return float(rewards[self.seat])
 
     def _play_bots(self) -> bool:
-        """Let the bots move until it is the agent's turn; True when the agent's game ended."""
+        """Let the bots move until it is the agent's turn; True when the agent's game ended. Each
+        move is a step of the agents' table (:meth:`Table.step <thirtyone.agents.table.Table.step>`:
+        the table loop's :func:`~thirtyone.table_loop.play`, and the rewards it pays)."""
         table = self._table()
         while not table.done and table.seat != self.seat:
             seat = table.seat
