@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Iterator
 from datetime import UTC
 from datetime import datetime
 from typing import Any
@@ -87,17 +88,24 @@ def test_agents_table_and_gymnasium_pay_the_same_rewards() -> None:
     assert digest(lines) == "8fe2ac6b89c5abd0"
 
 
-def test_terminal_session_plays_the_same_game_and_events() -> None:
-    session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic", seed=5, fast=True))
-    lines = []
+def session_steps(session: PlaySession, pick: int) -> Iterator[None]:
+    """Play ``session``'s game through as its public API lets a face do it (the person playing
+    legal action number ``pick``), yielding before each step and once at the end."""
     while not session.game.is_over:
+        yield
         if session.round_over:
             session.deal_next()
         elif session.human_to_move:
-            legal = session.view().legal_actions
-            session.play(legal[-1])
+            session.play(session.view().legal_actions[pick])
         else:
             assert session.bot_move() is None
+    yield
+
+
+def test_terminal_session_plays_the_same_game_and_events() -> None:
+    session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic", seed=5, fast=True))
+    lines = []
+    for _ in session_steps(session, -1):
         lines += [repr(event) for event in session.next_events()]
     lines.append(record_of(session.game))
     assert digest(lines) == "c36d1b3b6026531a"
@@ -107,16 +115,9 @@ def test_terminal_records_hold_the_same_deals_while_a_rounds_end_shows() -> None
     # seed 25: one round's next deal gives a 31 (R5.2), which ends that round at once: two deals are due
     session = PlaySession(PlaySettings.create(SCAT, players=3, bots="basic,heuristic", seed=25, fast=True))
     lines = []
-    while not session.game.is_over:
+    for _ in session_steps(session, 0):
         if session.round_over:
             lines.append(record_of(recorded(session.game)))
-            assert session.game.chance_step is not None  # the session's own game still waits
-            session.deal_next()
-        elif session.human_to_move:
-            session.play(session.view().legal_actions[0])
-        else:
-            assert session.bot_move() is None
-    lines.append(record_of(recorded(session.game)))
     assert len(lines) > 3
     assert digest(lines) == "c4ed0ffc33af98be"
 
