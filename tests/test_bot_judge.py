@@ -43,6 +43,17 @@ def test_greedy_plays_the_most_probable_move():
     assert action_id(view, chosen) == judged.best
 
 
+def test_weights_distilled_from_the_expert_play_their_most_probable_move_under_any_seed():
+    distilled = JudgeNet(NET.policy, NET.value, {**NET.meta, "distilled": {"decisions": 1}})
+    game = Game(Rules.preset("scat"), players=4, seed=9)
+    view = game.view(game.current_seat)
+    best = JudgeBot(seed=1, net=distilled).judge(view).best
+    moves = {action_id(view, JudgeBot(seed=seed, net=distilled).choose(view, view.legal_actions)) for seed in range(20)}
+    assert moves == {best}
+    sampled = {action_id(view, JudgeBot(seed=seed, net=NET).choose(view, view.legal_actions)) for seed in range(20)}
+    assert len(sampled) > 1  # the same weights undistilled sample their moves
+
+
 def test_a_table_the_weights_were_not_made_for_is_refused_before_the_game():
     bot = JudgeBot(seed=1, net=NET)
     assert bot.cannot_play(Rules.preset("scat"), 4) is None

@@ -4,7 +4,9 @@ numpy alone, in well under a millisecond a move.
 
 It samples its move from the policy's probabilities with its own seeded random source (an
 equilibrium's play is mixed: a player who always did the same would be read), so the same seed
-plays the same game; ``greedy=True`` always plays the most probable move instead. A last turn
+plays the same game; ``greedy=True`` always plays the most probable move instead, and so do
+weights distilled from the expert (``meta["distilled"]``, :mod:`thirtyone.agents.distill`: their
+policy's probabilities say how sure the network is of the expert's move, not a mixed play). A last turn
 after a knock it plays by its exact value (:mod:`thirtyone.judge.lastturn`), as the expert does.
 It plays the presets and table sizes its weights were made for (``cannot_play`` says why not,
 before a game): the package ships two networks, one for the full game (``scat``, ``widow`` and
@@ -203,7 +205,7 @@ class JudgeBot(SeededBot):
         return Valued(tuple(valued), "network", 0)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The policy's move (sampled, or the most probable one when greedy); on a last turn
+        """The policy's move (sampled, or the most probable one when greedy or distilled); on a last turn
         after a knock the move of the highest exact value.
 
         Raises:
@@ -214,8 +216,9 @@ class JudgeBot(SeededBot):
                 return last_turn(view).best.action
             except NotALastTurnError:
                 pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the network plays it
-        judged = self.judge(view)
-        if self.greedy:
+        net = self.judge_for(view.rules, view.players)
+        judged = net.judge(view)
+        if self.greedy or "distilled" in net.meta:
             return action_from_id(view, judged.best)
         ids = sorted(judged.probabilities)
         pick = self.rng.random()
