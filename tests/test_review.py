@@ -48,10 +48,10 @@ from thirtyone.cards import format_cards
 from thirtyone.cli import main
 from thirtyone.i18n import messages
 from thirtyone.record import GameRecord
-from thirtyone.tui.review import lives_text
-from thirtyone.tui.review import reason_text
-from thirtyone.tui.review import review_lines
-from thirtyone.tui.review import sentence_text
+from thirtyone.tui.review_text import lives_text
+from thirtyone.tui.review_text import reason_text
+from thirtyone.tui.review_text import review_lines
+from thirtyone.tui.review_text import sentence_text
 from thirtyone.tui.words import value_text
 from thirtyone.views import Phase
 

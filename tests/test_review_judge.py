@@ -51,9 +51,9 @@ from thirtyone.tui.history import keep_review
 from thirtyone.tui.history import review_path
 from thirtyone.tui.history import reviewed
 from thirtyone.tui.prepare import Preparation
-from thirtyone.tui.review import review_lines
 from thirtyone.tui.review_screen import ReviewJob
 from thirtyone.tui.review_screen import ReviewScreen
+from thirtyone.tui.review_text import review_lines
 
 JUDGE_LINE = "The judge valued every decision, the same under any seed"
 FALLBACK_LINE = (

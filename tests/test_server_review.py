@@ -30,7 +30,7 @@ from thirtyone.bots.review import mark_of
 from thirtyone.bots.review import review_record
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
-from thirtyone.server import reviews
+from thirtyone.server import kept_reviews
 from thirtyone.server.serialize import ACTION_KEYS
 
 WORLDS = 8
@@ -45,8 +45,8 @@ def ready(client: TestClient, code: str, seconds: float = 60.0) -> dict[str, Any
         if answer.status_code == 200:
             return dict(answer.json())
         assert answer.status_code == 202, answer.text
-        assert answer.json() == {"code": code, "status": "pending", "retry_after": reviews.RETRY_SECONDS}
-        assert answer.headers["Retry-After"] == str(reviews.RETRY_SECONDS)
+        assert answer.json() == {"code": code, "status": "pending", "retry_after": kept_reviews.RETRY_SECONDS}
+        assert answer.headers["Retry-After"] == str(kept_reviews.RETRY_SECONDS)
         assert time.monotonic() < deadline, "the review was never made"
         time.sleep(0.05)
 
@@ -56,9 +56,9 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
     """Each review made: the thread it was made on and whether an event loop ran there (at
     :data:`WORLDS` deals a decision)."""
     calls: list[tuple[str, bool]] = []
-    real = reviews.make_review
+    real = kept_reviews.make_review
 
-    def counted(record: str, worlds: int = reviews.WORLDS) -> str:
+    def counted(record: str, worlds: int = kept_reviews.WORLDS) -> str:
         try:
             asyncio.get_running_loop()
             on_loop = True
@@ -67,7 +67,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
         calls.append((threading.current_thread().name, on_loop))
         return real(record, WORLDS)
 
-    monkeypatch.setattr(reviews, "make_review", counted)
+    monkeypatch.setattr(kept_reviews, "make_review", counted)
     return calls
 
 
@@ -105,13 +105,13 @@ def test_requests_while_it_is_made_wait_for_the_one_review(
 ) -> None:
     code = finished_game(client)
     gate = threading.Event()
-    counted = reviews.make_review
+    counted = kept_reviews.make_review
 
-    def held(record: str, worlds: int = reviews.WORLDS) -> str:
+    def held(record: str, worlds: int = kept_reviews.WORLDS) -> str:
         assert gate.wait(30)
         return counted(record, worlds)
 
-    monkeypatch.setattr(reviews, "make_review", held)
+    monkeypatch.setattr(kept_reviews, "make_review", held)
     for _ in range(5):
         assert client.get(f"/api/tables/{code}/review").status_code == 202
     gate.set()
@@ -128,13 +128,13 @@ def test_the_review_is_every_seats_decisions_with_the_data_the_page_reads(
     assert answer["status"] == "ready"
     data = answer["review"]
     record = GameRecord.loads(client.get(f"/api/tables/{code}/record").text)
-    expected = review_record(record, worlds=WORLDS, seed=reviews.SEED)
-    assert data == json.loads(json.dumps(reviews.review_data(expected)))
+    expected = review_record(record, worlds=WORLDS, seed=kept_reviews.SEED)
+    assert data == json.loads(json.dumps(kept_reviews.review_data(expected)))
     assert data["seats"] == [0, 1]
     assert data["names"] == list(record.seats)
     assert data["finished"]
     assert not data["partial"]
-    assert data["budget"] == {"worlds": WORLDS, "seconds": None, "seed": reviews.SEED, "batches": BATCHES}
+    assert data["budget"] == {"worlds": WORLDS, "seconds": None, "seed": kept_reviews.SEED, "batches": BATCHES}
     assert data["thresholds"] == THRESHOLDS
     steps = client.get(f"/api/tables/{code}/record.json").json()["steps"]
     assert {decision["seat"] for decision in data["decisions"]} == {0, 1}
@@ -189,15 +189,15 @@ def test_a_review_that_fails_is_said_once_then_tried_again(
 ) -> None:
     table = finished_game(client)
     tries: list[int] = []
-    real: Callable[..., str] = reviews.make_review
+    real: Callable[..., str] = kept_reviews.make_review
 
-    def failing(record: str, worlds: int = reviews.WORLDS) -> str:
+    def failing(record: str, worlds: int = kept_reviews.WORLDS) -> str:
         tries.append(1)
         if len(tries) == 1:
             raise failure
         return real(record, WORLDS)
 
-    monkeypatch.setattr(reviews, "make_review", failing)
+    monkeypatch.setattr(kept_reviews, "make_review", failing)
     assert client.get(f"/api/tables/{table}/review").status_code == 202
     deadline = time.monotonic() + 30
     while (answer := client.get(f"/api/tables/{table}/review")).status_code == 202:

@@ -297,7 +297,7 @@ def test_issue40_records_keep_the_bots_kind_and_every_screen_translates_it(tmp_p
     from thirtyone.i18n import messages
     from thirtyone.record import GameRecord
     from thirtyone.tui.autosave import Autosave
-    from thirtyone.tui.review import review_lines
+    from thirtyone.tui.review_text import review_lines
     from thirtyone.tui.session import PlaySession
     from thirtyone.tui.settings import PlaySettings
 

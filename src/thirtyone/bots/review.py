@@ -54,7 +54,7 @@ the noise or the floor), the lives it gave away in all and per round played, its
 :data:`COSTLIEST` costliest decisions, each the data of a sentence (:meth:`Decision.costly_json`)
 that a face writes in its own words ("Round 3, turn 2, holding 24, while Ben seemed to be
 collecting hearts: Knock gave away 0.31 lives; better: Draw from the stock", then its reasons:
-:mod:`thirtyone.tui.review`).
+:mod:`thirtyone.tui.review_text`).
 
 The expert values decision ``step`` (the game's ``step``-th action, from 0) in batches seeded with
 :func:`decision_seed` of the review's seed, ``step`` and the batch, so its review is the same for a

@@ -11,7 +11,7 @@ The record (any version, from ``play``, ``simulate``, ``arena`` or the server; a
 is reviewed up to its last move) is read as ``thirtyone replay`` reads it and replayed, every action
 and result checked, before anything is valued. Then each decision of the seat (every seat by
 default) is valued from what that seat could see, with a progress bar on a terminal (none when
-piped or with ``--json``), and the review is printed (:func:`~thirtyone.tui.review.review_lines`):
+piped or with ``--json``), and the review is printed (:func:`~thirtyone.tui.review_text.review_lines`):
 each seat's summary (accuracy, lives given away in all and a round, its marks), its decisions
 (each legal move's value, best first, the move played marked, what it gave away, its mark, the
 noise of its values, and the rules that explain a mark, each with its id) and its three costliest
@@ -53,10 +53,10 @@ from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
 from thirtyone.tui.language import terminal_language
-from thirtyone.tui.review import progress_label
-from thirtyone.tui.review import reason_text
-from thirtyone.tui.review import review_lines
-from thirtyone.tui.review import sentence_text
+from thirtyone.tui.review_text import progress_label
+from thirtyone.tui.review_text import reason_text
+from thirtyone.tui.review_text import review_lines
+from thirtyone.tui.review_text import sentence_text
 from thirtyone.tui.settings import shown_name
 
 __all__ = ["configure", "run", "ReviewError", "budget_from_text", "review_json"]
@@ -182,9 +182,9 @@ def run(args: argparse.Namespace) -> int:
 
 def review_json(review: Review, t: Messages) -> dict[str, object]:
     """:meth:`Review.to_json <thirtyone.bots.review.Review.to_json>` with each costliest
-    decision's ``sentence`` in the words of ``t`` (:func:`~thirtyone.tui.review.sentence_text`)
+    decision's ``sentence`` in the words of ``t`` (:func:`~thirtyone.tui.review_text.sentence_text`)
     and ``why``, the rules that explain it, one line each with its rule ids
-    (:func:`~thirtyone.tui.review.reason_text`)."""
+    (:func:`~thirtyone.tui.review_text.reason_text`)."""
     data = review.to_json()
     names = [shown_name(name, t) for name in review.names]
     for summary, shown in zip(review.summaries, data["summaries"], strict=True):

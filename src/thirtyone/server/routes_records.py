@@ -3,7 +3,7 @@ the record (TOML, ``thirtyone verify`` checks it) once the game is over or the t
 ``GET /api/tables/{code}/record.json``, the same as JSON with every step replayed: the replay
 page's data (``/r/{code}``). Both come from the record the table wrote from its history.
 ``GET /api/tables/{code}/review`` is the expert's review of that game, made once on a worker
-(:mod:`thirtyone.server.reviews`): ``200`` when it is kept, ``202`` while it is being made."""
+(:mod:`thirtyone.server.kept_reviews`): ``200`` when it is kept, ``202`` while it is being made."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from thirtyone.record import GameRecord
 from thirtyone.record import format_action
 from thirtyone.server.deps import Service
 from thirtyone.server.errors import UnavailableError
-from thirtyone.server.reviews import RETRY_SECONDS
+from thirtyone.server.kept_reviews import RETRY_SECONDS
 from thirtyone.server.serialize import JSON
 from thirtyone.server.serialize import action_json
 from thirtyone.server.serialize import cards

@@ -60,6 +60,7 @@ from thirtyone.server.errors import ServerError
 from thirtyone.server.errors import UnavailableError
 from thirtyone.server.fair import new_chain
 from thirtyone.server.hints import Hints
+from thirtyone.server.kept_reviews import Reviews
 from thirtyone.server.limits import CODE_ALPHABET
 from thirtyone.server.limits import CODE_LENGTH
 from thirtyone.server.limits import MAX_SEATS
@@ -71,7 +72,6 @@ from thirtyone.server.limits import normalize_code
 from thirtyone.server.memory import CollectorPolicy
 from thirtyone.server.messages import heading_json
 from thirtyone.server.names import check_display_name
-from thirtyone.server.reviews import Reviews
 from thirtyone.server.rows import new_table
 from thirtyone.server.runner import TableRunner
 from thirtyone.server.serialize import JSON
@@ -309,7 +309,7 @@ class TableService:
         return runner.code, data.record
 
     async def review(self, code: str) -> tuple[str, str | None]:
-        """The expert's review of a finished or closed table's game (:mod:`thirtyone.server.reviews`):
+        """The expert's review of a finished or closed table's game (:mod:`thirtyone.server.kept_reviews`):
         ``(code, JSON text)``, or ``(code, None)`` while it is being made (the first request starts it).
 
         Raises:
@@ -326,7 +326,10 @@ class TableService:
         """Resume every table being played: load it, and let its bots and timers go on (on
         PostgreSQL: start the cluster's listener and leases; a table's bots and timer then run in
         the process that holds its lease). A table that cannot be resumed is logged and left alone;
-        the others are served."""
+        the others are served. The bot workers start now, each warming the compiled simulator the
+        ``hard`` bot searches with (:meth:`WorkerPool.prestart`), so that the first move of a fresh
+        server waits neither for a process's start nor for a compiler."""
+        self.bots.prestart()
         self.db.start()
         await self.cluster.start()
         for code in await self.db.read(self.store.codes, PLAYING):

@@ -43,7 +43,7 @@ from thirtyone.totals import GameTotals
 from thirtyone.totals import SeatTotals
 from thirtyone.tui.history import YOU
 from thirtyone.tui.history import Reviewed
-from thirtyone.tui.review import lives_text
+from thirtyone.tui.review_text import lives_text
 
 __all__ = [
     "EVENT",

@@ -1,7 +1,7 @@
 """The review of the game just played, in the terminal: ``r`` at the final standings opens
 :class:`ReviewScreen`, the review (:mod:`thirtyone.bots.review`: the judge's, or the expert's for
 rules the judge was not trained for) of one seat's decisions, the person's first, as a scrollable
-table with the marks (:mod:`thirtyone.tui.review`'s words: the seat's summary, its decisions with
+table with the marks (:mod:`thirtyone.tui.review_text`'s words: the seat's summary, its decisions with
 the noise of their values and the rules that explain a mark, its costliest ones in a sentence each;
 then what valued it, what a value is, what lies within the noise and the marks' thresholds).
 
@@ -46,9 +46,9 @@ from thirtyone.tui.controls import key_name
 from thirtyone.tui.history import YOU
 from thirtyone.tui.history import keep_review
 from thirtyone.tui.prepare import Preparation
-from thirtyone.tui.review import about_lines
-from thirtyone.tui.review import progress_label
-from thirtyone.tui.review import seat_lines
+from thirtyone.tui.review_text import about_lines
+from thirtyone.tui.review_text import progress_label
+from thirtyone.tui.review_text import seat_lines
 from thirtyone.tui.threads import off_thread
 from thirtyone.tui.widgets import TooSmall
 from thirtyone.tui.words import ENGLISH
@@ -281,7 +281,7 @@ class ReviewScreen(ModalScreen[None]):
         return Text.assemble((self.t("tui.review.heading"), "bold"), "  ").append_text(seats)
 
     def body(self) -> RenderableType:
-        """The seat's review (:func:`~thirtyone.tui.review.seat_lines`: its summary, its decisions
+        """The seat's review (:func:`~thirtyone.tui.review_text.seat_lines`: its summary, its decisions
         in a table with the marks, its costliest decisions in a sentence each), then what the
         review is (its budget, the legend, the marks' thresholds); or why it could not be made."""
         t = self.t

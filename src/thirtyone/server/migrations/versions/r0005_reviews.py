@@ -1,6 +1,6 @@
 """The expert's review of a finished game, kept with it.
 
-``game_tables`` gets ``review``: the review's JSON (:mod:`thirtyone.server.reviews`), made once,
+``game_tables`` gets ``review``: the review's JSON (:mod:`thirtyone.server.kept_reviews`), made once,
 the first time someone asks for it; ``null`` until then (and for every table stored before this
 migration, whose review is made when it is first asked for, as any other's).
 
