@@ -39,8 +39,24 @@ The protocol: ``docs/server-protocol.md``; several processes: ``docs/server-clus
 
 from __future__ import annotations
 
-from thirtyone.server.app import create_app
-from thirtyone.server.config import ServerSettings
-from thirtyone.server.errors import ServerError
+import importlib
+from typing import TYPE_CHECKING
+from typing import Any
+
+if TYPE_CHECKING:
+    from thirtyone.server.app import create_app
+    from thirtyone.server.config import ServerSettings
+    from thirtyone.server.errors import ServerError
 
 __all__ = ["create_app", "ServerSettings", "ServerError"]
+
+_HOMES = {"create_app": "app", "ServerSettings": "config", "ServerError": "errors"}
+"""Where each name of ``__all__`` is defined. They are imported when first asked for, so that a
+bot worker, which imports only :mod:`thirtyone.server.workers`, starts without the web framework
+and the database (two seconds of imports before its first move)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
