@@ -143,3 +143,16 @@ def test_the_game_in_a_terminal_saves_and_exits_non_zero_on_a_signal(tmp_path: P
             os.waitpid(pid, 0)
         os.close(fd)
     assert record.exists()
+
+
+def test_a_bot_that_cannot_play_the_table_is_refused_before_the_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = []
+    monkeypatch.setattr(ThirtyOneApp, "run", lambda self, *a, **k: started.append(self))
+    monkeypatch.setattr(play_cli, "interactive", lambda: True)
+    assert main(["play", "--bots", "judge", "--preset", "namu", "--no-history"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert started == []
+    assert error.count("\n") == 0
+    assert "--bots judge: the judge's weights were made for scat, schwimmen, widow, not namu" in error

@@ -42,7 +42,7 @@ _COMMANDS = {
     "verify": (verify, "check a game record's committed shuffles and replay it"),
     "bots": (bots, "list the bots --bots accepts: built in, installed, your own"),
     "analyze": (analyze, "the odds of a variant: exact and simulated figures, tables and SVG charts"),
-    "review": (review, "the expert's review of a game record, move by move: values, mistakes, accuracy"),
+    "review": (review, "a game record reviewed move by move (by the judge or the expert): values, mistakes, accuracy"),
     "stats": (stats, "your progress over the games thirtyone play kept: wins, places, accuracy, a chart"),
 }
 

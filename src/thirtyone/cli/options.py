@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -200,11 +201,23 @@ def parse_bots(text: str, count: int, rules: Rules) -> list[str]:
     """
     check_bot_budgets(text)
     names = parse_bot_list(text, count)
-    for name in dict.fromkeys(names):
-        refusal = table_refusal(make_bot(name, 0), rules, count)
-        if refusal is not None:
-            raise ArgumentError(f"--bots {name}: {refusal}; choose another bot, or rules and players it plays")
+    check_bots_play(names, rules, count)
     return names
+
+
+def check_bots_play(
+    names: Sequence[str], rules: Rules, players: int, error: type[ThirtyOneError] = ArgumentError
+) -> None:
+    """Ask each bot of ``names`` whether it can play ``rules`` at a table of ``players``
+    (:func:`~thirtyone.bots.base.table_refusal`), before any game is played or written.
+
+    Raises:
+        ``error``: naming the first bot that cannot, and why.
+    """
+    for name in dict.fromkeys(names):
+        refusal = table_refusal(make_bot(name, 0), rules, players)
+        if refusal is not None:
+            raise error(f"--bots {name}: {refusal}; choose another bot, or rules and players it plays")
 
 
 def make_folder(folder: Path, flag: str, error: type[ThirtyOneError]) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments
 from thirtyone.cli.options import check_bot_budgets
+from thirtyone.cli.options import check_bots_play
 from thirtyone.cli.options import rules_from_args
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
@@ -248,6 +249,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         resume=None if resume is None else resume[1],
         history=None if args.no_history else history_folder(os.environ),
     )
+    check_bots_play(settings.bots, rules, players, PlayError)  # a bot that plays only some tables says so now
     if resume is not None:
         try:
             PlaySession(settings)  # its moves played again, as the game will: refused here, before the screen
