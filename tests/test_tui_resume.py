@@ -161,7 +161,7 @@ def saved_game(folder: Path, *, over: bool = False) -> Path:
     [
         (lambda folder: folder / "none.toml", [], "none.toml: no such file"),
         (lambda folder: saved_game(folder, over=True), [], "that game is over"),
-        (lambda folder: folder, [], "Is a directory"),
+        (lambda folder: folder, [], "is a directory; give a record file"),
         (
             lambda folder: _written(folder / "g.toml", b"rules = 3\n"),
             [],

@@ -153,6 +153,8 @@ def _resumed(args: argparse.Namespace) -> argparse.Namespace:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
         raise PlayError(f"--resume takes the rules, players, bots and seed from the record: leave out {flags}")
     path = Path(args.resume)
+    if path.is_dir():
+        raise PlayError(f"--resume {path}: is a directory; give a record file")
     try:
         record = GameRecord.loads(path.read_text(encoding="utf-8"))
         record.replay()
