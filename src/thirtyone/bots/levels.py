@@ -141,7 +141,7 @@ BOT_INFO: dict[str, BotInfo] = {
         ),
         BotInfo(
             "judge",
-            "the learned judge: a network trained by self-play toward equilibrium, exact on last turns (judge:PATH)",
+            "the learned judge: a network distilled from the expert, exact on last turns (judge:PATH)",
             lambda seed=None: _judge_bot()(seed),
             with_argument=lambda seed, path: _judge_bot().from_file(seed, path),
         ),
