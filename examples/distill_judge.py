@@ -21,14 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-
-def parse_tables(text: str) -> list[tuple[str, int]]:
-    """``scat:2,4;widow:3`` as ``[("scat", 2), ("scat", 4), ("widow", 3)]``."""
-    tables = []
-    for part in text.split(";"):
-        preset, _, sizes = part.partition(":")
-        tables += [(preset.strip(), int(size)) for size in sizes.split(",")]
-    return tables
+from train_judge import parse_tables  # the same --tables as the trainer's (this folder is on the path)
 
 
 def main() -> int:

@@ -38,14 +38,15 @@ from thirtyone.rules import MIN_PLAYERS
 
 
 def parse_tables(text: str) -> list[tuple[str, int]]:
-    """``scat,widow:2-9`` -> every (preset, players) pair; ``mini:2``; sizes default to 2-9."""
+    """``scat,widow:2-9`` -> every (preset, players) pair; ``mini:2``; ``scat:2,4`` (sizes and ranges of
+    sizes, comma separated); sizes default to 2-9; parts joined by ``;``."""
     tables: list[tuple[str, int]] = []
     for part in text.split(";"):
         presets, _, sizes = part.partition(":")
-        low, _, high = (sizes or f"{MIN_PLAYERS}-{MAX_PLAYERS}").partition("-")
         for preset in presets.split(","):
-            for players in range(int(low), int(high or low) + 1):
-                tables.append((preset.strip(), players))
+            for size in (sizes or f"{MIN_PLAYERS}-{MAX_PLAYERS}").split(","):
+                low, _, high = size.partition("-")
+                tables += [(preset.strip(), players) for players in range(int(low), int(high or low) + 1)]
     return tables
 
 
