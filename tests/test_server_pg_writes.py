@@ -297,6 +297,7 @@ def test_the_pools_connections_send_tcp_keepalives_unless_the_url_says_otherwise
         finally:
             engine.dispose()
         assert {name: parameters.get(name) for name in KEEPALIVES} == wanted
+        assert parameters.get("tcp_user_timeout") == "10000"  # a statement in flight to a lost database fails in 10 s
 
 
 async def test_the_listening_connection_sends_tcp_keepalives(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:

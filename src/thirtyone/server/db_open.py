@@ -53,15 +53,23 @@ server's own checkpoints not keep up."""
 CONNECT_TIMEOUT = 10
 """Seconds a new PostgreSQL connection may take before it fails (libpq's ``connect_timeout``): a
 server that does not answer (a dropped packet, a host that is down) is an error, not a wait without end."""
-KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 1, "keepalives_count": 5}
-"""libpq's TCP keepalives on every PostgreSQL connection (the pool's and the cluster's listener):
-a connection silent for ``keepalives_idle`` seconds is probed every ``keepalives_interval``
-seconds, and after ``keepalives_count`` probes unanswered it is closed as broken, 10 s in all
-(the default ``lease_seconds``). Without them a connection whose database vanished without
-closing it (half-open) waits for the system's default, over two hours: the listener hears no
-notification, and a statement sent before the database vanished waits for its answer, holding
-its thread. A database that is merely busy still answers the probes (its kernel does), and a
-connection in use sends none (docs/server-cluster.md, "Connections to the database")."""
+KEEPALIVES = {
+    "keepalives": 1,
+    "keepalives_idle": 5,
+    "keepalives_interval": 1,
+    "keepalives_count": 5,
+    "tcp_user_timeout": 10_000,
+}
+"""libpq's TCP keepalives and user timeout on every PostgreSQL connection (the pool's and the
+cluster's listener): a connection silent for ``keepalives_idle`` seconds is probed every
+``keepalives_interval`` seconds, and after ``keepalives_count`` probes unanswered it is closed as
+broken, 10 s in all (the default ``lease_seconds``); data sent and not acknowledged for
+``tcp_user_timeout`` milliseconds (10 s) closes it too, where keepalives are not sent. Without
+them a connection whose database vanished without closing it (half-open) waits for the system's
+default, over two hours idle, about 15 minutes with a statement in flight: the listener hears no
+notification, and a statement waits for its answer, holding its thread. A database that is merely
+busy still answers the probes and acknowledges the data (its kernel does), and a connection in use
+sends no probes (docs/server-cluster.md, "Connections to the database")."""
 _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _INSUFFICIENT_PRIVILEGE = "42501"
 """PostgreSQL's SQLSTATE for a role lacking a right (to create a table, say)."""
@@ -94,7 +102,7 @@ def describe_url(url: str | URL) -> str:
 
 def keepalives(url: URL) -> dict[str, int]:
     """The options of :data:`KEEPALIVES` that ``url`` (a PostgreSQL URL) does not set in its query:
-    ``?keepalives_idle=N`` and the like there say otherwise."""
+    ``?keepalives_idle=N``, ``?tcp_user_timeout=MS`` and the like there say otherwise."""
     return {name: value for name, value in KEEPALIVES.items() if name not in url.query}
 
 
