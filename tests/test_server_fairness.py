@@ -203,6 +203,8 @@ def test_verify_seen_refuses_a_record_that_is_not_what_the_page_saw(
         ("!?" * 16, "bad_seed", "hex or base64"),
         ("ab" * 8, "bad_seed", "8 bytes (16 hex digits); give 16 to 64"),
         ("ab" * 100, "bad_seed", "100 bytes"),
+        ("AA", "bad_seed", "seed: the seed is 1 byte (2 hex digits); give 16 to 64 bytes"),
+        ("QQ==", "bad_seed", "seed: the seed is 1 byte; give 16 to 64 bytes"),
     ],
 )
 def test_a_bad_seed_with_the_join_is_refused_and_the_seat_stays_free(

@@ -580,13 +580,16 @@ def test_rate_limit_per_connection(db: Path) -> None:
         assert ben.next() == {"type": "pong"}  # the others are served as ever
 
 
-def test_a_silent_connection_is_closed(db: Path) -> None:
-    with TestClient(make_app(db, hello_timeout=0.2)) as client:
+@pytest.mark.parametrize(("timeout", "words"), [(0.2, "no hello within 0.2 seconds"), (1, "no hello within 1 second")])
+def test_a_silent_connection_is_closed(db: Path, timeout: float, words: str) -> None:
+    with TestClient(make_app(db, hello_timeout=timeout)) as client:
         code = create(client, ["human", "human"])["code"]
         with client.websocket_connect(f"/ws/tables/{code}") as ws:
             ws.send_json({"type": "ping"})
             assert receive(ws)["code"] == "no_hello"
-            assert receive(ws)["code"] == "hello_timeout"
+            timed_out = receive(ws)
+            assert timed_out["code"] == "hello_timeout"
+            assert timed_out["message"] == words
             with pytest.raises(SocketClosedError) as closed:
                 receive(ws)
             assert closed.value.code == 4408

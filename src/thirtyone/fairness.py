@@ -151,7 +151,7 @@ def parse_seed(text: object) -> str:
     if _HEX.fullmatch(clean) and len(clean) % 2 == 0:
         size = len(clean) // 2
         if not low <= size <= high:
-            raise SeedError(f"the seed is {size} bytes ({len(clean)} hex digits); give {low} to {high} bytes")
+            raise SeedError(f"the seed is {_bytes(size)} ({len(clean)} hex digits); give {low} to {high} bytes")
         return clean.lower()
     if len(clean) > 4 * high or not _BASE64.fullmatch(clean):
         raise SeedError(
@@ -162,8 +162,13 @@ def parse_seed(text: object) -> str:
     if raw is None:
         raise SeedError("the seed is not valid base64 (nor hex): check its padding and characters")
     if not low <= len(raw) <= high:
-        raise SeedError(f"the seed is {len(raw)} bytes; give {low} to {high} bytes")
+        raise SeedError(f"the seed is {_bytes(len(raw))}; give {low} to {high} bytes")
     return raw.hex()
+
+
+def _bytes(count: int) -> str:
+    """``count`` bytes in words: ``1 byte``, ``15 bytes``."""
+    return f"{count} byte{'s' if count != 1 else ''}"
 
 
 def _base64_bytes(text: str) -> bytes | None:

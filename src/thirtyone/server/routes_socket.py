@@ -313,7 +313,8 @@ async def _greet(
                     )
                 )
     except TimeoutError:
-        connection.put(_error(InputError(f"no hello within {settings.hello_timeout:g} seconds", "hello_timeout")))
+        seconds = f"{settings.hello_timeout:g} second{'s' if settings.hello_timeout != 1 else ''}"
+        connection.put(_error(InputError(f"no hello within {seconds}", "hello_timeout")))
         connection.close(4408)
         return None
     token = hello.get("token")
