@@ -380,7 +380,9 @@ def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
         refused(mover, {"type": "action", "action": "draw stock"}, "bad_message")
         refused(mover, {"type": "action", "action": 7, "seq": seq}, "bad_message")
         refused(mover, {"type": "action", "action": "draw stock", "seq": True}, "bad_message")
-        refused(mover, "not json", "bad_input")
+        assert refused(mover, "not json", "bad_input")["message"].startswith("malformed message: not JSON;")
+        deep = refused(mover, "[" * 2000 + "]" * 2000, "bad_input")  # JSON, but past what Python's parser reads
+        assert deep["message"].startswith("malformed message: JSON nested too deeply for the server to read;")
         refused(mover, "[1, 2]", "bad_input")
         refused(mover, "{}", "bad_input")
         refused(mover, {"type": "dance"}, "bad_message")

@@ -70,6 +70,10 @@ from thirtyone.server.service import TableService
 __all__ = ["create_app", "SECURITY_HEADERS", "CONTENT_SECURITY_POLICY", "LIMIT_CLOSE"]
 
 _MALFORMED = "malformed request: the body is not JSON"
+_TOO_DEEP = (
+    "malformed request: the body's JSON is nested too deeply for the server to read; send one JSON object a few "
+    "levels deep"
+)
 
 
 class _ErrorBody(BaseModel):
@@ -150,9 +154,11 @@ def create_app(
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
-        # Starlette's own: a body that is not UTF-8 (400), no such path (404), a wrong method (405)
+        # Starlette's own: a body that is not UTF-8 or JSON too deep to read (400), no such path
+        # (404), a wrong method (405)
         if error.status_code == 400:
-            return JSONResponse({"error": _MALFORMED, "code": "bad_input"}, status_code=422)
+            malformed = _TOO_DEEP if isinstance(error.__cause__, RecursionError) else _MALFORMED
+            return JSONResponse({"error": malformed, "code": "bad_input"}, status_code=422)
         if error.status_code == 404 and pages.wants_html(request):
             said = language_messages(negotiate(request.headers.get("accept-language", "")))
             return pages.not_found_page(

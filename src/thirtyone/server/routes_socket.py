@@ -232,8 +232,13 @@ class _Reader:
                 text = message.get("text") or ""
                 try:
                     data: Any = json.loads(text)
-                except (ValueError, RecursionError):
+                except ValueError:
                     refusal = InputError('malformed message: not JSON; send a JSON object such as {"type": "ping"}')
+                except RecursionError:
+                    refusal = InputError(
+                        "malformed message: JSON nested too deeply for the server to read; a message is one "
+                        'object a few levels deep, such as {"type": "ping"}'
+                    )
                 else:
                     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                         refusal = InputError(
