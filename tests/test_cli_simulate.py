@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import bot_names_in_tables
+from cli_helpers import cli_error_line
 from cli_helpers import long_named_bots
 from thirtyone.cli import main
 from thirtyone.cli import simulate as simulate_cli
@@ -376,7 +377,7 @@ def test_a_failing_bot_fails_only_its_games_which_are_counted_saved_and_named(ca
     )
     assert "" not in lines[:-1]
 
-    assert main(args) == 1
+    assert main([*args, "--overwrite"]) == 1
     table = capsys.readouterr().out
     out = " ".join(table.split())
     assert f"{data['games']} games of scat" in out
@@ -569,3 +570,48 @@ def test_issue40_the_first_simulate_after_installing_says_that_it_is_compiling(c
     err = capsys.readouterr().err.splitlines()
     assert (COMPILING in err) is slow
     assert err.count(COMPILING) <= 1
+
+
+def test_an_earlier_runs_failed_records_are_refused_before_any_game_unless_overwrite(capsys, crashing_bot):
+    """``simulate-failed/`` was written over by the next run's failed games, without a word (issue 42)."""
+    args = ["simulate", "--games", "6", "--players", "2", "--bots", f"{crashing_bot},random"]
+    assert main([*args, "--seed", "2", "--json"]) == 1
+    first = {Path(failure["record"]) for failure in json.loads(capsys.readouterr().out)["failures"]}
+    kept = sorted(first)[0]
+    kept.write_text("the user's notes", encoding="utf-8")
+
+    line = cli_error_line(capsys, [*args, "--seed", "5"])
+    assert line == (
+        "thirtyone: error: simulate-failed/ holds the records of games that failed in an earlier run: move them, "
+        "or add --overwrite to replace them"
+    )
+    assert set(Path("simulate-failed").iterdir()) == first
+    assert kept.read_text(encoding="utf-8") == "the user's notes"
+
+    assert main([*args, "--seed", "5", "--json", "--overwrite"]) == 1
+    second = {Path(failure["record"]) for failure in json.loads(capsys.readouterr().out)["failures"]}
+    assert set(Path("simulate-failed").iterdir()) == second, "none of the earlier run's is left among them"
+
+
+def test_overwrite_replaces_the_records_of_the_record_folder(capsys, crashing_bot):
+    args = ["simulate", "--games", "6", "--players", "2", "--bots", f"{crashing_bot},random", "--record", "records"]
+    assert main([*args, "--seed", "2"]) == 1
+    capsys.readouterr()
+    line = cli_error_line(capsys, [*args, "--seed", "2"])
+    assert line.startswith("thirtyone: error: --record records: the folder already holds game records (")
+    assert line.endswith("; give a new or empty folder or add --overwrite to replace them")
+    assert main([*args, "--seed", "2", "--games", "1", "--overwrite", "--json"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    assert len(list(Path("records").glob("**/game-*.toml"))) == 1 == data["games"] + data["games_failed"]
+
+
+def test_a_run_on_the_simulator_writes_no_records_and_leaves_simulate_failed_alone(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    monkeypatch.chdir(tmp_path)
+    earlier = tmp_path / "simulate-failed" / "game-000001.toml"
+    earlier.parent.mkdir()
+    earlier.write_text("an earlier failure", encoding="utf-8")
+    for extra in ([], ["--overwrite"]):
+        assert main(["simulate", "--games", "3", "--seed", "1", "--engine", "sim", *extra]) == 0
+        assert earlier.read_text(encoding="utf-8") == "an earlier failure"
+    capsys.readouterr()

@@ -12,6 +12,11 @@ A bot that raises or returns an illegal action ends only its game, as in the are
 (:func:`thirtyone.arena.play.play_safely`): the game is left out of the statistics and counted as
 failed, its record is saved as ``failed/game-NNNNNN.toml`` in the ``--record`` folder (else in
 :data:`FAILED_DIR`), and the run ends with the first failure named on stderr and exit status 1.
+
+Records are never written over those of an earlier run: a ``--record`` folder that holds game
+records, or (for a run that may fail games: on the reference engine) a :data:`FAILED_DIR` that
+holds failed games' records, is refused before any game is played, unless ``--overwrite``, which
+removes them first.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from thirtyone.bots.runner import iter_game_seeds
 from thirtyone.cli.options import add_engine_argument
 from thirtyone.cli.options import add_rules_arguments
 from thirtyone.cli.options import make_folder
+from thirtyone.cli.options import output_folder
 from thirtyone.cli.options import parse_bots
 from thirtyone.cli.options import plays_on_sim
 from thirtyone.cli.options import rules_from_args
@@ -105,6 +111,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f"engine, with the same results); the record of a game a bot failed goes to DIR/failed/ (without "
         f"--record to {FAILED_DIR}/)",
     )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help=f"let this run replace the game records of an earlier one, in --record DIR or {FAILED_DIR}/ "
+        "(removed first)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     add_engine_argument(parser)
     add_rules_arguments(parser)
@@ -148,10 +160,14 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= MAX_GAMES:
         raise SimulateError(f"--games {args.games}: play from 1 to {MAX_GAMES:,} games")
     names = parse_bots(args.bots, args.players, rules)
-    record_dir = _record_dir(args.record)
+    record_dir = _record_dir(args.record, args.overwrite)
     fast = plays_on_sim(args.engine, names, rules, SimulateError, record=record_dir is not None)
     if record_dir is not None:
-        _check_record_dir(record_dir)
+        make_folder(record_dir, "--record", SimulateError)
+        if args.overwrite:
+            _remove_records(record_dir)
+    elif not fast:  # the simulator's bots never fail: it writes no records
+        _clear_failed_dir(args.overwrite)
     console = Console(stderr=True)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)  # said, so a run can be repeated
     seeds = itertools.islice(iter_game_seeds(seed), args.games)  # one at a time: millions are not held
@@ -229,14 +245,48 @@ def _add_failures(data: dict[str, Any], failed: Sequence[FailedGame]) -> None:
         entry["failed"] = sum(by_seat[seat] for seat in entry["seats"])
 
 
-def _record_dir(text: str | None) -> Path | None:
+_RECORDS = ("game-*.toml", "failed/game-*.toml")
+"""The game records of a run in its ``--record`` folder (those of failed games in ``failed/``)."""
+
+
+def _earlier_records(folder: Path) -> list[str]:
+    """The kinds of game records (:data:`_RECORDS`) an earlier run left in ``folder``."""
+    return [pattern for pattern in _RECORDS if any(folder.glob(pattern))]
+
+
+def _remove_records(folder: Path) -> None:
+    """Remove an earlier run's game records from ``folder`` (``--overwrite``), so none is left among the new ones."""
+    for pattern in _RECORDS:
+        for path in folder.glob(pattern):
+            path.unlink()
+
+
+def _record_dir(text: str | None, overwrite: bool) -> Path | None:
+    """The checked ``--record`` folder (:func:`~thirtyone.cli.options.output_folder`), ``None`` without one."""
     if text is None:
         return None
-    if text == "":
+    return output_folder(text, overwrite, "--record", "game records", _earlier_records, SimulateError)
+
+
+def _clear_failed_dir(overwrite: bool) -> None:
+    """Check :data:`FAILED_DIR`, where the records of failed games go without ``--record``: a
+    folder (or nothing yet) without an earlier run's records; with ``overwrite`` they are removed.
+
+    Raises:
+        SimulateError: for a file of that name, or an earlier run's records without ``overwrite``.
+    """
+    if FAILED_DIR.exists() and not FAILED_DIR.is_dir():
         raise SimulateError(
-            f"--record {text!r}: an empty path; give a folder for the game records (--record . for this folder)"
+            f"{FAILED_DIR} is a file, and the records of failed games go into a folder of that name: "
+            "move the file, or give --record DIR"
         )
-    return Path(text)
+    if not overwrite and _earlier_records(FAILED_DIR):
+        raise SimulateError(
+            f"{FAILED_DIR}/ holds the records of games that failed in an earlier run: move them, "
+            "or add --overwrite to replace them"
+        )
+    if overwrite:
+        _remove_records(FAILED_DIR)
 
 
 def play_game_safely(rules: Rules, names: Sequence[str], seed: int) -> tuple[Game, Failure | None]:
@@ -339,15 +389,6 @@ def _simulate_fast(
         batch = sim.play_games(rules, len(names), policies, chunk)
         sim.add_batch(stats, batch)
         advance(len(batch))
-
-
-def _check_record_dir(folder: Path) -> None:
-    """A folder for the records: new, or without records of an earlier run (they are not overwritten)."""
-    if folder.exists() and not folder.is_dir():
-        raise SimulateError(f"--record {folder}: that is a file; give a folder for the game records")
-    if folder.is_dir() and (any(folder.glob("game-*.toml")) or any(folder.glob("failed/game-*.toml"))):
-        raise SimulateError(f"--record {folder}: the folder already holds game records; give a new or empty folder")
-    make_folder(folder, "--record", SimulateError)
 
 
 def _count(number: int, word: str) -> str:
