@@ -43,6 +43,17 @@ async def test_q_mid_round_asks_and_any_other_key_plays_on() -> None:
     assert app.return_code == 0
 
 
+async def test_q_in_a_terminal_too_small_quits_at_once() -> None:
+    # a new user's finding: at 40x12 the notice says "(q quits)", but q asked first, on a
+    # feedback line the notice hides, so q quit only when pressed twice
+    app = make_app("scat", 3, 50)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        assert "(q quits)" in screen_text(app)
+        await pilot.press("q")
+    assert app.return_code == 0  # None: the app did not quit
+
+
 @pytest.mark.parametrize("key", ["ctrl+c", "ctrl+q"])
 async def test_ctrl_q_and_ctrl_c_quit_at_once(key: str) -> None:
     app = make_app("scat", 3, 50)

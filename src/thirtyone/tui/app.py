@@ -417,7 +417,9 @@ class ThirtyOneApp(App[None], inherit_bindings=False):
             event.prevent_default()  # no binding of Textual's acts on it as well
             if self._leaving:
                 return
-            if key == "q" and not self._quit_asked and self.mid_round:  # a slip of a finger: ask
+            # a slip of a finger: ask (not while the notice of a terminal too small, which says
+            # "q quits", hides the question)
+            if key == "q" and not self._quit_asked and self.mid_round and not self.too_small:
                 self._quit_asked = True
                 self.set_feedback(self.translate("tui.quit.ask"))
                 return
