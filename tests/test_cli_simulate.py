@@ -237,6 +237,91 @@ def test_ctrl_c_in_the_simulator_keeps_the_chunks_finished(capsys, monkeypatch):
     assert (data["partial"], data["games"], data["games_requested"]) == (True, 4096, 5000)
 
 
+def test_sigterm_prints_the_games_finished_marked_partial_as_ctrl_c_does(capsys, monkeypatch):
+    """SIGTERM (``timeout``, ``kill``) ended simulate with no results at all (issue 42)."""
+    import signal
+
+    from thirtyone.cli import simulate as cli_simulate
+
+    real = cli_simulate.play_game_safely
+    played = []
+
+    def play(*args):
+        if len(played) == 3:
+            signal.raise_signal(signal.SIGTERM)  # the real signal, through the handler simulate sets
+        played.append(args)
+        return real(*args)
+
+    def unhandled(_number, _frame):
+        raise AssertionError("simulate set no handler for SIGTERM")
+
+    monkeypatch.setattr(cli_simulate, "play_game_safely", play)
+    before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should simulate set none
+    try:
+        assert main(["simulate", "--games", "10", "--bots", "heuristic,basic", "--seed", "1"]) == 143
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    captured = capsys.readouterr()
+    assert "PARTIAL RESULTS: 3 of 10 games played (terminated)" in captured.out
+    assert "3 games of scat" in captured.out
+    assert captured.err.endswith("thirtyone: terminated: the results above are partial\n")
+
+
+ANNOUNCING_BOT = """
+import sys
+
+from thirtyone.bots.basic import BasicBot
+
+
+class AnnouncingBot(BasicBot):
+    \"\"\"Plays like basic, and says 'playing' on standard error at its first move.\"\"\"
+
+    said = False
+
+    def choose(self, view, legal):
+        if not AnnouncingBot.said:
+            AnnouncingBot.said = True
+            print("playing", file=sys.stderr, flush=True)
+        return super().choose(view, legal)
+
+
+def make(seed=None):
+    return AnnouncingBot(seed)
+"""
+
+
+def test_sigterm_to_the_command_reports_the_games_finished_and_exits_143(tmp_path):
+    """``timeout 5 thirtyone simulate --games 100000`` printed nothing; the signal is sent once the
+    games have started (the bot says so), and the run reports what it played."""
+    import os
+    import signal
+    import subprocess
+
+    (tmp_path / "announcing_bot.py").write_text(ANNOUNCING_BOT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    command = [sys.executable, "-m", "thirtyone", "simulate", "--games", "100000", "--seed", "1", "--json"]
+    command += ["--bots", "announcing_bot:make,basic"]
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:  # until the games have started
+            if line == "playing\n":
+                break
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 143, err
+    data = json.loads(out)
+    assert (data["partial"], data["stopped"], data["games_requested"]) == (True, "terminated", 100000)
+    assert data["games"] < 100000
+    assert err.endswith("thirtyone: terminated: the results above are partial\n")
+
+
 # ---------------------------------------------------------------------------------------- paths
 
 

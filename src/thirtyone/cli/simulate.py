@@ -6,7 +6,8 @@ played by the simulator's counter-based random policy
 (:func:`thirtyone.sim.rng.game_random_index`): the compiled simulator (``--engine sim``, for
 ``random`` and ``basic`` bots) and the reference engine (``--engine reference``, every bot, and
 ``--record``) play the same games and print the same results for the same seed. Ctrl-C prints
-the games finished so far, marked partial, and exits with status 130.
+the games finished so far, marked partial, and exits with status 130; SIGTERM (``timeout``,
+``kill``) does the same with status 143 (:func:`stopping_on_sigterm`).
 
 A bot that raises or returns an illegal action ends only its game, as in the arena
 (:func:`thirtyone.arena.play.play_safely`): the game is left out of the statistics and counted as
@@ -22,14 +23,17 @@ removes them first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import secrets
+import signal
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +61,7 @@ from thirtyone.cli.options import plays_on_sim
 from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
+from thirtyone.cli.play import signal_status
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
@@ -71,6 +76,8 @@ __all__ = [
     "play_game_safely",
     "simulate_reference",
     "FailedGame",
+    "Terminated",
+    "stopping_on_sigterm",
     "MAX_GAMES",
     "FAILED_DIR",
 ]
@@ -126,6 +133,29 @@ class SimulateError(ThirtyOneError):
     """Bad arguments to ``simulate``."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM while the games are played (:func:`stopping_on_sigterm`): it stops them as Ctrl-C does."""
+
+
+@contextlib.contextmanager
+def stopping_on_sigterm() -> Iterator[None]:
+    """In the block, SIGTERM raises :class:`Terminated` in the main thread, as Ctrl-C raises
+    :class:`KeyboardInterrupt`, so that the games finished are still reported; the handler
+    before is restored after the block (off the main thread, where none can be set, nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(_number: int, _frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @dataclass(frozen=True)
 class FailedGame:
     """A game a bot failed in: game ``number`` (1-based, as in the record names) played with
@@ -153,8 +183,9 @@ class FailedGame:
 
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the results; 0 when every game was played, 130 when Ctrl-C
-    stopped the run (after printing the games finished so far, marked partial), 1 when a bot
-    failed games (after the results of the others, naming the first failure on stderr)."""
+    stopped the run and 143 when SIGTERM did (after printing the games finished so far, marked
+    partial), 1 when a bot failed games (after the results of the others, naming the first
+    failure on stderr)."""
     rules = rules_from_args(args)
     rules.check_players(args.players)
     if not 1 <= args.games <= MAX_GAMES:
@@ -174,38 +205,40 @@ def run(args: argparse.Namespace) -> int:
     stats = GameTotals(rules, tuple(names))
     records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
     failed: list[FailedGame] = []
-    interrupted = False
+    stopped = None  # "interrupted" (Ctrl-C) or "terminated" (SIGTERM)
 
     if fast:
         load_kernels()
-    with progress_bar(console, args.games, label="simulating") as advance:
+    try:
+        with stopping_on_sigterm(), progress_bar(console, args.games, label="simulating") as advance:
 
-        def on_game(index: int, game: Game) -> None:
-            if record_dir is not None:
-                seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
-                text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
-                (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
-            advance(1)
+            def on_game(index: int, game: Game) -> None:
+                if record_dir is not None:
+                    seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
+                    text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
+                    (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
+                advance(1)
 
-        def on_failure(index: int, seed: int, failure: Failure) -> None:
-            path = records.save(_record_name(index + 1), failure)
-            failed.append(FailedGame(index + 1, seed, failure, path))
-            advance(1)
+            def on_failure(index: int, seed: int, failure: Failure) -> None:
+                path = records.save(_record_name(index + 1), failure)
+                failed.append(FailedGame(index + 1, seed, failure, path))
+                advance(1)
 
-        try:
             if fast:
                 _simulate_fast(rules, names, seeds, stats, advance)
             else:
                 simulate_reference(rules, names, seeds, stats, on_game, on_failure)
-        except KeyboardInterrupt:
-            interrupted = True
+    except Terminated:
+        stopped = "terminated"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
 
     engine = "sim" if fast else "reference"
     played = stats.games + len(failed)
-    partial = interrupted or played < args.games
+    partial = stopped is not None or played < args.games
     if args.json:
         data = {**stats.to_dict(), "engine": engine, "seed": seed, "games_requested": args.games, "partial": partial}
-        data["stopped"] = "interrupted" if interrupted else None
+        data["stopped"] = stopped
         _add_failures(data, failed)
         print(json.dumps(data, indent=2))
     else:
@@ -213,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
         if partial:
             out.print(
                 f"[bold red]PARTIAL RESULTS[/]: {played:,} of {args.games:,} games played"
-                + (" (interrupted)" if interrupted else "")
+                + (f" ({stopped})" if stopped else "")
             )
         _print_tables(out, stats, seed, failed)
     console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
@@ -222,9 +255,9 @@ def run(args: argparse.Namespace) -> int:
         where = f"game {first.number} (seed {first.seed})"
         line = failed_games_line(len(failed), played, where, first.failure, first.record)
         console.print(line, markup=False, soft_wrap=True)
-    if interrupted:
-        console.print("thirtyone: interrupted: the results above are partial", markup=False)
-        return 130
+    if stopped is not None:
+        console.print(f"thirtyone: {stopped}: the results above are partial", markup=False)
+        return signal_status(signal.SIGTERM if stopped == "terminated" else signal.SIGINT)
     return 1 if failed else 0
 
 
