@@ -213,10 +213,33 @@ def test_the_chart_is_a_png(folder: Path, capsys: pytest.CaptureFixture[str]) ->
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_chart_in_a_missing_folder_or_over_a_file_is_refused_before_any_work(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--chart`` failed after every review and table, in a folder that does not exist, and wrote
+    over an existing file without ``--overwrite`` (issue 42)."""
+    made_history(folder)
+    missing = folder.parent / "no-such-folder" / "progress.png"
+    line = cli_error_line(capsys, ["stats", *BUDGET, "--chart", str(missing)])
+    assert line == (
+        f"thirtyone: error: --chart {missing}: the folder {missing.parent} does not exist; make it first or give "
+        "another"
+    )
+    chart = folder.parent / "progress.png"
+    chart.write_bytes(b"the user's image")
+    line = cli_error_line(capsys, ["stats", *BUDGET, "--chart", str(chart)])
+    assert line == f"thirtyone: error: --chart {chart}: the file already exists; choose another name or add --overwrite"
+    assert chart.read_bytes() == b"the user's image"
+    assert not list(folder.glob("*.review.json")), "refused before any review"
+    assert main(["stats", *BUDGET, "--chart", str(chart), "--overwrite"]) == 0
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
         (["--last", "0"], "--last 0: show at least 1 game"),
+        (["--overwrite"], "--overwrite is for --chart FILE.png: add --chart, or leave --overwrite out"),
         (["--chart", "x.svg"], "--chart x.svg: the chart is a PNG image"),
         (["--chart", "x.png", "--no-accuracy"], "--chart draws the review's accuracy: leave out --no-accuracy"),
         (["--budget", "basic:3"], "--budget basic:3: the review's budget is the expert's"),

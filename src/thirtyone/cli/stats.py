@@ -1,5 +1,5 @@
-"""``thirtyone stats [--no-accuracy] [--chart FILE.png] [--last N] [--budget B] [--seed S] [--lang CODE]``:
-your progress over the games ``thirtyone play`` kept in your history (:mod:`thirtyone.tui.history`).
+"""``thirtyone stats [--no-accuracy] [--chart FILE.png [--overwrite]] [--last N] [--budget B] [--seed S]
+[--lang CODE]``: your progress over the games ``thirtyone play`` kept in your history (:mod:`thirtyone.tui.history`).
 
 Every record in the history folder is read and replayed, every action and result checked
 (:func:`~thirtyone.tui.progress.kept_game`); a file that is damaged, not a record, or not a
@@ -10,7 +10,8 @@ game, since each review is kept beside its record; ``--no-accuracy`` skips it. P
 language of ``--lang`` or of the environment (as ``play`` chooses it): your games, wins, average
 place and lives lost a round by preset and table size, and your last ``--last`` games one a row
 with your place, the review's accuracy and your blunders; ``--chart FILE.png`` draws the
-accuracy and blunders of every reviewed game (:mod:`thirtyone.tui.progress_chart`). An empty
+accuracy and blunders of every reviewed game (:mod:`thirtyone.tui.progress_chart`), into a folder
+that exists and a file that does not (unless ``--overwrite``), both checked before any work. An empty
 history says how to fill it. Ctrl-C stops the reviews (those made are kept) with exit status 130.
 """
 
@@ -53,8 +54,9 @@ LAST = 20
 
 
 class StatsError(ThirtyOneError):
-    """A ``stats`` argument that cannot be used: ``--last`` below 1, a chart that is not PNG or
-    asked for without the accuracy it draws."""
+    """A ``stats`` argument that cannot be used: ``--last`` below 1, a chart that is not PNG, asked
+    for without the accuracy it draws, in a folder that does not exist or over a file without
+    ``--overwrite``."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +67,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="leave out the review's accuracy and blunders (no game is reviewed: quick)",
     )
     parser.add_argument(
-        "--chart", default=None, metavar="FILE.png", help="draw your accuracy game by game into FILE.png"
+        "--chart",
+        default=None,
+        metavar="FILE.png",
+        help="draw your accuracy game by game into FILE.png (a new file unless --overwrite)",
     )
+    parser.add_argument("--overwrite", action="store_true", help="let --chart replace an existing file")
     parser.add_argument(
         "--last",
         type=whole_number,
@@ -120,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
     reviews (the reviews made are kept, nothing is printed).
 
     Raises:
-        StatsError: for ``--last`` below 1, or a ``--chart`` that is not a ``.png`` file or given
-            with ``--no-accuracy``.
+        StatsError: for ``--last`` below 1, a ``--chart`` that is not a ``.png`` file, given with
+            ``--no-accuracy``, in a folder that does not exist or over a file (without
+            ``--overwrite``), or ``--overwrite`` without ``--chart``.
         ReviewError: for a budget out of range.
         PlayError: for a malformed ``--lang``.
         OSError: when the chart cannot be written.
@@ -133,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         raise StatsError(f"--chart {args.chart}: the chart is a PNG image; give a file name ending in .png")
     if chart is not None and args.no_accuracy:
         raise StatsError("--chart draws the review's accuracy: leave out --no-accuracy")
+    _check_chart_path(chart, args.overwrite)
     worlds, seconds, rollouts = budget_from_text(args.budget)
     lang, notice = terminal_language(args.lang, os.environ, doing="showing")
     t = messages(lang)
@@ -156,6 +164,23 @@ def run(args: argparse.Namespace) -> int:
         _write_chart(chart, t, games)
         out.print(chart_line(t, chart), markup=False, soft_wrap=not out.is_terminal)
     return 0
+
+
+def _check_chart_path(chart: Path | None, overwrite: bool) -> None:
+    """Check where ``--chart`` goes before any work: its folder exists, and the file does not
+    (unless ``overwrite``).
+
+    Raises:
+        StatsError: naming what is wrong and what to do, or for ``overwrite`` without a chart.
+    """
+    if chart is None:
+        if overwrite:
+            raise StatsError("--overwrite is for --chart FILE.png: add --chart, or leave --overwrite out")
+        return
+    if not chart.parent.is_dir():  # (the parent of a bare name is ".")
+        raise StatsError(f"--chart {chart}: the folder {chart.parent} does not exist; make it first or give another")
+    if chart.exists() and not overwrite:
+        raise StatsError(f"--chart {chart}: the file already exists; choose another name or add --overwrite")
 
 
 def _reviewed(
