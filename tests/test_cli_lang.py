@@ -12,6 +12,8 @@ import pytest
 
 from cli_helpers import cli_error_line
 from support.tui import SIZE
+from support.tui import captured_apps
+from support.tui import language_environment
 from support.tui import make_app
 from support.tui import play_command
 from support.tui import screen_text
@@ -67,6 +69,23 @@ def test_a_language_the_terminal_game_does_not_speak_is_said_in_one_line(
     assert len(err) == 1
     assert err[0].startswith("thirtyone: ")
     assert said in err[0]
+
+
+def test_a_language_not_spoken_is_said_before_the_game_naming_those_spoken(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``play --lang xx`` said so on standard error only after the game (issue 42)."""
+    from thirtyone.tui.app import ThirtyOneApp
+
+    language_environment(monkeypatch, {})
+    captured_apps(monkeypatch)
+    said_before: list[str] = []
+    monkeypatch.setattr(ThirtyOneApp, "run", lambda app: said_before.append(capsys.readouterr().err))
+    assert main(["play", "--lang", "xx"]) == 0
+    assert said_before == [
+        'thirtyone: Language "xx" is not available; playing in English. --lang takes en, de, cs, ms, km or ko.\n'
+    ]
+    assert capsys.readouterr().err == "", "said once"
 
 
 def test_review_says_a_language_it_does_not_speak_in_one_line(

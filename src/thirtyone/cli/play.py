@@ -9,8 +9,10 @@ SIGTERM); a record that could not be saved is a one-line error and exit status 1
 SIGHUP or SIGTERM ended exits with ``128 +`` the signal's number (129, 143), as a shell reports
 a process a signal stopped. ``--resume RECORD`` goes on with an unfinished game where it stopped
 (the rules, players, bots and seed from the record); a missing file, a finished game, a damaged
-record or a dealing option given as well is a one-line error (exit status 2). Each finished game
-is kept for ``thirtyone stats`` (:mod:`thirtyone.tui.history`) unless ``--no-history``.
+record or a dealing option given as well is a one-line error (exit status 2). A language the
+terminal game does not speak (``--lang xx``, ``--lang ur``) is said in one line on standard error
+before the game, naming those it speaks, and again on its screen; the game plays in English. Each
+finished game is kept for ``thirtyone stats`` (:mod:`thirtyone.tui.history`) unless ``--no-history``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from thirtyone.record import GameRecord
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.tui.history import history_folder
+from thirtyone.tui.language import TERMINAL_LANGUAGES
 from thirtyone.tui.language import terminal_language
 from thirtyone.tui.session import PlaySession
 from thirtyone.tui.settings import DEFAULT_DELAY
@@ -303,6 +306,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if not interactive():
         raise PlayError(NEEDS_TERMINAL)
+    if settings.notice:  # before the game, as other options are refused (its screen says it too)
+        spoken = f"{', '.join(TERMINAL_LANGUAGES[:-1])} or {TERMINAL_LANGUAGES[-1]}"
+        tell(f"thirtyone: {settings.notice} --lang takes {spoken}.")
     from thirtyone.tui.app import ThirtyOneApp  # Textual loads only once the arguments are good
 
     app = ThirtyOneApp(settings)
@@ -311,8 +317,6 @@ def run(args: argparse.Namespace) -> int:
             app.run()
         finally:
             app.autosave()  # every way out: the record as the game stands
-    if settings.notice:
-        tell(f"thirtyone: {settings.notice}")  # said on the screen too, and kept here
     for note in app.records.saved:
         tell(note)
     failure = app.records.failure
