@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -326,6 +327,26 @@ def test_review_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[str]
     assert "Teuerste Entscheidungen:" in out
     assert "besser: " in out
     assert "Costliest" not in out
+
+
+@pytest.mark.parametrize("columns", ["80", "60"])
+def test_review_in_80_columns_or_fewer_says_what_each_move_gave_away(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, columns: str
+) -> None:
+    """A new user's finding (issue 42): where the moves need the width (schwimmen's exchanges, 80
+    columns), what a move gave away goes under the hand, and it lost its label ("Given away")
+    with the column: "0.29 mistake" said nothing of what 0.29 is."""
+    args = ["simulate", "--preset", "schwimmen", "--bots", "random", "--players", "3", "--games", "1", "--seed", "5"]
+    assert main([*args, "--record", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = str(tmp_path / "game-000001.toml")
+    monkeypatch.setenv("COLUMNS", columns)
+    status, out, _ = review_cli(capsys, record, *CLI_BUDGET, "--seat", "0")
+    assert status == 0
+    lines = out.splitlines()
+    marks = [i for i, line in enumerate(lines) if re.fullmatch(r" +(inaccuracy|mistake|blunder) .*", line)]
+    assert marks  # random play gives lives away
+    assert all(re.match(r" +Given away \d+\.\d\d ", lines[i - 1]) for i in marks), out
 
 
 def test_review_json_is_the_data_with_sentences(capsys: pytest.CaptureFixture[str], simulated: Path) -> None:

@@ -227,7 +227,8 @@ async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang
     """Issue 40, item 5: at 80 columns the moves' column wrapped values onto lines of their own
     ("▸ Vzít karty na stole naslepo" over "−0,30", widow, seed 5) while the hand, the lives given
     away and the mark kept their columns. Where the six columns do not fit, what a move gave away
-    and its mark go under the hand; where they fit, the table keeps them."""
+    and its mark go under the hand, the lives after "Given away" (issue 42); where they fit, the
+    table keeps them."""
     app = make_app("widow", 3, 5, lives=1, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_review(app, pilot)
@@ -241,8 +242,9 @@ async def test_issue40_the_review_at_80_columns_gives_the_moves_their_width(lang
     assert not [line for line in lines if VALUE_ALONE.match(line)], "\n".join(lines)
     given = app.translate("review.column.given")
     assert any(given in line for line in wide)  # wide enough: the six columns
-    if lang == "cs":
-        assert not any(given in line for line in lines)  # the lives given away under the hand
+    if lang == "cs":  # the lives given away under the hand, after their column's name (issue 42)
+        assert not any(line.lstrip().startswith("Kolo") and given in line for line in lines)  # no column
+        assert any(re.match(rf" +{given} \d+,\d\d ", line) for line in lines)
 
 
 @pytest.mark.usefixtures("expert")

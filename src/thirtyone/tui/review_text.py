@@ -221,9 +221,9 @@ class DecisionsTable:
     values under it (:func:`noise_text`), what the move played gave away (lives), its mark and
     every move's value (:func:`moves_text`) with the rules that explain a mark under them
     (:func:`reasons_grid`), the one column that wraps. Where the moves would not have the width
-    of their longest line (80 columns, long words), what the move gave away and its mark go
-    under the hand too, so that no value is wrapped onto a line of its own. ``names``: the
-    seats' names as shown."""
+    of their longest line (80 columns, long words), what the move gave away (after its column's
+    name: "Given away 0.29") and its mark go under the hand too, so that no value is wrapped onto
+    a line of its own. ``names``: the seats' names as shown."""
 
     def __init__(self, t: Messages, decisions: Sequence[Decision], names: Sequence[str]) -> None:
         self.t = t
@@ -247,8 +247,10 @@ class DecisionsTable:
             mark = mark_text(t, decision.mark)
             if not narrow:
                 cells: list[RenderableType] = [Text("\n").join([hand, noise_text(t, decision)]), given, mark]
-            else:
-                under = [hand, Text(f"{given} ").append_text(mark)] if given else [hand]
+            else:  # what it gave away under its column's name, and the mark on a line of its own
+                under = [hand, Text(f"{t('review.column.given')} {given}")] if given else [hand]
+                if decision.mark is not None:
+                    under.append(mark)
                 cells = [Text("\n").join([*under, noise_text(t, decision)])]
             valued: RenderableType = moves_text(t, decision)
             reasons = reasons_grid(t, decision, self.names) if why else None
