@@ -302,3 +302,17 @@ def test_item14_a_seen_file_that_is_not_text_must_be_json(
         f"thirtyone: error: {garbage}: not UTF-8 text (bad byte at offset 0); give the file your table page offered "
         "('Download what this page saw'): it must be JSON"
     )
+
+
+def test_a_seen_file_nested_too_deeply_is_called_so_not_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], chained: GameRecord
+) -> None:
+    """JSON nested deeper than Python's parser reads is JSON: the line says it is too deep."""
+    path = write(tmp_path / "chained.toml", chained)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    line = cli_error_line(capsys, ["verify", str(path), "--seen", str(deep)])
+    assert line == (
+        f"thirtyone: error: {deep}: JSON nested too deeply to read: give the file your table page offered "
+        "('Download what this page saw')"
+    )

@@ -141,8 +141,12 @@ def hash_lines(recorded: str, computed: str) -> list[str]:
 def _seen_json(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         raise RecordError("not JSON: give the file your table page offered ('Download what this page saw')") from None
+    except RecursionError:
+        raise RecordError(
+            "JSON nested too deeply to read: give the file your table page offered ('Download what this page saw')"
+        ) from None
     if not isinstance(data, dict) or data.get("format") != SEEN_FORMAT:
         raise RecordError(
             f'not what a table page saw (no "format": "{SEEN_FORMAT}"): give the file the page offered '
