@@ -268,6 +268,44 @@ def test_sigterm_prints_the_games_finished_marked_partial_as_ctrl_c_does(capsys,
     assert captured.err.endswith("thirtyone: terminated: the results above are partial\n")
 
 
+@pytest.mark.parametrize(("name", "status", "word"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
+def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(capsys, monkeypatch, name, status, word):
+    """Ctrl-C or SIGTERM that came while a game was added to the totals left it half counted in
+    the partial results: its places and wins, not the lives of its rounds (issue 42). The real
+    signal comes in the third game's counting of lives (GameTotals.add_game)."""
+    import signal
+
+    from thirtyone import totals
+
+    real_add, real_label = totals.GameTotals.add_game, totals.loss_label
+    added: list[object] = []
+    sent: list[int] = []
+
+    def add_game(self, game):
+        added.append(game)
+        real_add(self, game)
+
+    def loss_label(kind):
+        if len(added) == 3 and not sent:
+            sent.append(1)
+            signal.raise_signal(getattr(signal, name))
+        return real_label(kind)
+
+    monkeypatch.setattr(totals.GameTotals, "add_game", add_game)
+    monkeypatch.setattr(totals, "loss_label", loss_label)
+    args = ["simulate", "--bots", "basic,random", "--seed", "1", "--engine", "reference", "--json"]
+    assert main([*args, "--games", "6"]) == status
+    partial = json.loads(capsys.readouterr().out)
+    assert (sent, partial["stopped"], partial["games"]) == ([1], word, 3)
+    monkeypatch.undo()
+    assert main([*args, "--games", "3"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    same = ("partial", "stopped", "games_requested")
+    assert {key: value for key, value in partial.items() if key not in same} == {
+        key: value for key, value in whole.items() if key not in same
+    }
+
+
 ANNOUNCING_BOT = """
 import sys
 

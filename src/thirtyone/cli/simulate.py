@@ -7,7 +7,8 @@ played by the simulator's counter-based random policy
 ``random`` and ``basic`` bots) and the reference engine (``--engine reference``, every bot, and
 ``--record``) play the same games and print the same results for the same seed. Ctrl-C prints
 the games finished so far, marked partial, and exits with status 130; SIGTERM (``timeout``,
-``kill``) does the same with status 143 (:func:`stopping_on_sigterm`).
+``kill``) does the same with status 143 (:func:`thirtyone.cli.stopping.stopping`); a game is
+counted whole or not at all (:func:`~thirtyone.cli.stopping.held`).
 
 A bot that raises or returns an illegal action ends only its game, as in the arena
 (:func:`thirtyone.arena.play.play_safely`): the game is left out of the statistics and counted as
@@ -23,17 +24,14 @@ removes them first.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
 import secrets
-import signal
 import sys
 import threading
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
-from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +59,9 @@ from thirtyone.cli.options import plays_on_sim
 from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
-from thirtyone.cli.play import signal_status
+from thirtyone.cli.stopping import Stop
+from thirtyone.cli.stopping import held
+from thirtyone.cli.stopping import stopping
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
 from thirtyone.record import GameRecord
@@ -76,8 +76,6 @@ __all__ = [
     "play_game_safely",
     "simulate_reference",
     "FailedGame",
-    "Terminated",
-    "stopping_on_sigterm",
     "MAX_GAMES",
     "FAILED_DIR",
 ]
@@ -133,29 +131,6 @@ class SimulateError(ThirtyOneError):
     """Bad arguments to ``simulate``."""
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM while the games are played (:func:`stopping_on_sigterm`): it stops them as Ctrl-C does."""
-
-
-@contextlib.contextmanager
-def stopping_on_sigterm() -> Iterator[None]:
-    """In the block, SIGTERM raises :class:`Terminated` in the main thread, as Ctrl-C raises
-    :class:`KeyboardInterrupt`, so that the games finished are still reported; the handler
-    before is restored after the block (off the main thread, where none can be set, nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminate(_number: int, _frame: object) -> None:
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 @dataclass(frozen=True)
 class FailedGame:
     """A game a bot failed in: game ``number`` (1-based, as in the record names) played with
@@ -205,40 +180,39 @@ def run(args: argparse.Namespace) -> int:
     stats = GameTotals(rules, tuple(names))
     records = FailureRecords(record_dir / "failed" if record_dir is not None else FAILED_DIR)
     failed: list[FailedGame] = []
-    stopped = None  # "interrupted" (Ctrl-C) or "terminated" (SIGTERM)
+    stopped: Stop | None = None
 
     if fast:
         load_kernels()
-    try:
-        with stopping_on_sigterm(), progress_bar(console, args.games, label="simulating") as advance:
+    with stopping() as stop:
+        try:
+            with progress_bar(console, args.games, label="simulating") as advance:
 
-            def on_game(index: int, game: Game) -> None:
-                if record_dir is not None:
-                    seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
-                    text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
-                    (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
-                advance(1)
+                def on_game(index: int, game: Game) -> None:
+                    if record_dir is not None:
+                        seats = [f"{name} (seat {seat})" for seat, name in enumerate(names)]
+                        text = GameRecord.from_game(game, seats, event="thirtyone simulate").dumps()
+                        (record_dir / _record_name(index + 1)).write_text(text, encoding="utf-8")
+                    advance(1)
 
-            def on_failure(index: int, seed: int, failure: Failure) -> None:
-                path = records.save(_record_name(index + 1), failure)
-                failed.append(FailedGame(index + 1, seed, failure, path))
-                advance(1)
+                def on_failure(index: int, seed: int, failure: Failure) -> None:
+                    path = records.save(_record_name(index + 1), failure)
+                    failed.append(FailedGame(index + 1, seed, failure, path))
+                    advance(1)
 
-            if fast:
-                _simulate_fast(rules, names, seeds, stats, advance)
-            else:
-                simulate_reference(rules, names, seeds, stats, on_game, on_failure)
-    except Terminated:
-        stopped = "terminated"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
+                if fast:
+                    _simulate_fast(rules, names, seeds, stats, advance)
+                else:
+                    simulate_reference(rules, names, seeds, stats, on_game, on_failure)
+        except KeyboardInterrupt:
+            stopped = stop
 
     engine = "sim" if fast else "reference"
     played = stats.games + len(failed)
     partial = stopped is not None or played < args.games
     if args.json:
         data = {**stats.to_dict(), "engine": engine, "seed": seed, "games_requested": args.games, "partial": partial}
-        data["stopped"] = stopped
+        data["stopped"] = None if stopped is None else stopped.word
         _add_failures(data, failed)
         print(json.dumps(data, indent=2))
     else:
@@ -246,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
         if partial:
             out.print(
                 f"[bold red]PARTIAL RESULTS[/]: {played:,} of {args.games:,} games played"
-                + (f" ({stopped})" if stopped else "")
+                + (f" ({stopped.word})" if stopped is not None else "")
             )
         _print_tables(out, stats, seed, failed)
     console.print(f"[dim]played by the {'compiled simulator' if fast else 'reference engine'}[/]")
@@ -256,8 +230,8 @@ def run(args: argparse.Namespace) -> int:
         line = failed_games_line(len(failed), played, where, first.failure, first.record)
         console.print(line, markup=False, soft_wrap=True)
     if stopped is not None:
-        console.print(f"thirtyone: {stopped}: the results above are partial", markup=False)
-        return signal_status(signal.SIGTERM if stopped == "terminated" else signal.SIGINT)
+        console.print(f"thirtyone: {stopped.word}: the results above are partial", markup=False)
+        return stopped.status
     return 1 if failed else 0
 
 
@@ -362,14 +336,15 @@ def simulate_reference(
     """
     for index, game_seed in enumerate(seeds):
         game, failure = play_game_safely(rules, names, game_seed)
-        if failure is not None:
-            if on_failure is None:
-                raise BotError(failure.error)
-            on_failure(index, game_seed, failure)
-            continue
-        if on_game is not None:
-            on_game(index, game)
-        stats.add_game(game)
+        with held():  # counted whole or not at all, whenever Ctrl-C comes
+            if failure is not None:
+                if on_failure is None:
+                    raise BotError(failure.error)
+                on_failure(index, game_seed, failure)
+                continue
+            if on_game is not None:
+                on_game(index, game)
+            stats.add_game(game)
 
 
 _FAST_CHUNK = 4096
@@ -420,8 +395,9 @@ def _simulate_fast(
     seeds = iter(seeds)
     while chunk := list(itertools.islice(seeds, _FAST_CHUNK)):
         batch = sim.play_games(rules, len(names), policies, chunk)
-        sim.add_batch(stats, batch)
-        advance(len(batch))
+        with held():  # counted whole or not at all, whenever Ctrl-C comes
+            sim.add_batch(stats, batch)
+            advance(len(batch))
 
 
 def _count(number: int, word: str) -> str:
