@@ -368,6 +368,10 @@ def test_illegal_and_out_of_turn_actions_change_nothing(db: Path) -> None:
             waiter, {"type": "action", "action": "draw stock", "seq": seq, "seat": mover.seat}, "not_your_seat"
         )
         assert "cannot act for seat" in other["message"]
+        long = refused(
+            waiter, {"type": "action", "action": "draw stock", "seq": seq, "seat": "x" * 3000}, "not_your_seat"
+        )
+        assert len(long["message"]) < 120  # the seat it asked for, cut short: not echoed whole
         assert refused(mover, {"type": "action", "action": "fly away", "seq": seq}, "bad_action")["message"].startswith(
             "cannot read action"
         )

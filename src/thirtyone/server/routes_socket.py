@@ -402,7 +402,8 @@ async def _act(message: JSON, connection: Connection, runner: TableRunner) -> No
     asked = message.get("seat", seat)
     if asked != seat:
         raise AuthError(
-            f"this connection holds the token of seat {seat}; it cannot act for seat {asked!r}", "not_your_seat"
+            f"this connection holds the token of seat {seat}; it cannot act for seat {repr(asked)[:40]}",
+            "not_your_seat",
         )
     text = message.get("action")
     number = message.get("id")
