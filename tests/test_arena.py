@@ -52,6 +52,13 @@ from thirtyone.views import PlayerView
 SCAT = Rules.preset("scat")
 
 
+@pytest.fixture(autouse=True)
+def _in_a_folder_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test runs in a folder of its own: a run without --out on the reference engine refuses the
+    failed games' records an earlier run left in arena-failed/ (issue 42), and writes its own there."""
+    monkeypatch.chdir(tmp_path)
+
+
 # ---------------------------------------------------------------------------------------- helpers
 
 
@@ -503,6 +510,31 @@ def test_failed_records_go_to_arena_failed_without_out(tmp_path, monkeypatch, ca
     assert "arena-failed" in capsys.readouterr().out
 
 
+def test_an_earlier_runs_arena_failed_records_are_refused_before_any_game_unless_overwrite(
+    tmp_path, monkeypatch, capsys
+):
+    """A second run wrote its failed games' records over the first's in ``arena-failed/``, and the
+    user's notes in one of them, without a word, as simulate did (issue 42)."""
+    monkeypatch.setitem(BOTS, "cheater", CheatingBot)
+    monkeypatch.chdir(tmp_path)
+    args = ["arena", "--bots", "cheater", "--players", "3", "--seed", "1"]
+    assert main([*args, "--games", "6"]) == 1
+    first = sorted((tmp_path / "arena-failed").iterdir())
+    first[0].write_text("the user's notes", encoding="utf-8")
+    capsys.readouterr()
+    assert main([*args, "--games", "3"]) == 2
+    assert capsys.readouterr().err == (
+        "thirtyone: error: arena-failed/ holds the records of games that failed in an earlier run: move them, "
+        "or add --overwrite to replace them\n"
+    )
+    assert sorted((tmp_path / "arena-failed").iterdir()) == first
+    assert first[0].read_text(encoding="utf-8") == "the user's notes"
+    assert main([*args, "--games", "3", "--overwrite"]) == 1
+    second = sorted((tmp_path / "arena-failed").iterdir())
+    assert len(second) == 3 < len(first) == 6, "none of the earlier run's is left among them"
+    assert second[0].read_text(encoding="utf-8") != "the user's notes"
+
+
 # ---------------------------------------------------------------------------------------- interruptions
 
 
@@ -526,6 +558,39 @@ def test_ctrl_c_keeps_the_games_finished(tmp_path, monkeypatch, capsys):
     assert (data["partial"], data["stopped"], data["games_played"]) == (True, "interrupted", 9)
     assert len(read_csv(out / "games.csv")) == 9
     assert (out / "win_share.png").exists()
+
+
+def test_sigterm_keeps_the_games_finished_as_ctrl_c_does(tmp_path, monkeypatch, capsys):
+    """SIGTERM (``timeout``, ``kill``) ended the arena with nothing printed or written (issue 42)."""
+    import signal
+
+    real = arena_backends.play_game_safely
+    calls = []
+
+    def terminated_at_the_tenth(*args: object) -> GameResult:
+        calls.append(args)
+        if len(calls) == 10:
+            signal.raise_signal(signal.SIGTERM)  # the real signal, through the handler the arena sets
+        return real(*args)  # type: ignore[arg-type]
+
+    def unhandled(_number, _frame):
+        raise AssertionError("the arena set no handler for SIGTERM")
+
+    monkeypatch.setattr(arena_backends, "play_game_safely", terminated_at_the_tenth)
+    before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should the arena set none
+    try:
+        args = ["--bots", "basic,random", "--games", "40", "--seed", "2", "--engine", "reference"]
+        status, out = arena(tmp_path, *args)
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert status == 143
+    captured = capsys.readouterr()
+    assert "PARTIAL RESULTS: 9 of 40 games played (terminated)" in captured.out
+    assert captured.err.endswith("thirtyone: terminated: the results above are partial\n")
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert (data["partial"], data["stopped"], data["games_played"]) == (True, "terminated", 9)
+    assert len(read_csv(out / "games.csv")) == 9
 
 
 class BrokenBackend(LocalBackend):
@@ -732,7 +797,6 @@ def test_an_out_folder_without_results_is_used(tmp_path, capsys):
     ("args", "message"),
     [
         (["--out", ""], "--out '': an empty path; give a folder for the results"),
-        (["--overwrite"], "--overwrite is for --out DIR"),
         (["--out", "a-file"], "--out a-file: that is a file, not a folder"),
     ],
 )

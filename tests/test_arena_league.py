@@ -99,13 +99,64 @@ def test_the_leaderboard_files_are_not_overwritten_unasked(tmp_path: Path, capsy
     page.write_text("mine")
     args = ["arena", "--league", "--bots", "basic,random", "--players", "2", "--deals", "1", "--leaderboard"]
     line = cli_error_line(capsys, [*args, str(page)])
-    assert "exist; add --overwrite" in line
+    assert (
+        line
+        == f"thirtyone: error: --leaderboard {page}: the file already exists; choose another name or add --overwrite"
+    )
     assert page.read_text() == "mine"
     assert main([*args, str(page), "--overwrite"]) == 0
     assert capsys.readouterr().out == page.read_text()
     assert page.read_text().startswith("# Leaderboard")
-    assert "Markdown file" in cli_error_line(capsys, [*args, str(tmp_path / "board.txt")])
-    assert "does not exist" in cli_error_line(capsys, [*args, str(tmp_path / "no" / "board.md")])
+    other = tmp_path / "other.md"
+    (tmp_path / "other.json").write_text("mine")
+    assert cli_error_line(capsys, [*args, str(other)]) == (
+        f"thirtyone: error: --leaderboard {other}: the file {tmp_path / 'other.json'} beside it already exists; "
+        "choose another name or add --overwrite"
+    )
+    text = tmp_path / "board.txt"
+    assert cli_error_line(capsys, [*args, str(text)]) == (
+        f"thirtyone: error: --leaderboard {text}: the leaderboard is a .md file; give a file name ending in .md"
+    )
+    missing = tmp_path / "no" / "board.md"
+    assert cli_error_line(capsys, [*args, str(missing)]) == (
+        f"thirtyone: error: --leaderboard {missing}: the folder {missing.parent} does not exist; make it first or "
+        "give another"
+    )
+
+
+def test_sigterm_prints_the_leaderboard_so_far_as_ctrl_c_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGTERM (``timeout``, ``kill``) ended a league with nothing printed (issue 42)."""
+    import signal
+
+    from thirtyone.arena import backends
+
+    real = backends.play_game_safely
+    calls: list[object] = []
+
+    def terminated_at_the_third(*args: object) -> object:
+        calls.append(args)
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGTERM)  # the real signal, through the handler the league sets
+        return real(*args)  # type: ignore[arg-type]
+
+    def unhandled(_number: int, _frame: object) -> None:
+        raise AssertionError("the league set no handler for SIGTERM")
+
+    monkeypatch.setattr(backends, "play_game_safely", terminated_at_the_third)
+    page = tmp_path / "board.md"
+    args = ["arena", "--league", "--bots", "basic,random", "--players", "2", "--deals", "4", "--seed", "1"]
+    before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should the league set none
+    try:
+        assert main([*args, "--leaderboard", str(page)]) == 143
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    captured = capsys.readouterr()
+    assert "**Partial**" in captured.out
+    assert captured.err.endswith("thirtyone: terminated: the leaderboard above is partial (no file written)\n")
+    assert not page.exists()
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,13 @@ each in one line: ``--preset``, ``--games``, ``--out`` and ``--engine sim`` in a
 ``--deals`` and ``--leaderboard`` outside one, ``--overwrite`` without its path.
 
 ``--out DIR`` must be a new folder or one without results (:data:`RESULT_FILES` or records in
-``failed/``) unless ``--overwrite``, which removes them first; an empty path is refused.
+``failed/``) unless ``--overwrite``, which removes them first; an empty path is refused. Without
+``--out``, on the reference engine (whose bots may fail games), the records of failed games go to
+:data:`FAILED_DIR`, refused in the same way when it holds an earlier run's.
+
+Ctrl-C prints the games finished so far (a league: its leaderboard so far, no file written), marked
+partial, and exits with status 130; SIGTERM (``timeout``, ``kill``) does the same with status 143
+(:func:`thirtyone.cli.stopping.stopping`).
 """
 
 from __future__ import annotations
@@ -43,7 +49,9 @@ from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_engine_argument
 from thirtyone.cli.options import add_players_argument
 from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import clear_failed_folder
 from thirtyone.cli.options import make_folder
+from thirtyone.cli.options import output_file
 from thirtyone.cli.options import output_folder
 from thirtyone.cli.options import parse_bots
 from thirtyone.cli.options import plays_on_sim
@@ -51,6 +59,7 @@ from thirtyone.cli.options import rule_options
 from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
+from thirtyone.cli.stopping import stopping
 from thirtyone.rules import DEFAULT_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
 from thirtyone.rules import OPTIONS
@@ -117,7 +126,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--overwrite",
         action="store_true",
-        help="let --out replace the results of an earlier run in its folder",
+        help=f"let --out replace the results of an earlier run in its folder (without --out, the failed games' "
+        f"records in {FAILED_DIR}/), or --leaderboard its files",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     add_engine_argument(parser)
@@ -154,40 +164,20 @@ RESULT_FILES = ("games.csv", "summary.csv", "summary.json", "win_share.png")
 
 
 def _failed_records(folder: Path) -> list[Path]:
-    failed = folder / "failed"
-    return sorted(failed.glob("deal-*-rotation-*.toml")) if failed.is_dir() else []
+    """The records of failed games in ``folder`` (``DIR/failed``, :data:`FAILED_DIR`)."""
+    return sorted(folder.glob("deal-*-rotation-*.toml"))
 
 
 def _earlier_results(out: Path) -> list[str]:
     """The results an earlier run left in ``out``."""
-    return [name for name in RESULT_FILES if (out / name).exists()] + (["failed/"] if _failed_records(out) else [])
+    failed = ["failed/"] if _failed_records(out / "failed") else []
+    return [name for name in RESULT_FILES if (out / name).exists()] + failed
 
 
 def _remove_results(out: Path) -> None:
     """Remove an earlier run's results from ``out`` (``--overwrite``), so none is left among the new ones."""
-    for path in [*(out / name for name in RESULT_FILES), *_failed_records(out)]:
+    for path in [*(out / name for name in RESULT_FILES), *_failed_records(out / "failed")]:
         path.unlink(missing_ok=True)
-
-
-def _league_files(text: str | None, overwrite: bool) -> tuple[Path, Path] | None:
-    """The checked ``--leaderboard`` files (Markdown, JSON), or ``None``; nothing is written here.
-
-    Raises:
-        ArenaError: for an empty path, one not ending in ``.md``, a missing folder, or files that
-            exist (without ``--overwrite``).
-    """
-    if text is None:
-        return None
-    page = Path(text)
-    if page.suffix != ".md":
-        raise ArenaError(f"--leaderboard {text!r}: give a Markdown file, FILE.md (its JSON goes beside it)")
-    data = page.with_suffix(".json")
-    if not page.parent.is_dir():
-        raise ArenaError(f"--leaderboard {page}: the folder {page.parent} does not exist; make it first")
-    found = [str(path) for path in (page, data) if path.exists()]
-    if found and not overwrite:
-        raise ArenaError(f"--leaderboard {page}: {' and '.join(found)} exist; add --overwrite to replace them")
-    return page, data
 
 
 def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str], deals: int, seed: int) -> str:
@@ -208,7 +198,8 @@ def _league_command(args: argparse.Namespace, bots: list[str], presets: list[str
 
 def run_league_command(args: argparse.Namespace) -> int:
     """``arena --league`` (see the module): 0 when every game finished, 1 when a bot failed games,
-    130 when interrupted (the leaderboard so far is printed, marked partial, and no file written)."""
+    130 when Ctrl-C stopped it and 143 when SIGTERM did (the leaderboard so far is printed,
+    marked partial, and no file written)."""
     from thirtyone.arena.league import check_league
     from thirtyone.arena.league import league_dict
     from thirtyone.arena.league import league_markdown
@@ -226,8 +217,9 @@ def run_league_command(args: argparse.Namespace) -> int:
         )
     if args.engine == "sim":
         raise ArenaError("--engine sim is the arena's: a league plays on the reference engine; leave --engine out")
-    if args.overwrite and args.leaderboard is None:
-        raise ArenaError("--overwrite is for --leaderboard FILE.md: add --leaderboard, or leave --overwrite out")
+    page = output_file(
+        args.leaderboard, args.overwrite, "--leaderboard", "the leaderboard", ArenaError, suffix=".md", beside=".json"
+    )
     bots = [name.strip() for name in args.bots.split(",")]
     if args.players is None:  # as many as the bots seat, up to the usual table
         args.players = max(min(DEFAULT_PLAYERS, len(bots)), MIN_PLAYERS)
@@ -235,29 +227,29 @@ def run_league_command(args: argparse.Namespace) -> int:
     deals: int = LEAGUE_DEALS if args.deals is None else args.deals
     options = rule_options(args)
     rules, tables = check_league(bots, presets, args.players, deals, options)  # all said before any game
-    files = _league_files(args.leaderboard, args.overwrite)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     command = _league_command(args, bots, presets, deals, seed)
     console = Console(stderr=True)
     total = len(tables) * len(rules) * deals * args.players
     backend = make_backend(args.backend, args.jobs, args.address, total)
     started = time.perf_counter()
-    with backend, progress_bar(console, total, label="league") as advance:
+    with backend, stopping() as stop, progress_bar(console, total, label="league") as advance:
         league = run_league(bots, presets, args.players, deals, seed, backend, options=options, on_progress=advance)
     elapsed = time.perf_counter() - started
-    page = league_markdown(league, command)
+    markdown = league_markdown(league, command)
     if args.json:
         print(json.dumps(league_dict(league, command), indent=2))
     else:
-        print(page, end="", flush=True)
+        print(markdown, end="", flush=True)
     console.print(f"{league.games + league.failed:,} games in {elapsed:.1f} s", style="dim")
     if league.partial:
-        console.print("thirtyone: interrupted: the leaderboard above is partial (no file written)")
-        return 130
-    if files is not None:
-        files[0].write_text(page, encoding="utf-8")
-        files[1].write_text(json.dumps(league_dict(league, command), indent=1) + "\n", encoding="utf-8")
-        console.print(f"wrote {files[0]} and {files[1]}", style="dim", markup=False)
+        console.print(f"thirtyone: {stop.word}: the leaderboard above is partial (no file written)")
+        return stop.status
+    if page is not None:
+        data = page.with_suffix(".json")
+        page.write_text(markdown, encoding="utf-8")
+        data.write_text(json.dumps(league_dict(league, command), indent=1) + "\n", encoding="utf-8")
+        console.print(f"wrote {page} and {data}", style="dim", markup=False)
     if league.failed:
         first = next(row for row in league.rows if row.failed)
         console.print(f"thirtyone: error: {league.failed:,} games failed (bot {first.name} failed {first.failed:,})")
@@ -267,8 +259,9 @@ def run_league_command(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Play the arena (or, with ``--league``, a league) and report; 0 when every game finished, 130
-    when interrupted, 1 when the backend failed (both after reporting the games finished so far,
-    marked partial) or when a bot failed games (after the report, naming the first on stderr)."""
+    when Ctrl-C stopped it and 143 when SIGTERM did, 1 when the backend failed (all after reporting
+    the games finished so far, marked partial) or when a bot failed games (after the report, naming
+    the first on stderr)."""
     if args.league:
         return run_league_command(args)
     for name, instead in _LEAGUE_ONLY.items():
@@ -281,15 +274,21 @@ def run(args: argparse.Namespace) -> int:
     engine = "sim" if plays_on_sim(args.engine, names, rules, ArenaError) else "reference"
     backend = make_backend(args.backend, args.jobs, args.address, schedule.games)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
-    out = output_folder(args.out, args.overwrite, "--out", "results", _earlier_results, ArenaError)
+    out = (
+        None
+        if args.out is None
+        else output_folder(args.out, args.overwrite, "--out", "results", _earlier_results, ArenaError)
+    )
     if out is not None:
         make_folder(out, "--out", ArenaError)
         if args.overwrite:
             _remove_results(out)
+    elif engine == "reference":  # a bot may fail games (the simulator's never do)
+        clear_failed_folder(FAILED_DIR, args.overwrite, _failed_records, "--out DIR", ArenaError)
     records = FailureRecords(out / "failed" if out is not None else FAILED_DIR)
     console = Console(stderr=True)
 
-    with backend:
+    with backend, stopping() as stop:
         started = time.perf_counter()
         games = GamesWriter(out / "games.csv", schedule.seats) if out is not None else None
         try:
@@ -307,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - started
 
     summary = outcome.summary
-    stopped = "interrupted" if outcome.interrupted else f"backend failed: {outcome.error}" if outcome.error else None
+    stopped = stop.word if outcome.interrupted else f"backend failed: {outcome.error}" if outcome.error else None
     info = RunInfo(rules.describe(), seed, stopped, engine)
     if out is not None:
         write_summary(out, summary, info, records.paths)
@@ -321,8 +320,8 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         console.print(f"wrote {out}/games.csv, summary.csv, summary.json, win_share.png", style="dim", markup=False)
     if outcome.interrupted:
-        console.print("thirtyone: interrupted: the results above are partial")
-        return 130
+        console.print(f"thirtyone: {stop.word}: the results above are partial")
+        return stop.status
     if outcome.error:
         console.print(f"thirtyone: error: {outcome.error}: the results above are partial", markup=False, soft_wrap=True)
         return 1

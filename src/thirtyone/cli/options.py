@@ -36,6 +36,8 @@ __all__ = [
     "parse_bots",
     "make_folder",
     "output_folder",
+    "output_file",
+    "clear_failed_folder",
 ]
 
 
@@ -270,3 +272,73 @@ def output_folder(
             "or add --overwrite to replace them"
         )
     return folder
+
+
+def output_file(
+    text: str | None,
+    overwrite: bool,
+    flag: str,
+    what: str,
+    error: type[ThirtyOneError],
+    *,
+    suffix: str | None = None,
+    beside: str | None = None,
+    metavar: str | None = None,
+) -> Path | None:
+    """The checked file of ``flag`` (``--record``, ``--chart``; ``None`` when not given), before
+    any work: nothing is written here. ``what`` is what it holds, in words (``the chart``);
+    ``suffix`` the ending its name must have (``.png``, any case); ``beside`` the suffix of a
+    second file written beside it (``.json``), checked as well; ``metavar`` names the file as the
+    help does (default ``FILE`` and the suffix).
+
+    Raises:
+        ThirtyOneError: ``error``, in one line naming the flag and what to do, for ``--overwrite``
+            without ``flag``, an empty path, a name without ``suffix``, a folder, a folder that does
+            not exist, or a file that exists (without ``--overwrite``).
+    """
+    if text is None:
+        if overwrite:
+            named = metavar or f"FILE{suffix or ''}"
+            raise error(f"--overwrite is for {flag} {named}: add {flag}, or leave --overwrite out")
+        return None
+    if text == "":
+        raise error(f"{flag} '': an empty path; give a file name for {what}")
+    path = Path(text)
+    if suffix is not None and path.suffix.lower() != suffix:
+        raise error(f"{flag} {path}: {what} is a {suffix} file; give a file name ending in {suffix}")
+    if path.is_dir():
+        raise error(f"{flag} {path}: that is a folder; give a file name for {what}")
+    if not path.parent.is_dir():  # (the parent of a bare name is ".")
+        raise error(f"{flag} {path}: the folder {path.parent} does not exist; make it first or give another")
+    for file in (path, *([] if beside is None else [path.with_suffix(beside)])):
+        if file.exists() and not overwrite:
+            which = "the file" if file == path else f"the file {file} beside it"
+            raise error(f"{flag} {path}: {which} already exists; choose another name or add --overwrite")
+    return path
+
+
+def clear_failed_folder(
+    folder: Path, overwrite: bool, records: Callable[[Path], list[Path]], instead: str, error: type[ThirtyOneError]
+) -> None:
+    """Check ``folder``, where the records of failed games go when no output folder is given
+    (``simulate-failed``, ``arena-failed``), before any game: a folder (or nothing yet) without
+    the records of an earlier run (``records(folder)``); with ``overwrite`` they are removed, so
+    that none is left among the new ones. ``instead`` is the flag that puts them elsewhere.
+
+    Raises:
+        ThirtyOneError: ``error``, for a file of that name, or an earlier run's records without
+            ``overwrite``.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise error(
+            f"{folder} is a file, and the records of failed games go into a folder of that name: "
+            f"move the file, or give {instead}"
+        )
+    found = records(folder) if folder.is_dir() else []
+    if found and not overwrite:
+        raise error(
+            f"{folder}/ holds the records of games that failed in an earlier run: move them, "
+            "or add --overwrite to replace them"
+        )
+    for path in found:
+        path.unlink()

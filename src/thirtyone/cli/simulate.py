@@ -52,6 +52,7 @@ from thirtyone.bots.runner import BotError
 from thirtyone.bots.runner import iter_game_seeds
 from thirtyone.cli.options import add_engine_argument
 from thirtyone.cli.options import add_rules_arguments
+from thirtyone.cli.options import clear_failed_folder
 from thirtyone.cli.options import make_folder
 from thirtyone.cli.options import output_folder
 from thirtyone.cli.options import parse_bots
@@ -173,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         if args.overwrite:
             _remove_records(record_dir)
     elif not fast:  # the simulator's bots never fail: it writes no records
-        _clear_failed_dir(args.overwrite)
+        clear_failed_folder(FAILED_DIR, args.overwrite, _failed_records, "--record DIR", SimulateError)
     console = Console(stderr=True)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)  # said, so a run can be repeated
     seeds = itertools.islice(iter_game_seeds(seed), args.games)  # one at a time: millions are not held
@@ -275,25 +276,9 @@ def _record_dir(text: str | None, overwrite: bool) -> Path | None:
     return output_folder(text, overwrite, "--record", "game records", _earlier_records, SimulateError)
 
 
-def _clear_failed_dir(overwrite: bool) -> None:
-    """Check :data:`FAILED_DIR`, where the records of failed games go without ``--record``: a
-    folder (or nothing yet) without an earlier run's records; with ``overwrite`` they are removed.
-
-    Raises:
-        SimulateError: for a file of that name, or an earlier run's records without ``overwrite``.
-    """
-    if FAILED_DIR.exists() and not FAILED_DIR.is_dir():
-        raise SimulateError(
-            f"{FAILED_DIR} is a file, and the records of failed games go into a folder of that name: "
-            "move the file, or give --record DIR"
-        )
-    if not overwrite and _earlier_records(FAILED_DIR):
-        raise SimulateError(
-            f"{FAILED_DIR}/ holds the records of games that failed in an earlier run: move them, "
-            "or add --overwrite to replace them"
-        )
-    if overwrite:
-        _remove_records(FAILED_DIR)
+def _failed_records(folder: Path) -> list[Path]:
+    """The records of failed games in :data:`FAILED_DIR` (``folder``)."""
+    return sorted(folder.glob("game-*.toml"))
 
 
 def play_game_safely(rules: Rules, names: Sequence[str], seed: int) -> tuple[Game, Failure | None]:
