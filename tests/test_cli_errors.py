@@ -192,3 +192,35 @@ def test_simulate_says_its_seed_so_that_a_run_can_be_repeated(capsys: pytest.Cap
     seed = json.loads(capsys.readouterr().out)["seed"]
     assert main(["simulate", "--games", "2", "--seed", str(seed)]) == 0
     assert f"2 games of scat with 4 players, seed {seed}: " in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "suffix"),
+    [
+        (["play"], "--record", ".toml"),
+        (["stats"], "--chart", ".png"),
+        (["arena", "--league", "--bots", "basic,random", "--players", "2", "--deals", "1"], "--leaderboard", ".md"),
+    ],
+)
+def test_an_output_file_is_checked_in_the_same_words_by_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str], flag: str, suffix: str
+) -> None:
+    """play --record, stats --chart and arena --leaderboard each checked their file in words of
+    their own (a missing folder: '… does not exist' with or without what to do), three copies of
+    one check (issue 42); nothing is written over."""
+    missing = tmp_path / "no" / f"f{suffix}"
+    existing = tmp_path / f"f{suffix}"
+    existing.write_text("mine", encoding="utf-8")
+    folder = tmp_path / f"d{suffix}"
+    folder.mkdir()
+    for path, says in [
+        (missing, f"the folder {missing.parent} does not exist; make it first or give another"),
+        (existing, "the file already exists; choose another name or add --overwrite"),
+        (folder, "that is a folder; give a file name for the "),
+        ("", "an empty path; give a file name for the "),
+    ]:
+        shown = str(path) or "''"
+        assert cli_error_line(capsys, [*command, flag, str(path)]).startswith(
+            f"thirtyone: error: {flag} {shown}: {says}"
+        )
+    assert existing.read_text(encoding="utf-8") == "mine"

@@ -240,7 +240,7 @@ def test_a_chart_in_a_missing_folder_or_over_a_file_is_refused_before_any_work(
     [
         (["--last", "0"], "--last 0: show at least 1 game"),
         (["--overwrite"], "--overwrite is for --chart FILE.png: add --chart, or leave --overwrite out"),
-        (["--chart", "x.svg"], "--chart x.svg: the chart is a PNG image"),
+        (["--chart", "x.svg"], "--chart x.svg: the chart is a .png file; give a file name ending in .png"),
         (["--chart", "x.png", "--no-accuracy"], "--chart draws the review's accuracy: leave out --no-accuracy"),
         (["--budget", "basic:3"], "--budget basic:3: the review's budget is the expert's"),
         (["--lang", "ko;x"], "--lang 'ko;x': give a language code"),
@@ -250,3 +250,37 @@ def test_bad_options_are_one_line_errors(
     folder: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
 ) -> None:
     assert said in cli_error_line(capsys, ["stats", *args])
+
+
+def test_sigterm_keeps_the_reviews_made_as_ctrl_c_does(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGTERM (``timeout``, ``kill``) ended stats without a word (issue 42): it stops the reviews
+    as Ctrl-C does, those made kept, and exits 143."""
+    import signal
+
+    from thirtyone.cli import stats as stats_cli
+
+    made_history(folder)
+    real = stats_cli.reviewed
+    calls: list[Path] = []
+
+    def reviewed(path: Path, *args: object, **kwargs: object) -> object:
+        calls.append(path)
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGTERM)  # the real signal, through the handler stats sets
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    def unhandled(_number: int, _frame: object) -> None:
+        raise AssertionError("stats set no handler for SIGTERM")
+
+    monkeypatch.setattr(stats_cli, "reviewed", reviewed)
+    before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should stats set none
+    try:
+        assert main(["stats", *BUDGET]) == 143
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    captured = capsys.readouterr()
+    assert captured.err.endswith("thirtyone: terminated: the reviews made so far are kept\n")
+    assert len(list(folder.glob("*.review.json"))) == 2

@@ -31,6 +31,7 @@ from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments
 from thirtyone.cli.options import check_bot_budgets
 from thirtyone.cli.options import check_bots_play
+from thirtyone.cli.options import output_file
 from thirtyone.cli.options import rules_from_args
 from thirtyone.errors import RecordError
 from thirtyone.record import GameRecord
@@ -224,19 +225,7 @@ def settings_from_args(args: argparse.Namespace) -> PlaySettings:
         hint_seconds = float(args.hint_seconds)
     except ValueError:
         raise PlayError(f"--hint-seconds {args.hint_seconds!r}: give a number of seconds") from None
-    if args.record == "":
-        raise PlayError("--record '': an empty path; give a file name for the game record")
-    record = None if args.record is None else Path(args.record)
-    if record is None and args.overwrite:
-        raise PlayError("--overwrite is for --record PATH: add --record, or leave --overwrite out")
-    if record is not None:
-        if record.is_dir():
-            raise PlayError(f"--record {record}: that is a folder; give a file name")
-        folder = record.parent if str(record.parent) else Path(".")
-        if not folder.is_dir():
-            raise PlayError(f"--record {record}: the folder {folder} does not exist")
-        if record.exists() and not args.overwrite:
-            raise PlayError(f"--record {record}: the file already exists; choose another name or add --overwrite")
+    record = output_file(args.record, args.overwrite, "--record", "the game record", PlayError, metavar="PATH")
     resume = getattr(args, "resume_record", None)
     settings = PlaySettings.create(
         rules,

@@ -20,8 +20,9 @@ in the language of ``--lang`` or of the environment, as ``play`` chooses it. ``-
 the review's data instead (:meth:`~thirtyone.bots.review.Review.to_json`, each costliest decision
 with its ``sentence`` and its reasons in words, ``why``).
 Ctrl-C stops the review and prints the decisions valued so far, marked partial, with exit status
-130. A file that is not a record or does not replay, a seat that is not one of the record's, or a
-budget out of range is a one-line error, exit status 2, and nothing is printed.
+130; SIGTERM (``timeout``, ``kill``) does the same with 143 (:func:`thirtyone.cli.stopping.stopping`).
+A file that is not a record or does not replay, a seat that is not one of the record's, or a budget
+out of range is a one-line error, exit status 2, and nothing is printed.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
 from thirtyone.cli.replay import file_path
 from thirtyone.cli.replay import read_record
+from thirtyone.cli.stopping import Stop
+from thirtyone.cli.stopping import stopping
 from thirtyone.errors import RecordError
 from thirtyone.errors import SeatError
 from thirtyone.errors import ThirtyOneError
@@ -134,7 +137,7 @@ def budget_from_text(text: str) -> tuple[int, float | None, Rollouts]:
 
 def run(args: argparse.Namespace) -> int:
     """Review the record and print it; 0 when every decision was valued, 130 when Ctrl-C stopped
-    the review (after printing the decisions valued so far, marked partial).
+    the review and 143 when SIGTERM did (after printing the decisions valued so far, marked partial).
 
     Raises:
         ReplayError: for an empty path, or a file that cannot be read or is not UTF-8.
@@ -159,13 +162,16 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     if notice is not None:
         console.print(f"thirtyone: {notice}", markup=False, soft_wrap=True)  # one line, as play says it
-    interrupted = False
-    with progress_bar(console, reviewer.total, disable=args.json, label=progress_label(t)) as advance:
+    stopped: Stop | None = None
+    with (
+        stopping() as stop,
+        progress_bar(console, reviewer.total, disable=args.json, label=progress_label(t)) as advance,
+    ):
         try:
             for _ in reviewer.decisions():
                 advance(1)
         except KeyboardInterrupt:  # keep what is done
-            interrupted = True
+            stopped = stop
     review = reviewer.review()
     if args.json:
         print(escaped_json({"file": str(path), **review_json(review, t)}, indent=2))
@@ -174,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
         for line in review_lines(t, review, str(path)):
             # into a file or a pipe a sentence stays on its line (a long file name is not broken)
             out.print(line, soft_wrap=isinstance(line, Text) and not out.is_terminal)
-    if interrupted:
-        print("thirtyone: interrupted: the review above is partial", file=sys.stderr)
-        return 130
+    if stopped is not None:
+        print(f"thirtyone: {stopped.word}: the review above is partial", file=sys.stderr)
+        return stopped.status
     return 0
 
 

@@ -12,7 +12,8 @@ place and lives lost a round by preset and table size, and your last ``--last`` 
 with your place, the review's accuracy and your blunders; ``--chart FILE.png`` draws the
 accuracy and blunders of every reviewed game (:mod:`thirtyone.tui.progress_chart`), into a folder
 that exists and a file that does not (unless ``--overwrite``), both checked before any work. An empty
-history says how to fill it. Ctrl-C stops the reviews (those made are kept) with exit status 130.
+history says how to fill it. Ctrl-C stops the reviews (those made are kept) with exit status 130,
+SIGTERM (``timeout``, ``kill``) with 143 (:func:`thirtyone.cli.stopping.stopping`).
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ from rich.text import Text
 from thirtyone.arena.report import progress_bar
 from thirtyone.bots.expert import Rollouts
 from thirtyone.bots.review import DEFAULT_WORLDS
+from thirtyone.cli.options import output_file
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
 from thirtyone.cli.replay import read_record
 from thirtyone.cli.review import budget_from_text
+from thirtyone.cli.stopping import stopping
 from thirtyone.errors import ThirtyOneError
 from thirtyone.i18n import Messages
 from thirtyone.i18n import messages
@@ -123,24 +126,22 @@ def read_history(folder: Path) -> tuple[list[KeptGame], list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     """Print your progress; 0 when done (an empty history too), 130 when Ctrl-C stopped the
-    reviews (the reviews made are kept, nothing is printed).
+    reviews and 143 when SIGTERM did (the reviews made are kept, nothing is printed).
 
     Raises:
-        StatsError: for ``--last`` below 1, a ``--chart`` that is not a ``.png`` file, given with
-            ``--no-accuracy``, in a folder that does not exist or over a file (without
-            ``--overwrite``), or ``--overwrite`` without ``--chart``.
+        StatsError: for ``--last`` below 1, a ``--chart`` given with ``--no-accuracy`` or refused by
+            :func:`~thirtyone.cli.options.output_file` (not a ``.png`` file, an empty path, a
+            folder, in a folder that does not exist, over a file without ``--overwrite``), or
+            ``--overwrite`` without ``--chart``.
         ReviewError: for a budget out of range.
         PlayError: for a malformed ``--lang``.
         OSError: when the chart cannot be written.
     """
     if args.last < 1:
         raise StatsError(f"--last {args.last}: show at least 1 game")
-    chart = None if args.chart is None else Path(args.chart)
-    if chart is not None and chart.suffix.lower() != ".png":
-        raise StatsError(f"--chart {args.chart}: the chart is a PNG image; give a file name ending in .png")
+    chart = output_file(args.chart, args.overwrite, "--chart", "the chart", StatsError, suffix=".png")
     if chart is not None and args.no_accuracy:
         raise StatsError("--chart draws the review's accuracy: leave out --no-accuracy")
-    _check_chart_path(chart, args.overwrite)
     worlds, seconds, rollouts = budget_from_text(args.budget)
     lang, notice = terminal_language(args.lang, os.environ, doing="showing")
     t = messages(lang)
@@ -152,11 +153,12 @@ def run(args: argparse.Namespace) -> int:
     for reason in skipped:
         err.print(skipped_line(t, reason), markup=False, soft_wrap=True)
     if games and not args.no_accuracy:
-        try:
-            games = _reviewed(games, err, t, worlds=worlds, seconds=seconds, seed=args.seed, rollouts=rollouts)
-        except KeyboardInterrupt:
-            print("thirtyone: interrupted: the reviews made so far are kept", file=sys.stderr)
-            return 130
+        with stopping() as stop:
+            try:
+                games = _reviewed(games, err, t, worlds=worlds, seconds=seconds, seed=args.seed, rollouts=rollouts)
+            except KeyboardInterrupt:
+                print(f"thirtyone: {stop.word}: the reviews made so far are kept", file=sys.stderr)
+                return stop.status
     out = Console(highlight=False)
     for part in progress_lines(t, folder, games, last=args.last, accuracy=not args.no_accuracy):
         out.print(part, soft_wrap=isinstance(part, Text) and not out.is_terminal)  # a path stays on its line
@@ -164,23 +166,6 @@ def run(args: argparse.Namespace) -> int:
         _write_chart(chart, t, games)
         out.print(chart_line(t, chart), markup=False, soft_wrap=not out.is_terminal)
     return 0
-
-
-def _check_chart_path(chart: Path | None, overwrite: bool) -> None:
-    """Check where ``--chart`` goes before any work: its folder exists, and the file does not
-    (unless ``overwrite``).
-
-    Raises:
-        StatsError: naming what is wrong and what to do, or for ``overwrite`` without a chart.
-    """
-    if chart is None:
-        if overwrite:
-            raise StatsError("--overwrite is for --chart FILE.png: add --chart, or leave --overwrite out")
-        return
-    if not chart.parent.is_dir():  # (the parent of a bare name is ".")
-        raise StatsError(f"--chart {chart}: the folder {chart.parent} does not exist; make it first or give another")
-    if chart.exists() and not overwrite:
-        raise StatsError(f"--chart {chart}: the file already exists; choose another name or add --overwrite")
 
 
 def _reviewed(
