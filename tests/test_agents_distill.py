@@ -89,7 +89,11 @@ def test_the_fit_learns_the_values_and_the_move_and_exports_weights_that_play():
     assert curve[-1]["value_loss"] < 0.5 * curve[0]["value_loss"]
     assert curve[-1]["policy_loss"] < curve[0]["policy_loss"]
     assert net.meta["distilled"]["decisions"] == len(targets)
+    assert "after" not in net.meta["distilled"]  # fitted from weights never distilled
     assert "value_check" not in net.meta
+    again, _ = distill.fit(targets, init=net, epochs=1, lr=1e-3, batch=64, held_out=0.0)
+    assert again.meta["distilled"]["epochs"] == 1
+    assert again.meta["distilled"]["after"] == net.meta["distilled"]  # the fit before it is kept
     game = Game(Rules.preset("scat"), 2, seed=derive(11, 100))
     view = game.view(game.current_seat)
     judged = net.judge(view)

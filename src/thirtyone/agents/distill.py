@@ -278,7 +278,8 @@ def fit(
         "distilled": {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch},
     }
     if init is not None:
-        meta = {**init.meta, "distilled": meta["distilled"]}
+        earlier = init.meta.get("distilled")  # a fit of distilled weights keeps the fits before it
+        meta = {**init.meta, "distilled": {**meta["distilled"], **({"after": earlier} if earlier else {})}}
         meta.pop("path", None)
         meta.pop("value_check", None)  # the values changed: check them again
     return model.export(meta), curve
