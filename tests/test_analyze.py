@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -32,6 +33,9 @@ from thirtyone.arena.odds_cards import hand_values
 from thirtyone.arena.odds_cards import lowest_two
 from thirtyone.arena.odds_cards import value_table
 from thirtyone.arena.odds_options import CHART_FILES
+from thirtyone.arena.odds_options import EXPERT_ROUNDS
+from thirtyone.arena.odds_options import FALLBACK
+from thirtyone.arena.odds_options import JUDGE_ROUNDS
 from thirtyone.arena.odds_options import Sizes
 from thirtyone.arena.odds_play import KnockTable
 from thirtyone.arena.odds_play import expert_first_round
@@ -316,8 +320,13 @@ def test_a_chart_folder_with_charts_is_replaced_only_with_overwrite(
         (["--three-of-a-kind", "29"], "option three_of_a_kind is one of off, 30, 30.5"),
         (["--rounds", "-1"], "--rounds -1: give a whole number from 0 (skip it) to 100,000,000"),
         (["--expert-rounds", "2000000"], "--expert-rounds 2000000: give a whole number from 0"),
-        (["--expert", "basic"], "--expert 'basic': give an expert and its budget"),
-        (["--expert", "expert:0"], "bad expert budget '0' in 'expert:0'"),
+        (["--expert", "basic"], "--expert 'basic': give the judge (judge, or judge:PATH for weights of your own) or "),
+        (["--expert", "expert:0"], "--expert 'expert:0': bad expert budget '0' in 'expert:0'"),
+        (["--expert", "judge:no/such.npz"], "--expert 'judge:no/such.npz': judge weights 'no/such.npz': no such file"),
+        (
+            ["--expert", "judge", "--preset", "namu"],
+            "--expert judge: the judge's weights were made for scat, schwimmen, widow, not namu",
+        ),
         (["--overwrite"], "--overwrite is for --chart DIR"),
         (["--chart", ""], "--chart '': an empty path"),
     ],
@@ -476,3 +485,58 @@ def test_issue40_each_section_is_named_the_same_way_and_the_players_columns_are_
     header = next(i for i in range(heading, len(lines)) if lines[i].split()[:1] == ["value"])
     assert lines[header - 1].split() == ["players"]  # over the columns 2 … 9
     assert lines[header].split() == ["value", *map(str, range(2, 10))]
+
+
+NO_OTHER_SECTION = ["--deals", "0", "--rounds", "0", "--positions", "0", "--games", "0"]
+
+
+def test_the_knocks_are_the_judges_by_default_where_it_plays_named_in_the_json_and_the_chart(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert (
+        main(["analyze", *NO_OTHER_SECTION, "--expert-rounds", "3", "--seed", "5", "--json", "--chart", str(tmp_path)])
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["sizes"]["expert"] == data["sections"]["expert"]["bot"] == "judge"
+    assert data["sections"]["expert"]["rounds"] == 3
+    assert "fallback" not in data["sections"]["expert"]
+    assert "Knocks of judge (engine), simulated: " in (tmp_path / "knocks-expert.svg").read_text(encoding="utf-8")
+    assert Sizes().at_table(Rules.preset("scat"), 4) == (
+        Sizes(expert="judge", expert_rounds=JUDGE_ROUNDS["draw"]),
+        None,
+    )
+
+
+def test_where_the_judge_does_not_play_the_expert_plays_the_knocks_and_the_report_says_why(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["analyze", *NO_OTHER_SECTION, "--expert-rounds", "1", "--seed", "5", "--preset", "namu"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # as the terminal's width wraps it
+    assert (
+        f"{FALLBACK} played, not the judge: the judge's weights were made for scat, schwimmen, widow, not namu" in out
+    )
+    assert f"Knocks of {FALLBACK}, simulated: " in out
+    sizes, fallback = Sizes().at_table(Rules.preset("namu"), 4)
+    assert (sizes.expert, sizes.expert_rounds) == (FALLBACK, EXPERT_ROUNDS)
+    assert "not namu" in str(fallback)
+
+
+def test_a_named_bot_plays_the_knocks_with_its_own_rounds_and_a_judge_of_ones_own_reads_its_weights_once(
+    tmp_path: Path,
+) -> None:
+    from thirtyone.bots.judge import SHIPPED
+
+    rules = Rules.preset("widow")
+    assert Sizes(expert="hard:0.1s").at_table(rules, 3)[0].expert_rounds == EXPERT_ROUNDS
+    assert Sizes(expert="expert:8", expert_rounds=7).at_table(rules, 3) == (
+        Sizes(expert="expert:8", expert_rounds=7),
+        None,
+    )
+    sizes = Sizes(deals=0, rounds=0, positions=0, games=0, expert_rounds=4, expert=f"judge:{SHIPPED[0]}")
+    own = Analysis(rules, 3, sizes, seed=8).run().to_dict()
+    shipped = Analysis(rules, 3, replace(sizes, expert="judge"), seed=8).run().to_dict()
+    assert own["sections"]["expert"]["bot"] == f"judge:{SHIPPED[0]}"
+    assert (
+        own["sections"]["expert"]["cells"] == shipped["sections"]["expert"]["cells"]
+    )  # the same weights, the same play

@@ -13,8 +13,10 @@ The sections, in the order :meth:`Analysis.run` computes them (:data:`SECTIONS`)
   heuristic in every seat, ``rounds`` rounds at full lives, seat 0 dealing): a knock's chance of
   costing the knocker a life, by its hand and its own turn; the lives each place after the dealer
   loses a round; the turns a round lasts.
-- ``expert`` (simulated on the engine: the expert is a search in Python): the same knock table
-  for the expert in every seat, over the first rounds of ``expert_rounds`` games.
+- ``expert`` (simulated on the engine): the same knock table for a strong player in every seat,
+  over the first rounds of ``expert_rounds`` games: the learned judge where it plays the table,
+  else the expert (a search in Python, far slower; :meth:`Sizes.at_table
+  <thirtyone.arena.odds_options.Sizes.at_table>`), unless ``sizes`` names the bot.
 - ``draws`` (simulated): the visible card against the hidden one by the points it gains: the
   discard pile's top card against a stock draw (draw mode), the best exchange with the widow
   against a pass (widow mode); ``positions`` positions of the heuristic's play, each played out
@@ -68,6 +70,7 @@ from thirtyone.arena.odds_play import SeatTable
 from thirtyone.arena.odds_play import draw_positions
 from thirtyone.arena.odds_play import expert_first_round
 from thirtyone.arena.odds_play import knocks_of_rounds
+from thirtyone.arena.odds_play import seat_bots
 from thirtyone.arena.odds_play import value_draws
 from thirtyone.errors import ThirtyOneError
 from thirtyone.rules import MAX_PLAYERS
@@ -110,9 +113,13 @@ class Analysis:
     """The odds of ``rules`` at a table of ``players``, filled in by :meth:`run` section by section
     (see the module's docstring); ``seed`` (0 to 2**63 - 1) makes every simulated figure repeatable.
 
+    :attr:`sizes` holds the knocks' bot and rounds as chosen for the table, :attr:`fallback` why
+    the judge does not play them (``None`` where it does, or where ``sizes`` named the bot).
+
     Raises (when made):
         RulesError: when the rules cannot be dealt to ``players`` (R2.1).
-        OddsError: for a seed that is not a whole number from 0 to 2**63 - 1.
+        OddsError: for a seed that is not a whole number from 0 to 2**63 - 1, or a named bot that
+            cannot play the table.
     """
 
     rules: Rules
@@ -129,11 +136,13 @@ class Analysis:
     seconds: dict[str, float] = field(default_factory=dict)
     stopped: str | None = None
     running: str | None = None
+    fallback: str | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.players = self.rules.check_players(self.players)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**63:
             raise OddsError(f"seed {self.seed!r}: give a whole number from 0 to 2**63 - 1")
+        self.sizes, self.fallback = self.sizes.at_table(self.rules, self.players)
         self.seats = SeatTable(self.players)
 
     @property
@@ -157,7 +166,7 @@ class Analysis:
         Raises:
             KeyboardInterrupt: re-raised after :attr:`stopped` is set: what was done stays
                 (:attr:`partial`, :meth:`status`).
-            BotError: when the expert fails.
+            BotError: when the knocks' bot fails.
         """
         from thirtyone import sim
 
@@ -227,10 +236,13 @@ class Analysis:
             advance(len(batch))
 
     def _run_expert(self, progress: Progress) -> None:
+        assert self.sizes.expert is not None  # chosen for the table when made, as the rounds
+        assert self.sizes.expert_rounds is not None
         self.expert = KnockTable()
         advance = progress(f"{self.sizes.expert} rounds", self.sizes.expert_rounds)
+        bot = seat_bots(self.sizes.expert, self.rules, self.players)
         for seed in islice(_seeds(self.seed, "expert"), self.sizes.expert_rounds):
-            knock = expert_first_round(self.rules, self.players, self.sizes.expert, seed)
+            knock = expert_first_round(self.rules, self.players, bot, seed)
             halves, turns, lost = ([], [], []) if knock is None else ([knock[0]], [knock[1]], [knock[2]])
             self.expert = self.expert.plus(1, halves, turns, lost)
             advance(1)
@@ -315,7 +327,8 @@ class Analysis:
             return {**self.heuristic.to_dict(how), "seats": self.seats.rounds_dict()}
         if name == "expert" and self.expert is not None:
             how = f"{self.sizes.expert} in every seat on the engine, first rounds of games; 95% Wilson intervals"
-            return self.expert.to_dict(how)
+            why = {} if self.fallback is None else {"fallback": self.fallback}
+            return {**self.expert.to_dict(how), "bot": self.sizes.expert, **why}
         if name == "draws" and self.draws is not None:
             return self.draws.to_dict()
         if name == "games" and self.seats.games:

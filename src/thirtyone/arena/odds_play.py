@@ -1,5 +1,5 @@
 """What play says, measured by playing: a knock's chance of costing the knocker a life by its hand
-and turn (:class:`KnockTable`, from the simulator's rounds or from the expert's on the engine), the
+and turn (:class:`KnockTable`, from the simulator's rounds or from a bot's on the engine), the
 visible card against the hidden one (:class:`DrawTable`: the discard pile's top card against a
 stock draw, or the best exchange with the widow against a pass), and the seats and the length of
 play (:class:`SeatTable`). Every figure is simulated and carries its 95% interval.
@@ -20,6 +20,7 @@ out from them (R6.2: after a knock each other player has exactly one more turn).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from thirtyone.arena.odds_measures import Mean
 from thirtyone.arena.odds_measures import Share
 from thirtyone.arena.odds_measures import points
 from thirtyone.bots import make_bot
+from thirtyone.bots.base import Bot
 from thirtyone.bots.hands import best_with
 from thirtyone.bots.hands import half_value
 from thirtyone.bots.hands import stock_draw_value
@@ -63,6 +65,7 @@ __all__ = [
     "KnockTable",
     "knocks_of_rounds",
     "expert_first_round",
+    "seat_bots",
     "DrawTable",
     "Decision",
     "draw_positions",
@@ -183,9 +186,29 @@ def knocks_of_rounds(
     return rows, turn // players + 1
 
 
-def expert_first_round(rules: Rules, players: int, expert: str, seed: int) -> tuple[int, int, int] | None:
+def seat_bots(name: str, rules: Rules, players: int) -> Callable[[int], Bot]:
+    """The bot ``name`` made from a seed, for one seat of each round of a table of ``players`` of
+    ``rules``: ``make_bot(name, seed)``, but a judge's weights are read once (the network that
+    plays this table, :meth:`~thirtyone.bots.judge.JudgeBot.judge_for`), not for every seat.
+
+    Raises:
+        UnknownBotError, ThirtyOneError: for a bad name, or weights the judge cannot read.
+    """
+    from thirtyone.bots.judge import JudgeBot
+
+    bot = make_bot(name, 0)
+    if isinstance(bot, JudgeBot):
+        net = bot.judge_for(rules, players)
+        return lambda seed: JudgeBot(seed, bot.greedy, net)
+    return lambda seed: make_bot(name, seed)
+
+
+def expert_first_round(
+    rules: Rules, players: int, expert: str | Callable[[int], Bot], seed: int
+) -> tuple[int, int, int] | None:
     """Play the first round of the game ``Game(rules, players, chance=CounterChance(seed))`` deals,
-    with ``make_bot(expert, seed + seat + 1)`` in every seat (each bot's turn as everywhere,
+    with ``make_bot(expert, seed + seat + 1)`` in every seat (``expert(seed + seat + 1)`` where it
+    makes the bot, :func:`seat_bots`; each bot's turn as everywhere,
     :func:`~thirtyone.bots.turn.play_turn`), and return its knock as ``(half points of the
     knocker's hand, its own turn, lives it lost)``, or ``None`` when nobody knocked.
 
@@ -194,7 +217,8 @@ def expert_first_round(rules: Rules, players: int, expert: str, seed: int) -> tu
     """
     from thirtyone.sim import CounterChance
 
-    bots = [make_bot(expert, seed + seat + 1) for seat in range(players)]
+    make = seat_bots(expert, rules, players) if isinstance(expert, str) else expert
+    bots = [make(seed + seat + 1) for seat in range(players)]
     game = Game(rules, players, chance=CounterChance(seed))
     log = game.round_logs[0]
     knocks: list[tuple[int, int]] = []  # the knocker and its own turn

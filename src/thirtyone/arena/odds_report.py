@@ -28,7 +28,7 @@ _NAMES = {
     "hands": "Dealt hands",
     "lowest": "The lowest hand",
     "heuristic": "Knocks of the heuristic",
-    "expert": "Knocks of the expert",
+    "expert": "Knocks of the judge or the expert",
     "draws": "Visible card or hidden",
     "games": "Seats and length of play",
 }
@@ -178,7 +178,9 @@ def _lowest(name: str, section: dict[str, Any], data: dict[str, Any]) -> Iterato
 
 def _knocks(name: str, section: dict[str, Any], data: dict[str, Any]) -> Iterator[RenderableType]:
     costly = section["costly"]
-    who = "the heuristic" if name == "heuristic" else data["sizes"]["expert"]
+    who = "the heuristic" if name == "heuristic" else section["bot"]
+    if "fallback" in section:
+        yield Text(f"{who} played, not the judge: {section['fallback']}")
     cells = {(cell["value"], cell["turn"]): cell for cell in section["cells"]}
     by_value = {row["value"]: row for row in section["by_value"]}
     by_turn = {row["turn"]: row for row in section["by_turn"]}

@@ -20,11 +20,15 @@ from pathlib import Path
 from rich.console import Console
 
 from thirtyone.arena.odds_options import CHART_FILES
+from thirtyone.arena.odds_options import EXPERT_ROUNDS
+from thirtyone.arena.odds_options import FALLBACK
+from thirtyone.arena.odds_options import JUDGE
+from thirtyone.arena.odds_options import JUDGE_ROUNDS
 from thirtyone.arena.odds_options import SIZES
 from thirtyone.arena.odds_options import OddsError
 from thirtyone.arena.odds_options import Sizes
-from thirtyone.arena.odds_options import check_expert
 from thirtyone.arena.odds_options import check_size
+from thirtyone.arena.odds_options import knocks_bot
 from thirtyone.arena.report import progress_bar
 from thirtyone.cli.options import add_players_argument
 from thirtyone.cli.options import add_rules_arguments
@@ -57,18 +61,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sizes = parser.add_argument_group("sizes of the simulations (0 skips a section)")
     for name, (high, what) in SIZES.items():
         default = getattr(_DEFAULTS, name)
+        shown = (
+            f"{default:,}"
+            if default is not None
+            else f"{JUDGE_ROUNDS['draw']} with the judge in draw mode, {JUDGE_ROUNDS['widow']:,} in widow mode; "
+            f"{EXPERT_ROUNDS} with an expert"
+        )
         sizes.add_argument(
             f"--{name.replace('_', '-')}",
             type=whole_number,
             default=default,
             metavar="N",
-            help=f"{what}, 0-{high:,} (default {default:,})",
+            help=f"{what}, 0-{high:,} (default {shown})",
         )
     sizes.add_argument(
         "--expert",
-        default=_DEFAULTS.expert,
+        default=None,
         metavar="NAME",
-        help=f"the expert and its budget for its knocks (default {_DEFAULTS.expert}: the same moves for a seed)",
+        help=f"the bot in every seat for the knocks: {JUDGE}, {JUDGE}:PATH or an expert and its budget "
+        f"(expert:100, hard:0.1s) (default: {JUDGE} where it plays the table, else {FALLBACK})",
     )
     add_rules_arguments(parser)
 
@@ -85,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     players = rules.check_players(args.players)
     for name in SIZES:
-        check_size(name, getattr(args, name), f"--{name.replace('_', '-')}")
-    sizes = Sizes(**{name: getattr(args, name) for name in SIZES}, expert=check_expert(args.expert, "--expert"))
+        if getattr(args, name) is not None:
+            check_size(name, getattr(args, name), f"--{name.replace('_', '-')}")
+    knocks_bot(args.expert, rules, players, "--expert")
+    sizes = Sizes(**{name: getattr(args, name) for name in SIZES}, expert=args.expert)
     folder = output_folder(args.chart, args.overwrite, "--chart", "charts", _earlier_charts, OddsError)
     seed: int = args.seed if args.seed is not None else secrets.randbits(32)
     analysis = Analysis(rules, players, sizes, seed)
