@@ -43,7 +43,7 @@ JUDGE = "judge"
 FALLBACK = "expert:100"
 """The knocks' player by default where the judge does not play the table (100 sampled worlds a
 decision: the same moves for a seed)."""
-JUDGE_ROUNDS = {"draw": 400, "widow": 1_000}
+JUDGE_ROUNDS = {"draw": 350, "widow": 1_000}
 """The knocks' rounds by default with the judge, by mode: most of its time goes to its exact last
 turns after a knock, dearer in draw mode (every card a stock draw may give is counted)."""
 EXPERT_ROUNDS = 60
