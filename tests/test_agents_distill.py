@@ -17,6 +17,8 @@ from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
 from thirtyone.judge.lastturn import is_last_turn
 from thirtyone.judge.lastturn import last_turn
+from thirtyone.judge.network import INPUT_SIZE
+from thirtyone.judge.network import MOVE_FEATURES
 from thirtyone.judge.network import JudgeNet
 from thirtyone.judge.network import judge_inputs
 from thirtyone.judge.observation import encode
@@ -68,6 +70,17 @@ def test_a_killed_run_goes_on_from_the_chunks_it_wrote(tmp_path):
     assert not list(tmp_path.glob("*.partial.npz"))
     joined = distill.read_chunks(tmp_path)
     assert len(joined) == len(distill.Targets.load(paths[0])) + len(distill.Targets.load(paths[1]))
+
+
+def test_chunks_written_before_the_move_features_load_with_them(tmp_path):
+    targets = distill.expert_targets("widow", 2, games=1, seed=5, worlds=2)
+    old = distill.Targets(
+        targets.x[:, : INPUT_SIZE - MOVE_FEATURES], targets.mask, targets.values, targets.best, targets.players
+    )
+    old.save(tmp_path / "old.npz")
+    loaded = distill.Targets.load(tmp_path / "old.npz")
+    assert loaded.x.shape == targets.x.shape
+    assert np.array_equal(loaded.x, targets.x)
 
 
 def test_bad_settings_and_files_are_refused_in_one_line(tmp_path):

@@ -8,13 +8,17 @@ import pytest
 
 from thirtyone import Game
 from thirtyone import Rules
+from thirtyone.action_ids import action_id
 from thirtyone.action_ids import legal_ids
+from thirtyone.cards import Card
 from thirtyone.judge.network import CARD_SUMS
 from thirtyone.judge.network import INPUT_SIZE
+from thirtyone.judge.network import MOVE_FEATURES
 from thirtyone.judge.network import JudgeNet
 from thirtyone.judge.network import JudgeWeightsError
 from thirtyone.judge.network import judge_inputs
 from thirtyone.judge.network import rules_features
+from thirtyone.judge.network import with_move_features
 from thirtyone.judge.observation import encode
 from thirtyone.judge.observation import layout_for
 
@@ -118,3 +122,84 @@ def test_a_file_that_is_not_a_judges_weights_is_refused_in_one_line(tmp_path):
         assert "\n" not in str(caught.value)
         assert str(path) in str(caught.value)
         assert isinstance(caught.value, ValueError)
+
+
+def _best_suit(cards: tuple[Card, ...]) -> int:
+    points = [0] * 4
+    for card in cards:
+        points[card.suit] += card.points
+    return max(points)
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules.preset("scat"), Rules.preset("schwimmen"), Rules.preset("widow").replace(exchange="any")]
+)
+def test_the_move_features_give_the_hand_each_move_leaves(rules: Rules) -> None:
+    """For every legal move that leaves a known hand of three (a discard, knock, pass, keep, an
+    exchange of one, two or all face-up cards), its features are that hand's best suit's points
+    (/ 31) and whether it is three of a kind, as the engine deals it after the move."""
+    import random
+
+    checked: set[int] = set()
+    for seed in range(4):
+        game = Game(rules, players=2 + seed % 3, seed=seed)
+        moves = random.Random(seed)
+        while not game.is_over and len(game.round_events()) < 400:
+            if game.is_chance():
+                game.chance_step()
+                continue
+            view = game.view(game.current_seat)
+            features = judge_inputs(encode(view)[None, :], view.players, rules)[0, INPUT_SIZE - MOVE_FEATURES :]
+            for action in view.legal_actions:
+                number = action_id(view, action)
+                after = game.copy()
+                after.apply(action)
+                hand = after.hand(view.seat)
+                unknown = number in (52, 53, 58) or (number == 55 and view.widow_face_down)  # a card unseen
+                if after.view(view.seat).round != view.round or hand is None or unknown:
+                    continue
+                assert features[number] == pytest.approx(_best_suit(hand) / 31), (action, hand)
+                assert features[79 + number] == (len({card.rank for card in hand}) == 1), (action, hand)
+                checked.add(number)
+            game.apply(moves.choice(view.legal_actions))
+    assert 54 in checked  # knock
+    assert checked & set(range(52)) or checked & set(range(61, 70))  # discards, exchanges
+
+
+def test_inputs_and_weights_of_before_the_move_features_are_completed() -> None:
+    """Weights made before the move features load with zero weights for them (the same outputs),
+    and inputs written then get them computed (distillation chunks)."""
+    game = Game(Rules.preset("widow"), players=3, seed=8)
+    x = judge_inputs(encode(game.view(game.current_seat))[None, :], 3, game.rules)
+    assert np.array_equal(with_move_features(x[:, : INPUT_SIZE - MOVE_FEATURES]), x)
+    assert with_move_features(x) is x
+    assert x[0, INPUT_SIZE - MOVE_FEATURES :].any()
+
+
+def test_weights_of_before_the_move_features_play_as_they_did(tmp_path) -> None:
+    net = JudgeNet.initial(hidden=(8,), seed=3)
+    old = JudgeNet(
+        [(net.policy[0][0][: INPUT_SIZE - MOVE_FEATURES], net.policy[0][1]), *net.policy[1:]],
+        [(net.value[0][0][: INPUT_SIZE - MOVE_FEATURES], net.value[0][1]), *net.value[1:]],
+        net.meta,
+    )
+    old.save(tmp_path / "old.npz")
+    loaded = JudgeNet.load(tmp_path / "old.npz")
+    assert loaded.policy[0][0].shape == (INPUT_SIZE, 8)
+    assert not loaded.policy[0][0][INPUT_SIZE - MOVE_FEATURES :].any()
+    x = np.random.default_rng(1).random((5, INPUT_SIZE), dtype=np.float32)
+    before = [
+        _mlp_of(old.policy, x[:, : INPUT_SIZE - MOVE_FEATURES]),
+        _mlp_of(old.value, x[:, : INPUT_SIZE - MOVE_FEATURES]),
+    ]
+    after = loaded.forward(x)
+    for was, now in zip(before, after, strict=True):
+        assert np.allclose(was, now, atol=2e-2)  # the file keeps float16
+
+
+def _mlp_of(layers, x):
+    for number, (weights, bias) in enumerate(layers):
+        x = x @ weights + bias
+        if number < len(layers) - 1:
+            x = np.maximum(x, 0.0)
+    return x

@@ -52,6 +52,7 @@ from thirtyone.judge.lastturn import last_turn
 from thirtyone.judge.network import INPUT_SIZE
 from thirtyone.judge.network import JudgeNet
 from thirtyone.judge.network import judge_inputs
+from thirtyone.judge.network import with_move_features
 from thirtyone.judge.observation import encode
 from thirtyone.rules import Rules
 from thirtyone.sim.rng import derive
@@ -91,14 +92,16 @@ class Targets:
 
     @classmethod
     def load(cls, path: Path) -> Targets:
-        """The decisions :meth:`save` wrote to ``path``.
+        """The decisions :meth:`save` wrote to ``path`` (inputs written before the judge's move
+        features completed with them: :func:`~thirtyone.judge.network.with_move_features`).
 
         Raises:
             ArgumentError: for a file that is not such decisions (named).
         """
         try:
             with np.load(path, allow_pickle=False) as data:
-                return cls(*(data[name] for name in _FIELDS))
+                x, *rest = (data[name] for name in _FIELDS)
+                return cls(with_move_features(x), *rest)
         except (OSError, KeyError, ValueError) as error:
             raise ArgumentError(f"{path}: not a file of the expert's values ({error})") from None
 

@@ -10,7 +10,11 @@ network plays every size and preset it was trained for:
 - :data:`CARD_SUMS` card sums derived from it (each suit's points in the hand, with the pile's
   top card, with the widow, and the best of the first two; ``/ 31``);
 - the table: its size (one-hot, 2–9) and every rule option (:func:`rules_features`; the lives
-  the rules give each player among them).
+  the rules give each player among them);
+- :data:`MOVE_FEATURES` entries that tie a move's id to the hand it leaves (:func:`move_features`):
+  for each action id, the best suit's points of the three cards the seat holds after it (/ 31) and
+  whether they are three of a kind. An exchange's id names places in the hand and the widow sorted
+  by card index, which a network reading card planes would have to sort out for itself.
 
 Two multilayer perceptrons of ReLUs read it: the **policy** (a logit per action id; illegal ids
 are masked) and the **values** (for each action id, the lives this round is expected to bring the
@@ -65,12 +69,15 @@ __all__ = [
     "FORMAT",
     "CARD_SUMS",
     "INPUT_SIZE",
+    "MOVE_FEATURES",
     "Judged",
     "JudgeNet",
     "JudgeWeightsError",
     "card_sums",
     "judge_inputs",
+    "move_features",
     "rules_features",
+    "with_move_features",
     "rules_base",
 ]
 
@@ -129,7 +136,12 @@ _RULES_SIZE = len(rules_features(Rules()))
 _TABLE_SIZES = MAX_PLAYERS - MIN_PLAYERS + 1
 _WIDE = layout_for(MAX_PLAYERS)
 
-INPUT_SIZE = _WIDE.size + CARD_SUMS + _TABLE_SIZES + _RULES_SIZE
+MOVE_FEATURES = 2 * NUM_ACTIONS
+"""Derived inputs at the end: for each action id, the best suit's points (/ 31) of the three cards
+held after it, then whether they are three of a kind (0 where the id leaves no known hand)."""
+
+_BEFORE_MOVES = _WIDE.size + CARD_SUMS + _TABLE_SIZES + _RULES_SIZE
+INPUT_SIZE = _BEFORE_MOVES + MOVE_FEATURES
 """Entries of the judge's input, the same for every table (see the module)."""
 
 _PLACES: dict[int, npt.NDArray[np.int64]] = {}
@@ -160,8 +172,76 @@ def judge_inputs(obs: Floats, players: int, rules: Rules) -> Floats:
     at += CARD_SUMS
     x[:, at + players - MIN_PLAYERS] = 1.0
     at += _TABLE_SIZES
-    x[:, at:] = rules_features(rules)
+    x[:, at:_BEFORE_MOVES] = rules_features(rules)
+    x[:, _BEFORE_MOVES:] = move_features(x)
     return x
+
+
+def with_move_features(x: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Judge inputs of an earlier version, without the :data:`MOVE_FEATURES` (``[batch,
+    INPUT_SIZE - MOVE_FEATURES]``), completed to ``[batch, INPUT_SIZE]`` (same dtype); inputs of
+    this version are returned as they are."""
+    if x.shape[1] == INPUT_SIZE:
+        return x
+    wide = np.zeros((x.shape[0], INPUT_SIZE), dtype=x.dtype)
+    wide[:, :_BEFORE_MOVES] = x
+    wide[:, _BEFORE_MOVES:] = move_features(wide)
+    return wide
+
+
+_CARDS = np.arange(52)
+_SUIT_POINTS = np.zeros((53, 4), dtype=np.float32)  # a card's points in its suit's column; row 52: no card
+_SUIT_POINTS[_CARDS, _CARDS % 4] = [Card(index).points for index in range(52)]
+_RANKS = np.append(_CARDS // 4, -1)
+
+
+def _sorted_cards(planes: npt.NDArray[Any], most: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The first ``most`` cards of each row of card ``planes`` ``[batch, 52]`` by card index
+    (``[batch, most]``, 52 past the last card) and how many cards each row holds."""
+    held = planes > 0.5
+    cards = np.where(held, _CARDS, 52)
+    cards.sort(axis=1)
+    return cards[:, :most], held.sum(axis=1)
+
+
+def move_features(x: npt.NDArray[Any]) -> Floats:
+    """The :data:`MOVE_FEATURES` of judge inputs ``x`` (``[batch, ≥ INPUT_SIZE - MOVE_FEATURES]``,
+    read from their hand and widow planes): ``float32 [batch, 2 * 79]``. The hand each id leaves:
+    a discard (ids 0–51, four cards held) the other three; ``knock``, ``pass`` and ``keep`` the
+    hand; ``exchange all`` the face-up widow; an exchange of one or two cards (61–78) the cards it makes, by the
+    places in the sorted hand and widow that its id names (:mod:`thirtyone.action_ids`).
+
+    >>> from thirtyone import Game, Rules
+    >>> game = Game(Rules.preset("scat"), players=2, seed=4)
+    >>> view = game.view(game.current_seat)
+    >>> x = judge_inputs(encode(view)[None, :], 2, view.rules)
+    >>> " ".join(map(str, view.hand)), round(float(x[0, INPUT_SIZE - MOVE_FEATURES + 54] * 31), 2)  # knock
+    ('Jh Qc 9s', 10.0)
+    """
+    batch = x.shape[0]
+    hand, held = _sorted_cards(x[:, _WIDE.slices["hand"]], 4)
+    widow, shown = _sorted_cards(x[:, _WIDE.slices["widow"]], 3)
+    after = np.full((batch, NUM_ACTIONS, 3), 52, dtype=np.int64)  # the three cards each id leaves
+    four = held == 4
+    for place in range(4):  # a discard: the other three of four
+        rest = np.delete(hand, place, axis=1)[:, :3]
+        rows = np.flatnonzero(four)
+        after[rows, hand[rows, place]] = rest[rows]
+    three = held == 3
+    for keeps in (54, 56, 57):  # knock, pass, keep (R7.6)
+        after[three, keeps] = hand[three, :3]
+    exchange = three & (shown == 3)
+    after[exchange, 55] = widow[exchange]
+    for i, j in itertools.product(range(3), range(3)):
+        one = hand[:, :3].copy()
+        one[:, i] = widow[:, j]
+        after[exchange, 61 + 3 * i + j] = one[exchange]
+        two = np.concatenate([hand[:, i : i + 1], np.delete(widow, j, axis=1)], axis=1)
+        after[exchange, 70 + 3 * i + j] = two[exchange]
+    points = _SUIT_POINTS[after].sum(axis=2).max(axis=2) / 31.0  # [batch, 79]
+    ranks = _RANKS[after]
+    kind = (ranks[..., 0] >= 0) & (ranks[..., 0] == ranks[..., 1]) & (ranks[..., 1] == ranks[..., 2])
+    return np.concatenate([points, kind], axis=1, dtype=np.float32)
 
 
 def rules_base(rules: Rules) -> str | None:
@@ -284,7 +364,8 @@ class JudgeNet:
         Raises:
             JudgeWeightsError: for a missing or unreadable file, one that is not a judge's weights
                 (another policy's, or any other ``.npz``), or weights of the wrong shapes (another
-                input size: made by another version); the message names the file.
+                input size: made by another version); the message names the file. Weights made
+                before the :data:`MOVE_FEATURES` load with zero weights for them (the same play).
         """
         where = f"judge weights {str(path)!r}"
         file = Path(path)
@@ -308,9 +389,12 @@ class JudgeNet:
         except (KeyError, TypeError, ValueError) as error:
             raise JudgeWeightsError(f"{where}: broken weights ({error})") from None
         for layers in (net.policy, net.value):
-            if layers[0][0].shape[0] != INPUT_SIZE:
+            weights, bias = layers[0]
+            if weights.shape[0] == _BEFORE_MOVES:  # made before the move features: they start unread
+                layers[0] = (np.concatenate([weights, np.zeros((MOVE_FEATURES, weights.shape[1]), np.float32)]), bias)
+            elif weights.shape[0] != INPUT_SIZE:
                 raise JudgeWeightsError(
-                    f"{where}: made for inputs of {layers[0][0].shape[0]} entries, not {INPUT_SIZE} "
+                    f"{where}: made for inputs of {weights.shape[0]} entries, not {INPUT_SIZE} "
                     "(another version of the judge's inputs: train it again)"
                 )
         net.meta["path"] = str(path)
