@@ -3,6 +3,7 @@ across jobs and backends, failing bots, interruptions and one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import math
@@ -591,6 +592,36 @@ def test_sigterm_keeps_the_games_finished_as_ctrl_c_does(tmp_path, monkeypatch, 
     data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert (data["partial"], data["stopped"], data["games_played"]) == (True, "terminated", 9)
     assert len(read_csv(out / "games.csv")) == 9
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(monkeypatch, name):
+    """Ctrl-C (or SIGTERM, in the command's stopping block) that came while a game was added to the
+    tally (Tally.add) left it half counted in the partial results: one bot's places, not the
+    other's, nor the ratings (issue 42). The real signal comes in the fourth game's count of its
+    second seat; SIGINT reaches run_arena with Python's own handler, as a library caller has it."""
+    import signal
+
+    from thirtyone.cli.stopping import stopping
+
+    real_add = SeatTotals.add
+    adds = []
+
+    def add(self, *args, **kwargs):
+        adds.append(1)
+        if len(adds) == 8:
+            signal.raise_signal(getattr(signal, name))
+        real_add(self, *args, **kwargs)
+
+    bots = ["basic", "random"]
+    monkeypatch.setattr(SeatTotals, "add", add)
+    with stopping() if name == "SIGTERM" else contextlib.nullcontext(), LocalBackend(1) as backend:
+        stopped = run_arena(SCAT, make_schedule(bots, games=10), 2, backend)
+    monkeypatch.undo()
+    with LocalBackend(1) as backend:
+        whole = run_arena(SCAT, make_schedule(bots, games=4), 2, backend)
+    assert (stopped.interrupted, stopped.summary.partial, whole.complete) == (True, True, True)
+    assert (stopped.summary.finished, stopped.summary.bots) == (4, whole.summary.bots)
 
 
 class BrokenBackend(LocalBackend):

@@ -1,7 +1,9 @@
 """Running an arena: cut the schedule into tasks, run them on a backend, and count the results in
 ``(deal, rotation)`` order as they come back, so that the statistics are the same for any backend
-and any number of workers. An interruption (Ctrl-C) or a backend failure ends the run early with
-the statistics of the games finished so far, marked partial.
+and any number of workers. An interruption (Ctrl-C, or SIGTERM in the command's
+:func:`~thirtyone.cli.stopping.stopping`) or a backend failure ends the run early with the
+statistics of the games finished so far, marked partial; an interruption waits while a game is
+counted (:func:`~thirtyone.interrupts.held`), so that none is counted in part.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from thirtyone.arena.play import Task
 from thirtyone.arena.schedule import Schedule
 from thirtyone.arena.stats import Summary
 from thirtyone.arena.stats import Tally
+from thirtyone.interrupts import held
 from thirtyone.rules import Rules
 
 __all__ = ["ArenaOutcome", "InOrder", "make_tasks", "run_arena", "MAX_TASK_GAMES", "TASKS_PER_WORKER"]
@@ -105,9 +108,10 @@ def run_arena(
     tally = Tally(schedule)
 
     def consume(result: GameResult) -> None:
-        tally.add(result)
-        if on_game is not None:
-            on_game(result)
+        with held():  # counted whole or not at all, whenever Ctrl-C comes
+            tally.add(result)
+            if on_game is not None:
+                on_game(result)
 
     order = InOrder(schedule.seats, consume)
 

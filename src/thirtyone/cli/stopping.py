@@ -2,8 +2,9 @@
 :class:`KeyboardInterrupt` and, in the block of :func:`stopping`, SIGTERM (``timeout``, ``kill``)
 raises :class:`Terminated`, a ``KeyboardInterrupt``, so that either takes the command's path that
 reports the work done so far, marked partial; the block's :class:`Stop` says which, in words and
-as the exit status (130, 143). :func:`held` holds both back while one result is counted, so that
-the partial results never count one half.
+as the exit status (130, 143). :func:`~thirtyone.interrupts.held` (a library module's: the
+library counts results too) holds both back while one result is counted, so that the partial
+results never count one half.
 
 A module of its own, not :mod:`thirtyone.cli.options` (the arguments the commands share): it
 sets the process's signal handlers, which no argument does.
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from types import FrameType
 
 from thirtyone.cli.play import signal_status
+from thirtyone.interrupts import deliver
+from thirtyone.interrupts import held
 
 __all__ = ["Terminated", "Stop", "stopping", "held"]
 
@@ -45,10 +48,6 @@ class Stop:
         return signal_status(signal.SIGTERM if self.terminated else signal.SIGINT)
 
 
-_held: list[KeyboardInterrupt] | None = None
-"""The stops that came in the block of :func:`held` (``None`` outside one)."""
-
-
 @contextlib.contextmanager
 def stopping() -> Iterator[Stop]:
     """In the block, SIGTERM raises :class:`Terminated` in the main thread as Ctrl-C raises
@@ -62,10 +61,7 @@ def stopping() -> Iterator[Stop]:
 
     def on_signal(number: int, _frame: FrameType | None) -> None:
         stop.terminated = stop.terminated or number == signal.SIGTERM
-        raised = Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
-        if _held is None:
-            raise raised
-        _held.append(raised)
+        deliver(Terminated() if number == signal.SIGTERM else KeyboardInterrupt())
 
     numbers = [signal.SIGTERM] + (
         [signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler else []
@@ -76,21 +72,3 @@ def stopping() -> Iterator[Stop]:
     finally:
         for number, before in previous.items():
             signal.signal(number, before)
-
-
-@contextlib.contextmanager
-def held() -> Iterator[None]:
-    """Hold back Ctrl-C and SIGTERM (in the block of :func:`stopping`, in the main thread) until
-    the block ends, and then stop: what the block counts is counted whole, never in part."""
-    global _held
-    if _held is not None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    came: list[KeyboardInterrupt] = []
-    _held = came
-    try:
-        yield
-    finally:
-        _held = None
-    if came:
-        raise came[0]
