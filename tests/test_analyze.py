@@ -392,6 +392,41 @@ def test_ctrl_c_keeps_what_is_done_and_marks_it_partial(
     assert "Seats and length of play (games): not run" in out
 
 
+@needs_sim
+def test_sigterm_keeps_what_is_done_and_marks_it_partial_as_ctrl_c_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM (``timeout``, ``kill``) ended analyze with nothing printed (issue 42)."""
+    import signal
+
+    real = odds.value_draws
+    calls = []
+
+    def terminated(*args: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:  # the second chunk of positions: the first is kept
+            signal.raise_signal(signal.SIGTERM)  # the real signal, through the handler analyze sets
+        return real(*args)
+
+    def unhandled(_number: int, _frame: Any) -> None:
+        raise AssertionError("analyze set no handler for SIGTERM")
+
+    monkeypatch.setattr(odds, "value_draws", terminated)
+    monkeypatch.setattr(odds, "_CHUNK_POSITIONS", 25)  # positions are valued 25 at a time here
+    before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should analyze set none
+    try:
+        assert main(["analyze", *TINY, "--json", "--seed", "5", "--positions", "60"]) == 143
+        assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert (data["partial"], data["stopped"]) == (True, "terminated")
+    assert (data["sections"]["draws"]["status"], data["sections"]["games"]["status"]) == ("partial", "not run")
+    assert sum(row["positions"] for row in data["sections"]["draws"]["rows"]) == 25  # the chunk it finished
+    assert captured.err.endswith("thirtyone: terminated: the results above are partial\n")
+
+
 def test_sections_the_simulator_cannot_play_are_skipped_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
     data = analyze(capsys, "--preset", "mini", "--players", "2")
     sections = data["sections"]

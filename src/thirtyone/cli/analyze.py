@@ -6,7 +6,8 @@ It prints one table a section (``--json``: the same figures as JSON, intervals i
 folder or one without charts unless ``--overwrite``, which removes them first (so no chart of an
 earlier run is left among the new ones). The sizes of the simulations are options (0 skips a
 section); the seed makes every simulated figure repeatable. Ctrl-C prints what was done, marked
-partial (and writes its charts), and exits with status 130.
+partial (and writes its charts), and exits with status 130; SIGTERM (``timeout``, ``kill``) does the
+same with 143 (:func:`thirtyone.cli.stopping.stopping`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from thirtyone.cli.options import output_folder
 from thirtyone.cli.options import rules_from_args
 from thirtyone.cli.options import seed_number
 from thirtyone.cli.options import whole_number
+from thirtyone.cli.stopping import Stop
+from thirtyone.cli.stopping import stopping
 
 __all__ = ["configure", "run"]
 
@@ -86,7 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the rules and print the figures; 0 when every section was done, 130 when Ctrl-C
-    stopped it (after printing what was done, marked partial)."""
+    stopped it and 143 when SIGTERM did (after printing what was done, marked partial)."""
     # numpy (and matplotlib for charts) only when analysing: the other commands run without them
     from thirtyone.arena.odds import Advance
     from thirtyone.arena.odds import Analysis
@@ -108,8 +111,8 @@ def run(args: argparse.Namespace) -> int:
         for name in CHART_FILES:
             (folder / name).unlink(missing_ok=True)
     console = Console(stderr=True)
-    interrupted = False
-    with contextlib.ExitStack() as bars:
+    stopped: Stop | None = None
+    with stopping() as stop, contextlib.ExitStack() as bars:
 
         def progress(label: str, total: int) -> Advance:
             bars.close()  # the bar of the section before
@@ -119,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             analysis.run(progress)
         except KeyboardInterrupt:
-            interrupted = True
+            stopped = stop
+            analysis.stopped = stop.word
     data = analysis.to_dict()
     if args.json:
         print(json.dumps(data, indent=2))
@@ -128,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
     if folder is not None:
         written = write_charts(analysis, folder)
         console.print(f"charts: {', '.join(str(path) for path in written)}", markup=False, soft_wrap=True)
-    if interrupted:
-        console.print("thirtyone: interrupted: the results above are partial", markup=False)
-        return 130
+    if stopped is not None:
+        console.print(f"thirtyone: {stopped.word}: the results above are partial", markup=False)
+        return stopped.status
     return 0
 
 
