@@ -27,6 +27,8 @@ from thirtyone.cli import serve
 from thirtyone.cli import simulate
 from thirtyone.cli import stats
 from thirtyone.cli import verify
+from thirtyone.cli.stopping import Stop
+from thirtyone.cli.stopping import Terminated
 from thirtyone.errors import ThirtyOneError
 from thirtyone.errors import ThirtyOneRuntimeError
 
@@ -91,8 +93,8 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = Non
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or an environment that
-    failed, such as a database that cannot be opened, said in one line; 130 interrupted; 1, and
-    nothing said, when the reader of its output left early: ``| head``)."""
+    failed, such as a database that cannot be opened, said in one line; 130 interrupted, 143
+    terminated (SIGTERM); 1, and nothing said, when the reader of its output left early: ``| head``)."""
     parser = build_parser()
     args = parse_args(parser, argv)
     try:
@@ -108,9 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         line = f"thirtyone: error: {error.strerror or error}: {error.filename or ''}".rstrip(": ")
         print(escaped(line), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("thirtyone: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as raised:  # one the command's own handling let through
+        stop = Stop(terminated=isinstance(raised, Terminated))
+        print(f"thirtyone: {stop.word}", file=sys.stderr)
+        return stop.status
     return status
 
 
