@@ -21,9 +21,8 @@ from types import FrameType
 
 from thirtyone.cli.play import signal_status
 from thirtyone.interrupts import deliver
-from thirtyone.interrupts import held
 
-__all__ = ["Terminated", "Stop", "stopping", "held"]
+__all__ = ["Terminated", "Stop", "stopping"]
 
 
 class Terminated(KeyboardInterrupt):
