@@ -193,6 +193,26 @@ _CARDS = np.arange(52)
 _SUIT_POINTS = np.zeros((53, 4), dtype=np.float32)  # a card's points in its suit's column; row 52: no card
 _SUIT_POINTS[_CARDS, _CARDS % 4] = [Card(index).points for index in range(52)]
 _RANKS = np.append(_CARDS // 4, -1)
+_NONE = 7
+"""The place of "no card" among a decision's seven places: the hand's four (sorted by card index,
+the fourth empty but while discarding), the widow's three, then this one."""
+
+
+def _places_kept() -> npt.NDArray[np.int64]:
+    """For each action id, the places of the three cards held after it (:data:`_NONE` where the id
+    leaves no hand known from its id alone: draws, take widow, discards, which depend on the cards)."""
+    kept = np.full((NUM_ACTIONS, 3), _NONE, dtype=np.int64)
+    kept[[54, 56, 57]] = (0, 1, 2)  # knock, pass, keep (R7.6): the hand
+    kept[55] = (4, 5, 6)  # exchange all: the widow
+    for i, j in itertools.product(range(3), range(3)):
+        kept[61 + 3 * i + j] = [4 + j if place == i else place for place in range(3)]
+        kept[70 + 3 * i + j] = [i, *(4 + other for other in range(3) if other != j)]
+    return kept
+
+
+_KEPT = _places_kept()
+_EXCHANGES = np.isin(np.arange(NUM_ACTIONS), [55, *range(61, 79)])  # the ids that need a face-up widow
+_OTHERS = np.array([[other for other in range(4) if other != place] for place in range(4)])
 
 
 def _sorted_cards(planes: npt.NDArray[Any], most: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -208,8 +228,8 @@ def move_features(x: npt.NDArray[Any]) -> Floats:
     """The :data:`MOVE_FEATURES` of judge inputs ``x`` (``[batch, ≥ INPUT_SIZE - MOVE_FEATURES]``,
     read from their hand and widow planes): ``float32 [batch, 2 * 79]``. The hand each id leaves:
     a discard (ids 0–51, four cards held) the other three; ``knock``, ``pass`` and ``keep`` the
-    hand; ``exchange all`` the face-up widow; an exchange of one or two cards (61–78) the cards it makes, by the
-    places in the sorted hand and widow that its id names (:mod:`thirtyone.action_ids`).
+    hand; ``exchange all`` the face-up widow; an exchange of one or two cards (61–78) the cards it
+    makes, by the places in the sorted hand and widow that its id names (:mod:`thirtyone.action_ids`).
 
     >>> from thirtyone import Game, Rules
     >>> game = Game(Rules.preset("scat"), players=2, seed=4)
@@ -218,26 +238,15 @@ def move_features(x: npt.NDArray[Any]) -> Floats:
     >>> " ".join(map(str, view.hand)), round(float(x[0, INPUT_SIZE - MOVE_FEATURES + 54] * 31), 2)  # knock
     ('Jh Qc 9s', 10.0)
     """
-    batch = x.shape[0]
     hand, held = _sorted_cards(x[:, _WIDE.slices["hand"]], 4)
     widow, shown = _sorted_cards(x[:, _WIDE.slices["widow"]], 3)
-    after = np.full((batch, NUM_ACTIONS, 3), 52, dtype=np.int64)  # the three cards each id leaves
-    four = held == 4
+    cards = np.concatenate([hand, widow, np.full((x.shape[0], 1), 52)], axis=1)  # [batch, 8] by place
+    after = cards[:, _KEPT]  # [batch, 79, 3]: the three cards each id leaves
+    after[held != 3] = 52  # knock, pass, keep, exchanges: three cards held
+    after[(shown != 3)[:, None] & _EXCHANGES] = 52
+    rows = np.flatnonzero(held == 4)
     for place in range(4):  # a discard: the other three of four
-        rest = np.delete(hand, place, axis=1)[:, :3]
-        rows = np.flatnonzero(four)
-        after[rows, hand[rows, place]] = rest[rows]
-    three = held == 3
-    for keeps in (54, 56, 57):  # knock, pass, keep (R7.6)
-        after[three, keeps] = hand[three, :3]
-    exchange = three & (shown == 3)
-    after[exchange, 55] = widow[exchange]
-    for i, j in itertools.product(range(3), range(3)):
-        one = hand[:, :3].copy()
-        one[:, i] = widow[:, j]
-        after[exchange, 61 + 3 * i + j] = one[exchange]
-        two = np.concatenate([hand[:, i : i + 1], np.delete(widow, j, axis=1)], axis=1)
-        after[exchange, 70 + 3 * i + j] = two[exchange]
+        after[rows, hand[rows, place]] = cards[rows[:, None], _OTHERS[place]]
     points = _SUIT_POINTS[after].sum(axis=2).max(axis=2) / 31.0  # [batch, 79]
     ranks = _RANKS[after]
     kind = (ranks[..., 0] >= 0) & (ranks[..., 0] == ranks[..., 1]) & (ranks[..., 1] == ranks[..., 2])
