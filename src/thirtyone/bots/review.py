@@ -20,7 +20,7 @@ cards), as its *valuer* (:data:`VALUERS`) values it:
   :data:`~thirtyone.bots.judge.VALUE_ERROR_BAR`), so no mark comes from that error alone.
 - ``expert``: :meth:`ExpertBot.analyse <thirtyone.bots.expert.ExpertBot.analyse>` (the expert's
   search), at a table the judge does not value (the review says it fell back,
-  :attr:`Review.fallback`: the shipped weights' error is measured at 1.14 lives, and ``python
+  :attr:`Review.fallback`: the shipped weights' error is measured at 1.05 lives, and ``python
   benchmarks/bench_review_error.py`` finds 0.50 lives mid-round against the expert and 0.75 on
   exact last turns) or when asked. Its last turns are counted as above (no seed to vary); any
   other decision is valued in :data:`BATCHES` independent batches, the review's budget split
