@@ -1,5 +1,6 @@
 """Ctrl-C and SIGTERM held back while one result is counted (:func:`held`), so that partial
-results never count one half of it.
+results never count one half of it; signal handlers set for a block and restored after it
+(:func:`handling`, which the command line's handlers use too).
 
 A module of its own below :mod:`thirtyone.cli`, standard library only: the library counts results
 (:func:`thirtyone.arena.run.run_arena`) and may not import from the command line, whose
@@ -11,10 +12,15 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections.abc import Callable
 from collections.abc import Iterator
+from collections.abc import Sequence
 from types import FrameType
 
-__all__ = ["held", "deliver"]
+__all__ = ["held", "deliver", "handling"]
+
+Handler = Callable[[int, FrameType | None], None]
+"""A signal handler: the signal's number and the frame it interrupted."""
 
 _held: list[KeyboardInterrupt] | None = None
 """The stops that came in the block of :func:`held` (``None`` outside one)."""
@@ -33,6 +39,18 @@ def _hold_ctrl_c(_number: int, _frame: FrameType | None) -> None:
 
 
 @contextlib.contextmanager
+def handling(numbers: Sequence[int], handler: Handler) -> Iterator[None]:
+    """Set ``handler`` for the signals ``numbers`` in the block and restore the handlers before
+    it when it ends, however it ends. Only the main thread can set one: call it there."""
+    before = {number: signal.signal(number, handler) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler_before in before.items():
+            signal.signal(number, handler_before)
+
+
+@contextlib.contextmanager
 def held() -> Iterator[None]:
     """Hold back Ctrl-C (unless a handler of its own is set or it is ignored) and the stops given
     to :func:`deliver` (SIGTERM in the block of :func:`~thirtyone.cli.stopping.stopping`) until the
@@ -45,12 +63,10 @@ def held() -> Iterator[None]:
     own = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     came: list[KeyboardInterrupt] = []
     _held = came
-    before = signal.signal(signal.SIGINT, _hold_ctrl_c) if own else None
     try:
-        yield
+        with handling([signal.SIGINT] if own else [], _hold_ctrl_c):
+            yield
     finally:
-        if before is not None:
-            signal.signal(signal.SIGINT, before)
         _held = None
     if came:
         raise came[0]

@@ -34,6 +34,7 @@ from thirtyone.cli.options import check_bots_play
 from thirtyone.cli.options import output_file
 from thirtyone.cli.options import rules_from_args
 from thirtyone.errors import RecordError
+from thirtyone.interrupts import handling
 from thirtyone.record import GameRecord
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS
@@ -274,12 +275,8 @@ def quit_on_signals(app: ThirtyOneApp) -> Iterator[list[int]]:
         received.append(number)
         app.request_quit()
 
-    previous = {number: signal.signal(number, on_signal) for number in signals}
-    try:
+    with handling(signals, on_signal):
         yield received
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def signal_status(number: int) -> int:

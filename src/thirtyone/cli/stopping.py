@@ -21,6 +21,7 @@ from types import FrameType
 
 from thirtyone.cli.play import signal_status
 from thirtyone.interrupts import deliver
+from thirtyone.interrupts import handling
 
 __all__ = ["Terminated", "Stop", "stopping"]
 
@@ -65,9 +66,5 @@ def stopping() -> Iterator[Stop]:
     numbers = [signal.SIGTERM] + (
         [signal.SIGINT] if signal.getsignal(signal.SIGINT) is signal.default_int_handler else []
     )
-    previous = {number: signal.signal(number, on_signal) for number in numbers}
-    try:
+    with handling(numbers, on_signal):
         yield stop
-    finally:
-        for number, before in previous.items():
-            signal.signal(number, before)
