@@ -3,7 +3,7 @@
 and any number of workers. An interruption (Ctrl-C, or SIGTERM in the command's
 :func:`~thirtyone.cli.stopping.stopping`) or a backend failure ends the run early with the
 statistics of the games finished so far, marked partial; an interruption waits while a game is
-counted (:func:`~thirtyone.interrupts.held`), so that none is counted in part.
+counted (:func:`~thirtyone.arena.interrupts.held`), so that none is counted in part.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from thirtyone.arena.backends import Backend
 from thirtyone.arena.backends import BackendError
+from thirtyone.arena.interrupts import held
 from thirtyone.arena.play import GameResult
 from thirtyone.arena.play import Task
 from thirtyone.arena.schedule import Schedule
 from thirtyone.arena.stats import Summary
 from thirtyone.arena.stats import Tally
-from thirtyone.interrupts import held
 from thirtyone.rules import Rules
 
 __all__ = ["ArenaOutcome", "InOrder", "make_tasks", "run_arena", "MAX_TASK_GAMES", "TASKS_PER_WORKER"]

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from thirtyone.arena.interrupts import handling
 from thirtyone.bots import BOTS
 from thirtyone.cli.options import add_rules_arguments
 from thirtyone.cli.options import check_bot_budgets
@@ -34,7 +35,6 @@ from thirtyone.cli.options import check_bots_play
 from thirtyone.cli.options import output_file
 from thirtyone.cli.options import rules_from_args
 from thirtyone.errors import RecordError
-from thirtyone.interrupts import handling
 from thirtyone.record import GameRecord
 from thirtyone.rules import MAX_PLAYERS
 from thirtyone.rules import MIN_PLAYERS

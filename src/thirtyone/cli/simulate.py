@@ -8,7 +8,7 @@ played by the simulator's counter-based random policy
 ``--record``) play the same games and print the same results for the same seed. Ctrl-C prints
 the games finished so far, marked partial, and exits with status 130; SIGTERM (``timeout``,
 ``kill``) does the same with status 143 (:func:`thirtyone.cli.stopping.stopping`); a game is
-counted whole or not at all (:func:`~thirtyone.interrupts.held`).
+counted whole or not at all (:func:`~thirtyone.arena.interrupts.held`).
 
 A bot that raises or returns an illegal action ends only its game, as in the arena
 (:func:`thirtyone.arena.play.play_safely`): the game is left out of the statistics and counted as
@@ -41,6 +41,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from thirtyone.arena.interrupts import held
 from thirtyone.arena.play import Failure
 from thirtyone.arena.play import play_safely
 from thirtyone.arena.report import FailureRecords
@@ -64,7 +65,6 @@ from thirtyone.cli.stopping import Stop
 from thirtyone.cli.stopping import stopping
 from thirtyone.engine import Game
 from thirtyone.errors import ThirtyOneError
-from thirtyone.interrupts import held
 from thirtyone.record import GameRecord
 from thirtyone.rules import Rules
 from thirtyone.totals import GameTotals

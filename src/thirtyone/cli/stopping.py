@@ -2,7 +2,7 @@
 :class:`KeyboardInterrupt` and, in the block of :func:`stopping`, SIGTERM (``timeout``, ``kill``)
 raises :class:`Terminated`, a ``KeyboardInterrupt``, so that either takes the command's path that
 reports the work done so far, marked partial; the block's :class:`Stop` says which, in words and
-as the exit status (130, 143). :func:`~thirtyone.interrupts.held` (a library module's: the
+as the exit status (130, 143). :func:`~thirtyone.arena.interrupts.held` (a library module's: the
 library counts results too) holds both back while one result is counted, so that the partial
 results never count one half.
 
@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
 
+from thirtyone.arena.interrupts import deliver
+from thirtyone.arena.interrupts import handling
 from thirtyone.cli.play import signal_status
-from thirtyone.interrupts import deliver
-from thirtyone.interrupts import handling
 
 __all__ = ["Terminated", "Stop", "stopping"]
 

@@ -2,9 +2,10 @@
 results never count one half of it; signal handlers set for a block and restored after it
 (:func:`handling`, which the command line's handlers use too).
 
-A module of its own below :mod:`thirtyone.cli`, standard library only: the library counts results
+In the arena, below :mod:`thirtyone.cli`, standard library only: the arena counts results
 (:func:`thirtyone.arena.run.run_arena`) and may not import from the command line, whose
-:func:`thirtyone.cli.stopping.stopping` hands its signals' stops to :func:`deliver`.
+:func:`thirtyone.cli.stopping.stopping` hands its signals' stops to :func:`deliver`; not in the
+core, which sets no signal handlers.
 """
 
 from __future__ import annotations
