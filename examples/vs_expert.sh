@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The judge against `hard` (expert:1000, the expert's budget within its 0.4 s on a quiet machine, as a
+# number of worlds so that a busy machine cannot weaken it), in pieces of duplicate deals, resumable:
+# a finished piece has its summary.json and is skipped when the script runs again. docs/judge.md,
+# "Against the expert", and docs/strength.json give the figures it made.
+#
+#   examples/vs_expert.sh PLAYERS PIECES GAMES_A_PIECE [PRESET] [BOT]
+#   examples/vs_expert.sh 2 40 50          # 2,000 games heads-up, seeds 3001-3040 (about 2 h, 2 cores)
+#
+# Piece k plays seed 3000 + k into runs/vs-expert-<PLAYERS>p/seed<S>/; at the end it prints the
+# bot's games won with a 95% Wilson interval over every finished piece.
+set -euo pipefail
+players=${1:?players}; pieces=${2:?pieces}; games=${3:?games a piece}
+preset=${4:-scat}; bot=${5:-judge}
+out=runs/vs-expert-${players}p
+mkdir -p "$out"
+others=$(printf ',expert:1000%.0s' $(seq 2 "$players"))
+for k in $(seq 1 "$pieces"); do
+    seed=$((3000 + k)); piece=$out/seed$seed
+    [ -f "$piece/summary.json" ] && continue
+    rm -rf "$piece"
+    echo "$(date -u +%T) seed $seed"
+    nice -n 5 thirtyone arena --bots "$bot$others" --players "$players" --games "$games" \
+        --seed "$seed" --preset "$preset" --jobs 1 --out "$piece" >"$piece.log" 2>&1
+done
+python3 - "$out" "$bot" <<'PY'
+import glob, json, math, sys
+won = games = 0
+for path in glob.glob(f"{sys.argv[1]}/seed*/summary.json"):
+    for row in json.load(open(path))["results"]:
+        if row["bot"] == sys.argv[2]:
+            won, games = won + row["wins"], games + row["games"]
+z, share = 1.959964, won / games
+centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+print(f"{sys.argv[2]}: {won} of {games} games, {share:.1%} ({centre - half:.1%}-{centre + half:.1%})")
+PY

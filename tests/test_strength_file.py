@@ -1,0 +1,44 @@
+"""docs/strength.json is one file a researcher and a script can read (issue 41, item 3): every
+figure names its kind and the command that made it; an arena figure gives its games, seed and a
+95% Wilson interval that matches its games and share won."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+FIGURES = json.loads((Path(__file__).parents[1] / "docs" / "strength.json").read_text())["figures"]
+NEEDS = {
+    "arena": {"bots", "preset", "players", "games", "seed", "won", "interval", "fair_share"},
+    "nash_conv": {"preset", "players", "nash_conv"},
+    "values": {"preset", "players", "positions", "best_agrees", "gap_rmse"},
+    "speed": {"preset", "players", "decisions", "mean_ms", "p99_ms"},
+}
+
+
+def wilson(won: float, games: int) -> tuple[float, float]:
+    z = 1.959964
+    centre = (won + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(won * (1 - won) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("figure", FIGURES, ids=[f["name"] for f in FIGURES])
+def test_every_figure_says_what_it_is_and_how_it_was_made(figure: dict) -> None:
+    assert figure["kind"] in NEEDS, f"unknown kind {figure['kind']!r}"
+    missing = (NEEDS[figure["kind"]] | {"name", "command"}) - set(figure)
+    assert not missing, f"{figure['name']}: missing {sorted(missing)}"
+    assert figure["command"].strip()
+
+
+@pytest.mark.parametrize("figure", [f for f in FIGURES if f["kind"] == "arena"], ids=lambda f: f["name"])
+def test_an_arena_figure_is_a_share_of_its_games_with_its_wilson_interval(figure: dict) -> None:
+    games, won = figure["games"], figure["won"]
+    assert isinstance(games, int)
+    assert games > 0
+    assert isinstance(figure["seed"], int)
+    assert round(won * games) == pytest.approx(won * games, abs=1e-6), "won is not wins / games"
+    low, high = wilson(won, games)
+    assert figure["interval"] == pytest.approx([low, high], abs=1e-3)
+    assert figure["fair_share"] == pytest.approx(1 / figure["players"])
