@@ -4,6 +4,9 @@ legal move in chunks, then fit the judge's networks to them.
     # the expert's values: 20 games a chunk, 64 worlds a decision, chunks 0-49 of each table
     nice python examples/distill_judge.py generate --tables scat:2,4 --chunks 50 --games 20 \
         --worlds 64 --out runs/distill
+    # the same, on the positions the judge itself reaches: it plays, the expert values (DAgger)
+    nice python examples/distill_judge.py generate --tables scat:2,4 --chunks 50 --games 20 \
+        --worlds 64 --player judge --out runs/distill
     # fit the shipped judge's networks to them (10% held out and measured each epoch)
     python examples/distill_judge.py fit --data runs/distill --init src/thirtyone/judge/data/judge.npz \
         --epochs 20 --out runs/judge-distilled.npz
@@ -34,6 +37,9 @@ def main() -> int:
     generate.add_argument("--worlds", type=int, default=64, help="the expert's worlds a decision (default 64)")
     generate.add_argument("--explore", type=float, default=0.05, help="share of moves drawn at random")
     generate.add_argument("--seed", type=int, default=1)
+    generate.add_argument(
+        "--player", default=None, help="a bot that plays the moves while the expert values them (DAgger: judge)"
+    )
     generate.add_argument("--out", default="runs/distill", help="folder of the chunks")
     fitting = commands.add_parser("fit", help="fit the judge's networks to the chunks")
     fitting.add_argument("--data", default="runs/distill", help="folder of the chunks")
@@ -55,7 +61,7 @@ def main() -> int:
             tables = parse_tables(args.tables)
             for number in range(args.chunks):  # a chunk of every table, then the next: all grow together
                 paths = distill.write_chunks(
-                    args.out, tables, number + 1, args.games, args.worlds, args.seed, args.explore
+                    args.out, tables, number + 1, args.games, args.worlds, args.seed, args.explore, args.player
                 )
                 print(f"[{time.perf_counter() - started:7.0f} s] {len(paths)} chunks in {args.out}", flush=True)
             return 0

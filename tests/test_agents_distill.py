@@ -10,7 +10,9 @@ pytest.importorskip("torch")
 pytest.importorskip("numba")
 
 from thirtyone.action_ids import action_id
+from thirtyone.actions import Look
 from thirtyone.agents import distill
+from thirtyone.bots.base import UnknownBotError
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.heuristic import HeuristicBot
 from thirtyone.engine import Game
@@ -24,6 +26,7 @@ from thirtyone.judge.network import judge_inputs
 from thirtyone.judge.observation import encode
 from thirtyone.rules import Rules
 from thirtyone.sim.rng import derive
+from thirtyone.views import Phase
 
 
 def test_the_first_decision_holds_the_experts_own_values_and_move():
@@ -138,3 +141,29 @@ def test_r6_2_a_last_turn_after_a_knock_is_valued_exactly():
     turn = last_turn(view)
     assert valued == {action_id(view, move.action): move.value for move in turn.moves}
     assert chosen == turn.best.action
+
+
+def test_with_a_player_its_moves_are_played_and_the_expert_values_each_position_it_reaches():
+    targets = distill.expert_targets("scat", 2, games=1, seed=4, worlds=4, explore=0.0, player="heuristic")
+    game, mover = Game(Rules.preset("scat"), 2, seed=derive(4, 100)), HeuristicBot(derive(4, 3))
+    rules, expected = Rules.preset("scat"), []
+    while (seat := game.current_seat) is not None:
+        view = game.view(seat)
+        legal = view.legal_actions
+        if view.phase is Phase.LOOK or len(legal) == 1:
+            game.apply(Look() if view.phase is Phase.LOOK else legal[0])
+            continue
+        expected.append(judge_inputs(encode(view)[None, :], 2, rules)[0].astype(np.float16))
+        game.apply(mover.choose(view, legal))
+    assert len(targets) == len(expected)
+    assert np.array_equal(targets.x, np.stack(expected))
+    own = distill.expert_targets("scat", 2, games=1, seed=4, worlds=4, explore=0.0)
+    assert own.x.shape != targets.x.shape or not np.array_equal(own.x, targets.x)
+    assert targets.mask[np.arange(len(targets)), targets.best].all()
+
+
+def test_a_players_chunks_are_named_after_it_beside_the_experts_own(tmp_path):
+    paths = distill.write_chunks(tmp_path, [("scat", 2)], chunks=1, games=1, worlds=2, player="expert:8")
+    assert [path.name for path in paths] == ["scat-2-worlds2-by-expert_8-0000.npz"]
+    with pytest.raises(UnknownBotError):
+        distill.write_chunks(tmp_path, [("scat", 2)], chunks=1, games=1, worlds=2, player="no-such-bot")

@@ -14,7 +14,11 @@ the search answers in tens of milliseconds.
   moves drawn at random, so that moves it would not play are seen too) and keeps, at each decision
   with a choice, the judge's input, the legal ids, the expert's value of each (lives this round: the
   others' average loss minus the seat's own, R2.3; exact on a last turn after a knock, R6.2) and its
-  move.
+  move. With ``player`` another bot (the judge itself) chooses the moves played while the expert
+  still values every decision: the decisions are then the ones the student meets, its own mistakes'
+  positions among them, which the expert's own games seldom reach (DAgger: Ross, Gordon and
+  Bagnell, "A Reduction of Imitation Learning and Structured Prediction to No-Regret Online
+  Learning", AISTATS 2011).
 - :func:`write_chunks` writes them as numbered files a run adds to and never rewrites (a killed
   run goes on from the next chunk); :func:`read_chunks` reads a folder of them back.
 - :func:`fit` (PyTorch, the ``train`` extra) fits the judge's value network to the values (squared
@@ -44,6 +48,7 @@ from thirtyone.action_ids import action_id
 from thirtyone.actions import Action
 from thirtyone.actions import Look
 from thirtyone.bots.expert import ExpertBot
+from thirtyone.bots.making import make_bot
 from thirtyone.engine import Game
 from thirtyone.errors import ArgumentError
 from thirtyone.judge.lastturn import NotALastTurnError
@@ -106,14 +111,19 @@ class Targets:
             raise ArgumentError(f"{path}: not a file of the expert's values ({error})") from None
 
 
-def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int, explore: float = 0.05) -> Targets:
+def expert_targets(
+    preset: str, players: int, games: int, seed: int, worlds: int, explore: float = 0.05, player: str | None = None
+) -> Targets:
     """Play ``games`` games of ``preset`` at ``players`` seats with ``expert:WORLDS`` (no time cap:
     the same values for a seed on any machine) in every seat, a share ``explore`` of its moves drawn
-    uniformly instead, and keep every decision with a choice (see the module). The same arguments
-    give the same decisions.
+    uniformly instead, and keep every decision with a choice (see the module). With ``player`` (a
+    bot's name, as ``thirtyone bots`` lists them) that bot's moves are played instead of the
+    expert's, the expert still valuing each decision and naming its move. The same arguments give
+    the same decisions.
 
     Raises:
         ArgumentError: for fewer than 1 game or world, or ``explore`` outside [0, 1).
+        UnknownBotError: for a ``player`` no bot answers to.
         RulesError: for a preset that cannot be dealt to ``players``.
     """
     if games < 1 or worlds < 1:
@@ -122,6 +132,7 @@ def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int
         raise ArgumentError(f"explore is a share from 0 to below 1, not {explore!r}")
     rules = Rules.preset(preset)
     expert = ExpertBot(derive(seed, 1), worlds=worlds, seconds=None)
+    mover = None if player is None else make_bot(player, derive(seed, 3))
     chooser = random.Random(derive(seed, 2))
     rows: list[tuple[npt.NDArray[np.float32], dict[int, float], int]] = []
     for number in range(games):
@@ -134,7 +145,8 @@ def expert_targets(preset: str, players: int, games: int, seed: int, worlds: int
                 continue
             valued, chosen = _valued(expert, view)
             rows.append((encode(view), valued, action_id(view, chosen)))
-            game.apply(chooser.choice(legal) if chooser.random() < explore else chosen)
+            played = chosen if mover is None else mover.choose(view, legal)
+            game.apply(chooser.choice(legal) if chooser.random() < explore else played)
     count = len(rows)
     x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
     mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
@@ -170,9 +182,12 @@ def write_chunks(
     worlds: int,
     seed: int = 1,
     explore: float = 0.05,
+    player: str | None = None,
 ) -> list[Path]:
-    """Write ``chunks`` chunks of :func:`expert_targets` (``games`` games each) for every table
-    ``(preset, players)`` into ``folder``, as ``PRESET-PLAYERS-worldsW-NNNN.npz``; a chunk already
+    """Write ``chunks`` chunks of :func:`expert_targets` (``games`` games each, its ``player``
+    choosing the moves) for every table ``(preset, players)`` into ``folder``, as
+    ``PRESET-PLAYERS-worldsW-NNNN.npz`` (``PRESET-PLAYERS-worldsW-by-PLAYER-NNNN.npz`` with a
+    ``player``, its ``:`` written ``_``); a chunk already
     there is kept (a killed run goes on where it stopped; chunk ``n`` of a table always holds the
     same games for a seed). Returns the chunks' paths, written or kept, in order.
 
@@ -186,10 +201,11 @@ def write_chunks(
     paths = []
     for number in range(chunks):
         for table, (preset, players) in enumerate(tables):
-            path = where / f"{preset}-{players}-worlds{worlds}-{number:04d}.npz"
+            by = "" if player is None else f"-by-{player.replace(':', '_').replace('/', '_')}"
+            path = where / f"{preset}-{players}-worlds{worlds}{by}-{number:04d}.npz"
             if not path.exists():
                 chunk_seed = derive(derive(seed, table), number)
-                expert_targets(preset, players, games, chunk_seed, worlds, explore).save(path)
+                expert_targets(preset, players, games, chunk_seed, worlds, explore, player).save(path)
             paths.append(path)
     return paths
 
