@@ -14,10 +14,12 @@ from thirtyone.bots.expert import ExpertBot
 from thirtyone.cli import main
 
 
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
 def test_sigterm_prints_the_decisions_valued_so_far_as_ctrl_c_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], as_json: bool
 ) -> None:
-    """SIGTERM (``timeout``, ``kill``) ended a review with nothing printed (issue 42)."""
+    """SIGTERM (``timeout``, ``kill``) ended a review with nothing printed, and the partial review
+    then said "(interrupted)", Ctrl-C's word (issue 42)."""
     args = ["simulate", "--bots", "random", "--players", "3", "--games", "1", "--lives", "1", "--seed", "2"]
     assert main([*args, "--record", str(tmp_path / "records")]) == 0
     capsys.readouterr()
@@ -37,12 +39,20 @@ def test_sigterm_prints_the_decisions_valued_so_far_as_ctrl_c_does(
     record = tmp_path / "records" / "game-000001.toml"
     before = signal.signal(signal.SIGTERM, unhandled)  # not pytest's death, should review set none
     try:
-        status = main(["review", str(record), "--valuer", "expert", "--budget", "20:engine", "--json"])
+        json_flag = ["--json"] if as_json else []
+        status = main(["review", str(record), "--valuer", "expert", "--budget", "20:engine", *json_flag])
         assert signal.getsignal(signal.SIGTERM) is unhandled, "the handler before is restored"
     finally:
         signal.signal(signal.SIGTERM, before)
     captured = capsys.readouterr()
-    data = json.loads(captured.out)
-    assert (status, data["partial"]) == (143, True)
-    assert 0 < len(data["decisions"]) < data["total"]
     assert captured.err == "thirtyone: terminated: the review above is partial\n"
+    assert status == 143
+    if not as_json:
+        text = " ".join(captured.out.split())
+        assert "PARTIAL REVIEW: " in text
+        assert "decisions valued (stopped)." in text
+        assert "interrupted" not in text, "a terminated review is not said to be interrupted"
+        return
+    data = json.loads(captured.out)
+    assert data["partial"] is True
+    assert 0 < len(data["decisions"]) < data["total"]

@@ -407,7 +407,7 @@ def test_ctrl_c_keeps_the_decisions_valued_so_far(
     status, out, err = review_cli(capsys, str(simulated), *CLI_BUDGET)
     assert status == 130
     total = Reviewer(GameRecord.loads(simulated.read_text(encoding="utf-8"))).total
-    assert f"PARTIAL REVIEW: 3 of {total} decisions valued (interrupted)." in " ".join(out.split())
+    assert f"PARTIAL REVIEW: 3 of {total} decisions valued (stopped)." in " ".join(out.split())
     assert "Costliest decisions:" in out or "No move gave anything away" in out
     assert err == "thirtyone: interrupted: the review above is partial\n"
     calls["count"] = 0
