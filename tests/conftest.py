@@ -30,6 +30,20 @@ def _history_elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
     patch.undo()
 
 
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt, as in a terminal, for this test: a suite started in the
+    background (``cmd &`` without job control) inherits SIGINT ignored, and Python then sets no
+    handler of its own, so a test of what Ctrl-C does would see nothing happen."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 @pytest.fixture(scope="module")
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server whose bots play at once, one for each browser test module

@@ -595,7 +595,7 @@ def test_sigterm_keeps_the_games_finished_as_ctrl_c_does(tmp_path, monkeypatch, 
 
 
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
-def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(monkeypatch, name):
+def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(monkeypatch, ctrl_c, name):
     """Ctrl-C (or SIGTERM, in the command's stopping block) that came while a game was added to the
     tally (Tally.add) left it half counted in the partial results: one bot's places, not the
     other's, nor the ratings (issue 42). The real signal comes in the fourth game's count of its

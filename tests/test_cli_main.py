@@ -22,7 +22,7 @@ def test_python_dash_m_runs_the_command():
 
 
 @pytest.mark.parametrize(("name", "status", "word"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
-def test_a_stop_no_command_handles_is_said_in_its_own_word_and_status(capsys, monkeypatch, name, status, word):
+def test_a_stop_no_command_handles_is_said_in_its_own_word_and_status(capsys, monkeypatch, ctrl_c, name, status, word):
     """A SIGTERM that escaped a command's own handling was said 'interrupted' with 130, Ctrl-C's
     (issue 42). The real signal comes in stopping()'s block of a command that reports nothing."""
 

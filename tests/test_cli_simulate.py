@@ -276,7 +276,7 @@ def test_sigterm_prints_the_games_finished_marked_partial_as_ctrl_c_does(capsys,
 
 
 @pytest.mark.parametrize(("name", "status", "word"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")])
-def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(capsys, monkeypatch, name, status, word):
+def test_a_stop_while_a_game_is_counted_leaves_it_counted_whole(capsys, monkeypatch, ctrl_c, name, status, word):
     """Ctrl-C or SIGTERM that came while a game was added to the totals left it half counted in
     the partial results: its places and wins, not the lives of its rounds (issue 42). The real
     signal comes in the third game's counting of lives (GameTotals.add_game)."""
