@@ -24,14 +24,13 @@ for k in $(seq 1 "$pieces"); do
         --seed "$seed" --preset "$preset" --jobs 1 --out "$piece" >"$piece.log" 2>&1
 done
 python3 - "$out" "$bot" <<'PY'
-import glob, json, math, sys
+import glob, json, sys
+from thirtyone.arena import wilson_interval
 won = games = 0
 for path in glob.glob(f"{sys.argv[1]}/seed*/summary.json"):
     for row in json.load(open(path))["results"]:
         if row["bot"] == sys.argv[2]:
             won, games = won + row["wins"], games + row["games"]
-z, share = 1.959964, won / games
-centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-print(f"{sys.argv[2]}: {won} of {games} games, {share:.1%} ({centre - half:.1%}-{centre + half:.1%})")
+low, high = wilson_interval(won, games)
+print(f"{sys.argv[2]}: {won} of {games} games, {won / games:.1%} ({low:.1%}-{high:.1%})")
 PY

@@ -3,10 +3,11 @@ figure names its kind and the command that made it; an arena figure gives its ga
 95% Wilson interval that matches its games and share won."""
 
 import json
-import math
 from pathlib import Path
 
 import pytest
+
+from thirtyone.arena import wilson_interval
 
 FIGURES = json.loads((Path(__file__).parents[1] / "docs" / "strength.json").read_text())["figures"]
 NEEDS = {
@@ -15,13 +16,6 @@ NEEDS = {
     "values": {"preset", "players", "positions", "best_agrees", "gap_rmse"},
     "speed": {"preset", "players", "decisions", "mean_ms", "p99_ms"},
 }
-
-
-def wilson(won: float, games: int) -> tuple[float, float]:
-    z = 1.959964
-    centre = (won + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(won * (1 - won) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 @pytest.mark.parametrize("figure", FIGURES, ids=[f["name"] for f in FIGURES])
@@ -39,6 +33,6 @@ def test_an_arena_figure_is_a_share_of_its_games_with_its_wilson_interval(figure
     assert games > 0
     assert isinstance(figure["seed"], int)
     assert round(won * games) == pytest.approx(won * games, abs=1e-6), "won is not wins / games"
-    low, high = wilson(won, games)
+    low, high = wilson_interval(round(won * games), games)
     assert figure["interval"] == pytest.approx([low, high], abs=1e-3)
     assert figure["fair_share"] == pytest.approx(1 / figure["players"])

@@ -199,9 +199,9 @@ def write_chunks(
     where = Path(folder)
     where.mkdir(parents=True, exist_ok=True)
     paths = []
+    by = "" if player is None else f"-by-{player.replace(':', '_').replace('/', '_')}"
     for number in range(chunks):
         for table, (preset, players) in enumerate(tables):
-            by = "" if player is None else f"-by-{player.replace(':', '_').replace('/', '_')}"
             path = where / f"{preset}-{players}-worlds{worlds}{by}-{number:04d}.npz"
             if not path.exists():
                 chunk_seed = derive(derive(seed, table), number)
