@@ -119,6 +119,46 @@ def test_requests_while_it_is_made_wait_for_the_one_review(
     assert len(made) == 1
 
 
+def test_a_request_that_read_before_the_review_was_kept_does_not_make_it_again(
+    client: TestClient, made: list[tuple[str, bool]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (seen once in a loaded run: 2 reviews made): a request read that no review was
+    kept, the review was made and kept meanwhile, and the request then started making it again."""
+    code = finished_game(client)
+    reviews = client.app.state.service.reviews  # type: ignore[attr-defined]
+    began, gate = threading.Event(), threading.Event()
+    counted = kept_reviews.make_review
+
+    def held(record: str, worlds: int = kept_reviews.WORLDS) -> str:
+        began.set()
+        assert gate.wait(30)
+        return counted(record, worlds)
+
+    real_read = reviews.db.read
+    stale = [True]
+
+    async def read(function: Callable[..., Any], *args: Any) -> Any:
+        """The next read of the kept review answers as it would have before the review was made,
+        after the making is over."""
+        answer = await real_read(function, *args)
+        if stale and function == reviews.store.review:
+            stale.clear()
+            gate.set()
+            for _ in range(3000):
+                if not reviews.making(code):
+                    break
+                await asyncio.sleep(0.01)
+        return answer
+
+    monkeypatch.setattr(kept_reviews, "make_review", held)
+    assert client.get(f"/api/tables/{code}/review").status_code == 202
+    assert began.wait(30)  # the making is under way, held
+    monkeypatch.setattr(reviews.db, "read", read)
+    assert client.get(f"/api/tables/{code}/review").status_code == 202  # read nothing kept; made meanwhile
+    ready(client, code)
+    assert len(made) == 1
+
+
 def test_the_review_is_every_seats_decisions_with_the_data_the_page_reads(
     client: TestClient, made: list[tuple[str, bool]]
 ) -> None:

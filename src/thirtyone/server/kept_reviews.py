@@ -137,6 +137,8 @@ class Reviews:
 
     async def _make(self, code: str, record: str) -> None:
         try:
+            if await self.db.read(self.store.review, code) is not None:
+                return  # made meanwhile: the request that started this one read before it was kept
             began = time.monotonic()
             made = await self.pool.run(make_review, record)
             await self.db.write(self.store.keep_review, code, made)
