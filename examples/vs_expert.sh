@@ -7,22 +7,26 @@
 #   examples/vs_expert.sh PLAYERS PIECES GAMES_A_PIECE [PRESET] [BOT]
 #   examples/vs_expert.sh 2 40 50          # 2,000 games heads-up, seeds 3001-3040 (about 2 h, 2 cores)
 #
-# Piece k plays seed 3000 + k into runs/vs-expert-<PLAYERS>p/seed<S>/; at the end it prints the
-# bot's games won with a 95% Wilson interval over every finished piece.
+# Piece k plays seed 3000 + k into runs/vs-expert-<PLAYERS>p/seed<S>/, one piece a core at a time
+# (JOBS=N sets how many at once); at the end it prints the bot's games won with a 95% Wilson
+# interval over every finished piece.
 set -euo pipefail
 players=${1:?players}; pieces=${2:?pieces}; games=${3:?games a piece}
 preset=${4:-scat}; bot=${5:-judge}
 out=runs/vs-expert-${players}p
 mkdir -p "$out"
 others=$(printf ',expert:1000%.0s' $(seq 2 "$players"))
-for k in $(seq 1 "$pieces"); do
-    seed=$((3000 + k)); piece=$out/seed$seed
-    [ -f "$piece/summary.json" ] && continue
+play() {  # piece $1, unless it is finished
+    local seed=$((3000 + $1)) piece
+    piece=$out/seed$seed
+    [ -f "$piece/summary.json" ] && return
     rm -rf "$piece"
     echo "$(date -u +%T) seed $seed"
     nice -n 5 thirtyone arena --bots "$bot$others" --players "$players" --games "$games" \
         --seed "$seed" --preset "$preset" --jobs 1 --out "$piece" >"$piece.log" 2>&1
-done
+}
+export -f play; export out players games preset bot others
+seq 1 "$pieces" | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'play {}'
 python3 - "$out" "$bot" <<'PY'
 import glob, json, sys
 from thirtyone.arena import wilson_interval
@@ -31,6 +35,8 @@ for path in glob.glob(f"{sys.argv[1]}/seed*/summary.json"):
     for row in json.load(open(path))["results"]:
         if row["bot"] == sys.argv[2]:
             won, games = won + row["wins"], games + row["games"]
+if not games:
+    sys.exit(f"no finished piece in {sys.argv[1]} seats {sys.argv[2]}")
 low, high = wilson_interval(won, games)
 print(f"{sys.argv[2]}: {won} of {games} games, {won / games:.1%} ({low:.1%}-{high:.1%})")
 PY

@@ -135,14 +135,12 @@ def test_a_request_that_read_before_the_review_was_kept_does_not_make_it_again(
         return counted(record, worlds)
 
     real_read = reviews.db.read
-    stale = [True]
 
     async def read(function: Callable[..., Any], *args: Any) -> Any:
         """The next read of the kept review answers as it would have before the review was made,
         after the making is over."""
         answer = await real_read(function, *args)
-        if stale and function == reviews.store.review:
-            stale.clear()
+        if not gate.is_set() and function == reviews.store.review:
             gate.set()
             for _ in range(3000):
                 if not reviews.making(code):
