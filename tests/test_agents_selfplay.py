@@ -15,6 +15,7 @@ from thirtyone.agents.selfplay import EngineTables
 from thirtyone.agents.selfplay import TrainConfig
 from thirtyone.agents.selfplay import Trainer
 from thirtyone.agents.selfplay import VectorTables
+from thirtyone.agents.selfplay import target_player
 from thirtyone.agents.selfplay import train
 from thirtyone.errors import ArgumentError
 from thirtyone.judge.network import INPUT_SIZE
@@ -138,6 +139,25 @@ def test_a_best_response_learns_only_seat_0_against_a_frozen_target(target, tmp_
     else:
         assert tables.opponent is not None
     trainer.learn(batch)
+
+
+def test_a_frozen_judge_plays_as_the_bot_does_greedy_when_distilled(tmp_path):
+    """A best response must face the judge the arena plays: distilled weights move greedily."""
+    net = JudgeNet.initial(hidden=(8,), presets=("scat",), players=(2,))
+    weights, bias = net.policy[-1]
+    bias = bias.copy()
+    bias[52], bias[53] = 0.3, 0.0  # draw stock more likely than draw pile, not certain
+    net.policy[-1] = (weights, bias)
+    sampled, distilled = tmp_path / "sampled.npz", tmp_path / "distilled.npz"
+    net.save(sampled)
+    net.meta["distilled"] = [{"by": "test"}]
+    net.save(distilled)
+    rows = 400
+    args = (np.zeros((rows, 492), np.float32), np.zeros((rows, INPUT_SIZE), np.float32), np.repeat(_draw_mask(), rows, 0))
+    greedy = target_player(f"judge:{distilled}", 2, seed=1)(*args)
+    mixed = target_player(f"judge:{sampled}", 2, seed=1)(*args)
+    assert (greedy == 52).all()
+    assert set(mixed.tolist()) == {52, 53}
 
 
 def test_an_unknown_target_is_refused_naming_the_choices():

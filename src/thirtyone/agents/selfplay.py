@@ -652,8 +652,9 @@ class _FrozenPolicy:
 
 
 class _FrozenJudge:
-    """A judge's network as an :data:`Opponent`: its moves sampled from its policy with its own
-    seeded source; pickled by its path and the source's state."""
+    """A judge's network as an :data:`Opponent`, playing as the bot ``judge`` does: its moves
+    sampled from its policy with its own seeded source, or its most probable move for weights
+    distilled from the expert (``meta["distilled"]``); pickled by its path and the source's state."""
 
     def __init__(self, path: str, seed: int) -> None:
         self.path = path
@@ -673,6 +674,8 @@ class _FrozenJudge:
 
     def __call__(self, obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
         logits = np.where(mask != 0, self.net.forward(x)[0].astype(np.float64), -np.inf)
+        if "distilled" in self.net.meta:
+            return logits.argmax(axis=1)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         cumulative = (probs / probs.sum(axis=1, keepdims=True)).cumsum(axis=1)
         picks = np.minimum((cumulative < self.rng.random((x.shape[0], 1))).sum(axis=1), NUM_ACTIONS - 1)
@@ -683,8 +686,9 @@ def target_player(name: str, players: int, seed: int) -> str | Opponent:
     """The frozen player a best response is trained against: ``random``, ``basic``, ``heuristic``
     (the simulator's, played by the vector env), ``ppo`` (the shipped policy for ``players``
     seats, its greedy move), ``judge`` or ``judge:PATH`` (the judge's network, its moves sampled
-    with a source seeded from ``seed``; its exact last turn is not played: the vector env gives
-    observations, not views).
+    with a source seeded from ``seed``, or its most probable move where the weights are distilled,
+    as the bot plays them; its exact last turn is not played: the vector env gives observations,
+    not views).
 
     Raises:
         ArgumentError: for another name.
