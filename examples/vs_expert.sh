@@ -8,8 +8,8 @@
 #   examples/vs_expert.sh 2 40 50          # 2,000 games heads-up, seeds 3001-3040 (about 2 h, 2 cores)
 #
 # Piece k plays seed 3000 + k into runs/vs-expert-<PLAYERS>p/seed<S>/ (OUT=DIR for another folder:
-# another BOT on the same deals), one piece a core at a time (JOBS=N sets how many at once); at the end it prints the bot's games won with a 95% Wilson
-# interval over every finished piece.
+# another BOT on the same deals), one piece a core at a time (JOBS=N sets how many at once); at the
+# end it prints the bot's games won with a 95% Wilson interval over every finished piece.
 set -euo pipefail
 players=${1:?players}; pieces=${2:?pieces}; games=${3:?games a piece}
 preset=${4:-scat}; bot=${5:-judge}
