@@ -49,6 +49,9 @@ def main() -> int:
     fitting.add_argument("--lr", type=float, default=1e-3)
     fitting.add_argument("--batch", type=int, default=512)
     fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument(
+        "--suits", action="store_true", help="show each batch with its suits relabelled (thirtyone.agents.suits)"
+    )
     fitting.add_argument("--out", default="runs/judge-distilled.npz", help="the weights to write")
     args = parser.parse_args()
 
@@ -71,7 +74,14 @@ def main() -> int:
         init = JudgeNet.load(args.init) if args.init else None
         hidden = tuple(int(n) for n in args.hidden.split(","))
         net, curve = distill.fit(
-            targets, init=init, hidden=hidden, epochs=args.epochs, lr=args.lr, batch=args.batch, seed=args.seed
+            targets,
+            init=init,
+            hidden=hidden,
+            epochs=args.epochs,
+            lr=args.lr,
+            batch=args.batch,
+            seed=args.seed,
+            suits=args.suits,
         )
         for figures in curve:
             print(" ".join(f"{name}={value:.4g}" for name, value in figures.items()), flush=True)

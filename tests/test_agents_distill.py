@@ -12,6 +12,7 @@ pytest.importorskip("numba")
 from thirtyone.action_ids import action_id
 from thirtyone.actions import Look
 from thirtyone.agents import distill
+from thirtyone.agents.suits import relabel
 from thirtyone.bots.base import UnknownBotError
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.heuristic import HeuristicBot
@@ -128,6 +129,21 @@ def test_the_held_out_decisions_are_measured_each_epoch():
         distill.fit(
             distill.Targets(targets.x[:3], targets.mask[:3], targets.values[:3], targets.best[:3], targets.players[:3])
         )
+
+
+def test_a_fit_with_the_suits_relabelled_learns_every_suits_version_of_its_decisions():
+    targets = distill.expert_targets("scat", 2, games=3, seed=13, worlds=2)
+    perm = (2, 3, 1, 0)
+    x, mask, _values, best = relabel(targets.x, targets.mask, targets.values, targets.best, perm)
+    agrees = {}
+    for suits in (False, True):
+        net, _ = distill.fit(targets, hidden=(32,), epochs=20, lr=3e-3, batch=64, held_out=0.0, suits=suits)
+        assert net.meta["distilled"]["suits"] is suits
+        logits, _ = net.forward(x.astype(np.float32))
+        agrees[suits] = float((np.where(mask, logits, -np.inf).argmax(axis=1) == best).mean())
+    assert agrees[True] > agrees[False] + 0.1  # the other suits' version of each decision, never shown as such
+    with pytest.raises(ArgumentError, match="two suits only"):
+        distill.fit(targets, presets=("mini",), suits=True)
 
 
 def test_r6_2_a_last_turn_after_a_knock_is_valued_exactly():

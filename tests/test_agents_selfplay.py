@@ -153,7 +153,8 @@ def test_a_frozen_judge_plays_as_the_bot_does_greedy_when_distilled(tmp_path):
     net.meta["distilled"] = [{"by": "test"}]
     net.save(distilled)
     rows = 400
-    args = (np.zeros((rows, 492), np.float32), np.zeros((rows, INPUT_SIZE), np.float32), np.repeat(_draw_mask(), rows, 0))
+    mask = np.repeat(_draw_mask(), rows, axis=0)
+    args = (np.zeros((rows, 492), np.float32), np.zeros((rows, INPUT_SIZE), np.float32), mask)
     greedy = target_player(f"judge:{distilled}", 2, seed=1)(*args)
     mixed = target_player(f"judge:{sampled}", 2, seed=1)(*args)
     assert (greedy == 52).all()

@@ -47,6 +47,8 @@ from thirtyone.action_ids import NUM_ACTIONS
 from thirtyone.action_ids import action_id
 from thirtyone.actions import Action
 from thirtyone.actions import Look
+from thirtyone.agents.suits import PERMUTATIONS
+from thirtyone.agents.suits import relabel
 from thirtyone.bots.expert import ExpertBot
 from thirtyone.bots.making import make_bot
 from thirtyone.engine import Game
@@ -233,6 +235,7 @@ def fit(
     batch: int = 512,
     held_out: float = 0.1,
     seed: int = 1,
+    suits: bool = False,
 ) -> tuple[JudgeNet, list[dict[str, float]]]:
     """Fit the judge's networks (from ``init``'s weights, or new ones of ``hidden`` layers, made for
     ``presets`` and the table sizes of ``targets``) to
@@ -240,10 +243,14 @@ def fit(
     expert's move. A share ``held_out`` of the decisions (drawn with ``seed``) is kept out and
     measured after each epoch: the curve's entries give ``value_rmse`` (lives, every legal move),
     ``value_agrees`` and ``policy_agrees`` (the share of held-out decisions where the values' best
-    move, and the policy's, is the expert's move) and the training losses.
+    move, and the policy's, is the expert's move) and the training losses. With ``suits`` each
+    training batch is shown with its suits relabelled by one of the 24 relabellings, drawn with
+    ``seed`` (:mod:`thirtyone.agents.suits`: the same decisions of other deals, with the same
+    values); the held-out decisions are measured as they were played.
 
     Raises:
-        ArgumentError: for fewer than 10 decisions, or settings out of range.
+        ArgumentError: for fewer than 10 decisions, settings out of range, or ``suits`` for the
+            mini game (its deck is not the same under every relabelling).
         ImportError: without PyTorch (the ``train`` extra).
     """
     import torch
@@ -255,6 +262,8 @@ def fit(
         raise ArgumentError(f"give at least 10 decisions to fit, not {len(targets)}")
     if epochs < 1 or batch < 1 or not 0.0 <= held_out < 1.0 or not lr > 0:
         raise ArgumentError(f"bad settings: epochs={epochs}, batch={batch}, held_out={held_out}, lr={lr}")
+    if suits and "mini" in presets:
+        raise ArgumentError("the mini game's eight cards are of two suits only: fit it without suits")
     torch.manual_seed(seed)
     order = np.random.default_rng(seed).permutation(len(targets))
     cut = round(held_out * len(targets))
@@ -269,19 +278,22 @@ def fit(
     value_opt = torch.optim.Adam(model.value.parameters(), lr=lr)
     policy_opt = torch.optim.Adam(model.policy.parameters(), lr=lr)
     curve: list[dict[str, float]] = []
+    relabelling = np.random.default_rng([seed, 24])
     for epoch in range(1, epochs + 1):
         value_loss = policy_loss = 0.0
         shuffled = train[np.random.default_rng(seed + epoch).permutation(len(train))]
         for rows in torch.split(torch.from_numpy(shuffled), batch):
-            legal = mask[rows]
-            error = (model.value(x[rows]) - values[rows]).masked_fill(~legal, 0.0)
+            inputs, legal, wanted, move = x[rows], mask[rows], values[rows], best[rows]
+            if suits:
+                inputs, legal, wanted, move = _relabelled(targets, rows.numpy(), relabelling)
+            error = (model.value(inputs) - wanted).masked_fill(~legal, 0.0)
             loss = (error**2).sum() / legal.sum()
             value_opt.zero_grad()
             torch.autograd.backward(loss)
             value_opt.step()
             value_loss += loss.item() * len(rows)
-            logp = masked_log_softmax(model.policy(x[rows]), legal)
-            loss = -logp.gather(1, best[rows, None]).mean()
+            logp = masked_log_softmax(model.policy(inputs), legal)
+            loss = -logp.gather(1, move[:, None]).mean()
             policy_opt.zero_grad()
             torch.autograd.backward(loss)
             policy_opt.step()
@@ -294,7 +306,7 @@ def fit(
     meta: dict[str, Any] = {
         "presets": sorted(presets),
         "players": sorted({int(n) for n in targets.players}),
-        "distilled": {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch},
+        "distilled": {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch, "suits": suits},
     }
     if init is not None:
         earlier = init.meta.get("distilled")  # a fit of distilled weights keeps the fits before it
@@ -302,6 +314,21 @@ def fit(
         meta.pop("path", None)
         meta.pop("value_check", None)  # the values changed: check them again
     return model.export(meta), curve
+
+
+def _relabelled(targets: Targets, rows: npt.NDArray[np.int64], rng: np.random.Generator) -> tuple[Any, ...]:
+    """Decisions ``rows`` of ``targets`` with their suits relabelled by a relabelling ``rng`` draws,
+    as the tensors :func:`fit` learns from."""
+    import torch
+
+    perm = PERMUTATIONS[int(rng.integers(len(PERMUTATIONS)))]
+    x, mask, values, best = relabel(targets.x[rows], targets.mask[rows], targets.values[rows], targets.best[rows], perm)
+    return (
+        torch.from_numpy(x.astype(np.float32)),
+        torch.from_numpy(mask),
+        torch.from_numpy(values),
+        torch.from_numpy(best),
+    )
 
 
 def _measure(model: Any, x: Any, mask: Any, values: Any, best: Any) -> dict[str, float]:
