@@ -57,6 +57,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -249,21 +250,12 @@ def _index(hands: Ints) -> Ints:
     return index
 
 
-def _keep_three(t: Ints, four: Ints, keep: Ints | None) -> tuple[Ints, Ints]:
-    """For four cards a row (``four``: N × 4), the best three and the discard: highest value, then
-    the discard of fewest points, then the highest card; never the card ``keep`` (R4.2)."""
-    columns = [four[:, i] for i in range(4)]
-    keys = []
-    for k in range(4):
-        a, b, c = (columns[i] for i in _KEPT[k])
-        key = _v3(t, a, b, c).astype(np.int32) * 10_000 - _POINTS[columns[k]] * 100 + columns[k]
-        keys.append(key if keep is None else np.where(columns[k] == keep, -(10**9), key))
-    best = np.argmax(np.stack(keys, axis=1), axis=1)
-    return np.take_along_axis(four, _KEPT[best], axis=1), np.take_along_axis(four, best[:, None], axis=1)[:, 0]
-
-
 _KEPT: Final = np.array([[i for i in range(4) if i != k] for k in range(4)], dtype=np.int32)
 """The cards kept of four when card ``k`` is discarded."""
+_KEY: Final = 10_000
+"""Three cards kept of four as one number: their value × ``_KEY``, less 100 × the points of the
+card thrown, plus that card. The highest is the best choice (highest value, then the discard of
+fewest points, then the highest card), and the value and the card read back from it."""
 
 
 # ---------------------------------------------------------------------------------------------- worlds
@@ -288,25 +280,29 @@ def _join(rows: Ints, choices: Ints) -> Ints:
     return joined
 
 
-def _enumerate(unseen: int, holes: Sequence[int], draws: int) -> Ints:
-    """Every deal (indices into the unseen cards), one a row: each seat's hidden cards, then the stock's."""
+@functools.lru_cache(maxsize=32)
+def _enumerate(unseen: int, holes: tuple[int, ...], draws: int) -> Ints:
+    """Every deal (indices into the unseen cards), one a row: each seat's hidden cards, then the
+    stock's. They depend on the counts alone: kept (read-only) for the next view with the same counts."""
     rows = np.zeros((1, 0), dtype=np.int32)
     for hole in holes:
         if hole:
             rows = _join(rows, np.array(list(combinations(range(unseen), hole)), dtype=np.int32))
     for _ in range(draws):
         rows = _join(rows, np.arange(unseen, dtype=np.int32)[:, None])
-    return rows
+    return _read_only(rows)
 
 
+@functools.lru_cache(maxsize=32)
 def _sample(unseen: int, hidden: int, draws: int, own_draw: bool, deals: int) -> tuple[Ints, Ints]:
     """Deals sampled with the seed :data:`SEED`, and which sampled deal each row is: with
     ``own_draw`` each of the ``deals`` once for every card the stock can give this seat first (the
-    later draws following in the deal's order), else once."""
+    later draws following in the deal's order), else once. They depend on the counts alone: kept
+    (read-only) for the next view with the same counts."""
     rng = np.random.default_rng(SEED)
     order = np.argsort(rng.random((deals, unseen)), axis=1).astype(np.int32)
     if not own_draw:
-        return order[:, : hidden + draws], np.arange(deals, dtype=np.int32)
+        return _read_only(order[:, : hidden + draws]), _read_only(np.arange(deals, dtype=np.int32))
     rest = unseen - hidden
     later = draws - 1
     first = np.arange(rest)
@@ -316,7 +312,13 @@ def _sample(unseen: int, hidden: int, draws: int, own_draw: bool, deals: int) ->
     rows = np.concatenate(
         [np.repeat(order[:, :hidden], rest, axis=0), order[:, stock].reshape(deals * rest, draws)], axis=1
     )
-    return rows, np.repeat(np.arange(deals, dtype=np.int32), rest)
+    return _read_only(rows), _read_only(np.repeat(np.arange(deals, dtype=np.int32), rest))
+
+
+def _read_only(array: Ints) -> Ints:
+    """``array`` made read-only (a cached answer: no caller may change it)."""
+    array.flags.writeable = False
+    return array
 
 
 # ---------------------------------------------------------------------------------------------- the turn
@@ -347,10 +349,12 @@ class _Spot:
         if view.taken_from_pile is not None:
             public.add(view.taken_from_pile)
         self.public = public
-        self._cache: dict[int, float] = {}
+        self._settled = np.full((len(active) + 1) << (len(active) + 1), np.nan)  # by code (:meth:`_settle`)
         seen = public | set(view.hand)
         deck = full_deck(rules.deck)
         self.deck = np.array(deck, dtype=np.int32)
+        self.columns = np.zeros(52, dtype=np.int32)  # each card's place in the deck
+        self.columns[self.deck] = np.arange(len(deck), dtype=np.int32)
         self.unseen = np.array([card for card in deck if card not in seen], dtype=np.int32)
         self.known = {seat: list(known[seat]) for seat in self.others}
         self.holes = [3 - len(self.known[seat]) for seat in self.others]
@@ -381,14 +385,23 @@ class _Spot:
         the stock card this seat may draw, which is any unseen card its hidden hands leave."""
         unseen, t = len(self.unseen), self.table
         if _count(unseen, self.holes, 0) <= EXACT_WORLDS:
-            rows, exact = _enumerate(unseen, self.holes, 0), True
+            rows, exact = _enumerate(unseen, tuple(self.holes), 0), True
         else:
             rows, exact = _sample(unseen, sum(self.holes), 0, False, SAMPLED_HANDS)[0], False
-        rows = rows[self._possible(self._hands(self.unseen[rows]))]
-        hands = self._hands(self.unseen[rows])
-        others = np.stack([_value(t, hands[seat]) for seat in self.others], axis=1)
-        vectors, which = np.unique(others, axis=0, return_inverse=True)
-        which = which.reshape(-1)
+        possible, _, dealt = self._deals(rows)
+        rows = rows[possible]
+        others = np.stack([dealt[seat] for seat in self.others], axis=1)
+        # the kinds of the other hands' values, in the order of np.unique(others, axis=0): each
+        # row as one number (the values shifted to be non-negative, 7 bits each) sorts the same
+        code = sum(
+            (
+                (dealt[seat].astype(np.int64) + 1) << (7 * (len(self.others) - 1 - i))
+                for i, seat in enumerate(self.others)
+            ),
+            np.zeros(len(rows), np.int64),
+        )
+        _, first, which = np.unique(code, return_index=True, return_inverse=True)
+        vectors = others[first]
         kinds = len(vectors)
         total = np.bincount(which, minlength=kinds).astype(np.float64)
         # the hands of each kind that hold each unseen card (then the stock cannot give it)
@@ -398,15 +411,14 @@ class _Spot:
         ).reshape(unseen, kinds)
         free = total[None, :] - holding  # for each stock card: the hands of each kind without it
         mine_at = self.active.index(self.me)
-        per_value: dict[int, Floats] = {}
 
-        def against(value: int) -> Floats:
-            """This seat's value holding ``value`` against each kind of the other hands."""
-            if value not in per_value:
-                values = np.insert(vectors, mine_at, value, axis=1)
-                blitz = np.full(kinds, mine_at if value >= BLITZ_HALF else -1)
-                per_value[value] = self._settle(values, blitz)
-            return per_value[value]
+        def against(values: Ints) -> Floats:
+            """This seat's value holding each of ``values`` against each kind of the other hands
+            (values × kinds)."""
+            columns = [np.tile(column, len(values)) for column in vectors.T]
+            columns.insert(mine_at, np.repeat(values, kinds))
+            blitz = np.where(columns[mine_at] >= BLITZ_HALF, mine_at, -1)
+            return self._settle(columns, blitz).reshape(len(values), kinds)
 
         moves_rows: dict[Action, Floats] = {}
         means: dict[Action, float] = {}
@@ -414,11 +426,12 @@ class _Spot:
         hand = self.view.hand or ()
         for plan in plans:
             if plan.stock:
-                drawn = [
-                    [_value(t, np.array([kept], dtype=np.int32))[0] for kept in _four_ways(hand, card)]
-                    for card in self.unseen
-                ]
-                table = np.array([[against(int(value)) for value in row] for row in drawn])  # card × discard × kind
+                four = np.concatenate(
+                    [np.tile(np.array(hand, dtype=np.int32), (unseen, 1)), self.unseen[:, None]], axis=1
+                )
+                drawn = _value(t, four[:, _KEPT].reshape(-1, 3))  # card × discard, flat
+                kept_values, kept_kind = np.unique(drawn, return_inverse=True)
+                table = against(kept_values)[kept_kind].reshape(unseen, 4, kinds)  # card × discard × kind
                 by_discard = (table * free[:, None, :]).sum(axis=2)  # card × discard (counts)
                 best = by_discard.argmax(axis=1)
                 chosen = table[np.arange(unseen), best]  # card × kind
@@ -430,25 +443,29 @@ class _Spot:
                     per_card = chosen[:, which].T  # hand × card
                     moves_rows[plan.action] = (per_card * ~held).sum(axis=1) / (~held).sum(axis=1)
             else:
-                options = [
-                    (float((against(value) * total).sum() / total.sum()), k) for k, value in enumerate(plan.values(t))
-                ]
+                settled = against(np.array(plan.values(t), dtype=np.int16))
+                options = [(float((row * total).sum() / total.sum()), k) for k, row in enumerate(settled)]
                 mean, k = max(options, key=lambda option: (option[0], -option[1]))
                 means[plan.action] = mean
                 lay = plan.lays[k]
                 if lay is not None and len(plan.kept) > 1:
                     discards[plan.action] = lay
                 if not exact:
-                    moves_rows[plan.action] = against(plan.values(t)[k])[which]
+                    moves_rows[plan.action] = settled[k][which]
         return _summary(self.view.legal_actions, means, None if exact else moves_rows, len(rows), discards)
 
-    def _possible(self, hands: dict[int, Ints]) -> npt.NDArray[np.bool_]:
-        """The deals the view allows: no other seat holds a blitz, which it would have shown
-        (R5.1, R5.2, R5.4: a hand is checked whenever it is back to three cards)."""
-        possible = np.ones(len(next(iter(hands.values()))), dtype=bool)
-        for hand in hands.values():
-            possible &= _value(self.table, hand) < BLITZ_HALF
-        return possible
+    def _deals(self, rows: Ints) -> tuple[npt.NDArray[np.bool_], dict[int, Ints], dict[int, Ints]]:
+        """Which deals (``rows`` of indices into the unseen cards) the view allows: no other seat
+        holds a blitz, which it would have shown (R5.1, R5.2, R5.4: a hand is checked whenever it
+        is back to three cards); and in those each other seat's hand and its value."""
+        hands = self._hands(self.unseen[rows])
+        values = {seat: _value(self.table, hand) for seat, hand in hands.items()}
+        possible = np.logical_and.reduce([value < BLITZ_HALF for value in values.values()])
+        return (
+            possible,
+            {seat: hand[possible] for seat, hand in hands.items()},
+            {seat: value[possible] for seat, value in values.items()},
+        )
 
     def _hands(self, deal: Ints) -> dict[int, Ints]:
         """Each other seat's hand in every deal (N × 3) from its known and hidden cards."""
@@ -463,32 +480,27 @@ class _Spot:
         """Later seats play: each deal (hidden hands and the stock's top cards) played out."""
         unseen, hidden = len(self.unseen), sum(self.holes)
         if _count(unseen, self.holes, self.draws) <= EXACT_PLAYED:
-            rows, clusters = _enumerate(unseen, self.holes, self.draws), None
+            rows, clusters = _enumerate(unseen, tuple(self.holes), self.draws), None
         else:
             deals = SAMPLED_DRAWS if self.own_draw else SAMPLED_PLAYED
             rows, clusters = _sample(unseen, hidden, self.draws, self.own_draw, deals)
-        possible = self._possible(self._hands(self.unseen[rows]))
+        possible, hands, dealt = self._deals(rows)
         rows = rows[possible]
         if clusters is not None:
             clusters = clusters[possible]
-        deal = self.unseen[rows]
-        n = len(deal)
-        stock = deal[:, hidden:]
-        rest = _Round(self, self._hands(deal), stock)
+        n = len(rows)
+        stock = self.unseen[rows[:, hidden:]]
+        rest = _Round(self, hands, dealt, stock)
         per_deal: dict[Action, Floats] = {}
         discards: dict[Action, Card] = {}
         for plan in plans:
             if plan.stock:
-                per_deal[plan.action] = self._stock_draw(rest, stock[:, 0], n)
+                per_deal[plan.action] = self._stock_draw(rest, rows[:, hidden], n)
                 continue
             best_mean, best_rows, best_k = -math.inf, np.zeros(n), 0
             for k, kept in enumerate(plan.kept):
                 lay = plan.lays[k]
-                laid = (
-                    np.tile(np.array(plan.widows[k], dtype=np.int32), (n, 1))
-                    if lay is None
-                    else np.full(n, lay, np.int32)
-                )
+                laid = np.array([plan.widows[k]], dtype=np.int32) if lay is None else np.full(n, lay, np.int32)
                 u = rest.utility(np.tile(np.array(kept, dtype=np.int32), (n, 1)), laid, 0)
                 if u.mean() > best_mean + 1e-12:
                     best_mean, best_rows, best_k = float(u.mean()), u, k
@@ -501,65 +513,61 @@ class _Spot:
             per_deal = {action: _cluster_means(values, clusters) for action, values in per_deal.items()}
         return _summary(self.view.legal_actions, means, per_deal if clusters is not None else None, n, discards)
 
-    def _stock_draw(self, rest: _Round, drawn: Ints, n: int) -> Floats:
-        """Each deal's value of a stock draw, the card ``drawn`` followed by the best discard for
-        that card (over every deal in which the stock gives it)."""
+    def _stock_draw(self, rest: _Round, card: Ints, n: int) -> Floats:
+        """Each deal's value of a stock draw, the card drawn (``card``: its place among the unseen
+        cards) followed by the best discard for that card (over every deal in which the stock
+        gives it)."""
         hand = np.array(self.view.hand, dtype=np.int32)
-        four = np.concatenate([np.tile(hand, (n, 1)), drawn[:, None]], axis=1)
+        four = np.concatenate([np.tile(hand, (n, 1)), self.unseen[card][:, None]], axis=1)
         by_discard = []
         for k in range(4):
             kept = four[:, [i for i in range(4) if i != k]]
             by_discard.append(rest.utility(kept, four[:, k], 1))
         values = np.stack(by_discard, axis=1)  # N × 4
-        card = np.searchsorted(self.unseen, drawn)
         sums = np.stack([np.bincount(card, weights=values[:, k], minlength=len(self.unseen)) for k in range(4)], 1)
         choice = sums.argmax(axis=1)  # the best discard for each card drawn
         chosen: Floats = values[np.arange(n), choice[card]]
         return chosen
 
-    def _settle(self, values: Ints, blitz: Ints) -> Floats:
-        """This seat's value in each row of the seats' final values (rows × seats in, in seat
-        order), ``blitz`` the index of the seat that showed a blitz in it (or -1). The rules (R5.3,
-        R6.5) read only who showed the blitz, who holds the lowest hand and whether the knocker
-        holds the highest: rows alike in these are settled once, by the settlement of one of them."""
+    def _settle(self, columns: Sequence[Ints], blitz: Ints) -> Floats:
+        """This seat's value in each row of the seats' final values (``columns``: one a seat in, in
+        seat order), ``blitz`` the index of the seat that showed a blitz in it (or -1). The rules
+        (R5.3, R6.5) read only who showed the blitz, who holds the lowest hand and whether the
+        knocker holds the highest: rows alike in these are settled once (the first time such a row
+        is met), by the settlement of one of them, and kept in ``_settled`` by that code."""
         players = len(self.active)
-        columns = [values[:, i] for i in range(players)]
-        low = np.minimum.reduce(columns)
-        high = np.maximum.reduce(columns)
-        lowest = sum(
-            ((column == low).astype(np.int32) << i for i, column in enumerate(columns)), np.zeros(len(low), np.int32)
+        low = functools.reduce(np.minimum, columns)
+        high = functools.reduce(np.maximum, columns)
+        lowest = functools.reduce(
+            np.bitwise_or, ((column == low).astype(np.int32) << i for i, column in enumerate(columns))
         )
         not_highest = (columns[self.active.index(self.knocker)] < high).astype(np.int32)
         key = np.where(blitz >= 0, (blitz + 1) << (players + 1), (lowest << 1) | not_highest)
-        size = (players + 1) << (players + 1)
-        first = np.full(size, -1, dtype=np.int32)
-        first[key] = np.arange(len(key))
-        table = np.zeros(size)
-        for code in np.flatnonzero(first >= 0):
-            row = first[code]
-            table[code] = self._utility(int(code), values[row], int(blitz[row]))
-        utilities: Floats = table[key]
+        utilities: Floats = self._settled[key]
+        if np.isnan(utilities).any():
+            last = np.full(len(self._settled), -1)
+            last[key] = np.arange(len(key))  # a row of each code
+            for code in np.flatnonzero((last >= 0) & np.isnan(self._settled)):
+                row = last[code]
+                self._settled[code] = self._utility([int(column[row]) for column in columns], int(blitz[row]))
+            utilities = self._settled[key]
         return utilities
 
-    def _utility(self, code: int, values: Ints, blitz: int) -> float:
+    def _utility(self, values: Sequence[int], blitz: int) -> float:
         """This seat's value of one settled row (:func:`seat_utility` of the settlement's losses)."""
-        cached = self._cache.get(code)
-        if cached is not None:
-            return cached
         view, active = self.view, self.active
         losses: tuple[Loss, ...]
         if blitz >= 0:
             losses = blitz_losses(active, active[blitz], knocked=True)
         else:
-            halves = {seat: int(value) for seat, value in zip(active, values, strict=True)}
+            halves = dict(zip(active, values, strict=True))
             losses = showdown_charges(halves, self.knocker, KNOCK_PENALTIES[self.rules.knock_penalty], "knock")
         settled = charge([status.remaining for status in view.seats], active, losses)
         lost = [0] * view.players
         for loss in losses:
             lost[loss.seat] += loss.lives
         out = [int(seat in settled.eliminated) for seat in range(view.players)]
-        utility = self._cache[code] = seat_utility(lost, out, self.me, self.others)
-        return utility
+        return seat_utility(lost, out, self.me, self.others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -594,12 +602,6 @@ def _plan(view: PlayerView, action: Action) -> _Plan:
     return _Plan(action, kept=(tuple(kept),), lays=(None,), widows=(tuple(widow),))
 
 
-def _four_ways(hand: Sequence[Card], card: Card) -> list[tuple[Card, ...]]:
-    """The four hands of three that ``hand`` (three cards) and a drawn ``card`` can keep."""
-    four = (*hand, card)
-    return [tuple(c for j, c in enumerate(four) if j != k) for k in range(4)]
-
-
 def _value(t: Ints, hands: Ints) -> Ints:
     """The half points of each hand (rows of three cards)."""
     return t[_index(hands)]
@@ -612,11 +614,12 @@ def _cluster_means(values: Floats, clusters: Ints) -> Floats:
     return means
 
 
-def _exchange_places(any_two: bool) -> tuple[Ints, Ints]:
+def _exchange_places(any_two: bool) -> tuple[Ints, Ints, Ints]:
     """For each widow turn of a later seat, in order (a pass; each one-card exchange, hand card
     ``i`` for widow card ``j``; with ``exchange=any`` each two-card exchange keeping ``i`` and
     leaving ``j``; all three), the places of the hand kept and of the widow left among the six
-    cards ``hand + widow`` (R7.1, R7.5)."""
+    cards ``hand + widow`` (R7.1, R7.5); and the weight of each of the six cards (6 × turn) in the
+    table index (:func:`_index`) of each turn's hand kept."""
     kept, left = [[0, 1, 2]], [[3, 4, 5]]
     for i in range(3):
         for j in range(3):
@@ -631,20 +634,13 @@ def _exchange_places(any_two: bool) -> tuple[Ints, Ints]:
                 left.append([3 + j, *rest])
     kept.append([3, 4, 5])
     left.append([0, 1, 2])
-    return np.array(kept, dtype=np.int32), np.array(left, dtype=np.int32)
+    weights = np.zeros((6, len(kept)), dtype=np.int32)
+    for turn, places in enumerate(kept):
+        weights[places, turn] = (_AB, 52, 1)
+    return np.array(kept, dtype=np.int32), np.array(left, dtype=np.int32), weights
 
 
 _EXCHANGES: Final = {any_two: _exchange_places(any_two) for any_two in (False, True)}
-
-
-def _best_exchange(t: Ints, hand: Ints, widow: Ints, any_two: bool) -> tuple[Ints, Ints]:
-    """A later seat's widow turn: the hand and widow after the exchange that gives it the best
-    hand, or its pass among equal values (then the first of :func:`_exchange_places`' order)."""
-    six = np.concatenate([hand, widow], axis=1)
-    kept, left = _EXCHANGES[any_two]
-    values = t[six[:, kept[:, 0]] * _AB + six[:, kept[:, 1]] * 52 + six[:, kept[:, 2]]]  # deal × option
-    best = np.argmax(values, axis=1)
-    return np.take_along_axis(six, kept[best], axis=1), np.take_along_axis(six, left[best], axis=1)
 
 
 def _exchanged(hand: Sequence[Card], widow: Sequence[Card], action: Action) -> tuple[list[Card], list[Card]]:
@@ -662,13 +658,23 @@ class _Round:
     """The rest of a round after this seat's last turn, over every deal at once: the later seats'
     turns, then the showdown."""
 
-    def __init__(self, spot: _Spot, hands: dict[int, Ints], stock: Ints) -> None:
-        self.spot, self.hands, self.stock = spot, hands, stock
+    def __init__(self, spot: _Spot, hands: dict[int, Ints], dealt: dict[int, Ints], stock: Ints) -> None:
+        """``hands``: each other seat's hand in every deal (N × 3), ``dealt`` its value, ``stock``
+        the stock's top cards (N × the draws)."""
+        self.spot, self.hands, self.dealt, self.stock = spot, hands, dealt, stock
         self.n = len(stock)
         t = spot.table
-        self.expect: dict[int, tuple[npt.NDArray[np.intp], Floats, Floats, Floats]] = {}
-        self.counts: dict[int, Floats] = {}
+        # a later seat's expected stock draw: for each deal where its hand's row of ``gain`` and
+        # ``unseen`` (hand × card, flat) starts, and the sum and the count of its unseen cards
+        self.expect: dict[int, tuple[Ints, Floats, Floats, Floats, Floats]] = {}
+        # a later seat's choice of three of four (:data:`_KEY`), with the card beside its hand in
+        # every deal: the table index of the two hand cards it keeps (3 × N, by the hand card
+        # thrown), the key's part for that card thrown (3 × N), and its hand's value × _KEY
+        self.keys: dict[int, tuple[Ints, Ints, Ints]] = {}
         self.drawn: dict[tuple[int, int], tuple[Ints, Ints]] = {}
+        # a later seat's widow turns: the part of its hand in the table index of each turn's hand
+        # kept (turn × N, :func:`_exchange_places`)
+        self.exchanges: dict[int, Ints] = {}
         if spot.draw:  # each later seat's stock draw as it sees the cards: best three of four
             deck = spot.deck
             base = np.isin(deck, np.array(sorted(spot.public), dtype=np.int32), invert=True)
@@ -686,59 +692,94 @@ class _Round:
                 mask = base[None, :] & (deck[None, :] != h[:, [0]]) & (deck[None, :] != h[:, [1]])
                 mask &= deck[None, :] != h[:, [2]]
                 unseen = mask.astype(np.float64)
-                self.expect[seat] = (which.reshape(-1), gain, unseen, (gain * unseen).sum(axis=1))
-                self.counts[seat] = unseen.sum(axis=1)
+                which = which.reshape(-1)
+                self.expect[seat] = (
+                    (which * len(deck)).astype(np.int32),
+                    gain.reshape(-1),
+                    unseen.reshape(-1),
+                    (gain * unseen).sum(axis=1)[which],
+                    unseen.sum(axis=1)[which],
+                )
+                hand = hands[seat]
+                self.keys[seat] = (
+                    np.ascontiguousarray((hand[:, _KEPT[:3, 0]] * _AB + hand[:, _KEPT[:3, 1]] * 52).T),
+                    np.ascontiguousarray((hand - _POINTS[hand] * 100).T),
+                    dealt[seat].astype(np.int32) * _KEY,
+                )
+        else:
+            weights = _EXCHANGES[spot.rules.exchange == "any"][2]
+            for seat in spot.later:
+                hand = hands[seat]
+                self.exchanges[seat] = sum(
+                    (weights[i][:, None] * hand[:, i] for i in range(3)), np.zeros((1, self.n), np.int32)
+                )
 
     def utility(self, mine: Ints, laid: Ints, drawn: int) -> Floats:
         """Each deal's value for this seat holding ``mine`` (N × 3) after laying ``laid`` (its
-        discard, N; in widow mode the widow it leaves, N × 3), ``drawn`` stock cards taken so far."""
+        discard, N; in widow mode the widow it leaves, 1 × 3: the same in every deal), ``drawn``
+        stock cards taken so far."""
         spot, t, n = self.spot, self.spot.table, self.n
         finals = {spot.me: _value(t, mine)}
         blitz = np.where(finals[spot.me] >= BLITZ_HALF, spot.active.index(spot.me), -1)
         pointer = np.full(n, drawn)
         shown = [laid]  # the cards laid on the pile since the view (draw mode)
         for seat in spot.later:
-            h = self.hands[seat]
             if spot.draw:
-                top = laid
-                taking, taken_discard = _keep_three(t, np.concatenate([h, top[:, None]], axis=1), top)
-                which, gain, unseen, total = self.expect[seat]
-                count = self.counts[seat][which]
-                total = total[which]
+                taken, taken_discard = self._best_three(seat, laid, throw=False)
+                rows, gain, unseen, total, count = self.expect[seat]
                 for card in shown:  # a card it saw laid on the pile is no longer in its stock
-                    column = np.searchsorted(spot.deck, card)
-                    seen = unseen[which, column]
-                    total = total - seen * gain[which, column]
+                    at = rows + spot.columns[card]
+                    seen = unseen[at]
+                    total = total - seen * gain[at]
                     count = count - seen
                 expected = np.divide(total, count, out=np.zeros(n), where=count > 0)
-                takes = _value(t, taking) >= expected
+                takes = taken >= expected
                 drawing, drawn_discard = self._draws(seat, pointer, drawn, drawn + spot.later.index(seat))
-                kept = np.where(takes[:, None], taking, drawing)
+                value = np.where(takes, taken, drawing)
                 laid = np.where(takes, taken_discard, drawn_discard)
                 pointer = pointer + ~takes
                 shown.append(laid)
-            else:
-                kept, laid = _best_exchange(t, h, laid, spot.rules.exchange == "any")
-            finals[seat] = value = _value(t, kept)
+            else:  # the exchange that gives it the best hand, or its pass among equal values
+                _, left, weights = _EXCHANGES[spot.rules.exchange == "any"]
+                index = self.exchanges[seat] + sum(weights[3 + i][:, None] * laid[:, i] for i in range(3))
+                turns = t[index]  # turn × deal: the value of the hand it keeps
+                value = turns.max(axis=0)
+                if seat != spot.later[-1]:  # the widow it leaves, which the next seat finds
+                    six = np.concatenate([self.hands[seat], np.broadcast_to(laid, (n, 3))], axis=1)
+                    laid = six[np.arange(n)[:, None], left[turns.argmax(axis=0)]]
+            finals[seat] = value
             blitz = np.where((blitz < 0) & (value >= BLITZ_HALF), spot.active.index(seat), blitz)
         for seat in spot.others:
             if seat not in finals:
-                finals[seat] = _value(t, self.hands[seat])
-        return spot._settle(np.stack([finals[seat] for seat in spot.active], axis=1), blitz)
+                finals[seat] = self.dealt[seat]
+        return spot._settle([finals[seat] for seat in spot.active], blitz)
+
+    def _best_three(self, seat: int, card: Ints, throw: bool) -> tuple[Ints, Ints]:
+        """A later seat's best three of its hand and ``card`` (each deal's), the highest value, then
+        the discard of fewest points, then the highest card: their value and the card it discards,
+        ``card`` itself only with ``throw`` (a card taken from the pile stays, R4.2)."""
+        pairs, thrown, whole = self.keys[seat]
+        keys = self.spot.table[pairs + card].astype(np.int32) * _KEY + thrown
+        best = keys.max(axis=0)
+        if throw:
+            best = np.maximum(best, whole - _POINTS[card] * 100 + card)
+        value: Ints = (best + _KEY // 2) // _KEY
+        discard: Ints = best % 100
+        return value, discard
 
     def _draws(self, seat: int, pointer: Ints, low: int, high: int) -> tuple[Ints, Ints]:
-        """What a later seat keeps and discards after drawing the stock card at ``pointer`` (each
-        deal's; from ``low`` to ``high``): worked out once for each stock place and reused."""
+        """The value a later seat keeps and the card it discards after drawing the stock card at
+        ``pointer`` (each deal's; from ``low`` to ``high``): worked out once for each stock place
+        and reused."""
         for place in range(low, high + 1):
             if (seat, place) not in self.drawn:
-                four = np.concatenate([self.hands[seat], self.stock[:, place : place + 1]], axis=1)
-                self.drawn[seat, place] = _keep_three(self.spot.table, four, None)
-        kept, discard = self.drawn[seat, low]
+                self.drawn[seat, place] = self._best_three(seat, self.stock[:, place], throw=True)
+        value, discard = self.drawn[seat, low]
         for place in range(low + 1, high + 1):
             at_place, thrown = self.drawn[seat, place]
             here = pointer == place
-            kept, discard = np.where(here[:, None], at_place, kept), np.where(here, thrown, discard)
-        return kept, discard
+            value, discard = np.where(here, at_place, value), np.where(here, thrown, discard)
+        return value, discard
 
 
 def _summary(
