@@ -268,24 +268,20 @@ def fit(
     order = np.random.default_rng(seed).permutation(len(targets))
     cut = round(held_out * len(targets))
     test, train = order[:cut], order[cut:]
-    x = torch.from_numpy(targets.x.astype(np.float32))
-    mask = torch.from_numpy(targets.mask)
-    values = torch.from_numpy(targets.values)
-    best = torch.from_numpy(targets.best)
     model = TorchJudge(hidden if init is None else [weights.shape[1] for weights, _ in init.value[:-1]])
     if init is not None:
         model.take(init)
     value_opt = torch.optim.Adam(model.value.parameters(), lr=lr)
     policy_opt = torch.optim.Adam(model.policy.parameters(), lr=lr)
     curve: list[dict[str, float]] = []
-    relabelling = np.random.default_rng([seed, 24])
+    relabelling = np.random.default_rng([seed, 24]) if suits else None
+    held = _tensors(targets, test, None)
     for epoch in range(1, epochs + 1):
         value_loss = policy_loss = 0.0
         shuffled = train[np.random.default_rng(seed + epoch).permutation(len(train))]
-        for rows in torch.split(torch.from_numpy(shuffled), batch):
-            inputs, legal, wanted, move = x[rows], mask[rows], values[rows], best[rows]
-            if suits:
-                inputs, legal, wanted, move = _relabelled(targets, rows.numpy(), relabelling)
+        for start in range(0, len(shuffled), batch):
+            rows = shuffled[start : start + batch]
+            inputs, legal, wanted, move = _tensors(targets, rows, relabelling)
             error = (model.value(inputs) - wanted).masked_fill(~legal, 0.0)
             loss = (error**2).sum() / legal.sum()
             value_opt.zero_grad()
@@ -301,7 +297,7 @@ def fit(
         figures = {"epoch": float(epoch), "value_loss": value_loss / len(train)}
         figures["policy_loss"] = policy_loss / len(train)
         if cut:
-            figures.update(_measure(model, x[test], mask[test], values[test], best[test]))
+            figures.update(_measure(model, *held))
         curve.append(figures)
     meta: dict[str, Any] = {
         "presets": sorted(presets),
@@ -316,13 +312,15 @@ def fit(
     return model.export(meta), curve
 
 
-def _relabelled(targets: Targets, rows: npt.NDArray[np.int64], rng: np.random.Generator) -> tuple[Any, ...]:
-    """Decisions ``rows`` of ``targets`` with their suits relabelled by a relabelling ``rng`` draws,
-    as the tensors :func:`fit` learns from."""
+def _tensors(targets: Targets, rows: npt.NDArray[np.int64], rng: np.random.Generator | None) -> tuple[Any, ...]:
+    """Decisions ``rows`` of ``targets`` as the tensors :func:`fit` learns from (inputs as float32,
+    made a batch at a time: the whole set's float32 copy would double the fit's memory), with their
+    suits relabelled by a relabelling ``rng`` draws when one is given."""
     import torch
 
-    perm = PERMUTATIONS[int(rng.integers(len(PERMUTATIONS)))]
-    x, mask, values, best = relabel(targets.x[rows], targets.mask[rows], targets.values[rows], targets.best[rows], perm)
+    x, mask, values, best = targets.x[rows], targets.mask[rows], targets.values[rows], targets.best[rows]
+    if rng is not None:
+        x, mask, values, best = relabel(x, mask, values, best, PERMUTATIONS[int(rng.integers(len(PERMUTATIONS)))])
     return (
         torch.from_numpy(x.astype(np.float32)),
         torch.from_numpy(mask),

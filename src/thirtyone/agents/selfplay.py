@@ -674,7 +674,7 @@ class _FrozenJudge:
 
     def __call__(self, obs: npt.NDArray[np.float32], x: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
         logits = np.where(mask != 0, self.net.forward(x)[0].astype(np.float64), -np.inf)
-        if "distilled" in self.net.meta:
+        if self.net.greedy:
             return logits.argmax(axis=1)
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         cumulative = (probs / probs.sum(axis=1, keepdims=True)).cumsum(axis=1)

@@ -37,15 +37,16 @@ from thirtyone.action_ids import NUM_ACTIONS
 from thirtyone.judge.network import INPUT_SIZE
 from thirtyone.judge.network import MOVE_FEATURES
 from thirtyone.judge.observation import layout_for
+from thirtyone.rules import MAX_PLAYERS
 
-__all__ = ["PERMUTATIONS", "card_map", "relabel_inputs", "action_map", "relabel"]
+__all__ = ["PERMUTATIONS", "card_map", "relabel"]
 
 Ints = npt.NDArray[np.int64]
 
 PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(4)))
 """The 24 relabellings of the four suits (the first is the identity)."""
 
-_WIDE = layout_for(9)
+_WIDE = layout_for(MAX_PLAYERS)  # the judge's input lays every table out for the most seats
 _PLANES = ("hand", "taken", "pile_top", "pile", "widow", "known", "discarded")
 _CARD_SUMS_AT = _WIDE.size
 _MOVES_AT = INPUT_SIZE - MOVE_FEATURES
@@ -78,13 +79,7 @@ def _columns(perm: Any) -> Ints:
     return source
 
 
-def relabel_inputs(x: npt.NDArray[Any], perm: Any) -> npt.NDArray[Any]:
-    """Judge inputs ``x [n, INPUT_SIZE]`` with their card planes and card sums relabelled (the
-    move features, which follow the action ids, are left where they are: :func:`relabel`)."""
-    return x[:, _columns(perm)]
-
-
-def action_map(x: npt.NDArray[Any], perm: Any) -> Ints:
+def _action_map(x: npt.NDArray[Any], perm: Any) -> Ints:
     """``[n, 79]``: the id each action id of decisions ``x`` (judge inputs, before relabelling)
     has after relabelling: a discard moves with its card; an exchange with the places its cards
     take among the relabelled hand and widow, sorted by card index; every other id stays."""
@@ -123,9 +118,9 @@ def relabel(
     Raises:
         ValueError: for a ``perm`` that is not a permutation of 0–3.
     """
-    ids = action_map(x, perm)
+    ids = _action_map(x, perm)
     rows = np.arange(x.shape[0])[:, None]
-    moved = relabel_inputs(x, perm)
+    moved = x[:, _columns(perm)]
     for start in (_MOVES_AT, _MOVES_AT + NUM_ACTIONS):  # each id's move features go with the id
         moved[rows, start + ids] = x[:, start : start + NUM_ACTIONS]
     new_mask = np.zeros_like(mask)

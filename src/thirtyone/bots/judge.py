@@ -218,7 +218,7 @@ class JudgeBot(SeededBot):
                 pass  # a reshuffle (R4.3) or the turn limit (R6.7) could cut it short: the network plays it
         net = self.judge_for(view.rules, view.players)
         judged = net.judge(view)
-        if self.greedy or "distilled" in net.meta:
+        if self.greedy or net.greedy:
             return action_from_id(view, judged.best)
         ids = sorted(judged.probabilities)
         pick = self.rng.random()

@@ -324,6 +324,13 @@ class JudgeNet:
         """Logits and values (``[batch, 79]`` each) of inputs ``x`` (``[batch, INPUT_SIZE]``)."""
         return _mlp(self.policy, x), _mlp(self.value, x)
 
+    @property
+    def greedy(self) -> bool:
+        """Whether these weights are played by their most probable move: weights distilled from the
+        expert (``meta["distilled"]``), whose probabilities say how sure the network is of the
+        expert's move, not a mixed strategy."""
+        return "distilled" in self.meta
+
     def fits(self, rules: Rules, players: int) -> str | None:
         """Why these weights cannot judge a ``players``-seat table of ``rules`` (``None``: they can):
         the rules must be a preset they were trained on, with any number of lives (an input of the
