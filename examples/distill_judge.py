@@ -10,6 +10,9 @@ legal move in chunks, then fit the judge's networks to them.
     # fit the shipped judge's networks to them (10% held out and measured each epoch)
     python examples/distill_judge.py fit --data runs/distill --init src/thirtyone/judge/data/judge.npz \
         --epochs 20 --out runs/judge-distilled.npz
+    # several folders, one of them shown 4 times an epoch (values of 1,000 worlds among those of 64)
+    python examples/distill_judge.py fit --data runs/distill --data runs/distill-e1000:4 \
+        --init src/thirtyone/judge/data/judge.npz --epochs 2 --out runs/judge-e1000.npz
 
 ``generate`` keeps the chunks already written (run it again after a kill, or with more
 ``--chunks``, and it goes on); ``fit`` prints the held-out figures of every epoch and writes the
@@ -42,7 +45,12 @@ def main() -> int:
     )
     generate.add_argument("--out", default="runs/distill", help="folder of the chunks")
     fitting = commands.add_parser("fit", help="fit the judge's networks to the chunks")
-    fitting.add_argument("--data", default="runs/distill", help="folder of the chunks")
+    fitting.add_argument(
+        "--data",
+        action="append",
+        help="folder of the chunks, FOLDER[:TIMES] to show its decisions TIMES times an epoch; give it again for "
+        "more folders (default runs/distill)",
+    )
     fitting.add_argument("--init", default="", help="start from these weights (default: new ones)")
     fitting.add_argument("--hidden", default="256,256", help="hidden layers of new networks")
     fitting.add_argument("--epochs", type=int, default=20)
@@ -68,9 +76,17 @@ def main() -> int:
                 )
                 print(f"[{time.perf_counter() - started:7.0f} s] {len(paths)} chunks in {args.out}", flush=True)
             return 0
+        import numpy as np
+
         from thirtyone.judge.network import JudgeNet
 
-        targets = distill.read_chunks(args.data)
+        parts = [_folder(entry) for entry in args.data or ["runs/distill"]]
+        read = [distill.read_chunks(folder) for folder, _ in parts]
+        targets = distill.Targets.join(read)
+        repeat = None
+        if any(times > 1 for _, times in parts):
+            counts = [np.full(len(part), times, np.int64) for part, (_, times) in zip(read, parts, strict=True)]
+            repeat = np.concatenate(counts)
         init = JudgeNet.load(args.init) if args.init else None
         hidden = tuple(int(n) for n in args.hidden.split(","))
         net, curve = distill.fit(
@@ -82,6 +98,7 @@ def main() -> int:
             batch=args.batch,
             seed=args.seed,
             suits=args.suits,
+            repeat=repeat,
         )
         for figures in curve:
             print(" ".join(f"{name}={value:.4g}" for name, value in figures.items()), flush=True)
@@ -93,6 +110,18 @@ def main() -> int:
         print(f"distill_judge.py: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _folder(entry: str) -> tuple[str, int]:
+    """``FOLDER[:TIMES]`` as the folder and its repeat count (1 by default)."""
+    from thirtyone.errors import ArgumentError
+
+    folder, colon, times = entry.rpartition(":")
+    if not colon or not times.isdigit():
+        return entry, 1
+    if int(times) < 1:
+        raise ArgumentError(f"--data {entry}: show a folder at least once (FOLDER:1 or more)")
+    return folder, int(times)
 
 
 if __name__ == "__main__":

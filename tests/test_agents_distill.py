@@ -146,6 +146,37 @@ def test_a_fit_with_the_suits_relabelled_learns_every_suits_version_of_its_decis
         distill.fit(targets, presets=("mini",), suits=True)
 
 
+def test_decisions_repeated_in_the_fit_outweigh_the_others_that_disagree_with_them():
+    targets = distill.expert_targets("scat", 2, games=2, seed=14, worlds=2)
+    legal = [np.flatnonzero(row) for row in targets.mask]
+    pairs = zip(legal, targets.best, strict=True)
+    other = np.array([ids[ids != best][0] if len(ids) > 1 else best for ids, best in pairs])
+    # the same decisions twice: once with the expert's move, once with another legal move
+    others = distill.Targets(targets.x, targets.mask, targets.values, other, targets.players)
+    both = distill.Targets.join([targets, others])
+    n = len(targets)
+    chosen = {}
+    for favoured in (0, 1):
+        repeat = np.ones(2 * n, np.int64)
+        repeat[favoured * n : (favoured + 1) * n] = 6
+        net, _ = distill.fit(both, hidden=(32,), epochs=10, lr=3e-3, batch=64, held_out=0.0, repeat=repeat)
+        assert net.meta["distilled"]["repeated"] == {"decisions": n, "times": 6}
+        logits, _ = net.forward(targets.x.astype(np.float32))
+        chosen[favoured] = np.where(targets.mask, logits, -np.inf).argmax(axis=1)
+    choice = other != targets.best
+    assert (chosen[0] == targets.best)[choice].mean() > 0.8
+    assert (chosen[1] == other)[choice].mean() > 0.8
+    _, curve = distill.fit(both, hidden=(16,), epochs=1, held_out=0.3, repeat=repeat)
+    assert curve[0]["repeated_value_rmse"] > 0  # the repeated held-out decisions measured apart
+    assert 0 <= curve[0]["repeated_policy_agrees"] <= 1
+    _, curve = distill.fit(both, hidden=(16,), epochs=1, held_out=0.3)
+    assert "repeated_value_rmse" not in curve[0]
+    with pytest.raises(ArgumentError, match="one repeat count of at least 1"):
+        distill.fit(targets, repeat=np.zeros(n, np.int64))
+    with pytest.raises(ArgumentError, match="one repeat count of at least 1"):
+        distill.fit(targets, repeat=np.ones(n - 1, np.int64))
+
+
 def test_r6_2_a_last_turn_after_a_knock_is_valued_exactly():
     game = Game(Rules.preset("scat"), 3, seed=21)
     while True:  # the heuristic's moves until a seat has its last turn after a knock

@@ -236,6 +236,7 @@ def fit(
     held_out: float = 0.1,
     seed: int = 1,
     suits: bool = False,
+    repeat: npt.NDArray[np.int64] | None = None,
 ) -> tuple[JudgeNet, list[dict[str, float]]]:
     """Fit the judge's networks (from ``init``'s weights, or new ones of ``hidden`` layers, made for
     ``presets`` and the table sizes of ``targets``) to
@@ -246,11 +247,15 @@ def fit(
     move, and the policy's, is the expert's move) and the training losses. With ``suits`` each
     training batch is shown with its suits relabelled by one of the 24 relabellings, drawn with
     ``seed`` (:mod:`thirtyone.agents.suits`: the same decisions of other deals, with the same
-    values); the held-out decisions are measured as they were played.
+    values); the held-out decisions are measured as they were played. ``repeat`` (one count a
+    decision, default 1) shows each training decision that many times an epoch: a few decisions
+    valued with more worlds weigh more than many noisier ones; the held-out decisions shown more
+    than once are then also measured apart (the same figures, prefixed ``repeated_``).
 
     Raises:
-        ArgumentError: for fewer than 10 decisions, settings out of range, or ``suits`` for the
-            mini game (its deck is not the same under every relabelling).
+        ArgumentError: for fewer than 10 decisions, settings out of range, ``repeat`` not one count
+            of at least 1 a decision, or ``suits`` for the mini game (its deck is not the same
+            under every relabelling).
         ImportError: without PyTorch (the ``train`` extra).
     """
     import torch
@@ -264,10 +269,14 @@ def fit(
         raise ArgumentError(f"bad settings: epochs={epochs}, batch={batch}, held_out={held_out}, lr={lr}")
     if suits and "mini" in presets:
         raise ArgumentError("the mini game's eight cards are of two suits only: fit it without suits")
+    times = np.ones(len(targets), dtype=np.int64) if repeat is None else np.asarray(repeat, dtype=np.int64)
+    if times.shape != (len(targets),) or (times < 1).any():
+        raise ArgumentError(f"give one repeat count of at least 1 for each of the {len(targets)} decisions")
     torch.manual_seed(seed)
     order = np.random.default_rng(seed).permutation(len(targets))
     cut = round(held_out * len(targets))
-    test, train = order[:cut], order[cut:]
+    test, train = order[:cut], np.repeat(order[cut:], times[order[cut:]])
+    repeated = test[times[test] > 1]
     model = TorchJudge(hidden if init is None else [weights.shape[1] for weights, _ in init.value[:-1]])
     if init is not None:
         model.take(init)
@@ -276,6 +285,7 @@ def fit(
     curve: list[dict[str, float]] = []
     relabelling = np.random.default_rng([seed, 24]) if suits else None
     held = _tensors(targets, test, None)
+    held_repeated = _tensors(targets, repeated, None) if len(repeated) else None
     for epoch in range(1, epochs + 1):
         value_loss = policy_loss = 0.0
         shuffled = train[np.random.default_rng(seed + epoch).permutation(len(train))]
@@ -298,11 +308,16 @@ def fit(
         figures["policy_loss"] = policy_loss / len(train)
         if cut:
             figures.update(_measure(model, *held))
+        if held_repeated is not None:
+            figures.update({f"repeated_{name}": value for name, value in _measure(model, *held_repeated).items()})
         curve.append(figures)
+    distilled: dict[str, Any] = {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch, "suits": suits}
+    if repeat is not None:
+        distilled["repeated"] = {"decisions": int((times > 1).sum()), "times": int(times.max())}
     meta: dict[str, Any] = {
         "presets": sorted(presets),
         "players": sorted({int(n) for n in targets.players}),
-        "distilled": {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch, "suits": suits},
+        "distilled": distilled,
     }
     if init is not None:
         earlier = init.meta.get("distilled")  # a fit of distilled weights keeps the fits before it
