@@ -58,6 +58,9 @@ def main() -> int:
     fitting.add_argument("--batch", type=int, default=512)
     fitting.add_argument("--seed", type=int, default=1)
     fitting.add_argument(
+        "--regret", type=float, default=0.0, help="weight of the policy's expected regret in its loss (default 0)"
+    )
+    fitting.add_argument(
         "--suits", action="store_true", help="show each batch with its suits relabelled (thirtyone.agents.suits)"
     )
     fitting.add_argument("--out", default="runs/judge-distilled.npz", help="the weights to write")
@@ -99,6 +102,7 @@ def main() -> int:
             seed=args.seed,
             suits=args.suits,
             repeat=repeat,
+            regret=args.regret,
         )
         for figures in curve:
             print(" ".join(f"{name}={value:.4g}" for name, value in figures.items()), flush=True)

@@ -177,6 +177,25 @@ def test_decisions_repeated_in_the_fit_outweigh_the_others_that_disagree_with_th
         distill.fit(targets, repeat=np.ones(n - 1, np.int64))
 
 
+def test_a_fit_weighing_the_regret_gives_away_fewer_lives_by_the_experts_values():
+    targets = distill.expert_targets("scat", 2, games=3, seed=15, worlds=4)
+    rows = np.arange(len(targets))
+    given_away = {}
+    for weight in (0.0, 50.0):
+        net, _ = distill.fit(targets, hidden=(32,), epochs=20, lr=3e-3, batch=64, held_out=0.0, regret=weight)
+        assert net.meta["distilled"].get("regret", 0.0) == weight
+        logits, _ = net.forward(targets.x.astype(np.float32))
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True)) * targets.mask
+        probs /= probs.sum(axis=1, keepdims=True)
+        best = targets.values[rows, targets.best]
+        given_away[weight] = float((probs * (best[:, None] - targets.values) * targets.mask).sum(axis=1).mean())
+    assert given_away[50.0] < 0.8 * given_away[0.0]  # the costly moves, not every other move alike
+    _, curve = distill.fit(targets, hidden=(16,), epochs=1, held_out=0.3)
+    assert curve[0]["policy_regret"] >= 0.0  # the expert's move is its values' best
+    with pytest.raises(ArgumentError, match="regret=-1"):
+        distill.fit(targets, regret=-1.0)
+
+
 def test_r6_2_a_last_turn_after_a_knock_is_valued_exactly():
     game = Game(Rules.preset("scat"), 3, seed=21)
     while True:  # the heuristic's moves until a seat has its last turn after a knock

@@ -237,6 +237,7 @@ def fit(
     seed: int = 1,
     suits: bool = False,
     repeat: npt.NDArray[np.int64] | None = None,
+    regret: float = 0.0,
 ) -> tuple[JudgeNet, list[dict[str, float]]]:
     """Fit the judge's networks (from ``init``'s weights, or new ones of ``hidden`` layers, made for
     ``presets`` and the table sizes of ``targets``) to
@@ -250,7 +251,13 @@ def fit(
     values); the held-out decisions are measured as they were played. ``repeat`` (one count a
     decision, default 1) shows each training decision that many times an epoch: a few decisions
     valued with more worlds weigh more than many noisier ones; the held-out decisions shown more
-    than once are then also measured apart (the same figures, prefixed ``repeated_``).
+    than once are then also measured apart (the same figures, prefixed ``repeated_``). ``regret``
+    adds to the policy's loss that many times its expected regret by the expert's values, the
+    lives its moves give away against the expert's move (``sum(p(a) * (v(best) - v(a)))``): the
+    cross-entropy counts every other move as wrong alike, this counts what each one costs, so that
+    a costly knock weighs more than a choice between two equal discards. The held-out figures then
+    include ``policy_regret``, the lives the policy's most probable move gives away a decision by
+    the expert's values.
 
     Raises:
         ArgumentError: for fewer than 10 decisions, settings out of range, ``repeat`` not one count
@@ -265,8 +272,10 @@ def fit(
 
     if len(targets) < 10:
         raise ArgumentError(f"give at least 10 decisions to fit, not {len(targets)}")
-    if epochs < 1 or batch < 1 or not 0.0 <= held_out < 1.0 or not lr > 0:
-        raise ArgumentError(f"bad settings: epochs={epochs}, batch={batch}, held_out={held_out}, lr={lr}")
+    if epochs < 1 or batch < 1 or not 0.0 <= held_out < 1.0 or not lr > 0 or not regret >= 0:
+        raise ArgumentError(
+            f"bad settings: epochs={epochs}, batch={batch}, held_out={held_out}, lr={lr}, regret={regret}"
+        )
     if suits and "mini" in presets:
         raise ArgumentError("the mini game's eight cards are of two suits only: fit it without suits")
     times = np.ones(len(targets), dtype=np.int64) if repeat is None else np.asarray(repeat, dtype=np.int64)
@@ -300,6 +309,9 @@ def fit(
             value_loss += loss.item() * len(rows)
             logp = masked_log_softmax(model.policy(inputs), legal)
             loss = -logp.gather(1, move[:, None]).mean()
+            if regret:
+                given_away = (wanted.gather(1, move[:, None]) - wanted).masked_fill(~legal, 0.0)
+                loss = loss + regret * (logp.exp().masked_fill(~legal, 0.0) * given_away).sum(dim=1).mean()
             policy_opt.zero_grad()
             torch.autograd.backward(loss)
             policy_opt.step()
@@ -312,6 +324,8 @@ def fit(
             figures.update({f"repeated_{name}": value for name, value in _measure(model, *held_repeated).items()})
         curve.append(figures)
     distilled: dict[str, Any] = {"decisions": len(targets), "epochs": epochs, "lr": lr, "batch": batch, "suits": suits}
+    if regret:
+        distilled["regret"] = regret
     if repeat is not None:
         distilled["repeated"] = {"decisions": int((times > 1).sum()), "times": int(times.max())}
     meta: dict[str, Any] = {
@@ -353,8 +367,10 @@ def _measure(model: Any, x: Any, mask: Any, values: Any, best: Any) -> dict[str,
         rmse = float(torch.sqrt((error**2).sum() / mask.sum()))
         value_best = q.masked_fill(~mask, -torch.inf).argmax(dim=1)
         policy_best = model.policy(x).masked_fill(~mask, -torch.inf).argmax(dim=1)
+        given_away = values.gather(1, best[:, None]) - values.gather(1, policy_best[:, None])
     return {
         "value_rmse": rmse,
         "value_agrees": float((value_best == best).float().mean()),
         "policy_agrees": float((policy_best == best).float().mean()),
+        "policy_regret": float(given_away.mean()),
     }
