@@ -8,8 +8,9 @@
 #   examples/vs_expert.sh 2 40 50          # 2,000 games heads-up, seeds 3001-3040 (about 2 h, 2 cores)
 #
 # Piece k plays seed 3000 + k into runs/vs-expert-<PLAYERS>p/seed<S>/ (OUT=DIR for another folder:
-# another BOT on the same deals), one piece a core at a time (JOBS=N sets how many at once); at the
-# end it prints the bot's games won with a 95% Wilson interval over every finished piece.
+# another BOT on the same deals), one piece a core at a time (JOBS=N sets how many at once; FIRST=K
+# starts at piece K, to add pieces to a run whose folder is gone); at the end it prints the bot's
+# games won with a 95% Wilson interval over every finished piece in the folder.
 set -euo pipefail
 players=${1:?players}; pieces=${2:?pieces}; games=${3:?games a piece}
 preset=${4:-scat}; bot=${5:-judge}
@@ -26,7 +27,7 @@ play() {  # piece $1, unless it is finished
         --seed "$seed" --preset "$preset" --jobs 1 --out "$piece" >"$piece.log" 2>&1
 }
 export -f play; export out players games preset bot others
-seq 1 "$pieces" | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'play {}'
+seq "${FIRST:-1}" "$pieces" | xargs -P "${JOBS:-$(nproc)}" -I{} bash -c 'play {}'
 python3 - "$out" "$bot" <<'PY'
 import glob, json, sys
 from thirtyone.arena import wilson_interval

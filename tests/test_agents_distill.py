@@ -3,6 +3,8 @@ gives them, chunks a killed run goes on from, and a fit that learns them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -74,6 +76,37 @@ def test_a_killed_run_goes_on_from_the_chunks_it_wrote(tmp_path):
     assert not list(tmp_path.glob("*.partial.npz"))
     joined = distill.read_chunks(tmp_path)
     assert len(joined) == len(distill.Targets.load(paths[0])) + len(distill.Targets.load(paths[1]))
+
+
+def test_a_chunk_keeps_what_the_expert_gave_and_reads_back_every_input_by_playing_its_games_again(tmp_path):
+    tables = [("schwimmen", 3)]
+    [path] = distill.write_chunks(tmp_path, tables, chunks=1, games=2, worlds=2, seed=8, explore=0.3)
+    made = distill.expert_targets("schwimmen", 3, games=2, seed=derive(derive(8, 0), 0), worlds=2, explore=0.3)
+    assert (made.played != made.best).any()  # explored moves: the kept games follow the moves played
+    with np.load(path) as data:
+        assert "x" not in data.files
+    assert path.stat().st_size < 40 * len(made)  # bytes: small enough to keep in the repository
+    loaded = distill.Targets.load(path)
+    for name in ("x", "mask", "values", "best", "players", "played"):
+        assert np.array_equal(getattr(loaded, name), getattr(made, name)), name
+    assert loaded.made == made.made
+
+
+def test_a_chunk_of_another_players_moves_reads_back_the_same(tmp_path):
+    made = distill.expert_targets("scat", 2, games=1, seed=9, worlds=2, explore=0.0, player="heuristic")
+    assert (made.played != made.best).any()
+    made.save(tmp_path / "by.npz")
+    assert np.array_equal(distill.Targets.load(tmp_path / "by.npz").x, made.x)
+
+
+def test_a_chunk_whose_games_no_longer_play_as_kept_is_refused_in_one_line(tmp_path):
+    made = distill.expert_targets("scat", 2, games=1, seed=10, worlds=2)
+    replace(made, made=dict(made.made, seed=11)).save(tmp_path / "moved.npz")
+    with pytest.raises(ArgumentError, match=r"moved\.npz: decision \d+ no longer plays as it was kept"):
+        distill.Targets.load(tmp_path / "moved.npz")
+    replace(made, made=dict(made.made, games=2)).save(tmp_path / "short.npz")
+    with pytest.raises(ArgumentError, match=r"short\.npz: decision \d+ no longer plays|short\.npz: its games end"):
+        distill.Targets.load(tmp_path / "short.npz")
 
 
 def test_chunks_written_before_the_move_features_load_with_them(tmp_path):

@@ -20,7 +20,11 @@ the search answers in tens of milliseconds.
   Bagnell, "A Reduction of Imitation Learning and Structured Prediction to No-Regret Online
   Learning", AISTATS 2011).
 - :func:`write_chunks` writes them as numbered files a run adds to and never rewrites (a killed
-  run goes on from the next chunk); :func:`read_chunks` reads a folder of them back.
+  run goes on from the next chunk); :func:`read_chunks` reads a folder of them back. A chunk keeps
+  what only the expert could give (each decision's legal ids, values and move, and the move played)
+  and how its games were dealt, not the judge's inputs: reading it deals the same games again and
+  plays the kept moves, so that a chunk is about 25 bytes a decision, small enough to keep in the
+  repository (``data/``), and is read with the judge's inputs as the code of the day makes them.
 - :func:`fit` (PyTorch, the ``train`` extra) fits the judge's value network to the values (squared
   error on the legal ids) and its policy to the expert's moves (cross-entropy), and returns numpy
   weights.
@@ -34,7 +38,9 @@ True
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,42 +81,71 @@ _FIELDS = ("x", "mask", "values", "best", "players")
 class Targets:
     """Decisions valued by the expert: judge inputs ``x [n, INPUT_SIZE]`` (float16), legal masks
     ``mask [n, 79]``, the expert's values ``values [n, 79]`` (lives; 0 where illegal), its move
-    ``best [n]`` (an action id) and the table's ``players [n]``."""
+    ``best [n]`` (an action id) and the table's ``players [n]``. Decisions that
+    :func:`expert_targets` made also know the move played at each (``played [n]``, an action id)
+    and how their games were dealt (``made``: its arguments), so that :meth:`save` can leave their
+    inputs out."""
 
     x: npt.NDArray[np.float16]
     mask: npt.NDArray[np.bool_]
     values: npt.NDArray[np.float32]
     best: npt.NDArray[np.int64]
     players: npt.NDArray[np.int64]
+    played: npt.NDArray[np.int64] | None = None
+    made: dict[str, Any] | None = None
 
     def __len__(self) -> int:
         return int(self.best.shape[0])
 
     @classmethod
     def join(cls, parts: Sequence[Targets]) -> Targets:
-        """The decisions of ``parts`` together, in order."""
-        return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in _FIELDS))
+        """The decisions of ``parts`` together, in order (without ``played`` and ``made``)."""
+        x, mask, values, best, players = (np.concatenate([getattr(part, name) for part in parts]) for name in _FIELDS)
+        return cls(x, mask, values, best, players)
 
     def save(self, path: Path) -> None:
-        """Write the decisions to ``path`` (``.npz``), whole or not at all (a temporary file renamed)."""
+        """Write the decisions to ``path`` (``.npz``), whole or not at all (a temporary file renamed):
+        with ``made``, what only the expert gave and how the games were dealt, without the inputs
+        (:meth:`load` plays the games again for them); else every field."""
         partial = path.with_name(path.name + ".partial.npz")
-        np.savez_compressed(partial, **{name: getattr(self, name) for name in _FIELDS})
+        if self.made is not None and self.played is not None:
+            fields: dict[str, Any] = {
+                "made": np.array(json.dumps(self.made, sort_keys=True)),
+                "legal": np.packbits(self.mask, axis=1),
+                "legal_values": self.values[self.mask],
+                "best": self.best.astype(np.uint8),
+                "played": self.played.astype(np.uint8),
+            }
+        else:
+            fields = {name: getattr(self, name) for name in _FIELDS}
+        np.savez_compressed(partial, **fields)
         partial.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> Targets:
-        """The decisions :meth:`save` wrote to ``path`` (inputs written before the judge's move
-        features completed with them: :func:`~thirtyone.judge.network.with_move_features`).
+        """The decisions :meth:`save` wrote to ``path``: a file without inputs has its games dealt
+        and played again for them, and inputs written before the judge's move features are
+        completed with them (:func:`~thirtyone.judge.network.with_move_features`).
 
         Raises:
-            ArgumentError: for a file that is not such decisions (named).
+            ArgumentError: for a file that is not such decisions, or whose games no longer play
+                as they were kept (named).
         """
         try:
             with np.load(path, allow_pickle=False) as data:
-                x, *rest = (data[name] for name in _FIELDS)
-                return cls(with_move_features(x), *rest)
+                if "made" not in data:
+                    x, *rest = (data[name] for name in _FIELDS)
+                    return cls(with_move_features(x), *rest)
+                made = json.loads(str(data["made"]))
+                mask = np.unpackbits(data["legal"], axis=1, count=NUM_ACTIONS).astype(np.bool_)
+                values = np.zeros(mask.shape, dtype=np.float32)
+                values[mask] = data["legal_values"]
+                best, played = data["best"].astype(np.int64), data["played"].astype(np.int64)
         except (OSError, KeyError, ValueError) as error:
             raise ArgumentError(f"{path}: not a file of the expert's values ({error})") from None
+        x = _replayed(path, made, mask, played)
+        players = np.full(len(best), made["players"], dtype=np.int64)
+        return cls(x, mask, values, best, players, played, made)
 
 
 def expert_targets(
@@ -121,7 +156,8 @@ def expert_targets(
     uniformly instead, and keep every decision with a choice (see the module). With ``player`` (a
     bot's name, as ``thirtyone bots`` lists them) that bot's moves are played instead of the
     expert's, the expert still valuing each decision and naming its move. The same arguments give
-    the same decisions.
+    the same decisions; the move played at each is ``played`` and the arguments ``made``, which
+    :meth:`Targets.save` keeps in place of the inputs.
 
     Raises:
         ArgumentError: for fewer than 1 game or world, or ``explore`` outside [0, 1).
@@ -136,29 +172,80 @@ def expert_targets(
     expert = ExpertBot(derive(seed, 1), worlds=worlds, seconds=None)
     mover = None if player is None else make_bot(player, derive(seed, 3))
     chooser = random.Random(derive(seed, 2))
-    rows: list[tuple[npt.NDArray[np.float32], dict[int, float], int]] = []
+    rows: list[tuple[npt.NDArray[np.float32], dict[int, float], int, int]] = []
+
+    def move(view: PlayerView) -> Action:
+        legal = view.legal_actions
+        valued, chosen = _valued(expert, view)
+        played = chosen if mover is None else mover.choose(view, legal)
+        played = chooser.choice(legal) if chooser.random() < explore else played
+        rows.append((encode(view), valued, action_id(view, chosen), action_id(view, played)))
+        return played
+
+    _play(rules, players, games, seed, move)
+    count = len(rows)
+    x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
+    mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
+    values = np.zeros((count, NUM_ACTIONS), dtype=np.float32)
+    for index, (_obs, valued, _best, _played) in enumerate(rows):
+        ids = list(valued)
+        mask[index, ids] = True
+        values[index, ids] = [valued[number] for number in ids]
+    best = np.array([row[2] for row in rows], dtype=np.int64)
+    made = {"preset": preset, "players": players, "games": games, "seed": seed, "worlds": worlds}
+    made |= {"explore": explore, "player": player}
+    return Targets(
+        x.astype(np.float16),
+        mask,
+        values,
+        best,
+        np.full(count, players, dtype=np.int64),
+        np.array([row[3] for row in rows], dtype=np.int64),
+        made,
+    )
+
+
+def _play(rules: Rules, players: int, games: int, seed: int, move: Callable[[PlayerView], Action]) -> None:
+    """Deal the ``games`` games of :func:`expert_targets`'s ``seed`` and play them to their end, each
+    decision with a choice by ``move`` (a look, or a single legal action, as the expert plays them)."""
     for number in range(games):
         game = Game(rules, players, seed=derive(seed, 100 + number))
         while (seat := game.current_seat) is not None:
             view = game.view(seat)
             legal = view.legal_actions
             if view.phase is Phase.LOOK or len(legal) == 1:
-                game.apply(Look() if view.phase is Phase.LOOK else legal[0])  # as the expert plays them
+                game.apply(Look() if view.phase is Phase.LOOK else legal[0])
                 continue
-            valued, chosen = _valued(expert, view)
-            rows.append((encode(view), valued, action_id(view, chosen)))
-            played = chosen if mover is None else mover.choose(view, legal)
-            game.apply(chooser.choice(legal) if chooser.random() < explore else played)
-    count = len(rows)
-    x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
-    mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
-    values = np.zeros((count, NUM_ACTIONS), dtype=np.float32)
-    for index, (_obs, valued, _best) in enumerate(rows):
-        ids = list(valued)
-        mask[index, ids] = True
-        values[index, ids] = [valued[number] for number in ids]
-    best = np.array([row[2] for row in rows], dtype=np.int64)
-    return Targets(x.astype(np.float16), mask, values, best, np.full(count, players, dtype=np.int64))
+            game.apply(move(view))
+
+
+def _replayed(
+    path: Path, made: dict[str, Any], mask: npt.NDArray[np.bool_], played: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float16]:
+    """The judge's inputs at the decisions of a chunk kept without them: its games dealt again and
+    played by the kept moves, each decision's legal ids checked against the kept ones.
+
+    Raises:
+        ArgumentError: where the games no longer play as they were kept (the rules or the engine
+            changed since the chunk was written).
+    """
+    rules = Rules.preset(made["preset"])
+    seen: list[npt.NDArray[np.float32]] = []
+
+    def move(view: PlayerView) -> Action:
+        index = len(seen)
+        legal = {action_id(view, action): action for action in view.legal_actions}
+        if index >= len(played) or sorted(legal) != list(np.flatnonzero(mask[index])):
+            raise ArgumentError(f"{path}: decision {index} no longer plays as it was kept: write the chunk again")
+        seen.append(encode(view))
+        return legal[int(played[index])]
+
+    _play(rules, made["players"], made["games"], made["seed"], move)
+    if len(seen) != len(played):
+        raise ArgumentError(f"{path}: its games end after {len(seen)} of its {len(played)} decisions: write it again")
+    if not seen:
+        return np.zeros((0, INPUT_SIZE), dtype=np.float16)
+    return judge_inputs(np.stack(seen), made["players"], rules).astype(np.float16)
 
 
 def _valued(expert: ExpertBot, view: PlayerView) -> tuple[dict[int, float], Action]:
