@@ -15,7 +15,7 @@ legal move in chunks, then fit the judge's networks to them.
         --init src/thirtyone/judge/data/judge.npz --epochs 2 --out runs/judge-e1000.npz
 
 ``generate`` keeps the chunks already written (run it again after a kill, or with more
-``--chunks``, and it goes on); a chunk is 16-19 bytes a decision (the expert's values without the
+``--chunks``, and it goes on); a chunk is 16-20 bytes a decision (the expert's values without the
 judge's inputs, made again when it is read), so the costly ones are kept in the repository, under
 ``data/`` (data/README.md gives their commands); ``fit`` prints the held-out figures of every epoch and writes the
 weights and ``OUT.curve.json`` beside them. Needs the ``train`` extra (PyTorch) to fit.

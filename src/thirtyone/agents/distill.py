@@ -23,7 +23,7 @@ the search answers in tens of milliseconds.
   run goes on from the next chunk); :func:`read_chunks` reads a folder of them back. A chunk keeps
   what only the expert could give (each decision's legal ids, values and move, and the move played)
   and how its games were dealt, not the judge's inputs: reading it deals the same games again and
-  plays the kept moves, so that a chunk is 16-19 bytes a decision, small enough to keep in the
+  plays the kept moves, so that a chunk is 16-20 bytes a decision, small enough to keep in the
   repository (``data/``), and is read with the judge's inputs as the code of the day makes them.
 - :func:`fit` (PyTorch, the ``train`` extra) fits the judge's value network to the values (squared
   error on the legal ids) and its policy to the expert's moves (cross-entropy), and returns numpy
