@@ -4,6 +4,7 @@ gives them, chunks a killed run goes on from, and a fit that learns them."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,6 +108,20 @@ def test_a_chunk_whose_games_no_longer_play_as_kept_is_refused_in_one_line(tmp_p
     replace(made, made=dict(made.made, games=2)).save(tmp_path / "short.npz")
     with pytest.raises(ArgumentError, match=r"short\.npz: decision \d+ no longer plays|short\.npz: its games end"):
         distill.Targets.load(tmp_path / "short.npz")
+
+
+def test_the_chunks_kept_in_the_repository_still_play_as_they_were_kept():
+    # data/ keeps hours of the expert's values; a change to the rules or the engine that stops them
+    # replaying must be seen here, not when a fit needs them
+    folders = sorted((Path(__file__).parents[1] / "data").glob("distill-*"))
+    assert folders
+    for folder in folders:
+        paths = sorted(folder.glob("*.npz"))
+        for path in (paths[0], paths[-1]):
+            targets = distill.Targets.load(path)
+            assert len(targets) > 0
+            assert targets.made is not None
+            assert targets.x.shape == (len(targets), INPUT_SIZE)
 
 
 def test_chunks_written_before_the_move_features_load_with_them(tmp_path):
