@@ -105,9 +105,14 @@ def test_a_chunk_whose_games_no_longer_play_as_kept_is_refused_in_one_line(tmp_p
     replace(made, made=dict(made.made, seed=11)).save(tmp_path / "moved.npz")
     with pytest.raises(ArgumentError, match=r"moved\.npz: decision \d+ no longer plays as it was kept"):
         distill.Targets.load(tmp_path / "moved.npz")
-    replace(made, made=dict(made.made, games=2)).save(tmp_path / "short.npz")
-    with pytest.raises(ArgumentError, match=r"short\.npz: decision \d+ no longer plays|short\.npz: its games end"):
-        distill.Targets.load(tmp_path / "short.npz")
+    replace(made, made=dict(made.made, games=2)).save(tmp_path / "more.npz")  # a game more than kept
+    with pytest.raises(ArgumentError, match=rf"more\.npz: decision {len(made)} no longer plays as it was kept"):
+        distill.Targets.load(tmp_path / "more.npz")
+    one_more = {name: np.concatenate([getattr(made, name), getattr(made, name)[:1]]) for name in ("mask", "values")}
+    one_more |= {name: np.append(getattr(made, name), getattr(made, name)[0]) for name in ("best", "played")}
+    replace(made, **one_more).save(tmp_path / "fewer.npz")  # a decision more than its games make
+    with pytest.raises(ArgumentError, match=rf"fewer\.npz: its games end after {len(made)} of its {len(made) + 1}"):
+        distill.Targets.load(tmp_path / "fewer.npz")
 
 
 def test_the_chunks_kept_in_the_repository_still_play_as_they_were_kept():

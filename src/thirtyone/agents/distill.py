@@ -184,7 +184,6 @@ def expert_targets(
 
     _play(rules, players, games, seed, move)
     count = len(rows)
-    x = judge_inputs(np.stack([row[0] for row in rows]), players, rules) if rows else np.zeros((0, INPUT_SIZE))
     mask = np.zeros((count, NUM_ACTIONS), dtype=np.bool_)
     values = np.zeros((count, NUM_ACTIONS), dtype=np.float32)
     for index, (_obs, valued, _best, _played) in enumerate(rows):
@@ -195,7 +194,7 @@ def expert_targets(
     made = {"preset": preset, "players": players, "games": games, "seed": seed, "worlds": worlds}
     made |= {"explore": explore, "player": player}
     return Targets(
-        x.astype(np.float16),
+        _inputs([row[0] for row in rows], players, rules),
         mask,
         values,
         best,
@@ -243,9 +242,14 @@ def _replayed(
     _play(rules, made["players"], made["games"], made["seed"], move)
     if len(seen) != len(played):
         raise ArgumentError(f"{path}: its games end after {len(seen)} of its {len(played)} decisions: write it again")
-    if not seen:
+    return _inputs(seen, made["players"], rules)
+
+
+def _inputs(observations: list[npt.NDArray[np.float32]], players: int, rules: Rules) -> npt.NDArray[np.float16]:
+    """The judge's inputs ``[n, INPUT_SIZE]`` (float16) of ``n`` observations at one table."""
+    if not observations:
         return np.zeros((0, INPUT_SIZE), dtype=np.float16)
-    return judge_inputs(np.stack(seen), made["players"], rules).astype(np.float16)
+    return judge_inputs(np.stack(observations), players, rules).astype(np.float16)
 
 
 def _valued(expert: ExpertBot, view: PlayerView) -> tuple[dict[int, float], Action]:
